@@ -1,0 +1,91 @@
+/* Bytes from disk: plain files (mmap), gzip (ISA-L; single- and multi-member),
+ * zstd. An input is read as one or more independent *parts*; each part is read
+ * by a *cursor* as a sequence of line-aligned chunks of about 4 MiB.
+ *
+ * Gzip inputs keep a checkpoint index sidecar (TRACE.spoor-idx) built during the
+ * first full sequential scan at no extra pass; with it, later scans split the
+ * file into parts that threads inflate independently. Plain files split at
+ * newline boundaries. */
+#ifndef SPOOR_IO_H
+#define SPOOR_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spoor/error.h"
+
+enum spoor_input_kind { SPOOR_INPUT_PLAIN, SPOOR_INPUT_GZIP, SPOOR_INPUT_ZSTD };
+
+struct spoor_input_opts {
+    bool no_index;      /* neither read nor write the checkpoint index */
+    size_t chunk_size;  /* target chunk size in bytes; 0 = 4 MiB */
+};
+
+struct spoor_input;
+struct spoor_cursor;
+
+/* A run of whole lines. `data` points either into `buf` (owned by the chunk,
+ * grown by the cursor as needed, e.g. for a line longer than chunk_size) or
+ * into the cursor's own memory (plain files are not copied). It stays valid
+ * until the chunk is passed to spoor_cursor_next() again. The last line of a
+ * chunk ends with '\n' unless it is the last line of the input. */
+struct spoor_chunk {
+    const char *data;
+    size_t len;
+    uint64_t offset;        /* uncompressed byte offset of data[0] in the input */
+    uint64_t first_line;    /* 1-based line number of data[0]; 0 when not known here */
+    char *buf;              /* owned storage; free with spoor_chunk_release */
+    size_t cap;
+};
+
+void spoor_chunk_release(struct spoor_chunk *chunk);
+
+/* Opens and maps a file; detects the kind from magic bytes. Errors name the file:
+ * missing, a directory, unreadable. An empty file is a valid input with no lines. */
+int spoor_input_open(const char *path, const struct spoor_input_opts *opts,
+                     struct spoor_input **out, struct spoor_error *err);
+void spoor_input_close(struct spoor_input *in);
+
+const char *spoor_input_path(const struct spoor_input *in);
+enum spoor_input_kind spoor_input_kind(const struct spoor_input *in);
+uint64_t spoor_input_size(const struct spoor_input *in);   /* bytes on disk */
+/* The first bytes of the decompressed stream (for format sniffing); at most max. */
+size_t spoor_input_head(struct spoor_input *in, char *dst, size_t max);
+
+/* Splits the input into parts for up to nthreads readers; returns the count.
+ * One part means the input must be read sequentially. */
+size_t spoor_input_plan(struct spoor_input *in, int nthreads);
+
+int spoor_cursor_open(struct spoor_input *in, size_t part, struct spoor_cursor **out,
+                      struct spoor_error *err);
+/* Fills chunk with the next lines of the part. Returns 1 when a chunk was
+ * filled, 0 at the end of the part, negative with err set on a hard error. */
+int spoor_cursor_next(struct spoor_cursor *c, struct spoor_chunk *chunk, struct spoor_error *err);
+/* Compressed bytes consumed so far (for progress bars). */
+uint64_t spoor_cursor_progress(const struct spoor_cursor *c);
+/* After the end: a one-line report of a damaged input (truncated or corrupt
+ * gzip: "truncated at byte N"), or NULL when the input ended cleanly. */
+const char *spoor_cursor_warning(const struct spoor_cursor *c);
+void spoor_cursor_close(struct spoor_cursor *c);
+
+/* Positions a cursor at or before 1-based line `line` (for `spoor cat`): the
+ * returned cursor's first chunk starts at line *first_line <= line. */
+int spoor_cursor_open_at_line(struct spoor_input *in, uint64_t line, struct spoor_cursor **out,
+                              uint64_t *first_line, struct spoor_error *err);
+
+/* The index learns line numbers from whoever counts lines (the loader, after
+ * parsing chunks in order): the chunk at uncompressed `offset` starts at 1-based
+ * line `first_line`. */
+void spoor_input_note_line(struct spoor_input *in, uint64_t offset, uint64_t first_line);
+/* After a complete sequential scan: writes the index sidecar atomically if one
+ * was being built (temp file + rename). Warns once (in *warning) and goes on when
+ * the directory is read-only. Returns 0 or a negative error. */
+int spoor_input_finish(struct spoor_input *in, const char **warning, struct spoor_error *err);
+
+/* Builds (or rebuilds) the index explicitly: `spoor index`. */
+int spoor_input_build_index(struct spoor_input *in, struct spoor_error *err);
+/* The sidecar path for a trace. */
+void spoor_index_path(const char *trace, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,27 @@
+/* String interning: every distinct string gets a small dense id, so columns hold
+ * 32-bit ids and equality is an integer compare. Id 0 is always the empty string,
+ * which also stands for "absent". Interned bytes never move: pointers returned by
+ * spoor_strpool_get stay valid until the pool is freed or cleared. */
+#ifndef SPOOR_STRPOOL_H
+#define SPOOR_STRPOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct spoor_strpool;
+
+struct spoor_strpool *spoor_strpool_new(void);
+void spoor_strpool_free(struct spoor_strpool *pool);
+/* Forgets every string but keeps the memory for reuse. */
+void spoor_strpool_clear(struct spoor_strpool *pool);
+
+uint32_t spoor_strpool_intern(struct spoor_strpool *pool, const char *s, size_t len);
+/* Returns the id of s, or UINT32_MAX when s was never interned. */
+uint32_t spoor_strpool_find(const struct spoor_strpool *pool, const char *s, size_t len);
+/* NUL-terminated; *len (if not NULL) receives the length. */
+const char *spoor_strpool_get(const struct spoor_strpool *pool, uint32_t id, size_t *len);
+size_t spoor_strpool_count(const struct spoor_strpool *pool);
+
+uint64_t spoor_hash_bytes(const void *p, size_t len);
+
+#endif

@@ -1,0 +1,126 @@
+/* The event table: one row per trace event, stored column by column.
+ *
+ * Fixed columns exist for every row. Times are int64 nanoseconds; an absent
+ * integer is SPOOR_NULL (INT64_MIN); an absent string is id 0 (""). Strings are
+ * ids into the table's own string pool. Every key under `args` becomes a dynamic
+ * column on first sight, typed by what it holds, with a validity bitmap.
+ * Metadata events (file, host, string, process and thread names) also fill
+ * lookup maps from a hash or id (interned) to a name (interned).
+ *
+ * A table is both the unit a reader fills for one chunk (a batch) and, after
+ * spoor_table_append() of batches in input order, the whole trace. */
+#ifndef SPOOR_TABLE_H
+#define SPOOR_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spoor/strpool.h"
+
+#define SPOOR_NULL INT64_MIN
+
+enum spoor_type { SPOOR_I64, SPOOR_F64, SPOOR_STR };
+
+/* A value as a reader found it; `text` is its source spelling, used when a
+ * numeric column has to become a string column. */
+struct spoor_value {
+    enum spoor_type type;
+    bool is_null;
+    union {
+        int64_t i64;
+        double f64;
+        uint32_t str;
+    };
+    const char *text;
+    size_t text_len;
+};
+
+struct spoor_column {
+    uint32_t name;          /* id in the table's pool */
+    enum spoor_type type;
+    bool typed;             /* false until the first non-null value fixes the type */
+    union {
+        int64_t *i64;
+        double *f64;
+        uint32_t *str;
+        void *data;
+    };
+    uint64_t *valid;        /* bit per row */
+};
+
+/* Lookup maps filled from metadata events. */
+enum spoor_lookup_kind {
+    SPOOR_LOOKUP_FILE,      /* FH: file hash -> path */
+    SPOOR_LOOKUP_HOST,      /* HH: host hash -> host name */
+    SPOOR_LOOKUP_STRING,    /* SH: string hash -> string */
+    SPOOR_LOOKUP_PROCESS,   /* process_name / PR: pid -> name */
+    SPOOR_LOOKUP_THREAD,    /* thread_name: tid -> name */
+    SPOOR_LOOKUP_KINDS
+};
+
+struct spoor_lookup {
+    uint32_t *keys, *values; /* parallel arrays of pool ids, in order of first sight */
+    size_t n, cap;
+    uint32_t *slots;         /* hash index over keys: position + 1 */
+    size_t nslots;
+};
+
+struct spoor_table {
+    size_t nrows, cap;
+    int64_t *ts, *dur;       /* ns */
+    uint32_t *name, *cat;
+    int64_t *pid, *tid;
+    uint8_t *ph;             /* phase letter: 'X', 'B', 'E', 'i', 'C', 'M', ... */
+    uint32_t *src;           /* index into sources */
+    uint64_t *line;          /* 1-based line in the source file */
+
+    struct spoor_column *cols;
+    size_t ncols, cols_cap;
+    uint32_t *col_by_name;   /* pool id -> column index + 1 (0 = none) */
+    size_t col_by_name_cap;
+
+    struct spoor_lookup lookups[SPOOR_LOOKUP_KINDS];
+
+    char **sources;          /* source file names */
+    size_t nsources;
+
+    struct spoor_strpool *pool;
+};
+
+struct spoor_table *spoor_table_new(void);
+void spoor_table_free(struct spoor_table *t);
+/* Drops all rows, columns and lookups; keeps allocations. With clear_strings the
+ * pool is emptied too (for streaming consumers that keep no ids across batches). */
+void spoor_table_clear(struct spoor_table *t, bool clear_strings);
+
+/* Appends a row with every fixed column absent; returns its index. */
+size_t spoor_table_add_row(struct spoor_table *t);
+/* Removes the last row (a reader that fails halfway through a line). */
+void spoor_table_drop_last_row(struct spoor_table *t);
+
+uint32_t spoor_table_intern(struct spoor_table *t, const char *s, size_t len);
+const char *spoor_table_str(const struct spoor_table *t, uint32_t id);
+
+/* Dynamic (args) columns, found or created by name. */
+struct spoor_column *spoor_table_column(struct spoor_table *t, uint32_t name_id);
+struct spoor_column *spoor_table_find_column(const struct spoor_table *t, const char *name);
+/* Stores v in row `row` of col, promoting the column type if needed
+ * (I64 + F64 -> F64; any number + string -> STR). */
+void spoor_table_set(struct spoor_table *t, struct spoor_column *col, size_t row,
+                     const struct spoor_value *v);
+bool spoor_column_valid(const struct spoor_column *col, size_t row);
+
+uint32_t spoor_table_add_source(struct spoor_table *t, const char *name);
+
+/* Lookups: first definition of a key wins. */
+void spoor_lookup_put(struct spoor_lookup *l, uint32_t key, uint32_t value);
+/* Returns the value id, or 0 when key is unknown. */
+uint32_t spoor_lookup_get(const struct spoor_lookup *l, uint32_t key);
+
+/* Appends every row, column and lookup of src to dst, re-interning strings into
+ * dst's pool. Appending batches in input order gives the same table for any
+ * number of threads. */
+void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src);
+
+#endif

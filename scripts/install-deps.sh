@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages spoor needs to build, test and benchmark.
+# Idempotent: does nothing when everything is already installed.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config      # toolchain
+  clang libclang-rt-14-dev              # libFuzzer targets and sanitizers
+  libisal-dev isal                      # gzip inflate (ISA-L) and igzip, the benchmark floor
+  zlib1g-dev libzstd-dev zstd           # gzip index building, zstd traces
+  libcmocka-dev libcjson-dev            # unit tests, reference JSON parser for differential tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "install-deps: installing ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
