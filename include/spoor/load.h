@@ -48,6 +48,10 @@ struct spoor_load_result {
     int threads;                    /* threads actually used */
 };
 
+/* The number of worker threads spoor_load will use (opts->threads, or the
+ * number of cores when 0); sinks size their per-thread state by it. */
+int spoor_load_threads(const struct spoor_load_opts *opts);
+
 /* Loads every path. Stops at the first hard error (missing file, --strict skip,
  * sink error) with err set; otherwise returns 0 and fills result. */
 int spoor_load(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,

@@ -1,0 +1,46 @@
+/* `spoor stats` as a streaming recipe: per-thread accumulators fed batch by
+ * batch from the loader's map(), merged at the end into sorted, deterministic
+ * totals. Memory is bounded by the number of distinct (cat, name) pairs, files,
+ * hosts, processes and threads, never by the number of events. */
+#ifndef SPOOR_STATS_H
+#define SPOOR_STATS_H
+
+#include <stdint.h>
+
+#include "spoor/load.h"
+#include "spoor/table.h"
+
+struct spoor_dur_stats {
+    uint64_t count;         /* events */
+    uint64_t timed;         /* events with a duration */
+    int64_t sum, min, max;  /* ns, over timed events */
+};
+
+struct spoor_stats_group {
+    const char *cat, *name; /* name is NULL in per-cat groups */
+    struct spoor_dur_stats dur;
+};
+
+struct spoor_stats {
+    uint64_t events, metadata_events;
+    int64_t first_ts, last_end; /* SPOOR_NULL when no timed event */
+    uint64_t files, hosts, processes, threads;
+    struct spoor_stats_group *by_cat, *by_name; /* sorted by cat, then name */
+    size_t nby_cat, nby_name;
+    struct spoor_strpool *strings;              /* owns the cat/name strings */
+};
+
+struct spoor_stats_run;
+
+/* Accumulators for `threads` workers; sink() feeds them from spoor_load. */
+struct spoor_stats_run *spoor_stats_begin(int threads);
+struct spoor_sink spoor_stats_sink(struct spoor_stats_run *run);
+/* Merges every worker's state into out and frees the run. */
+void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out);
+void spoor_stats_free(struct spoor_stats *s);
+
+/* The args the recipe reads: load with SPOOR_ARGS_LISTED and these keys. */
+extern const char *const spoor_stats_arg_keys[];
+extern const size_t spoor_stats_n_arg_keys;
+
+#endif

@@ -1,0 +1,446 @@
+/* The loader: chunks of an input go through its reader on a pool of threads
+ * and the parsed batches reach a sink, map() in parallel and reduce() in input
+ * order.
+ *
+ * A fixed set of slots (chunk buffer + batch table) bounds memory. An input
+ * read sequentially (one part: a gzip without index, zstd) has one producer
+ * thread filling slots and the other threads parsing them, so inflate and
+ * parse overlap. An input split into parts (plain files, indexed gzip) has
+ * every thread claim parts in order and both read and parse them. Whoever
+ * finishes the batch the order is waiting for reduces it and every ready
+ * batch after it. */
+#include "spoor/load.h"
+#include "spoor/progress.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { HEAD_BYTES = 64 * 1024 };
+
+struct slot {
+    struct spoor_chunk chunk;
+    struct spoor_table *batch;
+    struct spoor_skips skips;
+    uint64_t lines;
+    size_t part, index;         /* position in input order */
+    int status;                 /* parse result */
+    struct spoor_error err;
+    enum { SLOT_FREE, SLOT_READING, SLOT_FILLED, SLOT_PARSING, SLOT_PARSED } state;
+};
+
+/* Shared state for loading one input. */
+struct run {
+    const struct spoor_load_opts *opts;
+    const struct spoor_sink *sink;
+    size_t input_index;
+    struct spoor_input *in;
+    struct spoor_dialect *dialect;
+    struct spoor_input_report *report;
+    int nthreads;
+    size_t nparts;
+
+    pthread_mutex_t mu;
+    pthread_cond_t changed;
+    struct slot *slots;
+    size_t nslots, nfree;
+    size_t next_claim;          /* next part to hand to a reader */
+    uint64_t *part_chunks;      /* chunks in each part, UINT64_MAX until its end is seen */
+    bool producer_done;         /* sequential mode: no more chunks */
+    uint64_t consumed;          /* sequential mode: bytes on disk read so far */
+
+    /* The order: the batch reduce() waits for. */
+    size_t reduce_part, reduce_index;
+    bool reducing;
+    uint64_t lines_done;
+
+    bool stop;
+    int status;
+    struct spoor_error err;
+    struct spoor_progress progress;
+};
+
+int spoor_load_threads(const struct spoor_load_opts *opts)
+{
+    if (opts->threads > 0)
+        return opts->threads;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static void fail(struct run *r, int status, const struct spoor_error *err)
+{
+    if (!r->stop) {
+        r->stop = true;
+        r->status = status;
+        r->err = *err;
+    }
+    pthread_cond_broadcast(&r->changed);
+}
+
+/* Takes a free slot for a reader of `part`. The last free slot is kept for the
+ * part being reduced, so the reader that the order waits for can always go on. */
+static struct slot *take_slot(struct run *r, size_t part)
+{
+    for (;;) {
+        if (r->stop)
+            return NULL;
+        if (r->nfree > 1 || (r->nfree == 1 && part == r->reduce_part))
+            break;
+        pthread_cond_wait(&r->changed, &r->mu);
+    }
+    for (size_t i = 0; i < r->nslots; i++)
+        if (r->slots[i].state == SLOT_FREE) {
+            r->nfree--;
+            r->slots[i].state = SLOT_READING;
+            return &r->slots[i];
+        }
+    return NULL;
+}
+
+static void release_slot(struct run *r, struct slot *s)
+{
+    s->state = SLOT_FREE;
+    r->nfree++;
+    pthread_cond_broadcast(&r->changed);
+}
+
+static void parse_slot(struct run *r, struct slot *s, int worker)
+{
+    spoor_table_clear(s->batch, true);
+    memset(&s->skips, 0, sizeof s->skips);
+    spoor_error_clear(&s->err);
+    struct spoor_parse_job job = {
+        .dialect = r->dialect,
+        .opts = &r->opts->read,
+        .out = s->batch,
+        .src = 0, /* each batch has the one source it came from */
+        .at_file_start = s->chunk.offset == 0,
+        .skips = &s->skips,
+    };
+    s->status = r->dialect->format->parse(&job, s->chunk.data, s->chunk.len, &s->err);
+    s->lines = job.lines;
+    if (s->status == SPOOR_OK && r->sink->map)
+        s->status = r->sink->map(r->sink->ctx, worker, s->batch);
+}
+
+static struct slot *find_slot(struct run *r, size_t part, size_t index)
+{
+    for (size_t i = 0; i < r->nslots; i++) {
+        struct slot *s = &r->slots[i];
+        if (s->state == SLOT_PARSED && s->part == part && s->index == index)
+            return s;
+    }
+    return NULL;
+}
+
+static int reduce_one(struct run *r, struct slot *s, struct spoor_error *err)
+{
+    uint64_t base = r->lines_done;
+    struct spoor_table *b = s->batch;
+    for (size_t i = 0; i < b->nrows; i++)
+        b->line[i] += base;
+    spoor_input_note_line(r->in, s->chunk.offset, base + 1);
+    spoor_skips_merge(&r->report->skips, &s->skips, base);
+    r->lines_done += s->lines;
+    r->report->lines += s->lines;
+    r->report->rows += b->nrows;
+    r->report->bytes += s->chunk.len;
+
+    if (s->status == SPOOR_ESTRICT) {
+        bool sampled = s->skips.nsamples > 0;
+        return spoor_fail(err, SPOOR_ESTRICT, "%s:%llu: %s%s%s (--strict)", r->report->path,
+                          (unsigned long long)(sampled ? s->skips.sample[0].line + base : base + 1),
+                          sampled ? s->skips.sample[0].reason : "skipped line",
+                          sampled && s->skips.sample[0].detail[0] ? ": " : "",
+                          sampled ? s->skips.sample[0].detail : "");
+    }
+    if (s->status != SPOOR_OK) {
+        *err = s->err;
+        return s->status;
+    }
+    if (r->sink->reduce) {
+        int st = r->sink->reduce(r->sink->ctx, r->input_index, b);
+        if (st != SPOOR_OK)
+            return spoor_fail(err, st, "%s: writing the output failed", r->report->path);
+    }
+    return SPOOR_OK;
+}
+
+/* Reduces every batch that is next in order. Called with mu held; the lock is
+ * dropped while reduce() runs so parsing goes on, and only one thread reduces. */
+static void drain(struct run *r)
+{
+    if (r->reducing)
+        return;
+    r->reducing = true;
+    while (!r->stop) {
+        if (r->reduce_part < r->nparts && r->reduce_index == r->part_chunks[r->reduce_part]) {
+            r->reduce_part++;
+            r->reduce_index = 0;
+            pthread_cond_broadcast(&r->changed);
+            continue;
+        }
+        struct slot *s = find_slot(r, r->reduce_part, r->reduce_index);
+        if (!s)
+            break;
+        pthread_mutex_unlock(&r->mu);
+        struct spoor_error err;
+        int st = reduce_one(r, s, &err);
+        pthread_mutex_lock(&r->mu);
+        if (st != SPOOR_OK)
+            fail(r, st, &err);
+        r->reduce_index++;
+        release_slot(r, s);
+        spoor_progress_update(&r->progress, r->nparts > 1 ? r->reduce_part : r->consumed);
+    }
+    r->reducing = false;
+    pthread_cond_broadcast(&r->changed);
+}
+
+/* Reads one part into slots; with parse_inline each chunk is parsed by this
+ * thread too, otherwise it is left for the parser threads. */
+static void read_part(struct run *r, size_t part, int worker, bool parse_inline)
+{
+    struct spoor_cursor *cur = NULL;
+    struct spoor_error err;
+    int st = spoor_cursor_open(r->in, part, &cur, &err);
+    size_t index = 0;
+    pthread_mutex_lock(&r->mu);
+    if (st != SPOOR_OK) {
+        fail(r, st, &err);
+        pthread_mutex_unlock(&r->mu);
+        return;
+    }
+    for (;;) {
+        struct slot *s = take_slot(r, part);
+        if (!s)
+            break;
+        pthread_mutex_unlock(&r->mu);
+        int got = spoor_cursor_next(cur, &s->chunk, &err);
+        if (got > 0 && parse_inline)
+            parse_slot(r, s, worker);
+        pthread_mutex_lock(&r->mu);
+        if (r->nparts == 1)
+            r->consumed = spoor_cursor_progress(cur);
+        if (got <= 0) {
+            release_slot(r, s);
+            if (got < 0)
+                fail(r, err.code ? err.code : SPOOR_EIO, &err);
+            break;
+        }
+        s->part = part;
+        s->index = index++;
+        s->state = parse_inline ? SLOT_PARSED : SLOT_FILLED;
+        pthread_cond_broadcast(&r->changed);
+        if (parse_inline)
+            drain(r);
+    }
+    if (!r->stop) {
+        const char *warning = spoor_cursor_warning(cur);
+        if (warning && !r->report->warning) {
+            char buf[1200];
+            snprintf(buf, sizeof buf, "%s: %s", r->report->path, warning);
+            r->report->warning = spoor_xstrdup(buf);
+        }
+    }
+    r->part_chunks[part] = index;
+    if (r->nparts == 1)
+        r->producer_done = true;
+    pthread_cond_broadcast(&r->changed);
+    drain(r);
+    pthread_mutex_unlock(&r->mu);
+    spoor_cursor_close(cur);
+}
+
+struct worker {
+    struct run *run;
+    int id;
+    bool producer;              /* sequential mode: the thread that reads */
+    pthread_t thread;
+};
+
+/* Sequential mode parser: takes filled slots in reading order. */
+static void parse_filled(struct run *r, int worker)
+{
+    pthread_mutex_lock(&r->mu);
+    for (;;) {
+        struct slot *s = NULL;
+        while (!r->stop) {
+            for (size_t i = 0; i < r->nslots; i++) {
+                struct slot *c = &r->slots[i];
+                if (c->state == SLOT_FILLED && (!s || c->index < s->index))
+                    s = c;
+            }
+            if (s || r->producer_done)
+                break;
+            pthread_cond_wait(&r->changed, &r->mu);
+        }
+        if (!s)
+            break;
+        s->state = SLOT_PARSING;
+        pthread_mutex_unlock(&r->mu);
+        parse_slot(r, s, worker);
+        pthread_mutex_lock(&r->mu);
+        s->state = SLOT_PARSED;
+        drain(r);
+    }
+    pthread_mutex_unlock(&r->mu);
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct run *r = w->run;
+    if (r->nparts == 1 && r->nthreads > 1) {
+        if (w->producer)
+            read_part(r, 0, w->id, false);
+        else
+            parse_filled(r, w->id);
+        return NULL;
+    }
+    for (;;) {
+        pthread_mutex_lock(&r->mu);
+        size_t part = r->stop ? r->nparts : r->next_claim++;
+        pthread_mutex_unlock(&r->mu);
+        if (part >= r->nparts)
+            break;
+        read_part(r, part, w->id, true);
+    }
+    return NULL;
+}
+
+static void free_slots(struct run *r)
+{
+    for (size_t i = 0; i < r->nslots; i++) {
+        spoor_chunk_release(&r->slots[i].chunk);
+        spoor_table_free(r->slots[i].batch);
+    }
+    free(r->slots);
+}
+
+static int run_input(struct run *r)
+{
+    r->nparts = spoor_input_plan(r->in, r->nthreads);
+    r->part_chunks = spoor_xmalloc((r->nparts ? r->nparts : 1) * sizeof *r->part_chunks);
+    for (size_t i = 0; i < r->nparts; i++)
+        r->part_chunks[i] = UINT64_MAX;
+    r->nslots = (size_t)r->nthreads * 2 + 2;
+    r->nfree = r->nslots;
+    r->slots = spoor_xcalloc(r->nslots, sizeof *r->slots);
+    for (size_t i = 0; i < r->nslots; i++) {
+        r->slots[i].batch = spoor_table_new();
+        spoor_table_add_source(r->slots[i].batch, r->report->path);
+    }
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->changed, NULL);
+    bool sequential = r->nparts == 1;
+    spoor_progress_start(&r->progress, r->opts->progress, r->report->path,
+                         sequential ? spoor_input_size(r->in) : r->nparts);
+
+    int n = r->nparts == 0 ? 0 : r->nthreads;
+    struct worker *workers = spoor_xcalloc(n ? (size_t)n : 1, sizeof *workers);
+    for (int i = 0; i < n; i++) {
+        workers[i] = (struct worker){.run = r, .id = i, .producer = i == 0};
+        if (i > 0)
+            pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);
+    }
+    if (n > 0)
+        worker_main(&workers[0]);
+    for (int i = 1; i < n; i++)
+        pthread_join(workers[i].thread, NULL);
+    free(workers);
+    spoor_progress_finish(&r->progress);
+
+    if (!r->stop && r->report->warning && r->opts->read.strict) {
+        struct spoor_error e;
+        spoor_fail(&e, SPOOR_ESTRICT, "%s (--strict)", r->report->warning);
+        fail(r, SPOOR_ESTRICT, &e);
+    }
+    if (!r->stop) {
+        const char *warning = NULL;
+        struct spoor_error e;
+        if (spoor_input_finish(r->in, &warning, &e) != SPOOR_OK)
+            fail(r, e.code, &e);
+        else if (warning && !r->report->warning)
+            r->report->warning = spoor_xstrdup(warning);
+    }
+    if (r->report->warning && strstr(r->report->warning, "truncated")) {
+        char buf[1400];
+        snprintf(buf, sizeof buf, "%s, %llu lines recovered", r->report->warning,
+                 (unsigned long long)r->report->lines);
+        free(r->report->warning);
+        r->report->warning = spoor_xstrdup(buf);
+    }
+    free_slots(r);
+    free(r->part_chunks);
+    pthread_mutex_destroy(&r->mu);
+    pthread_cond_destroy(&r->changed);
+    return r->stop ? r->status : SPOOR_OK;
+}
+
+static int load_one(const char *path, size_t index, const struct spoor_load_opts *opts,
+                    const struct spoor_sink *sink, struct spoor_input_report *rep,
+                    struct spoor_error *err)
+{
+    struct spoor_input *in = NULL;
+    int st = spoor_input_open(path, &opts->input, &in, err);
+    if (st != SPOOR_OK)
+        return st;
+    rep->disk_bytes = spoor_input_size(in);
+    char *head = spoor_xmalloc(HEAD_BYTES);
+    size_t head_len = spoor_input_head(in, head, HEAD_BYTES);
+    st = spoor_detect(head, head_len, &opts->read, &rep->dialect, err);
+    free(head);
+    if (st != SPOOR_OK) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        spoor_fail(err, st, "%s: %s", path, msg);
+        spoor_input_close(in);
+        return st;
+    }
+    struct run r = {
+        .opts = opts,
+        .sink = sink,
+        .input_index = index,
+        .in = in,
+        .dialect = &rep->dialect,
+        .report = rep,
+        .nthreads = spoor_load_threads(opts),
+    };
+    st = run_input(&r);
+    if (st != SPOOR_OK)
+        *err = r.err;
+    spoor_dialect_release(&rep->dialect);
+    spoor_input_close(in);
+    return st;
+}
+
+int spoor_load(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
+               const struct spoor_sink *sink, struct spoor_load_result *result,
+               struct spoor_error *err)
+{
+    memset(result, 0, sizeof *result);
+    result->threads = spoor_load_threads(opts);
+    result->inputs = spoor_xcalloc(npaths ? npaths : 1, sizeof *result->inputs);
+    for (size_t i = 0; i < npaths; i++) {
+        struct spoor_input_report *rep = &result->inputs[result->ninputs++];
+        rep->path = spoor_xstrdup(paths[i]);
+        int st = load_one(paths[i], i, opts, sink, rep, err);
+        if (st != SPOOR_OK)
+            return st;
+    }
+    return SPOOR_OK;
+}
+
+void spoor_load_result_free(struct spoor_load_result *r)
+{
+    for (size_t i = 0; i < r->ninputs; i++) {
+        free(r->inputs[i].path);
+        free(r->inputs[i].warning);
+    }
+    free(r->inputs);
+    memset(r, 0, sizeof *r);
+}

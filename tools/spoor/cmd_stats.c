@@ -1,0 +1,262 @@
+/* spoor stats: what is in a trace, in one streaming pass. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "load_args.h"
+#include "spoor/json_out.h"
+#include "spoor/stats.h"
+#include "spoor/text_table.h"
+
+static const char usage[] =
+    "usage: spoor stats [options] TRACE...\n"
+    "\n"
+    "Counts events, skipped lines by reason, the dialect and units assumed, the time\n"
+    "span, count and sum/mean/min/max of dur per cat and per (cat, name), and the files,\n"
+    "hosts, processes and threads seen. One streaming pass in bounded memory.\n"
+    "\n"
+    "options:\n"
+    "  --format F           table (default), json or csv\n"
+    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+
+enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
+
+static double mean(const struct spoor_dur_stats *d) { return d->timed ? (double)d->sum / (double)d->timed : 0; }
+
+static void print_groups_table(const struct spoor_stats_group *g, size_t n, bool with_name)
+{
+    const char *headers[] = {"cat", "name", "count", "sum(dur)", "mean", "min", "max"};
+    const bool right[] = {false, false, true, true, true, true, true};
+    size_t skip = with_name ? 0 : 1;
+    const char *h[7];
+    bool r[7];
+    for (size_t i = 0, k = 0; i < 7; i++)
+        if (!(i == 1 && skip)) {
+            h[k] = headers[i];
+            r[k++] = right[i];
+        }
+    struct spoor_text_table *t = spoor_text_table_new(7 - skip, h, r);
+    char a[64];
+    for (size_t i = 0; i < n; i++) {
+        const struct spoor_dur_stats *d = &g[i].dur;
+        spoor_text_table_cell(t, "%s", g[i].cat[0] ? g[i].cat : "(none)");
+        if (with_name)
+            spoor_text_table_cell(t, "%s", g[i].name[0] ? g[i].name : "(none)");
+        spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, d->count));
+        if (!d->timed) {
+            for (int k = 0; k < 4; k++)
+                spoor_text_table_cell(t, "-");
+            continue;
+        }
+        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)d->sum));
+        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, mean(d)));
+        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)d->min));
+        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)d->max));
+    }
+    spoor_text_table_print(t, stdout);
+    spoor_text_table_free(t);
+}
+
+static void print_table(const struct spoor_stats *s, const struct spoor_load_result *res)
+{
+    char a[64], b[64];
+    for (size_t i = 0; i < res->ninputs; i++) {
+        const struct spoor_input_report *in = &res->inputs[i];
+        printf("trace       %s (%s on disk, %s uncompressed)\n", in->path,
+               spoor_fmt_count(a, sizeof a, in->disk_bytes), spoor_fmt_count(b, sizeof b, in->bytes));
+        printf("dialect     %s: ts in %s, dur in %s%s\n", in->dialect.name,
+               spoor_unit_name(in->dialect.ts_unit), spoor_unit_name(in->dialect.dur_unit),
+               in->dialect.pid_tid_swapped ? ", pid/tid swapped" : "");
+        if (in->dialect.assumed[0])
+            printf("assumed     %s\n", in->dialect.assumed);
+        printf("lines       %s, skipped %s", spoor_fmt_count(a, sizeof a, in->lines),
+               spoor_fmt_count(b, sizeof b, in->skips.total));
+        for (size_t k = 0; k < in->skips.nreasons; k++)
+            printf("%s%llu %s", k ? ", " : " (", (unsigned long long)in->skips.count[k], in->skips.reason[k]);
+        printf("%s\n", in->skips.nreasons ? ")" : "");
+        if (in->warning)
+            printf("warning     %s\n", in->warning);
+    }
+    printf("events      %s (+ %s metadata)\n", spoor_fmt_count(a, sizeof a, s->events),
+           spoor_fmt_count(b, sizeof b, s->metadata_events));
+    if (s->first_ts != SPOOR_NULL)
+        printf("time span   %s (first ts %" PRId64 " ns, last end %" PRId64 " ns)\n",
+               spoor_fmt_duration(a, sizeof a, (double)(s->last_end - s->first_ts)), s->first_ts,
+               s->last_end);
+    printf("seen        %" PRIu64 " files, %" PRIu64 " hosts, %" PRIu64 " processes, %" PRIu64 " threads\n\n",
+           s->files, s->hosts, s->processes, s->threads);
+    print_groups_table(s->by_cat, s->nby_cat, false);
+    putchar('\n');
+    print_groups_table(s->by_name, s->nby_name, true);
+}
+
+static void json_str(const char *s) { spoor_json_write_string(stdout, s, strlen(s)); }
+
+static void json_groups(const char *key, const struct spoor_stats_group *g, size_t n)
+{
+    printf(",\n  \"%s\": [", key);
+    for (size_t i = 0; i < n; i++) {
+        const struct spoor_dur_stats *d = &g[i].dur;
+        printf("%s\n    {\"cat\": ", i ? "," : "");
+        json_str(g[i].cat);
+        if (g[i].name) {
+            printf(", \"name\": ");
+            json_str(g[i].name);
+        }
+        printf(", \"count\": %" PRIu64 ", \"timed\": %" PRIu64, d->count, d->timed);
+        if (d->timed)
+            printf(", \"dur_sum\": %" PRId64 ", \"dur_mean\": %.3f, \"dur_min\": %" PRId64
+                   ", \"dur_max\": %" PRId64,
+                   d->sum, mean(d), d->min, d->max);
+        printf("}");
+    }
+    printf("\n  ]");
+}
+
+static void print_json(const struct spoor_stats *s, const struct spoor_load_result *res)
+{
+    printf("{\n  \"inputs\": [");
+    for (size_t i = 0; i < res->ninputs; i++) {
+        const struct spoor_input_report *in = &res->inputs[i];
+        printf("%s\n    {\"path\": ", i ? "," : "");
+        json_str(in->path);
+        printf(", \"dialect\": ");
+        json_str(in->dialect.name);
+        printf(", \"ts_unit\": \"%s\", \"dur_unit\": \"%s\", \"pid_tid_swapped\": %s, \"assumed\": ",
+               spoor_unit_name(in->dialect.ts_unit), spoor_unit_name(in->dialect.dur_unit),
+               in->dialect.pid_tid_swapped ? "true" : "false");
+        json_str(in->dialect.assumed);
+        printf(", \"disk_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"lines\": %" PRIu64
+               ", \"rows\": %" PRIu64 ", \"skipped\": %" PRIu64 ", \"skipped_by_reason\": {",
+               in->disk_bytes, in->bytes, in->lines, in->rows, in->skips.total);
+        for (size_t k = 0; k < in->skips.nreasons; k++) {
+            printf("%s", k ? ", " : "");
+            json_str(in->skips.reason[k]);
+            printf(": %" PRIu64, in->skips.count[k]);
+        }
+        printf("}, \"warning\": ");
+        if (in->warning)
+            json_str(in->warning);
+        else
+            printf("null");
+        printf("}");
+    }
+    printf("\n  ],\n  \"events\": %" PRIu64 ",\n  \"metadata_events\": %" PRIu64 ",\n", s->events,
+           s->metadata_events);
+    if (s->first_ts != SPOOR_NULL)
+        printf("  \"first_ts\": %" PRId64 ",\n  \"last_end\": %" PRId64 ",\n  \"span\": %" PRId64 ",\n",
+               s->first_ts, s->last_end, s->last_end - s->first_ts);
+    printf("  \"files\": %" PRIu64 ",\n  \"hosts\": %" PRIu64 ",\n  \"processes\": %" PRIu64
+           ",\n  \"threads\": %" PRIu64,
+           s->files, s->hosts, s->processes, s->threads);
+    json_groups("by_cat", s->by_cat, s->nby_cat);
+    json_groups("by_name", s->by_name, s->nby_name);
+    printf("\n}\n");
+}
+
+static void csv_field(const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void csv_groups(const char *level, const struct spoor_stats_group *g, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct spoor_dur_stats *d = &g[i].dur;
+        printf("%s,", level);
+        csv_field(g[i].cat);
+        putchar(',');
+        csv_field(g[i].name ? g[i].name : "");
+        printf(",%" PRIu64 ",%" PRIu64, d->count, d->timed);
+        if (d->timed)
+            printf(",%" PRId64 ",%.3f,%" PRId64 ",%" PRId64 "\n", d->sum, mean(d), d->min, d->max);
+        else
+            printf(",,,,\n");
+    }
+}
+
+static void print_csv(const struct spoor_stats *s)
+{
+    printf("level,cat,name,count,timed,dur_sum_ns,dur_mean_ns,dur_min_ns,dur_max_ns\n");
+    csv_groups("cat", s->by_cat, s->nby_cat);
+    csv_groups("name", s->by_name, s->nby_name);
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"format", required_argument, 0, 'f'},
+        {"help", no_argument, 0, 'h'},
+        LOAD_LONG_OPTIONS,
+        {0, 0, 0, 0},
+    };
+    struct spoor_load_opts opts;
+    load_args_init(&opts);
+    opts.read.args = SPOOR_ARGS_LISTED;
+    opts.read.arg_keys = spoor_stats_arg_keys;
+    opts.read.n_arg_keys = spoor_stats_n_arg_keys;
+    enum format format = FMT_TABLE;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (c == 'f') {
+            if (!strcmp(optarg, "table"))
+                format = FMT_TABLE;
+            else if (!strcmp(optarg, "json"))
+                format = FMT_JSON;
+            else if (!strcmp(optarg, "csv"))
+                format = FMT_CSV;
+            else {
+                fprintf(stderr, "spoor stats: --format '%s': expected table, json or csv\n", optarg);
+                return 2;
+            }
+            continue;
+        }
+        int handled = load_args_handle(&opts, c, optarg, "stats");
+        if (handled < 0)
+            return 2;
+        if (handled == 0) {
+            fprintf(stderr, "spoor stats: see 'spoor stats --help'\n");
+            return 2;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "spoor stats: no trace given; see 'spoor stats --help'\n");
+        return 2;
+    }
+
+    struct spoor_stats_run *run = spoor_stats_begin(spoor_load_threads(&opts));
+    struct spoor_sink sink = spoor_stats_sink(run);
+    struct spoor_load_result res;
+    struct spoor_error err;
+    int st = spoor_load((const char *const *)argv + optind, (size_t)(argc - optind), &opts, &sink, &res, &err);
+    struct spoor_stats stats;
+    spoor_stats_end(run, &stats);
+    load_args_report("stats", &res);
+    if (st != SPOOR_OK) {
+        fprintf(stderr, "spoor stats: %s\n", err.msg);
+    } else if (format == FMT_JSON) {
+        print_json(&stats, &res);
+    } else if (format == FMT_CSV) {
+        print_csv(&stats);
+    } else {
+        print_table(&stats, &res);
+    }
+    spoor_stats_free(&stats);
+    spoor_load_result_free(&res);
+    return st == SPOOR_OK ? 0 : 1;
+}

@@ -1,0 +1,90 @@
+#include "load_args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void load_args_init(struct spoor_load_opts *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->read.args = SPOOR_ARGS_ALL;
+    opts->progress = true;
+}
+
+static int unit(enum spoor_unit *dst, const char *arg, const char *cmd, const char *opt)
+{
+    *dst = spoor_unit_parse(arg);
+    if (*dst == SPOOR_UNIT_AUTO) {
+        fprintf(stderr, "spoor %s: %s '%s': expected ns, us, ms or s\n", cmd, opt, arg);
+        return -1;
+    }
+    return 1;
+}
+
+int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, const char *cmd)
+{
+    struct spoor_read_opts *r = &opts->read;
+    switch (code) {
+    case LOAD_OPT_THREADS: {
+        char *end;
+        long n = strtol(arg, &end, 10);
+        if (*end || n < 1 || n > 1024) {
+            fprintf(stderr, "spoor %s: --threads '%s': expected a number from 1 to 1024\n", cmd, arg);
+            return -1;
+        }
+        opts->threads = (int)n;
+        return 1;
+    }
+    case LOAD_OPT_STRICT: r->strict = true; return 1;
+    case LOAD_OPT_DIALECT: r->dialect = arg; return 1;
+    case LOAD_OPT_TS_UNIT: return unit(&r->ts_unit, arg, cmd, "--ts-unit");
+    case LOAD_OPT_DUR_UNIT: return unit(&r->dur_unit, arg, cmd, "--dur-unit");
+    case LOAD_OPT_INPUT_FORMAT:
+        if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv")) {
+            fprintf(stderr, "spoor %s: --input-format '%s': expected pfw, jsonl or csv\n", cmd, arg);
+            return -1;
+        }
+        r->format = arg;
+        return 1;
+    case LOAD_OPT_NO_INDEX: opts->input.no_index = true; return 1;
+    case LOAD_OPT_NO_PROGRESS: opts->progress = false; return 1;
+    case LOAD_OPT_FIELD_TS: r->field_ts = arg; return 1;
+    case LOAD_OPT_FIELD_DUR: r->field_dur = arg; return 1;
+    case LOAD_OPT_FIELD_NAME: r->field_name = arg; return 1;
+    case LOAD_OPT_FIELD_CAT: r->field_cat = arg; return 1;
+    case LOAD_OPT_FIELD_PID: r->field_pid = arg; return 1;
+    case LOAD_OPT_FIELD_TID: r->field_tid = arg; return 1;
+    case LOAD_OPT_DELIMITER:
+        if (!strcmp(arg, "\\t") || !strcmp(arg, "tab"))
+            arg = "\t";
+        if (strlen(arg) != 1) {
+            fprintf(stderr, "spoor %s: --delimiter '%s': expected one character\n", cmd, arg);
+            return -1;
+        }
+        r->csv_delim = arg[0];
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void load_args_report(const char *cmd, const struct spoor_load_result *result)
+{
+    for (size_t i = 0; i < result->ninputs; i++) {
+        const struct spoor_input_report *in = &result->inputs[i];
+        if (in->warning)
+            fprintf(stderr, "spoor %s: warning: %s\n", cmd, in->warning);
+        const struct spoor_skips *s = &in->skips;
+        if (!s->total)
+            continue;
+        for (size_t k = 0; k < s->nsamples; k++)
+            fprintf(stderr, "spoor %s: %s:%llu: %s%s%s (skipped)\n", cmd, in->path,
+                    (unsigned long long)s->sample[k].line, s->sample[k].reason,
+                    s->sample[k].detail[0] ? ": " : "", s->sample[k].detail);
+        fprintf(stderr, "spoor %s: %s: skipped %llu of %llu lines (", cmd, in->path,
+                (unsigned long long)s->total, (unsigned long long)in->lines);
+        for (size_t k = 0; k < s->nreasons; k++)
+            fprintf(stderr, "%s%llu %s", k ? ", " : "", (unsigned long long)s->count[k], s->reason[k]);
+        fprintf(stderr, "); --strict makes this an error\n");
+    }
+}
