@@ -8,7 +8,7 @@
 
 const char *testutil_data(const char *relative)
 {
-    static char path[4096];
+    static char path[8192];
     const char *root = getenv("SPOOR_DATA");
     struct stat st;
     if (!root || stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -36,7 +36,7 @@ const char *testutil_tmpdir(void)
 
 const char *testutil_write(const char *name, const void *data, size_t len)
 {
-    static char path[4096];
+    static char path[8192];
     snprintf(path, sizeof path, "%s/%s", testutil_tmpdir(), name);
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
