@@ -39,7 +39,10 @@ struct spoor_stats_run {
     int nworkers;
 };
 
-static void groups_init(struct groups *g) { g->keys = spoor_strpool_new(); }
+static void groups_init(struct groups *g)
+{
+    *g = (struct groups){.keys = spoor_strpool_new()};
+}
 
 static struct spoor_dur_stats *groups_get(struct groups *g, const char *key, size_t len)
 {
@@ -322,7 +325,8 @@ void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out)
         g->name = spoor_strpool_get(out->strings,
                                     spoor_strpool_intern(out->strings, key + clen + 1, len - clen - 1), NULL);
         g->dur = all->by_name.dur[id];
-        dur_merge(groups_get(&by_cat, key, clen), &g->dur);
+        /* Keyed with the terminating NUL so an empty cat is not the pool's id 0. */
+        dur_merge(groups_get(&by_cat, key, clen + 1), &g->dur);
     }
     size_t ncat = spoor_strpool_count(by_cat.keys) - 1;
     out->by_cat = spoor_xcalloc(ncat ? ncat : 1, sizeof *out->by_cat);

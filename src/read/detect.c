@@ -14,6 +14,11 @@ int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opt
                  struct spoor_dialect *d, struct spoor_error *err)
 {
     memset(d, 0, sizeof *d);
+    /* Text traces never hold NUL bytes; a database or an image does. */
+    const char *nul = memchr(head, '\0', len);
+    if (nul)
+        return spoor_fail(err, SPOOR_EFORMAT, "binary data at byte %zu: not a text trace",
+                          (size_t)(nul - head));
     const struct spoor_format *best = NULL;
     if (opts->format) {
         for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Ingest benchmark: how fast `spoor stats` reads a trace, against the floors
+# (igzip, zcat, wc -l) and the peers a user would reach for (Python + pandas,
+# DuckDB). Prints a markdown table of MEDIANS and RATIOS with PASS/FAIL against
+# the targets; never a single run's time.
+#
+# Inputs, made by `spoor gen` in bench/out/ (git-ignored), both >= 200 MB
+# uncompressed: a .pfw.gz with --random-hashes (gzip ~3.5:1, so inflate is the
+# hard part) and a plain .pfw (parsing is). The page cache is warm throughout.
+#
+# usage: bench/ingest/run.sh            (after `make build` and scripts/install-bench-deps.sh)
+# env:   SPOOR=path/to/spoor  BENCH_OUT=dir  BENCH_SIZE_MB=210  BENCH_RUNS=5
+#        BENCH_PY_PREFIX_MB=20  BENCH_THREADS=2
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+spoor=${SPOOR:-$root/build/spoor}
+out=${BENCH_OUT:-$root/bench/out}
+size_mb=${BENCH_SIZE_MB:-210}
+runs=${BENCH_RUNS:-5}
+py_prefix_mb=${BENCH_PY_PREFIX_MB:-20}
+threads=${BENCH_THREADS:-2}
+py=/usr/bin/python3
+
+die() { echo "bench: $*" >&2; exit 1; }
+[ -x "$spoor" ] || die "no spoor binary at $spoor (run 'make build' or set SPOOR)"
+for tool in igzip hyperfine zcat node /usr/bin/time; do
+  command -v "$tool" >/dev/null || die "$tool is missing: run scripts/install-bench-deps.sh"
+done
+"$py" -c 'import pandas' 2>/dev/null || die "python3-pandas is missing: run scripts/install-bench-deps.sh"
+[ -d "$here/node_modules/@duckdb/node-api" ] || die "DuckDB is missing: run scripts/install-bench-deps.sh"
+
+mkdir -p "$out"
+gz=$out/ingest-random.pfw.gz
+plain=$out/ingest.pfw
+res=$out/results
+rm -rf "$res"
+mkdir -p "$res"
+
+echo "bench: generating inputs ($size_mb MB each)" >&2
+"$spoor" gen -o "$gz" --size-mb "$size_mb" --random-hashes --seed 1 >"$res/gen-gz.txt"
+"$spoor" gen -o "$plain" --size-mb "$size_mb" --seed 2 >"$res/gen-plain.txt"
+rm -f "$gz.spoor-idx"
+
+# time_it KEY RUNS PREPARE COMMAND: the wall times of RUNS runs after one
+# warm-up, each after PREPARE (if not empty), into $res/KEY.json.
+time_it() {
+  local key=$1 n=$2 prepare=$3
+  shift 3
+  local args=(--runs "$n" --warmup 1 --export-json "$res/$key.json" --style none)
+  [ -n "$prepare" ] && args+=(--prepare "$prepare")
+  echo "bench: $key" >&2
+  hyperfine "${args[@]}" "$@" >/dev/null 2>"$res/$key.err" || {
+    echo "bench: $key failed: $(tail -n 3 "$res/$key.err")" >&2
+    rm -f "$res/$key.json"
+  }
+}
+
+q() { printf '%q' "$1"; }
+drop_index="rm -f $(q "$gz.spoor-idx")"
+
+# Floors.
+time_it igzip "$runs" "" "igzip -d -c $(q "$gz") > /dev/null"
+time_it zcat "$runs" "" "zcat $(q "$gz") > /dev/null"
+time_it wc "$runs" "" "wc -l $(q "$plain") > /dev/null"
+
+# spoor on the .gz: cold (no index) with 1 and N threads, then with the index.
+time_it spoor_gz_t1_cold "$runs" "$drop_index" "$(q "$spoor") stats --threads 1 $(q "$gz") > /dev/null"
+time_it spoor_gz_tn_cold "$runs" "$drop_index" "$(q "$spoor") stats --threads $threads $(q "$gz") > /dev/null"
+"$spoor" stats --threads "$threads" "$gz" >/dev/null 2>&1 || true   # leaves the index behind
+if [ ! -s "$gz.spoor-idx" ] && "$spoor" index --help >/dev/null 2>&1; then
+  "$spoor" index "$gz" >/dev/null 2>&1 || true
+fi
+if [ -s "$gz.spoor-idx" ]; then
+  stat -c %s "$gz.spoor-idx" >"$res/index_bytes"
+  time_it spoor_gz_tn_indexed "$runs" "" "$(q "$spoor") stats --threads $threads $(q "$gz") > /dev/null"
+fi
+stat -c %s "$gz" >"$res/gz_bytes"
+
+# spoor on the plain file.
+time_it spoor_plain_t1 "$runs" "" "$(q "$spoor") stats --threads 1 $(q "$plain") > /dev/null"
+time_it spoor_plain_tn "$runs" "" "$(q "$spoor") stats --threads $threads $(q "$plain") > /dev/null"
+
+# What spoor counted, for the cross-checks against the ground truth and DuckDB.
+"$spoor" stats --threads "$threads" --format json "$gz" >"$res/spoor_gz.json" 2>"$res/spoor_gz.err" || true
+"$spoor" stats --threads "$threads" --format json "$plain" >"$res/spoor_plain.json" 2>"$res/spoor_plain.err" || true
+
+# Peak memory: cold and indexed .gz, plain.
+peak_rss() {
+  local key=$1
+  shift
+  if /usr/bin/time -v "$@" >/dev/null 2>"$res/$key.time"; then
+    sed -n 's/.*Maximum resident set size (kbytes): //p' "$res/$key.time" >"$res/$key.rss_kb"
+  fi
+}
+rm -f "$gz.spoor-idx"
+peak_rss rss_gz_cold "$spoor" stats --threads "$threads" "$gz"
+peak_rss rss_gz_indexed "$spoor" stats --threads "$threads" "$gz"
+peak_rss rss_plain "$spoor" stats --threads "$threads" "$plain"
+
+# Uncompressed size of the .gz, for throughput and the Python extrapolation.
+igzip -d -c "$gz" | wc -c >"$res/gz_raw_bytes"
+stat -c %s "$plain" >"$res/plain_bytes"
+
+# Python + pandas on a prefix of the .gz (in-process time, interpreter start-up excluded).
+echo "bench: python + pandas (first $py_prefix_mb MB)" >&2
+for i in 1 2 3; do
+  "$py" "$here/pandas_groupby.py" "$gz" "$py_prefix_mb" >"$res/pandas_$i.json"
+done
+
+# DuckDB with the same thread count, the same group-by, on the same .gz.
+echo "bench: duckdb" >&2
+node "$here/duckdb_groupby.mjs" "$gz" "$threads" >"$res/duckdb.json"
+time_it duckdb 3 "" "node $(q "$here/duckdb_groupby.mjs") $(q "$gz") $threads > /dev/null"
+
+"$py" "$here/report.py" "$res" --threads "$threads" --runs "$runs" \
+  --truth "$gz.truth.json" --truth-plain "$plain.truth.json"

@@ -1,0 +1,267 @@
+/* The gzip decoder behind a stream cursor: ISA-L inflate over the mapped
+ * file, member after member. It decodes straight into the chunk buffer, so
+ * the first scan runs at ISA-L's speed; checkpoints cost one state copy per
+ * chunk (their compression happens elsewhere, see index.c). */
+#include "io/gzip.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/gzip_snapshot.h"
+#include "io/index.h"
+#include "io/index_file.h"
+#include "io/stream.h"
+
+/* ISA-L counts input in 32 bits; the map is fed in slices of this size. */
+#define FEED ((uint64_t)1 << 30)
+
+struct gz_decoder {
+    struct spoor_input *in;
+    struct inflate_state *st;
+    uint64_t out;               /* uncompressed offset of the next output byte */
+    bool ended;
+    bool building;
+    uint64_t last_out, last_comp;   /* where the last checkpoint was taken */
+    size_t next_ckpt;           /* loaded index: the checkpoint at the next boundary */
+    size_t stop_ckpt;           /* the checkpoint that ends the part, SIZE_MAX for none */
+    char warning[200];
+};
+
+static uint64_t comp_pos(const struct gz_decoder *d)
+{
+    return (uint64_t)(d->st->next_in - d->in->map);
+}
+
+static void feed(struct gz_decoder *d)
+{
+    if (d->st->avail_in == 0) {
+        uint64_t left = d->in->size - comp_pos(d);
+        d->st->avail_in = (uint32_t)(left < FEED ? left : FEED);
+    }
+}
+
+static void damaged(struct gz_decoder *d, int ret)
+{
+    unsigned long long at = (unsigned long long)comp_pos(d);
+    if (ret == ISAL_INVALID_WRAPPER || ret == ISAL_UNSUPPORTED_METHOD)
+        snprintf(d->warning, sizeof d->warning, "corrupt gzip header at byte %llu", at);
+    else if (ret == ISAL_INCORRECT_CHECKSUM)
+        snprintf(d->warning, sizeof d->warning, "corrupt gzip member (checksum mismatch) at byte %llu", at);
+    else
+        snprintf(d->warning, sizeof d->warning, "corrupt deflate data at byte %llu", at);
+    d->ended = true;
+}
+
+/* A member ended: start the next one, or end the input, noting what trails. */
+static void next_member(struct gz_decoder *d)
+{
+    const uint8_t *map = d->in->map;
+    uint64_t pos = comp_pos(d) - (uint64_t)(d->st->read_in_length / 8);
+    uint64_t left = d->in->size - pos;
+    if (left == 0) {
+        d->ended = true;
+        return;
+    }
+    if (left >= 2 && map[pos] == 0x1f && map[pos + 1] == 0x8b) {
+        isal_inflate_reset(d->st);
+        d->st->crc_flag = ISAL_GZIP;
+        d->st->next_in = (uint8_t *)map + pos;
+        d->st->avail_in = 0;
+        feed(d);
+        return;
+    }
+    uint64_t i = pos;
+    while (i < d->in->size && map[i] == 0)
+        i++;
+    if (i == d->in->size)
+        snprintf(d->warning, sizeof d->warning,
+                 "ignored %llu bytes of zero padding after the last gzip member",
+                 (unsigned long long)left);
+    else
+        snprintf(d->warning, sizeof d->warning,
+                 "ignored %llu bytes of trailing garbage after the last gzip member at byte %llu",
+                 (unsigned long long)left, (unsigned long long)pos);
+    d->ended = true;
+}
+
+static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spoor_error *err)
+{
+    (void)err;
+    struct gz_decoder *d = dec;
+    struct inflate_state *st = d->st;
+    size_t produced = 0;
+    while (produced < want && !d->ended) {
+        if (st->block_state == ISAL_BLOCK_FINISH) {
+            next_member(d);
+            continue;
+        }
+        feed(d);
+        size_t room = want - produced;
+        st->next_out = dst + produced;
+        st->avail_out = (uint32_t)(room < UINT32_MAX ? room : UINT32_MAX);
+        uint32_t before = st->avail_out;
+        int ret = isal_inflate(st);
+        size_t n = before - st->avail_out;
+        produced += n;
+        d->out += n;
+        if (ret < 0) {
+            damaged(d, ret);
+        } else if (st->block_state != ISAL_BLOCK_FINISH && st->avail_out > 0) {
+            /* Short of output without an error: the input ran out. */
+            if (comp_pos(d) == d->in->size) {
+                snprintf(d->warning, sizeof d->warning, "truncated at byte %llu",
+                         (unsigned long long)d->in->size);
+                d->ended = true;
+            } else if (st->avail_in > 0 && n == 0) {
+                damaged(d, ISAL_INVALID_BLOCK);
+            }
+        }
+    }
+    *got = produced;
+    return d->ended ? IO_END : IO_MORE;
+}
+
+/* A chunk was cut at a line start: take a checkpoint there when one is due.
+ * The part it starts needs the bytes [cut, end) back, which the snapshot's
+ * history holds as long as they are within its last 32 KiB. */
+static void gz_cut(void *dec, uint64_t end, uint64_t cut, const uint8_t *tail)
+{
+    struct gz_decoder *d = dec;
+    const struct inflate_state *st = d->st;
+    if (!d->building || d->ended || end != d->out)
+        return;
+    uint64_t comp = comp_pos(d);
+    if (end - d->last_out < d->in->chunk_size / 2 || comp - d->last_comp < d->in->chunk_size / 8)
+        return;
+    size_t back = (size_t)(end - cut);
+    if (back > io_snapshot_history(st) || !io_snapshot_valid(st) ||
+        (back && memcmp(io_snapshot_tail(st, back), tail, back) != 0))
+        return;
+    size_t len = io_snapshot_size(st);
+    uint8_t *raw = spoor_xmalloc(len);
+    io_snapshot_save(st, raw);
+    struct io_ckpt ck = {.out = end, .cut = cut, .comp = comp, .crc = st->crc};
+    io_index_add(d->in->index, &ck, raw, (uint32_t)len);
+    d->last_out = end;
+    d->last_comp = comp;
+}
+
+/* Output reached checkpoint next_ckpt: the CRC so far must be the one the
+ * index recorded, or the index does not describe this file. */
+static int gz_boundary(void *dec, uint64_t *next, uint64_t *stop_cut, struct spoor_error *err)
+{
+    struct gz_decoder *d = dec;
+    struct io_index *idx = d->in->index;
+    struct io_ckpt ck = io_index_at(idx, d->next_ckpt);
+    if (ck.out != d->out || ck.crc != d->st->crc) {
+        char sidecar[4200];
+        spoor_index_path(d->in->path, sidecar, sizeof sidecar);
+        unlink(sidecar);
+        return spoor_fail(err, SPOOR_EFORMAT,
+                          "%s: the checkpoint index does not match the data at byte %llu; "
+                          "removed it, run again to rebuild it",
+                          d->in->path, (unsigned long long)ck.out);
+    }
+    if (d->next_ckpt == d->stop_ckpt) {
+        *stop_cut = ck.cut;
+        return 1;
+    }
+    d->next_ckpt++;
+    *next = d->next_ckpt < io_index_count(idx) ? io_index_at(idx, d->next_ckpt).out : UINT64_MAX;
+    return 0;
+}
+
+static uint64_t gz_progress(const void *dec)
+{
+    return comp_pos(dec);
+}
+
+static const char *gz_warning(const void *dec)
+{
+    const struct gz_decoder *d = dec;
+    return d->warning[0] ? d->warning : NULL;
+}
+
+static void gz_close(void *dec)
+{
+    struct gz_decoder *d = dec;
+    if (d) {
+        if (d->building && d->ended && !d->warning[0]) {
+            d->in->scan_complete = true;
+            d->in->scan_total = d->out;
+        }
+        free(d->st);
+        free(d);
+    }
+}
+
+static const struct io_decoder_ops gz_ops = {
+    .fill = gz_fill,
+    .cut = gz_cut,
+    .boundary = gz_boundary,
+    .progress = gz_progress,
+    .warning = gz_warning,
+    .close = gz_close,
+};
+
+static struct gz_decoder *decoder_new(struct spoor_input *in)
+{
+    struct gz_decoder *d = spoor_xcalloc(1, sizeof *d);
+    d->in = in;
+    d->st = spoor_xmalloc(sizeof *d->st);
+    isal_inflate_init(d->st);
+    d->st->crc_flag = ISAL_GZIP;
+    d->st->next_in = (uint8_t *)in->map;
+    d->stop_ckpt = SIZE_MAX;
+    return d;
+}
+
+int io_gzip_open(struct spoor_input *in, size_t from, size_t stop, bool building,
+                 struct spoor_cursor **out, struct spoor_error *err)
+{
+    struct gz_decoder *d = decoder_new(in);
+    d->building = building;
+    d->stop_ckpt = stop;
+    struct io_stream_start start = {.first_line = 1, .boundary = UINT64_MAX};
+    size_t count = in->index_mode == IO_INDEX_LOADED ? io_index_count(in->index) : 0;
+    if (from != SIZE_MAX) {
+        struct io_ckpt ck = io_index_at(in->index, from);
+        uint8_t *raw = NULL;
+        size_t len = 0;
+        if (io_index_snapshot(in->index, from, &raw, &len) != SPOOR_OK ||
+            !io_snapshot_load(d->st, raw, len) || ck.out - ck.cut > io_snapshot_history(d->st)) {
+            free(raw);
+            gz_close(d);
+            return spoor_fail(err, SPOOR_EFORMAT,
+                              "%s: checkpoint %zu of the index is damaged; delete the .spoor-idx file",
+                              in->path, from);
+        }
+        free(raw);
+        d->st->next_in = (uint8_t *)in->map + ck.comp;
+        d->st->avail_in = 0;
+        d->out = ck.out;
+        start.offset = ck.cut;
+        start.carry = io_snapshot_tail(d->st, (size_t)(ck.out - ck.cut));
+        start.carry_len = (size_t)(ck.out - ck.cut);
+        start.first_line = ck.line;
+        d->next_ckpt = from + 1;
+    }
+    if (d->next_ckpt < count)
+        start.boundary = io_index_at(in->index, d->next_ckpt).out;
+    else
+        d->stop_ckpt = SIZE_MAX;
+    return io_stream_open(in, &gz_ops, d, &start, out);
+}
+
+size_t io_gzip_head(struct spoor_input *in, char *dst, size_t max)
+{
+    struct gz_decoder *d = decoder_new(in);
+    size_t got = 0;
+    struct spoor_error err;
+    if (in->size > 0)
+        gz_fill(d, (uint8_t *)dst, max, &got, &err);
+    gz_close(d);
+    return got;
+}

@@ -1,0 +1,97 @@
+/* Parts and cursors: how an input is split for readers, and the cursor that
+ * reads one part. Plain files split at newlines; a gzip file with a loaded
+ * index splits at its checkpoints; anything else is one sequential part. */
+#include <stdlib.h>
+
+#include "io/gzip.h"
+#include "io/index.h"
+#include "io/internal.h"
+#include "io/zstd.h"
+
+size_t spoor_input_plan(struct spoor_input *in, int nthreads)
+{
+    (void)nthreads;     /* parts are ~chunk_size each; the loader spreads them */
+    switch (in->kind) {
+    case SPOOR_INPUT_PLAIN:
+        io_plain_plan(in);
+        return in->nparts;
+    case SPOOR_INPUT_GZIP:
+        if (in->index_mode == IO_INDEX_LOADED)
+            return io_index_count(in->index) + 1;
+        return 1;
+    case SPOOR_INPUT_ZSTD:
+        break;
+    }
+    return 1;
+}
+
+int spoor_cursor_open(struct spoor_input *in, size_t part, struct spoor_cursor **out,
+                      struct spoor_error *err)
+{
+    *out = NULL;
+    size_t nparts = spoor_input_plan(in, 1);
+    if (part >= nparts)
+        return spoor_fail(err, SPOOR_EUSAGE, "%s: part %zu of %zu does not exist", in->path, part,
+                          nparts);
+    switch (in->kind) {
+    case SPOOR_INPUT_PLAIN:
+        return io_plain_open(in, in->bounds[part], in->bounds[part + 1], out);
+    case SPOOR_INPUT_ZSTD:
+        return io_zstd_open(in, out);
+    case SPOOR_INPUT_GZIP:
+        break;
+    }
+    if (in->index_mode == IO_INDEX_LOADED) {
+        size_t from = part == 0 ? SIZE_MAX : part - 1;
+        size_t stop = part + 1 < nparts ? part : SIZE_MAX;
+        return io_gzip_open(in, from, stop, false, out, err);
+    }
+    /* The first sequential scan of a gzip without a usable index builds one. */
+    bool building = in->index_mode == IO_INDEX_BUILDING && !in->builder_taken;
+    if (building)
+        in->builder_taken = true;
+    return io_gzip_open(in, SIZE_MAX, SIZE_MAX, building, out, err);
+}
+
+int spoor_cursor_open_at_line(struct spoor_input *in, uint64_t line, struct spoor_cursor **out,
+                              uint64_t *first_line, struct spoor_error *err)
+{
+    *out = NULL;
+    *first_line = 1;
+    switch (in->kind) {
+    case SPOOR_INPUT_PLAIN:
+        return io_plain_open(in, 0, in->size, out);
+    case SPOOR_INPUT_ZSTD:
+        return io_zstd_open(in, out);
+    case SPOOR_INPUT_GZIP:
+        break;
+    }
+    size_t from = SIZE_MAX;
+    if (in->index_mode == IO_INDEX_LOADED) {
+        from = io_index_find_line(in->index, line);
+        if (from != SIZE_MAX)
+            *first_line = io_index_at(in->index, from).line;
+    }
+    return io_gzip_open(in, from, SIZE_MAX, false, out, err);
+}
+
+int spoor_cursor_next(struct spoor_cursor *c, struct spoor_chunk *chunk, struct spoor_error *err)
+{
+    return c->ops->next(c, chunk, err);
+}
+
+uint64_t spoor_cursor_progress(const struct spoor_cursor *c)
+{
+    return c->ops->progress(c);
+}
+
+const char *spoor_cursor_warning(const struct spoor_cursor *c)
+{
+    return c->ops->warning(c);
+}
+
+void spoor_cursor_close(struct spoor_cursor *c)
+{
+    if (c)
+        c->ops->close(c);
+}

@@ -1,0 +1,44 @@
+/* A cursor over a decompressor (gzip, zstd): turns the decompressed byte
+ * stream into line-aligned chunks. The decoder behind it only fills buffers;
+ * this layer carries partial lines between chunks, grows a chunk for a long
+ * line and stops exactly at boundaries the decoder asks for (checkpoints). */
+#ifndef SPOOR_IO_STREAM_H
+#define SPOOR_IO_STREAM_H
+
+#include "io/internal.h"
+
+enum { IO_END = 0, IO_MORE = 1 };
+
+struct io_decoder_ops {
+    /* Decompresses up to `want` bytes to dst and sets *got. Returns IO_MORE
+     * (call again; *got may be short at a member or frame boundary), IO_END
+     * (no more data: clean end, or damaged input with warning() set), or a
+     * negative status with err set. */
+    int (*fill)(void *dec, uint8_t *dst, size_t want, size_t *got, struct spoor_error *err);
+    /* Optional. A chunk was cut: output so far ends at uncompressed offset
+     * `end`, and the next chunk starts at `cut`; tail holds the bytes [cut, end). */
+    void (*cut)(void *dec, uint64_t end, uint64_t cut, const uint8_t *tail);
+    /* Optional. Output reached the boundary the decoder set. Returns 0 to go
+     * on (with *next the next boundary, UINT64_MAX for none), 1 to end the
+     * part with its last line ending at *stop_cut, or a negative status. */
+    int (*boundary)(void *dec, uint64_t *next, uint64_t *stop_cut, struct spoor_error *err);
+    uint64_t (*progress)(const void *dec);     /* compressed bytes consumed */
+    const char *(*warning)(const void *dec);   /* damaged input, or NULL */
+    void (*close)(void *dec);
+};
+
+/* Where the stream starts: the decoder's next output byte is at uncompressed
+ * offset `offset + carry_len`; the carry bytes (the start of a line) come first. */
+struct io_stream_start {
+    uint64_t offset;
+    const uint8_t *carry;
+    size_t carry_len;
+    uint64_t first_line;        /* of the first chunk; 0 when not known */
+    uint64_t boundary;          /* first boundary; UINT64_MAX for none */
+};
+
+/* Takes ownership of dec (closed with ops->close, also on failure). */
+int io_stream_open(struct spoor_input *in, const struct io_decoder_ops *ops, void *dec,
+                   const struct io_stream_start *start, struct spoor_cursor **out);
+
+#endif

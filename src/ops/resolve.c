@@ -1,0 +1,170 @@
+/* The resolver: file and host names of rows from the FH and HH lookups of
+ * every batch so far. Batches have their own string pools, so lookups are
+ * re-interned by text into the resolver's pool, which only grows; per batch,
+ * each distinct hash or name is resolved once and cached by its batch id. */
+#include "spoor/error.h"
+#include "spoor/resolve.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { INT_CACHE = 256 };
+
+/* Resolution of one row field from a hash column, a name column and a lookup. */
+struct source {
+    const char *hash_key, *name_key;
+    enum spoor_lookup_kind kind;
+};
+
+static const struct source file_source = {"fhash", "fname", SPOOR_LOOKUP_FILE};
+static const struct source host_source = {"hhash", "hostname", SPOOR_LOOKUP_HOST};
+
+struct spoor_resolver {
+    struct spoor_strpool *pool;
+    struct spoor_lookup lookups[2];         /* file, host; keys and values in pool */
+    uint32_t *file, *host;                  /* per row of the current batch */
+    size_t rows_cap;
+    uint32_t *hash_cache, *name_cache;      /* per batch string id; UINT32_MAX = not yet */
+    size_t cache_cap;
+    struct {
+        int64_t key;
+        uint32_t id;
+        bool used;
+    } int_cache[INT_CACHE];                 /* integer hashes, direct-mapped */
+    struct spoor_resolved out;
+};
+
+struct spoor_resolver *spoor_resolver_new(void)
+{
+    struct spoor_resolver *r = spoor_xcalloc(1, sizeof *r);
+    r->pool = spoor_strpool_new();
+    return r;
+}
+
+void spoor_resolver_free(struct spoor_resolver *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < 2; i++) {
+        free(r->lookups[i].keys);
+        free(r->lookups[i].values);
+        free(r->lookups[i].slots);
+    }
+    free(r->file);
+    free(r->host);
+    free(r->hash_cache);
+    free(r->name_cache);
+    spoor_strpool_free(r->pool);
+    free(r);
+}
+
+static uint32_t reintern(struct spoor_resolver *r, const struct spoor_table *t, uint32_t id)
+{
+    size_t len;
+    const char *s = spoor_strpool_get(t->pool, id, &len);
+    return spoor_strpool_intern(r->pool, s, len);
+}
+
+static void learn(struct spoor_resolver *r, struct spoor_lookup *dst, const struct spoor_lookup *src,
+                  const struct spoor_table *t)
+{
+    for (size_t i = 0; i < src->n; i++)
+        spoor_lookup_put(dst, reintern(r, t, src->keys[i]), reintern(r, t, src->values[i]));
+}
+
+/* The lookup value for a hash given as text, or 0. */
+static uint32_t by_text(const struct spoor_resolver *r, const struct spoor_lookup *l, const char *s, size_t len)
+{
+    uint32_t key = spoor_strpool_find(r->pool, s, len);
+    return key == UINT32_MAX ? 0 : spoor_lookup_get(l, key);
+}
+
+static uint32_t by_int(struct spoor_resolver *r, const struct spoor_lookup *l, int64_t v)
+{
+    size_t slot = ((uint64_t)v * 0x9e3779b97f4a7c15ull) >> 56;
+    if (r->int_cache[slot].used && r->int_cache[slot].key == v)
+        return r->int_cache[slot].id;
+    char buf[24];
+    int n = snprintf(buf, sizeof buf, "%lld", (long long)v);
+    uint32_t id = by_text(r, l, buf, (size_t)n);
+    r->int_cache[slot].key = v;
+    r->int_cache[slot].id = id;
+    r->int_cache[slot].used = true;
+    return id;
+}
+
+static uint32_t hash_of(struct spoor_resolver *r, const struct spoor_lookup *l, const struct spoor_view *h,
+                        size_t row)
+{
+    if (spoor_view_is_null(h, row))
+        return 0;
+    if (h->kind == SPOOR_VIEW_I64)
+        return by_int(r, l, h->i64[row]);
+    if (h->kind != SPOOR_VIEW_STR)
+        return 0;
+    uint32_t b = h->str[row];
+    if (r->hash_cache[b] == UINT32_MAX) {
+        size_t len;
+        const char *s = spoor_strpool_get(h->pool, b, &len);
+        r->hash_cache[b] = by_text(r, l, s, len);
+    }
+    return r->hash_cache[b];
+}
+
+static uint32_t name_of(struct spoor_resolver *r, const struct spoor_view *n, size_t row)
+{
+    if (spoor_view_is_null(n, row))
+        return 0;
+    if (n->kind == SPOOR_VIEW_STR) {
+        uint32_t b = n->str[row];
+        if (r->name_cache[b] == UINT32_MAX) {
+            size_t len;
+            const char *s = spoor_strpool_get(n->pool, b, &len);
+            r->name_cache[b] = len ? spoor_strpool_intern(r->pool, s, len) : 0;
+        }
+        return r->name_cache[b];
+    }
+    char buf[40];
+    int len = n->kind == SPOOR_VIEW_I64 ? snprintf(buf, sizeof buf, "%lld", (long long)n->i64[row])
+                                        : snprintf(buf, sizeof buf, "%.17g", n->f64[row]);
+    return spoor_strpool_intern(r->pool, buf, (size_t)len);
+}
+
+static void resolve_rows(struct spoor_resolver *r, const struct spoor_table *t, const struct source *src,
+                         const struct spoor_lookup *l, uint32_t *out)
+{
+    struct spoor_view h, n;
+    bool have_hash = spoor_view_bind(&h, SPOOR_FIELD_ARG, src->hash_key, strlen(src->hash_key), t, NULL);
+    bool have_name = spoor_view_bind(&n, SPOOR_FIELD_ARG, src->name_key, strlen(src->name_key), t, NULL);
+    memset(r->hash_cache, 0xff, spoor_strpool_count(t->pool) * sizeof *r->hash_cache);
+    memset(r->name_cache, 0xff, spoor_strpool_count(t->pool) * sizeof *r->name_cache);
+    memset(r->int_cache, 0, sizeof r->int_cache);
+    for (size_t row = 0; row < t->nrows; row++) {
+        uint32_t id = have_hash ? hash_of(r, l, &h, row) : 0;
+        if (!id && have_name)
+            id = name_of(r, &n, row);
+        out[row] = id;
+    }
+}
+
+const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, const struct spoor_table *t)
+{
+    learn(r, &r->lookups[0], &t->lookups[SPOOR_LOOKUP_FILE], t);
+    learn(r, &r->lookups[1], &t->lookups[SPOOR_LOOKUP_HOST], t);
+    if (t->nrows > r->rows_cap) {
+        r->rows_cap = t->nrows;
+        r->file = spoor_xrealloc(r->file, r->rows_cap * sizeof *r->file);
+        r->host = spoor_xrealloc(r->host, r->rows_cap * sizeof *r->host);
+    }
+    size_t strings = spoor_strpool_count(t->pool);
+    if (strings > r->cache_cap) {
+        r->cache_cap = strings;
+        r->hash_cache = spoor_xrealloc(r->hash_cache, strings * sizeof *r->hash_cache);
+        r->name_cache = spoor_xrealloc(r->name_cache, strings * sizeof *r->name_cache);
+    }
+    resolve_rows(r, t, &file_source, &r->lookups[0], r->file);
+    resolve_rows(r, t, &host_source, &r->lookups[1], r->host);
+    r->out = (struct spoor_resolved){.pool = r->pool, .file = r->file, .host = r->host, .nrows = t->nrows};
+    return &r->out;
+}

@@ -1,0 +1,156 @@
+/* The CSV reader's chunk parser: splits each line, fills the fixed columns from
+ * the mapped fields and one dynamic column per kept field, read as the kind the
+ * head showed (a later value of a wider kind promotes the column). */
+#include "read/csv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NO_COLUMN = -1 };
+
+/* Per-chunk working memory. */
+struct csv_parser {
+    const struct csv_state *st;
+    struct spoor_parse_job *job;
+    struct csv_splitter split;
+    int *cols;                          /* dynamic column per field, or NO_COLUMN */
+    struct spoor_string_memo *memo;     /* last string per field */
+    const char *buf, *buf_end;          /* the chunk: text there stays put */
+};
+
+/* The memo for field k, when its text lies in the chunk (not in the splitter's
+ * scratch, which the next line overwrites). */
+static struct spoor_string_memo *memo_for(struct csv_parser *cp, size_t k)
+{
+    const char *p = cp->split.fields[k].p;
+    return p >= cp->buf && p < cp->buf_end ? &cp->memo[k] : NULL;
+}
+
+/* Stores one field in its dynamic column. A column that held text in the head
+ * keeps every value as text ("007" stays "007"); a float column stores integers
+ * as floats so that every batch gives the column the same type. */
+static void set_dynamic(struct spoor_table *t, struct spoor_column *col, size_t row, enum csv_kind head_kind,
+                        const char *p, size_t n, struct spoor_string_memo *memo)
+{
+    struct spoor_value v = {.text = p, .text_len = n};
+    enum csv_kind kind = head_kind == CSV_TEXT ? (spoor_field_is_blank(p, n) ? CSV_EMPTY : CSV_TEXT)
+                                               : csv_classify(p, n, &v.i64, &v.f64);
+    switch (kind) {
+    case CSV_EMPTY:
+        return;
+    case CSV_INT:
+        v.type = SPOOR_I64;
+        if (head_kind == CSV_FLOAT) {
+            v.type = SPOOR_F64;
+            v.f64 = (double)v.i64;
+        }
+        break;
+    case CSV_FLOAT:
+        v.type = SPOOR_F64;
+        break;
+    case CSV_TEXT:
+        v.type = SPOOR_STR;
+        v.str = memo ? spoor_memo_intern(memo, t, p, n) : spoor_table_intern(t, p, n);
+        break;
+    }
+    spoor_table_set(t, col, row, &v);
+}
+
+/* Adds the row for a split line; returns NULL or the skip reason (row dropped). */
+static const char *add_row(struct csv_parser *cp, uint64_t line_no)
+{
+    const struct csv_state *st = cp->st;
+    const struct csv_field *fields = cp->split.fields;
+    struct spoor_table *t = cp->job->out;
+    size_t row = spoor_table_add_row(t);
+    t->src[row] = cp->job->src;
+    t->line[row] = line_no;
+    for (int f = 0; f < SPOOR_FIXED_COUNT; f++) {
+        int pos = st->fixed_pos[f];
+        if (pos < 0 || spoor_field_is_blank(fields[pos].p, fields[pos].n))
+            continue;
+        const char *reason = spoor_field_map_set_fixed(&st->map, t, row, f, fields[pos].p, fields[pos].n,
+                                                       memo_for(cp, (size_t)pos));
+        if (reason) {
+            spoor_table_drop_last_row(t);
+            return reason;
+        }
+    }
+    for (size_t k = 0; k < st->nfields; k++)
+        if (cp->cols[k] != NO_COLUMN)
+            set_dynamic(t, &t->cols[cp->cols[k]], row, st->kind[k], fields[k].p, fields[k].n, memo_for(cp, k));
+    spoor_field_map_set_phase(t, row);
+    return NULL;
+}
+
+/* Creates the dynamic columns in header order, so the table lists them as the file does. */
+static int *make_columns(const struct csv_state *st, struct spoor_table *t)
+{
+    int *cols = spoor_xmalloc((st->nfields ? st->nfields : 1) * sizeof *cols);
+    for (size_t k = 0; k < st->nfields; k++) {
+        cols[k] = NO_COLUMN;
+        if (st->keep[k]) {
+            uint32_t id = spoor_table_intern(t, st->names[k], strlen(st->names[k]));
+            cols[k] = (int)(spoor_table_column(t, id) - t->cols);
+        }
+    }
+    return cols;
+}
+
+int csv_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
+{
+    const struct csv_state *st = job->dialect->state;
+    struct csv_parser cp = {.st = st, .job = job, .buf = buf, .buf_end = buf + len};
+    cp.cols = make_columns(st, job->out);
+    cp.memo = spoor_xcalloc(st->nfields ? st->nfields : 1, sizeof *cp.memo);
+    struct csv_splitter *s = &cp.split;
+    csv_splitter_init(s, st->delim);
+    uint64_t line_no = 0;
+    bool open_quote = false;
+    int status = SPOOR_OK;
+    size_t i = job->at_file_start ? spoor_bom_len(buf, len) : 0;
+    while (i < len && status == SPOOR_OK) {
+        const char *nl = memchr(buf + i, '\n', len - i);
+        size_t end = nl ? (size_t)(nl - buf) : len;
+        const char *line = buf + i;
+        size_t n = end - i;
+        i = end + 1;
+        line_no++;
+        if (n > 0 && line[n - 1] == '\r')
+            n--;
+        if (job->at_file_start && line_no == 1)
+            continue; /* the header, read by detect */
+        /* A line break inside a quoted field cannot be told apart from a line end
+         * when chunks are cut at line ends, so such records are reported, not guessed. */
+        if (open_quote) {
+            open_quote = csv_quote_open_at_end(line, n, st->delim, true);
+            status = spoor_generic_skip(job, line_no, "continues a quoted field with a line break (unsupported)",
+                                        line, n, err);
+            continue;
+        }
+        if (n == 0)
+            continue;
+        if (!csv_split(s, line, n)) {
+            open_quote = true;
+            status = spoor_generic_skip(job, line_no, "quoted field with a line break (unsupported)", line, n, err);
+            continue;
+        }
+        if (s->nfields != st->nfields) {
+            char detail[96];
+            int w = snprintf(detail, sizeof detail, "expected %zu fields, found %zu: %.*s", st->nfields, s->nfields,
+                             (int)(n < 80 ? n : 80), line);
+            status = spoor_generic_skip(job, line_no, "wrong number of fields", detail,
+                                        w < 0 ? 0 : (size_t)w < sizeof detail ? (size_t)w : sizeof detail - 1, err);
+            continue;
+        }
+        const char *reason = add_row(&cp, line_no);
+        if (reason)
+            status = spoor_generic_skip(job, line_no, reason, line, n, err);
+    }
+    job->lines = line_no;
+    csv_splitter_release(s);
+    free(cp.cols);
+    free(cp.memo);
+    return status;
+}

@@ -1,0 +1,100 @@
+/* What the generic readers (jsonl, csv) share: which input field fills each
+ * fixed column of the event table, which fields also become dynamic columns,
+ * how the time unit is guessed, and how a field's text becomes a fixed value. */
+#ifndef SPOOR_READ_FIELD_MAP_H
+#define SPOOR_READ_FIELD_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spoor/read.h"
+
+#include <string.h>
+
+enum spoor_fixed { SPOOR_FIXED_TS, SPOOR_FIXED_DUR, SPOOR_FIXED_NAME, SPOOR_FIXED_CAT,
+                   SPOOR_FIXED_PID, SPOOR_FIXED_TID, SPOOR_FIXED_COUNT };
+
+/* The resolved mapping; lives in a reader's dialect state. */
+struct spoor_field_map {
+    char *field[SPOOR_FIXED_COUNT];    /* input field per fixed column (owned) */
+    bool named[SPOOR_FIXED_COUNT];     /* given by the user, not the default */
+    int64_t ts_unit_ns, dur_unit_ns;   /* for numeric times */
+    enum spoor_args_mode args;
+    char **arg_keys;                   /* SPOOR_ARGS_LISTED (owned) */
+    size_t n_arg_keys;
+};
+
+void spoor_field_map_init(struct spoor_field_map *m, const struct spoor_read_opts *opts);
+void spoor_field_map_release(struct spoor_field_map *m);
+
+/* The fixed name of a column ("ts", "dur", ...) and the option that maps it ("--ts"). */
+const char *spoor_fixed_name(enum spoor_fixed f);
+
+/* Bit (1 << f) for every fixed column f that the field `name` fills. */
+unsigned spoor_field_map_roles(const struct spoor_field_map *m, const char *name, size_t len);
+/* Whether the field also becomes a dynamic column: the args mode allows it and it
+ * is not simply the fixed column of the same name (a field "at" mapped to ts is
+ * kept as column "at"; a field "ts" filling ts is not repeated). */
+bool spoor_field_map_keeps(const struct spoor_field_map *m, const char *name, size_t len, unsigned roles);
+
+/* Head statistics of the ts field for guessing its unit. */
+struct spoor_unit_guess {
+    size_t numeric, iso, other;
+    double max_abs;
+    bool fractional;
+};
+
+void spoor_unit_guess_add(struct spoor_unit_guess *g, const char *text, size_t len);
+/* Settles the units in m and d (the user's units or guesses from g) and appends
+ * one sentence per assumption to d->assumed. */
+void spoor_field_map_settle_units(struct spoor_field_map *m, const struct spoor_read_opts *opts,
+                                  const struct spoor_unit_guess *g, struct spoor_dialect *d);
+
+/* The last string a field held and its id. Consecutive rows often repeat a
+ * category or a host, and comparing bytes is cheaper than interning. The
+ * remembered bytes must stay unchanged for the whole chunk (text in the chunk
+ * itself, not in a scratch buffer). */
+struct spoor_string_memo {
+    const char *p;
+    size_t n;
+    uint32_t id;
+};
+
+static inline uint32_t spoor_memo_intern(struct spoor_string_memo *m, struct spoor_table *t, const char *p, size_t n)
+{
+    if (m->p && m->n == n && memcmp(m->p, p, n) == 0)
+        return m->id;
+    m->p = p;
+    m->n = n;
+    return m->id = spoor_table_intern(t, p, n);
+}
+
+/* Stores a field's text into fixed column f of row `row`. Returns NULL, or a
+ * static skip reason when the text cannot fill that column (the row must then
+ * be dropped). Absent values are never passed: they leave the column absent.
+ * memo (may be NULL) speeds up interning names and categories. */
+const char *spoor_field_map_set_fixed(const struct spoor_field_map *m, struct spoor_table *t, size_t row,
+                                      enum spoor_fixed f, const char *text, size_t len,
+                                      struct spoor_string_memo *memo);
+
+/* Length of a UTF-8 byte order mark at p (0 or 3). */
+size_t spoor_bom_len(const char *p, size_t len);
+/* Narrows p/n to the text between leading and trailing spaces and tabs. */
+void spoor_field_trim(const char **p, size_t *n);
+/* Whether p holds only spaces and tabs (or nothing): an absent value. */
+bool spoor_field_is_blank(const char *p, size_t n);
+
+/* Sets the row's phase once its fixed columns are filled: 'X' (complete event)
+ * when it has a duration, 'i' (instant) otherwise. */
+void spoor_field_map_set_phase(struct spoor_table *t, size_t row);
+
+/* Appends a formatted sentence to d->assumed, separated by "; ". */
+void spoor_dialect_assume(struct spoor_dialect *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Appends the skip to job->skips; returns SPOOR_ESTRICT (with err set) when
+ * opts->strict asks to stop there, else SPOOR_OK. */
+int spoor_generic_skip(struct spoor_parse_job *job, uint64_t line, const char *reason, const char *text,
+                       size_t len, struct spoor_error *err);
+
+#endif

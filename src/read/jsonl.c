@@ -1,0 +1,277 @@
+/* The JSON lines reader: one object per line with fields the user names. The
+ * mapped fields fill the fixed columns; every other member becomes a dynamic
+ * column typed by what it holds (nested objects and arrays as their raw JSON
+ * text, quoted numbers as strings). */
+#include "read/field_map.h"
+#include "read/json_scan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct jsonl_state {
+    struct spoor_field_map map;
+};
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* Moderate confidence for objects; low for Chrome trace events, which the pfw
+ * reader knows better (it scores them higher). */
+static int jsonl_sniff(const char *head, size_t len)
+{
+    const char *p = head + spoor_bom_len(head, len), *end = head + len;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+        p++;
+    if (p == end)
+        return 0;
+    if (*p == '[')
+        return 10;
+    if (*p != '{')
+        return 0;
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+    bool chrome = memmem(p, n, "\"ph\"", 4) && (memmem(p, n, "\"ts\"", 4) || memmem(p, n, "\"name\"", 6));
+    return chrome ? 25 : 60;
+}
+
+static void jsonl_release(struct spoor_dialect *d)
+{
+    struct jsonl_state *st = d->state;
+    if (!st)
+        return;
+    spoor_field_map_release(&st->map);
+    free(st);
+    d->state = NULL;
+}
+
+/* A key as text: the raw bytes, or its unescaped form in buf when it has
+ * escapes (keys longer than buf are compared raw). */
+static const char *key_text(const struct spoor_json_tok *key, char *buf, size_t cap, size_t *len)
+{
+    if (key->has_escape && key->n < cap) {
+        *len = spoor_json_unescape(key->p, key->n, buf);
+        return buf;
+    }
+    *len = key->n;
+    return key->p;
+}
+
+/* Samples the ts field of the head's objects and checks that every field the
+ * user named occurs in them. */
+static int jsonl_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
+                        struct spoor_error *err)
+{
+    struct jsonl_state *st = spoor_xcalloc(1, sizeof *st);
+    d->state = st;
+    d->format = &spoor_format_jsonl;
+    snprintf(d->name, sizeof d->name, "jsonl");
+    spoor_field_map_init(&st->map, opts);
+    struct spoor_unit_guess guess = {0};
+    unsigned seen = 0;
+    size_t objects = 0;
+    const char *end = head + len;
+    for (const char *p = head + spoor_bom_len(head, len); p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *line_end = nl ? nl : end;
+        /* The head may cut the last line short: use it only when nothing else is there. */
+        if (!nl && objects)
+            break;
+        const char *start = skip_blanks(p, line_end);
+        p = line_end + 1;
+        if (start == line_end || *start != '{')
+            continue;
+        objects++;
+        struct spoor_json_iter it;
+        struct spoor_json_tok key, val;
+        spoor_json_iter_init(&it, start, line_end);
+        while (spoor_json_next(&it, &key, &val) == 1) {
+            char buf[256];
+            size_t n;
+            const char *k = key_text(&key, buf, sizeof buf, &n);
+            unsigned roles = spoor_field_map_roles(&st->map, k, n);
+            seen |= roles;
+            if ((roles & (1u << SPOOR_FIXED_TS)) && val.kind != SPOOR_JSON_NULL && !spoor_field_is_blank(val.p, val.n))
+                spoor_unit_guess_add(&guess, val.p, val.n);
+        }
+    }
+    for (int f = 0; f < SPOOR_FIXED_COUNT; f++)
+        if (objects && st->map.named[f] && !(seen & (1u << f))) {
+            int status = spoor_fail(err, SPOOR_EUSAGE, "no field '%s' (--%s) in the first %zu JSON objects",
+                                    st->map.field[f], spoor_fixed_name(f), objects);
+            jsonl_release(d);
+            return status;
+        }
+    spoor_field_map_settle_units(&st->map, opts, &guess, d);
+    return SPOOR_OK;
+}
+
+/* What a key does in this chunk, found once per distinct key spelling. */
+struct key_info {
+    const char *key;        /* raw bytes, owned by the cache */
+    size_t len;
+    uint64_t hash;
+    unsigned roles;         /* fixed columns it fills */
+    int col;                /* dynamic column index, or -1 */
+};
+
+struct key_cache {
+    struct key_info *slots;
+    size_t nslots, used;
+};
+
+static void cache_grow(struct key_cache *c)
+{
+    struct key_cache bigger = {spoor_xcalloc(c->nslots * 2, sizeof *bigger.slots), c->nslots * 2, c->used};
+    for (size_t i = 0; i < c->nslots; i++) {
+        if (!c->slots[i].key)
+            continue;
+        size_t j = c->slots[i].hash & (bigger.nslots - 1);
+        while (bigger.slots[j].key)
+            j = (j + 1) & (bigger.nslots - 1);
+        bigger.slots[j] = c->slots[i];
+    }
+    free(c->slots);
+    *c = bigger;
+}
+
+static const struct key_info *cache_lookup(struct key_cache *c, const struct spoor_json_tok *key,
+                                           const struct spoor_field_map *map, struct spoor_table *t)
+{
+    uint64_t hash = spoor_hash_bytes(key->p, key->n);
+    size_t j = hash & (c->nslots - 1);
+    for (; c->slots[j].key; j = (j + 1) & (c->nslots - 1))
+        if (c->slots[j].hash == hash && c->slots[j].len == key->n && memcmp(c->slots[j].key, key->p, key->n) == 0)
+            return &c->slots[j];
+    char buf[256];
+    size_t n;
+    const char *k = key_text(key, buf, sizeof buf, &n);
+    char *owned = spoor_xmalloc(key->n + 1);
+    memcpy(owned, key->p, key->n);
+    struct key_info info = {.key = owned, .len = key->n, .hash = hash, .col = -1};
+    info.roles = spoor_field_map_roles(map, k, n);
+    if (spoor_field_map_keeps(map, k, n, info.roles))
+        info.col = (int)(spoor_table_column(t, spoor_table_intern(t, k, n)) - t->cols);
+    c->slots[j] = info;
+    if (++c->used * 2 > c->nslots) {
+        cache_grow(c);
+        return cache_lookup(c, key, map, t);
+    }
+    return &c->slots[j];
+}
+
+static void cache_free(struct key_cache *c)
+{
+    for (size_t i = 0; i < c->nslots; i++)
+        free((char *)c->slots[i].key);
+    free(c->slots);
+}
+
+/* Per-chunk working memory: the key cache and a buffer for unescaped strings. */
+struct jsonl_parser {
+    const struct jsonl_state *st;
+    struct spoor_table *t;
+    struct key_cache keys;
+    struct spoor_string_memo memo[SPOOR_FIXED_COUNT];
+    char *scratch;
+    size_t scratch_cap;
+};
+
+/* Fills fixed column f from a member's value; returns NULL or a skip reason. */
+static const char *set_fixed(struct jsonl_parser *jp, size_t row, enum spoor_fixed f, const struct spoor_json_tok *val)
+{
+    if (val->kind == SPOOR_JSON_NULL)
+        return NULL;
+    const char *text = val->p;
+    size_t n = val->n;
+    struct spoor_string_memo *memo = &jp->memo[f];
+    if (val->kind == SPOOR_JSON_STRING) {
+        if (spoor_field_is_blank(text, n))
+            return NULL;
+        if (val->has_escape) {
+            if (jp->scratch_cap < n) {
+                jp->scratch_cap = n * 2;
+                free(jp->scratch);
+                jp->scratch = spoor_xmalloc(jp->scratch_cap);
+            }
+            n = spoor_json_unescape(val->p, val->n, jp->scratch);
+            text = jp->scratch;
+            memo = NULL;
+        }
+    }
+    return spoor_field_map_set_fixed(&jp->st->map, jp->t, row, f, text, n, memo);
+}
+
+/* Adds the row for one object line; returns NULL or the skip reason (row dropped). */
+static const char *add_row(struct jsonl_parser *jp, const char *obj, const char *end, uint32_t src, uint64_t line_no)
+{
+    struct spoor_table *t = jp->t;
+    size_t row = spoor_table_add_row(t);
+    t->src[row] = src;
+    t->line[row] = line_no;
+    struct spoor_json_iter it;
+    struct spoor_json_tok key, val;
+    spoor_json_iter_init(&it, obj, end);
+    int got;
+    while ((got = spoor_json_next(&it, &key, &val)) == 1) {
+        const struct key_info *info = cache_lookup(&jp->keys, &key, &jp->st->map, t);
+        for (unsigned roles = info->roles; roles; roles &= roles - 1) {
+            const char *reason = set_fixed(jp, row, (enum spoor_fixed)__builtin_ctz(roles), &val);
+            if (reason) {
+                spoor_table_drop_last_row(t);
+                return reason;
+            }
+        }
+        if (info->col >= 0) {
+            struct spoor_value v;
+            spoor_json_to_value(t, &val, false, &v);
+            spoor_table_set(t, &t->cols[info->col], row, &v);
+        }
+    }
+    if (got < 0) {
+        spoor_table_drop_last_row(t);
+        return "malformed JSON object";
+    }
+    spoor_field_map_set_phase(t, row);
+    return NULL;
+}
+
+static int jsonl_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
+{
+    struct jsonl_parser jp = {.st = job->dialect->state, .t = job->out};
+    jp.keys.nslots = 64;
+    jp.keys.slots = spoor_xcalloc(jp.keys.nslots, sizeof *jp.keys.slots);
+    const char *end = buf + len;
+    const char *p = buf + (job->at_file_start ? spoor_bom_len(buf, len) : 0);
+    uint64_t line_no = 0;
+    int status = SPOOR_OK;
+    while (p < end && status == SPOOR_OK) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *line_end = nl ? nl : end;
+        const char *line = p;
+        p = line_end + 1;
+        line_no++;
+        const char *start = skip_blanks(line, line_end);
+        if (start == line_end)
+            continue;
+        const char *reason = *start == '{' ? add_row(&jp, start, line_end, job->src, line_no) : "not a JSON object";
+        if (reason)
+            status = spoor_generic_skip(job, line_no, reason, line, (size_t)(line_end - line), err);
+    }
+    job->lines = line_no;
+    cache_free(&jp.keys);
+    free(jp.scratch);
+    return status;
+}
+
+const struct spoor_format spoor_format_jsonl = {
+    .name = "jsonl",
+    .sniff = jsonl_sniff,
+    .detect = jsonl_detect,
+    .parse = jsonl_parse,
+    .release = jsonl_release,
+};

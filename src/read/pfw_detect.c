@@ -1,0 +1,231 @@
+/* Which writer made a pfw file, told from the first events: how numbers are
+ * written, the spacing, the key order, the types of ph and of the hashes.
+ * The dialect fixes the units of ts and dur and whether pid and tid are
+ * swapped; the user's --dialect, --ts-unit and --dur-unit override it. */
+#include "read/pfw.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct pfw_dialect_info pfw_dialects[PFW_DIALECTS] = {
+    [PFW_DFTRACER_2023] = {"dftracer-2023", SPOOR_UNIT_US, SPOOR_UNIT_US, false, true,
+                           "numbers written as strings (DFTracer 2023)"},
+    [PFW_DFTRACER_2024] = {"dftracer-2024", SPOOR_UNIT_US, SPOOR_UNIT_US, false, false,
+                           "compact lines with numeric fields and hash metadata (DFTracer 2024)"},
+    [PFW_DFTRACER_2025] = {"dftracer-2025", SPOOR_UNIT_US, SPOOR_UNIT_US, false, false,
+                           "ph written as an integer or hashes as hex strings (newer DFTracer); "
+                           "ph 1=X 2=C 3=A (aggregated) 4=M"},
+    [PFW_DATACRUMBS_2024] = {"datacrumbs-2024", SPOOR_UNIT_US, SPOOR_UNIT_NS, false, false,
+                             "json.dumps spacing (DataCrumbs Python writer)"},
+    [PFW_DATACRUMBS_PROFILE] = {"datacrumbs-profile-2024", SPOOR_UNIT_US, SPOOR_UNIT_NS, false, false,
+                                "json.dumps spacing with freq/time counters (DataCrumbs profile mode); "
+                                "args.time stays in seconds"},
+    [PFW_DATACRUMBS_CPP] = {"datacrumbs-cpp", SPOOR_UNIT_US, SPOOR_UNIT_US, true, false,
+                            "keys in the order id,name,cat,ph,ts,dur,pid,tid (DataCrumbs C++ writer); "
+                            "its pid field holds the thread and tid the process, so they are swapped; "
+                            "ts counts from boot"},
+    [PFW_CHROME] = {"chrome", SPOOR_UNIT_US, SPOOR_UNIT_US, false, false,
+                    "plain Chrome trace events (the format's own unit)"},
+};
+
+enum { DETECT_LINES = 256 };
+
+/* Evidence from the head, counted per event line. */
+struct evidence {
+    int events;
+    int quoted_numbers;     /* "ts":"169..." */
+    int ph_integer;         /* "ph":1 */
+    int type_key;           /* newer DFTracer writes "type":<n> */
+    int hash_text;          /* "hhash":"a1b2..." */
+    int spaced;             /* {"pid": 1, ... */
+    int freq_counters;      /* ph C with args.freq */
+    int cpp_order;          /* id first, ph before ts, pid after dur */
+    int sh_with_hash;       /* SH metadata with args.hash */
+    int dftracer_marks;     /* cat "dftracer", hhash/fhash args, FH/HH metadata */
+};
+
+static bool tok_eq(const struct spoor_json_tok *t, const char *s)
+{
+    size_t n = strlen(s);
+    return t->n == n && memcmp(t->p, s, n) == 0;
+}
+
+static bool is_digits(const struct spoor_json_tok *t)
+{
+    if (t->n == 0)
+        return false;
+    for (size_t i = 0; i < t->n; i++)
+        if (t->p[i] < '0' || t->p[i] > '9')
+            return false;
+    return true;
+}
+
+static void look_at_args(const struct spoor_json_tok *args, bool counter, bool sh, struct evidence *ev)
+{
+    struct spoor_json_iter it;
+    struct spoor_json_tok k, v;
+    spoor_json_iter_init(&it, args->p, args->p + args->n);
+    while (spoor_json_next(&it, &k, &v) == 1) {
+        bool hash = tok_eq(&k, "hhash") || tok_eq(&k, "fhash");
+        if (hash) {
+            ev->dftracer_marks++;
+            if (v.kind == SPOOR_JSON_STRING && !is_digits(&v))
+                ev->hash_text++;
+        }
+        if (counter && tok_eq(&k, "freq"))
+            ev->freq_counters++;
+        if (sh && tok_eq(&k, "hash"))
+            ev->sh_with_hash++;
+    }
+}
+
+static void look_at_line(const char *p, const char *end, struct evidence *ev)
+{
+    struct spoor_json_iter it;
+    struct spoor_json_tok k, v, args = {0}, ph = {0}, name = {0};
+    spoor_json_iter_init(&it, p, end);
+    int pos = 0, pos_ph = -1, pos_ts = -1, pos_dur = -1, pos_pid = -1, pos_id = -1;
+    bool quoted = false;
+    const char *first_key_end = NULL;
+    int r;
+    while ((r = spoor_json_next(&it, &k, &v)) == 1) {
+        if (!first_key_end)
+            first_key_end = k.p + k.n;
+        if (tok_eq(&k, "ph")) {
+            ph = v;
+            pos_ph = pos;
+        } else if (tok_eq(&k, "ts")) {
+            pos_ts = pos;
+        } else if (tok_eq(&k, "dur")) {
+            pos_dur = pos;
+        } else if (tok_eq(&k, "pid")) {
+            pos_pid = pos;
+        } else if (tok_eq(&k, "id")) {
+            pos_id = pos;
+        } else if (tok_eq(&k, "type") && v.kind == SPOOR_JSON_NUMBER) {
+            ev->type_key++;
+        } else if (tok_eq(&k, "name")) {
+            name = v;
+        } else if (tok_eq(&k, "args") && v.kind == SPOOR_JSON_OBJECT) {
+            args = v;
+        } else if (tok_eq(&k, "cat") && tok_eq(&v, "dftracer")) {
+            ev->dftracer_marks++;
+        }
+        bool numeric_field = tok_eq(&k, "ts") || tok_eq(&k, "dur") || tok_eq(&k, "pid") || tok_eq(&k, "tid");
+        if (numeric_field && v.kind == SPOOR_JSON_STRING && is_digits(&v))
+            quoted = true;
+        pos++;
+    }
+    if (r != 0 || pos == 0)
+        return;
+    ev->events++;
+    ev->quoted_numbers += quoted;
+    ev->ph_integer += ph.kind == SPOOR_JSON_NUMBER && ph.p;
+    /* json.dumps writes '": ' after every key */
+    ev->spaced += first_key_end && end - first_key_end > 3 && first_key_end[1] == ':' && first_key_end[2] == ' ';
+    if (pos_id == 0 && pos_ph >= 0 && pos_ts > pos_ph && pos_dur >= 0 && pos_pid > pos_dur)
+        ev->cpp_order++;
+    uint8_t phase = ph.p ? pfw_phase(&ph) : 0;
+    bool sh = phase == 'M' && tok_eq(&name, "SH");
+    if (phase == 'M' && (tok_eq(&name, "FH") || tok_eq(&name, "HH")))
+        ev->dftracer_marks++;
+    if (args.p)
+        look_at_args(&args, phase == 'C', sh, ev);
+}
+
+static enum pfw_dialect_id decide(const struct evidence *ev)
+{
+    if (ev->quoted_numbers)
+        return PFW_DFTRACER_2023;
+    if (ev->ph_integer || ev->type_key || ev->hash_text)
+        return PFW_DFTRACER_2025;
+    if (ev->spaced * 2 > ev->events)
+        return ev->freq_counters ? PFW_DATACRUMBS_PROFILE : PFW_DATACRUMBS_2024;
+    if (ev->cpp_order || ev->sh_with_hash)
+        return PFW_DATACRUMBS_CPP;
+    if (ev->dftracer_marks)
+        return PFW_DFTRACER_2024;
+    return PFW_CHROME;
+}
+
+int pfw_sniff(const char *head, size_t len)
+{
+    const char *end = head + len, *p = head;
+    if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3;
+    bool saw_bracket = false;
+    for (int lines = 0; p < end && lines < 8; lines++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        bool structural;
+        const char *s = pfw_line_start(p, le, &structural);
+        saw_bracket |= memchr(p, '[', (size_t)(le - p)) != NULL;
+        if (!structural) {
+            if (*s != '{')
+                return 0;
+            size_t n = (size_t)(le - s);
+            bool chrome = memmem(s, n, "\"ph\"", 4) && (memmem(s, n, "\"ts\"", 4) || memmem(s, n, "\"name\"", 6));
+            return chrome ? 90 : 20;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return saw_bracket ? 15 : 0;
+}
+
+static void append(char *buf, size_t cap, const char *fmt, const char *a, const char *b)
+{
+    size_t used = strlen(buf);
+    if (used < cap)
+        snprintf(buf + used, cap - used, fmt, a, b);
+}
+
+int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
+               struct spoor_error *err)
+{
+    enum pfw_dialect_id id = PFW_DIALECTS;
+    if (opts->dialect) {
+        for (int i = 0; i < PFW_DIALECTS; i++)
+            if (strcmp(opts->dialect, pfw_dialects[i].name) == 0)
+                id = (enum pfw_dialect_id)i;
+        if (id == PFW_DIALECTS)
+            return spoor_fail(err, SPOOR_EUSAGE,
+                              "unknown pfw dialect '%s' (expected dftracer-2023, dftracer-2024, dftracer-2025, "
+                              "datacrumbs-2024, datacrumbs-profile-2024, datacrumbs-cpp or chrome)",
+                              opts->dialect);
+    } else {
+        struct evidence ev = {0};
+        const char *p = head, *end = head + len;
+        for (int lines = 0; p < end && ev.events < DETECT_LINES; lines++) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl && lines > 0)
+                break; /* a head cut mid-line: the last line may be partial */
+            const char *le = nl ? nl : end;
+            bool structural;
+            const char *s = pfw_line_start(p, le, &structural);
+            if (!structural)
+                look_at_line(s, le, &ev);
+            p = nl ? nl + 1 : end;
+        }
+        id = decide(&ev);
+    }
+    const struct pfw_dialect_info *info = &pfw_dialects[id];
+    struct pfw_state *st = spoor_xcalloc(1, sizeof *st);
+    st->id = id;
+    st->swapped = info->pid_tid_swapped;
+    st->quoted_numbers = info->quoted_numbers;
+    d->ts_unit = opts->ts_unit != SPOOR_UNIT_AUTO ? opts->ts_unit : info->ts_unit;
+    d->dur_unit = opts->dur_unit != SPOOR_UNIT_AUTO ? opts->dur_unit : info->dur_unit;
+    st->ts_mul = spoor_unit_ns(d->ts_unit);
+    st->dur_mul = spoor_unit_ns(d->dur_unit);
+    d->pid_tid_swapped = st->swapped;
+    d->state = st;
+    snprintf(d->name, sizeof d->name, "%s", info->name);
+    snprintf(d->assumed, sizeof d->assumed, "pfw %s%s: %s", info->name, opts->dialect ? " (given)" : "",
+             info->why);
+    append(d->assumed, sizeof d->assumed, "; ts in %s%s", spoor_unit_name(d->ts_unit),
+           opts->ts_unit != SPOOR_UNIT_AUTO ? " (given)" : "");
+    append(d->assumed, sizeof d->assumed, ", dur in %s%s", spoor_unit_name(d->dur_unit),
+           opts->dur_unit != SPOOR_UNIT_AUTO ? " (given)" : "");
+    return SPOOR_OK;
+}

@@ -1,0 +1,229 @@
+/* The pfw chunk parser: one event per line into one row.
+ *
+ * Each line is first offered to the fast tokenizer (pfw_fast.c), which reads
+ * the usual well-formed line in one pass; anything else goes through the
+ * tolerant scanner (json_scan.c). Both fill the same pfw_fields, from which
+ * one function makes the row, so the two paths cannot disagree on meaning.
+ * Names and categories go through a small cache of recent strings, and args
+ * are only walked when some of their keys become columns or the event is
+ * metadata. Nothing is allocated per line. A line that is not a usable event
+ * is skipped with a reason; a partly written row is dropped. */
+#include "read/pfw.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { DETAIL_MAX = 80 };
+
+struct parser {
+    struct spoor_table *t;
+    const struct pfw_state *st;
+    uint32_t src;
+    struct pfw_args args;
+    struct pfw_intern_cache names, cats;
+    struct pfw_fast fast;
+};
+
+/* An integer field (quoted or not, or a decimal) times mul; absent or null
+ * gives SPOOR_NULL. False when the value is not a number that fits. */
+static bool fixed_int(const struct pfw_fields *f, enum pfw_field which, int64_t mul, int64_t *out)
+{
+    *out = SPOOR_NULL;
+    unsigned bit = 1u << which;
+    if (!(f->seen & bit))
+        return true;
+    int64_t i;
+    const struct spoor_json_tok *v = &f->tok[which];
+    if (f->parsed & bit) {
+        i = f->num[which];
+    } else {
+        if (v->kind == SPOOR_JSON_NULL)
+            return true;
+        if (v->kind != SPOOR_JSON_NUMBER && v->kind != SPOOR_JSON_STRING)
+            return false;
+        if (!spoor_json_int64(v->p, v->n, &i)) {
+            double d;
+            if (!spoor_json_double(v->p, v->n, &d))
+                return false;
+            d *= (double)mul;
+            if (!(d > -9.2e18 && d < 9.2e18))
+                return false;
+            *out = llround(d);
+            return true;
+        }
+    }
+    return !__builtin_mul_overflow(i, mul, out) && *out != SPOOR_NULL;
+}
+
+static void set_member(struct parser *ps, const struct pfw_member *m, size_t row, struct pfw_meta *meta)
+{
+    if (meta)
+        pfw_meta_note(meta, &m->key, &m->val);
+    uint32_t col = pfw_args_column(&ps->args, &m->key);
+    if (col != UINT32_MAX)
+        pfw_args_set(&ps->args, col, &m->key, &m->val, row);
+}
+
+/* Args into columns and metadata; false when args is malformed. */
+static bool read_args(struct parser *ps, const struct pfw_fields *f, size_t row, struct pfw_meta *meta)
+{
+    if (f->args_listed) {
+        for (size_t i = 0; i < f->nargs; i++)
+            set_member(ps, &f->args[i], row, meta);
+        return true;
+    }
+    const struct spoor_json_tok *args = &f->tok[PFW_ARGS];
+    struct spoor_json_iter it;
+    struct pfw_member m;
+    spoor_json_iter_init(&it, args->p, args->p + args->n);
+    int r;
+    while ((r = spoor_json_next(&it, &m.key, &m.val)) == 1)
+        set_member(ps, &m, row, meta);
+    return r == 0;
+}
+
+/* Turns a line's members into a row; returns NULL or the skip reason. */
+static const char *emit_row(struct parser *ps, const struct pfw_fields *f, uint64_t line)
+{
+    const struct pfw_state *st = ps->st;
+    int64_t ts, dur, pid, tid;
+    if (!fixed_int(f, PFW_TS, st->ts_mul, &ts))
+        return "invalid ts";
+    if (!fixed_int(f, PFW_DUR, st->dur_mul, &dur))
+        return "invalid dur";
+    if (!fixed_int(f, PFW_PID, 1, &pid))
+        return "invalid pid";
+    if (!fixed_int(f, PFW_TID, 1, &tid))
+        return "invalid tid";
+    uint8_t ph = 0;
+    if (f->seen & (1u << PFW_PH)) {
+        ph = pfw_phase(&f->tok[PFW_PH]);
+        if (!ph)
+            return "unknown ph";
+    }
+    bool has_name = f->seen & (1u << PFW_NAME);
+    if (!has_name && ph != 'E')
+        return "missing name";
+    if (st->swapped) {
+        int64_t x = pid;
+        pid = tid;
+        tid = x;
+    }
+
+    struct spoor_table *t = ps->t;
+    size_t row = spoor_table_add_row(t);
+    t->ts[row] = ts;
+    t->dur[row] = dur;
+    t->pid[row] = pid;
+    t->tid[row] = tid;
+    t->ph[row] = ph;
+    t->src[row] = ps->src;
+    t->line[row] = line;
+    t->name[row] = has_name ? pfw_cache_intern(&ps->names, t, &f->tok[PFW_NAME]) : 0;
+    t->cat[row] = f->seen & (1u << PFW_CAT) ? pfw_cache_intern(&ps->cats, t, &f->tok[PFW_CAT]) : 0;
+
+    struct pfw_meta meta = {0};
+    bool is_meta = ph == 'M' && has_name;
+    if (f->seen & (1u << PFW_ARGS)) {
+        const struct spoor_json_tok *args = &f->tok[PFW_ARGS];
+        if (args->kind == SPOOR_JSON_OBJECT) {
+            if ((ps->args.mode != SPOOR_ARGS_NONE || is_meta) && !read_args(ps, f, row, is_meta ? &meta : NULL)) {
+                spoor_table_drop_last_row(t);
+                return "malformed JSON";
+            }
+        } else if (args->kind != SPOOR_JSON_NULL) {
+            /* not an object: kept whole as column "args" */
+            struct pfw_member m = {{SPOOR_JSON_STRING, "args", 4, false}, *args};
+            set_member(ps, &m, row, NULL);
+        }
+    }
+    for (size_t i = 0; i < f->nextra; i++)
+        set_member(ps, &f->extra[i], row, NULL);
+    if (is_meta)
+        pfw_meta_apply(t, &f->tok[PFW_NAME], &meta, pid, tid);
+    return NULL;
+}
+
+/* The tolerant path for one line (without its '\n'): NULL or the skip reason. */
+static const char *slow_line(struct parser *ps, const char *p, const char *end, uint64_t line,
+                             struct pfw_fields *f)
+{
+    bool structural;
+    p = pfw_line_start(p, end, &structural);
+    if (structural)
+        return NULL;
+    if (*p != '{')
+        return "not an object";
+    f->seen = f->parsed = 0;
+    f->nextra = 0;
+    f->args_listed = false;
+    bool keep_extra = ps->args.mode != SPOOR_ARGS_NONE;
+    struct spoor_json_iter it;
+    struct pfw_member m;
+    spoor_json_iter_init(&it, p, end);
+    int r;
+    while ((r = spoor_json_next(&it, &m.key, &m.val)) == 1) {
+        enum pfw_field which = pfw_field_of(m.key.p, m.key.n);
+        if (which != PFW_EXTRA) {
+            f->tok[which] = m.val;
+            f->seen |= 1u << which;
+        } else if (keep_extra) {
+            if (f->nextra == PFW_MAX_MEMBERS)
+                return "too many fields";
+            f->extra[f->nextra++] = m;
+        }
+    }
+    if (r < 0)
+        return "malformed JSON";
+    for (p = it.p; p < end; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != ',' && *p != ']')
+            return "text after object";
+    return emit_row(ps, f, line);
+}
+
+int pfw_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
+{
+    struct parser ps;
+    ps.t = job->out;
+    ps.st = job->dialect->state;
+    ps.src = job->src;
+    memset(&ps.names, 0, sizeof ps.names);
+    memset(&ps.cats, 0, sizeof ps.cats);
+    pfw_fast_init(&ps.fast);
+    pfw_args_init(&ps.args, job->opts, ps.st->quoted_numbers, job->out);
+    bool members = ps.args.mode != SPOOR_ARGS_NONE;
+    struct pfw_fields f;
+
+    const char *p = buf, *end = buf + len;
+    if (job->at_file_start && len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3;
+    uint64_t line = 0;
+    int status = SPOOR_OK;
+    while (p < end) {
+        line++;
+        const char *reason;
+        const char *le = pfw_fast_line(&ps.fast, p, end, members, &f);
+        if (le) {
+            reason = emit_row(&ps, &f, line);
+        } else {
+            le = memchr(p, '\n', (size_t)(end - p));
+            if (!le)
+                le = end;
+            reason = slow_line(&ps, p, le, line, &f);
+        }
+        if (reason) {
+            size_t n = (size_t)(le - p);
+            spoor_skips_add(job->skips, line, reason, p, n < DETAIL_MAX ? n : DETAIL_MAX);
+            if (job->opts->strict) {
+                status = spoor_fail(err, SPOOR_ESTRICT, "line %llu of the chunk: %s", (unsigned long long)line,
+                                    reason);
+                break;
+            }
+        }
+        p = le < end ? le + 1 : end;
+    }
+    job->lines = line;
+    pfw_args_release(&ps.args);
+    return status;
+}

@@ -1,0 +1,179 @@
+/* Text times to int64 ns. Decimal numbers are converted digit by digit so that
+ * epoch seconds with nine fraction digits keep every nanosecond (a double holds
+ * only ~16 significant digits, i.e. ~256 ns at 1.7e18). */
+#include "read/time_text.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Numbers with an exponent are rare in time fields; a double is precise enough. */
+static bool parse_with_exponent(const char *p, size_t n, int64_t unit_ns, int64_t *ns)
+{
+    char buf[64];
+    if (n >= sizeof buf)
+        return false;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    char *end;
+    double v = strtod(buf, &end);
+    if (end != buf + n)
+        return false;
+    double scaled = v * (double)unit_ns;
+    if (!(scaled > -9.2e18 && scaled < 9.2e18))
+        return false;
+    *ns = llround(scaled);
+    return true;
+}
+
+bool spoor_time_parse_decimal(const char *p, size_t n, int64_t unit_ns, int64_t *ns)
+{
+    size_t i = 0;
+    bool negative = false;
+    if (i < n && (p[i] == '-' || p[i] == '+'))
+        negative = p[i++] == '-';
+    int64_t whole = 0;
+    size_t digits = 0;
+    for (; i < n && is_digit(p[i]); i++, digits++)
+        if (__builtin_mul_overflow(whole, 10, &whole) || __builtin_add_overflow(whole, p[i] - '0', &whole))
+            return false;
+    /* How many fraction digits count: the exponent of the unit (a power of ten). */
+    int scale = unit_ns == 1000000000 ? 9 : unit_ns == 1000000 ? 6 : unit_ns == 1000 ? 3 : 0;
+    int64_t frac = 0;
+    int taken = 0;
+    bool round_up = false;
+    if (i < n && p[i] == '.') {
+        for (i++; i < n && is_digit(p[i]); i++, digits++) {
+            if (taken < scale) {
+                frac = frac * 10 + (p[i] - '0');
+                taken++;
+            } else if (taken == scale) {
+                round_up = p[i] >= '5';
+                taken++;
+            }
+        }
+    }
+    if (digits == 0)
+        return false;
+    if (i < n && (p[i] == 'e' || p[i] == 'E'))
+        return parse_with_exponent(p, n, unit_ns, ns);
+    if (i != n)
+        return false;
+    for (; taken < scale; taken++)
+        frac *= 10;
+    int64_t total;
+    if (__builtin_mul_overflow(whole, unit_ns, &total) || __builtin_add_overflow(total, frac + round_up, &total))
+        return false;
+    *ns = negative ? -total : total;
+    return true;
+}
+
+/* Reads exactly `width` digits at p[*i]. */
+static bool digits_at(const char *p, size_t n, size_t *i, int width, int *out)
+{
+    if (*i + (size_t)width > n)
+        return false;
+    int v = 0;
+    for (int k = 0; k < width; k++) {
+        char c = p[*i + (size_t)k];
+        if (!is_digit(c))
+            return false;
+        v = v * 10 + (c - '0');
+    }
+    *i += (size_t)width;
+    *out = v;
+    return true;
+}
+
+static bool is_leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+static int days_in_month(int y, int m)
+{
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return m == 2 && is_leap(y) ? 29 : days[m - 1];
+}
+
+/* Leap days in years 1 .. y-1 of the proleptic Gregorian calendar. */
+static int64_t leap_days_before(int64_t y) { return (y - 1) / 4 - (y - 1) / 100 + (y - 1) / 400; }
+
+static int64_t days_since_epoch(int y, int m, int d)
+{
+    static const int before_month[12] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
+    int64_t days = 365 * (int64_t)(y - 1970) + leap_days_before(y) - leap_days_before(1970);
+    days += before_month[m - 1] + (m > 2 && is_leap(y)) + d - 1;
+    return days;
+}
+
+/* Parses "Z", "+HH", "+HHMM" or "+HH:MM" at p[*i] into seconds east of UTC. */
+static bool parse_offset(const char *p, size_t n, size_t *i, int64_t *seconds)
+{
+    *seconds = 0;
+    if (*i == n)
+        return true;
+    if (p[*i] == 'Z' || p[*i] == 'z') {
+        (*i)++;
+        return true;
+    }
+    if (p[*i] != '+' && p[*i] != '-')
+        return false;
+    int sign = p[(*i)++] == '-' ? -1 : 1;
+    int hh, mm = 0;
+    if (!digits_at(p, n, i, 2, &hh) || hh > 23)
+        return false;
+    if (*i < n && p[*i] == ':')
+        (*i)++;
+    if (*i < n && (!digits_at(p, n, i, 2, &mm) || mm > 59))
+        return false;
+    *seconds = sign * (hh * 3600 + mm * 60);
+    return true;
+}
+
+bool spoor_time_parse_iso(const char *p, size_t n, int64_t *ns)
+{
+    size_t i = 0;
+    int year, month, day, hour = 0, minute = 0, second = 0;
+    if (!digits_at(p, n, &i, 4, &year) || i == n || p[i++] != '-' || !digits_at(p, n, &i, 2, &month) ||
+        i == n || p[i++] != '-' || !digits_at(p, n, &i, 2, &day))
+        return false;
+    if (year < 1 || month < 1 || month > 12 || day < 1 || day > days_in_month(year, month))
+        return false;
+    int64_t fraction_ns = 0;
+    if (i < n && (p[i] == 'T' || p[i] == 't' || p[i] == ' ')) {
+        i++;
+        if (!digits_at(p, n, &i, 2, &hour) || i == n || p[i++] != ':' || !digits_at(p, n, &i, 2, &minute))
+            return false;
+        if (i < n && p[i] == ':') {
+            i++;
+            if (!digits_at(p, n, &i, 2, &second))
+                return false;
+            if (i < n && (p[i] == '.' || p[i] == ',')) {
+                i++;
+                int taken = 0;
+                for (; i < n && is_digit(p[i]); i++)
+                    if (taken < 9) {
+                        fraction_ns = fraction_ns * 10 + (p[i] - '0');
+                        taken++;
+                    }
+                if (taken == 0)
+                    return false;
+                for (; taken < 9; taken++)
+                    fraction_ns *= 10;
+            }
+        }
+        /* 24:00:00 is the end of the day; 60 s is a leap second. */
+        if (hour > 24 || minute > 59 || second > 60 || (hour == 24 && (minute || second || fraction_ns)))
+            return false;
+    }
+    int64_t offset;
+    if (!parse_offset(p, n, &i, &offset) || i != n)
+        return false;
+    int64_t seconds = days_since_epoch(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
+    int64_t total;
+    if (__builtin_mul_overflow(seconds, (int64_t)1000000000, &total) ||
+        __builtin_add_overflow(total, fraction_ns, &total))
+        return false;
+    *ns = total;
+    return true;
+}

@@ -1,0 +1,487 @@
+/* The CSV reader: RFC 4180 quoting, line ends, BOM, type inference and
+ * promotion, skips, field mapping, time parsing, and the shared iopattern
+ * dataset. Also the text-time parsers both generic readers use. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "read/csv.h"
+#include "read/time_text.h"
+#include "read_harness.h"
+#include "testutil.h"
+
+#define S(lit) lit, sizeof(lit) - 1
+
+static const struct spoor_read_opts plain_opts = {0};
+
+static int load(const char *text, size_t len, const struct spoor_read_opts *opts, struct harness *h)
+{
+    return harness_load(&spoor_format_csv, text, len, len, 0, opts, h);
+}
+
+static const char *col_name(const struct harness *h, size_t i)
+{
+    return spoor_table_str(h->table, h->table->cols[i].name);
+}
+
+static void test_basic_types(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("a,b,c\n1,x,2.5\n2,y,3\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->nrows, 2);
+    assert_int_equal(h.table->ncols, 3);
+    assert_string_equal(col_name(&h, 0), "a");
+    assert_string_equal(col_name(&h, 2), "c");
+    assert_int_equal(spoor_table_find_column(h.table, "a")->type, SPOOR_I64);
+    assert_int_equal(spoor_table_find_column(h.table, "b")->type, SPOOR_STR);
+    /* The head saw 2.5, so the later 3 is stored as a float too. */
+    assert_int_equal(spoor_table_find_column(h.table, "c")->type, SPOOR_F64);
+    assert_string_equal(harness_cell(&h, "b", 1), "y");
+    assert_string_equal(harness_cell(&h, "c", 1), "3");
+    assert_int_equal(h.table->line[0], 2);
+    assert_int_equal(h.table->line[1], 3);
+    assert_int_equal(h.lines, 3);
+    assert_int_equal(h.skips.total, 0);
+    /* No ts/dur/name: fixed columns are absent, rows are instants. */
+    assert_true(h.table->ts[0] == SPOOR_NULL);
+    assert_int_equal(h.table->name[0], 0);
+    assert_int_equal(h.table->ph[0], 'i');
+    harness_free(&h);
+}
+
+static void test_quotes(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("name,v,note\n\"hello, world\",1,a\n\"say \"\"hi\"\"\",2,\"x\"y\n\"\",3,\"\"\"\"\n"),
+                          &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->nrows, 3);
+    assert_string_equal(spoor_table_str(h.table, h.table->name[0]), "hello, world");
+    assert_string_equal(spoor_table_str(h.table, h.table->name[1]), "say \"hi\"");
+    assert_string_equal(spoor_table_str(h.table, h.table->name[2]), "");
+    /* Text after a closing quote is kept; "" alone is one quote. */
+    assert_string_equal(harness_cell(&h, "note", 1), "xy");
+    assert_string_equal(harness_cell(&h, "note", 2), "\"");
+    /* The field filling the fixed name column is not repeated as a column. */
+    assert_null(spoor_table_find_column(h.table, "name"));
+    assert_int_equal(h.table->ncols, 2);
+    harness_free(&h);
+}
+
+static void test_crlf_and_bom(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("\xEF\xBB\xBFid,v\r\n1,2\r\n3,4\r\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->nrows, 2);
+    assert_string_equal(col_name(&h, 0), "id");
+    assert_int_equal(spoor_table_find_column(h.table, "v")->type, SPOOR_I64);
+    assert_string_equal(harness_cell(&h, "v", 1), "4");
+    assert_int_equal(h.skips.total, 0);
+    harness_free(&h);
+}
+
+static void test_empty_fields(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("a,b,c\n1,,3\n,,\n4,5,\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->nrows, 3);
+    const struct spoor_column *b = spoor_table_find_column(h.table, "b");
+    assert_false(spoor_column_valid(b, 0));
+    assert_false(spoor_column_valid(b, 1));
+    assert_true(spoor_column_valid(b, 2));
+    assert_false(spoor_column_valid(spoor_table_find_column(h.table, "a"), 1));
+    assert_false(spoor_column_valid(spoor_table_find_column(h.table, "c"), 2));
+    harness_free(&h);
+}
+
+/* The head shows ints; values after it are floats or text and promote the column. */
+static void test_promotion_after_head(void **state)
+{
+    const char text[] = "n,f,z\n1,1,abc\n2,2,def\n3,2.5,007\nx,4,9\n";
+    struct harness h;
+    assert_int_equal(harness_load(&spoor_format_csv, text, sizeof text - 1, 22, 6, &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->nrows, 4);
+    assert_int_equal(spoor_table_find_column(h.table, "n")->type, SPOOR_STR);
+    assert_string_equal(harness_cell(&h, "n", 0), "1");
+    assert_string_equal(harness_cell(&h, "n", 3), "x");
+    assert_int_equal(spoor_table_find_column(h.table, "f")->type, SPOOR_F64);
+    assert_string_equal(harness_cell(&h, "f", 2), "2.5");
+    /* A text column keeps number-looking values as written. */
+    assert_int_equal(spoor_table_find_column(h.table, "z")->type, SPOOR_STR);
+    assert_string_equal(harness_cell(&h, "z", 2), "007");
+    harness_free(&h);
+}
+
+static void test_wide_integers_are_text(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("hash,v\n340282366920938463463374607431768211455,1\n7,2\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(spoor_table_find_column(h.table, "hash")->type, SPOOR_STR);
+    assert_string_equal(harness_cell(&h, "hash", 0), "340282366920938463463374607431768211455");
+    assert_string_equal(harness_cell(&h, "hash", 1), "7");
+    harness_free(&h);
+}
+
+static void test_wrong_field_count(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("a,b\n1,2\n1,2,3\n4\n5,6\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->nrows, 2);
+    assert_int_equal(h.skips.total, 2);
+    assert_string_equal(h.skips.reason[0], "wrong number of fields");
+    assert_int_equal(h.skips.sample[0].line, 3);
+    assert_string_equal(h.skips.sample[0].detail, "expected 2 fields, found 3: 1,2,3");
+    assert_int_equal(h.skips.sample[1].line, 4);
+    assert_string_equal(h.skips.sample[1].detail, "expected 2 fields, found 1: 4");
+    assert_int_equal(h.table->line[1], 5);
+    harness_free(&h);
+}
+
+static void test_strict(void **state)
+{
+    struct spoor_read_opts opts = {.strict = true};
+    struct harness h;
+    assert_int_equal(load(S("a,b\n1,2\n1,2,3\n5,6\n"), &opts, &h), SPOOR_ESTRICT);
+    assert_int_equal(h.skips.total, 1);
+    assert_int_equal(h.skips.sample[0].line, 3);
+    assert_non_null(strstr(h.err.msg, "wrong number of fields"));
+    harness_free(&h);
+}
+
+static void test_header_only_and_empty(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("a,b,c\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->nrows, 0);
+    assert_int_equal(h.lines, 1);
+    assert_int_equal(h.skips.total, 0);
+    harness_free(&h);
+
+    assert_int_equal(load("", 0, &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->nrows, 0);
+    assert_int_equal(h.lines, 0);
+    harness_free(&h);
+
+    assert_int_equal(load(S("\n1,2\n"), &plain_opts, &h), SPOOR_EFORMAT);
+    assert_non_null(strstr(h.err.msg, "header"));
+    harness_free(&h);
+}
+
+static void test_quoted_line_break(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("a,b\n1,\"x\ny,z\"\n2,3\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->nrows, 1);
+    assert_string_equal(harness_cell(&h, "a", 0), "2");
+    assert_int_equal(h.skips.total, 2);
+    assert_int_equal(h.skips.sample[0].line, 2);
+    assert_string_equal(h.skips.sample[0].reason, "quoted field with a line break (unsupported)");
+    /* "y,z\"" has two fields but must not become a row. */
+    assert_int_equal(h.skips.sample[1].line, 3);
+    assert_string_equal(h.skips.sample[1].reason, "continues a quoted field with a line break (unsupported)");
+    harness_free(&h);
+}
+
+static void test_delimiters(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("a;b;c\n1;2,5;x\n3;4;y\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->ncols, 3);
+    assert_string_equal(harness_cell(&h, "b", 0), "2,5");
+    assert_non_null(strstr(h.dialect.assumed, "delimiter ';'"));
+    harness_free(&h);
+
+    assert_int_equal(load(S("a\tb\n1\t2\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->ncols, 2);
+    assert_string_equal(harness_cell(&h, "b", 0), "2");
+    harness_free(&h);
+
+    struct spoor_read_opts opts = {.csv_delim = '|'};
+    assert_int_equal(load(S("a|b,c\n1|2,3\n"), &opts, &h), SPOOR_OK);
+    assert_string_equal(harness_cell(&h, "b,c", 0), "2,3");
+    harness_free(&h);
+}
+
+static void test_header_names(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S(" x ,x,,x.1\n1,2,3,4\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->ncols, 4);
+    assert_string_equal(col_name(&h, 0), "x");
+    assert_string_equal(col_name(&h, 1), "x.1");
+    assert_string_equal(col_name(&h, 2), "column_3");
+    assert_string_equal(col_name(&h, 3), "x.1.1");
+    harness_free(&h);
+}
+
+static void test_field_mapping(void **state)
+{
+    struct spoor_read_opts opts = {.field_ts = "at", .field_name = "who", .field_dur = "took",
+                                   .field_pid = "rank", .dur_unit = SPOOR_UNIT_MS};
+    struct harness h;
+    assert_int_equal(load(S("at,who,took,rank,ts\n1709642096.5,alice,250,3,q\n1709642097,bob,,4,r\n"), &opts, &h),
+                     SPOOR_OK);
+    assert_int_equal(h.table->nrows, 2);
+    assert_true(h.table->ts[0] == 1709642096500000000LL);
+    assert_true(h.table->ts[1] == 1709642097000000000LL);
+    assert_true(h.table->dur[0] == 250000000LL);
+    assert_true(h.table->dur[1] == SPOOR_NULL);
+    assert_int_equal(h.table->pid[1], 4);
+    assert_int_equal(h.table->ph[0], 'X');
+    assert_int_equal(h.table->ph[1], 'i');
+    assert_string_equal(spoor_table_str(h.table, h.table->name[1]), "bob");
+    assert_int_equal(h.dialect.ts_unit, SPOOR_UNIT_S);
+    /* Mapped fields keep their own columns; "ts" is just another field here. */
+    assert_int_equal(h.table->ncols, 5);
+    assert_string_equal(harness_cell(&h, "at", 0), "1.70964e+09");
+    assert_string_equal(harness_cell(&h, "who", 0), "alice");
+    assert_string_equal(harness_cell(&h, "ts", 1), "r");
+    harness_free(&h);
+
+    opts = (struct spoor_read_opts){.field_ts = "when"};
+    assert_int_equal(load(S("at,v\n1,2\n"), &opts, &h), SPOOR_EUSAGE);
+    assert_non_null(strstr(h.err.msg, "no column 'when' (--ts)"));
+    assert_non_null(strstr(h.err.msg, "at, v"));
+    harness_free(&h);
+}
+
+static void test_iso_and_bad_times(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("ts,v\n2024-03-05T12:34:56.789Z,1\n2024-03-05 13:34:56+01:00,2\nsoon,3\n,4\n"),
+                          &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->nrows, 3);
+    assert_true(h.table->ts[0] == 1709642096789000000LL);
+    assert_true(h.table->ts[1] == 1709642096000000000LL);
+    assert_true(h.table->ts[2] == SPOOR_NULL);
+    assert_null(spoor_table_find_column(h.table, "ts"));
+    assert_int_equal(h.skips.total, 1);
+    assert_string_equal(h.skips.reason[0], "ts is not a number or an ISO-8601 time");
+    assert_int_equal(h.skips.sample[0].line, 4);
+    assert_non_null(strstr(h.dialect.assumed, "ISO-8601"));
+    harness_free(&h);
+
+    assert_int_equal(load(S("pid,tid\n12,7\n12,x\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->nrows, 1);
+    assert_int_equal(h.table->tid[0], 7);
+    assert_string_equal(h.skips.reason[0], "tid is not a 64-bit integer");
+    harness_free(&h);
+}
+
+static void test_unit_guess(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("ts,dur\n1709642096789,5\n1709642096790,6\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.dialect.ts_unit, SPOOR_UNIT_MS);
+    assert_int_equal(h.dialect.dur_unit, SPOOR_UNIT_MS);
+    assert_true(h.table->ts[0] == 1709642096789000000LL);
+    assert_true(h.table->dur[1] == 6000000LL);
+    assert_non_null(strstr(h.dialect.assumed, "in ms"));
+    harness_free(&h);
+
+    const struct { const char *text; enum spoor_unit unit; } cases[] = {
+        {"ts\n1709642096\n", SPOOR_UNIT_S},
+        {"ts\n1709642096789123\n", SPOOR_UNIT_US},
+        {"ts\n1709642096789123456\n", SPOOR_UNIT_NS},
+        {"ts\n0.5\n12.25\n", SPOOR_UNIT_S},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        assert_int_equal(load(cases[i].text, strlen(cases[i].text), &plain_opts, &h), SPOOR_OK);
+        assert_int_equal(h.dialect.ts_unit, cases[i].unit);
+        harness_free(&h);
+    }
+    struct spoor_read_opts opts = {.ts_unit = SPOOR_UNIT_US};
+    assert_int_equal(load(S("ts\n1709642096\n"), &opts, &h), SPOOR_OK);
+    assert_true(h.table->ts[0] == 1709642096000LL);
+    harness_free(&h);
+}
+
+static void test_args_modes(void **state)
+{
+    struct spoor_read_opts opts = {.args = SPOOR_ARGS_NONE};
+    struct harness h;
+    assert_int_equal(load(S("ts,a,b\n1,2,3\n"), &opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->ncols, 0);
+    assert_int_equal(h.table->nrows, 1);
+    harness_free(&h);
+
+    const char *keys[] = {"b"};
+    opts = (struct spoor_read_opts){.args = SPOOR_ARGS_LISTED, .arg_keys = keys, .n_arg_keys = 1};
+    assert_int_equal(load(S("ts,a,b\n1,2,3\n"), &opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->ncols, 1);
+    assert_string_equal(harness_cell(&h, "b", 0), "3");
+    harness_free(&h);
+}
+
+static void test_sniff(void **state)
+{
+    assert_true(spoor_format_csv.sniff(S("a,b,c\n1,2,3\n4,5,6\n")) >= 50);
+    assert_int_equal(spoor_format_csv.sniff(S("{\"a\":1}\n")), 0);
+    assert_int_equal(spoor_format_csv.sniff(S("[\n{\"a\":1}\n")), 0);
+    assert_int_equal(spoor_format_csv.sniff("", 0), 0);
+    assert_true(spoor_format_csv.sniff(S("just some text\nmore\n")) < 20);
+}
+
+static void test_classify(void **state)
+{
+    int64_t i;
+    double d;
+    assert_int_equal(csv_classify(S("12"), &i, &d), CSV_INT);
+    assert_int_equal(i, 12);
+    assert_int_equal(csv_classify(S(" -7 "), &i, &d), CSV_INT);
+    assert_int_equal(i, -7);
+    assert_int_equal(csv_classify(S("-9223372036854775808"), &i, &d), CSV_INT);
+    assert_int_equal(csv_classify(S("9223372036854775808"), &i, &d), CSV_TEXT);
+    assert_int_equal(csv_classify(S("-3.5e2"), &i, &d), CSV_FLOAT);
+    assert_true(d == -350.0);
+    assert_int_equal(csv_classify(S("0.1"), &i, &d), CSV_FLOAT);
+    assert_true(d == 0.1);
+    assert_int_equal(csv_classify(S("3.14159265358979323846"), &i, &d), CSV_FLOAT);
+    assert_true(d == 3.14159265358979323846);
+    assert_int_equal(csv_classify(S(".5"), &i, &d), CSV_FLOAT);
+    assert_int_equal(csv_classify(S("1."), &i, &d), CSV_FLOAT);
+    assert_int_equal(csv_classify(S("1.2.3"), &i, &d), CSV_TEXT);
+    assert_int_equal(csv_classify(S("1e"), &i, &d), CSV_TEXT);
+    assert_int_equal(csv_classify(S("."), &i, &d), CSV_TEXT);
+    assert_int_equal(csv_classify(S("nan"), &i, &d), CSV_TEXT);
+    assert_int_equal(csv_classify(S("0x10"), &i, &d), CSV_TEXT);
+    assert_int_equal(csv_classify(S("  "), &i, &d), CSV_EMPTY);
+}
+
+static void test_iso_parser(void **state)
+{
+    int64_t ns;
+    assert_true(spoor_time_parse_iso(S("1970-01-01T00:00:00Z"), &ns) && ns == 0);
+    assert_true(spoor_time_parse_iso(S("2024-03-05T12:34:56.789Z"), &ns) && ns == 1709642096789000000LL);
+    assert_true(spoor_time_parse_iso(S("2024-03-05 12:34:56"), &ns) && ns == 1709642096000000000LL);
+    assert_true(spoor_time_parse_iso(S("2024-03-05t12:34:56,5"), &ns) && ns == 1709642096500000000LL);
+    assert_true(spoor_time_parse_iso(S("2024-03-05T18:04:56.789+05:30"), &ns) && ns == 1709642096789000000LL);
+    assert_true(spoor_time_parse_iso(S("2024-03-05T07:34:56-0500"), &ns) && ns == 1709642096000000000LL);
+    assert_true(spoor_time_parse_iso(S("2024-03-05T14:34:56+02"), &ns) && ns == 1709642096000000000LL);
+    assert_true(spoor_time_parse_iso(S("2024-03-05T12:34Z"), &ns) && ns == 1709642040000000000LL);
+    assert_true(spoor_time_parse_iso(S("2024-03-05"), &ns) && ns == 1709596800000000000LL);
+    assert_true(spoor_time_parse_iso(S("2024-02-29"), &ns));
+    assert_true(spoor_time_parse_iso(S("2000-02-29"), &ns) && ns == 951782400000000000LL);
+    assert_true(spoor_time_parse_iso(S("1969-12-31T23:59:59.999999999Z"), &ns) && ns == -1);
+    /* Nanoseconds are kept; digits past the ninth are cut. */
+    assert_true(spoor_time_parse_iso(S("2024-03-05T12:34:56.1234567899Z"), &ns) && ns == 1709642096123456789LL);
+    assert_false(spoor_time_parse_iso(S("2023-02-29"), &ns));
+    assert_false(spoor_time_parse_iso(S("1900-02-29"), &ns));
+    assert_false(spoor_time_parse_iso(S("2024-13-01"), &ns));
+    assert_false(spoor_time_parse_iso(S("2024-03-05T25:00:00"), &ns));
+    assert_false(spoor_time_parse_iso(S("2024-03-05T12:60:00"), &ns));
+    assert_false(spoor_time_parse_iso(S("2024-03-05T12:34:56."), &ns));
+    assert_false(spoor_time_parse_iso(S("2024-03-05T12:34:56 junk"), &ns));
+    assert_false(spoor_time_parse_iso(S("2024-3-5"), &ns));
+    assert_false(spoor_time_parse_iso(S("9999-12-31"), &ns)); /* beyond int64 ns */
+    assert_false(spoor_time_parse_iso(S("1709642096"), &ns));
+}
+
+static void test_decimal_parser(void **state)
+{
+    int64_t ns;
+    assert_true(spoor_time_parse_decimal(S("1.5"), 1000000000, &ns) && ns == 1500000000LL);
+    assert_true(spoor_time_parse_decimal(S("1709642096.123456789"), 1000000000, &ns) && ns == 1709642096123456789LL);
+    assert_true(spoor_time_parse_decimal(S("-0.5"), 1000000, &ns) && ns == -500000);
+    assert_true(spoor_time_parse_decimal(S("+12"), 1000, &ns) && ns == 12000);
+    assert_true(spoor_time_parse_decimal(S("0.0000000005"), 1000000000, &ns) && ns == 1);
+    assert_true(spoor_time_parse_decimal(S("0.0000000004"), 1000000000, &ns) && ns == 0);
+    assert_true(spoor_time_parse_decimal(S("2.5e3"), 1000, &ns) && ns == 2500000);
+    assert_true(spoor_time_parse_decimal(S("7."), 1, &ns) && ns == 7);
+    assert_false(spoor_time_parse_decimal(S("9300000000"), 1000000000, &ns));
+    assert_false(spoor_time_parse_decimal(S("abc"), 1, &ns));
+    assert_false(spoor_time_parse_decimal(S("."), 1, &ns));
+    assert_false(spoor_time_parse_decimal(S("1.2.3"), 1, &ns));
+    assert_false(spoor_time_parse_decimal(S(""), 1, &ns));
+}
+
+/* The I/O-pattern dataset: 864 rows x 38 columns, three balanced labels. */
+static void test_iopattern_dataset(void **state)
+{
+    const char *path = testutil_data("iopattern/consolidated_dataset.csv");
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text, f);
+    fclose(f);
+    assert_true(len > 0 && len < sizeof text);
+    assert_true(spoor_format_csv.sniff(text, len) >= 50);
+
+    struct harness whole, chunked;
+    assert_int_equal(harness_load(&spoor_format_csv, text, len, 64 * 1024, 0, &plain_opts, &whole), SPOOR_OK);
+    assert_int_equal(harness_load(&spoor_format_csv, text, len, 64 * 1024, 4096, &plain_opts, &chunked), SPOOR_OK);
+    struct spoor_table *t = whole.table;
+    assert_int_equal(t->nrows, 864);
+    assert_int_equal(t->ncols, 38);
+    assert_int_equal(whole.skips.total, 0);
+    assert_int_equal(whole.lines, 865);
+    assert_string_equal(col_name(&whole, 0), "run_id");
+    assert_string_equal(col_name(&whole, 1), "pattern");
+    assert_string_equal(col_name(&whole, 37), "label");
+    assert_string_equal(harness_cell(&whole, "run_id", 0), "sequential_1_cold");
+    assert_string_equal(harness_cell(&whole, "timestamp_end", 0), "2.5");
+    assert_int_equal(spoor_table_find_column(t, "window_id")->type, SPOOR_I64);
+    assert_int_equal(spoor_table_find_column(t, "iops_mean")->type, SPOOR_F64);
+    assert_int_equal(spoor_table_find_column(t, "trace_avg_request_size_kb")->type, SPOOR_I64);
+    assert_string_equal(harness_cell(&whole, "label", 863), "mixed");
+    size_t per_label[3] = {0};
+    const char *labels[3] = {"sequential", "random", "mixed"};
+    const struct spoor_column *label = spoor_table_find_column(t, "label");
+    for (size_t r = 0; r < t->nrows; r++)
+        for (int k = 0; k < 3; k++)
+            per_label[k] += strcmp(spoor_table_str(t, label->str[r]), labels[k]) == 0;
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(per_label[k], 288);
+    assert_non_null(strstr(whole.dialect.assumed, "no ts values"));
+
+    /* Chunks parsed apart give the same table. */
+    assert_int_equal(chunked.table->nrows, 864);
+    assert_int_equal(chunked.table->ncols, 38);
+    for (size_t c = 0; c < 38; c++) {
+        assert_int_equal(chunked.table->cols[c].type, t->cols[c].type);
+        for (size_t r = 0; r < t->nrows; r += 97)
+            assert_string_equal(harness_cell(&chunked, col_name(&whole, c), r),
+                                harness_cell(&whole, col_name(&whole, c), r));
+    }
+    assert_int_equal(chunked.table->line[863], 865);
+    harness_free(&whole);
+    harness_free(&chunked);
+
+    struct spoor_read_opts opts = {.field_ts = "timestamp_start", .field_name = "pattern"};
+    struct harness h;
+    assert_int_equal(harness_load(&spoor_format_csv, text, len, 64 * 1024, 0, &opts, &h), SPOOR_OK);
+    assert_int_equal(h.dialect.ts_unit, SPOOR_UNIT_S);
+    assert_true(h.table->ts[1] == 2500000000LL);
+    assert_string_equal(spoor_table_str(h.table, h.table->name[0]), "sequential");
+    assert_int_equal(h.table->ncols, 38);
+    harness_free(&h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_basic_types),
+        cmocka_unit_test(test_quotes),
+        cmocka_unit_test(test_crlf_and_bom),
+        cmocka_unit_test(test_empty_fields),
+        cmocka_unit_test(test_promotion_after_head),
+        cmocka_unit_test(test_wide_integers_are_text),
+        cmocka_unit_test(test_wrong_field_count),
+        cmocka_unit_test(test_strict),
+        cmocka_unit_test(test_header_only_and_empty),
+        cmocka_unit_test(test_quoted_line_break),
+        cmocka_unit_test(test_delimiters),
+        cmocka_unit_test(test_header_names),
+        cmocka_unit_test(test_field_mapping),
+        cmocka_unit_test(test_iso_and_bad_times),
+        cmocka_unit_test(test_unit_guess),
+        cmocka_unit_test(test_args_modes),
+        cmocka_unit_test(test_sniff),
+        cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_iso_parser),
+        cmocka_unit_test(test_decimal_parser),
+        cmocka_unit_test(test_iopattern_dataset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
