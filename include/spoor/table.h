@@ -119,8 +119,8 @@ void spoor_lookup_put(struct spoor_lookup *l, uint32_t key, uint32_t value);
 uint32_t spoor_lookup_get(const struct spoor_lookup *l, uint32_t key);
 
 /* Appends every row, column and lookup of src to dst, re-interning strings into
- * dst's pool. Appending batches in input order gives the same table for any
- * number of threads. */
+ * dst's pool. Appending batches in input order gives the same rows, columns and
+ * strings for any number of threads. */
 void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src);
 
 #endif
