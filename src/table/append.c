@@ -41,6 +41,28 @@ static void append_column(struct spoor_table *dst, const struct spoor_table *src
     }
 }
 
+/* The fixed columns of src's rows, strings and sources mapped into dst. */
+static void copy_rows(struct spoor_table *dst, const struct spoor_table *src, size_t base,
+                      struct remap *m, const uint32_t *src_map)
+{
+    spoor_table_reserve(dst, base + src->nrows);
+    memcpy(dst->ts + base, src->ts, src->nrows * sizeof *src->ts);
+    memcpy(dst->dur + base, src->dur, src->nrows * sizeof *src->dur);
+    memcpy(dst->pid + base, src->pid, src->nrows * sizeof *src->pid);
+    memcpy(dst->tid + base, src->tid, src->nrows * sizeof *src->tid);
+    memcpy(dst->ph + base, src->ph, src->nrows * sizeof *src->ph);
+    memcpy(dst->line + base, src->line, src->nrows * sizeof *src->line);
+    for (size_t r = 0; r < src->nrows; r++) {
+        dst->name[base + r] = map_id(m, dst, src, src->name[r]);
+        dst->cat[base + r] = map_id(m, dst, src, src->cat[r]);
+        dst->src[base + r] = src->nsources ? src_map[src->src[r]] : 0;
+    }
+    for (size_t i = 0; i < dst->ncols; i++)
+        for (size_t r = base; r < base + src->nrows; r++)
+            spoor_column_unset(&dst->cols[i], r);
+    dst->nrows = base + src->nrows;
+}
+
 void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src)
 {
     struct remap m = {spoor_xmalloc(spoor_strpool_count(src->pool) * sizeof(uint32_t)),
@@ -52,22 +74,8 @@ void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src)
         src_map[i] = spoor_table_add_source(dst, src->sources[i]);
 
     size_t base = dst->nrows;
-    spoor_table_reserve(dst, base + src->nrows);
-    memcpy(dst->ts + base, src->ts, src->nrows * sizeof *src->ts);
-    memcpy(dst->dur + base, src->dur, src->nrows * sizeof *src->dur);
-    memcpy(dst->pid + base, src->pid, src->nrows * sizeof *src->pid);
-    memcpy(dst->tid + base, src->tid, src->nrows * sizeof *src->tid);
-    memcpy(dst->ph + base, src->ph, src->nrows * sizeof *src->ph);
-    memcpy(dst->line + base, src->line, src->nrows * sizeof *src->line);
-    for (size_t r = 0; r < src->nrows; r++) {
-        dst->name[base + r] = map_id(&m, dst, src, src->name[r]);
-        dst->cat[base + r] = map_id(&m, dst, src, src->cat[r]);
-        dst->src[base + r] = src->nsources ? src_map[src->src[r]] : 0;
-    }
-    for (size_t i = 0; i < dst->ncols; i++)
-        for (size_t r = base; r < base + src->nrows; r++)
-            spoor_column_unset(&dst->cols[i], r);
-    dst->nrows = base + src->nrows;
+    if (src->nrows)
+        copy_rows(dst, src, base, &m, src_map);
 
     for (size_t c = 0; c < src->ncols; c++)
         append_column(dst, src, &src->cols[c], base, &m);

@@ -50,7 +50,8 @@ void spoor_table_clear(struct spoor_table *t, bool clear_strings)
         free(t->cols[i].valid);
     }
     t->ncols = 0;
-    memset(t->col_by_name, 0, t->col_by_name_cap * sizeof *t->col_by_name);
+    if (t->col_by_name)
+        memset(t->col_by_name, 0, t->col_by_name_cap * sizeof *t->col_by_name);
     for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++)
         spoor_lookup_reset(&t->lookups[k]);
     if (clear_strings)
