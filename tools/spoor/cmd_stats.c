@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "load_args.h"
+#include "spoor/atomic_file.h"
 #include "spoor/json_out.h"
 #include "spoor/stats.h"
 #include "spoor/text_table.h"
@@ -18,13 +19,14 @@ static const char usage[] =
     "\n"
     "options:\n"
     "  --format F           table (default), json or csv\n"
+    "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
 
 static double mean(const struct spoor_dur_stats *d) { return d->timed ? (double)d->sum / (double)d->timed : 0; }
 
-static void print_groups_table(const struct spoor_stats_group *g, size_t n, bool with_name)
+static void print_groups_table(FILE *out, const struct spoor_stats_group *g, size_t n, bool with_name)
 {
     const char *headers[] = {"cat", "name", "count", "sum(dur)", "mean", "min", "max"};
     const bool right[] = {false, false, true, true, true, true, true};
@@ -54,149 +56,150 @@ static void print_groups_table(const struct spoor_stats_group *g, size_t n, bool
         spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)d->min));
         spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)d->max));
     }
-    spoor_text_table_print(t, stdout);
+    spoor_text_table_print(t, out);
     spoor_text_table_free(t);
 }
 
-static void print_table(const struct spoor_stats *s, const struct spoor_load_result *res)
+static void print_table(FILE *out, const struct spoor_stats *s, const struct spoor_load_result *res)
 {
     char a[64], b[64];
     for (size_t i = 0; i < res->ninputs; i++) {
         const struct spoor_input_report *in = &res->inputs[i];
-        printf("trace       %s (%s on disk, %s uncompressed)\n", in->path,
+        fprintf(out, "trace       %s (%s on disk, %s uncompressed)\n", in->path,
                spoor_fmt_count(a, sizeof a, in->disk_bytes), spoor_fmt_count(b, sizeof b, in->bytes));
-        printf("dialect     %s: ts in %s, dur in %s%s\n", in->dialect.name,
+        fprintf(out, "dialect     %s: ts in %s, dur in %s%s\n", in->dialect.name,
                spoor_unit_name(in->dialect.ts_unit), spoor_unit_name(in->dialect.dur_unit),
                in->dialect.pid_tid_swapped ? ", pid/tid swapped" : "");
         if (in->dialect.assumed[0])
-            printf("assumed     %s\n", in->dialect.assumed);
-        printf("lines       %s, skipped %s", spoor_fmt_count(a, sizeof a, in->lines),
+            fprintf(out, "assumed     %s\n", in->dialect.assumed);
+        fprintf(out, "lines       %s, skipped %s", spoor_fmt_count(a, sizeof a, in->lines),
                spoor_fmt_count(b, sizeof b, in->skips.total));
         for (size_t k = 0; k < in->skips.nreasons; k++)
-            printf("%s%llu %s", k ? ", " : " (", (unsigned long long)in->skips.count[k], in->skips.reason[k]);
-        printf("%s\n", in->skips.nreasons ? ")" : "");
+            fprintf(out, "%s%llu %s", k ? ", " : " (", (unsigned long long)in->skips.count[k], in->skips.reason[k]);
+        fprintf(out, "%s\n", in->skips.nreasons ? ")" : "");
         if (in->warning)
-            printf("warning     %s\n", in->warning);
+            fprintf(out, "warning     %s\n", in->warning);
     }
-    printf("events      %s (+ %s metadata)\n", spoor_fmt_count(a, sizeof a, s->events),
+    fprintf(out, "events      %s (+ %s metadata)\n", spoor_fmt_count(a, sizeof a, s->events),
            spoor_fmt_count(b, sizeof b, s->metadata_events));
     if (s->first_ts != SPOOR_NULL)
-        printf("time span   %s (first ts %" PRId64 " ns, last end %" PRId64 " ns)\n",
+        fprintf(out, "time span   %s (first ts %" PRId64 " ns, last end %" PRId64 " ns)\n",
                spoor_fmt_duration(a, sizeof a, (double)(s->last_end - s->first_ts)), s->first_ts,
                s->last_end);
-    printf("seen        %" PRIu64 " files, %" PRIu64 " hosts, %" PRIu64 " processes, %" PRIu64 " threads\n\n",
+    fprintf(out, "seen        %" PRIu64 " files, %" PRIu64 " hosts, %" PRIu64 " processes, %" PRIu64 " threads\n\n",
            s->files, s->hosts, s->processes, s->threads);
-    print_groups_table(s->by_cat, s->nby_cat, false);
-    putchar('\n');
-    print_groups_table(s->by_name, s->nby_name, true);
+    print_groups_table(out, s->by_cat, s->nby_cat, false);
+    fputc('\n', out);
+    print_groups_table(out, s->by_name, s->nby_name, true);
 }
 
-static void json_str(const char *s) { spoor_json_write_string(stdout, s, strlen(s)); }
+static void json_str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
 
-static void json_groups(const char *key, const struct spoor_stats_group *g, size_t n)
+static void json_groups(FILE *out, const char *key, const struct spoor_stats_group *g, size_t n)
 {
-    printf(",\n  \"%s\": [", key);
+    fprintf(out, ",\n  \"%s\": [", key);
     for (size_t i = 0; i < n; i++) {
         const struct spoor_dur_stats *d = &g[i].dur;
-        printf("%s\n    {\"cat\": ", i ? "," : "");
-        json_str(g[i].cat);
+        fprintf(out, "%s\n    {\"cat\": ", i ? "," : "");
+        json_str(out, g[i].cat);
         if (g[i].name) {
-            printf(", \"name\": ");
-            json_str(g[i].name);
+            fprintf(out, ", \"name\": ");
+            json_str(out, g[i].name);
         }
-        printf(", \"count\": %" PRIu64 ", \"timed\": %" PRIu64, d->count, d->timed);
+        fprintf(out, ", \"count\": %" PRIu64 ", \"timed\": %" PRIu64, d->count, d->timed);
         if (d->timed)
-            printf(", \"dur_sum\": %" PRId64 ", \"dur_mean\": %.3f, \"dur_min\": %" PRId64
+            fprintf(out, ", \"dur_sum\": %" PRId64 ", \"dur_mean\": %.3f, \"dur_min\": %" PRId64
                    ", \"dur_max\": %" PRId64,
                    d->sum, mean(d), d->min, d->max);
-        printf("}");
+        fprintf(out, "}");
     }
-    printf("\n  ]");
+    fprintf(out, "\n  ]");
 }
 
-static void print_json(const struct spoor_stats *s, const struct spoor_load_result *res)
+static void print_json(FILE *out, const struct spoor_stats *s, const struct spoor_load_result *res)
 {
-    printf("{\n  \"inputs\": [");
+    fprintf(out, "{\n  \"inputs\": [");
     for (size_t i = 0; i < res->ninputs; i++) {
         const struct spoor_input_report *in = &res->inputs[i];
-        printf("%s\n    {\"path\": ", i ? "," : "");
-        json_str(in->path);
-        printf(", \"dialect\": ");
-        json_str(in->dialect.name);
-        printf(", \"ts_unit\": \"%s\", \"dur_unit\": \"%s\", \"pid_tid_swapped\": %s, \"assumed\": ",
+        fprintf(out, "%s\n    {\"path\": ", i ? "," : "");
+        json_str(out, in->path);
+        fprintf(out, ", \"dialect\": ");
+        json_str(out, in->dialect.name);
+        fprintf(out, ", \"ts_unit\": \"%s\", \"dur_unit\": \"%s\", \"pid_tid_swapped\": %s, \"assumed\": ",
                spoor_unit_name(in->dialect.ts_unit), spoor_unit_name(in->dialect.dur_unit),
                in->dialect.pid_tid_swapped ? "true" : "false");
-        json_str(in->dialect.assumed);
-        printf(", \"disk_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"lines\": %" PRIu64
+        json_str(out, in->dialect.assumed);
+        fprintf(out, ", \"disk_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"lines\": %" PRIu64
                ", \"rows\": %" PRIu64 ", \"skipped\": %" PRIu64 ", \"skipped_by_reason\": {",
                in->disk_bytes, in->bytes, in->lines, in->rows, in->skips.total);
         for (size_t k = 0; k < in->skips.nreasons; k++) {
-            printf("%s", k ? ", " : "");
-            json_str(in->skips.reason[k]);
-            printf(": %" PRIu64, in->skips.count[k]);
+            fprintf(out, "%s", k ? ", " : "");
+            json_str(out, in->skips.reason[k]);
+            fprintf(out, ": %" PRIu64, in->skips.count[k]);
         }
-        printf("}, \"warning\": ");
+        fprintf(out, "}, \"warning\": ");
         if (in->warning)
-            json_str(in->warning);
+            json_str(out, in->warning);
         else
-            printf("null");
-        printf("}");
+            fprintf(out, "null");
+        fprintf(out, "}");
     }
-    printf("\n  ],\n  \"events\": %" PRIu64 ",\n  \"metadata_events\": %" PRIu64 ",\n", s->events,
+    fprintf(out, "\n  ],\n  \"events\": %" PRIu64 ",\n  \"metadata_events\": %" PRIu64 ",\n", s->events,
            s->metadata_events);
     if (s->first_ts != SPOOR_NULL)
-        printf("  \"first_ts\": %" PRId64 ",\n  \"last_end\": %" PRId64 ",\n  \"span\": %" PRId64 ",\n",
+        fprintf(out, "  \"first_ts\": %" PRId64 ",\n  \"last_end\": %" PRId64 ",\n  \"span\": %" PRId64 ",\n",
                s->first_ts, s->last_end, s->last_end - s->first_ts);
-    printf("  \"files\": %" PRIu64 ",\n  \"hosts\": %" PRIu64 ",\n  \"processes\": %" PRIu64
+    fprintf(out, "  \"files\": %" PRIu64 ",\n  \"hosts\": %" PRIu64 ",\n  \"processes\": %" PRIu64
            ",\n  \"threads\": %" PRIu64,
            s->files, s->hosts, s->processes, s->threads);
-    json_groups("by_cat", s->by_cat, s->nby_cat);
-    json_groups("by_name", s->by_name, s->nby_name);
-    printf("\n}\n");
+    json_groups(out, "by_cat", s->by_cat, s->nby_cat);
+    json_groups(out, "by_name", s->by_name, s->nby_name);
+    fprintf(out, "\n}\n");
 }
 
-static void csv_field(const char *s)
+static void csv_field(FILE *out, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, stdout);
+        fputs(s, out);
         return;
     }
-    putchar('"');
+    fputc('"', out);
     for (; *s; s++) {
         if (*s == '"')
-            putchar('"');
-        putchar(*s);
+            fputc('"', out);
+        fputc(*s, out);
     }
-    putchar('"');
+    fputc('"', out);
 }
 
-static void csv_groups(const char *level, const struct spoor_stats_group *g, size_t n)
+static void csv_groups(FILE *out, const char *level, const struct spoor_stats_group *g, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const struct spoor_dur_stats *d = &g[i].dur;
-        printf("%s,", level);
-        csv_field(g[i].cat);
-        putchar(',');
-        csv_field(g[i].name ? g[i].name : "");
-        printf(",%" PRIu64 ",%" PRIu64, d->count, d->timed);
+        fprintf(out, "%s,", level);
+        csv_field(out, g[i].cat);
+        fputc(',', out);
+        csv_field(out, g[i].name ? g[i].name : "");
+        fprintf(out, ",%" PRIu64 ",%" PRIu64, d->count, d->timed);
         if (d->timed)
-            printf(",%" PRId64 ",%.3f,%" PRId64 ",%" PRId64 "\n", d->sum, mean(d), d->min, d->max);
+            fprintf(out, ",%" PRId64 ",%.3f,%" PRId64 ",%" PRId64 "\n", d->sum, mean(d), d->min, d->max);
         else
-            printf(",,,,\n");
+            fprintf(out, ",,,,\n");
     }
 }
 
-static void print_csv(const struct spoor_stats *s)
+static void print_csv(FILE *out, const struct spoor_stats *s)
 {
-    printf("level,cat,name,count,timed,dur_sum_ns,dur_mean_ns,dur_min_ns,dur_max_ns\n");
-    csv_groups("cat", s->by_cat, s->nby_cat);
-    csv_groups("name", s->by_name, s->nby_name);
+    fprintf(out, "level,cat,name,count,timed,dur_sum_ns,dur_mean_ns,dur_min_ns,dur_max_ns\n");
+    csv_groups(out, "cat", s->by_cat, s->nby_cat);
+    csv_groups(out, "name", s->by_name, s->nby_name);
 }
 
 int cmd_stats(int argc, char **argv)
 {
     static const struct option options[] = {
         {"format", required_argument, 0, 'f'},
+        {"output", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
         LOAD_LONG_OPTIONS,
         {0, 0, 0, 0},
@@ -207,8 +210,13 @@ int cmd_stats(int argc, char **argv)
     opts.read.arg_keys = spoor_stats_arg_keys;
     opts.read.n_arg_keys = spoor_stats_n_arg_keys;
     enum format format = FMT_TABLE;
+    const char *output = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+        if (c == 'o') {
+            output = optarg;
+            continue;
+        }
         if (c == 'h') {
             fputs(usage, stdout);
             return 0;
@@ -247,15 +255,20 @@ int cmd_stats(int argc, char **argv)
     struct spoor_stats stats;
     spoor_stats_end(run, &stats);
     load_args_report("stats", &res);
-    if (st != SPOOR_OK) {
-        fprintf(stderr, "spoor stats: %s\n", err.msg);
-    } else if (format == FMT_JSON) {
-        print_json(&stats, &res);
-    } else if (format == FMT_CSV) {
-        print_csv(&stats);
-    } else {
-        print_table(&stats, &res);
+    struct spoor_atomic_file out = {0};
+    if (st == SPOOR_OK)
+        st = spoor_atomic_file_open(&out, output, &err);
+    if (st == SPOOR_OK) {
+        if (format == FMT_JSON)
+            print_json(out.fp, &stats, &res);
+        else if (format == FMT_CSV)
+            print_csv(out.fp, &stats);
+        else
+            print_table(out.fp, &stats, &res);
+        st = spoor_atomic_file_commit(&out, &err);
     }
+    if (st != SPOOR_OK)
+        fprintf(stderr, "spoor stats: %s\n", err.msg);
     spoor_stats_free(&stats);
     spoor_load_result_free(&res);
     return st == SPOOR_OK ? 0 : 1;
