@@ -142,12 +142,10 @@ static void prepare_cache(struct bnode *b, size_t count, const void *owner, bool
         b->cache = spoor_xrealloc(b->cache, count);
         b->cache_cap = count;
     }
-    if (owner && owner == b->cache_owner) {
-        if (count > b->cache_n)
-            memset(b->cache + b->cache_n, 0, count - b->cache_n);
-    } else {
-        memset(b->cache, 0, count);
-    }
+    bool keep = owner && owner == b->cache_owner;
+    size_t from = keep ? b->cache_n : 0;
+    if (count > from)
+        memset(b->cache + from, 0, count - from);
     if (id0_null && count)
         b->cache[0] = TRI_U + 1;
     b->cache_n = count;

@@ -273,6 +273,35 @@ static const struct vec *eval_value(struct spoor_expr_ctx *c, int ni, size_t row
     return &b->out;
 }
 
+/* Two number vectors (arithmetic results, number columns) compared without
+ * going through single values. */
+static bool compare_numbers(const struct vec *x, const struct vec *y, int op, size_t n, uint8_t *out)
+{
+    if ((x->kind != VK_INT && x->kind != VK_REAL) || (y->kind != VK_INT && y->kind != VK_REAL))
+        return false;
+    const uint8_t *xn = x->null, *yn = y->null;
+#define EITHER_NULL(j) (xn[j] | yn[j])
+    if (x->kind == VK_INT && y->kind == VK_INT) {
+        const int64_t *xi = x->i, *yi = y->i;
+#define LOAD(j) xi[j]
+#define K yi[j]
+        COMPARE_BLOCK(out, n, LOAD, EITHER_NULL, K, op);
+#undef LOAD
+#undef K
+        return true;
+    }
+    const int64_t *xi = x->i, *yi = y->i;
+    const double *xf = x->f, *yf = y->f;
+    bool xr = x->kind == VK_REAL, yr = y->kind == VK_REAL;
+#define LOAD(j) (xr ? xf[j] : (double)xi[j])
+#define K (yr ? yf[j] : (double)yi[j])
+    COMPARE_BLOCK(out, n, LOAD, EITHER_NULL, K, op);
+#undef LOAD
+#undef K
+#undef EITHER_NULL
+    return true;
+}
+
 static void k_generic(struct spoor_expr_ctx *c, struct bnode *b, const struct node *nd, size_t row0, size_t n,
                       uint8_t *out)
 {
@@ -280,6 +309,8 @@ static void k_generic(struct spoor_expr_ctx *c, struct bnode *b, const struct no
     const struct vec *x = eval_value(c, nd->a, row0, n);
     if (nd->kind == N_CMP) {
         const struct vec *y = eval_value(c, nd->b, row0, n);
+        if (compare_numbers(x, y, nd->op, n, out))
+            return;
         for (size_t j = 0; j < n; j++) {
             struct val va = expr_val_at(x, j, bufa), vb = expr_val_at(y, j, bufb);
             out[j] = va.kind == VAL_NULL || vb.kind == VAL_NULL ? TRI_U
@@ -365,7 +396,19 @@ size_t spoor_expr_select(struct spoor_expr_ctx *c, uint32_t *sel)
     for (size_t row0 = 0; row0 < c->nrows; row0 += BLOCK) {
         size_t n = c->nrows - row0 < BLOCK ? c->nrows - row0 : BLOCK;
         const uint8_t *t = expr_eval_predicate(c, c->e->root, row0, n);
-        for (size_t j = 0; j < n; j++) {
+        size_t j = 0;
+        /* Eight answers at a time: a run of non-matches costs one test. */
+        for (; j + 8 <= n; j += 8) {
+            uint64_t w;
+            memcpy(&w, t + j, 8);
+            if (!(w & 0x0202020202020202ull))
+                continue;
+            for (size_t q = j; q < j + 8; q++) {
+                sel[count] = (uint32_t)(row0 + q);
+                count += t[q] == TRI_T;
+            }
+        }
+        for (; j < n; j++) {
             sel[count] = (uint32_t)(row0 + j);
             count += t[j] == TRI_T;
         }

@@ -58,7 +58,7 @@ bool strmatch_like(const char *p, size_t pn, const char *s, size_t sn, char esca
                 star_s = si;
                 continue;
             }
-            if (c == '_' ) {
+            if (c == '_') {
                 pi++;
                 si += char_len(s + si, sn - si);
                 continue;

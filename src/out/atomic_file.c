@@ -1,0 +1,99 @@
+/* Temporary file + rename: rename(2) within one directory is atomic, so
+ * readers see the old file or the complete new one. */
+#include "spoor/atomic_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void release(struct spoor_atomic_file *f)
+{
+    free(f->path);
+    free(f->tmp);
+    f->fp = NULL;
+    f->path = f->tmp = NULL;
+}
+
+/* The mode a freshly created file would get: the target's if it exists. */
+static mode_t file_mode(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return st.st_mode & 07777;
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+int spoor_atomic_file_open(struct spoor_atomic_file *f, const char *path, struct spoor_error *err)
+{
+    memset(f, 0, sizeof *f);
+    if (!path || !strcmp(path, "-")) {
+        f->fp = stdout;
+        return SPOOR_OK;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return spoor_fail(err, SPOOR_EIO, "cannot write %s: it is a directory", path);
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = slash ? slash + 1 : path;
+    size_t cap = strlen(path) + 32;
+    f->tmp = spoor_xmalloc(cap);
+    snprintf(f->tmp, cap, "%.*s.%s.tmp-XXXXXX", (int)dir_len, path, base);
+    int fd = mkstemp(f->tmp);
+    if (fd < 0) {
+        int e = errno;
+        release(f);
+        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", path, strerror(e));
+    }
+    fchmod(fd, file_mode(path));
+    f->fp = fdopen(fd, "w");
+    if (!f->fp) {
+        int e = errno;
+        close(fd);
+        unlink(f->tmp);
+        release(f);
+        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", path, strerror(e));
+    }
+    f->path = spoor_xstrdup(path);
+    return SPOOR_OK;
+}
+
+int spoor_atomic_file_commit(struct spoor_atomic_file *f, struct spoor_error *err)
+{
+    if (!f->path) {
+        int bad = fflush(f->fp) != 0 || ferror(f->fp);
+        int e = errno;
+        release(f);
+        return bad ? spoor_fail(err, SPOOR_EIO, "cannot write to stdout: %s", strerror(e ? e : EIO)) : SPOOR_OK;
+    }
+    int bad = fflush(f->fp) != 0 || ferror(f->fp);
+    int e = errno;
+    if (fclose(f->fp) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad && rename(f->tmp, f->path) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        unlink(f->tmp);
+        spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", f->path, strerror(e ? e : EIO));
+    }
+    release(f);
+    return bad ? SPOOR_EIO : SPOOR_OK;
+}
+
+void spoor_atomic_file_abort(struct spoor_atomic_file *f)
+{
+    if (f->path) {
+        fclose(f->fp);
+        unlink(f->tmp);
+    }
+    release(f);
+}

@@ -1,0 +1,93 @@
+/* The writers' output buffer: large writes, no stdio per value, integers
+ * formatted by hand. */
+#include "out/write_internal.h"
+#include "spoor/error.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+void wbuf_init(struct wbuf *b, FILE *fp, size_t cap)
+{
+    b->data = spoor_xmalloc(cap);
+    b->len = 0;
+    b->cap = cap;
+    b->fp = fp;
+    b->error = 0;
+}
+
+void wbuf_release(struct wbuf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void wbuf_flush(struct wbuf *b)
+{
+    if (!b->fp || !b->len)
+        return;
+    if (!b->error && fwrite(b->data, 1, b->len, b->fp) != b->len)
+        b->error = errno ? errno : EIO;
+    b->len = 0;
+}
+
+void wbuf_reserve(struct wbuf *b, size_t n)
+{
+    if (b->len + n <= b->cap)
+        return;
+    wbuf_flush(b);
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap * 2;
+        while (cap < b->len + n)
+            cap *= 2;
+        b->data = spoor_xrealloc(b->data, cap);
+        b->cap = cap;
+    }
+}
+
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Two digits per division: timestamps have 16 to 19 of them. */
+void wbuf_i64(struct wbuf *b, int64_t v)
+{
+    char tmp[24];
+    char *p = tmp + sizeof tmp;
+    uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    while (m >= 100) {
+        p -= 2;
+        memcpy(p, digit_pairs + (m % 100) * 2, 2);
+        m /= 100;
+    }
+    if (m >= 10) {
+        p -= 2;
+        memcpy(p, digit_pairs + m * 2, 2);
+    } else {
+        *--p = (char)('0' + m);
+    }
+    if (v < 0)
+        *--p = '-';
+    wbuf_put(b, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+bool wbuf_f64(struct wbuf *b, double v)
+{
+    if (!isfinite(v))
+        return false;
+    if (fabs(v) < 1e15 && v == (double)(int64_t)v) {
+        wbuf_i64(b, (int64_t)v);
+        return true;
+    }
+    char tmp[40];
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        if (strtod(tmp, NULL) == v)
+            break;
+    }
+    wbuf_put(b, tmp, (size_t)n);
+    return true;
+}

@@ -1,0 +1,55 @@
+/* Inside the row writers: an output buffer with hand-rolled number
+ * formatting (write_buf.c), and how one value is spelled in CSV
+ * (write_csv.c) and JSON (write_jsonl.c). writer.c decides the columns. */
+#ifndef SPOOR_OUT_WRITE_INTERNAL_H
+#define SPOOR_OUT_WRITE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "spoor/resolve.h"
+
+struct wbuf {
+    char *data;
+    size_t len, cap;
+    FILE *fp;               /* NULL: an in-memory buffer that only grows */
+    int error;              /* errno of the first failed write */
+};
+
+void wbuf_init(struct wbuf *b, FILE *fp, size_t cap);
+void wbuf_release(struct wbuf *b);
+/* Makes room for n more bytes, flushing to fp first if there is one. */
+void wbuf_reserve(struct wbuf *b, size_t n);
+void wbuf_flush(struct wbuf *b);
+
+static inline void wbuf_put(struct wbuf *b, const char *s, size_t n)
+{
+    if (b->len + n > b->cap)
+        wbuf_reserve(b, n);
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+
+static inline void wbuf_byte(struct wbuf *b, char c)
+{
+    if (b->len + 1 > b->cap)
+        wbuf_reserve(b, 1);
+    b->data[b->len++] = c;
+}
+
+void wbuf_i64(struct wbuf *b, int64_t v);
+/* The shortest of %.15g..%.17g that reads back as v; false (nothing
+ * written) for NaN and infinities. */
+bool wbuf_f64(struct wbuf *b, double v);
+
+/* One value of a view at a row. For a string view, `plain` (or NULL) caches
+ * per string id whether its text goes out as it is: 0 = not known yet,
+ * 1 = yes, 2 = it needs quoting (CSV) or escaping (JSON). Strings repeat from
+ * row to row, so each is scanned once per batch. */
+void csv_value(struct wbuf *b, const struct spoor_view *v, size_t row, uint8_t *plain);
+void csv_text(struct wbuf *b, const char *s, size_t len);
+void json_value(struct wbuf *b, const struct spoor_view *v, size_t row, uint8_t *plain);
+void json_text(struct wbuf *b, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,537 @@
+/* The row writer: which columns a row has and in what order, the registry of
+ * args columns in order of first appearance, and the rows a default CSV
+ * holds back until its header is known. Cells are spelled by write_csv.c and
+ * write_jsonl.c. */
+#include "out/write_internal.h"
+#include "spoor/error.h"
+#include "spoor/write.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { BUF_CAP = 1 << 18 };
+
+struct label {
+    char *text;             /* header cell / JSON key */
+    char *json_key;         /* "text": */
+    size_t json_key_len;
+};
+
+struct out_col {
+    struct label label;
+    enum spoor_field field;
+    const char *key;        /* into label.text */
+    size_t key_len;
+    bool found;
+};
+
+/* An args column of the current batch. */
+struct batch_arg {
+    struct spoor_view view;
+    const char *key;        /* in the batch's pool */
+    size_t key_len;
+    uint32_t reg;           /* registry index, UINT32_MAX when not registered */
+};
+
+struct held_row {
+    size_t off, len;        /* the fixed cells, comma-joined, in held */
+    size_t cell0, ncells;   /* its args cells, by increasing registry index */
+};
+
+struct held_cell {
+    uint32_t reg;
+    size_t off, len;
+};
+
+struct spoor_writer {
+    struct wbuf out;
+    enum spoor_write_format format;
+    struct out_col *cols;   /* the explicit list, or the fixed default columns */
+    size_t ncols;
+    bool defaults;          /* args columns follow cols, from the registry */
+    bool header_written;
+
+    /* Registry of args columns (default mode). */
+    struct spoor_strpool *reg_pool;
+    uint32_t *reg_of_id;    /* reg_pool id -> registry index + 1 */
+    size_t reg_of_id_cap;
+    struct label *regs;
+    size_t nregs, regs_cap;
+    bool frozen;            /* CSV: the header is out, the registry closed */
+
+    /* Rows held back by a default CSV. */
+    struct wbuf held;
+    struct held_row *hrows;
+    size_t nhrows, hrows_cap;
+    struct held_cell *hcells;
+    size_t nhcells, hcells_cap;
+
+    /* The current batch. */
+    struct spoor_view *views;           /* per col */
+    struct batch_arg *bargs;
+    size_t nbargs, bargs_cap;
+    size_t *order, norder;              /* registered bargs, by registry index */
+    size_t *pending, npending;          /* bargs not registered */
+    size_t *fresh;                      /* scratch: pending ones with a value in a row */
+    struct spoor_view *reg_views;       /* frozen CSV: per registry index */
+    size_t reg_views_cap;
+
+    struct spoor_strpool *omitted;
+
+    /* Per string id of the batch's pool and of the resolver's (which only
+     * grows, so its flags stay valid): see csv_value(). */
+    uint8_t *batch_plain, *resolved_plain;
+    size_t batch_plain_cap, resolved_plain_n, resolved_plain_cap;
+    uint8_t **col_plain;                /* per col: one of the two, or NULL */
+};
+
+static void make_label(struct label *l, const char *text)
+{
+    l->text = spoor_xstrdup(text);
+    struct wbuf b;
+    wbuf_init(&b, NULL, 64);
+    json_text(&b, text, strlen(text));
+    wbuf_byte(&b, ':');
+    wbuf_byte(&b, '\0');
+    l->json_key = b.data;
+    l->json_key_len = b.len - 1;
+}
+
+static void free_label(struct label *l)
+{
+    free(l->text);
+    free(l->json_key);
+}
+
+static void add_col(struct spoor_writer *w, const char *name)
+{
+    struct out_col *c = &w->cols[w->ncols++];
+    make_label(&c->label, name);
+    c->field = spoor_field_parse(c->label.text, strlen(c->label.text), &c->key, &c->key_len);
+}
+
+struct spoor_writer *spoor_writer_new(FILE *out, const struct spoor_writer_opts *opts)
+{
+    struct spoor_writer *w = spoor_xcalloc(1, sizeof *w);
+    wbuf_init(&w->out, out, BUF_CAP);
+    w->format = opts->format;
+    w->defaults = !opts->columns;
+    size_t n = 0;
+    if (w->defaults)
+        while (spoor_field_names[n])
+            n++;
+    else
+        n = opts->ncolumns;
+    w->cols = spoor_xcalloc(n ? n : 1, sizeof *w->cols);
+    w->views = spoor_xcalloc(n ? n : 1, sizeof *w->views);
+    w->col_plain = spoor_xcalloc(n ? n : 1, sizeof *w->col_plain);
+    for (size_t i = 0; i < n; i++)
+        add_col(w, w->defaults ? spoor_field_names[i] : opts->columns[i]);
+    w->reg_pool = spoor_strpool_new();
+    w->omitted = spoor_strpool_new();
+    wbuf_init(&w->held, NULL, 4096);
+    return w;
+}
+
+void spoor_writer_free(struct spoor_writer *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->ncols; i++)
+        free_label(&w->cols[i].label);
+    for (size_t i = 0; i < w->nregs; i++)
+        free_label(&w->regs[i]);
+    free(w->cols);
+    free(w->views);
+    free(w->col_plain);
+    free(w->batch_plain);
+    free(w->resolved_plain);
+    free(w->regs);
+    free(w->reg_of_id);
+    free(w->hrows);
+    free(w->hcells);
+    free(w->bargs);
+    free(w->order);
+    free(w->pending);
+    free(w->fresh);
+    free(w->reg_views);
+    spoor_strpool_free(w->reg_pool);
+    spoor_strpool_free(w->omitted);
+    wbuf_release(&w->held);
+    wbuf_release(&w->out);
+    free(w);
+}
+
+static uint32_t reg_find(const struct spoor_writer *w, const char *key, size_t len)
+{
+    uint32_t id = spoor_strpool_find(w->reg_pool, key, len);
+    if (id == UINT32_MAX || id >= w->reg_of_id_cap || !w->reg_of_id[id])
+        return UINT32_MAX;
+    return w->reg_of_id[id] - 1;
+}
+
+static uint32_t reg_add(struct spoor_writer *w, const char *key, size_t len)
+{
+    uint32_t id = spoor_strpool_intern(w->reg_pool, key, len);
+    if (id >= w->reg_of_id_cap) {
+        size_t cap = w->reg_of_id_cap ? w->reg_of_id_cap * 2 : 64;
+        while (cap <= id)
+            cap *= 2;
+        w->reg_of_id = spoor_xrealloc(w->reg_of_id, cap * sizeof *w->reg_of_id);
+        memset(w->reg_of_id + w->reg_of_id_cap, 0, (cap - w->reg_of_id_cap) * sizeof *w->reg_of_id);
+        w->reg_of_id_cap = cap;
+    }
+    if (w->nregs == w->regs_cap) {
+        w->regs_cap = w->regs_cap ? w->regs_cap * 2 : 16;
+        w->regs = spoor_xrealloc(w->regs, w->regs_cap * sizeof *w->regs);
+    }
+    /* An args key that reads as a fixed or resolved name keeps its prefix. */
+    const char *k;
+    size_t klen;
+    const char *text = spoor_strpool_get(w->reg_pool, id, NULL);
+    bool reserved = spoor_field_parse(key, len, &k, &klen) != SPOOR_FIELD_ARG || (len > 5 && !memcmp(key, "args.", 5));
+    if (reserved) {
+        char *prefixed = spoor_xmalloc(len + 6);
+        memcpy(prefixed, "args.", 5);
+        memcpy(prefixed + 5, key, len + 1);
+        make_label(&w->regs[w->nregs], prefixed);
+        free(prefixed);
+    } else {
+        make_label(&w->regs[w->nregs], text);
+    }
+    w->reg_of_id[id] = (uint32_t)++w->nregs;
+    return (uint32_t)(w->nregs - 1);
+}
+
+/* Frozen CSV: the view of each registered column in the current batch. */
+static void set_reg_views(struct spoor_writer *w)
+{
+    if (w->nregs > w->reg_views_cap) {
+        w->reg_views_cap = w->nregs;
+        w->reg_views = spoor_xrealloc(w->reg_views, w->reg_views_cap * sizeof *w->reg_views);
+    }
+    if (w->nregs)
+        memset(w->reg_views, 0, w->nregs * sizeof *w->reg_views); /* SPOOR_VIEW_NULL */
+    for (size_t i = 0; i < w->norder; i++)
+        w->reg_views[w->bargs[w->order[i]].reg] = w->bargs[w->order[i]].view;
+}
+
+static int by_reg(const void *a, const void *b, void *ctx)
+{
+    const struct batch_arg *args = ctx;
+    uint32_t x = args[*(const size_t *)a].reg, y = args[*(const size_t *)b].reg;
+    return (x > y) - (x < y);
+}
+
+/* Grows a flags array to n ids; ids from `keep` on are cleared. */
+static uint8_t *plain_flags(uint8_t *flags, size_t *cap, size_t keep, size_t n)
+{
+    if (n > *cap) {
+        flags = spoor_xrealloc(flags, n);
+        *cap = n;
+    }
+    if (n > keep)
+        memset(flags + keep, 0, n - keep);
+    return flags;
+}
+
+static void bind_batch(struct spoor_writer *w, const struct spoor_table *t, const struct spoor_resolved *res)
+{
+    w->batch_plain = plain_flags(w->batch_plain, &w->batch_plain_cap, 0, spoor_strpool_count(t->pool));
+    if (res) {
+        size_t n = spoor_strpool_count(res->pool);
+        w->resolved_plain = plain_flags(w->resolved_plain, &w->resolved_plain_cap, w->resolved_plain_n, n);
+        w->resolved_plain_n = n;
+    }
+    for (size_t i = 0; i < w->ncols; i++) {
+        struct out_col *c = &w->cols[i];
+        struct spoor_view *v = &w->views[i];
+        if (spoor_view_bind(v, c->field, c->key, c->key_len, t, res))
+            c->found = true;
+        w->col_plain[i] = v->kind != SPOOR_VIEW_STR ? NULL : v->stable_ids ? w->resolved_plain : w->batch_plain;
+    }
+    if (!w->defaults)
+        return;
+    if (t->ncols > w->bargs_cap) {
+        w->bargs_cap = t->ncols;
+        w->bargs = spoor_xrealloc(w->bargs, w->bargs_cap * sizeof *w->bargs);
+        w->order = spoor_xrealloc(w->order, w->bargs_cap * sizeof *w->order);
+        w->pending = spoor_xrealloc(w->pending, w->bargs_cap * sizeof *w->pending);
+        w->fresh = spoor_xrealloc(w->fresh, w->bargs_cap * sizeof *w->fresh);
+    }
+    w->nbargs = w->norder = w->npending = 0;
+    for (size_t i = 0; i < t->ncols; i++) {
+        struct batch_arg *a = &w->bargs[w->nbargs];
+        a->key = spoor_strpool_get(t->pool, t->cols[i].name, &a->key_len);
+        spoor_view_bind(&a->view, SPOOR_FIELD_ARG, a->key, a->key_len, t, NULL);
+        a->reg = reg_find(w, a->key, a->key_len);
+        if (a->reg == UINT32_MAX)
+            w->pending[w->npending++] = w->nbargs;
+        else
+            w->order[w->norder++] = w->nbargs;
+        w->nbargs++;
+    }
+    qsort_r(w->order, w->norder, sizeof *w->order, by_reg, w->bargs);
+    if (w->frozen)
+        set_reg_views(w);
+}
+
+static int by_key(const void *a, const void *b, void *ctx)
+{
+    const struct batch_arg *args = ctx;
+    const struct batch_arg *x = &args[*(const size_t *)a], *y = &args[*(const size_t *)b];
+    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+    int c = memcmp(x->key, y->key, n);
+    return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
+}
+
+/* Registers the batch's unregistered args that have a value in this row, by
+ * name; once frozen they are only noted as omitted. */
+static void register_row(struct spoor_writer *w, size_t row)
+{
+    size_t nfresh = 0, keep = 0, *fresh = w->fresh;
+    for (size_t i = 0; i < w->npending; i++) {
+        size_t a = w->pending[i];
+        if (spoor_view_is_null(&w->bargs[a].view, row))
+            w->pending[keep++] = a;
+        else
+            fresh[nfresh++] = a;
+    }
+    if (!nfresh)
+        return;
+    w->npending = keep;
+    if (w->frozen) {
+        for (size_t i = 0; i < nfresh; i++)
+            spoor_strpool_intern(w->omitted, w->bargs[fresh[i]].key, w->bargs[fresh[i]].key_len);
+        return;
+    }
+    qsort_r(fresh, nfresh, sizeof *fresh, by_key, w->bargs);
+    for (size_t i = 0; i < nfresh; i++) {
+        struct batch_arg *a = &w->bargs[fresh[i]];
+        a->reg = reg_add(w, a->key, a->key_len);
+        w->order[w->norder++] = fresh[i];
+    }
+}
+
+static void csv_header(struct spoor_writer *w)
+{
+    for (size_t i = 0; i < w->ncols; i++) {
+        if (i)
+            wbuf_byte(&w->out, ',');
+        csv_text(&w->out, w->cols[i].label.text, strlen(w->cols[i].label.text));
+    }
+    for (size_t r = 0; r < w->nregs; r++) {
+        wbuf_byte(&w->out, ',');
+        csv_text(&w->out, w->regs[r].text, strlen(w->regs[r].text));
+    }
+    wbuf_byte(&w->out, '\n');
+    w->header_written = true;
+}
+
+static void csv_fixed(struct spoor_writer *w, struct wbuf *b, size_t row)
+{
+    for (size_t i = 0; i < w->ncols; i++) {
+        if (i)
+            wbuf_byte(b, ',');
+        csv_value(b, &w->views[i], row, w->col_plain[i]);
+    }
+}
+
+/* Writes the header and the held rows; later rows stream. */
+static void freeze(struct spoor_writer *w)
+{
+    csv_header(w);
+    for (size_t h = 0; h < w->nhrows; h++) {
+        const struct held_row *hr = &w->hrows[h];
+        wbuf_put(&w->out, w->held.data + hr->off, hr->len);
+        size_t c = hr->cell0, end = hr->cell0 + hr->ncells;
+        for (uint32_t r = 0; r < w->nregs; r++) {
+            wbuf_byte(&w->out, ',');
+            if (c < end && w->hcells[c].reg == r) {
+                wbuf_put(&w->out, w->held.data + w->hcells[c].off, w->hcells[c].len);
+                c++;
+            }
+        }
+        wbuf_byte(&w->out, '\n');
+    }
+    w->frozen = true;
+    w->nhrows = w->nhcells = 0;
+    wbuf_release(&w->held);
+    set_reg_views(w);
+}
+
+static void hold_row(struct spoor_writer *w, size_t row)
+{
+    register_row(w, row);
+    if (w->nhrows == w->hrows_cap) {
+        w->hrows_cap = w->hrows_cap ? w->hrows_cap * 2 : 64;
+        w->hrows = spoor_xrealloc(w->hrows, w->hrows_cap * sizeof *w->hrows);
+    }
+    struct held_row *hr = &w->hrows[w->nhrows++];
+    hr->off = w->held.len;
+    csv_fixed(w, &w->held, row);
+    hr->len = w->held.len - hr->off;
+    hr->cell0 = w->nhcells;
+    for (size_t i = 0; i < w->norder; i++) {
+        const struct batch_arg *a = &w->bargs[w->order[i]];
+        if (spoor_view_is_null(&a->view, row))
+            continue;
+        if (w->nhcells == w->hcells_cap) {
+            w->hcells_cap = w->hcells_cap ? w->hcells_cap * 2 : 256;
+            w->hcells = spoor_xrealloc(w->hcells, w->hcells_cap * sizeof *w->hcells);
+        }
+        struct held_cell *c = &w->hcells[w->nhcells++];
+        c->reg = a->reg;
+        c->off = w->held.len;
+        csv_value(&w->held, &a->view, row, w->batch_plain);
+        c->len = w->held.len - c->off;
+    }
+    hr->ncells = w->nhcells - hr->cell0;
+    if (w->nhrows == SPOOR_WRITE_CSV_HOLD)
+        freeze(w);
+}
+
+static void csv_row(struct spoor_writer *w, size_t row)
+{
+    if (w->defaults && !w->frozen) {
+        hold_row(w, row);
+        return;
+    }
+    if (w->defaults && w->npending)
+        register_row(w, row);
+    csv_fixed(w, &w->out, row);
+    if (w->defaults)
+        for (size_t r = 0; r < w->nregs; r++) {
+            wbuf_byte(&w->out, ',');
+            csv_value(&w->out, &w->reg_views[r], row, w->batch_plain);
+        }
+    wbuf_byte(&w->out, '\n');
+}
+
+static void json_row(struct spoor_writer *w, size_t row)
+{
+    struct wbuf *b = &w->out;
+    wbuf_byte(b, '{');
+    for (size_t i = 0; i < w->ncols; i++) {
+        if (i)
+            wbuf_byte(b, ',');
+        wbuf_put(b, w->cols[i].label.json_key, w->cols[i].label.json_key_len);
+        json_value(b, &w->views[i], row, w->col_plain[i]);
+    }
+    if (w->defaults) {
+        if (w->npending)
+            register_row(w, row);
+        for (size_t i = 0; i < w->norder; i++) {
+            const struct batch_arg *a = &w->bargs[w->order[i]];
+            if (spoor_view_is_null(&a->view, row))
+                continue;
+            wbuf_byte(b, ',');
+            wbuf_put(b, w->regs[a->reg].json_key, w->regs[a->reg].json_key_len);
+            json_value(b, &a->view, row, w->batch_plain);
+        }
+    }
+    wbuf_put(b, "}\n", 2);
+}
+
+static int io_status(const struct spoor_writer *w, struct spoor_error *err)
+{
+    if (!w->out.error)
+        return SPOOR_OK;
+    return spoor_fail(err, SPOOR_EIO, "cannot write the output: %s", strerror(w->out.error));
+}
+
+int spoor_writer_write(struct spoor_writer *w, const struct spoor_table *t, const struct spoor_resolved *res,
+                       const uint32_t *sel, size_t n, struct spoor_error *err)
+{
+    if (!sel)
+        n = t->nrows;
+    if (!n)
+        return io_status(w, err);
+    bind_batch(w, t, res);
+    bool csv = w->format == SPOOR_WRITE_CSV;
+    if (csv && !w->defaults && !w->header_written)
+        csv_header(w);
+    for (size_t i = 0; i < n; i++) {
+        size_t row = sel ? sel[i] : i;
+        if (csv)
+            csv_row(w, row);
+        else
+            json_row(w, row);
+    }
+    return io_status(w, err);
+}
+
+int spoor_writer_finish(struct spoor_writer *w, struct spoor_error *err)
+{
+    if (w->format == SPOOR_WRITE_CSV && !w->frozen && (w->defaults || !w->header_written)) {
+        if (w->defaults)
+            freeze(w);
+        else
+            csv_header(w);
+    }
+    wbuf_flush(&w->out);
+    if (!w->out.error && w->out.fp && fflush(w->out.fp) != 0)
+        w->out.error = errno ? errno : EIO;
+    return io_status(w, err);
+}
+
+size_t spoor_writer_missing(const struct spoor_writer *w, const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->ncols && !w->defaults; i++)
+        if (w->cols[i].field == SPOOR_FIELD_ARG && !w->cols[i].found && n < max)
+            names[n++] = w->cols[i].label.text;
+    return n;
+}
+
+size_t spoor_writer_omitted(const struct spoor_writer *w, const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t id = 1; id < spoor_strpool_count(w->omitted) && n < max; id++)
+        names[n++] = spoor_strpool_get(w->omitted, (uint32_t)id, NULL);
+    return n;
+}
+
+int spoor_columns_parse(const char *list, char ***names, size_t *n, struct spoor_error *err)
+{
+    *names = NULL;
+    *n = 0;
+    size_t cap = 0;
+    const char *p = list;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        if (!end)
+            end = p + strlen(p);
+        const char *a = p, *z = end;
+        while (a < z && (*a == ' ' || *a == '\t'))
+            a++;
+        while (z > a && (z[-1] == ' ' || z[-1] == '\t'))
+            z--;
+        if (a == z) {
+            size_t pos = (size_t)(p - list) + 1;
+            spoor_columns_free(*names, *n);
+            *names = NULL;
+            *n = 0;
+            return spoor_fail(err, SPOOR_EUSAGE, "empty column name at position %zu", pos);
+        }
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            *names = spoor_xrealloc(*names, cap * sizeof **names);
+        }
+        char *name = spoor_xmalloc((size_t)(z - a) + 1);
+        memcpy(name, a, (size_t)(z - a));
+        name[z - a] = '\0';
+        (*names)[(*n)++] = name;
+        if (!*end)
+            return SPOOR_OK;
+        p = end + 1;
+    }
+}
+
+void spoor_columns_free(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
