@@ -153,6 +153,8 @@ static void infer_kinds(struct csv_state *st, struct csv_splitter *s, const char
 static int csv_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
                       struct spoor_error *err)
 {
+    if (opts->csv_delim == '"' || opts->csv_delim == '\n' || opts->csv_delim == '\r')
+        return spoor_fail(err, SPOOR_EUSAGE, "a quote or a line end cannot be the CSV delimiter");
     struct csv_state *st = spoor_xcalloc(1, sizeof *st);
     d->state = st;
     d->format = &spoor_format_csv;
@@ -170,7 +172,7 @@ static int csv_detect(const char *head, size_t len, const struct spoor_read_opts
     }
     struct spoor_unit_guess guess = {0};
     if (len == 0) {
-        spoor_field_map_settle_units(&st->map, opts, &guess, d);
+        spoor_field_map_settle_units(&st->map, opts, &guess, 0, d);
         return SPOOR_OK;
     }
     const char *nl = memchr(p, '\n', len);
@@ -198,7 +200,10 @@ static int csv_detect(const char *head, size_t len, const struct spoor_read_opts
     if (status != SPOOR_OK)
         goto out;
     infer_kinds(st, &s, p + body, len - body, &guess);
-    spoor_field_map_settle_units(&st->map, opts, &guess, d);
+    unsigned present = 0;
+    for (int f = 0; f < SPOOR_FIXED_COUNT; f++)
+        present |= st->fixed_pos[f] >= 0 ? 1u << f : 0;
+    spoor_field_map_settle_units(&st->map, opts, &guess, present, d);
 out:
     csv_splitter_release(&s);
     if (status != SPOOR_OK)

@@ -128,7 +128,7 @@ static enum spoor_unit unit_from_magnitude(double max_abs)
 }
 
 void spoor_field_map_settle_units(struct spoor_field_map *m, const struct spoor_read_opts *opts,
-                                  const struct spoor_unit_guess *g, struct spoor_dialect *d)
+                                  const struct spoor_unit_guess *g, unsigned present, struct spoor_dialect *d)
 {
     const char *ts = m->field[SPOOR_FIXED_TS];
     enum spoor_unit ts_unit = opts->ts_unit;
@@ -140,15 +140,18 @@ void spoor_field_map_settle_units(struct spoor_field_map *m, const struct spoor_
                                  g->max_abs < 1e8 ? ", not epoch times" : "");
         else if (g->iso)
             spoor_dialect_assume(d, "ts field '%s' holds ISO-8601 times (UTC unless they name an offset)", ts);
+        else if (present & (1u << SPOOR_FIXED_TS))
+            spoor_dialect_assume(d, "no ts values in field '%s'", ts);
         else
-            spoor_dialect_assume(d, "no ts values in field '%s' (use --ts FIELD)", ts);
+            spoor_dialect_assume(d, "no field '%s', so no ts (use --ts FIELD)", ts);
     }
     enum spoor_unit dur_unit = opts->dur_unit;
     if (dur_unit == SPOOR_UNIT_AUTO) {
         bool numeric_ts = g->numeric || opts->ts_unit != SPOOR_UNIT_AUTO;
         dur_unit = numeric_ts ? ts_unit : SPOOR_UNIT_S;
-        spoor_dialect_assume(d, "dur in %s (%s; use --dur-unit)", spoor_unit_name(dur_unit),
-                             numeric_ts ? "the unit of ts" : "ts is not numeric");
+        if (present & (1u << SPOOR_FIXED_DUR))
+            spoor_dialect_assume(d, "dur in %s (%s; use --dur-unit)", spoor_unit_name(dur_unit),
+                                 numeric_ts ? "the unit of ts" : "ts is not numeric");
     }
     d->ts_unit = ts_unit;
     d->dur_unit = dur_unit;

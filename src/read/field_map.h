@@ -47,9 +47,10 @@ struct spoor_unit_guess {
 
 void spoor_unit_guess_add(struct spoor_unit_guess *g, const char *text, size_t len);
 /* Settles the units in m and d (the user's units or guesses from g) and appends
- * one sentence per assumption to d->assumed. */
+ * one sentence per assumption to d->assumed. `present` has bit (1 << f) for
+ * each fixed column whose field the head holds. */
 void spoor_field_map_settle_units(struct spoor_field_map *m, const struct spoor_read_opts *opts,
-                                  const struct spoor_unit_guess *g, struct spoor_dialect *d);
+                                  const struct spoor_unit_guess *g, unsigned present, struct spoor_dialect *d);
 
 /* The last string a field held and its id. Consecutive rows often repeat a
  * category or a host, and comparing bytes is cheaper than interning. The

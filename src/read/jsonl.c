@@ -106,69 +106,102 @@ static int jsonl_detect(const char *head, size_t len, const struct spoor_read_op
             jsonl_release(d);
             return status;
         }
-    spoor_field_map_settle_units(&st->map, opts, &guess, d);
+    spoor_field_map_settle_units(&st->map, opts, &guess, seen, d);
     return SPOOR_OK;
 }
 
 /* What a key does in this chunk, found once per distinct key spelling. */
 struct key_info {
-    const char *key;        /* raw bytes, owned by the cache */
+    const char *key;        /* raw bytes, in the chunk */
     size_t len;
     uint64_t hash;
     unsigned roles;         /* fixed columns it fills */
     int col;                /* dynamic column index, or -1 */
+    struct spoor_string_memo memo; /* its last plain string value */
 };
 
+/* Keys by spelling. Objects of one log mostly list the same keys in the same
+ * order, so the key last seen at each member position is tried first, which
+ * costs one memcmp instead of a hash. */
+enum { CACHED_POSITIONS = 64 };
 struct key_cache {
-    struct key_info *slots;
-    size_t nslots, used;
+    struct key_info *keys;  /* stable indices */
+    size_t nkeys, cap;
+    uint32_t *slots;        /* hash index: key index + 1 */
+    size_t nslots;
+    uint32_t at_position[CACHED_POSITIONS]; /* key index + 1 */
 };
 
-static void cache_grow(struct key_cache *c)
+static void cache_init(struct key_cache *c)
 {
-    struct key_cache bigger = {spoor_xcalloc(c->nslots * 2, sizeof *bigger.slots), c->nslots * 2, c->used};
-    for (size_t i = 0; i < c->nslots; i++) {
-        if (!c->slots[i].key)
-            continue;
-        size_t j = c->slots[i].hash & (bigger.nslots - 1);
-        while (bigger.slots[j].key)
-            j = (j + 1) & (bigger.nslots - 1);
-        bigger.slots[j] = c->slots[i];
-    }
-    free(c->slots);
-    *c = bigger;
-}
-
-static const struct key_info *cache_lookup(struct key_cache *c, const struct spoor_json_tok *key,
-                                           const struct spoor_field_map *map, struct spoor_table *t)
-{
-    uint64_t hash = spoor_hash_bytes(key->p, key->n);
-    size_t j = hash & (c->nslots - 1);
-    for (; c->slots[j].key; j = (j + 1) & (c->nslots - 1))
-        if (c->slots[j].hash == hash && c->slots[j].len == key->n && memcmp(c->slots[j].key, key->p, key->n) == 0)
-            return &c->slots[j];
-    char buf[256];
-    size_t n;
-    const char *k = key_text(key, buf, sizeof buf, &n);
-    char *owned = spoor_xmalloc(key->n + 1);
-    memcpy(owned, key->p, key->n);
-    struct key_info info = {.key = owned, .len = key->n, .hash = hash, .col = -1};
-    info.roles = spoor_field_map_roles(map, k, n);
-    if (spoor_field_map_keeps(map, k, n, info.roles))
-        info.col = (int)(spoor_table_column(t, spoor_table_intern(t, k, n)) - t->cols);
-    c->slots[j] = info;
-    if (++c->used * 2 > c->nslots) {
-        cache_grow(c);
-        return cache_lookup(c, key, map, t);
-    }
-    return &c->slots[j];
+    memset(c, 0, sizeof *c);
+    c->nslots = 64;
+    c->slots = spoor_xcalloc(c->nslots, sizeof *c->slots);
 }
 
 static void cache_free(struct key_cache *c)
 {
-    for (size_t i = 0; i < c->nslots; i++)
-        free((char *)c->slots[i].key);
+    free(c->keys);
     free(c->slots);
+}
+
+static size_t cache_slot(const struct key_cache *c, const char *key, size_t len, uint64_t hash)
+{
+    size_t j = hash & (c->nslots - 1);
+    for (; c->slots[j]; j = (j + 1) & (c->nslots - 1)) {
+        const struct key_info *k = &c->keys[c->slots[j] - 1];
+        if (k->hash == hash && k->len == len && memcmp(k->key, key, len) == 0)
+            break;
+    }
+    return j;
+}
+
+static void cache_grow(struct key_cache *c)
+{
+    free(c->slots);
+    c->nslots *= 2;
+    c->slots = spoor_xcalloc(c->nslots, sizeof *c->slots);
+    for (size_t i = 0; i < c->nkeys; i++)
+        c->slots[cache_slot(c, c->keys[i].key, c->keys[i].len, c->keys[i].hash)] = (uint32_t)i + 1;
+}
+
+/* A new key: its roles and, if kept, its column (created now). */
+static uint32_t cache_add(struct key_cache *c, size_t slot, const struct spoor_json_tok *key, uint64_t hash,
+                          const struct spoor_field_map *map, struct spoor_table *t)
+{
+    char buf[256];
+    size_t n;
+    const char *k = key_text(key, buf, sizeof buf, &n);
+    if (c->nkeys == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 32;
+        c->keys = spoor_xrealloc(c->keys, c->cap * sizeof *c->keys);
+    }
+    struct key_info *info = &c->keys[c->nkeys];
+    *info = (struct key_info){.key = key->p, .len = key->n, .hash = hash, .col = -1};
+    info->roles = spoor_field_map_roles(map, k, n);
+    if (spoor_field_map_keeps(map, k, n, info->roles))
+        info->col = (int)(spoor_table_column(t, spoor_table_intern(t, k, n)) - t->cols);
+    c->slots[slot] = (uint32_t)++c->nkeys;
+    if (c->nkeys * 2 > c->nslots)
+        cache_grow(c);
+    return (uint32_t)c->nkeys;
+}
+
+static struct key_info *cache_lookup(struct key_cache *c, const struct spoor_json_tok *key, size_t position,
+                                     const struct spoor_field_map *map, struct spoor_table *t)
+{
+    uint32_t *hint = position < CACHED_POSITIONS ? &c->at_position[position] : NULL;
+    if (hint && *hint) {
+        struct key_info *k = &c->keys[*hint - 1];
+        if (k->len == key->n && memcmp(k->key, key->p, key->n) == 0)
+            return k;
+    }
+    uint64_t hash = spoor_hash_bytes(key->p, key->n);
+    size_t slot = cache_slot(c, key->p, key->n, hash);
+    uint32_t index = c->slots[slot] ? c->slots[slot] : cache_add(c, slot, key, hash, map, t);
+    if (hint)
+        *hint = index;
+    return &c->keys[index - 1];
 }
 
 /* Per-chunk working memory: the key cache and a buffer for unescaped strings. */
@@ -217,8 +250,8 @@ static const char *add_row(struct jsonl_parser *jp, const char *obj, const char 
     struct spoor_json_tok key, val;
     spoor_json_iter_init(&it, obj, end);
     int got;
-    while ((got = spoor_json_next(&it, &key, &val)) == 1) {
-        const struct key_info *info = cache_lookup(&jp->keys, &key, &jp->st->map, t);
+    for (size_t position = 0; (got = spoor_json_next(&it, &key, &val)) == 1; position++) {
+        struct key_info *info = cache_lookup(&jp->keys, &key, position, &jp->st->map, t);
         for (unsigned roles = info->roles; roles; roles &= roles - 1) {
             const char *reason = set_fixed(jp, row, (enum spoor_fixed)__builtin_ctz(roles), &val);
             if (reason) {
@@ -228,7 +261,11 @@ static const char *add_row(struct jsonl_parser *jp, const char *obj, const char 
         }
         if (info->col >= 0) {
             struct spoor_value v;
-            spoor_json_to_value(t, &val, false, &v);
+            if (val.kind == SPOOR_JSON_STRING && !val.has_escape)
+                v = (struct spoor_value){.type = SPOOR_STR, .str = spoor_memo_intern(&info->memo, t, val.p, val.n),
+                                         .text = val.p, .text_len = val.n};
+            else
+                spoor_json_to_value(t, &val, false, &v);
             spoor_table_set(t, &t->cols[info->col], row, &v);
         }
     }
@@ -243,8 +280,7 @@ static const char *add_row(struct jsonl_parser *jp, const char *obj, const char 
 static int jsonl_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
 {
     struct jsonl_parser jp = {.st = job->dialect->state, .t = job->out};
-    jp.keys.nslots = 64;
-    jp.keys.slots = spoor_xcalloc(jp.keys.nslots, sizeof *jp.keys.slots);
+    cache_init(&jp.keys);
     const char *end = buf + len;
     const char *p = buf + (job->at_file_start ? spoor_bom_len(buf, len) : 0);
     uint64_t line_no = 0;
