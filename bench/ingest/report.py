@@ -98,8 +98,16 @@ def main():
                                   "spoor_gz_tn_indexed", "spoor_plain_t1", "spoor_plain_tn", "duckdb")}
 
     print(f"## spoor ingest benchmark\n")
-    print(f"- machine: {platform.machine()}, {os.cpu_count()} cores, load average "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} (shared; medians of {a.runs} runs, page cache warm)")
+    try:
+        with open(r.path("load_start")) as f:
+            load_start = f.read().strip()
+    except OSError:
+        load_start = "?"
+    load_end = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"- machine: {platform.machine()}, {os.cpu_count()} cores; load average (1, 5, 15 min) "
+          f"{load_start} at the start, {load_end} at the end; medians of {a.runs} runs, page cache warm")
+    if os.getloadavg()[0] > 0.5 * (os.cpu_count() or 1):
+        print("- the machine was busy with other work: multi-threaded ratios are pessimistic")
     if raw and gz_bytes:
         print(f"- `.pfw.gz` (--random-hashes): {raw / MB:,.1f} MB uncompressed, {gz_bytes / MB:,.1f} MB on disk "
               f"({raw / gz_bytes:.2f}:1); `.pfw`: {plain / MB:,.1f} MB" if plain else "")
@@ -180,7 +188,7 @@ def main():
                   and groups_of_spoor(stats) == groups_of_truth(truth))
         print(f"| spoor stats on {label} equals the ground truth (events, metadata, count and dur sum "
               f"per cat/name) | {r.verdict(ok)} |")
-    stats, duck = r.load("spoor_gz.json"), r.load("duckdb.json")
+    stats, duck = r.load("spoor_gz.json"), r.load("duckdb_counts.json")
     ok = None
     if stats and duck:
         ok = (duck["rows"] == stats.get("events", -1) + stats.get("metadata_events", -1)

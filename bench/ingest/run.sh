@@ -37,6 +37,7 @@ plain=$out/ingest.pfw
 res=$out/results
 rm -rf "$res"
 mkdir -p "$res"
+cut -d' ' -f1-3 /proc/loadavg >"$res/load_start"
 
 echo "bench: generating inputs ($size_mb MB each)" >&2
 "$spoor" gen -o "$gz" --size-mb "$size_mb" --random-hashes --seed 1 >"$res/gen-gz.txt"
@@ -111,7 +112,7 @@ done
 
 # DuckDB with the same thread count, the same group-by, on the same .gz.
 echo "bench: duckdb" >&2
-node "$here/duckdb_groupby.mjs" "$gz" "$threads" >"$res/duckdb.json"
+node "$here/duckdb_groupby.mjs" "$gz" "$threads" >"$res/duckdb_counts.json"
 time_it duckdb 3 "" "node $(q "$here/duckdb_groupby.mjs") $(q "$gz") $threads > /dev/null"
 
 "$py" "$here/report.py" "$res" --threads "$threads" --runs "$runs" \

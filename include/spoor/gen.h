@@ -30,8 +30,9 @@ struct spoor_gen_opts {
     uint64_t size_bytes;    /* uncompressed target: stops after the phase that reaches it */
     int procs;              /* application processes; 0 = 4 */
     uint64_t seed;
-    bool random_hashes;     /* a fresh file and a random request id per event:
-                               gzip compresses ~3.5:1 instead of real traces' 10-25:1 */
+    bool random_hashes;     /* a fresh file per open, and per event a random 128-bit
+                               args.rid and 96-hex-digit args.digest: gzip -6
+                               compresses ~3.5:1 instead of real traces' 10-25:1 */
     bool truth;             /* also write PATH.truth.json */
     int gzip_level;         /* for paths ending in .gz: 1..9; 0 = 6 */
 };

@@ -225,10 +225,11 @@ static void submit_bio(struct gen_model *m)
 /* User time between two calls of a phase. */
 static void think(struct gen_model *m) { advance(m, 1 * US, 30 * US); }
 
-/* An FH event before the first use of a file by a process. */
+/* An FH event before the first use of a file by a process. A fresh file
+ * (--random-hashes) is new by construction. */
 static void note_file(struct gen_model *m, const struct gen_file *f)
 {
-    if (!m->opts.random_hashes) {
+    if (f != &m->thread->fresh) {
         size_t file = (size_t)(f - m->files);
         uint8_t *seen = &m->fh_seen[(size_t)m->thread->proc * m->nfiles + file];
         if (*seen)

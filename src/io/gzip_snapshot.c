@@ -120,8 +120,10 @@ bool io_snapshot_valid(const struct inflate_state *s)
         return false;
     if (s->read_in_length < 64 && (s->read_in >> s->read_in_length) != 0)
         return false;
+    /* INPUT_DONE: the member's last block is decoded but some of its output
+     * still waits in tmp_out_buffer; the trailer follows. */
     if (s->block_state != ISAL_BLOCK_NEW_HDR && s->block_state != ISAL_BLOCK_CODED &&
-        s->block_state != ISAL_BLOCK_TYPE0)
+        s->block_state != ISAL_BLOCK_TYPE0 && s->block_state != ISAL_BLOCK_INPUT_DONE)
         return false;
     if (s->block_state == ISAL_BLOCK_TYPE0 && (s->type0_block_len < 0 || s->type0_block_len > 65535))
         return false;

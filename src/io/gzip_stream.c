@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "io/gzip_snapshot.h"
 #include "io/index.h"
@@ -23,6 +24,9 @@ struct gz_decoder {
     uint64_t out;               /* uncompressed offset of the next output byte */
     bool ended;
     bool building;
+    bool indexed;               /* reads with a loaded index: checked against it */
+    size_t nckpt;               /* checkpoints in that index */
+    size_t salvage_at, salvage_len; /* decoded bytes left in the state after an error */
     uint64_t last_out, last_comp;   /* where the last checkpoint was taken */
     size_t next_ckpt;           /* loaded index: the checkpoint at the next boundary */
     size_t stop_ckpt;           /* the checkpoint that ends the part, SIZE_MAX for none */
@@ -52,6 +56,21 @@ static void damaged(struct gz_decoder *d, int ret)
     else
         snprintf(d->warning, sizeof d->warning, "corrupt deflate data at byte %llu", at);
     d->ended = true;
+}
+
+/* The sidecar disagrees with the trace: remove it so the next read rebuilds
+ * it, and fail this read rather than deliver doubtful bytes. Returns the
+ * status (positive). */
+static int index_mismatch(const struct gz_decoder *d, uint64_t at, const char *detail,
+                          struct spoor_error *err)
+{
+    char sidecar[4200];
+    spoor_index_path(d->in->path, sidecar, sizeof sidecar);
+    unlink(sidecar);
+    return spoor_fail(err, SPOOR_EFORMAT,
+                       "%s: the checkpoint index does not match the data at byte %llu (%s); "
+                       "removed it, run again to rebuild it",
+                       d->in->path, (unsigned long long)at, detail);
 }
 
 /* A member ended: start the next one, or end the input, noting what trails. */
@@ -88,11 +107,19 @@ static void next_member(struct gz_decoder *d)
 
 static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spoor_error *err)
 {
-    (void)err;
     struct gz_decoder *d = dec;
     struct inflate_state *st = d->st;
     size_t produced = 0;
-    while (produced < want && !d->ended) {
+    while (produced < want && (!d->ended || d->salvage_len)) {
+        if (d->salvage_len) {
+            size_t n = want - produced < d->salvage_len ? want - produced : d->salvage_len;
+            memcpy(dst + produced, st->tmp_out_buffer + d->salvage_at, n);
+            d->salvage_at += n;
+            d->salvage_len -= n;
+            produced += n;
+            d->out += n;
+            continue;
+        }
         if (st->block_state == ISAL_BLOCK_FINISH) {
             next_member(d);
             continue;
@@ -107,6 +134,10 @@ static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spo
         produced += n;
         d->out += n;
         if (ret < 0) {
+            /* What ISA-L decoded before the damage but had not handed out yet
+             * is still good output: deliver it too. */
+            d->salvage_at = (size_t)st->tmp_out_processed;
+            d->salvage_len = (size_t)(st->tmp_out_valid - st->tmp_out_processed);
             damaged(d, ret);
         } else if (st->block_state != ISAL_BLOCK_FINISH && st->avail_out > 0) {
             /* Short of output without an error: the input ran out. */
@@ -120,7 +151,14 @@ static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spo
         }
     }
     *got = produced;
-    return d->ended ? IO_END : IO_MORE;
+    if (!d->ended || d->salvage_len)
+        return IO_MORE;
+    /* The index was built from a clean scan of this very file (same
+     * fingerprint): damage, or an end before the next checkpoint, means the
+     * index is wrong about it. */
+    if (d->indexed && (d->warning[0] || d->next_ckpt < d->nckpt))
+        return -index_mismatch(d, comp_pos(d), d->warning[0] ? d->warning : "early end", err);
+    return IO_END;
 }
 
 /* A chunk was cut at a line start: take a checkpoint there when one is due.
@@ -142,28 +180,32 @@ static void gz_cut(void *dec, uint64_t end, uint64_t cut, const uint8_t *tail)
     size_t len = io_snapshot_size(st);
     uint8_t *raw = spoor_xmalloc(len);
     io_snapshot_save(st, raw);
-    struct io_ckpt ck = {.out = end, .cut = cut, .comp = comp, .crc = st->crc};
+    struct io_ckpt ck = {
+        .out = end,
+        .cut = cut,
+        .comp = comp,
+        .crc = st->crc,
+        .carry_crc = (uint32_t)crc32(0, tail, (uInt)back),
+    };
     io_index_add(d->in->index, &ck, raw, (uint32_t)len);
     d->last_out = end;
     d->last_comp = comp;
 }
 
-/* Output reached checkpoint next_ckpt: the CRC so far must be the one the
- * index recorded, or the index does not describe this file. */
-static int gz_boundary(void *dec, uint64_t *next, uint64_t *stop_cut, struct spoor_error *err)
+/* Output reached checkpoint next_ckpt: the CRC so far, and the bytes from
+ * its line start (which the next part takes from its snapshot), must be what
+ * the index recorded. */
+static int gz_boundary(void *dec, const uint8_t *before, size_t avail, uint64_t *next,
+                       uint64_t *stop_cut, struct spoor_error *err)
 {
     struct gz_decoder *d = dec;
     struct io_index *idx = d->in->index;
     struct io_ckpt ck = io_index_at(idx, d->next_ckpt);
-    if (ck.out != d->out || ck.crc != d->st->crc) {
-        char sidecar[4200];
-        spoor_index_path(d->in->path, sidecar, sizeof sidecar);
-        unlink(sidecar);
-        return spoor_fail(err, SPOOR_EFORMAT,
-                          "%s: the checkpoint index does not match the data at byte %llu; "
-                          "removed it, run again to rebuild it",
-                          d->in->path, (unsigned long long)ck.out);
-    }
+    size_t back = (size_t)(ck.out - ck.cut);
+    if (ck.out != d->out || ck.crc != d->st->crc)
+        return -index_mismatch(d, ck.out, "checksum", err);
+    if (back > avail || crc32(0, before - back, (uInt)back) != ck.carry_crc)
+        return -index_mismatch(d, ck.cut, "line start", err);
     if (d->next_ckpt == d->stop_ckpt) {
         *stop_cut = ck.cut;
         return 1;
@@ -210,7 +252,9 @@ static struct gz_decoder *decoder_new(struct spoor_input *in)
 {
     struct gz_decoder *d = spoor_xcalloc(1, sizeof *d);
     d->in = in;
-    d->st = spoor_xmalloc(sizeof *d->st);
+    /* Zeroed: isal_inflate_init() leaves some fields (hist_bits among them)
+     * as they were, and they steer decoding. */
+    d->st = spoor_xcalloc(1, sizeof *d->st);
     isal_inflate_init(d->st);
     d->st->crc_flag = ISAL_GZIP;
     d->st->next_in = (uint8_t *)in->map;
@@ -226,25 +270,28 @@ int io_gzip_open(struct spoor_input *in, size_t from, size_t stop, bool building
     d->stop_ckpt = stop;
     struct io_stream_start start = {.first_line = 1, .boundary = UINT64_MAX};
     size_t count = in->index_mode == IO_INDEX_LOADED ? io_index_count(in->index) : 0;
+    d->indexed = count > 0;
+    d->nckpt = count;
     if (from != SIZE_MAX) {
         struct io_ckpt ck = io_index_at(in->index, from);
         uint8_t *raw = NULL;
         size_t len = 0;
+        size_t back = (size_t)(ck.out - ck.cut);
         if (io_index_snapshot(in->index, from, &raw, &len) != SPOOR_OK ||
-            !io_snapshot_load(d->st, raw, len) || ck.out - ck.cut > io_snapshot_history(d->st)) {
+            !io_snapshot_load(d->st, raw, len) || back > io_snapshot_history(d->st) ||
+            crc32(0, io_snapshot_tail(d->st, back), (uInt)back) != ck.carry_crc) {
             free(raw);
+            int st = index_mismatch(d, ck.comp, "damaged checkpoint", err);
             gz_close(d);
-            return spoor_fail(err, SPOOR_EFORMAT,
-                              "%s: checkpoint %zu of the index is damaged; delete the .spoor-idx file",
-                              in->path, from);
+            return st;
         }
         free(raw);
         d->st->next_in = (uint8_t *)in->map + ck.comp;
         d->st->avail_in = 0;
         d->out = ck.out;
         start.offset = ck.cut;
-        start.carry = io_snapshot_tail(d->st, (size_t)(ck.out - ck.cut));
-        start.carry_len = (size_t)(ck.out - ck.cut);
+        start.carry = io_snapshot_tail(d->st, back);
+        start.carry_len = back;
         start.first_line = ck.line;
         d->next_ckpt = from + 1;
     }

@@ -21,6 +21,7 @@ struct io_ckpt {
     uint64_t comp;      /* compressed offset of the decoder's next input byte */
     uint64_t line;      /* 1-based line number at cut; 0 = not known */
     uint32_t crc;       /* gzip CRC of the member's output up to out */
+    uint32_t carry_crc; /* crc32 of the bytes [cut, out), taken from the snapshot */
 };
 
 struct io_entry {

@@ -12,7 +12,7 @@
  *    44  u32 checkpoints    n
  *    48  u64 uncompressed size of the trace
  *    56  8 bytes reserved (zero)
- *   n records (48 bytes each), in input order
+ *   n records (56 bytes each), in input order
  *     0  u64 out            uncompressed offset of the snapshot
  *     8  u64 cut            first line start of the part, out - 32 KiB <= cut <= out
  *    16  u64 comp           compressed offset where decoding resumes
@@ -21,6 +21,8 @@
  *    36  u32 raw length     of the snapshot
  *    40  u32 blob length    bytes stored
  *    44  u32 codec          0 = raw, 1 = zstd
+ *    48  u32 carry crc32    of the bytes [cut, out) the snapshot supplies
+ *    52  4 bytes reserved (zero)
  *   the n snapshot blobs, back to back
  *   u32 crc32 of everything above
  *
@@ -42,7 +44,7 @@
 
 #include "io/gzip_snapshot.h"
 
-enum { HEADER = 64, RECORD = 48, TRAILER = 4, FORMAT_VERSION = 1 };
+enum { HEADER = 64, RECORD = 56, TRAILER = 4, FORMAT_VERSION = 1 };
 enum { CODEC_RAW = 0, CODEC_ZSTD = 1 };
 static const char MAGIC[8] = {'S', 'P', 'O', 'O', 'R', 'I', 'D', 'X'};
 #define MAX_SIDECAR ((size_t)1 << 32)
@@ -118,6 +120,7 @@ uint8_t *io_index_serialize(struct io_index *idx, const struct io_fingerprint *f
         put32(rec + 36, e->raw_len);
         put32(rec + 40, e->blob_len);
         put32(rec + 44, e->zstd ? CODEC_ZSTD : CODEC_RAW);
+        put32(rec + 48, e->ck.carry_crc);
         memcpy(blob, e->blob, e->blob_len);
         blob += e->blob_len;
     }
@@ -171,6 +174,7 @@ struct io_index *io_index_parse(const uint8_t *bytes, size_t len, const struct i
             .comp = get64(rec + 16),
             .line = get64(rec + 24),
             .crc = get32(rec + 32),
+            .carry_crc = get32(rec + 48),
         };
         uint32_t raw_len = get32(rec + 36), blob_len = get32(rec + 40), codec = get32(rec + 44);
         if (!record_valid(&ck, i ? &prev : NULL, last_line, raw_len, blob_len, codec, fp, total_out) ||

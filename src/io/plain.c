@@ -49,22 +49,22 @@ static int plain_next(struct spoor_cursor *base, struct spoor_chunk *chunk, stru
     const struct spoor_input *in = base->in;
     if (p->pos >= p->end)
         return 0;
+    /* Like the plan: up to the first line start past chunk_size, so a part
+     * is one chunk. */
     uint64_t stop = p->end;
-    if (p->end - p->pos > in->chunk_size) {
-        uint64_t limit = p->pos + in->chunk_size;
-        const uint8_t *nl = memrchr(in->map + p->pos, '\n', limit - p->pos);
-        if (nl) {
-            stop = (uint64_t)(nl - in->map) + 1;
-        } else {
-            /* The line is longer than a chunk: the chunk is the whole line. */
-            uint64_t reach = p->end - p->pos > IO_MAX_LINE ? p->pos + IO_MAX_LINE : p->end;
-            nl = memchr(in->map + limit, '\n', reach - limit);
-            if (!nl && reach < p->end)
-                return spoor_fail(err, SPOOR_EFORMAT,
-                                  "%s: the line at byte %llu is longer than %zu MiB", in->path,
-                                  (unsigned long long)p->pos, IO_MAX_LINE >> 20);
-            stop = nl ? (uint64_t)(nl - in->map) + 1 : p->end;
+    uint64_t mark = p->pos + in->chunk_size;
+    if (mark < p->end && in->map[mark - 1] != '\n') {
+        uint64_t reach = p->end - mark > IO_MAX_LINE ? mark + IO_MAX_LINE : p->end;
+        const uint8_t *nl = memchr(in->map + mark, '\n', reach - mark);
+        if (!nl && reach < p->end) {
+            const uint8_t *prev = memrchr(in->map + p->pos, '\n', mark - p->pos);
+            uint64_t line = prev ? (uint64_t)(prev - in->map) + 1 : p->pos;
+            return -spoor_fail(err, SPOOR_EFORMAT, "%s: the line at byte %llu is longer than %zu MiB",
+                               in->path, (unsigned long long)line, IO_MAX_LINE >> 20);
         }
+        stop = nl ? (uint64_t)(nl - in->map) + 1 : p->end;
+    } else if (mark < p->end) {
+        stop = mark;
     }
     chunk->data = (const char *)in->map + p->pos;
     chunk->len = (size_t)(stop - p->pos);

@@ -46,11 +46,12 @@ static int at_boundary(struct stream_cursor *s, struct spoor_chunk *chunk, size_
                        uint64_t offset, struct spoor_error *err)
 {
     uint64_t stop_cut = 0;
-    int st = s->ops->boundary(s->dec, &s->boundary, &stop_cut, err);
+    int st = s->ops->boundary(s->dec, (const uint8_t *)chunk->buf + *len, *len, &s->boundary,
+                              &stop_cut, err);
     if (st <= 0)
         return st;
     if (stop_cut < offset || stop_cut > offset + *len)
-        return spoor_fail(err, SPOOR_EFORMAT, "%s: checkpoint index out of step with the data",
+        return -spoor_fail(err, SPOOR_EFORMAT, "%s: checkpoint index out of step with the data",
                           s->base.in->path);
     *len = (size_t)(stop_cut - offset);
     s->done = true;
@@ -106,7 +107,7 @@ static int stream_next(struct spoor_cursor *base, struct spoor_chunk *chunk, str
         if (!nl) {
             /* One line longer than the chunk: grow the chunk to hold all of it. */
             if (len >= IO_MAX_LINE)
-                return spoor_fail(err, SPOOR_EFORMAT,
+                return -spoor_fail(err, SPOOR_EFORMAT,
                                   "%s: the line at byte %llu is longer than %zu MiB",
                                   s->base.in->path, (unsigned long long)offset, IO_MAX_LINE >> 20);
             target = len * 2 < IO_MAX_LINE ? len * 2 : IO_MAX_LINE;

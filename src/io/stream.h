@@ -12,16 +12,18 @@ enum { IO_END = 0, IO_MORE = 1 };
 struct io_decoder_ops {
     /* Decompresses up to `want` bytes to dst and sets *got. Returns IO_MORE
      * (call again; *got may be short at a member or frame boundary), IO_END
-     * (no more data: clean end, or damaged input with warning() set), or a
-     * negative status with err set. */
+     * (no more data: clean end, or damaged input with warning() set), or
+     * -status with err set. */
     int (*fill)(void *dec, uint8_t *dst, size_t want, size_t *got, struct spoor_error *err);
     /* Optional. A chunk was cut: output so far ends at uncompressed offset
      * `end`, and the next chunk starts at `cut`; tail holds the bytes [cut, end). */
     void (*cut)(void *dec, uint64_t end, uint64_t cut, const uint8_t *tail);
-    /* Optional. Output reached the boundary the decoder set. Returns 0 to go
-     * on (with *next the next boundary, UINT64_MAX for none), 1 to end the
-     * part with its last line ending at *stop_cut, or a negative status. */
-    int (*boundary)(void *dec, uint64_t *next, uint64_t *stop_cut, struct spoor_error *err);
+    /* Optional. Output reached the boundary the decoder set; the `avail`
+     * bytes before `before` are the end of that output. Returns 0 to go on
+     * (with *next the next boundary, UINT64_MAX for none), 1 to end the part
+     * with its last line ending at *stop_cut, or -status with err set. */
+    int (*boundary)(void *dec, const uint8_t *before, size_t avail, uint64_t *next,
+                    uint64_t *stop_cut, struct spoor_error *err);
     uint64_t (*progress)(const void *dec);     /* compressed bytes consumed */
     const char *(*warning)(const void *dec);   /* damaged input, or NULL */
     void (*close)(void *dec);

@@ -83,21 +83,26 @@ uint32_t pfw_intern_tok(struct spoor_table *t, const struct spoor_json_tok *tok)
     return v.str;
 }
 
-uint32_t pfw_cache_intern(struct pfw_intern_cache *c, struct spoor_table *t, const struct spoor_json_tok *tok)
+void pfw_cache_store(struct pfw_intern_cache *c, const struct spoor_json_tok *tok, uint32_t id)
 {
-    size_t n = tok->n;
-    /* a cheap hash over the length and the ends, which is where names differ */
-    unsigned h = (unsigned)n * 31u;
-    if (n)
-        h += (unsigned char)tok->p[0] * 7u + (unsigned char)tok->p[n - 1] * 13u + (unsigned char)tok->p[n / 2];
-    h = (h ^ (h >> 6)) & (PFW_CACHE_SLOTS - 1);
-    if (c->slot[h].p && c->slot[h].n == n && memcmp(c->slot[h].p, tok->p, n) == 0)
-        return c->slot[h].id;
-    uint32_t id = pfw_intern_tok(t, tok);
-    if (n <= UINT32_MAX) {
-        c->slot[h].p = tok->p;
-        c->slot[h].n = (uint32_t)n;
-        c->slot[h].id = id;
+    if (tok->n > UINT32_MAX)
+        return;
+    unsigned h = pfw_cache_slot(tok);
+    char head[16] = {0};
+    memcpy(head, tok->p, tok->n < 16 ? tok->n : 16);
+    memcpy(c->slot[h].head, head, 16);
+    c->slot[h].p = tok->p;
+    c->slot[h].n = (uint32_t)tok->n;
+    c->slot[h].id = id;
+}
+
+uint32_t pfw_cache_intern(struct pfw_intern_cache *c, struct spoor_table *t, const struct spoor_json_tok *tok,
+                          bool padded)
+{
+    uint32_t id;
+    if (!pfw_cache_find(c, tok, padded, &id)) {
+        id = pfw_intern_tok(t, tok);
+        pfw_cache_store(c, tok, id);
     }
     return id;
 }

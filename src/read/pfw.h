@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "read/json_scan.h"
 #include "spoor/read.h"
@@ -47,7 +48,10 @@ enum { PFW_MAX_MEMBERS = 64 };
 
 struct pfw_member {
     struct spoor_json_tok key, val;
+    uint32_t *col;                  /* where the fast tokenizer remembers the key's column, or NULL */
 };
+
+#define PFW_COL_UNRESOLVED (UINT32_MAX - 1)
 
 struct pfw_fields {
     struct spoor_json_tok tok[PFW_EXTRA];
@@ -66,7 +70,7 @@ enum pfw_field pfw_field_of(const char *key, size_t n);
  * learns the line shapes of a chunk (the exact bytes between values: keys,
  * separators, blanks) and matches later lines against them, so a line of a
  * known shape costs a few word compares plus its values. */
-enum { PFW_SHAPES = 4, PFW_SHAPE_MEMBERS = 16 };
+enum { PFW_SHAPES = 4, PFW_ARGS_SHAPES = 64, PFW_SHAPE_MEMBERS = 16 };
 
 struct pfw_shape_member {
     uint64_t lit[2], mask[2];       /* the bytes before the value, up to 16 */
@@ -75,27 +79,34 @@ struct pfw_shape_member {
     uint8_t kind;                   /* what the value is (pfw_fast.c) */
 };
 
+/* The shape of a line, or of the args of one kind of event. */
 struct pfw_shape {
     struct pfw_shape_member m[PFW_SHAPE_MEMBERS];
+    uint32_t col[PFW_SHAPE_MEMBERS]; /* args: the column of each key, once known */
     size_t n;
-    uint64_t tail, tail_mask;       /* the bytes after the last value up to '}' */
+    uint64_t tail, tail_mask;       /* the bytes after the last value to '}' */
     uint8_t tail_len;
+    bool used;
+    const char *owner;              /* args: the event name, in the chunk */
+    size_t owner_n;                 /* 0 while the slot is free */
 };
 
 struct pfw_fast {
     struct pfw_shape shape[PFW_SHAPES];
-    uint8_t order[PFW_SHAPES];      /* shapes to try, most used first */
+    uint8_t order[PFW_SHAPES];      /* line shapes to try, most used first */
     uint64_t hits[PFW_SHAPES];
     size_t nshapes;
+    struct pfw_shape args[PFW_ARGS_SHAPES]; /* by the event name's cache slot */
 };
 
+/* Sets up fs for a chunk: no shapes known yet. */
+void pfw_fast_init(struct pfw_fast *fs);
 /* Reads the line at p ('{' first) to its '\n' and returns the position of
  * that '\n', or NULL when the line needs the tolerant scanner (escapes, raw
  * quotes, blanks in odd places, malformed input, the end of the buffer
  * near). Whatever it accepts, it reads exactly as the tolerant scanner
- * would. With members, the extra top-level members and the members of args
- * are listed too. fs is set up by pfw_fast_init for each chunk. */
-void pfw_fast_init(struct pfw_fast *fs);
+ * would. The members of an args object are listed (f->args_listed); with
+ * members, the extra top-level members too. */
 const char *pfw_fast_line(struct pfw_fast *fs, const char *p, const char *end, bool members,
                           struct pfw_fields *f);
 
@@ -120,24 +131,91 @@ uint32_t pfw_intern_tok(struct spoor_table *t, const struct spoor_json_tok *tok)
 /* ---- args ---- */
 
 /* A small direct-mapped cache from token bytes to an interned id, for
- * strings that repeat line after line (names, categories, arg keys). Entries
- * point into the chunk being parsed, so a cache lives for one parse call. */
-enum { PFW_CACHE_SLOTS = 64 };
+ * strings that repeat line after line (names, categories, arg keys). Each
+ * entry keeps the first 16 bytes of its string, so a short string is
+ * compared with two word compares; entries point into the chunk being
+ * parsed, so a cache lives for one parse call. */
+enum { PFW_CACHE_BITS = 8, PFW_CACHE_SLOTS = 1 << PFW_CACHE_BITS };
 struct pfw_intern_cache {
     struct {
+        uint64_t head[2];
         const char *p;
         uint32_t n, id;
     } slot[PFW_CACHE_SLOTS];
 };
 
-uint32_t pfw_cache_intern(struct pfw_intern_cache *c, struct spoor_table *t, const struct spoor_json_tok *tok);
+/* The slot of a token in a pfw_intern_cache: a cheap hash over the length
+ * and the ends, which is where names differ. */
+static inline unsigned pfw_cache_slot(const struct spoor_json_tok *tok)
+{
+    size_t n = tok->n;
+    const unsigned char *p = (const unsigned char *)tok->p;
+    uint32_t h = (uint32_t)n;
+    if (n)
+        h |= (uint32_t)p[0] << 8 | (uint32_t)p[n / 2] << 16 | (uint32_t)p[n - 1] << 24;
+    if (n > 2)
+        h ^= (uint32_t)p[1] * 0x01000193u ^ (uint32_t)p[n - 2] * 0x9E3779B1u;
+    return (h * 0x9E3779B1u) >> (32 - PFW_CACHE_BITS);
+}
+
+/* Whether n bytes at a and b are equal: word compares for the lengths names
+ * have (a libc call per line was a measurable cost), reading only the n
+ * bytes of each. */
+static inline bool pfw_same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            if (a[i] != b[i])
+                return false;
+        return true;
+    }
+    uint64_t x, y, diff = 0;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        diff |= x ^ y;
+    }
+    memcpy(&x, a + n - 8, 8);
+    memcpy(&y, b + n - 8, 8);
+    return (diff | (x ^ y)) == 0;
+}
+
+/* padded: 16 bytes are readable from tok->p (the fast tokenizer's tokens). */
+static inline bool pfw_cache_find(const struct pfw_intern_cache *c, const struct spoor_json_tok *tok, bool padded,
+                                  uint32_t *id)
+{
+    size_t n = tok->n;
+    unsigned h = pfw_cache_slot(tok);
+    if (!c->slot[h].p || c->slot[h].n != n)
+        return false;
+    if (padded && n <= 16) {
+        /* 16 bytes of 0xFF then 16 of 0: the 16 from ones + 16 - n mask the
+         * first n bytes, whatever the byte order */
+        static const unsigned char ones[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                               0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+        uint64_t w[2], mask[2];
+        memcpy(w, tok->p, 16);
+        memcpy(mask, ones + 16 - n, 16);
+        if ((w[0] & mask[0]) != c->slot[h].head[0] || (w[1] & mask[1]) != c->slot[h].head[1])
+            return false;
+    } else if (!pfw_same_bytes(c->slot[h].p, tok->p, n)) {
+        return false;
+    }
+    *id = c->slot[h].id;
+    return true;
+}
+void pfw_cache_store(struct pfw_intern_cache *c, const struct spoor_json_tok *tok, uint32_t id);
+/* The cached id, or the token interned and cached. */
+uint32_t pfw_cache_intern(struct pfw_intern_cache *c, struct spoor_table *t, const struct spoor_json_tok *tok,
+                          bool padded);
 
 /* Which args become columns, resolved against one output table. */
 struct pfw_args {
     enum spoor_args_mode mode;
     bool quoted_numbers;
     struct spoor_table *t;
-    struct pfw_intern_cache keys;   /* ALL: key -> column name id */
+    struct pfw_intern_cache keys;   /* key -> column name id (UINT32_MAX: not kept) */
+    struct pfw_intern_cache values; /* text values (paths, hashes) -> interned id */
     uint32_t *listed;               /* LISTED: column name id per opts->arg_keys */
     const char *const *listed_keys;
     size_t *listed_len;
@@ -147,12 +225,13 @@ struct pfw_args {
 void pfw_args_init(struct pfw_args *a, const struct spoor_read_opts *opts, bool quoted_numbers,
                    struct spoor_table *t);
 void pfw_args_release(struct pfw_args *a);
-/* The column name id for key, or UINT32_MAX when the mode drops it. */
-uint32_t pfw_args_column(struct pfw_args *a, const struct spoor_json_tok *key);
+/* The column name id for key, or UINT32_MAX when the mode drops it. padded
+ * as for pfw_cache_find, for key and value. */
+uint32_t pfw_args_column(struct pfw_args *a, const struct spoor_json_tok *key, bool padded);
 /* Stores one member as column `name_id` of row `row`. Keys ending in "hash"
  * are always text, so they join the lookups by interned id. */
 void pfw_args_set(struct pfw_args *a, uint32_t name_id, const struct spoor_json_tok *key,
-                  const struct spoor_json_tok *val, size_t row);
+                  const struct spoor_json_tok *val, size_t row, bool padded);
 
 /* ---- metadata ---- */
 

@@ -1,22 +1,28 @@
 /* The fast tokenizer for well-formed trace lines.
  *
- * Almost every line a tracer writes is strict, escape-free JSON with the same
- * few shapes. This reads such a line 16 bytes at a time: SSE2 compares find
- * the quotes that end strings, SWAR arithmetic reads integers eight digits at
- * a step, and a quote-aware bracket matcher skips nested objects (args)
- * without visiting their members. It never needs the line end first: it
- * reads up to the '\n' after the object.
+ * Almost every line a tracer writes is strict, escape-free JSON in one of a
+ * few shapes: the same keys in the same order with the same separators, only
+ * the values differ. So the first line of a shape is walked member by member
+ * (16-byte SSE2 compares find the quotes that end strings, SWAR arithmetic
+ * reads integers eight digits at a step, a quote-aware bracket matcher skips
+ * nested values) and its shape is learned: the literal bytes between values.
+ * Later lines are matched against the learned shapes with two word compares
+ * per member plus the value itself. Args get shapes of their own, one per
+ * event name, since the args of one kind of event look alike. It reads up to
+ * the '\n' after the object and never needs the line end first.
  *
  * Anything unusual (a backslash, a raw quote, blanks other than json.dumps'
- * single spaces, a newline inside a value, NaN, malformed text, the last 32
- * bytes of the buffer) makes it give up, and the tolerant scanner in
+ * single spaces, a newline inside a value, NaN, malformed text, the last few
+ * dozen bytes of the buffer) makes it give up, and the tolerant scanner in
  * json_scan.c reads the line instead. What it accepts it reads exactly as that
- * scanner would; the pfw fuzz target checks the two agree. */
+ * scanner would; the tests and the pfw fuzz target check the two agree. */
 #include "read/pfw.h"
 
 #include <string.h>
 
-#ifdef __SSE2__
+/* SSE2 and little-endian words: x86-64. Elsewhere every line takes the
+ * tolerant path. */
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <emmintrin.h>
 
 enum { GUARD = 32 }; /* scalar reads near p never pass end */
@@ -61,38 +67,59 @@ static inline bool is_number_char(char c)
     return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
-/* A number at p (a digit or '-'); *parsed when it is a plain integer of at
- * most 18 digits, with its value in *value. Returns the end of the number. */
-static inline __attribute__((always_inline)) const char *number(const char *p, const char *end, int64_t *value,
-                                                                bool *parsed)
+static inline uint64_t load8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* How many of the 8 bytes of w, from the first, are ASCII digits. */
+static inline int digits8(uint64_t w)
+{
+    uint64_t not_digit = ((w - 0x3030303030303030ULL) | (w + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
+    return not_digit ? __builtin_ctzll(not_digit) / 8 : 8;
+}
+
+/* Value of the n (1..8) ASCII digits at p, 8 bytes readable. */
+static inline uint64_t digits_value(const char *p, int n)
+{
+    return swar8((load8(p) - 0x3030303030303030ULL) << (8 * (8 - n)));
+}
+
+/* A number at p (a digit or '-'); returns its end. With want, a plain
+ * integer of at most 16 digits is also read into *value (*parsed); longer
+ * ones are left to spoor_json_int64. */
+static inline __attribute__((always_inline)) const char *number(const char *p, const char *end, bool want,
+                                                                int64_t *value, bool *parsed)
 {
     bool neg = *p == '-';
     const char *d = p + neg;
-    uint64_t v = 0;
-    int digits = 0;
-    while (end - d >= 8) {
-        uint64_t w;
-        memcpy(&w, d, 8);
-        uint64_t a = w - 0x3030303030303030ULL;
-        uint64_t not_digit = (a | (w + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
-        int k = not_digit ? __builtin_ctzll(not_digit) / 8 : 8;
-        if (k)
-            v = v * pow10[k] + swar8(a << (8 * (8 - k)));
-        digits += k;
-        d += k;
-        if (k < 8 || digits > 18)
-            break;
+    int n = 0, k = 8;
+    uint64_t w = 0;
+    while (k == 8 && end - (d + n) >= 8) {
+        w = load8(d + n);
+        k = digits8(w);
+        n += k;
     }
-    while (d < end && *d >= '0' && *d <= '9' && digits <= 18) {
-        v = v * 10 + (uint64_t)(*d - '0');
-        digits++;
-        d++;
+    const char *e;
+    /* the byte after the digits is usually in w already: no load on the
+     * path from one value to the next */
+    if (k < 8 && !is_number_char((char)(w >> (8 * k)))) {
+        e = d + n;
+    } else {
+        while (d + n < end && d[n] >= '0' && d[n] <= '9')
+            n++;
+        e = d + n;
+        while (e < end && is_number_char(*e))
+            e++;
     }
-    const char *e = d;
-    while (e < end && is_number_char(*e))
-        e++;
-    *parsed = e == d && digits > 0 && digits <= 18;
-    *value = neg ? -(int64_t)v : (int64_t)v;
+    *parsed = false;
+    if (want && e == d + n && n >= 1 && n <= 16 && end - d >= 16) {
+        uint64_t v = n <= 8 ? digits_value(d, n) : digits_value(d, 8) * pow10[n - 8] + digits_value(d + 8, n - 8);
+        *value = neg ? -(int64_t)v : (int64_t)v;
+        *parsed = true;
+    }
     return e;
 }
 
@@ -198,10 +225,10 @@ static const char *other_value(const char *p, const char *end, struct spoor_json
 
 /* A value at p into tok (and num/parsed for integers); returns its end. */
 static inline __attribute__((always_inline)) const char *value(const char *p, const char *end,
-                                                               struct spoor_json_tok *tok, int64_t *num,
-                                                               bool *parsed)
+                                                               struct spoor_json_tok *tok, bool want,
+                                                               int64_t *num, bool *parsed)
 {
-    if (end - p < 8)
+    if (end - p < 16) /* every token has 16 readable bytes (pfw_cache_find) */
         return NULL;
     tok->has_escape = false;
     char c = *p;
@@ -215,7 +242,7 @@ static inline __attribute__((always_inline)) const char *value(const char *p, co
         return q + 1;
     }
     if (c == '-' || (unsigned)(c - '0') < 10) {
-        const char *e = number(p, end, num, parsed);
+        const char *e = number(p, end, want, num, parsed);
         tok->kind = SPOOR_JSON_NUMBER;
         tok->p = p;
         tok->n = (size_t)(e - p);
@@ -293,90 +320,12 @@ static inline const char *member_end(const char *p, const char *end, bool *more)
     return *p == ',' || *p == '}' ? p + 1 : NULL;
 }
 
-/* Lists the members of the args object at p; returns the end of it. */
-static const char *list_args(const char *p, const char *end, struct pfw_fields *f)
-{
-    f->nargs = 0;
-    bool more = true, closed;
-    for (p++; more;) {
-        if (f->nargs == PFW_MAX_MEMBERS)
-            return NULL;
-        struct pfw_member *m = &f->args[f->nargs];
-        enum pfw_field which;
-        if (!(p = member_key(p, end, &m->key, &closed, false, &which)))
-            return NULL;
-        if (closed)
-            break;
-        int64_t num;
-        bool parsed;
-        if (!(p = value(p, end, &m->val, &num, &parsed)) || !(p = member_end(p, end, &more)))
-            return NULL;
-        f->nargs++;
-    }
-    f->args_listed = true;
-    return p;
-}
-
 /* Value kinds of a shape member. */
 enum { KIND_STRING, KIND_NUMBER, KIND_OTHER };
 
-/* The token a member's value goes to: its fixed field, the next extra member
- * (with members), or nowhere. */
-static inline struct spoor_json_tok *member_slot(struct pfw_fields *f, enum pfw_field which, bool members,
-                                                 const char *key, size_t key_len, struct spoor_json_tok *ignored)
+static inline int kind_of(char c)
 {
-    if (which != PFW_EXTRA)
-        return &f->tok[which];
-    if (!members)
-        return ignored;
-    if (f->nextra == PFW_MAX_MEMBERS)
-        return NULL;
-    struct pfw_member *m = &f->extra[f->nextra++];
-    m->key = (struct spoor_json_tok){SPOOR_JSON_STRING, key, key_len, false};
-    return &m->val;
-}
-
-/* Reads the value at p of kind into tok; returns its end or NULL. */
-static inline __attribute__((always_inline)) const char *member_value(const char *p, const char *end, int kind,
-                                                                      enum pfw_field which, bool members,
-                                                                      struct pfw_fields *f,
-                                                                      struct spoor_json_tok *tok)
-{
-    int64_t num = 0;
-    bool parsed = false;
-    if (which == PFW_ARGS && members && *p == '{') {
-        const char *start = p;
-        if (!(p = list_args(p, end, f)))
-            return NULL;
-        *tok = (struct spoor_json_tok){SPOOR_JSON_OBJECT, start, (size_t)(p - start), false};
-    } else {
-        if (kind == KIND_STRING) {
-            const char *q = string_end(p, end);
-            if (!q)
-                return NULL;
-            *tok = (struct spoor_json_tok){SPOOR_JSON_STRING, p, (size_t)(q - p), false};
-            p = q + 1;
-        } else if (!(p = value(p, end, tok, &num, &parsed))) {
-            return NULL;
-        }
-        if (which == PFW_ARGS)
-            f->args_listed = false;
-    }
-    if (which != PFW_EXTRA) {
-        unsigned bit = 1u << which;
-        f->seen |= bit;
-        f->num[which] = num;
-        f->parsed = parsed ? f->parsed | bit : f->parsed & ~bit;
-    }
-    return p;
-}
-
-/* The line's '\n' after the object's end at p, or NULL. */
-static inline const char *line_end(const char *p, const char *end)
-{
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == ',' || *p == ']'))
-        p++;
-    return p < end && *p == '\n' ? p : NULL;
+    return c == '"' ? KIND_STRING : c == '-' || (unsigned)(c - '0') < 10 ? KIND_NUMBER : KIND_OTHER;
 }
 
 static void set_literal(uint64_t *lit, uint64_t *mask, const char *p, size_t n)
@@ -396,13 +345,237 @@ static inline bool literal_matches(const char *p, const uint64_t *lit, const uin
     return (((a ^ lit[0]) & mask[0]) | ((b ^ lit[1]) & mask[1])) == 0;
 }
 
-/* The general walk; with learn, also records the line's shape (learn->n = 0
- * when the line has no shape worth keeping). */
-static const char *walk_line(const char *p, const char *end, bool members, struct pfw_fields *f,
-                             struct pfw_shape *learn)
+/* Records member n of a shape being learned: the bytes from lit to the
+ * value's start. False when the shape cannot hold it. */
+static bool learn_member(struct pfw_shape *s, size_t n, const char *lit, const char *value_start,
+                         const struct spoor_json_tok *key, enum pfw_field which, int kind)
+{
+    if (n >= PFW_SHAPE_MEMBERS || value_start - lit > 16 || key->p - lit > 16 || key->n > 16)
+        return false;
+    struct pfw_shape_member *m = &s->m[n];
+    set_literal(m->lit, m->mask, lit, (size_t)(value_start - lit));
+    m->len = (uint8_t)(value_start - lit);
+    m->key_off = (uint8_t)(key->p - lit);
+    m->key_len = (uint8_t)key->n;
+    m->field = (uint8_t)which;
+    m->kind = (uint8_t)kind;
+    s->col[n] = PFW_COL_UNRESOLVED;
+    return true;
+}
+
+/* Records the bytes from the last value to just past '}' and completes the
+ * shape; false when they are too many. */
+static bool learn_tail(struct pfw_shape *s, size_t n, const char *lit, const char *p)
+{
+    if (p - lit > 8)
+        return false;
+    uint64_t tail[2], mask[2];
+    set_literal(tail, mask, lit, (size_t)(p - lit));
+    s->tail = tail[0];
+    s->tail_mask = mask[0];
+    s->tail_len = (uint8_t)(p - lit);
+    s->n = n;
+    s->used = true;
+    return true;
+}
+
+/* Past the tail of shape s at p, or NULL. */
+static inline const char *match_tail(const struct pfw_shape *s, const char *p, const char *end)
+{
+    if (end - p < 8)
+        return NULL;
+    return ((load8(p) ^ s->tail) & s->tail_mask) ? NULL : p + s->tail_len;
+}
+
+/* The literal of member m at p: NULL when it differs, else the value start. */
+static inline const char *match_literal(const struct pfw_shape_member *m, const char *p, const char *end)
+{
+    if (end - p < 48 || !literal_matches(p, m->lit, m->mask))
+        return NULL;
+    p += m->len;
+    if (m->kind == KIND_NUMBER && *p != '-' && (unsigned)(*p - '0') >= 10)
+        return NULL;
+    return p;
+}
+
+/* A value of a known kind at p into tok; returns its end or NULL. */
+static inline __attribute__((always_inline)) const char *kind_value(const char *p, const char *end, int kind,
+                                                                    struct spoor_json_tok *tok, bool want,
+                                                                    int64_t *num, bool *parsed)
+{
+    if (kind == KIND_NUMBER && end - p >= 16) {
+        const char *e = number(p, end, want, num, parsed);
+        *tok = (struct spoor_json_tok){SPOOR_JSON_NUMBER, p, (size_t)(e - p), false};
+        return e;
+    }
+    if (kind != KIND_STRING)
+        return value(p, end, tok, want, num, parsed);
+    const char *q = string_end(p, end);
+    if (!q)
+        return NULL;
+    *tok = (struct spoor_json_tok){SPOOR_JSON_STRING, p, (size_t)(q - p), false};
+    *parsed = false;
+    return q + 1;
+}
+
+/* ---- args ---- */
+
+/* The args shape for events of this one's name: the args of one kind of
+ * event look alike from line to line. Slots are probed from the name's cache
+ * slot; with learn, a slot is claimed for the name (the first free one, or
+ * the home slot). NULL when the line has no name yet. */
+static struct pfw_shape *args_shape_for(struct pfw_fast *fs, const struct pfw_fields *f, bool learn)
+{
+    if (!(f->seen & (1u << PFW_NAME)))
+        return NULL;
+    const struct spoor_json_tok *name = &f->tok[PFW_NAME];
+    unsigned home = pfw_cache_slot(name) % PFW_ARGS_SHAPES;
+    for (unsigned i = 0; i < 4; i++) {
+        struct pfw_shape *s = &fs->args[(home + i) % PFW_ARGS_SHAPES];
+        if (!s->owner_n && !s->used) {
+            if (!learn)
+                return NULL;
+            s->owner = name->p;
+            s->owner_n = name->n;
+            return s;
+        }
+        if (s->owner_n == name->n && pfw_same_bytes(s->owner, name->p, name->n))
+            return s;
+    }
+    if (!learn)
+        return NULL;
+    struct pfw_shape *s = &fs->args[home];
+    s->owner = name->p;
+    s->owner_n = name->n;
+    s->used = false;
+    return s;
+}
+
+static const char *match_args(struct pfw_shape *s, const char *p, const char *end, struct pfw_fields *f)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        const struct pfw_shape_member *m = &s->m[i];
+        struct pfw_member *a = &f->args[i];
+        a->key = (struct spoor_json_tok){SPOOR_JSON_STRING, p + m->key_off, m->key_len, false};
+        a->col = &s->col[i];
+        int64_t num;
+        bool parsed;
+        if (!(p = match_literal(m, p, end)) || !(p = kind_value(p, end, m->kind, &a->val, false, &num, &parsed)))
+            return NULL;
+    }
+    f->nargs = s->n;
+    return match_tail(s, p, end);
+}
+
+/* The general walk of args; learns their shape into learn (if not NULL). */
+static const char *walk_args(const char *p, const char *end, struct pfw_fields *f, struct pfw_shape *learn)
 {
     const char *lit = p;
-    learn->n = 0;
+    bool more = true, closed, keep = learn != NULL;
+    f->nargs = 0;
+    for (p++; more;) {
+        if (f->nargs == PFW_MAX_MEMBERS)
+            return NULL;
+        struct pfw_member *a = &f->args[f->nargs];
+        enum pfw_field which;
+        if (!(p = member_key(p, end, &a->key, &closed, false, &which)))
+            return NULL;
+        if (closed)
+            break;
+        int kind = kind_of(*p);
+        keep = keep && learn_member(learn, f->nargs, lit, p + (kind == KIND_STRING), &a->key, PFW_EXTRA, kind);
+        a->col = keep ? &learn->col[f->nargs] : NULL;
+        int64_t num;
+        bool parsed;
+        if (!(p = value(p, end, &a->val, false, &num, &parsed)))
+            return NULL;
+        f->nargs++;
+        lit = p;
+        if (!(p = member_end(p, end, &more)))
+            return NULL;
+    }
+    if (keep && !learn_tail(learn, f->nargs, lit, p))
+        for (size_t i = 0; i < f->nargs; i++)
+            f->args[i].col = NULL;
+    return p;
+}
+
+/* Lists the members of the args object at p; returns the end of it. */
+static const char *list_args(struct pfw_fast *fs, const char *p, const char *end, struct pfw_fields *f)
+{
+    struct pfw_shape *s = args_shape_for(fs, f, false);
+    const char *e = s && s->used ? match_args(s, p, end, f) : NULL;
+    if (!e) {
+        if ((s = args_shape_for(fs, f, true)))
+            s->used = false;
+        e = walk_args(p, end, f, s);
+    }
+    f->args_listed = e != NULL;
+    return e;
+}
+
+/* ---- lines ---- */
+
+/* The token a member's value goes to: its fixed field, the next extra member
+ * (with members), or nowhere. */
+static inline struct spoor_json_tok *member_slot(struct pfw_fields *f, enum pfw_field which, bool members,
+                                                 const char *key, size_t key_len, struct spoor_json_tok *ignored)
+{
+    if (which != PFW_EXTRA)
+        return &f->tok[which];
+    if (!members)
+        return ignored;
+    if (f->nextra == PFW_MAX_MEMBERS)
+        return NULL;
+    struct pfw_member *m = &f->extra[f->nextra++];
+    m->key = (struct spoor_json_tok){SPOOR_JSON_STRING, key, key_len, false};
+    m->col = NULL;
+    return &m->val;
+}
+
+/* Reads a top-level value of kind at p into tok; returns its end or NULL. */
+static inline __attribute__((always_inline)) const char *member_value(struct pfw_fast *fs, const char *p,
+                                                                      const char *end, int kind,
+                                                                      enum pfw_field which, bool members,
+                                                                      struct pfw_fields *f,
+                                                                      struct spoor_json_tok *tok)
+{
+    int64_t num = 0;
+    bool parsed = false;
+    if (which == PFW_ARGS && *p == '{') { /* walking args by their shape beats skipping them */
+        const char *start = p;
+        if (!(p = list_args(fs, p, end, f)))
+            return NULL;
+        *tok = (struct spoor_json_tok){SPOOR_JSON_OBJECT, start, (size_t)(p - start), false};
+    } else {
+        if (!(p = kind_value(p, end, kind, tok, which >= PFW_TS && which <= PFW_TID, &num, &parsed)))
+            return NULL;
+        if (which == PFW_ARGS)
+            f->args_listed = false;
+    }
+    if (which != PFW_EXTRA) {
+        unsigned bit = 1u << which;
+        f->seen |= bit;
+        f->num[which] = num;
+        f->parsed = (f->parsed & ~bit) | (unsigned)parsed << which;
+    }
+    return p;
+}
+
+/* The line's '\n' after the object's end at p, or NULL. */
+static inline const char *line_end(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == ',' || *p == ']'))
+        p++;
+    return p < end && *p == '\n' ? p : NULL;
+}
+
+/* The general walk of a line; learns its shape into learn. */
+static const char *walk_line(struct pfw_fast *fs, const char *p, const char *end, bool members,
+                             struct pfw_fields *f, struct pfw_shape *learn)
+{
+    const char *lit = p;
+    learn->used = false;
     bool more = true, closed, keep = true;
     size_t n = 0;
     for (p++; more;) {
@@ -414,65 +587,35 @@ static const char *walk_line(const char *p, const char *end, bool members, struc
             break;
         if (!(val = member_slot(f, which, members, key.p, key.n, &ignored)))
             return NULL;
-        int kind = *p == '"' ? KIND_STRING : *p == '-' || (unsigned)(*p - '0') < 10 ? KIND_NUMBER : KIND_OTHER;
+        int kind = kind_of(*p);
         const char *value_start = p + (kind == KIND_STRING);
-        if (kind == KIND_STRING && end - p < 8)
-            return NULL;
-        if (n < PFW_SHAPE_MEMBERS && value_start - lit <= 16 && key.p - lit < 256 && key.n < 256) {
-            struct pfw_shape_member *m = &learn->m[n];
-            set_literal(m->lit, m->mask, lit, (size_t)(value_start - lit));
-            m->len = (uint8_t)(value_start - lit);
-            m->key_off = (uint8_t)(key.p - lit);
-            m->key_len = (uint8_t)key.n;
-            m->field = (uint8_t)which;
-            m->kind = (uint8_t)kind;
-        } else {
-            keep = false;
-        }
-        n++;
-        if (!(p = member_value(value_start, end, kind, which, members, f, val)))
+        keep = keep && learn_member(learn, n++, lit, value_start, &key, which, kind);
+        if (!(p = member_value(fs, value_start, end, kind, which, members, f, val)))
             return NULL;
         lit = p;
         if (!(p = member_end(p, end, &more)))
             return NULL;
     }
     const char *nl = line_end(p, end);
-    if (nl && keep && p - lit <= 8) {
-        learn->n = n;
-        uint64_t tail[2], mask[2];
-        set_literal(tail, mask, lit, (size_t)(p - lit));
-        learn->tail = tail[0];
-        learn->tail_mask = mask[0];
-        learn->tail_len = (uint8_t)(p - lit);
-    }
+    if (nl && keep)
+        learn_tail(learn, n, lit, p);
     return nl;
 }
 
 /* Reads a line of a known shape; NULL when it is not of that shape. */
-static const char *match_shape(const struct pfw_shape *s, const char *p, const char *end, bool members,
-                               struct pfw_fields *f)
+static const char *match_line(struct pfw_fast *fs, const struct pfw_shape *s, const char *p, const char *end,
+                              bool members, struct pfw_fields *f)
 {
     for (size_t i = 0; i < s->n; i++) {
         const struct pfw_shape_member *m = &s->m[i];
-        if (end - p < 48 || !literal_matches(p, m->lit, m->mask))
-            return NULL;
         struct spoor_json_tok ignored, *val;
         enum pfw_field which = (enum pfw_field)m->field;
-        if (!(val = member_slot(f, which, members, p + m->key_off, m->key_len, &ignored)))
-            return NULL;
-        p += m->len;
-        if (m->kind == KIND_NUMBER && *p != '-' && (unsigned)(*p - '0') >= 10)
-            return NULL;
-        if (!(p = member_value(p, end, m->kind, which, members, f, val)))
+        if (!(val = member_slot(f, which, members, p + m->key_off, m->key_len, &ignored)) ||
+            !(p = match_literal(m, p, end)) || !(p = member_value(fs, p, end, m->kind, which, members, f, val)))
             return NULL;
     }
-    uint64_t w;
-    if (end - p < 8)
-        return NULL;
-    memcpy(&w, p, 8);
-    if ((w ^ s->tail) & s->tail_mask)
-        return NULL;
-    return line_end(p + s->tail_len, end);
+    p = match_tail(s, p, end);
+    return p ? line_end(p, end) : NULL;
 }
 
 void pfw_fast_init(struct pfw_fast *fs)
@@ -482,6 +625,17 @@ void pfw_fast_init(struct pfw_fast *fs)
         fs->order[i] = (uint8_t)i;
         fs->hits[i] = 0;
     }
+    for (size_t i = 0; i < PFW_ARGS_SHAPES; i++) {
+        fs->args[i].used = false;
+        fs->args[i].owner_n = 0;
+    }
+}
+
+static void start_fields(struct pfw_fields *f)
+{
+    f->seen = f->parsed = 0;
+    f->nextra = 0;
+    f->args_listed = false;
 }
 
 const char *pfw_fast_line(struct pfw_fast *fs, const char *p, const char *end, bool members,
@@ -490,13 +644,11 @@ const char *pfw_fast_line(struct pfw_fast *fs, const char *p, const char *end, b
     if (*p != '{')
         return NULL;
     for (size_t i = 0; i < fs->nshapes; i++) {
-        f->seen = f->parsed = 0;
-        f->nextra = 0;
-        f->args_listed = false;
-        const char *nl = match_shape(&fs->shape[fs->order[i]], p, end, members, f);
+        start_fields(f);
+        uint8_t k = fs->order[i];
+        const char *nl = match_line(fs, &fs->shape[k], p, end, members, f);
         if (nl) {
             /* the most used shapes are tried first */
-            uint8_t k = fs->order[i];
             fs->hits[k]++;
             if (i > 0 && fs->hits[k] > fs->hits[fs->order[i - 1]]) {
                 fs->order[i] = fs->order[i - 1];
@@ -505,12 +657,10 @@ const char *pfw_fast_line(struct pfw_fast *fs, const char *p, const char *end, b
             return nl;
         }
     }
-    f->seen = f->parsed = 0;
-    f->nextra = 0;
-    f->args_listed = false;
+    start_fields(f);
     struct pfw_shape learned;
-    const char *nl = walk_line(p, end, members, f, &learned);
-    if (nl && learned.n) {
+    const char *nl = walk_line(fs, p, end, members, f, &learned);
+    if (nl && learned.used) {
         /* a new shape takes a free place or the least used one's */
         size_t at = fs->nshapes < PFW_SHAPES ? fs->nshapes++ : PFW_SHAPES - 1;
         fs->shape[fs->order[at]] = learned;

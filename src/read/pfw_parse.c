@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { DETAIL_MAX = 80 };
@@ -25,44 +26,56 @@ struct parser {
     struct pfw_fast fast;
 };
 
+/* A fixed integer field the fast tokenizer did not read: quoted, a decimal,
+ * too long, or from the tolerant path. */
+static __attribute__((noinline)) bool fixed_int_text(const struct spoor_json_tok *v, int64_t mul, int64_t *out)
+{
+    if (v->kind == SPOOR_JSON_NULL)
+        return true;
+    if (v->kind != SPOOR_JSON_NUMBER && v->kind != SPOOR_JSON_STRING)
+        return false;
+    int64_t i;
+    if (spoor_json_int64(v->p, v->n, &i))
+        return !__builtin_mul_overflow(i, mul, out) && *out != SPOOR_NULL;
+    double d;
+    if (!spoor_json_double(v->p, v->n, &d))
+        return false;
+    d *= (double)mul;
+    if (!(d > -9.2e18 && d < 9.2e18))
+        return false;
+    *out = llround(d);
+    return true;
+}
+
 /* An integer field (quoted or not, or a decimal) times mul; absent or null
  * gives SPOOR_NULL. False when the value is not a number that fits. */
-static bool fixed_int(const struct pfw_fields *f, enum pfw_field which, int64_t mul, int64_t *out)
+static inline bool fixed_int(const struct pfw_fields *f, enum pfw_field which, int64_t mul, int64_t *out)
 {
     *out = SPOOR_NULL;
     unsigned bit = 1u << which;
     if (!(f->seen & bit))
         return true;
-    int64_t i;
-    const struct spoor_json_tok *v = &f->tok[which];
-    if (f->parsed & bit) {
-        i = f->num[which];
-    } else {
-        if (v->kind == SPOOR_JSON_NULL)
-            return true;
-        if (v->kind != SPOOR_JSON_NUMBER && v->kind != SPOOR_JSON_STRING)
-            return false;
-        if (!spoor_json_int64(v->p, v->n, &i)) {
-            double d;
-            if (!spoor_json_double(v->p, v->n, &d))
-                return false;
-            d *= (double)mul;
-            if (!(d > -9.2e18 && d < 9.2e18))
-                return false;
-            *out = llround(d);
-            return true;
-        }
-    }
-    return !__builtin_mul_overflow(i, mul, out) && *out != SPOOR_NULL;
+    if (!(f->parsed & bit))
+        return fixed_int_text(&f->tok[which], mul, out);
+    return !__builtin_mul_overflow(f->num[which], mul, out) && *out != SPOOR_NULL;
 }
 
-static void set_member(struct parser *ps, const struct pfw_member *m, size_t row, struct pfw_meta *meta)
+/* padded: the tokens come from the fast tokenizer (see pfw_cache_find). */
+static void set_member(struct parser *ps, const struct pfw_member *m, size_t row, struct pfw_meta *meta,
+                       bool padded)
 {
     if (meta)
         pfw_meta_note(meta, &m->key, &m->val);
-    uint32_t col = pfw_args_column(&ps->args, &m->key);
+    uint32_t col;
+    if (m->col && *m->col != PFW_COL_UNRESOLVED) {
+        col = *m->col;
+    } else {
+        col = pfw_args_column(&ps->args, &m->key, padded);
+        if (m->col)
+            *m->col = col;
+    }
     if (col != UINT32_MAX)
-        pfw_args_set(&ps->args, col, &m->key, &m->val, row);
+        pfw_args_set(&ps->args, col, &m->key, &m->val, row, padded);
 }
 
 /* Args into columns and metadata; false when args is malformed. */
@@ -70,21 +83,21 @@ static bool read_args(struct parser *ps, const struct pfw_fields *f, size_t row,
 {
     if (f->args_listed) {
         for (size_t i = 0; i < f->nargs; i++)
-            set_member(ps, &f->args[i], row, meta);
+            set_member(ps, &f->args[i], row, meta, true);
         return true;
     }
     const struct spoor_json_tok *args = &f->tok[PFW_ARGS];
     struct spoor_json_iter it;
-    struct pfw_member m;
+    struct pfw_member m = {.col = NULL};
     spoor_json_iter_init(&it, args->p, args->p + args->n);
     int r;
     while ((r = spoor_json_next(&it, &m.key, &m.val)) == 1)
-        set_member(ps, &m, row, meta);
+        set_member(ps, &m, row, meta, false);
     return r == 0;
 }
 
 /* Turns a line's members into a row; returns NULL or the skip reason. */
-static const char *emit_row(struct parser *ps, const struct pfw_fields *f, uint64_t line)
+static const char *emit_row(struct parser *ps, const struct pfw_fields *f, uint64_t line, bool padded)
 {
     const struct pfw_state *st = ps->st;
     int64_t ts, dur, pid, tid;
@@ -120,8 +133,8 @@ static const char *emit_row(struct parser *ps, const struct pfw_fields *f, uint6
     t->ph[row] = ph;
     t->src[row] = ps->src;
     t->line[row] = line;
-    t->name[row] = has_name ? pfw_cache_intern(&ps->names, t, &f->tok[PFW_NAME]) : 0;
-    t->cat[row] = f->seen & (1u << PFW_CAT) ? pfw_cache_intern(&ps->cats, t, &f->tok[PFW_CAT]) : 0;
+    t->name[row] = has_name ? pfw_cache_intern(&ps->names, t, &f->tok[PFW_NAME], padded) : 0;
+    t->cat[row] = f->seen & (1u << PFW_CAT) ? pfw_cache_intern(&ps->cats, t, &f->tok[PFW_CAT], padded) : 0;
 
     struct pfw_meta meta = {0};
     bool is_meta = ph == 'M' && has_name;
@@ -134,12 +147,12 @@ static const char *emit_row(struct parser *ps, const struct pfw_fields *f, uint6
             }
         } else if (args->kind != SPOOR_JSON_NULL) {
             /* not an object: kept whole as column "args" */
-            struct pfw_member m = {{SPOOR_JSON_STRING, "args", 4, false}, *args};
-            set_member(ps, &m, row, NULL);
+            struct pfw_member m = {{SPOOR_JSON_STRING, "args", 4, false}, *args, NULL};
+            set_member(ps, &m, row, NULL, false);
         }
     }
     for (size_t i = 0; i < f->nextra; i++)
-        set_member(ps, &f->extra[i], row, NULL);
+        set_member(ps, &f->extra[i], row, NULL, padded);
     if (is_meta)
         pfw_meta_apply(t, &f->tok[PFW_NAME], &meta, pid, tid);
     return NULL;
@@ -160,7 +173,7 @@ static const char *slow_line(struct parser *ps, const char *p, const char *end, 
     f->args_listed = false;
     bool keep_extra = ps->args.mode != SPOOR_ARGS_NONE;
     struct spoor_json_iter it;
-    struct pfw_member m;
+    struct pfw_member m = {.col = NULL};
     spoor_json_iter_init(&it, p, end);
     int r;
     while ((r = spoor_json_next(&it, &m.key, &m.val)) == 1) {
@@ -179,21 +192,22 @@ static const char *slow_line(struct parser *ps, const char *p, const char *end, 
     for (p = it.p; p < end; p++)
         if (*p != ' ' && *p != '\t' && *p != '\r' && *p != ',' && *p != ']')
             return "text after object";
-    return emit_row(ps, f, line);
+    return emit_row(ps, f, line, false);
 }
 
 int pfw_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
 {
-    struct parser ps;
-    ps.t = job->out;
-    ps.st = job->dialect->state;
-    ps.src = job->src;
-    memset(&ps.names, 0, sizeof ps.names);
-    memset(&ps.cats, 0, sizeof ps.cats);
-    pfw_fast_init(&ps.fast);
-    pfw_args_init(&ps.args, job->opts, ps.st->quoted_numbers, job->out);
-    bool members = ps.args.mode != SPOOR_ARGS_NONE;
-    struct pfw_fields f;
+    /* ~70 KB of shapes, caches and one line's members: on the heap, once per chunk */
+    struct parser *ps = spoor_xmalloc(sizeof *ps);
+    struct pfw_fields *f = spoor_xmalloc(sizeof *f);
+    ps->t = job->out;
+    ps->st = job->dialect->state;
+    ps->src = job->src;
+    memset(&ps->names, 0, sizeof ps->names);
+    memset(&ps->cats, 0, sizeof ps->cats);
+    pfw_fast_init(&ps->fast);
+    pfw_args_init(&ps->args, job->opts, ps->st->quoted_numbers, job->out);
+    bool members = ps->args.mode != SPOOR_ARGS_NONE;
 
     const char *p = buf, *end = buf + len;
     if (job->at_file_start && len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
@@ -203,14 +217,14 @@ int pfw_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
     while (p < end) {
         line++;
         const char *reason;
-        const char *le = pfw_fast_line(&ps.fast, p, end, members, &f);
+        const char *le = pfw_fast_line(&ps->fast, p, end, members, f);
         if (le) {
-            reason = emit_row(&ps, &f, line);
+            reason = emit_row(ps, f, line, true);
         } else {
             le = memchr(p, '\n', (size_t)(end - p));
             if (!le)
                 le = end;
-            reason = slow_line(&ps, p, le, line, &f);
+            reason = slow_line(ps, p, le, line, f);
         }
         if (reason) {
             size_t n = (size_t)(le - p);
@@ -224,6 +238,8 @@ int pfw_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
         p = le < end ? le + 1 : end;
     }
     job->lines = line;
-    pfw_args_release(&ps.args);
+    pfw_args_release(&ps->args);
+    free(f);
+    free(ps);
     return status;
 }

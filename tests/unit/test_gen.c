@@ -188,6 +188,10 @@ static void check_truth(const char *trace, bool random)
     memset(groups, 0, sizeof groups);
     size_t ngroups = 0;
     uint64_t events = 0, metadata = 0, with_random = 0;
+    /* Distinct FH values (as text: cJSON would round 128-bit integers), pids, threads. */
+    char (*hashes)[48] = calloc(nlines, sizeof *hashes);
+    double (*threads)[2] = calloc(nlines, sizeof *threads);
+    size_t nhashes = 0, nthreads = 0, npids = 0;
     for (size_t i = 2; i <= nlines; i++) {
         parsed[i] = cJSON_Parse(lines[i]);
         if (!parsed[i])
@@ -195,7 +199,26 @@ static void check_truth(const char *trace, bool random)
         const char *ph = str(parsed[i], "ph");
         if (!strcmp(ph, "M")) {
             metadata++;
+            const char *v = strstr(lines[i], "\"value\": ");
+            assert_non_null(v);
+            char hash[48];
+            snprintf(hash, sizeof hash, "%.*s", (int)strspn(v + 9, "0123456789"), v + 9);
+            size_t h = 0;
+            while (h < nhashes && strcmp(hashes[h], hash))
+                h++;
+            if (h == nhashes && !strcmp(str(parsed[i], "name"), "FH"))
+                memcpy(hashes[nhashes++], hash, sizeof hash);
             continue;
+        }
+        double pid = num(parsed[i], "pid"), tid = num(parsed[i], "tid");
+        size_t th = 0;
+        bool pid_seen = false;
+        for (; th < nthreads && !(threads[th][0] == pid && threads[th][1] == tid); th++)
+            pid_seen |= threads[th][0] == pid;
+        if (th == nthreads) { /* new thread; the loop saw every pid before it */
+            npids += !pid_seen;
+            threads[nthreads][0] = pid;
+            threads[nthreads++][1] = tid;
         }
         assert_string_equal(ph, "X");
         events++;
@@ -217,6 +240,11 @@ static void check_truth(const char *trace, bool random)
     assert_int_equal((uint64_t)num(truth, "lines"), nlines);
     assert_int_equal((uint64_t)num(truth, "events"), events);
     assert_int_equal((uint64_t)num(truth, "metadata_events"), metadata);
+    assert_int_equal((uint64_t)num(truth, "files"), nhashes);
+    assert_int_equal((uint64_t)num(truth, "threads"), nthreads);
+    assert_int_equal((uint64_t)num(truth, "processes"), npids);
+    free(hashes);
+    free(threads);
     cJSON *tg = child(truth, "groups");
     size_t matched = 0;
     for (cJSON *g = tg->child; g; g = g->next) {

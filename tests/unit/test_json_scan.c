@@ -125,7 +125,8 @@ static void test_malformed(void **state)
     /* after a failure the iterator stays failed */
     struct spoor_json_iter it;
     struct spoor_json_tok k, v;
-    spoor_json_iter_init(&it, "{x}", "{x}" + 3);
+    static const char bad_key[] = "{x}";
+    spoor_json_iter_init(&it, bad_key, bad_key + 3);
     assert_int_equal(spoor_json_next(&it, &k, &v), -1);
     assert_true(it.failed);
     assert_int_equal(spoor_json_next(&it, &k, &v), -1);

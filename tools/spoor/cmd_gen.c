@@ -24,8 +24,9 @@ static const char gen_help[] =
     "                       decimals allowed; default 64)\n"
     "  --procs N            application processes, 3 threads each (default 4)\n"
     "  --seed N             random seed (default 1)\n"
-    "  --random-hashes      a fresh file per open and a random 128-bit args.rid per\n"
-    "                       event, so gzip compresses ~3.5:1 (real traces: 10-25:1)\n"
+    "  --random-hashes      a fresh file per open, and per event a random 128-bit\n"
+    "                       args.rid and a random 96-hex-digit args.digest, so gzip\n"
+    "                       compresses ~3.5:1 (real traces: 10-25:1); stresses inflate\n"
     "  --level N            gzip level 1-9 for .gz output (default 6)\n"
     "  --no-truth           do not write FILE.truth.json\n"
     "  -h, --help           this help\n";

@@ -1,0 +1,69 @@
+/* Fuzzes the pfw reader: detection on a head of the input, then parsing in
+ * line-aligned chunks. The first byte picks the options (args mode, strict,
+ * a forced dialect, head and chunk sizes). Checks that every row points at a
+ * line of the input, that rows plus skips never exceed the lines read, and
+ * that the fast tokenizer and the tolerant scanner agree: the same input with
+ * every line indented by one blank (which the fast path never takes) must
+ * give the same table. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../unit/pfw_tables.h"
+#include "../unit/read_harness.h"
+
+static const char *const keys[] = {"fhash", "hhash", "fname", "size"};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size == 0)
+        return 0;
+    uint8_t knobs = data[0];
+    const char *text = (const char *)data + 1;
+    size_t len = size - 1;
+    static const enum spoor_args_mode modes[] = {SPOOR_ARGS_ALL, SPOOR_ARGS_NONE, SPOOR_ARGS_LISTED, SPOOR_ARGS_ALL};
+    static const char *const dialects[] = {NULL, NULL, "datacrumbs-cpp", "dftracer-2023"};
+    struct spoor_read_opts opts = {
+        .args = modes[knobs & 3],
+        .arg_keys = keys,
+        .n_arg_keys = 4,
+        .dialect = dialects[(knobs >> 2) & 3],
+        .strict = knobs & 16,
+    };
+    size_t head = knobs & 32 ? len / 2 : len;
+    size_t chunk = knobs & 64 ? 64 : 0;
+    struct harness h;
+    int st = harness_load(&spoor_format_pfw, text, len, head, chunk, &opts, &h);
+    if (st == SPOOR_OK) {
+        for (size_t r = 0; r < h.table->nrows; r++)
+            if (h.table->line[r] < 1 || h.table->line[r] > h.lines)
+                abort();
+        if (h.table->nrows + h.skips.total > h.lines)
+            abort();
+    }
+    harness_free(&h);
+
+    /* fast and tolerant paths: one batch each, so no merge is involved */
+    opts.strict = false;
+    /* an indent would add a line to empty input and hide a BOM */
+    if (len == 0 || (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0))
+        return 0;
+    char *indented = malloc(2 * len + 1);
+    size_t n = 0;
+    indented[n++] = ' ';
+    for (size_t i = 0; i < len; i++) {
+        indented[n++] = text[i];
+        if (text[i] == '\n' && i + 1 < len)
+            indented[n++] = ' ';
+    }
+    struct harness fast, slow;
+    int a = harness_load(&spoor_format_pfw, text, len, len, 0, &opts, &fast);
+    int b = harness_load(&spoor_format_pfw, indented, n, n, 0, &opts, &slow);
+    char why[256];
+    if (a != b || (a == SPOOR_OK && (!pfw_tables_equal(fast.table, slow.table, why, sizeof why) ||
+                                     fast.skips.total != slow.skips.total || fast.lines != slow.lines)))
+        abort();
+    harness_free(&fast);
+    harness_free(&slow);
+    free(indented);
+    return 0;
+}

@@ -1,0 +1,331 @@
+/* gzip inputs: round trips at several zlib levels, multi-member files, one
+ * big member, long lines; resuming from every checkpoint; damaged files
+ * (truncated, corrupt, trailing bytes) decoded as far as they go. */
+#include "test_io_kit.h"
+
+#include <unistd.h>
+
+enum { SMALL_CHUNK = 64 * 1024 };
+
+static const char *write_gz(const char *name, const char *text, size_t len, int level,
+                            size_t member, size_t *gz_len)
+{
+    unsigned char *gz = kit_gzip(text, len, level, member, gz_len);
+    const char *path = testutil_write(name, gz, *gz_len);
+    free(gz);
+    return path;
+}
+
+static size_t parts_of(const char *path, const struct spoor_input_opts *opts)
+{
+    struct spoor_input *in;
+    struct spoor_error err;
+    assert_int_equal(spoor_input_open(path, opts, &in, &err), SPOOR_OK);
+    size_t n = spoor_input_plan(in, 2);
+    spoor_input_close(in);
+    return n;
+}
+
+/* Reads the file twice: the first read builds the index, the second uses it. */
+static void round_trip(const char *name, int level, size_t member, size_t size, size_t chunk)
+{
+    size_t len, gz_len;
+    char *text = kit_text(size, (uint32_t)level, 0, 0, &len);
+    const char *path = write_gz(name, text, len, level, member, &gz_len);
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", path);
+    struct spoor_input_opts opts = {.chunk_size = chunk};
+    struct kit_read r;
+    char warning[512];
+
+    assert_int_equal(parts_of(copy, &opts), 1);
+    kit_read_path(copy, &opts, &r, warning, sizeof warning);
+    kit_assert_same(&r, text, len);
+    assert_string_equal(r.warning, "");
+    assert_string_equal(warning, "");
+    kit_read_free(&r);
+
+    size_t parts = parts_of(copy, &opts);
+    assert_true(parts > 4);
+    kit_read_path(copy, &opts, &r, NULL, 0);
+    assert_int_equal(r.parts, parts);
+    kit_assert_same(&r, text, len);
+    assert_string_equal(r.warning, "");
+    kit_read_free(&r);
+    free(text);
+}
+
+static void test_levels(void **state)
+{
+    (void)state;
+    round_trip("level1.gz", 1, 0, 3 << 20, SMALL_CHUNK);
+    round_trip("level6.gz", 6, 0, 3 << 20, SMALL_CHUNK);
+    round_trip("level9.gz", 9, 0, 3 << 20, SMALL_CHUNK);
+}
+
+static void test_multi_member(void **state)
+{
+    (void)state;
+    round_trip("members.gz", 6, 100 * 1000, 3 << 20, SMALL_CHUNK);
+    /* Members smaller than a chunk: many member ends inside one chunk. */
+    round_trip("tiny-members.gz", 6, 5000, 1 << 20, SMALL_CHUNK);
+}
+
+static void test_single_big_member(void **state)
+{
+    (void)state;
+    round_trip("big.gz", 6, 0, 24 << 20, 1 << 20);
+}
+
+/* Every part read on its own gives exactly its slice of the text, and its
+ * first chunk knows its line number once the index has learnt it. */
+static void test_each_checkpoint(void **state)
+{
+    (void)state;
+    size_t len, gz_len;
+    char *text = kit_text(4 << 20, 11, 0, 0, &len);
+    const char *path = write_gz("each.gz", text, len, 6, 0, &gz_len);
+    struct spoor_input_opts opts = {.chunk_size = SMALL_CHUNK};
+    struct spoor_input *in;
+    struct spoor_error err;
+    assert_int_equal(spoor_input_open(path, &opts, &in, &err), SPOOR_OK);
+    assert_int_equal(spoor_input_build_index(in, &err), SPOOR_OK);
+    size_t parts = spoor_input_plan(in, 2);
+    assert_true(parts > 20);
+    struct spoor_chunk chunk = {0};
+    uint64_t expect_offset = 0;
+    /* Backwards, so no part benefits from state left by the one before. */
+    for (size_t p = parts; p-- > 0;) {
+        struct spoor_cursor *c;
+        assert_int_equal(spoor_cursor_open(in, p, &c, &err), SPOOR_OK);
+        int got;
+        bool first = true;
+        uint64_t start = 0, end = 0;
+        while ((got = spoor_cursor_next(c, &chunk, &err)) > 0) {
+            if (first) {
+                start = chunk.offset;
+                assert_int_equal(chunk.first_line, kit_count_lines(text, (size_t)start) + 1);
+                first = false;
+            }
+            assert_int_equal(chunk.offset, end ? end : start);
+            assert_memory_equal(chunk.data, text + chunk.offset, chunk.len);
+            end = chunk.offset + chunk.len;
+        }
+        assert_int_equal(got, 0);
+        assert_null(spoor_cursor_warning(c));
+        spoor_cursor_close(c);
+        assert_true(end > start);
+        if (p + 1 < parts)
+            assert_int_equal(end, expect_offset);
+        else
+            assert_int_equal(end, len);
+        expect_offset = start;
+    }
+    assert_int_equal(expect_offset, 0);
+    spoor_chunk_release(&chunk);
+    spoor_input_close(in);
+    free(text);
+}
+
+/* `spoor cat`'s entry point: start at or before a line, near it. */
+static void test_open_at_line(void **state)
+{
+    (void)state;
+    size_t len, gz_len;
+    char *text = kit_text(2 << 20, 5, 0, 0, &len);
+    const char *path = write_gz("at-line.gz", text, len, 6, 0, &gz_len);
+    struct spoor_input_opts opts = {.chunk_size = SMALL_CHUNK};
+    struct spoor_input *in;
+    struct spoor_error err;
+    assert_int_equal(spoor_input_open(path, &opts, &in, &err), SPOOR_OK);
+    assert_int_equal(spoor_input_build_index(in, &err), SPOOR_OK);
+    uint64_t total = kit_count_lines(text, len);
+    const uint64_t wanted[] = {1, 2, total / 3, total / 2, total - 1, total};
+    struct spoor_chunk chunk = {0};
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+        struct spoor_cursor *c;
+        uint64_t first = 0;
+        assert_int_equal(spoor_cursor_open_at_line(in, wanted[i], &c, &first, &err), SPOOR_OK);
+        assert_true(first >= 1 && first <= wanted[i]);
+        if (wanted[i] > 10000)
+            assert_true(wanted[i] - first < 10000);     /* near: one part's worth */
+        assert_int_equal(spoor_cursor_next(c, &chunk, &err), 1);
+        assert_int_equal(kit_count_lines(text, (size_t)chunk.offset) + 1, first);
+        assert_memory_equal(chunk.data, text + chunk.offset, chunk.len);
+        spoor_cursor_close(c);
+    }
+    spoor_chunk_release(&chunk);
+    spoor_input_close(in);
+    free(text);
+}
+
+static void test_long_lines(void **state)
+{
+    (void)state;
+    size_t len, gz_len;
+    /* Every 200th line is 150 KB: longer than the 64 KB chunks. */
+    char *text = kit_text(4 << 20, 3, 200, 150 * 1000, &len);
+    const char *path = write_gz("long.gz", text, len, 6, 0, &gz_len);
+    struct spoor_input_opts opts = {.chunk_size = SMALL_CHUNK};
+    struct kit_read r;
+    kit_read_path(path, &opts, &r, NULL, 0);
+    kit_assert_same(&r, text, len);
+    kit_read_free(&r);
+    kit_read_path(path, &opts, &r, NULL, 0);
+    assert_true(r.parts > 1);
+    kit_assert_same(&r, text, len);
+    kit_read_free(&r);
+    free(text);
+}
+
+static void test_head(void **state)
+{
+    (void)state;
+    size_t len, gz_len;
+    char *text = kit_text(300000, 8, 0, 0, &len);
+    const char *path = write_gz("head.gz", text, len, 6, 1000, &gz_len);
+    struct spoor_input *in;
+    struct spoor_error err;
+    assert_int_equal(spoor_input_open(path, NULL, &in, &err), SPOOR_OK);
+    assert_int_equal(spoor_input_kind(in), SPOOR_INPUT_GZIP);
+    assert_int_equal(spoor_input_size(in), gz_len);
+    char head[70000];
+    assert_int_equal(spoor_input_head(in, head, sizeof head), sizeof head);
+    assert_memory_equal(head, text, sizeof head);
+    spoor_input_close(in);
+    free(text);
+}
+
+/* A crashed job's trace: everything up to the cut comes out, then a warning. */
+static void test_truncated(void **state)
+{
+    (void)state;
+    size_t len, gz_len;
+    char *text = kit_text(2 << 20, 4, 0, 0, &len);
+    unsigned char *gz = kit_gzip(text, len, 6, 0, &gz_len);
+    size_t cut = gz_len * 6 / 10;
+    const char *path = testutil_write("truncated.gz", gz, cut);
+
+    /* What zlib can decode from the same bytes. */
+    z_stream z = {0};
+    char *ref = malloc(len);
+    assert_int_equal(inflateInit2(&z, 31), Z_OK);
+    z.next_in = gz;
+    z.avail_in = (uInt)cut;
+    z.next_out = (Bytef *)ref;
+    z.avail_out = (uInt)len;
+    inflate(&z, Z_SYNC_FLUSH);
+    size_t decodable = z.total_out;
+    inflateEnd(&z);
+
+    struct spoor_input_opts opts = {.chunk_size = SMALL_CHUNK};
+    struct kit_read r;
+    kit_read_path(path, &opts, &r, NULL, 0);
+    assert_int_equal(r.status, SPOOR_OK);
+    char expect[64];
+    snprintf(expect, sizeof expect, "truncated at byte %zu", cut);
+    assert_string_equal(r.warning, expect);
+    assert_true(r.len + 1024 >= decodable);
+    assert_true(r.len <= decodable);
+    assert_memory_equal(r.data, text, r.len);
+    kit_read_free(&r);
+
+    /* Cut inside the gzip header and inside the trailer. */
+    kit_read_path(testutil_write("header-cut.gz", gz, 5), &opts, &r, NULL, 0);
+    assert_int_equal(r.len, 0);
+    assert_string_equal(r.warning, "truncated at byte 5");
+    kit_read_free(&r);
+    kit_read_path(testutil_write("trailer-cut.gz", gz, gz_len - 3), &opts, &r, NULL, 0);
+    assert_int_equal(r.len, len);
+    assert_non_null(strstr(r.warning, "truncated"));
+    kit_read_free(&r);
+    free(ref);
+    free(gz);
+    free(text);
+}
+
+static void test_corrupt(void **state)
+{
+    (void)state;
+    size_t len, gz_len;
+    char *text = kit_text(2 << 20, 6, 0, 0, &len);
+    unsigned char *gz = kit_gzip(text, len, 6, 0, &gz_len);
+    struct spoor_input_opts opts = {.chunk_size = SMALL_CHUNK};
+    struct kit_read r;
+    for (int round = 0; round < 8; round++) {
+        unsigned char *bad = malloc(gz_len);
+        memcpy(bad, gz, gz_len);
+        size_t at = gz_len / 2 + (size_t)round * 977;
+        for (int i = 0; i < 16; i++)
+            bad[at + (size_t)i * 31] ^= (unsigned char)(0x5a + round + i);
+        kit_read_path(testutil_write("corrupt.gz", bad, gz_len), &opts, &r, NULL, 0);
+        assert_int_equal(r.status, SPOOR_OK);
+        assert_true(strstr(r.warning, "corrupt") != NULL);
+        /* The first third decodes before the damage. */
+        assert_true(r.len > len / 3);
+        assert_memory_equal(r.data, text, len / 3);
+        kit_read_free(&r);
+        free(bad);
+    }
+    free(gz);
+    free(text);
+}
+
+static void test_trailing_bytes(void **state)
+{
+    (void)state;
+    size_t len, gz_len;
+    char *text = kit_text(200000, 9, 0, 0, &len);
+    unsigned char *gz = kit_gzip(text, len, 6, 0, &gz_len);
+    unsigned char *padded = calloc(1, gz_len + 4096);
+    memcpy(padded, gz, gz_len);
+    struct kit_read r;
+    kit_read_path(testutil_write("zeros.gz", padded, gz_len + 4096), NULL, &r, NULL, 0);
+    kit_assert_same(&r, text, len);
+    assert_string_equal(r.warning, "ignored 4096 bytes of zero padding after the last gzip member");
+    kit_read_free(&r);
+
+    memcpy(padded + gz_len, "garbage!", 8);
+    kit_read_path(testutil_write("garbage.gz", padded, gz_len + 8), NULL, &r, NULL, 0);
+    kit_assert_same(&r, text, len);
+    char expect[128];
+    snprintf(expect, sizeof expect,
+             "ignored 8 bytes of trailing garbage after the last gzip member at byte %zu", gz_len);
+    assert_string_equal(r.warning, expect);
+    kit_read_free(&r);
+    free(padded);
+    free(gz);
+    free(text);
+}
+
+static void test_empty_member(void **state)
+{
+    (void)state;
+    size_t gz_len;
+    unsigned char *gz = kit_gzip("", 0, 6, 0, &gz_len);
+    struct kit_read r;
+    kit_read_path(testutil_write("empty.gz", gz, gz_len), NULL, &r, NULL, 0);
+    assert_int_equal(r.status, SPOOR_OK);
+    assert_int_equal(r.len, 0);
+    assert_string_equal(r.warning, "");
+    kit_read_free(&r);
+    free(gz);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_levels),
+        cmocka_unit_test(test_multi_member),
+        cmocka_unit_test(test_single_big_member),
+        cmocka_unit_test(test_each_checkpoint),
+        cmocka_unit_test(test_open_at_line),
+        cmocka_unit_test(test_long_lines),
+        cmocka_unit_test(test_head),
+        cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_corrupt),
+        cmocka_unit_test(test_trailing_bytes),
+        cmocka_unit_test(test_empty_member),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
