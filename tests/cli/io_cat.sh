@@ -2,18 +2,6 @@
 # checkpoint index, matching sed; usage errors exit 2, file errors exit 1.
 source "$(dirname "$0")/lib/common.sh"
 
-expect_fail() { # expected exit code, stderr pattern, args...
-  local code=$1 pattern=$2
-  shift 2
-  set +e
-  "$SPOOR_BIN" "$@" > "$WORK/out" 2> "$WORK/err"
-  local got=$?
-  set -e
-  [ "$got" -eq "$code" ] || fail "spoor $* exited $got, expected $code: $(cat "$WORK/err")"
-  grep -q -- "$pattern" "$WORK/err" || fail "spoor $*: stderr lacks '$pattern': $(cat "$WORK/err")"
-  [ "$(wc -l < "$WORK/err")" -eq 1 ] || fail "spoor $*: error is not one line: $(cat "$WORK/err")"
-}
-
 "$SPOOR_BIN" cat --help | grep -q "usage: spoor cat" || fail "no --help"
 expect_fail 2 "no trace given" cat --lines 1:2
 expect_fail 2 "--lines A:B is required" cat x.pfw

@@ -2,18 +2,6 @@
 # need none; errors name the file; usage errors exit 2.
 source "$(dirname "$0")/lib/common.sh"
 
-expect_fail() { # expected exit code, stderr pattern, args...
-  local code=$1 pattern=$2
-  shift 2
-  set +e
-  "$SPOOR_BIN" "$@" > "$WORK/out" 2> "$WORK/err"
-  local got=$?
-  set -e
-  [ "$got" -eq "$code" ] || fail "spoor $* exited $got, expected $code: $(cat "$WORK/err")"
-  grep -q -- "$pattern" "$WORK/err" || fail "spoor $*: stderr lacks '$pattern': $(cat "$WORK/err")"
-  [ "$(wc -l < "$WORK/err")" -eq 1 ] || fail "spoor $*: error is not one line: $(cat "$WORK/err")"
-}
-
 "$SPOOR_BIN" index --help | grep -q "usage: spoor index" || fail "no --help"
 expect_fail 2 "no trace given" index
 expect_fail 2 "unknown option" index --bogus x.gz

@@ -15,3 +15,17 @@ need_data() {
 }
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect_fail CODE PATTERN ARGS...: spoor ARGS exits CODE with a short stderr
+# (EXPECT_MAX_LINES lines, default 1) matching PATTERN.
+expect_fail() {
+  local code=$1 pattern=$2
+  shift 2
+  set +e
+  "$SPOOR_BIN" "$@" > "$WORK/out" 2> "$WORK/err"
+  local got=$?
+  set -e
+  [ "$got" -eq "$code" ] || fail "spoor $* exited $got, expected $code: $(cat "$WORK/err")"
+  grep -q -- "$pattern" "$WORK/err" || fail "spoor $*: stderr lacks '$pattern': $(cat "$WORK/err")"
+  [ "$(wc -l < "$WORK/err")" -le "${EXPECT_MAX_LINES:-1}" ] || fail "spoor $*: error is too long: $(cat "$WORK/err")"
+}
