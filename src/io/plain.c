@@ -2,12 +2,14 @@
  * chunk_size, and chunks point straight into the mapping (no copy). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "io/internal.h"
 
 struct plain_cursor {
     struct spoor_cursor base;
-    uint64_t pos, end;
+    uint64_t start, pos, end;
 };
 
 /* The first line start at or after `at` (the end of the file if none). */
@@ -85,8 +87,16 @@ static const char *plain_warning(const struct spoor_cursor *base)
     return NULL;
 }
 
+/* Drops the part's pages from this process once read: they stay in the page
+ * cache, but resident memory stays bounded whatever the file size. Pages at
+ * the edges may be shared with neighbouring parts and are kept. */
 static void plain_close(struct spoor_cursor *base)
 {
+    struct plain_cursor *p = (struct plain_cursor *)base;
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t from = (p->start + page - 1) / page * page, to = p->pos / page * page;
+    if (to > from)
+        madvise((void *)(base->in->map + from), (size_t)(to - from), MADV_DONTNEED);
     free(base);
 }
 
@@ -102,7 +112,7 @@ int io_plain_open(struct spoor_input *in, uint64_t start, uint64_t end, struct s
     struct plain_cursor *p = spoor_xcalloc(1, sizeof *p);
     p->base.ops = &plain_ops;
     p->base.in = in;
-    p->pos = start;
+    p->start = p->pos = start;
     p->end = end;
     *out = &p->base;
     return SPOOR_OK;
