@@ -15,7 +15,6 @@
 #include "read/json_scan.h"
 #include "spoor/error.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -574,7 +573,6 @@ bool spoor_json_double(const char *p, size_t n, double *out)
     memcpy(buf, p, n);
     buf[n] = '\0';
     char *e;
-    errno = 0;
     double d = strtod(buf, &e);
     if (e != buf + n)
         return false;

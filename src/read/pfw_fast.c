@@ -542,7 +542,7 @@ static inline __attribute__((always_inline)) const char *member_value(struct pfw
 {
     int64_t num = 0;
     bool parsed = false;
-    if (which == PFW_ARGS && *p == '{') { /* walking args by their shape beats skipping them */
+    if (which == PFW_ARGS && kind == KIND_OTHER && *p == '{') { /* walking args by their shape beats skipping them */
         const char *start = p;
         if (!(p = list_args(fs, p, end, f)))
             return NULL;

@@ -491,6 +491,13 @@ static void test_fast_and_tolerant_agree(void **state)
                        "{\"name\":\"b\",\"ph\":\"X\",\"ts\":0001,\"dur\":2,\"args\":{\"t\":true,\"n\":null}}\n"
                        "{\"name\":\"b\",\"ph\":\"X\",\"ts\":1,\"dur\":2,\"args\":{\"k\":\"a\",\"n\":\"x\"y\"}}\n",
                        &modes[0]);
+    /* args as a string that starts like an object (found by the fuzzer);
+     * lines follow so the fast path is not kept out by the buffer's end */
+    assert_paths_agree("{\"name\":\"c\",\"ph\":\"M\",\"ts\":1,\"args\":\"{\"k\":54826312681618397557}}\n"
+                       "{\"name\":\"c\",\"ph\":\"X\",\"ts\":1,\"args\":\"{not an object\"}\n"
+                       "{\"name\":\"padding to keep the buffer end away\",\"ph\":\"X\",\"ts\":1}\n"
+                       "{\"name\":\"padding to keep the buffer end away\",\"ph\":\"X\",\"ts\":2}\n",
+                       &modes[0]);
 }
 
 int main(void)
