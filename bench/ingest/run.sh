@@ -108,6 +108,7 @@ stat -c %s "$plain" >"$res/plain_bytes"
 echo "bench: python + pandas (first $py_prefix_mb MB)" >&2
 for i in 1 2 3; do
   "$py" "$here/pandas_groupby.py" "$gz" "$py_prefix_mb" >"$res/pandas_$i.json"
+  "$py" "$here/pandas_groupby.py" "$plain" "$py_prefix_mb" >"$res/pandas_plain_$i.json"
 done
 
 # DuckDB with the same thread count, the same group-by, on the same .gz.
