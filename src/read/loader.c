@@ -3,12 +3,12 @@
  * order.
  *
  * A fixed set of slots (chunk buffer + batch table) bounds memory. An input
- * read sequentially (one part: a gzip without index, zstd) has one producer
- * thread filling slots and the other threads parsing them, so inflate and
- * parse overlap. An input split into parts (plain files, indexed gzip) has
- * every thread claim parts in order and both read and parse them. Whoever
- * finishes the batch the order is waiting for reduces it and every ready
- * batch after it. */
+ * read sequentially (one part: a gzip without index, zstd) is read by one
+ * thread at a time, whichever is free, while the others parse, so inflate and
+ * parse overlap and no core idles. An input split into parts (plain files,
+ * indexed gzip) has every thread claim parts in order and both read and parse
+ * them. Whoever finishes the batch the order is waiting for reduces it and
+ * every ready batch after it. */
 #include "spoor/load.h"
 #include "spoor/progress.h"
 
@@ -48,7 +48,6 @@ struct run {
     size_t nslots, nfree;
     size_t next_claim;          /* next part to hand to a reader */
     uint64_t *part_chunks;      /* chunks in each part, UINT64_MAX until its end is seen */
-    bool producer_done;         /* sequential mode: no more chunks */
     uint64_t consumed;          /* sequential mode: bytes on disk read so far */
 
     /* The order: the batch reduce() waits for. */
@@ -200,105 +199,146 @@ static void drain(struct run *r)
     pthread_cond_broadcast(&r->changed);
 }
 
-/* Reads one part into slots; with parse_inline each chunk is parsed by this
- * thread too, otherwise it is left for the parser threads. */
-static void read_part(struct run *r, size_t part, int worker, bool parse_inline)
+/* One part being read: its cursor and the index of its next chunk. */
+struct reader {
+    struct spoor_cursor *cur;
+    size_t part, index;
+    bool busy, done;            /* sequential mode: a thread is reading; the part has ended */
+};
+
+/* Reads the next chunk of rd into s, parsing it too with parse_inline. Called
+ * with mu held; drops it while reading. Returns false when the part ended (or
+ * failed) and s went back to the free slots. */
+static bool read_chunk(struct run *r, struct reader *rd, struct slot *s, int worker, bool parse_inline)
 {
-    struct spoor_cursor *cur = NULL;
     struct spoor_error err;
-    int st = spoor_cursor_open(r->in, part, &cur, &err);
-    size_t index = 0;
+    pthread_mutex_unlock(&r->mu);
+    int got = spoor_cursor_next(rd->cur, &s->chunk, &err);
+    if (got > 0 && parse_inline)
+        parse_slot(r, s, worker);
     pthread_mutex_lock(&r->mu);
-    if (st != SPOOR_OK) {
-        fail(r, st, &err);
-        pthread_mutex_unlock(&r->mu);
-        return;
+    if (r->nparts == 1)
+        r->consumed = spoor_cursor_progress(rd->cur);
+    if (got <= 0) {
+        release_slot(r, s);
+        if (got < 0)
+            fail(r, err.code ? err.code : SPOOR_EIO, &err);
+        return false;
     }
-    for (;;) {
-        struct slot *s = take_slot(r, part);
-        if (!s)
-            break;
-        pthread_mutex_unlock(&r->mu);
-        int got = spoor_cursor_next(cur, &s->chunk, &err);
-        if (got > 0 && parse_inline)
-            parse_slot(r, s, worker);
-        pthread_mutex_lock(&r->mu);
-        if (r->nparts == 1)
-            r->consumed = spoor_cursor_progress(cur);
-        if (got <= 0) {
-            release_slot(r, s);
-            if (got < 0)
-                fail(r, err.code ? err.code : SPOOR_EIO, &err);
-            break;
-        }
-        s->part = part;
-        s->index = index++;
-        s->state = parse_inline ? SLOT_PARSED : SLOT_FILLED;
-        pthread_cond_broadcast(&r->changed);
-        if (parse_inline)
-            drain(r);
-    }
+    s->part = rd->part;
+    s->index = rd->index++;
+    s->state = parse_inline ? SLOT_PARSED : SLOT_FILLED;
+    pthread_cond_broadcast(&r->changed);
+    return true;
+}
+
+/* Notes the end of rd's part (with mu held): its chunk count and warning. */
+static void end_part(struct run *r, struct reader *rd)
+{
     if (!r->stop) {
-        const char *warning = spoor_cursor_warning(cur);
+        const char *warning = spoor_cursor_warning(rd->cur);
         if (warning && !r->report->warning) {
             char buf[1200];
             snprintf(buf, sizeof buf, "%s: %s", r->report->path, warning);
             r->report->warning = spoor_xstrdup(buf);
         }
     }
-    r->part_chunks[part] = index;
-    if (r->nparts == 1)
-        r->producer_done = true;
+    r->part_chunks[rd->part] = rd->index;
+    rd->done = true;
     pthread_cond_broadcast(&r->changed);
+}
+
+static bool open_reader(struct run *r, size_t part, struct reader *rd)
+{
+    struct spoor_error err;
+    *rd = (struct reader){.part = part};
+    int st = spoor_cursor_open(r->in, part, &rd->cur, &err);
+    if (st != SPOOR_OK) {
+        pthread_mutex_lock(&r->mu);
+        fail(r, st, &err);
+        pthread_mutex_unlock(&r->mu);
+        return false;
+    }
+    return true;
+}
+
+/* Split mode (and one thread): this thread reads and parses all of a part. */
+static void read_part(struct run *r, size_t part, int worker)
+{
+    struct reader rd;
+    if (!open_reader(r, part, &rd))
+        return;
+    pthread_mutex_lock(&r->mu);
+    for (;;) {
+        struct slot *s = take_slot(r, part);
+        if (!s || !read_chunk(r, &rd, s, worker, true))
+            break;
+        drain(r);
+    }
+    end_part(r, &rd);
     drain(r);
     pthread_mutex_unlock(&r->mu);
-    spoor_cursor_close(cur);
+    spoor_cursor_close(rd.cur);
+}
+
+static struct slot *oldest_filled(struct run *r)
+{
+    struct slot *s = NULL;
+    for (size_t i = 0; i < r->nslots; i++) {
+        struct slot *c = &r->slots[i];
+        if (c->state == SLOT_FILLED && (!s || c->index < s->index))
+            s = c;
+    }
+    return s;
+}
+
+/* Sequential mode: the one input stream can only be read by one thread at a
+ * time, so every thread reads the next chunk when nobody is reading and a slot
+ * is free, and otherwise parses the oldest chunk read. Inflate and parse
+ * overlap and no core idles while the other parses. */
+static void sequential_worker(struct run *r, struct reader *rd, int worker)
+{
+    pthread_mutex_lock(&r->mu);
+    while (!r->stop) {
+        if (!rd->busy && !rd->done && r->nfree > 0) {
+            struct slot *s = take_slot(r, 0);
+            rd->busy = true;
+            if (!read_chunk(r, rd, s, worker, false))
+                end_part(r, rd);
+            rd->busy = false;
+            continue;
+        }
+        struct slot *s = oldest_filled(r);
+        if (s) {
+            s->state = SLOT_PARSING;
+            pthread_mutex_unlock(&r->mu);
+            parse_slot(r, s, worker);
+            pthread_mutex_lock(&r->mu);
+            s->state = SLOT_PARSED;
+            drain(r);
+            continue;
+        }
+        if (rd->done)
+            break;
+        pthread_cond_wait(&r->changed, &r->mu);
+    }
+    pthread_cond_broadcast(&r->changed);
+    pthread_mutex_unlock(&r->mu);
 }
 
 struct worker {
     struct run *run;
+    struct reader *sequential;  /* the shared reader in sequential mode */
     int id;
-    bool producer;              /* sequential mode: the thread that reads */
     pthread_t thread;
 };
-
-/* Sequential mode parser: takes filled slots in reading order. */
-static void parse_filled(struct run *r, int worker)
-{
-    pthread_mutex_lock(&r->mu);
-    for (;;) {
-        struct slot *s = NULL;
-        while (!r->stop) {
-            for (size_t i = 0; i < r->nslots; i++) {
-                struct slot *c = &r->slots[i];
-                if (c->state == SLOT_FILLED && (!s || c->index < s->index))
-                    s = c;
-            }
-            if (s || r->producer_done)
-                break;
-            pthread_cond_wait(&r->changed, &r->mu);
-        }
-        if (!s)
-            break;
-        s->state = SLOT_PARSING;
-        pthread_mutex_unlock(&r->mu);
-        parse_slot(r, s, worker);
-        pthread_mutex_lock(&r->mu);
-        s->state = SLOT_PARSED;
-        drain(r);
-    }
-    pthread_mutex_unlock(&r->mu);
-}
 
 static void *worker_main(void *arg)
 {
     struct worker *w = arg;
     struct run *r = w->run;
-    if (r->nparts == 1 && r->nthreads > 1) {
-        if (w->producer)
-            read_part(r, 0, w->id, false);
-        else
-            parse_filled(r, w->id);
+    if (w->sequential) {
+        sequential_worker(r, w->sequential, w->id);
         return NULL;
     }
     for (;;) {
@@ -307,7 +347,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&r->mu);
         if (part >= r->nparts)
             break;
-        read_part(r, part, w->id, true);
+        read_part(r, part, w->id);
     }
     return NULL;
 }
@@ -341,9 +381,13 @@ static int run_input(struct run *r)
                          sequential ? spoor_input_size(r->in) : r->nparts);
 
     int n = r->nparts == 0 ? 0 : r->nthreads;
+    struct reader shared;
+    bool share = sequential && n > 1;
+    if (share && !open_reader(r, 0, &shared))
+        n = 0;
     struct worker *workers = spoor_xcalloc(n ? (size_t)n : 1, sizeof *workers);
     for (int i = 0; i < n; i++) {
-        workers[i] = (struct worker){.run = r, .id = i, .producer = i == 0};
+        workers[i] = (struct worker){.run = r, .id = i, .sequential = share ? &shared : NULL};
         if (i > 0)
             pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);
     }
@@ -352,6 +396,8 @@ static int run_input(struct run *r)
     for (int i = 1; i < n; i++)
         pthread_join(workers[i].thread, NULL);
     free(workers);
+    if (share && n > 0)
+        spoor_cursor_close(shared.cur);
     spoor_progress_finish(&r->progress);
 
     if (!r->stop && r->report->warning && r->opts->read.strict) {

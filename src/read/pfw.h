@@ -51,7 +51,11 @@ struct pfw_member {
     uint32_t *col;                  /* where the fast tokenizer remembers the key's column, or NULL */
 };
 
+/* Column hints besides a column's name id: not looked up yet; and no
+ * column, but a metadata event may need the member. UINT32_MAX means the
+ * member is not needed at all, so the fast tokenizer does not list it. */
 #define PFW_COL_UNRESOLVED (UINT32_MAX - 1)
+#define PFW_COL_META_ONLY (UINT32_MAX - 2)
 
 struct pfw_fields {
     struct spoor_json_tok tok[PFW_EXTRA];
@@ -82,7 +86,7 @@ struct pfw_shape_member {
 /* The shape of a line, or of the args of one kind of event. */
 struct pfw_shape {
     struct pfw_shape_member m[PFW_SHAPE_MEMBERS];
-    uint32_t col[PFW_SHAPE_MEMBERS]; /* args: the column of each key, once known */
+    uint32_t col[PFW_SHAPE_MEMBERS]; /* the column hint of each arg or extra key */
     size_t n;
     uint64_t tail, tail_mask;       /* the bytes after the last value to '}' */
     uint8_t tail_len;
@@ -241,6 +245,8 @@ struct pfw_meta {
     bool has_name, has_value, has_hash;
 };
 
+/* Whether a metadata event may read args member key (name, value, hash). */
+bool pfw_meta_key(const struct spoor_json_tok *key);
 /* Notes an args member if it is one a metadata event uses. */
 void pfw_meta_note(struct pfw_meta *m, const struct spoor_json_tok *key, const struct spoor_json_tok *val);
 /* Fills the lookup the event `event_name` defines (FH, HH, SH, PR,

@@ -285,10 +285,10 @@ static inline __attribute__((always_inline)) const char *member_key(const char *
                                                                     struct spoor_json_tok *key, bool *closed,
                                                                     bool top, enum pfw_field *which)
 {
+    while (p < end && *p == ' ')
+        p++;
     if (end - p < GUARD)
         return NULL;
-    while (*p == ' ')
-        p++;
     *closed = *p == '}';
     if (*closed)
         return p + 1;
@@ -299,7 +299,7 @@ static inline __attribute__((always_inline)) const char *member_key(const char *
     if (top)
         *which = known_key(p + 1, &n);
     const char *q = p + 1 + n;
-    if (!n && (!(q = string_end(p + 1, end)) || q[1] != ':'))
+    if (!n && (!(q = string_end(p + 1, end)) || end - q < 2 || q[1] != ':'))
         return NULL;
     key->kind = SPOOR_JSON_STRING;
     key->p = p + 1;
@@ -453,17 +453,24 @@ static struct pfw_shape *args_shape_for(struct pfw_fast *fs, const struct pfw_fi
 
 static const char *match_args(struct pfw_shape *s, const char *p, const char *end, struct pfw_fields *f)
 {
+    size_t n = 0;
     for (size_t i = 0; i < s->n; i++) {
         const struct pfw_shape_member *m = &s->m[i];
-        struct pfw_member *a = &f->args[i];
-        a->key = (struct spoor_json_tok){SPOOR_JSON_STRING, p + m->key_off, m->key_len, false};
-        a->col = &s->col[i];
+        struct pfw_member *a = &f->args[n];
+        struct spoor_json_tok ignored;
+        bool needed = s->col[i] != UINT32_MAX;
+        if (needed) {
+            a->key = (struct spoor_json_tok){SPOOR_JSON_STRING, p + m->key_off, m->key_len, false};
+            a->col = &s->col[i];
+            n++;
+        }
         int64_t num;
         bool parsed;
-        if (!(p = match_literal(m, p, end)) || !(p = kind_value(p, end, m->kind, &a->val, false, &num, &parsed)))
+        if (!(p = match_literal(m, p, end)) ||
+            !(p = kind_value(p, end, m->kind, needed ? &a->val : &ignored, false, &num, &parsed)))
             return NULL;
     }
-    f->nargs = s->n;
+    f->nargs = n;
     return match_tail(s, p, end);
 }
 
@@ -519,17 +526,18 @@ static const char *list_args(struct pfw_fast *fs, const char *p, const char *end
 /* The token a member's value goes to: its fixed field, the next extra member
  * (with members), or nowhere. */
 static inline struct spoor_json_tok *member_slot(struct pfw_fields *f, enum pfw_field which, bool members,
-                                                 const char *key, size_t key_len, struct spoor_json_tok *ignored)
+                                                 const char *key, size_t key_len, uint32_t *col,
+                                                 struct spoor_json_tok *ignored)
 {
     if (which != PFW_EXTRA)
         return &f->tok[which];
-    if (!members)
+    if (!members || (col && *col == UINT32_MAX))
         return ignored;
     if (f->nextra == PFW_MAX_MEMBERS)
         return NULL;
     struct pfw_member *m = &f->extra[f->nextra++];
     m->key = (struct spoor_json_tok){SPOOR_JSON_STRING, key, key_len, false};
-    m->col = NULL;
+    m->col = col;
     return &m->val;
 }
 
@@ -585,7 +593,7 @@ static const char *walk_line(struct pfw_fast *fs, const char *p, const char *end
             return NULL;
         if (closed)
             break;
-        if (!(val = member_slot(f, which, members, key.p, key.n, &ignored)))
+        if (!(val = member_slot(f, which, members, key.p, key.n, NULL, &ignored)))
             return NULL;
         int kind = kind_of(*p);
         const char *value_start = p + (kind == KIND_STRING);
@@ -603,14 +611,14 @@ static const char *walk_line(struct pfw_fast *fs, const char *p, const char *end
 }
 
 /* Reads a line of a known shape; NULL when it is not of that shape. */
-static const char *match_line(struct pfw_fast *fs, const struct pfw_shape *s, const char *p, const char *end,
+static const char *match_line(struct pfw_fast *fs, struct pfw_shape *s, const char *p, const char *end,
                               bool members, struct pfw_fields *f)
 {
     for (size_t i = 0; i < s->n; i++) {
         const struct pfw_shape_member *m = &s->m[i];
         struct spoor_json_tok ignored, *val;
         enum pfw_field which = (enum pfw_field)m->field;
-        if (!(val = member_slot(f, which, members, p + m->key_off, m->key_len, &ignored)) ||
+        if (!(val = member_slot(f, which, members, p + m->key_off, m->key_len, &s->col[i], &ignored)) ||
             !(p = match_literal(m, p, end)) || !(p = member_value(fs, p, end, m->kind, which, members, f, val)))
             return NULL;
     }

@@ -24,6 +24,11 @@ static bool key_is(const struct spoor_json_tok *k, const char *s, size_t n)
     return k->n == n && memcmp(k->p, s, n) == 0;
 }
 
+bool pfw_meta_key(const struct spoor_json_tok *key)
+{
+    return key_is(key, "name", 4) || key_is(key, "value", 5) || key_is(key, "hash", 4);
+}
+
 void pfw_meta_note(struct pfw_meta *m, const struct spoor_json_tok *key, const struct spoor_json_tok *val)
 {
     if (key_is(key, "name", 4)) {

@@ -5,8 +5,8 @@
  * tolerant scanner (json_scan.c). Both fill the same pfw_fields, from which
  * one function makes the row, so the two paths cannot disagree on meaning.
  * Names and categories go through a small cache of recent strings, and args
- * are only walked when some of their keys become columns or the event is
- * metadata. Nothing is allocated per line. A line that is not a usable event
+ * become columns only for the keys the args mode keeps (plus what metadata
+ * events need). Nothing is allocated per line. A line that is not a usable event
  * is skipped with a reason; a partly written row is dropped. */
 #include "read/pfw.h"
 
@@ -71,10 +71,10 @@ static void set_member(struct parser *ps, const struct pfw_member *m, size_t row
         col = *m->col;
     } else {
         col = pfw_args_column(&ps->args, &m->key, padded);
-        if (m->col)
-            *m->col = col;
+        if (m->col) /* a dropped member the tokenizer need not list again */
+            *m->col = col == UINT32_MAX && pfw_meta_key(&m->key) ? PFW_COL_META_ONLY : col;
     }
-    if (col != UINT32_MAX)
+    if (col < PFW_COL_META_ONLY)
         pfw_args_set(&ps->args, col, &m->key, &m->val, row, padded);
 }
 

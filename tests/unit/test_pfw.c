@@ -415,6 +415,32 @@ static void test_huge_line_and_empty(void **state)
     harness_free(&h);
 }
 
+/* Every prefix of some lines, each in a heap buffer of exactly its size, so
+ * the sanitizer build catches any read past the end of a chunk. */
+static void test_buffer_ends(void **state)
+{
+    const char *texts[] = {
+        datacrumbs_2024, dftracer_2024, dftracer_2025, datacrumbs_cpp,
+        "{\"name\":\"a\",\"ph\":\"X\",\"ts\":1,                                                            ",
+        "{\"name\":\"a\",\"ph\":\"X\",\"ts\":1234567890123456,\"args\":{\"s\":\"0123456789abcdef0123\"}}\n",
+    };
+    struct spoor_read_opts modes[] = {{.args = SPOOR_ARGS_ALL}, {.args = SPOOR_ARGS_NONE}};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        size_t len = strlen(texts[i]);
+        for (size_t cut = 1; cut <= len; cut++) {
+            char *buf = malloc(cut);
+            memcpy(buf, texts[i], cut);
+            for (size_t m = 0; m < 2; m++) {
+                struct harness h;
+                assert_int_equal(harness_load(&spoor_format_pfw, buf, cut, cut, 0, &modes[m], &h), SPOOR_OK);
+                assert_true(h.table->nrows + h.skips.total <= h.lines);
+                harness_free(&h);
+            }
+            free(buf);
+        }
+    }
+}
+
 static void test_args_modes(void **state)
 {
     static const char *keys[] = {"fhash", "ret", "missing"};
@@ -519,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_escapes),
         cmocka_unit_test(test_huge_line_and_empty),
+        cmocka_unit_test(test_buffer_ends),
         cmocka_unit_test(test_args_modes),
         cmocka_unit_test(test_fast_and_tolerant_agree),
     };
