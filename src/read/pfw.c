@@ -96,13 +96,9 @@ void pfw_cache_store(struct pfw_intern_cache *c, const struct spoor_json_tok *to
     c->slot[h].id = id;
 }
 
-uint32_t pfw_cache_intern(struct pfw_intern_cache *c, struct spoor_table *t, const struct spoor_json_tok *tok,
-                          bool padded)
+uint32_t pfw_cache_miss(struct pfw_intern_cache *c, struct spoor_table *t, const struct spoor_json_tok *tok)
 {
-    uint32_t id;
-    if (!pfw_cache_find(c, tok, padded, &id)) {
-        id = pfw_intern_tok(t, tok);
-        pfw_cache_store(c, tok, id);
-    }
+    uint32_t id = pfw_intern_tok(t, tok);
+    pfw_cache_store(c, tok, id);
     return id;
 }

@@ -209,9 +209,16 @@ static inline bool pfw_cache_find(const struct pfw_intern_cache *c, const struct
     return true;
 }
 void pfw_cache_store(struct pfw_intern_cache *c, const struct spoor_json_tok *tok, uint32_t id);
-/* The cached id, or the token interned and cached. */
-uint32_t pfw_cache_intern(struct pfw_intern_cache *c, struct spoor_table *t, const struct spoor_json_tok *tok,
-                          bool padded);
+/* A cache miss: the token interned into t and cached. */
+uint32_t pfw_cache_miss(struct pfw_intern_cache *c, struct spoor_table *t, const struct spoor_json_tok *tok);
+/* The cached id, or the token interned and cached (inline: it runs for
+ * several tokens of every line). */
+static inline uint32_t pfw_cache_intern(struct pfw_intern_cache *c, struct spoor_table *t,
+                                        const struct spoor_json_tok *tok, bool padded)
+{
+    uint32_t id;
+    return pfw_cache_find(c, tok, padded, &id) ? id : pfw_cache_miss(c, t, tok);
+}
 
 /* Which args become columns, resolved against one output table. */
 struct pfw_args {

@@ -78,11 +78,7 @@ void pfw_args_set(struct pfw_args *a, uint32_t name_id, const struct spoor_json_
                     ? hash || !a->quoted_numbers || val->n == 0 || (val->p[0] != '-' && (val->p[0] < '0' || val->p[0] > '9'))
                     : hash && val->kind == SPOOR_JSON_NUMBER;
     if (text) {
-        uint32_t id;
-        if (!pfw_cache_find(&a->values, val, padded, &id)) {
-            id = pfw_intern_tok(t, val);
-            pfw_cache_store(&a->values, val, id);
-        }
+        uint32_t id = pfw_cache_intern(&a->values, t, val, padded);
         struct spoor_column *col = spoor_table_column(t, name_id);
         if (col->typed && col->type == SPOOR_STR) {
             /* the common case, without the type checks of spoor_table_set */
