@@ -102,6 +102,15 @@ int spoor_input_open(const char *path, const struct spoor_input_opts *opts,
     return SPOOR_OK;
 }
 
+void io_release(const struct spoor_input *in, uint64_t from, uint64_t to)
+{
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    from = (from + page - 1) / page * page;
+    to = to / page * page;
+    if (to > from)
+        madvise((void *)(in->map + from), (size_t)(to - from), MADV_DONTNEED);
+}
+
 void spoor_input_close(struct spoor_input *in)
 {
     if (!in)

@@ -68,6 +68,11 @@ struct spoor_cursor {
 /* Makes sure chunk->buf holds at least n bytes (contents up to `keep` kept). */
 void io_chunk_reserve(struct spoor_chunk *chunk, size_t n, size_t keep);
 
+/* Drops the whole pages of the map's bytes [from, to) from this process once
+ * they are consumed: they stay in the page cache, and resident memory stays
+ * bounded whatever the file size. Reading them again is still correct. */
+void io_release(const struct spoor_input *in, uint64_t from, uint64_t to);
+
 /* Splits a plain file into parts at newlines (sets bounds and nparts). */
 void io_plain_plan(struct spoor_input *in);
 /* A zero-copy cursor over the plain-file bytes [start, end). */

@@ -2,8 +2,6 @@
  * chunk_size, and chunks point straight into the mapping (no copy). */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "io/internal.h"
 
@@ -87,16 +85,11 @@ static const char *plain_warning(const struct spoor_cursor *base)
     return NULL;
 }
 
-/* Drops the part's pages from this process once read: they stay in the page
- * cache, but resident memory stays bounded whatever the file size. Pages at
- * the edges may be shared with neighbouring parts and are kept. */
+/* A part is one chunk, parsed by the time its cursor closes. */
 static void plain_close(struct spoor_cursor *base)
 {
     struct plain_cursor *p = (struct plain_cursor *)base;
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t from = (p->start + page - 1) / page * page, to = p->pos / page * page;
-    if (to > from)
-        madvise((void *)(base->in->map + from), (size_t)(to - from), MADV_DONTNEED);
+    io_release(base->in, p->start, p->pos);
     free(base);
 }
 

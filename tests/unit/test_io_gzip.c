@@ -312,6 +312,48 @@ static void test_empty_member(void **state)
     free(gz);
 }
 
+/* Compressed pages behind the decoder leave the process as it goes, so a
+ * huge .gz does not become resident: in the middle of a long read (the
+ * first, index-building scan) and after each part read with the index. */
+static void test_releases_consumed_pages(void **state)
+{
+    (void)state;
+    size_t len, gz_len;
+    char *text = kit_text(120 << 20, 7, 0, 0, &len);
+    const char *path = write_gz("release.gz", text, len, 1, 0, &gz_len);
+    free(text);
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", path);
+    assert_true(gz_len > (32u << 20)); /* ~3:1 */
+    for (int pass = 0; pass < 2; pass++) {
+        struct spoor_input *in;
+        struct spoor_error err;
+        assert_int_equal(spoor_input_open(copy, NULL, &in, &err), SPOOR_OK);
+        size_t parts = spoor_input_plan(in, 2);
+        assert_true(pass == 0 ? parts == 1 : parts > 1);
+        struct spoor_chunk chunk = {0};
+        long peak_kb = 0;
+        uint64_t line = 1;
+        for (size_t p = 0; p < parts; p++) {
+            struct spoor_cursor *c = NULL;
+            assert_int_equal(spoor_cursor_open(in, p, &c, &err), SPOOR_OK);
+            while (spoor_cursor_next(c, &chunk, &err) > 0) {
+                spoor_input_note_line(in, chunk.offset, line);
+                line += kit_count_lines(chunk.data, chunk.len);
+                long kb = kit_mapped_rss_kb(copy);
+                peak_kb = kb > peak_kb ? kb : peak_kb;
+            }
+            spoor_cursor_close(c);
+        }
+        spoor_chunk_release(&chunk);
+        assert_true(peak_kb < 24 << 10); /* the release step (16 MiB) and a chunk's input */
+        assert_true(kit_mapped_rss_kb(copy) < (pass == 0 ? 20 << 10 : 64));
+        const char *warning;
+        assert_int_equal(spoor_input_finish(in, &warning, &err), SPOOR_OK);
+        spoor_input_close(in);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_corrupt),
         cmocka_unit_test(test_trailing_bytes),
         cmocka_unit_test(test_empty_member),
+        cmocka_unit_test(test_releases_consumed_pages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

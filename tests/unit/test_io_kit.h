@@ -139,6 +139,29 @@ static inline void kit_read_path(const char *path, const struct spoor_input_opts
     spoor_input_close(in);
 }
 
+/* Resident KiB of this process's mappings of the file at path, from
+ * /proc/self/smaps (each mapping's header line, then its Rss line). */
+static inline long kit_mapped_rss_kb(const char *path)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    assert_non_null(f);
+    char line[4096], perms[8];
+    unsigned long from, to;
+    long kb, total = 0;
+    bool in_file = false;
+    size_t plen = strlen(path);
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        size_t n = strlen(line);
+        if (sscanf(line, "%lx-%lx %7s", &from, &to, perms) == 3)
+            in_file = n >= plen && strcmp(line + n - plen, path) == 0;
+        else if (in_file && sscanf(line, "Rss: %ld kB", &kb) == 1)
+            total += kb;
+    }
+    fclose(f);
+    return total;
+}
+
 static inline void kit_read_free(struct kit_read *r)
 {
     free(r->data);
