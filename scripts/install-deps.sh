@@ -9,6 +9,9 @@ packages=(
   libisal-dev isal                      # gzip inflate (ISA-L) and igzip, the benchmark floor
   zlib1g-dev libzstd-dev zstd           # gzip index building, zstd traces
   libcmocka-dev libcjson-dev            # unit tests, reference JSON parser for differential tests
+  libsqlite3-dev sqlite3                # spoor sql (virtual tables), export --to sqlite; the CLI for round-trip tests
+  libedit-dev                           # line editing in the interactive sql shell
+  python3                               # round-trip tests read exports back with Python's csv/json/sqlite3
 )
 
 missing=()
