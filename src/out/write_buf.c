@@ -91,3 +91,14 @@ bool wbuf_f64(struct wbuf *b, double v)
     wbuf_put(b, tmp, (size_t)n);
     return true;
 }
+
+uint8_t *plain_flags(uint8_t *flags, size_t *cap, size_t keep, size_t n)
+{
+    if (n > *cap) {
+        flags = spoor_xrealloc(flags, n);
+        *cap = n;
+    }
+    if (n > keep)
+        memset(flags + keep, 0, n - keep);
+    return flags;
+}

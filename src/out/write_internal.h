@@ -51,5 +51,33 @@ void csv_value(struct wbuf *b, const struct spoor_view *v, size_t row, uint8_t *
 void csv_text(struct wbuf *b, const char *s, size_t len);
 void json_value(struct wbuf *b, const struct spoor_view *v, size_t row, uint8_t *plain);
 void json_text(struct wbuf *b, const char *s, size_t len);
+/* Grows a `plain` flags array to n ids; ids from `keep` on are cleared. */
+uint8_t *plain_flags(uint8_t *flags, size_t *cap, size_t keep, size_t n);
+
+/* A column name, spelled for each output. */
+struct label {
+    char *text;             /* header cell / SQL name */
+    char *json_key;         /* "text": */
+    size_t json_key_len;
+};
+
+void label_make(struct label *l, const char *text);
+void label_free(struct label *l);
+
+/* An output column named by the user (or a default fixed column). */
+struct out_col {
+    struct label label;
+    enum spoor_field field;
+    const char *key;        /* args key, into label.text */
+    size_t key_len;
+    bool found;             /* some batch had it */
+};
+
+void out_col_init(struct out_col *c, const char *name);
+/* Binds c to a batch, noting whether the batch had it. */
+void out_col_bind(struct out_col *c, struct spoor_view *v, const struct spoor_table *t,
+                  const struct spoor_resolved *res);
+/* The args columns that no batch had. */
+size_t out_cols_missing(const struct out_col *cols, size_t n, const char **names, size_t max);
 
 #endif

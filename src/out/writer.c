@@ -12,20 +12,6 @@
 
 enum { BUF_CAP = 1 << 18 };
 
-struct label {
-    char *text;             /* header cell / JSON key */
-    char *json_key;         /* "text": */
-    size_t json_key_len;
-};
-
-struct out_col {
-    struct label label;
-    enum spoor_field field;
-    const char *key;        /* into label.text */
-    size_t key_len;
-    bool found;
-};
-
 /* An args column of the current batch. */
 struct batch_arg {
     struct spoor_view view;
@@ -86,31 +72,6 @@ struct spoor_writer {
     uint8_t **col_plain;                /* per col: one of the two, or NULL */
 };
 
-static void make_label(struct label *l, const char *text)
-{
-    l->text = spoor_xstrdup(text);
-    struct wbuf b;
-    wbuf_init(&b, NULL, 64);
-    json_text(&b, text, strlen(text));
-    wbuf_byte(&b, ':');
-    wbuf_byte(&b, '\0');
-    l->json_key = b.data;
-    l->json_key_len = b.len - 1;
-}
-
-static void free_label(struct label *l)
-{
-    free(l->text);
-    free(l->json_key);
-}
-
-static void add_col(struct spoor_writer *w, const char *name)
-{
-    struct out_col *c = &w->cols[w->ncols++];
-    make_label(&c->label, name);
-    c->field = spoor_field_parse(c->label.text, strlen(c->label.text), &c->key, &c->key_len);
-}
-
 struct spoor_writer *spoor_writer_new(FILE *out, const struct spoor_writer_opts *opts)
 {
     struct spoor_writer *w = spoor_xcalloc(1, sizeof *w);
@@ -127,7 +88,7 @@ struct spoor_writer *spoor_writer_new(FILE *out, const struct spoor_writer_opts 
     w->views = spoor_xcalloc(n ? n : 1, sizeof *w->views);
     w->col_plain = spoor_xcalloc(n ? n : 1, sizeof *w->col_plain);
     for (size_t i = 0; i < n; i++)
-        add_col(w, w->defaults ? spoor_field_names[i] : opts->columns[i]);
+        out_col_init(&w->cols[w->ncols++], w->defaults ? spoor_field_names[i] : opts->columns[i]);
     w->reg_pool = spoor_strpool_new();
     w->omitted = spoor_strpool_new();
     wbuf_init(&w->held, NULL, 4096);
@@ -139,9 +100,9 @@ void spoor_writer_free(struct spoor_writer *w)
     if (!w)
         return;
     for (size_t i = 0; i < w->ncols; i++)
-        free_label(&w->cols[i].label);
+        label_free(&w->cols[i].label);
     for (size_t i = 0; i < w->nregs; i++)
-        free_label(&w->regs[i]);
+        label_free(&w->regs[i]);
     free(w->cols);
     free(w->views);
     free(w->col_plain);
@@ -187,18 +148,15 @@ static uint32_t reg_add(struct spoor_writer *w, const char *key, size_t len)
         w->regs = spoor_xrealloc(w->regs, w->regs_cap * sizeof *w->regs);
     }
     /* An args key that reads as a fixed or resolved name keeps its prefix. */
-    const char *k;
-    size_t klen;
     const char *text = spoor_strpool_get(w->reg_pool, id, NULL);
-    bool reserved = spoor_field_parse(key, len, &k, &klen) != SPOOR_FIELD_ARG || (len > 5 && !memcmp(key, "args.", 5));
-    if (reserved) {
+    if (spoor_field_arg_needs_prefix(key, len)) {
         char *prefixed = spoor_xmalloc(len + 6);
         memcpy(prefixed, "args.", 5);
         memcpy(prefixed + 5, key, len + 1);
-        make_label(&w->regs[w->nregs], prefixed);
+        label_make(&w->regs[w->nregs], prefixed);
         free(prefixed);
     } else {
-        make_label(&w->regs[w->nregs], text);
+        label_make(&w->regs[w->nregs], text);
     }
     w->reg_of_id[id] = (uint32_t)++w->nregs;
     return (uint32_t)(w->nregs - 1);
@@ -224,18 +182,6 @@ static int by_reg(const void *a, const void *b, void *ctx)
     return (x > y) - (x < y);
 }
 
-/* Grows a flags array to n ids; ids from `keep` on are cleared. */
-static uint8_t *plain_flags(uint8_t *flags, size_t *cap, size_t keep, size_t n)
-{
-    if (n > *cap) {
-        flags = spoor_xrealloc(flags, n);
-        *cap = n;
-    }
-    if (n > keep)
-        memset(flags + keep, 0, n - keep);
-    return flags;
-}
-
 static void bind_batch(struct spoor_writer *w, const struct spoor_table *t, const struct spoor_resolved *res)
 {
     w->batch_plain = plain_flags(w->batch_plain, &w->batch_plain_cap, 0, spoor_strpool_count(t->pool));
@@ -247,8 +193,7 @@ static void bind_batch(struct spoor_writer *w, const struct spoor_table *t, cons
     for (size_t i = 0; i < w->ncols; i++) {
         struct out_col *c = &w->cols[i];
         struct spoor_view *v = &w->views[i];
-        if (spoor_view_bind(v, c->field, c->key, c->key_len, t, res))
-            c->found = true;
+        out_col_bind(c, v, t, res);
         w->col_plain[i] = v->kind != SPOOR_VIEW_STR ? NULL : v->stable_ids ? w->resolved_plain : w->batch_plain;
     }
     if (!w->defaults)
@@ -478,11 +423,7 @@ int spoor_writer_finish(struct spoor_writer *w, struct spoor_error *err)
 
 size_t spoor_writer_missing(const struct spoor_writer *w, const char **names, size_t max)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < w->ncols && !w->defaults; i++)
-        if (w->cols[i].field == SPOOR_FIELD_ARG && !w->cols[i].found && n < max)
-            names[n++] = w->cols[i].label.text;
-    return n;
+    return w->defaults ? 0 : out_cols_missing(w->cols, w->ncols, names, max);
 }
 
 size_t spoor_writer_omitted(const struct spoor_writer *w, const char **names, size_t max)
