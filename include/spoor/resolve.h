@@ -43,6 +43,10 @@ extern const char *const spoor_field_names[];
  * key: the name itself, or what follows "args.". */
 enum spoor_field spoor_field_parse(const char *name, size_t len, const char **key, size_t *key_len);
 
+/* Whether an args key must be written as "args.<key>" to stay apart from a
+ * fixed or resolved name (or from an args key that itself starts "args."). */
+bool spoor_field_arg_needs_prefix(const char *key, size_t len);
+
 /* The known name closest to `name` (a likely typo), among the fixed and
  * resolved names and `extra` (e.g. args keys seen); NULL when none is close. */
 const char *spoor_field_suggest(const char *name, const char *const *extra, size_t nextra);

@@ -21,6 +21,13 @@ enum spoor_field spoor_field_parse(const char *name, size_t len, const char **ke
     return SPOOR_FIELD_ARG;
 }
 
+bool spoor_field_arg_needs_prefix(const char *key, size_t len)
+{
+    const char *k;
+    size_t klen;
+    return spoor_field_parse(key, len, &k, &klen) != SPOOR_FIELD_ARG || (len > 5 && !memcmp(key, "args.", 5));
+}
+
 /* Optimal string alignment distance, capped: names are short. */
 static size_t distance(const char *a, const char *b)
 {
