@@ -25,6 +25,24 @@ struct spoor_input_opts {
 struct spoor_input;
 struct spoor_cursor;
 
+/* Identity of a trace file as its sidecars (checkpoint index, snapshot) record
+ * it: a sidecar whose fingerprint differs belongs to another file or to an
+ * older version of this one. */
+struct spoor_fingerprint {
+    uint64_t size;
+    int64_t mtime_sec;
+    uint32_t mtime_nsec;
+    uint32_t head_crc;      /* crc32 of the first SPOOR_FINGERPRINT_BYTES */
+    uint32_t tail_crc;      /* crc32 of the last SPOOR_FINGERPRINT_BYTES */
+};
+enum { SPOOR_FINGERPRINT_BYTES = 4096 };
+
+/* Fingerprints the file at path; errors name the file. */
+int spoor_fingerprint_file(const char *path, struct spoor_fingerprint *fp, struct spoor_error *err);
+/* True when the directory holding path has no write bit: read-only by its mode,
+ * even for root, who could write there but should not. */
+bool spoor_dir_read_only(const char *path);
+
 /* A run of whole lines. `data` points either into `buf` (owned by the chunk,
  * grown by the cursor as needed, e.g. for a line longer than chunk_size) or
  * into the cursor's own memory (plain files are not copied). It stays valid

@@ -5,7 +5,12 @@
  * still chunk-relative there); reduce() runs one batch at a time in input order,
  * with absolute line numbers. Memory stays bounded: at most a few batches per
  * thread are alive at once. Output built in reduce() is the same for any
- * --threads. */
+ * --threads.
+ *
+ * Unless opts->no_cache, an input with a valid snapshot sidecar is served from
+ * it: its batches are views into the mapped snapshot (t->borrowed), with
+ * absolute line numbers in map() too. A load with args SPOOR_ARGS_ALL that
+ * parses an input writes its snapshot. */
 #ifndef SPOOR_LOAD_H
 #define SPOOR_LOAD_H
 
@@ -20,6 +25,8 @@ struct spoor_load_opts {
     struct spoor_input_opts input;
     int threads;        /* 0 = number of cores */
     bool progress;      /* progress bar on stderr when it is a terminal */
+    bool no_cache;      /* neither read nor write snapshots (see spoor/snapshot.h) */
+    const char *cache_dir; /* snapshots go here instead of beside the traces */
 };
 
 /* What happened to one input. */
@@ -32,6 +39,7 @@ struct spoor_input_report {
     uint64_t disk_bytes;            /* bytes on disk */
     struct spoor_skips skips;       /* absolute line numbers */
     char *warning;                  /* damaged input, read-only index dir, ...; or NULL */
+    char *text;                     /* storage of skip reasons read from a snapshot */
 };
 
 struct spoor_sink {

@@ -15,6 +15,14 @@ void spoor_strpool_free(struct spoor_strpool *pool);
 /* Forgets every string but keeps the memory for reuse. */
 void spoor_strpool_clear(struct spoor_strpool *pool);
 
+/* A pool over n strings stored elsewhere (a mapped snapshot), ids 0..n-1 in
+ * order: string i is the off[i+1] - off[i] - 1 bytes at bytes + off[i], followed
+ * by a NUL, and hash[i] is its (uint32_t)spoor_hash_bytes(). Nothing is copied
+ * and the bytes must outlive the pool; strings interned later are stored by the
+ * pool as usual. The caller has checked the offsets. */
+struct spoor_strpool *spoor_strpool_over(const char *bytes, const uint32_t *off, const uint32_t *hash,
+                                         size_t n);
+
 uint32_t spoor_strpool_intern(struct spoor_strpool *pool, const char *s, size_t len);
 /* Returns the id of s, or UINT32_MAX when s was never interned. */
 uint32_t spoor_strpool_find(const struct spoor_strpool *pool, const char *s, size_t len);

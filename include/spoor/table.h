@@ -86,9 +86,16 @@ struct spoor_table {
     size_t nsources;
 
     struct spoor_strpool *pool;
+
+    /* A read-only view (a batch of a mapped snapshot): the fixed columns, the
+     * column data and validity, the lookups, the sources and the pool belong to
+     * the snapshot, which outlives the view; the view owns only itself, `cols`
+     * and `col_by_name`. Only spoor_table_free may change it. */
+    bool borrowed;
 };
 
 struct spoor_table *spoor_table_new(void);
+/* Frees the table, or for a borrowed view only what the view owns. */
 void spoor_table_free(struct spoor_table *t);
 /* Drops all rows, columns and lookups; keeps allocations. With clear_strings the
  * pool is emptied too (for streaming consumers that keep no ids across batches). */

@@ -33,7 +33,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +77,7 @@ static uint64_t get64(const uint8_t *p)
     return v;
 }
 
-static void put_identity(uint8_t *h, const struct io_fingerprint *fp)
+static void put_identity(uint8_t *h, const struct spoor_fingerprint *fp)
 {
     put32(h + 12, io_snapshot_layout());
     put64(h + 16, fp->size);
@@ -88,14 +87,14 @@ static void put_identity(uint8_t *h, const struct io_fingerprint *fp)
     put32(h + 40, fp->tail_crc);
 }
 
-static bool same_identity(const uint8_t *h, const struct io_fingerprint *fp)
+static bool same_identity(const uint8_t *h, const struct spoor_fingerprint *fp)
 {
     return get32(h + 12) == io_snapshot_layout() && get64(h + 16) == fp->size &&
            (int64_t)get64(h + 24) == fp->mtime_sec && get32(h + 32) == fp->mtime_nsec &&
            get32(h + 36) == fp->head_crc && get32(h + 40) == fp->tail_crc;
 }
 
-uint8_t *io_index_serialize(struct io_index *idx, const struct io_fingerprint *fp, size_t *len)
+uint8_t *io_index_serialize(struct io_index *idx, const struct spoor_fingerprint *fp, size_t *len)
 {
     io_index_compress_all(idx);
     pthread_mutex_lock(&idx->mu);
@@ -133,7 +132,7 @@ uint8_t *io_index_serialize(struct io_index *idx, const struct io_fingerprint *f
 /* One record against the one before it and the file's bounds. */
 static bool record_valid(const struct io_ckpt *ck, const struct io_ckpt *prev, uint64_t last_line,
                          uint32_t raw_len, uint32_t blob_len, uint32_t codec,
-                         const struct io_fingerprint *fp, uint64_t total_out)
+                         const struct spoor_fingerprint *fp, uint64_t total_out)
 {
     if (ck->cut > ck->out || ck->out - ck->cut > WINDOW || ck->cut >= total_out ||
         ck->out > total_out || ck->comp > fp->size)
@@ -149,7 +148,7 @@ static bool record_valid(const struct io_ckpt *ck, const struct io_ckpt *prev, u
     return codec == CODEC_ZSTD && blob_len <= ZSTD_compressBound(raw_len);
 }
 
-struct io_index *io_index_parse(const uint8_t *bytes, size_t len, const struct io_fingerprint *fp)
+struct io_index *io_index_parse(const uint8_t *bytes, size_t len, const struct spoor_fingerprint *fp)
 {
     if (len < HEADER + TRAILER || memcmp(bytes, MAGIC, sizeof MAGIC) != 0 ||
         get32(bytes + 8) != FORMAT_VERSION || !same_identity(bytes, fp))
@@ -197,7 +196,7 @@ struct io_index *io_index_parse(const uint8_t *bytes, size_t len, const struct i
     return idx;
 }
 
-struct io_index *io_index_load(const char *path, const struct io_fingerprint *fp)
+struct io_index *io_index_load(const char *path, const struct spoor_fingerprint *fp)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -223,20 +222,10 @@ struct io_index *io_index_load(const char *path, const struct io_fingerprint *fp
     return idx;
 }
 
-/* Read-only by its mode bits: root could write there, but should not. */
-static bool dir_read_only(const char *path)
-{
-    char *copy = spoor_xstrdup(path);
-    struct stat st;
-    bool ro = stat(dirname(copy), &st) == 0 && (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0;
-    free(copy);
-    return ro;
-}
-
-int io_index_save(struct io_index *idx, const char *path, const struct io_fingerprint *fp,
+int io_index_save(struct io_index *idx, const char *path, const struct spoor_fingerprint *fp,
                   struct spoor_error *err)
 {
-    if (dir_read_only(path)) {
+    if (spoor_dir_read_only(path)) {
         spoor_fail(err, SPOOR_EIO, "%s: cannot write the checkpoint index (read-only directory)", path);
         return EACCES;
     }
@@ -273,7 +262,7 @@ int io_index_save(struct io_index *idx, const char *path, const struct io_finger
     return saved;
 }
 
-void io_index_stamp(uint8_t *bytes, size_t len, const struct io_fingerprint *fp)
+void io_index_stamp(uint8_t *bytes, size_t len, const struct spoor_fingerprint *fp)
 {
     if (len < HEADER + TRAILER)
         return;

@@ -7,22 +7,22 @@
 
 /* Reads and checks a sidecar image: NULL when it is corrupt, made by another
  * ISA-L build, or describes another file (fingerprint mismatch). */
-struct io_index *io_index_parse(const uint8_t *bytes, size_t len, const struct io_fingerprint *fp);
+struct io_index *io_index_parse(const uint8_t *bytes, size_t len, const struct spoor_fingerprint *fp);
 
 /* Loads the sidecar at path; NULL when missing or unusable (see above). */
-struct io_index *io_index_load(const char *path, const struct io_fingerprint *fp);
+struct io_index *io_index_load(const char *path, const struct spoor_fingerprint *fp);
 
 /* Serializes idx (all snapshots compressed first) into a new buffer. */
-uint8_t *io_index_serialize(struct io_index *idx, const struct io_fingerprint *fp, size_t *len);
+uint8_t *io_index_serialize(struct io_index *idx, const struct spoor_fingerprint *fp, size_t *len);
 
 /* Writes the sidecar atomically (temporary file + rename). A directory whose
  * mode has no write bit counts as read-only even for root. Returns 0, or an
  * errno value with err set. */
-int io_index_save(struct io_index *idx, const char *path, const struct io_fingerprint *fp,
+int io_index_save(struct io_index *idx, const char *path, const struct spoor_fingerprint *fp,
                   struct spoor_error *err);
 
 /* Rewrites the fingerprint and trailing checksum of a sidecar image in place,
  * so a fuzzer's index bytes get past the identity check (tests only). */
-void io_index_stamp(uint8_t *bytes, size_t len, const struct io_fingerprint *fp);
+void io_index_stamp(uint8_t *bytes, size_t len, const struct spoor_fingerprint *fp);
 
 #endif

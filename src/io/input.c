@@ -7,7 +7,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "io/gzip.h"
 #include "io/index.h"
@@ -32,18 +31,6 @@ static const char *reason(int e)
     case ENOTDIR: return "a path component is not a directory";
     default: return strerror(e);
     }
-}
-
-static void fingerprint(struct spoor_input *in, const struct stat *st)
-{
-    size_t edge = in->size < IO_FINGERPRINT_BYTES ? (size_t)in->size : IO_FINGERPRINT_BYTES;
-    in->fp = (struct io_fingerprint){
-        .size = in->size,
-        .mtime_sec = (int64_t)st->st_mtim.tv_sec,
-        .mtime_nsec = (uint32_t)st->st_mtim.tv_nsec,
-        .head_crc = (uint32_t)crc32(0, in->map, (uInt)edge),
-        .tail_crc = (uint32_t)crc32(0, in->map + in->size - edge, (uInt)edge),
-    };
 }
 
 static void attach_index(struct spoor_input *in, bool no_index)
@@ -96,7 +83,7 @@ int spoor_input_open(const char *path, const struct spoor_input_opts *opts,
     in->kind = kind_of(map, in->size);
     in->chunk_size = opts && opts->chunk_size ? opts->chunk_size : IO_DEFAULT_CHUNK;
     if (in->kind == SPOOR_INPUT_GZIP)
-        fingerprint(in, &st);
+        io_fingerprint(map, in->size, &st, &in->fp);
     attach_index(in, opts && opts->no_index);
     *out = in;
     return SPOOR_OK;

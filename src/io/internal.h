@@ -12,16 +12,9 @@ enum { IO_DEFAULT_CHUNK = 4 << 20 };
 /* A longer line is an error rather than an unbounded allocation. */
 #define IO_MAX_LINE ((size_t)256 << 20)
 
-/* Identity of a trace file as the index sidecar records it: a sidecar whose
- * fingerprint differs belongs to another file or to an older version of this one. */
-struct io_fingerprint {
-    uint64_t size;
-    int64_t mtime_sec;
-    uint32_t mtime_nsec;
-    uint32_t head_crc;      /* crc32 of the first IO_FINGERPRINT_BYTES */
-    uint32_t tail_crc;      /* crc32 of the last IO_FINGERPRINT_BYTES */
-};
-enum { IO_FINGERPRINT_BYTES = 4096 };
+/* Fingerprints a mapped file (see struct spoor_fingerprint). */
+struct stat;
+void io_fingerprint(const uint8_t *map, uint64_t size, const struct stat *st, struct spoor_fingerprint *fp);
 
 /* How a gzip input uses its checkpoint index. */
 enum io_index_mode {
@@ -38,7 +31,7 @@ struct spoor_input {
     const uint8_t *map;         /* whole file, read-only; NULL when empty */
     uint64_t size;
     size_t chunk_size;
-    struct io_fingerprint fp;
+    struct spoor_fingerprint fp;
 
     uint64_t *bounds;           /* plain files: part i is [bounds[i], bounds[i+1]) */
     size_t nparts;

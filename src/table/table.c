@@ -14,10 +14,9 @@ struct spoor_table *spoor_table_new(void)
     return t;
 }
 
-void spoor_table_free(struct spoor_table *t)
+/* The storage a table owns unless it is a borrowed view. */
+static void free_owned(struct spoor_table *t)
 {
-    if (!t)
-        return;
     free(t->ts);
     free(t->dur);
     free(t->name);
@@ -31,14 +30,22 @@ void spoor_table_free(struct spoor_table *t)
         free(t->cols[i].data);
         free(t->cols[i].valid);
     }
-    free(t->cols);
-    free(t->col_by_name);
     for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++)
         spoor_lookup_release(&t->lookups[k]);
     for (size_t i = 0; i < t->nsources; i++)
         free(t->sources[i]);
     free(t->sources);
     spoor_strpool_free(t->pool);
+}
+
+void spoor_table_free(struct spoor_table *t)
+{
+    if (!t)
+        return;
+    if (!t->borrowed)
+        free_owned(t);
+    free(t->cols);
+    free(t->col_by_name);
     free(t);
 }
 

@@ -46,9 +46,12 @@ static char *store(struct spoor_strpool *pool, const char *s, size_t len)
     return dst;
 }
 
+/* Doubles the hash index until it is at most half full, and rebuilds it. */
 static void grow_slots(struct spoor_strpool *pool)
 {
     size_t n = pool->nslots ? pool->nslots * 2 : 1024;
+    while (n < (pool->count + 1) * 2)
+        n *= 2;
     uint32_t *slots = spoor_xcalloc(n, sizeof *slots);
     for (size_t id = 0; id < pool->count; id++) {
         size_t i = pool->entries[id].hash32 & (n - 1);
@@ -65,6 +68,19 @@ struct spoor_strpool *spoor_strpool_new(void)
 {
     struct spoor_strpool *pool = spoor_xcalloc(1, sizeof *pool);
     spoor_strpool_intern(pool, "", 0);
+    return pool;
+}
+
+struct spoor_strpool *spoor_strpool_over(const char *bytes, const uint32_t *off, const uint32_t *hash,
+                                         size_t n)
+{
+    struct spoor_strpool *pool = spoor_xcalloc(1, sizeof *pool);
+    pool->entries_cap = n ? n : 1;
+    pool->entries = spoor_xmalloc(pool->entries_cap * sizeof *pool->entries);
+    for (size_t id = 0; id < n; id++)
+        pool->entries[id] = (struct entry){bytes + off[id], off[id + 1] - off[id] - 1, hash[id]};
+    pool->count = n;
+    grow_slots(pool);
     return pool;
 }
 

@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     size_t want_len = 0;
     char *want = read_all(in, &want_len);
-    struct io_fingerprint fp = in->fp;
+    struct spoor_fingerprint fp = in->fp;
     spoor_input_close(in);
 
     if (size > n) {

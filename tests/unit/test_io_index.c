@@ -195,7 +195,7 @@ static void test_lying_sidecar(void **state)
     struct spoor_input *in;
     struct spoor_error err;
     assert_int_equal(spoor_input_open(f.path, &opts, &in, &err), SPOOR_OK);
-    struct io_fingerprint fp = in->fp;
+    struct spoor_fingerprint fp = in->fp;
     spoor_input_close(in);
 
     uint8_t *bad = malloc(len);

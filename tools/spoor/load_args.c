@@ -47,6 +47,8 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
         r->format = arg;
         return 1;
     case LOAD_OPT_NO_INDEX: opts->input.no_index = true; return 1;
+    case LOAD_OPT_NO_CACHE: opts->no_cache = true; return 1;
+    case LOAD_OPT_CACHE_DIR: opts->cache_dir = arg; return 1;
     case LOAD_OPT_NO_PROGRESS: opts->progress = false; return 1;
     case LOAD_OPT_FIELD_TS: r->field_ts = arg; return 1;
     case LOAD_OPT_FIELD_DUR: r->field_dur = arg; return 1;

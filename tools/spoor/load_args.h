@@ -24,6 +24,8 @@ enum {
     LOAD_OPT_FIELD_PID,
     LOAD_OPT_FIELD_TID,
     LOAD_OPT_DELIMITER,
+    LOAD_OPT_NO_CACHE,
+    LOAD_OPT_CACHE_DIR,
 };
 
 #define LOAD_LONG_OPTIONS                                                  \
@@ -41,7 +43,9 @@ enum {
     {"cat", required_argument, 0, LOAD_OPT_FIELD_CAT},                     \
     {"pid", required_argument, 0, LOAD_OPT_FIELD_PID},                     \
     {"tid", required_argument, 0, LOAD_OPT_FIELD_TID},                     \
-    {"delimiter", required_argument, 0, LOAD_OPT_DELIMITER}
+    {"delimiter", required_argument, 0, LOAD_OPT_DELIMITER},               \
+    {"no-cache", no_argument, 0, LOAD_OPT_NO_CACHE},                       \
+    {"cache-dir", required_argument, 0, LOAD_OPT_CACHE_DIR}
 
 #define LOAD_ARGS_HELP                                                                          \
     "reading options:\n"                                                                        \
@@ -55,6 +59,8 @@ enum {
     "                       generic JSONL/CSV: the field holding that column\n"                 \
     "  --delimiter C        CSV delimiter (default: detected)\n"                                \
     "  --no-index           neither use nor write the gzip checkpoint index\n"                  \
+    "  --no-cache           neither use nor write the snapshot sidecar (TRACE.spoor-snap)\n"       \
+    "  --cache-dir DIR      keep snapshots in DIR (for traces in read-only directories)\n"      \
     "  --no-progress        no progress bar on stderr\n"
 
 void load_args_init(struct spoor_load_opts *opts);

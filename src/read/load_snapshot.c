@@ -1,0 +1,121 @@
+/* Serving an input from its snapshot: batches are views into the mapping, so a
+ * worker only builds the view and runs map(); whoever finishes the batch the
+ * order waits for reduces it and every ready one after it, as when parsing. */
+#include "read/load_snapshot.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct serve {
+    const struct spoor_snapshot *snap;
+    const struct spoor_sink *sink;
+    const struct spoor_snapshot_cols *cols;
+    size_t input;
+    const char *path;
+    size_t n;
+    struct spoor_table **ready;  /* mapped batches waiting for reduce */
+    pthread_mutex_t mu;
+    size_t next_map, next_reduce;
+    bool reducing, stop;
+    int status;
+    struct spoor_error err;
+};
+
+struct serve_worker {
+    struct serve *s;
+    int id;
+    pthread_t thread;
+};
+
+static void fail(struct serve *s, int status, const char *what)
+{
+    if (!s->stop) {
+        s->stop = true;
+        s->status = status;
+        spoor_fail(&s->err, status, "%s: %s", s->path, what);
+    }
+}
+
+/* Reduces every batch that is next in order; called with mu held. */
+static void drain(struct serve *s)
+{
+    if (s->reducing)
+        return;
+    s->reducing = true;
+    while (!s->stop && s->next_reduce < s->n && s->ready[s->next_reduce]) {
+        struct spoor_table *b = s->ready[s->next_reduce];
+        pthread_mutex_unlock(&s->mu);
+        int st = s->sink->reduce ? s->sink->reduce(s->sink->ctx, s->input, b) : SPOOR_OK;
+        spoor_table_free(b);
+        pthread_mutex_lock(&s->mu);
+        s->ready[s->next_reduce++] = NULL;
+        if (st != SPOOR_OK)
+            fail(s, st, "writing the output failed");
+    }
+    s->reducing = false;
+}
+
+static void *serve_main(void *arg)
+{
+    struct serve_worker *w = arg;
+    struct serve *s = w->s;
+    pthread_mutex_lock(&s->mu);
+    while (!s->stop && s->next_map < s->n) {
+        size_t i = s->next_map++;
+        pthread_mutex_unlock(&s->mu);
+        struct spoor_table *b = spoor_snapshot_batch(s->snap, i, s->cols);
+        int st = s->sink->map ? s->sink->map(s->sink->ctx, w->id, b) : SPOOR_OK;
+        pthread_mutex_lock(&s->mu);
+        s->ready[i] = b;
+        if (st != SPOOR_OK)
+            fail(s, st, "processing a batch failed");
+        drain(s);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* The name ids of the args columns opts asks for. */
+static struct spoor_snapshot_cols wanted_columns(const struct spoor_snapshot *snap,
+                                                 const struct spoor_read_opts *o, uint32_t *ids)
+{
+    struct spoor_snapshot_cols cols = {.all = o->args == SPOOR_ARGS_ALL, .names = ids};
+    for (size_t i = 0; o->args == SPOOR_ARGS_LISTED && i < o->n_arg_keys; i++) {
+        uint32_t id = spoor_strpool_find(spoor_snapshot_pool(snap), o->arg_keys[i], strlen(o->arg_keys[i]));
+        if (id != UINT32_MAX)
+            ids[cols.n++] = id;
+    }
+    return cols;
+}
+
+int load_from_snapshot(const struct spoor_snapshot *snap, const struct spoor_load_opts *opts,
+                       const struct spoor_sink *sink, size_t input, const char *path, struct spoor_error *err)
+{
+    const struct spoor_read_opts *o = &opts->read;
+    uint32_t *ids = spoor_xmalloc((o->n_arg_keys ? o->n_arg_keys : 1) * sizeof *ids);
+    struct spoor_snapshot_cols cols = wanted_columns(snap, o, ids);
+    struct serve s = {.snap = snap, .sink = sink, .cols = &cols, .input = input, .path = path,
+                      .n = spoor_snapshot_nbatches(snap)};
+    s.ready = spoor_xcalloc(s.n ? s.n : 1, sizeof *s.ready);
+    pthread_mutex_init(&s.mu, NULL);
+    int n = spoor_load_threads(opts);
+    struct serve_worker *workers = spoor_xcalloc((size_t)n, sizeof *workers);
+    for (int i = 0; i < n; i++) {
+        workers[i] = (struct serve_worker){.s = &s, .id = i};
+        if (i > 0)
+            pthread_create(&workers[i].thread, NULL, serve_main, &workers[i]);
+    }
+    serve_main(&workers[0]);
+    for (int i = 1; i < n; i++)
+        pthread_join(workers[i].thread, NULL);
+    for (size_t i = 0; i < s.n; i++) /* left over after an error */
+        spoor_table_free(s.ready[i]);
+    free(s.ready);
+    free(workers);
+    free(ids);
+    pthread_mutex_destroy(&s.mu);
+    if (s.stop)
+        *err = s.err;
+    return s.stop ? s.status : SPOOR_OK;
+}
