@@ -1,0 +1,67 @@
+/* SQL over an event table: an SQLite connection whose tables are virtual
+ * tables reading the columns in place (no row is copied into SQLite).
+ *
+ *   events   every row: ts dur name cat pid tid ph line source file host, then
+ *            the args columns (a key equal to a fixed name is "args.<key>")
+ *   files, hosts, strings, procs, threads   the metadata lookups
+ *   meta     (source, key, value): dialect, units, rows, skipped lines, ...
+ *
+ * Queries on events push constraints down (ts ranges, name/cat/pid/tid
+ * equality) and hand rows grouped for GROUP BY name / cat / cat, name; see
+ * docs/design.md, "SQL". */
+#ifndef SPOOR_SQL_H
+#define SPOOR_SQL_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "spoor/error.h"
+#include "spoor/load.h"
+#include "spoor/table.h"
+
+struct spoor_sql;
+
+/* Opens a session over t, which must outlive it. loaded (may be NULL) fills
+ * the meta table. */
+int spoor_sql_open(const struct spoor_table *t, const struct spoor_load_result *loaded, struct spoor_sql **out,
+                   struct spoor_error *err);
+void spoor_sql_close(struct spoor_sql *s);
+sqlite3 *spoor_sql_db(struct spoor_sql *s);
+
+/* Rows of events that cursors have looked at so far: a query that pushes a
+ * selective constraint down visits far fewer rows than the table has. */
+uint64_t spoor_sql_rows_visited(const struct spoor_sql *s);
+
+/* The tables, NULL-terminated, and the CREATE TABLE text of one (NULL when
+ * there is no such table), for the shell's .tables and .schema. */
+const char *const *spoor_sql_table_names(void);
+const char *spoor_sql_schema(struct spoor_sql *s, const char *table);
+
+enum spoor_sql_format { SPOOR_SQL_TABLE, SPOOR_SQL_CSV, SPOOR_SQL_JSON, SPOOR_SQL_JSONL };
+
+/* --param name=value: name with or without its ':', '@' or '$'. Values that
+ * read as integers are bound as integers, other numbers as reals, the rest
+ * as text; values are bound, never pasted into the SQL. */
+struct spoor_sql_param {
+    const char *name, *value;
+};
+
+struct spoor_sql_run {
+    const struct spoor_sql_param *params;
+    size_t nparams;
+    enum spoor_sql_format format;
+    FILE *out;
+    long error_offset;      /* out: byte offset of an SQL error in the query, or -1 */
+};
+
+/* Runs every statement of query in turn, writing each one's result to
+ * run->out. SPOOR_EUSAGE for an SQL error in the text (error_offset says
+ * where, when SQLite knows) or a parameter without value; SPOOR_EFORMAT for an
+ * error while running; SPOOR_EIO when writing fails. */
+int spoor_sql_exec(struct spoor_sql *s, const char *query, struct spoor_sql_run *run, struct spoor_error *err);
+
+/* Prints the query line holding byte `offset` and a caret under it. */
+void spoor_sql_print_caret(FILE *f, const char *query, long offset);
+
+#endif

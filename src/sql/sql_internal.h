@@ -1,0 +1,143 @@
+/* Inside the SQL session: the events column catalog (sql_columns.c), lazily
+ * built row indexes (sql_index.c), the push-down plan (sql_plan.c), the
+ * virtual table modules (sql_events.c, sql_small.c with sql_lookups.c and
+ * sql_meta.c) and the result writers (sql_output.c). */
+#ifndef SPOOR_SQL_INTERNAL_H
+#define SPOOR_SQL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "spoor/resolve.h"
+#include "spoor/sql.h"
+
+/* ---- events columns: the fixed ones in spoor_field order, then the args. */
+
+struct sql_column {
+    char *label;                /* the SQL column name */
+    enum spoor_field field;
+    const char *key;            /* args key (SPOOR_FIELD_ARG) */
+    const char *decl_type;      /* INTEGER, REAL, TEXT or "" */
+};
+
+struct sql_columns {
+    struct sql_column *v;
+    size_t n;
+    char *decl;                 /* CREATE TABLE events(...) */
+};
+
+void sql_columns_init(struct sql_columns *c, const struct spoor_table *t);
+void sql_columns_free(struct sql_columns *c);
+
+/* ---- indexes: row numbers sorted by a key, ties in row order. */
+
+enum sql_index_kind {
+    SQL_INDEX_TS,
+    SQL_INDEX_NAME,
+    SQL_INDEX_CAT,
+    SQL_INDEX_PID,
+    SQL_INDEX_TID,
+    SQL_INDEX_CAT_NAME,         /* (cat << 32 | name): groups rows by the pair */
+    SQL_INDEXES
+};
+
+struct sql_index {
+    int64_t *keys;              /* sorted */
+    uint32_t *rows;
+    size_t n;
+};
+
+/* The key of every row for an index kind. */
+int64_t *sql_index_keys(const struct spoor_table *t, enum sql_index_kind kind);
+/* Takes keys (one per row) and sorts rows by them. */
+struct sql_index *sql_index_new(int64_t *keys, size_t n);
+void sql_index_free(struct sql_index *ix);
+/* [*begin, *end): the positions whose key lies in [lo, hi]. */
+void sql_index_span(const struct sql_index *ix, int64_t lo, int64_t hi, size_t *begin, size_t *end);
+
+/* ---- the session */
+
+struct spoor_sql {
+    sqlite3 *db;
+    const struct spoor_table *t;
+    const struct spoor_load_result *loaded;
+    struct sql_columns cols;
+    struct spoor_view *views;           /* per events column, over the whole table */
+    struct spoor_resolver *resolver;    /* file and host, on first use */
+    struct sql_index *index[SQL_INDEXES];
+    uint64_t rows_visited;
+    struct sql_meta_row *meta;
+    size_t nmeta;
+};
+
+/* The view of an events column; binds file and host on first use. */
+const struct spoor_view *sql_view(struct spoor_sql *s, size_t col);
+const struct sql_index *sql_index(struct spoor_sql *s, enum sql_index_kind kind);
+
+/* ---- push-down */
+
+/* How a cursor hands rows out (xBestIndex's idxNum). */
+enum sql_order {
+    SQL_ORDER_NONE,
+    SQL_ORDER_TS_ASC,
+    SQL_ORDER_TS_DESC,
+    SQL_GROUP_NAME,
+    SQL_GROUP_CAT,
+    SQL_GROUP_CAT_NAME,
+};
+
+/* The constraints of one xFilter call, decoded. Rows outside them are not
+ * visited; SQLite checks every constraint again (omit is never set), so the
+ * filter only has to keep a superset of the answer. */
+struct sql_filter {
+    bool empty;                 /* nothing can match */
+    bool has_ts, has_name, has_cat, has_pid, has_tid;
+    int64_t ts_lo, ts_hi;       /* inclusive */
+    uint32_t name, cat;
+    int64_t pid, tid;
+};
+
+/* What a cursor walks: positions [begin, end) of an index's rows, or of
+ * the row numbers themselves when rows is NULL (a full scan). */
+struct sql_path {
+    const uint32_t *rows;
+    size_t begin, end;
+    bool desc;
+};
+
+int sql_plan_best_index(const struct spoor_sql *s, sqlite3_index_info *info);
+void sql_plan_filter(const struct spoor_sql *s, const char *ops, int argc, sqlite3_value **argv,
+                     struct sql_filter *f);
+bool sql_filter_keeps(const struct spoor_table *t, const struct sql_filter *f, size_t row);
+/* Builds the index it needs on first use. */
+void sql_plan_path(struct spoor_sql *s, enum sql_order order, const struct sql_filter *f, struct sql_path *path);
+
+/* ---- modules */
+
+int sql_events_register(struct spoor_sql *s);
+
+/* A small read-only table over arrays (lookups, meta): a full scan. */
+struct sql_small_table {
+    const char *name;
+    const char *decl;
+    size_t (*nrows)(const struct spoor_sql *s, const struct sql_small_table *d);
+    void (*column)(const struct spoor_sql *s, const struct sql_small_table *d, size_t row, int col,
+                   sqlite3_context *ctx);
+    int kind;                   /* the lookup kind, for the lookup tables */
+};
+
+int sql_small_register(struct spoor_sql *s, const struct sql_small_table *d);
+extern const struct sql_small_table sql_lookup_tables[];   /* terminated by a NULL name */
+extern const struct sql_small_table sql_meta_table;
+
+void sql_meta_build(struct spoor_sql *s);
+void sql_meta_free(struct spoor_sql *s);
+
+/* ---- results */
+
+/* Steps st to the end, writing its rows; `nth` counts result sets written
+ * before (they are separated). */
+int sql_output_write(sqlite3_stmt *st, enum spoor_sql_format format, FILE *out, size_t nth,
+                     struct spoor_error *err);
+
+#endif

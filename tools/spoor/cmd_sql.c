@@ -1,0 +1,222 @@
+/* spoor sql: SQL over the events of traces, through SQLite virtual tables
+ * that read the loaded table in place (src/sql). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "load_args.h"
+#include "spoor/atomic_file.h"
+#include "spoor/sql.h"
+#include "sql_shell.h"
+
+static const char usage[] =
+    "usage: spoor sql [options] TRACE... [QUERY]\n"
+    "\n"
+    "Runs SQL (SQLite) over the events of the traces. QUERY is the last argument\n"
+    "when it is not a file; it may hold several statements. Without QUERY or -f,\n"
+    "the SQL comes from stdin, or an interactive shell starts on a terminal.\n"
+    "\n"
+    "tables:\n"
+    "  events    ts dur name cat pid tid ph line source file host, then every args\n"
+    "            key (\"args.KEY\" when KEY is a fixed name); times in ns\n"
+    "  files hosts strings procs threads    metadata lookups (hash or id, name)\n"
+    "  meta      (source, key, value): dialect, units, rows, skipped lines, ...\n"
+    "\n"
+    "options:\n"
+    "  -f FILE              read the SQL from FILE\n"
+    "  --param NAME=VALUE   bind :NAME (or @NAME, $NAME) to VALUE; integers bind as\n"
+    "                       integers, other numbers as reals, the rest as text\n"
+    "  --format F           table (default), csv, json (one array) or jsonl\n"
+    "  -o FILE              write to FILE, complete or not at all (default: stdout)\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "example:\n"
+    "  spoor sql t.pfw.gz \"SELECT cat, name, count(*), sum(dur) FROM events GROUP BY 1, 2\"\n"
+    "\n" LOAD_ARGS_HELP;
+
+enum { OPT_PARAM = 2000, OPT_FORMAT };
+
+struct cli {
+    const char *query_file, *output;
+    char *query;                    /* owned */
+    struct spoor_sql_param *params;
+    size_t nparams;
+    struct spoor_sql_run run;
+    const char *const *traces;
+    size_t ntraces;
+};
+
+static int parse_format(const char *s, enum spoor_sql_format *out)
+{
+    static const char *const names[] = {"table", "csv", "json", "jsonl"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(s, names[i])) {
+            *out = (enum spoor_sql_format)i;
+            return 0;
+        }
+    fprintf(stderr, "spoor sql: --format '%s': expected table, csv, json or jsonl\n", s);
+    return -1;
+}
+
+static int add_param(struct cli *cli, char *arg)
+{
+    char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) {
+        fprintf(stderr, "spoor sql: --param '%s': expected NAME=VALUE\n", arg);
+        return -1;
+    }
+    *eq = '\0';
+    cli->params = spoor_xrealloc(cli->params, (cli->nparams + 1) * sizeof *cli->params);
+    cli->params[cli->nparams++] = (struct spoor_sql_param){.name = arg, .value = eq + 1};
+    return 0;
+}
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts)
+{
+    static const struct option options[] = {
+        {"param", required_argument, 0, OPT_PARAM},
+        {"format", required_argument, 0, OPT_FORMAT},
+        {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},
+        LOAD_LONG_OPTIONS,
+        {0, 0, 0, 0},
+    };
+    int c;
+    while ((c = getopt_long(argc, argv, "hf:o:", options, NULL)) != -1) {
+        int bad = 0;
+        switch (c) {
+        case 'h': fputs(usage, stdout); return 0;
+        case 'f': cli->query_file = optarg; break;
+        case 'o': cli->output = optarg; break;
+        case OPT_PARAM: bad = add_param(cli, optarg); break;
+        case OPT_FORMAT: bad = parse_format(optarg, &cli->run.format); break;
+        default: {
+            int handled = load_args_handle(opts, c, optarg, "sql");
+            if (handled == 0)
+                fprintf(stderr, "spoor sql: see 'spoor sql --help'\n");
+            bad = handled <= 0;
+        }
+        }
+        if (bad)
+            return 2;
+    }
+    size_t npos = (size_t)(argc - optind);
+    if (!cli->query_file && npos >= 2 && !is_file(argv[argc - 1])) {
+        cli->query = spoor_xstrdup(argv[argc - 1]);
+        npos--;
+    }
+    if (npos == 0) {
+        fprintf(stderr, "spoor sql: no trace given; see 'spoor sql --help'\n");
+        return 2;
+    }
+    cli->traces = (const char *const *)argv + optind;
+    cli->ntraces = npos;
+    return -1;
+}
+
+static char *read_all(FILE *f)
+{
+    size_t len = 0, cap = 4096;
+    char *buf = spoor_xmalloc(cap);
+    size_t n;
+    while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len < 2)
+            buf = spoor_xrealloc(buf, cap *= 2);
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+/* The SQL from -f, or stdin when it is not a terminal; NULL for the shell. */
+static int find_query(struct cli *cli)
+{
+    if (cli->query)
+        return 0;
+    FILE *f = cli->query_file ? (strcmp(cli->query_file, "-") ? fopen(cli->query_file, "r") : stdin) : NULL;
+    if (cli->query_file && !f) {
+        fprintf(stderr, "spoor sql: -f %s: cannot open: %m\n", cli->query_file);
+        return 1;
+    }
+    if (!f && !isatty(STDIN_FILENO))
+        f = stdin;
+    if (f)
+        cli->query = read_all(f);
+    if (f && f != stdin)
+        fclose(f);
+    return 0;
+}
+
+static int run_query(struct spoor_sql *s, struct cli *cli)
+{
+    struct spoor_error err = {0};
+    struct spoor_atomic_file out;
+    int st = spoor_atomic_file_open(&out, cli->output, &err);
+    if (st == SPOOR_OK) {
+        cli->run.out = out.fp;
+        st = spoor_sql_exec(s, cli->query, &cli->run, &err);
+        if (st == SPOOR_OK)
+            st = spoor_atomic_file_commit(&out, &err);
+        else
+            spoor_atomic_file_abort(&out);
+    }
+    if (st == SPOOR_EUSAGE) {
+        sql_print_error(cli->query, &cli->run, &err);
+        return 2;
+    }
+    if (st != SPOOR_OK)
+        fprintf(stderr, "spoor sql: %s\n", err.msg);
+    return st == SPOOR_OK ? 0 : 1;
+}
+
+int cmd_sql(int argc, char **argv)
+{
+    struct cli cli = {0};
+    struct spoor_load_opts opts;
+    load_args_init(&opts); /* args mode ALL: every key is a column */
+    int code = parse_cli(argc, argv, &cli, &opts);
+    if (code < 0)
+        code = find_query(&cli);
+    else if (code == 0)
+        code = -1; /* --help: done */
+    if (code) {
+        free(cli.query);
+        free(cli.params);
+        return code < 0 ? 0 : code;
+    }
+    cli.run.params = cli.params;
+    cli.run.nparams = cli.nparams;
+
+    struct spoor_error err = {0};
+    struct spoor_table *t = NULL;
+    struct spoor_load_result res = {0};
+    struct spoor_sql *s = NULL;
+    int st = spoor_load_table(cli.traces, cli.ntraces, &opts, &t, &res, &err);
+    load_args_report("sql", &res);
+    if (st == SPOOR_OK)
+        st = spoor_sql_open(t, &res, &s, &err);
+    if (st != SPOOR_OK) {
+        fprintf(stderr, "spoor sql: %s\n", err.msg);
+        code = 1;
+    } else if (cli.query) {
+        code = run_query(s, &cli);
+    } else {
+        code = sql_shell_run(s, &cli.run);
+    }
+    spoor_sql_close(s);
+    spoor_table_free(t);
+    spoor_load_result_free(&res);
+    free(cli.query);
+    free(cli.params);
+    return code;
+}
