@@ -102,3 +102,18 @@ uint8_t *plain_flags(uint8_t *flags, size_t *cap, size_t keep, size_t n)
         memset(flags + keep, 0, n - keep);
     return flags;
 }
+
+int wbuf_status(const struct wbuf *b, struct spoor_error *err)
+{
+    if (!b->error)
+        return SPOOR_OK;
+    return spoor_fail(err, SPOOR_EIO, "cannot write the output: %s", strerror(b->error));
+}
+
+int wbuf_finish(struct wbuf *b, struct spoor_error *err)
+{
+    wbuf_flush(b);
+    if (!b->error && b->fp && fflush(b->fp) != 0)
+        b->error = errno ? errno : EIO;
+    return wbuf_status(b, err);
+}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "spoor/error.h"
 #include "spoor/resolve.h"
 
 struct wbuf {
@@ -22,6 +23,10 @@ void wbuf_release(struct wbuf *b);
 /* Makes room for n more bytes, flushing to fp first if there is one. */
 void wbuf_reserve(struct wbuf *b, size_t n);
 void wbuf_flush(struct wbuf *b);
+/* SPOOR_EIO naming the first failed write, else SPOOR_OK. */
+int wbuf_status(const struct wbuf *b, struct spoor_error *err);
+/* Flushes b and its stream; returns wbuf_status(). */
+int wbuf_finish(struct wbuf *b, struct spoor_error *err);
 
 static inline void wbuf_put(struct wbuf *b, const char *s, size_t n)
 {

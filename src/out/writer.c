@@ -6,7 +6,6 @@
 #include "spoor/error.h"
 #include "spoor/write.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -379,20 +378,13 @@ static void json_row(struct spoor_writer *w, size_t row)
     wbuf_put(b, "}\n", 2);
 }
 
-static int io_status(const struct spoor_writer *w, struct spoor_error *err)
-{
-    if (!w->out.error)
-        return SPOOR_OK;
-    return spoor_fail(err, SPOOR_EIO, "cannot write the output: %s", strerror(w->out.error));
-}
-
 int spoor_writer_write(struct spoor_writer *w, const struct spoor_table *t, const struct spoor_resolved *res,
                        const uint32_t *sel, size_t n, struct spoor_error *err)
 {
     if (!sel)
         n = t->nrows;
     if (!n)
-        return io_status(w, err);
+        return wbuf_status(&w->out, err);
     bind_batch(w, t, res);
     bool csv = w->format == SPOOR_WRITE_CSV;
     if (csv && !w->defaults && !w->header_written)
@@ -404,7 +396,7 @@ int spoor_writer_write(struct spoor_writer *w, const struct spoor_table *t, cons
         else
             json_row(w, row);
     }
-    return io_status(w, err);
+    return wbuf_status(&w->out, err);
 }
 
 int spoor_writer_finish(struct spoor_writer *w, struct spoor_error *err)
@@ -415,10 +407,7 @@ int spoor_writer_finish(struct spoor_writer *w, struct spoor_error *err)
         else
             csv_header(w);
     }
-    wbuf_flush(&w->out);
-    if (!w->out.error && w->out.fp && fflush(w->out.fp) != 0)
-        w->out.error = errno ? errno : EIO;
-    return io_status(w, err);
+    return wbuf_finish(&w->out, err);
 }
 
 size_t spoor_writer_missing(const struct spoor_writer *w, const char **names, size_t max)

@@ -126,20 +126,13 @@ int cmd_events(int argc, char **argv)
     if (code >= 0)
         return code;
 
-    struct spoor_error err = {0};
-    struct spoor_expr *expr = NULL;
-    if (cli.where && spoor_expr_compile(cli.where, &expr, &err) != SPOOR_OK) {
-        fprintf(stderr, "spoor events: --where: %s\n", err.msg);
+    struct spoor_expr *expr;
+    char **cols;
+    size_t ncols;
+    if (!filter_load_parse_args("events", cli.where, cli.columns, &expr, &cols, &ncols))
         return 2;
-    }
-    char **cols = NULL;
-    size_t ncols = 0;
-    if (cli.columns && spoor_columns_parse(cli.columns, &cols, &ncols, &err) != SPOOR_OK) {
-        fprintf(stderr, "spoor events: --columns: %s\n", err.msg);
-        spoor_expr_free(expr);
-        return 2;
-    }
 
+    struct spoor_error err = {0};
     struct filter_load *f = filter_load_new("events", expr, cols, ncols, &opts);
     struct spoor_writer *writer = NULL;
     struct spoor_atomic_file out;

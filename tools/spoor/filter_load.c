@@ -146,6 +146,26 @@ static void choose_args(struct filter_load *f, struct spoor_load_opts *opts, cha
     opts->read.n_arg_keys = n;
 }
 
+bool filter_load_parse_args(const char *cmd, const char *where, const char *columns, struct spoor_expr **expr,
+                            char ***cols, size_t *ncols)
+{
+    struct spoor_error err = {0};
+    *expr = NULL;
+    *cols = NULL;
+    *ncols = 0;
+    if (where && spoor_expr_compile(where, expr, &err) != SPOOR_OK) {
+        fprintf(stderr, "spoor %s: --where: %s\n", cmd, err.msg);
+        return false;
+    }
+    if (columns && spoor_columns_parse(columns, cols, ncols, &err) != SPOOR_OK) {
+        fprintf(stderr, "spoor %s: --columns: %s\n", cmd, err.msg);
+        spoor_expr_free(*expr);
+        *expr = NULL;
+        return false;
+    }
+    return true;
+}
+
 struct filter_load *filter_load_new(const char *cmd, const struct spoor_expr *expr, char *const *cols,
                                     size_t ncols, struct spoor_load_opts *opts)
 {

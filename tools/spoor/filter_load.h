@@ -25,6 +25,11 @@ typedef int (*filter_load_consume)(void *ctx, const struct spoor_table *batch, c
 
 struct filter_load;
 
+/* Compiles --where and splits --columns (either may be NULL); on bad usage
+ * prints one line and returns false. */
+bool filter_load_parse_args(const char *cmd, const char *where, const char *columns, struct spoor_expr **expr,
+                            char ***cols, size_t *ncols);
+
 /* cmd names the command in messages. expr may be NULL. With explicit columns
  * only the args they, the filter and the resolver read are parsed (opts is
  * adjusted); without, every arg is read and file and host are resolved. */

@@ -1,0 +1,214 @@
+/* spoor export: the rows of traces that match --where, streamed in input
+ * order into CSV, JSON lines, an SQLite database or a Perfetto trace, through
+ * the shared load/filter loop (filter_load.h). OUT appears complete or not at
+ * all: everything goes to a temporary next to it, renamed at the end. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter_load.h"
+#include "load_args.h"
+#include "spoor/atomic_file.h"
+#include "spoor/export.h"
+#include "spoor/write.h"
+
+static const char usage[] =
+    "usage: spoor export --to FORMAT -o OUT [options] TRACE...\n"
+    "\n"
+    "Writes the events of the traces (those matching --where) to OUT, in input order.\n"
+    "\n"
+    "options:\n"
+    "  --to FORMAT          csv, jsonl (as 'spoor events' writes them), sqlite (a database\n"
+    "                       with tables events, files, hosts, strings, procs, threads, meta)\n"
+    "                       or perfetto (Chrome trace JSON for ui.perfetto.dev)\n"
+    "  -o OUT               the output file, complete or not at all ('-' is stdout,\n"
+    "                       except for sqlite)\n"
+    "  --where EXPR         keep rows where EXPR is true (the language of 'spoor events',\n"
+    "                       see docs/cli.md), e.g. \"cat = 'POSIX' AND dur >= 1ms\"\n"
+    "  --columns LIST       comma-separated columns to write (default: the fixed ones,\n"
+    "                       file, host, then the args columns); perfetto always writes\n"
+    "                       its event fields and takes the args listed here\n"
+    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+
+enum { OPT_TO = 2000, OPT_WHERE, OPT_COLUMNS };
+
+enum format { FORMAT_CSV, FORMAT_JSONL, FORMAT_SQLITE, FORMAT_PERFETTO };
+static const char *const format_names[] = {"csv", "jsonl", "sqlite", "perfetto"};
+
+/* The writer of the chosen format; exactly one is set. */
+struct target {
+    struct spoor_writer *rows;              /* csv, jsonl */
+    struct spoor_sqlite_writer *db;
+    struct spoor_perfetto_writer *trace;
+};
+
+static int target_write(void *ctx, const struct spoor_table *batch, const struct spoor_resolved *res,
+                        const uint32_t *sel, size_t n, struct spoor_error *err)
+{
+    struct target *t = ctx;
+    if (t->db)
+        return spoor_sqlite_writer_write(t->db, batch, res, sel, n, err);
+    if (t->trace)
+        return spoor_perfetto_writer_write(t->trace, batch, res, sel, n, err);
+    return spoor_writer_write(t->rows, batch, res, sel, n, err);
+}
+
+static int target_finish(struct target *t, const struct spoor_load_result *loaded, struct spoor_error *err)
+{
+    if (t->db)
+        return spoor_sqlite_writer_finish(t->db, loaded, err);
+    if (t->trace)
+        return spoor_perfetto_writer_finish(t->trace, err);
+    return spoor_writer_finish(t->rows, err);
+}
+
+/* A database that failed holds its file open: it is closed before the
+ * temporary is removed (finish closes it on success). */
+static void target_free(struct target *t)
+{
+    spoor_sqlite_writer_free(t->db);
+    spoor_perfetto_writer_free(t->trace);
+    spoor_writer_free(t->rows);
+    memset(t, 0, sizeof *t);
+}
+
+static void report_columns(const struct filter_load *f, const struct target *t)
+{
+    const char *missing[FILTER_LOAD_REPORT_MAX], *omitted[FILTER_LOAD_REPORT_MAX];
+    size_t nmissing = t->db      ? spoor_sqlite_writer_missing(t->db, missing, FILTER_LOAD_REPORT_MAX)
+                    : t->trace   ? spoor_perfetto_writer_missing(t->trace, missing, FILTER_LOAD_REPORT_MAX)
+                                 : spoor_writer_missing(t->rows, missing, FILTER_LOAD_REPORT_MAX);
+    size_t nomitted = t->rows ? spoor_writer_omitted(t->rows, omitted, FILTER_LOAD_REPORT_MAX) : 0;
+    filter_load_report(f, missing, nmissing, omitted, nomitted, "--to jsonl");
+}
+
+static int target_open(struct target *t, enum format format, struct spoor_atomic_file *out, char **cols,
+                       size_t ncols, struct spoor_error *err)
+{
+    const char *const *columns = (const char *const *)cols;
+    switch (format) {
+    case FORMAT_SQLITE:
+        return spoor_sqlite_writer_open(&t->db, out->tmp, columns, ncols, err);
+    case FORMAT_PERFETTO:
+        t->trace = spoor_perfetto_writer_new(out->fp, columns, ncols);
+        return SPOOR_OK;
+    default: {
+        struct spoor_writer_opts wo = {.format = format == FORMAT_CSV ? SPOOR_WRITE_CSV : SPOOR_WRITE_JSONL,
+                                       .columns = columns, .ncolumns = ncols};
+        t->rows = spoor_writer_new(out->fp, &wo);
+        return SPOOR_OK;
+    }
+    }
+}
+
+struct cli {
+    const char *to, *where, *columns, *output;
+    enum format format;
+};
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts)
+{
+    static const struct option options[] = {
+        {"to", required_argument, 0, OPT_TO},
+        {"where", required_argument, 0, OPT_WHERE},
+        {"columns", required_argument, 0, OPT_COLUMNS},
+        {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},
+        LOAD_LONG_OPTIONS,
+        {0, 0, 0, 0},
+    };
+    int c;
+    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+        const char **slot = c == OPT_TO ? &cli->to : c == OPT_WHERE ? &cli->where
+                          : c == OPT_COLUMNS ? &cli->columns : c == 'o' ? &cli->output : NULL;
+        if (slot) {
+            if (*slot) {
+                fprintf(stderr, "spoor export: %s%s given twice\n", c == 'o' ? "-" : "--",
+                        c == 'o' ? "o" : options[c - OPT_TO].name);
+                return 2;
+            }
+            *slot = optarg;
+            continue;
+        }
+        if (c == 'h') {
+            fputs(usage, stdout);
+            return 0;
+        }
+        int handled = load_args_handle(opts, c, optarg, "export");
+        if (handled < 0)
+            return 2;
+        if (handled == 0) {
+            fprintf(stderr, "spoor export: see 'spoor export --help'\n");
+            return 2;
+        }
+    }
+    const char *problem = !cli->to ? "--to FORMAT is required (csv, jsonl, sqlite or perfetto)"
+                        : !cli->output ? "-o OUT is required"
+                        : optind >= argc ? "no trace given" : NULL;
+    if (problem) {
+        fprintf(stderr, "spoor export: %s; see 'spoor export --help'\n", problem);
+        return 2;
+    }
+    size_t f = 0;
+    while (f < 4 && strcmp(cli->to, format_names[f]))
+        f++;
+    if (f == 4) {
+        fprintf(stderr, "spoor export: --to '%s': expected csv, jsonl, sqlite or perfetto\n", cli->to);
+        return 2;
+    }
+    cli->format = (enum format)f;
+    if (cli->format == FORMAT_SQLITE && !strcmp(cli->output, "-")) {
+        fprintf(stderr, "spoor export: --to sqlite needs a file: -o - (stdout) cannot hold a database\n");
+        return 2;
+    }
+    return -1;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    struct cli cli = {0};
+    struct spoor_load_opts opts;
+    load_args_init(&opts);
+    int code = parse_cli(argc, argv, &cli, &opts);
+    if (code >= 0)
+        return code;
+    struct spoor_expr *expr;
+    char **cols;
+    size_t ncols;
+    if (!filter_load_parse_args("export", cli.where, cli.columns, &expr, &cols, &ncols))
+        return 2;
+
+    struct spoor_error err = {0};
+    struct filter_load *f = filter_load_new("export", expr, cols, ncols, &opts);
+    struct target target = {0};
+    struct spoor_atomic_file out;
+    struct spoor_load_result res = {0};
+    int st = spoor_atomic_file_open(&out, cli.output, &err);
+    if (st == SPOOR_OK) {
+        st = target_open(&target, cli.format, &out, cols, ncols, &err);
+        if (st == SPOOR_OK)
+            st = filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts,
+                                 target_write, &target, &res, &err);
+        if (st == SPOOR_OK)
+            st = target_finish(&target, &res, &err);
+        if (st == SPOOR_OK) {
+            st = spoor_atomic_file_commit(&out, &err);
+        } else {
+            target_free(&target);
+            spoor_atomic_file_abort(&out);
+        }
+        load_args_report("export", &res);
+        if (st == SPOOR_OK)
+            report_columns(f, &target);
+    }
+    if (st != SPOOR_OK)
+        fprintf(stderr, "spoor export: %s\n", err.msg);
+    target_free(&target);
+    spoor_load_result_free(&res);
+    filter_load_free(f);
+    spoor_columns_free(cols, ncols);
+    spoor_expr_free(expr);
+    return st == SPOOR_OK ? 0 : 1;
+}
