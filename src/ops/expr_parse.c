@@ -21,12 +21,22 @@ static const struct token *peek(const struct parser *p) { return &p->e->tokens.v
 static const struct token *next(struct parser *p) { return &p->e->tokens.v[p->i++]; }
 
 /* What a token looks like in a message. */
+/* The token as the message quotes it: at most 40 bytes, control characters
+ * shown as '?' so the error stays one line. */
 static void describe(const struct parser *p, const struct token *t, char *buf, size_t cap)
 {
-    if (t->kind == T_END)
+    if (t->kind == T_END) {
         snprintf(buf, cap, "end of expression");
-    else
-        snprintf(buf, cap, "'%.*s'", (int)(t->len > 40 ? 40 : t->len), p->text + t->pos);
+        return;
+    }
+    char text[41];
+    size_t n = t->len > 40 ? 40 : t->len;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p->text[t->pos + i];
+        text[i] = c < 0x20 || c == 0x7F ? '?' : (char)c;
+    }
+    text[n] = '\0';
+    snprintf(buf, cap, "'%s'", text);
 }
 
 static int expected(struct parser *p, const char *what)

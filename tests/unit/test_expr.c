@@ -327,6 +327,8 @@ static void test_errors(void **state)
     expect_error("name LIKE 'a' ESCAPE 'bc'", "expected one 'c'haracter after ESCAPE at position 22, found ''bc''");
     expect_error("pid IN (tid)", "IN (...) takes literals only; position 9 is not one");
     expect_error("pid IN 1", "expected '(' after IN at position 8, found '1'");
+    /* a control character inside a quoted token stays out of the one-line message */
+    expect_error("name IN 'a\nb'", "expected '(' after IN at position 9, found ''a?b''");
     expect_error("pid IN (1 2)", "expected ',' or ')' in the IN list at position 11, found '2'");
     expect_error("name = 'a' + 1", "arithmetic on a string at position 8");
     expect_error("(dur > 1) + 1 = 2", "expected a value at position 1, found a condition");
