@@ -33,11 +33,11 @@ void sql_columns_free(struct sql_columns *c);
 
 enum sql_index_kind {
     SQL_INDEX_TS,
-    SQL_INDEX_NAME,
+    SQL_INDEX_NAME,             /* by the text's rank */
     SQL_INDEX_CAT,
     SQL_INDEX_PID,
     SQL_INDEX_TID,
-    SQL_INDEX_CAT_NAME,         /* (cat << 32 | name): groups rows by the pair */
+    SQL_INDEX_CAT_NAME,         /* by (cat, name) text ranks */
     SQL_INDEXES
 };
 
@@ -45,15 +45,19 @@ struct sql_index {
     int64_t *keys;              /* sorted */
     uint32_t *rows;
     size_t n;
+    uint32_t *rank_of_id;       /* NAME, CAT: string id -> key (UINT32_MAX: not in the column) */
 };
 
-/* The key of every row for an index kind. */
-int64_t *sql_index_keys(const struct spoor_table *t, enum sql_index_kind kind);
-/* Takes keys (one per row) and sorts rows by them. */
-struct sql_index *sql_index_new(int64_t *keys, size_t n);
+/* The key of every row for an index kind (and, for NAME and CAT, the map
+ * from string id to key). */
+int64_t *sql_index_keys(const struct spoor_table *t, enum sql_index_kind kind, uint32_t **rank_of_id);
+/* Takes keys (one per row) and the map, and sorts rows by the keys. */
+struct sql_index *sql_index_new(int64_t *keys, uint32_t *rank_of_id, size_t n);
 void sql_index_free(struct sql_index *ix);
 /* [*begin, *end): the positions whose key lies in [lo, hi]. */
 void sql_index_span(const struct sql_index *ix, int64_t lo, int64_t hi, size_t *begin, size_t *end);
+/* The key of a string id in a NAME or CAT index; -1 when no row has it. */
+int64_t sql_index_key_of_id(const struct sql_index *ix, uint32_t id);
 
 /* ---- the session */
 
@@ -81,9 +85,12 @@ enum sql_order {
     SQL_ORDER_NONE,
     SQL_ORDER_TS_ASC,
     SQL_ORDER_TS_DESC,
-    SQL_GROUP_NAME,
-    SQL_GROUP_CAT,
-    SQL_GROUP_CAT_NAME,
+    SQL_ORDER_NAME,             /* by the text, ascending (desc: walked backwards) */
+    SQL_ORDER_NAME_DESC,
+    SQL_ORDER_CAT,
+    SQL_ORDER_CAT_DESC,
+    SQL_ORDER_CAT_NAME,
+    SQL_ORDER_CAT_NAME_DESC,
 };
 
 /* The constraints of one xFilter call, decoded. Rows outside them are not

@@ -10,11 +10,14 @@
  * NOCASE) correct without special cases.
  *
  * Ordering: with no constraint other than on ts, ORDER BY ts is served by
- * walking the ts index; with no constraint at all, GROUP BY name, cat or
- * (cat, name) is served by walking the matching index, whose rows come
- * grouped (sqlite3_vtab_distinct() == 1 asks only for that), so SQLite skips
- * its sorter. With an equality constraint a short span of rows and a sort
- * of the few that remain is cheaper than walking a whole index. */
+ * walking the ts index; with no constraint at all, ORDER BY or GROUP BY
+ * name, cat or (cat, name) is served by walking an index sorted by the
+ * text, so SQLite skips its sorter. With an equality constraint, a short span
+ * of rows and a sort of the few that remain is cheaper than a whole walk.
+ * Rows are always handed fully sorted, never merely grouped, although
+ * sqlite3_vtab_distinct() == 1 says grouping is enough for a GROUP BY:
+ * SQLite 3.40 reports 1 even when a matching ORDER BY relies on the same
+ * order, and then skips its sort (tests/unit/test_sql.c, test_ordering). */
 #include "sql/sql_internal.h"
 
 #include <math.h>
@@ -57,26 +60,33 @@ static char op_letter(sqlite3_index_info *info, int i)
 /* Rough fraction of rows a constraint keeps, for SQLite to compare plans. */
 static double selectivity(char op) { return op == '=' ? 0.001 : strchr("><gl", op) ? 0.3 : 0.1; }
 
-static bool is_key(int col) { return col == COL_NAME || col == COL_CAT; }
-
 /* The ordering that walking an index gives for free, if it is what SQLite
- * asks for (see the top of the file). */
-static enum sql_order order_served(sqlite3_index_info *info, bool ts_only, bool unconstrained)
+ * asks for (see the top of the file): ORDER BY ts, name, cat or (cat, name),
+ * every term in the same direction. */
+static enum sql_order order_served(const sqlite3_index_info *info, bool ts_only, bool unconstrained)
 {
-    int distinct = sqlite3_vtab_distinct(info);
-    if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == COL_TS && (distinct == 0 || distinct == 1) && ts_only)
-        return info->aOrderBy[0].desc ? SQL_ORDER_TS_DESC : SQL_ORDER_TS_ASC;
-    if (distinct != 1 || !unconstrained || info->nOrderBy < 1 || info->nOrderBy > 2)
-        return SQL_ORDER_NONE;
-    bool name = false, cat = false;
-    for (int i = 0; i < info->nOrderBy; i++) {
-        int col = info->aOrderBy[i].iColumn;
-        if (!is_key(col))
-            return SQL_ORDER_NONE;
-        name |= col == COL_NAME;
-        cat |= col == COL_CAT;
+    static const struct {
+        int cols[2];
+        int n;
+        enum sql_order asc;
+        bool needs_unconstrained;
+    } served[] = {
+        {{COL_TS}, 1, SQL_ORDER_TS_ASC, false},
+        {{COL_NAME}, 1, SQL_ORDER_NAME, true},
+        {{COL_CAT}, 1, SQL_ORDER_CAT, true},
+        {{COL_CAT, COL_NAME}, 2, SQL_ORDER_CAT_NAME, true},
+    };
+    for (size_t i = 0; i < sizeof served / sizeof *served; i++) {
+        if (info->nOrderBy != served[i].n || (served[i].needs_unconstrained ? !unconstrained : !ts_only))
+            continue;
+        bool match = true;
+        for (int k = 0; k < served[i].n; k++)
+            match &= info->aOrderBy[k].iColumn == served[i].cols[k] &&
+                     info->aOrderBy[k].desc == info->aOrderBy[0].desc;
+        if (match)
+            return served[i].asc + (info->aOrderBy[0].desc ? 1 : 0);
     }
-    return name && cat ? SQL_GROUP_CAT_NAME : name ? SQL_GROUP_NAME : SQL_GROUP_CAT;
+    return SQL_ORDER_NONE;
 }
 
 int sql_plan_best_index(const struct spoor_sql *s, sqlite3_index_info *info)
@@ -190,6 +200,8 @@ void sql_plan_filter(const struct spoor_sql *s, const char *ops, int argc, sqlit
         default: narrow_ts(f, ops[i], argv[i]); break;
         }
     }
+    if (f->has_ts && f->ts_lo == SPOOR_NULL)
+        f->ts_lo = SPOOR_NULL + 1; /* a null ts meets no comparison: keep it out of the span */
     if (f->ts_lo > f->ts_hi)
         f->empty = true;
 }
@@ -216,29 +228,36 @@ static void consider(struct spoor_sql *s, enum sql_index_kind kind, int64_t lo, 
         *best = (struct sql_path){.rows = ix->rows, .begin = begin, .end = end};
 }
 
+static void consider_id(struct spoor_sql *s, enum sql_index_kind kind, uint32_t id, struct sql_path *best)
+{
+    int64_t key = sql_index_key_of_id(sql_index(s, kind), id);
+    consider(s, kind, key, key, best); /* -1: no row, an empty span */
+}
+
 void sql_plan_path(struct spoor_sql *s, enum sql_order order, const struct sql_filter *f, struct sql_path *path)
 {
+    static const enum sql_index_kind walked[] = {
+        [SQL_ORDER_TS_ASC] = SQL_INDEX_TS,     [SQL_ORDER_TS_DESC] = SQL_INDEX_TS,
+        [SQL_ORDER_NAME] = SQL_INDEX_NAME,     [SQL_ORDER_NAME_DESC] = SQL_INDEX_NAME,
+        [SQL_ORDER_CAT] = SQL_INDEX_CAT,       [SQL_ORDER_CAT_DESC] = SQL_INDEX_CAT,
+        [SQL_ORDER_CAT_NAME] = SQL_INDEX_CAT_NAME, [SQL_ORDER_CAT_NAME_DESC] = SQL_INDEX_CAT_NAME,
+    };
     *path = (struct sql_path){.end = s->t->nrows};
     if (f->empty) {
         path->end = 0;
         return;
     }
-    switch (order) {
-    case SQL_ORDER_TS_ASC:
-    case SQL_ORDER_TS_DESC:
-        consider(s, SQL_INDEX_TS, f->ts_lo, f->ts_hi, path);
-        path->desc = order == SQL_ORDER_TS_DESC;
+    if (order != SQL_ORDER_NONE) {
+        bool ts = walked[order] == SQL_INDEX_TS;
+        consider(s, walked[order], ts ? f->ts_lo : INT64_MIN, ts ? f->ts_hi : INT64_MAX, path);
+        path->desc = (order - SQL_ORDER_TS_ASC) % 2 == 1;
         return;
-    case SQL_GROUP_NAME: consider(s, SQL_INDEX_NAME, INT64_MIN, INT64_MAX, path); return;
-    case SQL_GROUP_CAT: consider(s, SQL_INDEX_CAT, INT64_MIN, INT64_MAX, path); return;
-    case SQL_GROUP_CAT_NAME: consider(s, SQL_INDEX_CAT_NAME, INT64_MIN, INT64_MAX, path); return;
-    case SQL_ORDER_NONE: break;
     }
     /* The shortest span among the constrained columns' indexes. */
     if (f->has_name)
-        consider(s, SQL_INDEX_NAME, f->name, f->name, path);
+        consider_id(s, SQL_INDEX_NAME, f->name, path);
     if (f->has_cat)
-        consider(s, SQL_INDEX_CAT, f->cat, f->cat, path);
+        consider_id(s, SQL_INDEX_CAT, f->cat, path);
     if (f->has_pid)
         consider(s, SQL_INDEX_PID, f->pid, f->pid, path);
     if (f->has_tid)

@@ -35,8 +35,11 @@ const struct spoor_view *sql_view(struct spoor_sql *s, size_t col)
  * query that needs one index or none. */
 const struct sql_index *sql_index(struct spoor_sql *s, enum sql_index_kind kind)
 {
-    if (!s->index[kind])
-        s->index[kind] = sql_index_new(sql_index_keys(s->t, kind), s->t->nrows);
+    if (!s->index[kind]) {
+        uint32_t *rank_of_id;
+        int64_t *keys = sql_index_keys(s->t, kind, &rank_of_id);
+        s->index[kind] = sql_index_new(keys, rank_of_id, s->t->nrows);
+    }
     return s->index[kind];
 }
 
