@@ -15,6 +15,7 @@ static const char schema[] =
     "PRAGMA locking_mode=EXCLUSIVE;"
     "PRAGMA page_size=65536;"
     "PRAGMA cache_size=-65536;"
+    "PRAGMA threads=4;"
     "BEGIN;"
     "CREATE TABLE files(hash TEXT PRIMARY KEY, path TEXT);"
     "CREATE TABLE hosts(hash TEXT PRIMARY KEY, name TEXT);"
@@ -182,7 +183,9 @@ int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path,
     w->keys = spoor_strpool_new();
     w->names_lower = spoor_strpool_new();
     wbuf_init(&w->scratch, NULL, 4096);
-    if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+    /* No mutex per call: the loader's reduce calls one batch at a time. */
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path, &w->db, flags, NULL) != SQLITE_OK)
         return db_fail(w, err, "cannot open the database");
     if (exec(w, schema, err) != SPOOR_OK || create_events(w, err) != SPOOR_OK)
         return err->code;

@@ -1,0 +1,316 @@
+/* The SQLite and Perfetto exporters: column types, nulls, args columns that
+ * first appear in a later batch, name clashes, lookups (first wins), meta,
+ * explicit columns, and strings with quotes, newlines and invalid UTF-8. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cJSON.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "events_fixture.h"
+#include "spoor/export.h"
+#include "testutil.h"
+
+static const char tricky[] = "say \"hi\"\nit's \xff ok";
+static const char tricky_fixed[] = "say \"hi\"\nit's \xef\xbf\xbd ok";
+
+/* Batch 1: metadata, an int, a string and a null dur. */
+static struct spoor_table *first_batch(void)
+{
+    struct spoor_table *t = spoor_table_new();
+    spoor_table_add_source(t, "a.pfw");
+    fx_lookup(t, SPOOR_LOOKUP_FILE, "77", "/data/f");
+    fx_lookup(t, SPOOR_LOOKUP_HOST, "5", "node1");
+    fx_lookup(t, SPOOR_LOOKUP_PROCESS, "10", "rank 0");
+    fx_lookup(t, SPOOR_LOOKUP_THREAD, "11", "main");
+    size_t m = fx_row(t, FX_NULL, FX_NULL, "thread_name", NULL, 10, 11, 'M');
+    fx_str(t, m, "name", "main");
+    size_t r = fx_row(t, 1500, 2001, "read", "POSIX", 10, 11, 'X');
+    fx_int(t, r, "size", 4096);
+    fx_str(t, r, "fhash", "77");
+    fx_str(t, r, "hhash", "5");
+    r = fx_row(t, 3000, FX_NULL, tricky, "POSIX", 10, 11, 'i');
+    fx_str(t, r, "mode", tricky);
+    return t;
+}
+
+/* Batch 2: new args (a real, a case clash, a fixed name), a clashing FH. */
+static struct spoor_table *second_batch(void)
+{
+    struct spoor_table *t = spoor_table_new();
+    spoor_table_add_source(t, "a.pfw");
+    fx_lookup(t, SPOOR_LOOKUP_FILE, "77", "/other");
+    size_t r = fx_row(t, -2500, 0, "write", "POSIX", 10, 12, 0);
+    fx_int(t, r, "size", 7);
+    fx_real(t, r, "ratio", 0.25);
+    fx_str(t, r, "Size", "big");
+    fx_str(t, r, "name", "inner");
+    fx_str(t, r, "fhash", "77");
+    return t;
+}
+
+static const char *db_path(const char *name)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", testutil_tmpdir(), name);
+    remove(path);
+    return path;
+}
+
+/* Writes both batches (resolved in order) to a new database. */
+static const char *export_db(const char *name, const char *const *cols, size_t ncols,
+                             struct spoor_sqlite_writer **keep)
+{
+    const char *path = db_path(name);
+    struct spoor_sqlite_writer *w;
+    struct spoor_error err = {0};
+    assert_int_equal(spoor_sqlite_writer_open(&w, path, cols, ncols, &err), SPOOR_OK);
+    struct spoor_resolver *res = spoor_resolver_new();
+    struct spoor_table *batches[2] = {first_batch(), second_batch()};
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(spoor_sqlite_writer_write(w, batches[i], spoor_resolver_resolve(res, batches[i]), NULL, 0,
+                                                   &err),
+                         SPOOR_OK);
+    struct spoor_input_report in = {.path = "a.pfw", .lines = 4, .rows = 4};
+    strcpy(in.dialect.name, "chrome");
+    in.skips.total = 1;
+    in.skips.nreasons = 1;
+    in.skips.reason[0] = "malformed JSON";
+    in.skips.count[0] = 1;
+    struct spoor_load_result loaded = {.inputs = &in, .ninputs = 1};
+    assert_int_equal(spoor_sqlite_writer_finish(w, &loaded, &err), SPOOR_OK);
+    if (keep)
+        *keep = w;
+    else
+        spoor_sqlite_writer_free(w);
+    for (int i = 0; i < 2; i++)
+        spoor_table_free(batches[i]);
+    spoor_resolver_free(res);
+    return path;
+}
+
+/* The first column of the first row of sql, as text (static storage). */
+static const char *query(const char *path, const char *sql)
+{
+    static char out[512];
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+        fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+    out[0] = '\0';
+    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+        snprintf(out, sizeof out, "%s", (const char *)sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return out;
+}
+
+static void sqlite_types_and_nulls(void **state)
+{
+    const char *db = export_db("types.db", NULL, 0, NULL);
+    assert_string_equal(query(db, "SELECT count(*) FROM events"), "4");
+    assert_string_equal(query(db, "SELECT typeof(ts) || typeof(dur) || typeof(size) FROM events WHERE name='read'"),
+                        "integerintegerinteger");
+    assert_string_equal(query(db, "SELECT count(*) FROM events WHERE dur IS NULL"), "2");
+    assert_string_equal(query(db, "SELECT ts || ',' || dur FROM events WHERE name = 'write'"), "-2500,0");
+    assert_string_equal(query(db, "SELECT ph FROM events WHERE name='read'"), "X");
+    assert_string_equal(query(db, "SELECT count(*) FROM events WHERE ph IS NULL"), "1");
+    assert_string_equal(query(db, "SELECT source || ':' || line FROM events WHERE name='read'"), "a.pfw:2");
+    /* Declared types follow the first batch that had the column. */
+    assert_string_equal(query(db, "SELECT type FROM pragma_table_info('events') WHERE name='size'"), "INTEGER");
+    assert_string_equal(query(db, "SELECT type FROM pragma_table_info('events') WHERE name='mode'"), "TEXT");
+}
+
+static void sqlite_columns_of_later_batches(void **state)
+{
+    const char *db = export_db("later.db", NULL, 0, NULL);
+    assert_string_equal(query(db, "SELECT type FROM pragma_table_info('events') WHERE name='ratio'"), "REAL");
+    assert_string_equal(query(db, "SELECT typeof(ratio) || ratio FROM events WHERE name='write'"), "real0.25");
+    assert_string_equal(query(db, "SELECT count(*) FROM events WHERE ratio IS NULL"), "3");
+    /* SQLite names ignore case, and args keys that are fixed names get a prefix. */
+    assert_string_equal(query(db, "SELECT \"Size.1\" FROM events WHERE name='write'"), "big");
+    assert_string_equal(query(db, "SELECT \"args.name\" FROM events WHERE name='write'"), "inner");
+    assert_string_equal(query(db, "SELECT group_concat(name, ',') FROM pragma_table_info('events')"),
+                        "ts,dur,name,cat,pid,tid,ph,line,source,file,host,args.name,size,fhash,hhash,mode,ratio,"
+                        "Size.1");
+}
+
+static void sqlite_lookups_and_meta(void **state)
+{
+    const char *db = export_db("lookups.db", NULL, 0, NULL);
+    assert_string_equal(query(db, "SELECT count(*) || path FROM files"), "1/data/f");
+    assert_string_equal(query(db, "SELECT name FROM hosts WHERE hash = '5'"), "node1");
+    assert_string_equal(query(db, "SELECT typeof(pid) || name FROM procs"), "integerrank 0");
+    assert_string_equal(query(db, "SELECT tid || name FROM threads"), "11main");
+    /* file and host resolved through the lookups of earlier batches. */
+    assert_string_equal(query(db, "SELECT file || '@' || host FROM events WHERE name='read'"), "/data/f@node1");
+    assert_string_equal(query(db, "SELECT file FROM events WHERE name='write'"), "/data/f");
+    assert_string_equal(query(db, "SELECT path || dialect || skipped || skipped_by_reason FROM meta"),
+                        "a.pfwchrome1{\"malformed JSON\":1}");
+    assert_string_equal(query(db, "SELECT group_concat(name, ',') FROM sqlite_master WHERE type = 'index' "
+                                  "AND name LIKE 'events%'"),
+                        "events_ts,events_name,events_pid_tid");
+}
+
+static void sqlite_text_is_valid_utf8(void **state)
+{
+    const char *db = export_db("text.db", NULL, 0, NULL);
+    assert_string_equal(query(db, "SELECT mode FROM events WHERE mode IS NOT NULL"), tricky_fixed);
+    assert_string_equal(query(db, "SELECT count(*) FROM events WHERE name = 'say \"hi\"' || char(10) || "
+                                  "'it''s ' || char(65533) || ' ok'"),
+                        "1");
+}
+
+static void sqlite_explicit_columns(void **state)
+{
+    static const char *const cols[] = {"ts", "name", "file", "ratio", "nope"};
+    struct spoor_sqlite_writer *w;
+    const char *db = export_db("explicit.db", cols, 5, &w);
+    assert_string_equal(query(db, "SELECT group_concat(name, ',') FROM pragma_table_info('events')"),
+                        "ts,name,file,ratio,nope");
+    assert_string_equal(query(db, "SELECT typeof(ratio) FROM events WHERE name='write'"), "real");
+    assert_string_equal(query(db, "SELECT count(*) FROM events WHERE nope IS NULL"), "4");
+    /* No pid or tid column: no index on them. */
+    assert_string_equal(query(db, "SELECT count(*) FROM sqlite_master WHERE name = 'events_pid_tid'"), "0");
+    const char *missing[4];
+    assert_int_equal(spoor_sqlite_writer_missing(w, missing, 4), 1);
+    assert_string_equal(missing[0], "nope");
+    spoor_sqlite_writer_free(w);
+}
+
+static void sqlite_open_fails_in_missing_dir(void **state)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/no/such/dir/x.db", testutil_tmpdir());
+    struct spoor_sqlite_writer *w;
+    struct spoor_error err = {0};
+    assert_int_equal(spoor_sqlite_writer_open(&w, path, NULL, 0, &err), SPOOR_EIO);
+    assert_non_null(strstr(err.msg, "x.db"));
+    spoor_sqlite_writer_free(w);
+}
+
+/* The Perfetto text of both batches; with cols, explicit columns. */
+static char *export_trace(const char *const *cols, size_t ncols)
+{
+    char *text;
+    size_t len;
+    FILE *fp = open_memstream(&text, &len);
+    struct spoor_perfetto_writer *w = spoor_perfetto_writer_new(fp, cols, ncols);
+    struct spoor_error err = {0};
+    struct spoor_resolver *res = spoor_resolver_new();
+    struct spoor_table *batches[2] = {first_batch(), second_batch()};
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(spoor_perfetto_writer_write(w, batches[i], spoor_resolver_resolve(res, batches[i]), NULL, 0,
+                                                     &err),
+                         SPOOR_OK);
+    assert_int_equal(spoor_perfetto_writer_finish(w, &err), SPOOR_OK);
+    spoor_perfetto_writer_free(w);
+    fclose(fp);
+    for (int i = 0; i < 2; i++)
+        spoor_table_free(batches[i]);
+    spoor_resolver_free(res);
+    return text;
+}
+
+static const cJSON *event_named(const cJSON *all, const char *name)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, all) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "name");
+        if (cJSON_IsString(n) && !strcmp(n->valuestring, name))
+            return e;
+    }
+    fail_msg("no event named %s", name);
+    return NULL;
+}
+
+static void perfetto_events(void **state)
+{
+    char *text = export_trace(NULL, 0);
+    /* One event per line; exact µs with the ns as decimals. */
+    assert_memory_equal(text, "[\n{", 3);
+    assert_non_null(strstr(text, "},\n{\"ph\":\"X\",\"name\":\"read\",\"cat\":\"POSIX\",\"pid\":10,\"tid\":11,"));
+    assert_non_null(strstr(text, "\"ts\":1.5,\"dur\":2.001,"));
+    assert_non_null(strstr(text, "\"ts\":-2.5,\"dur\":0,"));
+    cJSON *all = cJSON_Parse(text);
+    assert_true(cJSON_IsArray(all));
+    const cJSON *read = event_named(all, "read");
+    assert_int_equal(cJSON_GetObjectItem(read, "pid")->valueint, 10);
+    assert_int_equal(cJSON_GetObjectItem(read, "tid")->valueint, 11);
+    assert_string_equal(cJSON_GetObjectItem(read, "cat")->valuestring, "POSIX");
+    const cJSON *args = cJSON_GetObjectItem(read, "args");
+    assert_int_equal(cJSON_GetObjectItem(args, "size")->valueint, 4096);
+    assert_string_equal(cJSON_GetObjectItem(args, "file")->valuestring, "/data/f");
+    assert_string_equal(cJSON_GetObjectItem(args, "host")->valuestring, "node1");
+    /* Escaped strings, invalid UTF-8 replaced. */
+    const cJSON *odd = event_named(all, tricky_fixed);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(odd, "args"), "mode")->valuestring, tricky_fixed);
+    assert_null(cJSON_GetObjectItem(odd, "dur"));
+    /* No ph: X with a dur. An args key "name" stays an arg. */
+    const cJSON *write = event_named(all, "write");
+    assert_string_equal(cJSON_GetObjectItem(write, "ph")->valuestring, "X");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(write, "args"), "name")->valuestring, "inner");
+    cJSON_Delete(all);
+    free(text);
+}
+
+static void perfetto_names_from_lookups(void **state)
+{
+    char *text = export_trace(NULL, 0);
+    cJSON *all = cJSON_Parse(text);
+    const cJSON *proc = event_named(all, "process_name");
+    assert_string_equal(cJSON_GetObjectItem(proc, "ph")->valuestring, "M");
+    assert_int_equal(cJSON_GetObjectItem(proc, "pid")->valueint, 10);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(proc, "args"), "name")->valuestring, "rank 0");
+    /* thread_name: the trace's own row, then one from the lookup with its pid. */
+    int threads = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, all) {
+        const cJSON *n = cJSON_GetObjectItem(e, "name");
+        if (!strcmp(n->valuestring, "thread_name")) {
+            threads++;
+            assert_int_equal(cJSON_GetObjectItem(e, "pid")->valueint, 10);
+            assert_int_equal(cJSON_GetObjectItem(e, "tid")->valueint, 11);
+        }
+    }
+    assert_int_equal(threads, 2);
+    assert_int_equal(cJSON_GetArraySize(all), 6);
+    cJSON_Delete(all);
+    free(text);
+}
+
+static void perfetto_explicit_columns(void **state)
+{
+    static const char *const cols[] = {"name", "size", "host", "nope"};
+    char *text = export_trace(cols, 4);
+    cJSON *all = cJSON_Parse(text);
+    const cJSON *args = cJSON_GetObjectItem(event_named(all, "read"), "args");
+    assert_int_equal(cJSON_GetArraySize(args), 2);
+    assert_int_equal(cJSON_GetObjectItem(args, "size")->valueint, 4096);
+    assert_string_equal(cJSON_GetObjectItem(args, "host")->valuestring, "node1");
+    /* Event fields stay whatever the list says. */
+    assert_non_null(cJSON_GetObjectItem(event_named(all, "read"), "ts"));
+    cJSON_Delete(all);
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sqlite_types_and_nulls),
+        cmocka_unit_test(sqlite_columns_of_later_batches),
+        cmocka_unit_test(sqlite_lookups_and_meta),
+        cmocka_unit_test(sqlite_text_is_valid_utf8),
+        cmocka_unit_test(sqlite_explicit_columns),
+        cmocka_unit_test(sqlite_open_fails_in_missing_dir),
+        cmocka_unit_test(perfetto_events),
+        cmocka_unit_test(perfetto_names_from_lookups),
+        cmocka_unit_test(perfetto_explicit_columns),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
