@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SQL benchmark: `spoor sql` answering the stats question (count and sum of
+# dur per cat, name) against `spoor stats`, a cold parse, the snapshot
+# re-open, and DuckDB over the same lines. Prints a markdown table of MEDIANS
+# and RATIOS with PASS/FAIL (bench/sql/report.py); never a single run's time.
+#
+# Input: `spoor gen --size-mb 200 --seed 1` as .pfw.gz in bench/out/
+# (git-ignored). The page cache is warm throughout.
+#
+# usage: bench/sql/run.sh     (after `make build` and scripts/install-bench-deps.sh)
+# env:   SPOOR=path/to/spoor  BENCH_OUT=dir  BENCH_SIZE_MB=200  BENCH_RUNS=5  BENCH_THREADS=2
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+spoor=${SPOOR:-$root/build/spoor}
+out=${BENCH_OUT:-$root/bench/out}
+size_mb=${BENCH_SIZE_MB:-200}
+runs=${BENCH_RUNS:-5}
+threads=${BENCH_THREADS:-2}
+
+die() { echo "bench: $*" >&2; exit 1; }
+[ -x "$spoor" ] || die "no spoor binary at $spoor (run 'make build' or set SPOOR)"
+for tool in hyperfine node; do
+  command -v "$tool" >/dev/null || die "$tool is missing: run scripts/install-bench-deps.sh"
+done
+[ -d "$root/bench/ingest/node_modules/@duckdb/node-api" ] || die "DuckDB is missing: run scripts/install-bench-deps.sh"
+
+mkdir -p "$out"
+trace=$out/sql.pfw.gz
+res=$out/sql-results
+rm -rf "$res"
+mkdir -p "$res"
+cut -d' ' -f1-3 /proc/loadavg >"$res/load_start"
+
+echo "bench: generating $trace ($size_mb MB)" >&2
+"$spoor" gen -o "$trace" --size-mb "$size_mb" --seed 1 --no-truth >/dev/null
+rm -f "$trace".spoor-*
+"$spoor" index "$trace" >/dev/null   # every row below reads with the checkpoint index
+
+query="SELECT cat, name, count(*), sum(dur) FROM events GROUP BY 1, 2"
+q() { printf '%q' "$1"; }
+sql="$(q "$spoor") sql --threads $threads $(q "$trace") $(q "$query")"
+
+# time_it KEY RUNS COMMAND: RUNS runs after one warm-up, into $res/KEY.json.
+time_it() {
+  local key=$1 n=$2
+  shift 2
+  echo "bench: $key" >&2
+  hyperfine --runs "$n" --warmup 1 --export-json "$res/$key.json" --style none "$@" >/dev/null 2>"$res/$key.err" || {
+    echo "bench: $key failed: $(tail -n 3 "$res/$key.err")" >&2
+    rm -f "$res/$key.json"
+  }
+}
+
+time_it stats "$runs" "$(q "$spoor") stats --threads $threads $(q "$trace") > /dev/null"
+time_it stats_cold "$runs" "$(q "$spoor") stats --no-cache --threads $threads $(q "$trace") > /dev/null"
+time_it sql_cold "$runs" "$sql --no-cache > /dev/null"
+"$spoor" sql --threads "$threads" "$trace" "SELECT 1" >/dev/null   # writes the snapshot
+time_it sql_snapshot "$runs" "$sql > /dev/null"
+
+# The same answer from the sorter: GROUP BY +cat, +name hides the columns,
+# so rows come unsorted and SQLite sorts them (does handing them sorted pay?).
+time_it sql_sorter "$runs" "$(q "$spoor") sql --threads $threads $(q "$trace") $(q "SELECT cat, name, count(*), sum(dur) FROM events GROUP BY +cat, +name") > /dev/null"
+
+# Same groups from both, counted before timing.
+"$spoor" sql --format json "$trace" "SELECT coalesce(cat, '') AS cat, coalesce(name, '') AS name, count(*) AS n, sum(dur) AS dur_sum FROM events WHERE ph IS NOT 'M' GROUP BY cat, name" >"$res/spoor_groups.json"
+"$spoor" stats --format json "$trace" >"$res/stats.json"
+
+# DuckDB: its own timer (inside node), several runs each.
+for mode in cold warm; do
+  echo "bench: duckdb $mode" >&2
+  for i in $(seq 3); do node "$here/duckdb_sql.mjs" "$trace" "$threads" "$mode"; done >"$res/duckdb_$mode.jsonl"
+done
+
+cut -d' ' -f1-3 /proc/loadavg >"$res/load_end"
+python3 "$here/report.py" "$res" --trace "$trace" --runs "$runs" --threads "$threads"
