@@ -136,8 +136,10 @@ static const char *emit_row(struct parser *ps, const struct pfw_fields *f, uint6
     t->name[row] = has_name ? pfw_cache_intern(&ps->names, t, &f->tok[PFW_NAME], padded) : 0;
     t->cat[row] = f->seen & (1u << PFW_CAT) ? pfw_cache_intern(&ps->cats, t, &f->tok[PFW_CAT], padded) : 0;
 
-    struct pfw_meta meta = {0};
     bool is_meta = ph == 'M' && has_name;
+    struct pfw_meta meta;
+    if (is_meta) /* cleared only when used: this runs for every line */
+        memset(&meta, 0, sizeof meta);
     if (f->seen & (1u << PFW_ARGS)) {
         const struct spoor_json_tok *args = &f->tok[PFW_ARGS];
         if (args->kind == SPOOR_JSON_OBJECT) {
