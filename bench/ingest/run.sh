@@ -71,29 +71,29 @@ time_it wc "$runs" "" "wc -l $(q "$plain") > /dev/null"
 time_it igzip_real "$runs" "" "igzip -d -c $(q "$real") > /dev/null"
 
 # spoor on the .gz: cold (no index) with 1 and N threads, then with the index.
-time_it spoor_gz_t1_cold "$runs" "$drop_index" "$(q "$spoor") stats --threads 1 $(q "$gz") > /dev/null"
-time_it spoor_gz_tn_cold "$runs" "$drop_index" "$(q "$spoor") stats --threads $threads $(q "$gz") > /dev/null"
-"$spoor" stats --threads "$threads" "$gz" >/dev/null 2>&1 || true   # leaves the index behind
+time_it spoor_gz_t1_cold "$runs" "$drop_index" "$(q "$spoor") stats --no-cache --threads 1 $(q "$gz") > /dev/null"
+time_it spoor_gz_tn_cold "$runs" "$drop_index" "$(q "$spoor") stats --no-cache --threads $threads $(q "$gz") > /dev/null"
+"$spoor" stats --no-cache --threads "$threads" "$gz" >/dev/null 2>&1 || true   # leaves the index behind
 if [ ! -s "$gz.spoor-idx" ] && "$spoor" index --help >/dev/null 2>&1; then
   "$spoor" index "$gz" >/dev/null 2>&1 || true
 fi
 if [ -s "$gz.spoor-idx" ]; then
   stat -c %s "$gz.spoor-idx" >"$res/index_bytes"
-  time_it spoor_gz_tn_indexed "$runs" "" "$(q "$spoor") stats --threads $threads $(q "$gz") > /dev/null"
+  time_it spoor_gz_tn_indexed "$runs" "" "$(q "$spoor") stats --no-cache --threads $threads $(q "$gz") > /dev/null"
 fi
 stat -c %s "$gz" >"$res/gz_bytes"
 stat -c %s "$real" >"$res/real_bytes"
 time_it spoor_real_tn_cold "$runs" "rm -f $(q "$real.spoor-idx")" \
-  "$(q "$spoor") stats --threads $threads $(q "$real") > /dev/null"
+  "$(q "$spoor") stats --no-cache --threads $threads $(q "$real") > /dev/null"
 
 # spoor on the plain file.
-time_it spoor_plain_t1 "$runs" "" "$(q "$spoor") stats --threads 1 $(q "$plain") > /dev/null"
-time_it spoor_plain_tn "$runs" "" "$(q "$spoor") stats --threads $threads $(q "$plain") > /dev/null"
+time_it spoor_plain_t1 "$runs" "" "$(q "$spoor") stats --no-cache --threads 1 $(q "$plain") > /dev/null"
+time_it spoor_plain_tn "$runs" "" "$(q "$spoor") stats --no-cache --threads $threads $(q "$plain") > /dev/null"
 
 # What spoor counted, for the cross-checks against the ground truth and DuckDB.
-"$spoor" stats --threads "$threads" --format json "$gz" >"$res/spoor_gz.json" 2>"$res/spoor_gz.err" || true
-"$spoor" stats --threads "$threads" --format json "$plain" >"$res/spoor_plain.json" 2>"$res/spoor_plain.err" || true
-"$spoor" stats --threads "$threads" --format json "$real" >"$res/spoor_real.json" 2>"$res/spoor_real.err" || true
+"$spoor" stats --no-cache --threads "$threads" --format json "$gz" >"$res/spoor_gz.json" 2>"$res/spoor_gz.err" || true
+"$spoor" stats --no-cache --threads "$threads" --format json "$plain" >"$res/spoor_plain.json" 2>"$res/spoor_plain.err" || true
+"$spoor" stats --no-cache --threads "$threads" --format json "$real" >"$res/spoor_real.json" 2>"$res/spoor_real.err" || true
 
 # Peak memory: cold and indexed .gz, plain.
 peak_rss() {
@@ -104,9 +104,9 @@ peak_rss() {
   fi
 }
 rm -f "$gz.spoor-idx"
-peak_rss rss_gz_cold "$spoor" stats --threads "$threads" "$gz"
-peak_rss rss_gz_indexed "$spoor" stats --threads "$threads" "$gz"
-peak_rss rss_plain "$spoor" stats --threads "$threads" "$plain"
+peak_rss rss_gz_cold "$spoor" stats --no-cache --threads "$threads" "$gz"
+peak_rss rss_gz_indexed "$spoor" stats --no-cache --threads "$threads" "$gz"
+peak_rss rss_plain "$spoor" stats --no-cache --threads "$threads" "$plain"
 
 # Uncompressed size of the .gz, for throughput and the Python extrapolation.
 igzip -d -c "$gz" | wc -c >"$res/gz_raw_bytes"

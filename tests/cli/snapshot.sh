@@ -1,0 +1,66 @@
+# The snapshot sidecar through the binary: the first ALL-args load (spoor events)
+# writes TRACE.spoor-snap; stats and events from it are byte-identical to a
+# parse (--no-cache) for any --threads, stderr included; a stale, damaged or
+# option-mismatched snapshot is reparsed and rewritten; a read-only directory
+# warns once; --cache-dir serves it.
+source "$(dirname "$0")/lib/common.sh"
+need_data
+
+run() { "$SPOOR_BIN" "$@" --no-progress; }
+snap_is_used() { # TRACE: the snapshot is read (its atime is not needed: it must not change)
+  local before after
+  before=$(stat -c %Y.%i "$1.spoor-snap")
+  run stats "$1" > /dev/null 2>&1
+  after=$(stat -c %Y.%i "$1.spoor-snap")
+  [ "$before" = "$after" ]
+}
+
+cp "$SPOOR_DATA"/pfw/* "$WORK/"
+"$SPOOR_BIN" gen -o "$WORK/gen.pfw.gz" --size-mb 12 --seed 3 --no-truth > /dev/null
+for f in "$WORK"/*.pfw "$WORK"/*.pfw.gz; do
+  run stats --no-cache --format json "$f" > "$WORK/stats.ref" 2> "$WORK/stats.err.ref"
+  run events --no-cache --format jsonl "$f" > "$WORK/events.ref" 2> "$WORK/events.err.ref"
+  [ ! -e "$f.spoor-snap" ] || fail "$f: --no-cache wrote a snapshot"
+  run stats "$f" > /dev/null 2>&1
+  [ ! -e "$f.spoor-snap" ] || fail "$f: spoor stats (listed args) wrote a snapshot"
+  run events --format jsonl "$f" > /dev/null 2>&1
+  [ -s "$f.spoor-snap" ] || fail "$f: spoor events wrote no snapshot"
+  for threads in 1 2 3; do
+    run stats --format json --threads "$threads" "$f" > "$WORK/got" 2> "$WORK/got.err"
+    cmp -s "$WORK/stats.ref" "$WORK/got" || fail "$f: stats from the snapshot differs (--threads $threads)"
+    cmp -s "$WORK/stats.err.ref" "$WORK/got.err" || fail "$f: stats stderr from the snapshot differs"
+    run events --format jsonl --threads "$threads" "$f" > "$WORK/got" 2> "$WORK/got.err"
+    cmp -s "$WORK/events.ref" "$WORK/got" || fail "$f: events from the snapshot differs (--threads $threads)"
+    cmp -s "$WORK/events.err.ref" "$WORK/got.err" || fail "$f: events stderr from the snapshot differs"
+  done
+  snap_is_used "$f" || fail "$f: the snapshot was not used"
+done
+
+g="$WORK/gen.pfw.gz"
+run stats --format json "$g" > "$WORK/ref"
+# stale: touched, then another read option
+touch -d '2001-01-01' "$g"
+run stats --format json "$g" > "$WORK/got"; cmp -s "$WORK/ref" "$WORK/got" || fail "touched trace: wrong answer"
+run events --where 'dur < 0' "$g" > /dev/null
+snap_is_used "$g" || fail "touched trace: snapshot not rewritten"
+run stats --format json --ts-unit ms "$g" > "$WORK/ms"
+cmp -s "$WORK/ref" "$WORK/ms" && fail "--ts-unit ms gave the snapshot's (us) answer"
+# damaged: a flipped byte in the middle
+size=$(stat -c %s "$g.spoor-snap")
+printf '\x5a' | dd of="$g.spoor-snap" bs=1 seek=$((size / 2)) conv=notrunc status=none
+run stats --format json "$g" > "$WORK/got"; cmp -s "$WORK/ref" "$WORK/got" || fail "damaged snapshot: wrong answer"
+run events --where 'dur < 0' "$g" > /dev/null
+snap_is_used "$g" || fail "damaged snapshot: not rewritten"
+
+# read-only directory: one warning, right answer; --cache-dir serves it
+mkdir "$WORK/ro" "$WORK/cache"
+cp "$g" "$WORK/ro/t.pfw.gz"
+chmod 555 "$WORK/ro"
+trap 'chmod 755 "$WORK/ro"; rm -rf "$WORK"' EXIT
+run events --where 'dur < 0' "$WORK/ro/t.pfw.gz" > /dev/null 2> "$WORK/err"
+[ "$(grep -c 'read-only directory' "$WORK/err")" = 1 ] || fail "read-only directory: expected one warning: $(cat "$WORK/err")"
+run events --where 'dur < 0' --cache-dir "$WORK/cache" "$WORK/ro/t.pfw.gz" > /dev/null 2>&1
+ls "$WORK/cache"/*.spoor-snap > /dev/null 2>&1 || fail "--cache-dir: no snapshot in the cache directory"
+run stats --format json --cache-dir "$WORK/cache" "$WORK/ro/t.pfw.gz" > "$WORK/got" 2> /dev/null
+diff <(grep -v '"path"' "$WORK/ref") <(grep -v '"path"' "$WORK/got") > /dev/null || fail "--cache-dir: wrong answer"
+echo ok

@@ -1,0 +1,104 @@
+/* Fuzzes the snapshot reader: the input is a snapshot file. The harness first
+ * stamps it with the key it is opened with and recomputes the header's and
+ * every in-bounds section's crc32, so mutations reach the section checks, and
+ * also opens the bytes as they came. Opening, reading every batch with every
+ * value and decoding the report must never crash. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isa-l/crc.h>
+
+#include "read/load_snapshot.h"
+#include "spoor/snapshot.h"
+#include "table/snapshot_format.h"
+
+static const struct spoor_snapshot_key KEY = {.trace = {.size = 1, .mtime_sec = 2, .mtime_nsec = 3}, .options = 4};
+
+static uint64_t get64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+static void stamp(uint8_t *b, size_t len)
+{
+    if (len < SNAP_HEADER)
+        return;
+    memcpy(b, SNAP_MAGIC, 8);
+    put32(b + 8, SNAP_VERSION);
+    put32(b + 12, SNAP_BYTE_ORDER);
+    memcpy(b + 16, &KEY.trace.size, 8);
+    memcpy(b + 24, &KEY.trace.mtime_sec, 8);
+    put32(b + 32, KEY.trace.mtime_nsec);
+    put32(b + 36, KEY.trace.head_crc);
+    put32(b + 40, KEY.trace.tail_crc);
+    memcpy(b + 48, &KEY.options, 8);
+    uint64_t dir = get64(b + 56);
+    if (dir < SNAP_HEADER || dir > len)
+        return;
+    uint64_t n = (len - dir) / SNAP_DIR_ENTRY;
+    put32(b + 44, (uint32_t)n);
+    for (uint64_t i = 0; i < n; i++) {
+        uint8_t *e = b + dir + i * SNAP_DIR_ENTRY;
+        uint64_t off = get64(e + 8), slen = get64(e + 16);
+        if (off <= len && slen <= len - off)
+            put32(e + 4, crc32_gzip_refl(0, b + off, slen));
+    }
+    put32(b + 64, crc32_gzip_refl(crc32_gzip_refl(0, b, 64), b + dir, n * SNAP_DIR_ENTRY));
+}
+
+static volatile uint64_t sink; /* keeps the reads */
+
+/* Reads every value the batches expose, as a consumer would. */
+static void consume(const struct spoor_snapshot *s)
+{
+    size_t len;
+    const uint8_t *report = spoor_snapshot_report(s, &len);
+    struct spoor_input_report rep = {0};
+    load_report_decode(report, len, &rep);
+    free(rep.warning);
+    free(rep.text);
+    for (size_t i = 0; i < spoor_snapshot_nbatches(s); i++) {
+        struct spoor_table *b = spoor_snapshot_batch(s, i, NULL);
+        for (size_t r = 0; r < b->nrows; r++) {
+            sink += (uint64_t)b->ts[r] + (uint64_t)b->dur[r] + (uint64_t)b->pid[r] + (uint64_t)b->tid[r] +
+                    b->ph[r] + b->line[r] + strlen(b->sources[b->src[r]]);
+            sink += strlen(spoor_table_str(b, b->name[r])) + strlen(spoor_table_str(b, b->cat[r]));
+            for (size_t c = 0; c < b->ncols; c++) {
+                const struct spoor_column *col = &b->cols[c];
+                if (!spoor_column_valid(col, r))
+                    continue;
+                sink += col->type == SPOOR_STR ? strlen(spoor_table_str(b, col->str[r])) : (uint64_t)col->i64[r];
+            }
+        }
+        for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++)
+            for (size_t j = 0; j < b->lookups[k].n; j++)
+                sink += strlen(spoor_table_str(b, spoor_lookup_get(&b->lookups[k], b->lookups[k].keys[j])));
+        sink += spoor_table_find_column(b, "fname") != NULL;
+        spoor_table_free(b);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    uint64_t *aligned = malloc((size / 8 + 1) * 8);
+    uint8_t *bytes = (uint8_t *)aligned;
+    memcpy(bytes, data, size);
+    struct spoor_snapshot *s = spoor_snapshot_parse(bytes, size, "trace", &KEY);
+    if (s) {
+        consume(s);
+        spoor_snapshot_close(s);
+    }
+    stamp(bytes, size);
+    s = spoor_snapshot_parse(bytes, size, "trace", &KEY);
+    if (s) {
+        consume(s);
+        spoor_snapshot_close(s);
+    }
+    free(aligned);
+    return 0;
+}
