@@ -1,0 +1,108 @@
+# spoor export end to end on the shared traces: every format reads back to
+# what spoor itself says (stats counts and dur sums per cat/name, the rows of
+# spoor events), --where applies, and a failed export leaves no OUT behind.
+source "$(dirname "$0")/lib/common.sh"
+need_data
+py=/usr/bin/python3
+data=$SPOOR_DATA/pfw
+traces=("$data/dftracer-cm1-2024-rank0.pfw.gz" "$data/datacrumbs-trace-2024.pfw.gz" "$data/dftracer-dlio-pytorch-2023.pfw.gz")
+export_() { "$SPOOR_BIN" export --no-progress --no-index "$@"; }
+stats_json() { "$SPOOR_BIN" stats --no-progress --no-index --format json "$@"; }
+
+# "cat name count dur_sum" per (cat, name), sorted, from spoor stats --format json.
+groups_of_stats() {
+  "$py" -c '
+import json, sys
+s = json.load(sys.stdin)
+for g in sorted(s["by_name"], key=lambda g: (g["cat"], g["name"])):
+    print(g["cat"], g["name"], g["count"], g.get("dur_sum", 0) if g["timed"] else 0, sep="|")
+'
+}
+
+for trace in "${traces[@]}"; do
+  base=$(basename "$trace")
+  stats_json "$trace" 2>/dev/null | groups_of_stats > "$WORK/want"
+  [ -s "$WORK/want" ] || fail "$base: no groups in spoor stats"
+
+  # SQLite: the same groups through the sqlite3 CLI.
+  export_ --to sqlite -o "$WORK/t.db" "$trace" 2>/dev/null || fail "$base: export --to sqlite failed"
+  sqlite3 -separator '|' "$WORK/t.db" \
+    "SELECT coalesce(cat, ''), name, count(*), coalesce(sum(dur), 0) FROM events WHERE ph IS NOT 'M'
+     GROUP BY cat, name ORDER BY coalesce(cat, ''), name" > "$WORK/got"
+  diff "$WORK/want" "$WORK/got" > "$WORK/diff" || fail "$base: sqlite groups differ from spoor stats: $(head "$WORK/diff")"
+  rows=$(sqlite3 "$WORK/t.db" "SELECT sum(rows) FROM meta")
+  [ "$(sqlite3 "$WORK/t.db" "SELECT count(*) FROM events")" = "$rows" ] || fail "$base: events count != meta rows"
+
+  # Perfetto: spoor stats of the exported file equals the original's.
+  export_ --to perfetto -o "$WORK/t.json" "$trace" 2>/dev/null || fail "$base: export --to perfetto failed"
+  "$py" -c 'import json, sys; assert isinstance(json.load(open(sys.argv[1])), list)' "$WORK/t.json" \
+    || fail "$base: the perfetto output is not a JSON array"
+  stats_json "$WORK/t.json" 2>/dev/null | groups_of_stats > "$WORK/got"
+  diff "$WORK/want" "$WORK/got" > "$WORK/diff" || fail "$base: perfetto re-read differs: $(head "$WORK/diff")"
+
+  # CSV and JSONL: the rows of spoor events, read back by Python.
+  "$SPOOR_BIN" events --no-progress --no-index --format csv "$trace" > "$WORK/events.csv" 2>/dev/null
+  export_ --to csv -o "$WORK/t.csv" "$trace" 2>/dev/null || fail "$base: export --to csv failed"
+  "$py" -c '
+import csv, sys
+a = list(csv.reader(open(sys.argv[1], newline="")))
+b = list(csv.reader(open(sys.argv[2], newline="")))
+assert len(a) > 1 and a == b, (len(a), len(b))
+' "$WORK/events.csv" "$WORK/t.csv" || fail "$base: csv export differs from spoor events"
+  "$SPOOR_BIN" events --no-progress --no-index --format jsonl "$trace" > "$WORK/events.jsonl" 2>/dev/null
+  export_ --to jsonl -o "$WORK/t.jsonl" "$trace" 2>/dev/null || fail "$base: export --to jsonl failed"
+  "$py" -c '
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+assert len(a) > 1 and a == b, (len(a), len(b))
+' "$WORK/events.jsonl" "$WORK/t.jsonl" || fail "$base: jsonl export differs from spoor events"
+done
+
+# --where, with resolved names, in every format.
+trace=${traces[0]}
+where="cat = 'POSIX' AND file LIKE '%.conf'"
+want=$("$SPOOR_BIN" events --no-progress --no-index --format jsonl --where "$where" "$trace" | wc -l)
+[ "$want" -gt 0 ] || fail "--where selects nothing; the test needs rows"
+export_ --to sqlite -o "$WORK/w.db" --where "$where" "$trace" 2>/dev/null
+[ "$(sqlite3 "$WORK/w.db" "SELECT count(*) FROM events WHERE cat = 'POSIX' AND file LIKE '%.conf'")" = "$want" ] \
+  || fail "sqlite --where kept other rows"
+[ "$(sqlite3 "$WORK/w.db" "SELECT count(*) FROM events")" = "$want" ] || fail "sqlite --where count"
+[ "$(sqlite3 "$WORK/w.db" "SELECT count(*) FROM files")" -gt 0 ] || fail "sqlite --where lost the file lookups"
+export_ --to perfetto -o "$WORK/w.json" --where "$where" "$trace" 2>/dev/null
+got=$("$py" -c '
+import json, sys
+print(sum(1 for e in json.load(open(sys.argv[1])) if e["ph"] != "M" and e["args"]["file"].endswith(".conf")))
+' "$WORK/w.json")
+[ "$got" = "$want" ] || fail "perfetto --where: $got events, expected $want"
+
+# --columns: the table has exactly those columns.
+export_ --to sqlite -o "$WORK/c.db" --columns ts,name,size,file "$trace" 2>/dev/null
+[ "$(sqlite3 "$WORK/c.db" "SELECT group_concat(name) FROM pragma_table_info('events')")" = "ts,name,size,file" ] \
+  || fail "--columns did not shape the sqlite table"
+
+# Failures leave no OUT (nor a temporary) behind, and keep an older OUT.
+mkdir "$WORK/dest"
+expect_fail 2 "expected csv, jsonl, sqlite or perfetto" export --to parquet -o "$WORK/dest/x" "$trace"
+expect_fail 2 "--to FORMAT is required" export -o "$WORK/dest/x" "$trace"
+expect_fail 2 "-o OUT is required" export --to csv "$trace"
+expect_fail 2 "cannot hold a database" export --to sqlite -o - "$trace"
+expect_fail 2 "expected ')'" export --to sqlite -o "$WORK/dest/x.db" --where "(dur > 1" "$trace"
+head -c 3000 "$trace" > "$WORK/cut.pfw.gz"
+for to in sqlite perfetto csv; do
+  EXPECT_MAX_LINES=4 expect_fail 1 "cut.pfw.gz" export --no-progress --no-index --strict --to $to -o "$WORK/dest/x" "$WORK/cut.pfw.gz"
+done
+EXPECT_MAX_LINES=2 expect_fail 1 "nope.pfw" export --no-progress --no-index --to sqlite -o "$WORK/dest/x.db" "$trace" "$WORK/nope.pfw"
+[ -z "$(ls -A "$WORK/dest")" ] || fail "a failed export left files: $(ls -A "$WORK/dest")"
+chmod 555 "$WORK/dest"
+if [ "$(id -u)" != 0 ]; then
+  expect_fail 1 "cannot create" export --no-progress --to sqlite -o "$WORK/dest/x.db" "$trace"
+fi
+chmod 755 "$WORK/dest"
+cp "$WORK/t.db" "$WORK/dest/keep.db"
+EXPECT_MAX_LINES=4 expect_fail 1 "cut.pfw.gz" export --no-progress --no-index --strict --to sqlite -o "$WORK/dest/keep.db" "$WORK/cut.pfw.gz"
+cmp -s "$WORK/t.db" "$WORK/dest/keep.db" || fail "a failed export changed the existing OUT"
+[ "$(ls -A "$WORK/dest")" = "keep.db" ] || fail "a failed export left files: $(ls -A "$WORK/dest")"
+
+"$SPOOR_BIN" export --help | grep -q "usage: spoor export" || fail "--help"
+echo ok
