@@ -1,0 +1,63 @@
+"""Reads bench/export/run.sh results and prints the markdown report: medians,
+ratios to the cold parse (spoor stats), PASS/FAIL against the target."""
+import json
+import os
+import statistics
+import sys
+
+res = sys.argv[1]
+
+
+def median(key):
+    try:
+        with open(os.path.join(res, key + ".json")) as f:
+            return statistics.median(json.load(f)["results"][0]["times"])
+    except (OSError, KeyError, IndexError, ValueError):
+        return None
+
+
+def text(name):
+    try:
+        with open(os.path.join(res, name)) as f:
+            return f.read().strip()
+    except OSError:
+        return "?"
+
+
+stats = json.load(open(os.path.join(res, "stats.json")))
+events = stats["events"] + stats["metadata_events"]
+parse = median("stats")
+print(f"- machine: {os.uname().machine}, {os.cpu_count()} cores; load average {text('load_start')} at the start, "
+      f"{text('load_end')} at the end; medians of runs, page cache warm, cold (no index, no snapshot)")
+print(f"- input: `spoor gen --size-mb 180 --seed 1`, {events:,} rows; sqlite file "
+      f"{int(text('sqlite_bytes')) / 1e6:.0f} MB, {text('sqlite_rows')} rows\n")
+print("| measurement | median s | rows/s | ratio to the parse | target | result |")
+print("|---|---:|---:|---:|---|---|")
+failed = 0
+if parse:
+    print(f"| `spoor stats`, cold (the parse) | {parse:.3f} | {events / parse:,.0f} | 1.00x |  |  |")
+for to in ["sqlite", "csv", "jsonl", "perfetto"]:
+    t = median("export_" + to)
+    if t is None or not parse:
+        print(f"| `spoor export --to {to}` | failed |  |  |  |  |")
+        failed += to == "sqlite"
+        continue
+    target, result = ("< 2.00x", "PASS" if t < 2 * parse else "FAIL") if to == "sqlite" else ("", "")
+    failed += result == "FAIL"
+    print(f"| `spoor export --to {to}` | {t:.3f} | {events / t:,.0f} | {t / parse:.2f}x | {target} | {result} |")
+idx = median("indexes")
+if idx is not None:
+    print(f"| (part of sqlite) building the 3 indexes, sqlite3 CLI | {idx:.3f} |  | {idx / parse:.2f}x |  |  |")
+runs = []
+for i in (1, 2, 3):
+    try:
+        runs.append(json.load(open(os.path.join(res, f"pandas_{i}.json"))))
+    except (OSError, ValueError):
+        pass
+if runs and parse:
+    per_row = statistics.median(r["seconds"] / r["rows"] for r in runs)
+    t = per_row * events
+    print(f"| Python + pandas (json_normalize + to_sql), first 20 MB, extrapolated per row | {t:.3f} | "
+          f"{1 / per_row:,.0f} | {t / parse:.2f}x |  |  |")
+print()
+print(f"{failed} check(s) FAILED" if failed else "all checks PASS")

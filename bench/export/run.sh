@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Export benchmark: `spoor export` of a ~1 M-event trace to each format, against
+# a cold `spoor stats` of the same .pfw.gz (the parse alone). Prints a markdown
+# table of MEDIANS and RATIOS with PASS/FAIL against the target
+# (sqlite < 2x the cold parse); never a single run's time.
+#
+# usage: bench/export/run.sh            (after `make build` and scripts/install-bench-deps.sh)
+# env:   SPOOR=path/to/spoor  BENCH_OUT=dir  BENCH_SIZE_MB=180  BENCH_RUNS=5  BENCH_THREADS=2
+#        BENCH_PANDAS=1 (also time pandas read_json + to_sql on the first 20 MB)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+spoor=${SPOOR:-$root/build/spoor}
+out=${BENCH_OUT:-$root/bench/out}
+size_mb=${BENCH_SIZE_MB:-180}
+runs=${BENCH_RUNS:-5}
+threads=${BENCH_THREADS:-2}
+py=/usr/bin/python3
+
+die() { echo "bench: $*" >&2; exit 1; }
+[ -x "$spoor" ] || die "no spoor binary at $spoor (run 'make build' or set SPOOR)"
+command -v hyperfine >/dev/null || die "hyperfine is missing: run scripts/install-bench-deps.sh"
+
+mkdir -p "$out"
+trace=$out/export.pfw.gz
+res=$out/export-results
+rm -rf "$res"
+mkdir -p "$res"
+cut -d' ' -f1-3 /proc/loadavg >"$res/load_start"
+echo "bench: generating the input ($size_mb MB)" >&2
+"$spoor" gen -o "$trace" --size-mb "$size_mb" --seed 1 --no-truth >/dev/null
+q() { printf '%q' "$1"; }
+cold="rm -f $(q "$trace").spoor-*"
+
+# time_it KEY COMMAND: RUNS runs after one warm-up, each cold (no index or snapshot).
+time_it() {
+  local key=$1
+  shift
+  echo "bench: $key" >&2
+  hyperfine --runs "$runs" --warmup 1 --prepare "$cold" --export-json "$res/$key.json" --style none "$@" \
+    >/dev/null 2>"$res/$key.err" || { echo "bench: $key failed: $(tail -n 3 "$res/$key.err")" >&2; rm -f "$res/$key.json"; }
+}
+
+common="--no-progress --threads $threads"
+time_it stats "$(q "$spoor") stats $common $(q "$trace") > /dev/null"
+for to in sqlite csv jsonl perfetto; do
+  time_it "export_$to" "$(q "$spoor") export $common --to $to -o $(q "$out/export.$to") $(q "$trace")"
+done
+"$spoor" stats $common --format json "$trace" >"$res/stats.json" 2>/dev/null
+stat -c %s "$out/export.sqlite" >"$res/sqlite_bytes"
+sqlite3 "$out/export.sqlite" "SELECT count(*) FROM events" >"$res/sqlite_rows"
+# Where the time of the sqlite export goes: the index build, timed on its own.
+cp "$out/export.sqlite" "$out/noindex.sqlite"
+sqlite3 "$out/noindex.sqlite" "DROP INDEX events_ts; DROP INDEX events_name; DROP INDEX events_pid_tid; VACUUM"
+pragmas="PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; PRAGMA threads=4;"
+hyperfine --runs "$runs" --prepare "cp $(q "$out/noindex.sqlite") $(q "$out/idx.sqlite")" --export-json "$res/indexes.json" \
+  --style none "sqlite3 $(q "$out/idx.sqlite") '$pragmas CREATE INDEX a ON events(ts); CREATE INDEX b ON events(name); CREATE INDEX c ON events(pid, tid)'" \
+  >/dev/null 2>"$res/indexes.err" || rm -f "$res/indexes.json"
+
+if [ "${BENCH_PANDAS:-0}" = 1 ] && "$py" -c 'import pandas' 2>/dev/null; then
+  echo "bench: pandas read + to_sql (first 20 MB)" >&2
+  for i in 1 2 3; do "$py" "$here/pandas_to_sql.py" "$trace" 20 "$out/pandas.sqlite" >"$res/pandas_$i.json"; done
+fi
+cut -d' ' -f1-3 /proc/loadavg >"$res/load_end"
+"$py" "$here/report.py" "$res"
