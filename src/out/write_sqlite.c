@@ -281,14 +281,7 @@ static int args_column(struct spoor_sqlite_writer *w, const struct spoor_table *
     size_t len;
     const char *key = spoor_strpool_get(t->pool, c->name, &len);
     uint32_t id = spoor_strpool_intern(w->keys, key, len);
-    if (id >= w->column_of_key_cap) {
-        size_t cap = w->column_of_key_cap ? w->column_of_key_cap * 2 : 64;
-        while (cap <= id)
-            cap *= 2;
-        w->column_of_key = spoor_xrealloc(w->column_of_key, cap * sizeof *w->column_of_key);
-        memset(w->column_of_key + w->column_of_key_cap, 0, (cap - w->column_of_key_cap) * sizeof *w->column_of_key);
-        w->column_of_key_cap = cap;
-    }
+    w->column_of_key = id_map_reserve(w->column_of_key, &w->column_of_key_cap, id);
     *column = SIZE_MAX;
     if (!w->column_of_key[id]) {
         if (!c->typed)

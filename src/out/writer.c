@@ -134,14 +134,7 @@ static uint32_t reg_find(const struct spoor_writer *w, const char *key, size_t l
 static uint32_t reg_add(struct spoor_writer *w, const char *key, size_t len)
 {
     uint32_t id = spoor_strpool_intern(w->reg_pool, key, len);
-    if (id >= w->reg_of_id_cap) {
-        size_t cap = w->reg_of_id_cap ? w->reg_of_id_cap * 2 : 64;
-        while (cap <= id)
-            cap *= 2;
-        w->reg_of_id = spoor_xrealloc(w->reg_of_id, cap * sizeof *w->reg_of_id);
-        memset(w->reg_of_id + w->reg_of_id_cap, 0, (cap - w->reg_of_id_cap) * sizeof *w->reg_of_id);
-        w->reg_of_id_cap = cap;
-    }
+    w->reg_of_id = id_map_reserve(w->reg_of_id, &w->reg_of_id_cap, id);
     if (w->nregs == w->regs_cap) {
         w->regs_cap = w->regs_cap ? w->regs_cap * 2 : 16;
         w->regs = spoor_xrealloc(w->regs, w->regs_cap * sizeof *w->regs);

@@ -1,6 +1,5 @@
 /* spoor events: the rows of traces that match --where, as CSV or JSON lines,
  * through the shared load/filter loop (filter_load.h). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,9 +54,13 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= k && !strcmp(s + n - k, suffix);
 }
 
+/* String options, indexed by code - OPT_WHERE. */
 struct cli {
-    const char *where, *columns, *format, *output;
+    const char *arg[3], *output;
 };
+#define CLI_WHERE(cli) ((cli)->arg[OPT_WHERE - OPT_WHERE])
+#define CLI_COLUMNS(cli) ((cli)->arg[OPT_COLUMNS - OPT_WHERE])
+#define CLI_FORMAT(cli) ((cli)->arg[OPT_FORMAT - OPT_WHERE])
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts)
@@ -71,37 +74,15 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         LOAD_LONG_OPTIONS,
         {0, 0, 0, 0},
     };
-    int c;
-    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
-        const char **slot = c == OPT_WHERE ? &cli->where : c == OPT_COLUMNS ? &cli->columns
-                          : c == OPT_FORMAT ? &cli->format : c == 'o' ? &cli->output : NULL;
-        if (slot) {
-            if (*slot) {
-                fprintf(stderr, "spoor events: %s%s given twice\n", c == 'o' ? "-" : "--",
-                        c == 'o' ? "o" : options[c - OPT_WHERE].name);
-                return 2;
-            }
-            *slot = optarg;
-            continue;
-        }
-        if (c == 'h') {
-            fputs(usage, stdout);
-            return 0;
-        }
-        int handled = load_args_handle(opts, c, optarg, "events");
-        if (handled < 0)
-            return 2;
-        if (handled == 0) {
-            fprintf(stderr, "spoor events: see 'spoor events --help'\n");
-            return 2;
-        }
-    }
+    int code = filter_load_getopt("events", usage, argc, argv, options, OPT_WHERE, cli->arg, &cli->output, opts);
+    if (code >= 0)
+        return code;
     if (optind >= argc) {
         fprintf(stderr, "spoor events: no trace given; see 'spoor events --help'\n");
         return 2;
     }
-    if (cli->format && strcmp(cli->format, "csv") && strcmp(cli->format, "jsonl")) {
-        fprintf(stderr, "spoor events: --format '%s': expected csv or jsonl\n", cli->format);
+    if (CLI_FORMAT(cli) && strcmp(CLI_FORMAT(cli), "csv") && strcmp(CLI_FORMAT(cli), "jsonl")) {
+        fprintf(stderr, "spoor events: --format '%s': expected csv or jsonl\n", CLI_FORMAT(cli));
         return 2;
     }
     return -1;
@@ -109,8 +90,8 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
 
 static enum spoor_write_format output_format(const struct cli *cli)
 {
-    if (cli->format)
-        return strcmp(cli->format, "jsonl") ? SPOOR_WRITE_CSV : SPOOR_WRITE_JSONL;
+    if (CLI_FORMAT(cli))
+        return strcmp(CLI_FORMAT(cli), "jsonl") ? SPOOR_WRITE_CSV : SPOOR_WRITE_JSONL;
     const char *o = cli->output;
     if (o && (ends_with(o, ".jsonl") || ends_with(o, ".json") || ends_with(o, ".ndjson")))
         return SPOOR_WRITE_JSONL;
@@ -129,7 +110,7 @@ int cmd_events(int argc, char **argv)
     struct spoor_expr *expr;
     char **cols;
     size_t ncols;
-    if (!filter_load_parse_args("events", cli.where, cli.columns, &expr, &cols, &ncols))
+    if (!filter_load_parse_args("events", CLI_WHERE(&cli), CLI_COLUMNS(&cli), &expr, &cols, &ncols))
         return 2;
 
     struct spoor_error err = {0};

@@ -2,7 +2,6 @@
  * order into CSV, JSON lines, an SQLite database or a Perfetto trace, through
  * the shared load/filter loop (filter_load.h). OUT appears complete or not at
  * all: everything goes to a temporary next to it, renamed at the end. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,10 +101,14 @@ static int target_open(struct target *t, enum format format, struct spoor_atomic
     }
 }
 
+/* String options, indexed by code - OPT_TO. */
 struct cli {
-    const char *to, *where, *columns, *output;
+    const char *arg[3], *output;
     enum format format;
 };
+#define CLI_TO(cli) ((cli)->arg[OPT_TO - OPT_TO])
+#define CLI_WHERE(cli) ((cli)->arg[OPT_WHERE - OPT_TO])
+#define CLI_COLUMNS(cli) ((cli)->arg[OPT_COLUMNS - OPT_TO])
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts)
@@ -119,32 +122,10 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         LOAD_LONG_OPTIONS,
         {0, 0, 0, 0},
     };
-    int c;
-    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
-        const char **slot = c == OPT_TO ? &cli->to : c == OPT_WHERE ? &cli->where
-                          : c == OPT_COLUMNS ? &cli->columns : c == 'o' ? &cli->output : NULL;
-        if (slot) {
-            if (*slot) {
-                fprintf(stderr, "spoor export: %s%s given twice\n", c == 'o' ? "-" : "--",
-                        c == 'o' ? "o" : options[c - OPT_TO].name);
-                return 2;
-            }
-            *slot = optarg;
-            continue;
-        }
-        if (c == 'h') {
-            fputs(usage, stdout);
-            return 0;
-        }
-        int handled = load_args_handle(opts, c, optarg, "export");
-        if (handled < 0)
-            return 2;
-        if (handled == 0) {
-            fprintf(stderr, "spoor export: see 'spoor export --help'\n");
-            return 2;
-        }
-    }
-    const char *problem = !cli->to ? "--to FORMAT is required (csv, jsonl, sqlite or perfetto)"
+    int code = filter_load_getopt("export", usage, argc, argv, options, OPT_TO, cli->arg, &cli->output, opts);
+    if (code >= 0)
+        return code;
+    const char *problem = !CLI_TO(cli) ? "--to FORMAT is required (csv, jsonl, sqlite or perfetto)"
                         : !cli->output ? "-o OUT is required"
                         : optind >= argc ? "no trace given" : NULL;
     if (problem) {
@@ -152,10 +133,10 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         return 2;
     }
     size_t f = 0;
-    while (f < 4 && strcmp(cli->to, format_names[f]))
+    while (f < 4 && strcmp(CLI_TO(cli), format_names[f]))
         f++;
     if (f == 4) {
-        fprintf(stderr, "spoor export: --to '%s': expected csv, jsonl, sqlite or perfetto\n", cli->to);
+        fprintf(stderr, "spoor export: --to '%s': expected csv, jsonl, sqlite or perfetto\n", CLI_TO(cli));
         return 2;
     }
     cli->format = (enum format)f;
@@ -177,7 +158,7 @@ int cmd_export(int argc, char **argv)
     struct spoor_expr *expr;
     char **cols;
     size_t ncols;
-    if (!filter_load_parse_args("export", cli.where, cli.columns, &expr, &cols, &ncols))
+    if (!filter_load_parse_args("export", CLI_WHERE(&cli), CLI_COLUMNS(&cli), &expr, &cols, &ncols))
         return 2;
 
     struct spoor_error err = {0};

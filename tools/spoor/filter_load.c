@@ -1,5 +1,6 @@
 /* The load/filter/write loop of the row-writing commands (see filter_load.h). */
 #include "filter_load.h"
+#include "load_args.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -144,6 +145,39 @@ static void choose_args(struct filter_load *f, struct spoor_load_opts *opts, cha
     opts->read.args = n ? SPOOR_ARGS_LISTED : SPOOR_ARGS_NONE;
     opts->read.arg_keys = f->arg_keys;
     opts->read.n_arg_keys = n;
+}
+
+int filter_load_getopt(const char *cmd, const char *usage, int argc, char **argv, const struct option *options,
+                       int first_code, const char **slots, const char **output, struct spoor_load_opts *opts)
+{
+    size_t nslots = 0;
+    while (options[nslots].val == first_code + (int)nslots)
+        nslots++;
+    int c;
+    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+        bool own = c >= first_code && c < first_code + (int)nslots;
+        const char **slot = own ? &slots[c - first_code] : c == 'o' ? output : NULL;
+        if (slot) {
+            if (*slot) {
+                fprintf(stderr, "spoor %s: %s%s given twice\n", cmd, own ? "--" : "-", own ? options[c - first_code].name : "o");
+                return 2;
+            }
+            *slot = optarg;
+            continue;
+        }
+        if (c == 'h') {
+            fputs(usage, stdout);
+            return 0;
+        }
+        int handled = load_args_handle(opts, c, optarg, cmd);
+        if (handled < 0)
+            return 2;
+        if (handled == 0) {
+            fprintf(stderr, "spoor %s: see 'spoor %s --help'\n", cmd, cmd);
+            return 2;
+        }
+    }
+    return -1;
 }
 
 bool filter_load_parse_args(const char *cmd, const char *where, const char *columns, struct spoor_expr **expr,

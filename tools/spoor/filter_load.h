@@ -12,6 +12,7 @@
 #ifndef SPOOR_FILTER_LOAD_H
 #define SPOOR_FILTER_LOAD_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,6 +25,13 @@ typedef int (*filter_load_consume)(void *ctx, const struct spoor_table *batch, c
                                    const uint32_t *sel, size_t n, struct spoor_error *err);
 
 struct filter_load;
+
+/* getopt_long for the row commands: options[0..nslots) take one string each
+ * (codes first_code, first_code + 1, ...; -o is output), given at most once,
+ * into slots; -h prints usage; the rest are loading options. Returns -1 to go
+ * on, else the exit code. */
+int filter_load_getopt(const char *cmd, const char *usage, int argc, char **argv, const struct option *options,
+                       int first_code, const char **slots, const char **output, struct spoor_load_opts *opts);
 
 /* Compiles --where and splits --columns (either may be NULL); on bad usage
  * prints one line and returns false. */
