@@ -83,7 +83,7 @@ def main():
           f"spoor sql re-open + query {fmt_x(r)} faster |  |  |")
     print()
 
-    stats = json.load(open(os.path.join(a.res, "stats.json")))
+    stats = json.load(open(os.path.join(a.res, "stats_groups.json")))
     groups = json.load(open(os.path.join(a.res, "spoor_groups.json")))
     want = {(g["cat"], g["name"]): (g["count"], g.get("dur_sum")) for g in stats["by_name"]}
     got = {(g["cat"], g["name"]): (g["n"], g["dur_sum"]) for g in groups}

@@ -65,7 +65,7 @@ time_it sql_sorter "$runs" "$(q "$spoor") sql --threads $threads $(q "$trace") $
 
 # Same groups from both, counted before timing.
 "$spoor" sql --format json "$trace" "SELECT coalesce(cat, '') AS cat, coalesce(name, '') AS name, count(*) AS n, sum(dur) AS dur_sum FROM events WHERE ph IS NOT 'M' GROUP BY cat, name" >"$res/spoor_groups.json"
-"$spoor" stats --format json "$trace" >"$res/stats.json"
+"$spoor" stats --format json "$trace" >"$res/stats_groups.json"
 
 # DuckDB: its own timer (inside node), several runs each.
 for mode in cold warm; do
