@@ -21,10 +21,10 @@ with gzip.open(path, "rt") as f:
         if size >= prefix_mb * 1_000_000:
             break
 frame = pd.json_normalize(rows)
-# SQLite integers are 64-bit: 128-bit hashes must go in as text.
+# SQLite integers are 64-bit: 128-bit hashes (object columns) go in as text.
 for column in frame.columns:
-    if column.endswith("hash"):
-        frame[column] = frame[column].astype(str)
+    if frame[column].dtype == object:
+        frame[column] = frame[column].map(lambda v: v if v is None or isinstance(v, str) else str(v))
 with sqlite3.connect(db) as conn:
     frame.to_sql("events", conn, if_exists="replace", index=False)
 print(json.dumps({"seconds": time.perf_counter() - start, "bytes": size, "rows": len(frame)}))

@@ -26,7 +26,7 @@ def text(name):
 
 stats = json.load(open(os.path.join(res, "stats.json")))
 events = stats["events"] + stats["metadata_events"]
-parse = median("stats")
+parse = median("parse")
 print(f"- machine: {os.uname().machine}, {os.cpu_count()} cores; load average {text('load_start')} at the start, "
       f"{text('load_end')} at the end; medians of runs, page cache warm, cold (no index, no snapshot)")
 print(f"- input: `spoor gen --size-mb 180 --seed 1`, {events:,} rows; sqlite file "
@@ -46,7 +46,7 @@ for to in ["sqlite", "csv", "jsonl", "perfetto"]:
     failed += result == "FAIL"
     print(f"| `spoor export --to {to}` | {t:.3f} | {events / t:,.0f} | {t / parse:.2f}x | {target} | {result} |")
 idx = median("indexes")
-if idx is not None:
+if idx is not None and parse:
     print(f"| (part of sqlite) building the 3 indexes, sqlite3 CLI | {idx:.3f} |  | {idx / parse:.2f}x |  |  |")
 runs = []
 for i in (1, 2, 3):

@@ -43,7 +43,7 @@ time_it() {
 }
 
 common="--no-progress --threads $threads"
-time_it stats "$(q "$spoor") stats $common $(q "$trace") > /dev/null"
+time_it parse "$(q "$spoor") stats $common $(q "$trace") > /dev/null"
 for to in sqlite csv jsonl perfetto; do
   time_it "export_$to" "$(q "$spoor") export $common --to $to -o $(q "$out/export.$to") $(q "$trace")"
 done
@@ -60,7 +60,10 @@ hyperfine --runs "$runs" --prepare "cp $(q "$out/noindex.sqlite") $(q "$out/idx.
 
 if [ "${BENCH_PANDAS:-0}" = 1 ] && "$py" -c 'import pandas' 2>/dev/null; then
   echo "bench: pandas read + to_sql (first 20 MB)" >&2
-  for i in 1 2 3; do "$py" "$here/pandas_to_sql.py" "$trace" 20 "$out/pandas.sqlite" >"$res/pandas_$i.json"; done
+  for i in 1 2 3; do
+    "$py" "$here/pandas_to_sql.py" "$trace" 20 "$out/pandas.sqlite" >"$res/pandas_$i.json" 2>"$res/pandas.err" \
+      || { echo "bench: pandas failed: $(tail -n 1 "$res/pandas.err")" >&2; rm -f "$res/pandas_$i.json"; }
+  done
 fi
 cut -d' ' -f1-3 /proc/loadavg >"$res/load_end"
 "$py" "$here/report.py" "$res"
