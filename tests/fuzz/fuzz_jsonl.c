@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../unit/read_harness.h"
+#include "fuzz_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -26,17 +26,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .arg_keys = keys,
         .n_arg_keys = 2,
     };
-    size_t head = knobs & 32 ? len / 2 : len;
-    size_t chunk = knobs & 64 ? 16 : 0;
-    struct harness h;
-    int st = harness_load(&spoor_format_jsonl, text, len, head, chunk, &opts, &h);
-    if (st == SPOOR_OK) {
-        for (size_t r = 0; r < h.table->nrows; r++)
-            if (h.table->line[r] < 1 || h.table->line[r] > h.lines)
-                abort();
-        if (h.table->nrows + h.skips.total > h.lines)
-            abort();
-    }
-    harness_free(&h);
+    fuzz_reader_check(&spoor_format_jsonl, text, len, knobs, 16, &opts);
     return 0;
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "../unit/pfw_tables.h"
-#include "../unit/read_harness.h"
+#include "fuzz_reader.h"
 
 static const char *const keys[] = {"fhash", "hhash", "fname", "size"};
 
@@ -29,18 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .dialect = dialects[(knobs >> 2) & 3],
         .strict = knobs & 16,
     };
-    size_t head = knobs & 32 ? len / 2 : len;
-    size_t chunk = knobs & 64 ? 64 : 0;
-    struct harness h;
-    int st = harness_load(&spoor_format_pfw, text, len, head, chunk, &opts, &h);
-    if (st == SPOOR_OK) {
-        for (size_t r = 0; r < h.table->nrows; r++)
-            if (h.table->line[r] < 1 || h.table->line[r] > h.lines)
-                abort();
-        if (h.table->nrows + h.skips.total > h.lines)
-            abort();
-    }
-    harness_free(&h);
+    fuzz_reader_check(&spoor_format_pfw, text, len, knobs, 64, &opts);
 
     /* fast and tolerant paths: one batch each, so no merge is involved */
     opts.strict = false;
