@@ -9,8 +9,8 @@
  *
  * Unless opts->no_cache, an input with a valid snapshot sidecar is served from
  * it: its batches are views into the mapped snapshot (t->borrowed), with
- * absolute line numbers in map() too. A load with args SPOOR_ARGS_ALL that
- * parses an input writes its snapshot. */
+ * absolute line numbers in map() too. Only spoor_load_table, which holds the
+ * whole table, writes snapshots (with args SPOOR_ARGS_ALL). */
 #ifndef SPOOR_LOAD_H
 #define SPOOR_LOAD_H
 
@@ -67,7 +67,10 @@ int spoor_load(const char *const *paths, size_t npaths, const struct spoor_load_
                struct spoor_error *err);
 void spoor_load_result_free(struct spoor_load_result *r);
 
-/* Convenience: loads everything into one table (args as opts say). */
+/* Loads everything into one table (args as opts say). With one input served
+ * from its snapshot, the table is a read-only view of the mapped snapshot
+ * (t->borrowed; spoor_table_free unmaps it); an input it parses gets its
+ * snapshot written when args is SPOOR_ARGS_ALL. */
 int spoor_load_table(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
                      struct spoor_table **out, struct spoor_load_result *result,
                      struct spoor_error *err);

@@ -20,6 +20,8 @@
 
 #define SPOOR_NULL INT64_MIN
 
+struct spoor_snapshot;
+
 enum spoor_type { SPOOR_I64, SPOOR_F64, SPOOR_STR };
 
 /* A value as a reader found it; `text` is its source spelling, used when a
@@ -92,6 +94,9 @@ struct spoor_table {
      * the snapshot, which outlives the view; the view owns only itself, `cols`
      * and `col_by_name`. Only spoor_table_free may change it. */
     bool borrowed;
+    /* A view that owns its snapshot (spoor_snapshot_table): closed when the
+     * view is freed. */
+    struct spoor_snapshot *snapshot;
 };
 
 struct spoor_table *spoor_table_new(void);

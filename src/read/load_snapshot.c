@@ -1,11 +1,14 @@
-/* Serving an input from its snapshot: batches are views into the mapping, so a
- * worker only builds the view and runs map(); whoever finishes the batch the
- * order waits for reduces it and every ready one after it, as when parsing. */
+/* Serving an input from its snapshot to a streaming sink: the mapped table is
+ * cut into batches of SLICE_ROWS rows, views into the mapping, so a worker only
+ * builds the view and runs map(); whoever finishes the batch the order waits
+ * for reduces it and every ready one after it, as when parsing. */
 #include "read/load_snapshot.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+enum { DEFAULT_CHUNK = 4 << 20 };
 
 struct serve {
     const struct spoor_snapshot *snap;
@@ -13,7 +16,7 @@ struct serve {
     const struct spoor_snapshot_cols *cols;
     size_t input;
     const char *path;
-    size_t n;
+    size_t n, slice;             /* batches, rows per batch */
     struct spoor_table **ready;  /* mapped batches waiting for reduce */
     pthread_mutex_t mu;
     size_t next_map, next_reduce;
@@ -64,7 +67,7 @@ static void *serve_main(void *arg)
     while (!s->stop && s->next_map < s->n) {
         size_t i = s->next_map++;
         pthread_mutex_unlock(&s->mu);
-        struct spoor_table *b = spoor_snapshot_batch(s->snap, i, s->cols);
+        struct spoor_table *b = spoor_snapshot_view(s->snap, i * s->slice, s->slice, s->cols);
         int st = s->sink->map ? s->sink->map(s->sink->ctx, w->id, b) : SPOOR_OK;
         pthread_mutex_lock(&s->mu);
         s->ready[i] = b;
@@ -76,28 +79,28 @@ static void *serve_main(void *arg)
     return NULL;
 }
 
-/* The name ids of the args columns opts asks for. */
-static struct spoor_snapshot_cols wanted_columns(const struct spoor_snapshot *snap,
-                                                 const struct spoor_read_opts *o, uint32_t *ids)
+/* Rows per batch: about what a parsed chunk held, so sinks see batches of the
+ * usual size, rounded up to a multiple of 64 so validity words line up. */
+static size_t slice_rows(const struct spoor_load_opts *opts, const struct spoor_input_report *rep)
 {
-    struct spoor_snapshot_cols cols = {.all = o->args == SPOOR_ARGS_ALL, .names = ids};
-    for (size_t i = 0; o->args == SPOOR_ARGS_LISTED && i < o->n_arg_keys; i++) {
-        uint32_t id = spoor_strpool_find(spoor_snapshot_pool(snap), o->arg_keys[i], strlen(o->arg_keys[i]));
-        if (id != UINT32_MAX)
-            ids[cols.n++] = id;
-    }
-    return cols;
+    double chunk = opts->input.chunk_size ? (double)opts->input.chunk_size : DEFAULT_CHUNK;
+    double rows = rep->bytes ? (double)rep->rows * chunk / (double)rep->bytes : (double)rep->rows;
+    size_t n = rows < 64 ? 64 : rows > 1e9 ? (size_t)1e9 : (size_t)rows;
+    return (n + 63) / 64 * 64;
 }
 
 int load_from_snapshot(const struct spoor_snapshot *snap, const struct spoor_load_opts *opts,
-                       const struct spoor_sink *sink, size_t input, const char *path, struct spoor_error *err)
+                       const struct spoor_sink *sink, size_t input, const struct spoor_input_report *rep,
+                       struct spoor_error *err)
 {
     const struct spoor_read_opts *o = &opts->read;
     uint32_t *ids = spoor_xmalloc((o->n_arg_keys ? o->n_arg_keys : 1) * sizeof *ids);
-    struct spoor_snapshot_cols cols = wanted_columns(snap, o, ids);
-    struct serve s = {.snap = snap, .sink = sink, .cols = &cols, .input = input, .path = path,
-                      .n = spoor_snapshot_nbatches(snap)};
-    s.ready = spoor_xcalloc(s.n ? s.n : 1, sizeof *s.ready);
+    struct spoor_snapshot_cols cols = load_wanted_columns(snap, o, ids);
+    struct serve s = {.snap = snap, .sink = sink, .cols = &cols, .input = input, .path = rep->path,
+                      .slice = slice_rows(opts, rep)};
+    size_t rows = spoor_snapshot_rows(snap);
+    s.n = rows ? (rows + s.slice - 1) / s.slice : 1; /* one empty batch still brings the lookups */
+    s.ready = spoor_xcalloc(s.n, sizeof *s.ready);
     pthread_mutex_init(&s.mu, NULL);
     int n = spoor_load_threads(opts);
     struct serve_worker *workers = spoor_xcalloc((size_t)n, sizeof *workers);

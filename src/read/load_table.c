@@ -1,6 +1,12 @@
-/* Loading everything into one table: a sink whose reduce() appends each batch
- * in input order. */
+/* Loading everything into one table. Each input becomes a table of its own:
+ * its snapshot mapped whole (no copy), or its batches appended in input order
+ * and the result written as its snapshot. One input's table is the answer;
+ * several are appended in order. */
 #include "spoor/load.h"
+#include "read/load_snapshot.h"
+#include "read/loader.h"
+
+#include <stdlib.h>
 
 static int append_batch(void *ctx, size_t input, const struct spoor_table *batch)
 {
@@ -8,19 +14,60 @@ static int append_batch(void *ctx, size_t input, const struct spoor_table *batch
     return SPOOR_OK;
 }
 
-int spoor_load_table(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
-                     struct spoor_table **out, struct spoor_load_result *result,
-                     struct spoor_error *err)
+static struct spoor_table *snapshot_table(struct spoor_snapshot *snap, const struct spoor_read_opts *o)
 {
+    uint32_t *ids = spoor_xmalloc((o->n_arg_keys ? o->n_arg_keys : 1) * sizeof *ids);
+    struct spoor_snapshot_cols cols = load_wanted_columns(snap, o, ids);
+    struct spoor_table *t = spoor_snapshot_table(snap, &cols);
+    free(ids);
+    return t;
+}
+
+static int input_table(const char *path, size_t index, const struct spoor_load_opts *opts,
+                       struct spoor_input_report *rep, struct spoor_table **out, struct spoor_error *err)
+{
+    struct load_cache cache;
+    bool cached = load_cache_find(path, opts, &cache);
+    struct spoor_snapshot *snap = cached ? load_cache_open(&cache, opts, rep) : NULL;
+    if (snap) {
+        *out = snapshot_table(snap, &opts->read);
+        return SPOOR_OK;
+    }
     struct spoor_table *t = spoor_table_new();
-    for (size_t i = 0; i < npaths; i++)
-        spoor_table_add_source(t, paths[i]);
+    spoor_table_add_source(t, path);
     struct spoor_sink sink = {.ctx = t, .reduce = append_batch};
-    int st = spoor_load(paths, npaths, opts, &sink, result, err);
+    int st = load_parse(path, index, opts, &sink, rep, err);
     if (st != SPOOR_OK) {
         spoor_table_free(t);
         return st;
     }
+    /* Only a table with every args column can serve any later load. */
+    if (cached && opts->read.args == SPOOR_ARGS_ALL)
+        load_cache_write(&cache, t, rep);
     *out = t;
+    return SPOOR_OK;
+}
+
+int spoor_load_table(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
+                     struct spoor_table **out, struct spoor_load_result *result,
+                     struct spoor_error *err)
+{
+    load_result_start(result, npaths, opts);
+    if (npaths == 1)
+        return input_table(paths[0], 0, opts, load_result_add(result, paths[0]), out, err);
+    struct spoor_table *all = spoor_table_new();
+    for (size_t i = 0; i < npaths; i++)
+        spoor_table_add_source(all, paths[i]);
+    for (size_t i = 0; i < npaths; i++) {
+        struct spoor_table *t;
+        int st = input_table(paths[i], i, opts, load_result_add(result, paths[i]), &t, err);
+        if (st != SPOOR_OK) {
+            spoor_table_free(all);
+            return st;
+        }
+        spoor_table_append(all, t);
+        spoor_table_free(t);
+    }
+    *out = all;
     return SPOOR_OK;
 }

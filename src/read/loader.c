@@ -12,6 +12,7 @@
 #include "spoor/load.h"
 #include "spoor/progress.h"
 #include "read/load_snapshot.h"
+#include "read/loader.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -40,7 +41,6 @@ struct run {
     struct spoor_input *in;
     struct spoor_dialect *dialect;
     struct spoor_input_report *report;
-    struct spoor_snapshot_writer *snapshot; /* receives reduced batches, or NULL */
     int nthreads;
     size_t nparts;
 
@@ -167,8 +167,6 @@ static int reduce_one(struct run *r, struct slot *s, struct spoor_error *err)
         if (st != SPOOR_OK)
             return spoor_fail(err, st, "%s: writing the output failed", r->report->path);
     }
-    if (r->snapshot)
-        spoor_snapshot_writer_add(r->snapshot, b);
     return SPOOR_OK;
 }
 
@@ -431,45 +429,13 @@ static int run_input(struct run *r)
     return r->stop ? r->status : SPOOR_OK;
 }
 
-/* Serves the input from a valid snapshot (true, with *status set), or says to
- * parse it: none, stale, damaged, or --strict and the parse had skipped lines. */
-static bool serve_snapshot(const char *snap_path, const struct spoor_snapshot_key *key, size_t index,
-                           const struct spoor_load_opts *opts, const struct spoor_sink *sink,
-                           struct spoor_input_report *rep, int *status, struct spoor_error *err)
-{
-    struct spoor_snapshot *snap = spoor_snapshot_open(snap_path, rep->path, key);
-    if (!snap)
-        return false;
-    struct spoor_input_report fresh = *rep;
-    size_t len;
-    const uint8_t *report = spoor_snapshot_report(snap, &len);
-    bool ok = load_report_decode(report, len, rep) &&
-              !(opts->read.strict && (rep->skips.total || rep->warning));
-    if (!ok) {
-        free(rep->warning);
-        free(rep->text);
-        *rep = fresh;
-        spoor_snapshot_close(snap);
-        return false;
-    }
-    rep->disk_bytes = key->trace.size;
-    *status = load_from_snapshot(snap, opts, sink, index, rep->path, err);
-    spoor_snapshot_close(snap);
-    return true;
-}
-
-/* Parses the input; with `snapshot`, tees its batches there and commits it
- * when the input loaded. */
-static int parse_input(const char *path, size_t index, const struct spoor_load_opts *opts,
-                       const struct spoor_sink *sink, struct spoor_input_report *rep,
-                       struct spoor_snapshot_writer *snapshot, struct spoor_error *err)
+int load_parse(const char *path, size_t index, const struct spoor_load_opts *opts, const struct spoor_sink *sink,
+               struct spoor_input_report *rep, struct spoor_error *err)
 {
     struct spoor_input *in = NULL;
     int st = spoor_input_open(path, &opts->input, &in, err);
-    if (st != SPOOR_OK) {
-        spoor_snapshot_writer_abort(snapshot);
+    if (st != SPOOR_OK)
         return st;
-    }
     rep->disk_bytes = spoor_input_size(in);
     char *head = spoor_xmalloc(HEAD_BYTES);
     size_t head_len = spoor_input_head(in, head, HEAD_BYTES);
@@ -480,7 +446,6 @@ static int parse_input(const char *path, size_t index, const struct spoor_load_o
         snprintf(msg, sizeof msg, "%s", err->msg);
         spoor_fail(err, st, "%s: %s", path, msg);
         spoor_input_close(in);
-        spoor_snapshot_writer_abort(snapshot);
         return st;
     }
     struct run r = {
@@ -490,7 +455,6 @@ static int parse_input(const char *path, size_t index, const struct spoor_load_o
         .in = in,
         .dialect = &rep->dialect,
         .report = rep,
-        .snapshot = snapshot,
         .nthreads = spoor_load_threads(opts),
     };
     st = run_input(&r);
@@ -498,55 +462,44 @@ static int parse_input(const char *path, size_t index, const struct spoor_load_o
         *err = r.err;
     spoor_dialect_release(&rep->dialect);
     spoor_input_close(in);
-    if (st != SPOOR_OK) {
-        spoor_snapshot_writer_abort(snapshot);
-    } else if (snapshot) {
-        size_t len;
-        uint8_t *report = load_report_encode(rep, &len);
-        struct spoor_error e;
-        if (spoor_snapshot_writer_commit(snapshot, report, len, &e) != SPOOR_OK && !rep->warning)
-            rep->warning = spoor_xstrdup(e.msg);
-        free(report);
-    }
     return st;
 }
 
+/* A streaming load of one input: from its snapshot when one can serve it,
+ * otherwise parsed (a stream does not see the whole table, so it writes none). */
 static int load_one(const char *path, size_t index, const struct spoor_load_opts *opts,
-                    const struct spoor_sink *sink, struct spoor_input_report *rep,
-                    struct spoor_error *err)
+                    const struct spoor_sink *sink, struct spoor_input_report *rep, struct spoor_error *err)
 {
-    struct spoor_snapshot_key key;
-    if (opts->no_cache || spoor_fingerprint_file(path, &key.trace, NULL) != SPOOR_OK)
-        return parse_input(path, index, opts, sink, rep, NULL, err);
-    key.options = load_options_hash(&opts->read);
-    char snap_path[4200];
-    spoor_snapshot_path(path, opts->cache_dir, snap_path, sizeof snap_path);
-    int st;
-    if (serve_snapshot(snap_path, &key, index, opts, sink, rep, &st, err))
-        return st;
-    /* Only a snapshot with every args column can serve any later load. */
-    struct spoor_snapshot_writer *snapshot = NULL;
-    struct spoor_error e;
-    if (opts->read.args == SPOOR_ARGS_ALL && !(snapshot = spoor_snapshot_writer_new(snap_path, &key, &e))) {
-        st = parse_input(path, index, opts, sink, rep, NULL, err);
-        if (st == SPOOR_OK && !rep->warning)
-            rep->warning = spoor_xstrdup(e.msg);
-        return st;
-    }
-    return parse_input(path, index, opts, sink, rep, snapshot, err);
+    struct load_cache cache;
+    struct spoor_snapshot *snap = load_cache_find(path, opts, &cache) ? load_cache_open(&cache, opts, rep) : NULL;
+    if (!snap)
+        return load_parse(path, index, opts, sink, rep, err);
+    int st = load_from_snapshot(snap, opts, sink, index, rep, err);
+    spoor_snapshot_close(snap);
+    return st;
+}
+
+struct spoor_input_report *load_result_add(struct spoor_load_result *result, const char *path)
+{
+    struct spoor_input_report *rep = &result->inputs[result->ninputs++];
+    rep->path = spoor_xstrdup(path);
+    return rep;
+}
+
+void load_result_start(struct spoor_load_result *result, size_t npaths, const struct spoor_load_opts *opts)
+{
+    memset(result, 0, sizeof *result);
+    result->threads = spoor_load_threads(opts);
+    result->inputs = spoor_xcalloc(npaths ? npaths : 1, sizeof *result->inputs);
 }
 
 int spoor_load(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
                const struct spoor_sink *sink, struct spoor_load_result *result,
                struct spoor_error *err)
 {
-    memset(result, 0, sizeof *result);
-    result->threads = spoor_load_threads(opts);
-    result->inputs = spoor_xcalloc(npaths ? npaths : 1, sizeof *result->inputs);
+    load_result_start(result, npaths, opts);
     for (size_t i = 0; i < npaths; i++) {
-        struct spoor_input_report *rep = &result->inputs[result->ninputs++];
-        rep->path = spoor_xstrdup(paths[i]);
-        int st = load_one(paths[i], i, opts, sink, rep, err);
+        int st = load_one(paths[i], i, opts, sink, load_result_add(result, paths[i]), err);
         if (st != SPOOR_OK)
             return st;
     }

@@ -16,18 +16,19 @@
  *    56  u64 offset of the section directory
  *    64  u32 crc32 of bytes [0, 64) and of the directory
  *    68  zero up to 128
- *   sections, in order: the row groups, then STRINGS, LOOKUPS, REPORT
+ *   sections, in this order (SNAP_ARRAYS(ncols) arrays, n = that + 4):
+ *     SHAPE     u64 rows, u32 ncols, u32 zero, ncols column entries (u32 name
+ *               id, u32 type | typed << 8)
+ *     ARRAY...  the whole table's columns, one section each: ts, dur, pid, tid
+ *               (i64), line (u64), name, cat (u32 ids), ph (u8), then per args
+ *               column its values (8 bytes, or 4 for string ids; 0 where
+ *               invalid) and its validity words (bits past the last row clear)
+ *     STRINGS   u64 n, u64 bytes, u32 off[n + 1], u32 hash[n], the bytes (each
+ *               string NUL-terminated; string 0 is "")
+ *     LOOKUPS   per kind: u64 n, u32 keys[n], u32 values[n]
+ *     REPORT    the caller's bytes
  *   directory: n entries of 24 bytes: u32 kind, u32 crc32 of the section,
- *              u64 offset, u64 length
- *
- *   GROUP     u64 rows, u32 ncols, u32 zero, ncols column entries (u32 name
- *             id, u32 type | typed << 8), then, each 64-aligned: ts, dur, pid,
- *             tid (i64), line (u64), name, cat (u32 ids), ph (u8), and per column
- *             its values (8 bytes, or 4 for string ids) and validity words.
- *   STRINGS   u64 n, u64 bytes, u32 off[n + 1], u32 hash[n], the bytes (each
- *             string NUL-terminated; string 0 is "")
- *   LOOKUPS   per kind: u64 n, u32 keys[n], u32 values[n]
- *   REPORT    the caller's bytes */
+ *              u64 offset, u64 length */
 #ifndef SPOOR_TABLE_SNAPSHOT_FORMAT_H
 #define SPOOR_TABLE_SNAPSHOT_FORMAT_H
 
@@ -40,42 +41,21 @@ enum {
     SNAP_HEADER = 128,
     SNAP_ALIGN = 64,
     SNAP_DIR_ENTRY = 24,
-    SNAP_GROUP_HEAD = 16,
+    SNAP_SHAPE_HEAD = 16,
     SNAP_COL_ENTRY = 8,
-    SNAP_VERSION = 1,
+    SNAP_FIXED_ARRAYS = 8,      /* ts, dur, pid, tid, line, name, cat, ph */
+    SNAP_VERSION = 2,
     SNAP_BYTE_ORDER = 0x01020304,
 };
-enum snap_kind { SNAP_GROUP = 1, SNAP_STRINGS, SNAP_LOOKUPS, SNAP_REPORT };
+enum snap_kind { SNAP_SHAPE = 1, SNAP_ARRAY, SNAP_STRINGS, SNAP_LOOKUPS, SNAP_REPORT };
 #define SNAP_MAGIC "SPOORSNP"
 
 static inline uint64_t snap_align(uint64_t n) { return (n + SNAP_ALIGN - 1) / SNAP_ALIGN * SNAP_ALIGN; }
 static inline size_t snap_words(size_t rows) { return (rows + 63) / 64; }
 static inline size_t snap_type_size(enum spoor_type t) { return t == SPOOR_STR ? 4 : 8; }
+static inline uint64_t snap_arrays(uint64_t ncols) { return SNAP_FIXED_ARRAYS + 2 * ncols; }
 
-/* Where each array of a row group starts, relative to the group. */
-struct snap_fixed_layout {
-    uint64_t ts, dur, pid, tid, line, name, cat, ph, cols; /* cols: first args column */
-};
-
-static inline struct snap_fixed_layout snap_fixed_layout(uint64_t rows, uint32_t ncols)
-{
-    struct snap_fixed_layout l;
-    l.ts = snap_align(SNAP_GROUP_HEAD + (uint64_t)ncols * SNAP_COL_ENTRY);
-    l.dur = l.ts + snap_align(rows * 8);
-    l.pid = l.dur + snap_align(rows * 8);
-    l.tid = l.pid + snap_align(rows * 8);
-    l.line = l.tid + snap_align(rows * 8);
-    l.name = l.line + snap_align(rows * 8);
-    l.cat = l.name + snap_align(rows * 4);
-    l.ph = l.cat + snap_align(rows * 4);
-    l.cols = l.ph + snap_align(rows);
-    return l;
-}
-
-/* Bytes one args column takes in a group of `rows` rows: values, then validity. */
-static inline uint64_t snap_col_bytes(uint64_t rows, enum spoor_type t)
-{
-    return snap_align(rows * snap_type_size(t)) + snap_align(snap_words(rows) * 8);
-}
+/* Bytes per row of fixed array i (ts, dur, pid, tid, line, name, cat, ph). */
+static inline uint64_t snap_fixed_width(size_t i) { return i < 5 ? 8 : i < 7 ? 4 : 1; }
 
 #endif

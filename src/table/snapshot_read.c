@@ -1,8 +1,10 @@
 /* Reading a snapshot: map it, check everything once (header, directory, every
- * section's crc32, bounds, string ids), then hand out batches that point into
- * the mapping. Anything off makes the whole file unusable: the caller reparses. */
+ * section's crc32 and string ids, bounds, layout sizes), then hand out views
+ * of the table that point into the mapping. Anything off makes the whole file
+ * unusable: the caller reparses. */
 #include "spoor/snapshot.h"
 #include "table/internal.h"
+#include "table/snapshot_check.h"
 #include "table/snapshot_format.h"
 
 #include <fcntl.h>
@@ -14,13 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct group {
-    const uint8_t *base;
-    uint64_t rows;
-    uint32_t ncols;
-    const uint8_t *col_entries;
-};
-
 struct spoor_snapshot {
     const uint8_t *bytes;
     size_t len;
@@ -29,11 +24,13 @@ struct spoor_snapshot {
     struct spoor_strpool *pool;
     size_t nstrings;
     struct spoor_lookup lookups[SPOOR_LOOKUP_KINDS];
-    struct group *groups;
-    size_t ngroups;
+    uint64_t rows;
+    uint32_t ncols;
+    const uint8_t *col_entries;
+    const uint8_t **arrays;     /* SNAP_ARRAYS(ncols) column arrays, in file order */
     const uint8_t *report;
     size_t report_len;
-    uint32_t *zeros;            /* the src column of every batch: all from source 0 */
+    uint32_t *zeros;            /* the src column: every row from source 0 */
 };
 
 static uint32_t get32(const uint8_t *p)
@@ -59,12 +56,48 @@ static bool header_matches(const uint8_t *h, const struct spoor_snapshot_key *ke
            get64(h + 48) == key->options;
 }
 
-static bool ids_valid(const uint32_t *ids, uint64_t n, size_t nstrings)
+static enum spoor_type col_type(const struct spoor_snapshot *s, uint32_t i)
 {
-    uint32_t bad = 0;
-    for (uint64_t i = 0; i < n; i++)
-        bad |= ids[i] >= nstrings;
-    return !bad;
+    return (enum spoor_type)(get32(s->col_entries + (size_t)i * SNAP_COL_ENTRY + 4) & 0xff);
+}
+
+static uint32_t col_name(const struct spoor_snapshot *s, uint32_t i)
+{
+    return get32(s->col_entries + (size_t)i * SNAP_COL_ENTRY);
+}
+
+/* The shape: row count and column entries (types checked; names once the
+ * strings are known). */
+static bool read_shape(struct spoor_snapshot *s, const uint8_t *p, uint64_t len)
+{
+    if (len < SNAP_SHAPE_HEAD)
+        return false;
+    s->rows = get64(p);
+    s->ncols = get32(p + 8);
+    /* Every row takes at least 49 bytes (5 numbers, 2 ids, a phase). */
+    if (s->rows > s->len / 49 || s->ncols > (len - SNAP_SHAPE_HEAD) / SNAP_COL_ENTRY ||
+        len != SNAP_SHAPE_HEAD + (uint64_t)s->ncols * SNAP_COL_ENTRY)
+        return false;
+    s->col_entries = p + SNAP_SHAPE_HEAD;
+    for (uint32_t i = 0; i < s->ncols; i++) {
+        uint32_t flags = get32(s->col_entries + (size_t)i * SNAP_COL_ENTRY + 4);
+        if ((flags & 0xff) > SPOOR_STR || (flags >> 8) > 1)
+            return false;
+    }
+    return true;
+}
+
+/* The length array i must have, and whether it holds string ids. */
+static uint64_t array_len(const struct spoor_snapshot *s, uint64_t i, bool *ids)
+{
+    if (i < SNAP_FIXED_ARRAYS) {
+        *ids = i == 5 || i == 6;
+        return s->rows * snap_fixed_width(i);
+    }
+    enum spoor_type t = col_type(s, (uint32_t)((i - SNAP_FIXED_ARRAYS) / 2));
+    bool values = (i - SNAP_FIXED_ARRAYS) % 2 == 0;
+    *ids = values && t == SPOOR_STR;
+    return values ? s->rows * snap_type_size(t) : snap_words(s->rows) * 8;
 }
 
 static bool read_strings(struct spoor_snapshot *s, const uint8_t *p, uint64_t len)
@@ -98,7 +131,7 @@ static bool read_lookups(struct spoor_snapshot *s, const uint8_t *p, uint64_t le
         if (n > (len - at) / 8)
             return false;
         const uint32_t *keys = (const uint32_t *)(p + at), *values = keys + n;
-        if (!ids_valid(keys, n, s->nstrings) || !ids_valid(values, n, s->nstrings))
+        if (n && snap_max_id(keys, 2 * n) >= s->nstrings)
             return false;
         for (uint64_t i = 0; i < n; i++)
             spoor_lookup_put(&s->lookups[k], keys[i], values[i]);
@@ -107,87 +140,56 @@ static bool read_lookups(struct spoor_snapshot *s, const uint8_t *p, uint64_t le
     return at == len;
 }
 
-static bool read_group(struct spoor_snapshot *s, const uint8_t *p, uint64_t len, struct group *g)
+/* Directory entry i: its section, in bounds, of the kind its position needs. */
+static bool locate(const struct spoor_snapshot *s, uint64_t dir_offset, uint64_t i, enum snap_kind kind,
+                   struct snap_check *c)
 {
-    if (len < SNAP_GROUP_HEAD)
+    const uint8_t *e = s->bytes + dir_offset + i * SNAP_DIR_ENTRY;
+    uint64_t offset = get64(e + 8), len = get64(e + 16);
+    if (get32(e) != kind || offset < SNAP_HEADER || offset % SNAP_ALIGN || offset > dir_offset ||
+        len > dir_offset - offset)
         return false;
-    /* Every row takes at least 49 bytes (5 numbers, 2 ids, a phase). */
-    uint64_t rows = get64(p);
-    uint32_t ncols = get32(p + 8);
-    if (rows > len / 49 || ncols > (len - SNAP_GROUP_HEAD) / SNAP_COL_ENTRY)
-        return false;
-    struct snap_fixed_layout l = snap_fixed_layout(rows, ncols);
-    uint64_t total = l.cols;
-    for (uint32_t i = 0; i < ncols; i++) {
-        const uint8_t *e = p + SNAP_GROUP_HEAD + (size_t)i * SNAP_COL_ENTRY;
-        uint32_t name = get32(e), flags = get32(e + 4);
-        uint32_t type = flags & 0xff;
-        if (name >= s->nstrings || type > SPOOR_STR || (flags >> 8) > 1)
-            return false;
-        if (type == SPOOR_STR && total + rows * 4 <= len &&
-            !ids_valid((const uint32_t *)(p + total), rows, s->nstrings))
-            return false;
-        total += snap_col_bytes(rows, (enum spoor_type)type);
-        if (total > len)
-            return false;
-    }
-    if (total != len || !ids_valid((const uint32_t *)(p + l.name), rows, s->nstrings) ||
-        !ids_valid((const uint32_t *)(p + l.cat), rows, s->nstrings))
-        return false;
-    *g = (struct group){p, rows, ncols, p + SNAP_GROUP_HEAD};
+    *c = (struct snap_check){.p = s->bytes + offset, .len = len, .crc = get32(e + 4)};
     return true;
 }
 
-/* The directory entry i: kind, checked bounds and checksum. */
-static bool read_entry(const uint8_t *bytes, uint64_t dir_offset, size_t i, uint32_t *kind, const uint8_t **p,
-                       uint64_t *len)
+/* Locates every section, checks them all at once, then reads strings, lookups
+ * and column names against the checked bytes. */
+static bool read_sections(struct spoor_snapshot *s, uint64_t dir_offset, uint64_t n)
 {
-    const uint8_t *e = bytes + dir_offset + i * SNAP_DIR_ENTRY;
-    uint64_t offset = get64(e + 8);
-    *kind = get32(e);
-    *len = get64(e + 16);
-    if (offset < SNAP_HEADER || offset % SNAP_ALIGN || offset > dir_offset || *len > dir_offset - offset)
+    struct snap_check shape;
+    if (n < 1 || !locate(s, dir_offset, 0, SNAP_SHAPE, &shape) || !read_shape(s, shape.p, shape.len))
         return false;
-    *p = bytes + offset;
-    return crc32_gzip_refl(0, *p, *len) == get32(e + 4);
-}
-
-static bool read_sections(struct spoor_snapshot *s, uint64_t dir_offset, size_t n)
-{
-    /* Strings first: everything else is checked against their count. */
-    const uint8_t *p[SNAP_REPORT + 1] = {0};
-    uint64_t len[SNAP_REPORT + 1] = {0};
-    s->groups = spoor_xmalloc((n ? n : 1) * sizeof *s->groups);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t kind;
-        const uint8_t *sp;
-        uint64_t slen;
-        if (!read_entry(s->bytes, dir_offset, i, &kind, &sp, &slen) || kind < SNAP_GROUP || kind > SNAP_REPORT)
-            return false;
-        if (kind == SNAP_GROUP) {
-            s->groups[s->ngroups++] = (struct group){.base = sp, .rows = slen}; /* parsed below */
-        } else if (p[kind]) {
-            return false;
-        } else {
-            p[kind] = sp;
-            len[kind] = slen;
-        }
-    }
-    if (!p[SNAP_STRINGS] || !p[SNAP_LOOKUPS] || !p[SNAP_REPORT] || !read_strings(s, p[SNAP_STRINGS], len[SNAP_STRINGS]) ||
-        !read_lookups(s, p[SNAP_LOOKUPS], len[SNAP_LOOKUPS]))
+    uint64_t narrays = snap_arrays(s->ncols);
+    if (n != narrays + 4)
         return false;
-    uint64_t max_rows = 1;
-    for (size_t i = 0; i < s->ngroups; i++) {
-        struct group *g = &s->groups[i];
-        if (!read_group(s, g->base, g->rows, g))
-            return false;
-        if (g->rows > max_rows)
-            max_rows = g->rows;
+    struct snap_check *c = spoor_xmalloc(n * sizeof *c);
+    c[0] = shape;
+    s->arrays = spoor_xmalloc(narrays * sizeof *s->arrays);
+    bool ok = true;
+    for (uint64_t i = 0; ok && i < narrays; i++) {
+        bool ids;
+        uint64_t want = array_len(s, i, &ids);
+        ok = locate(s, dir_offset, i + 1, SNAP_ARRAY, &c[i + 1]) && c[i + 1].len == want;
+        c[i + 1].ids = ids;
+        s->arrays[i] = c[i + 1].p;
     }
-    s->report = p[SNAP_REPORT];
-    s->report_len = len[SNAP_REPORT];
-    s->zeros = spoor_xcalloc(max_rows, sizeof *s->zeros);
-    return true;
+    static const enum snap_kind tail[3] = {SNAP_STRINGS, SNAP_LOOKUPS, SNAP_REPORT};
+    for (int k = 0; ok && k < 3; k++)
+        ok = locate(s, dir_offset, narrays + 1 + k, tail[k], &c[narrays + 1 + k]);
+    ok = ok && snap_check_sections(c, n) && read_strings(s, c[narrays + 1].p, c[narrays + 1].len) &&
+         read_lookups(s, c[narrays + 2].p, c[narrays + 2].len);
+    for (uint64_t i = 0; ok && i < n; i++)
+        ok = !c[i].ids || c[i].max_id < s->nstrings;
+    for (uint32_t i = 0; ok && i < s->ncols; i++)
+        ok = col_name(s, i) < s->nstrings;
+    if (ok) {
+        s->report = c[narrays + 3].p;
+        s->report_len = c[narrays + 3].len;
+        s->zeros = spoor_xcalloc(s->rows ? s->rows : 1, sizeof *s->zeros);
+    }
+    free(c);
+    return ok;
 }
 
 struct spoor_snapshot *spoor_snapshot_parse(const uint8_t *bytes, size_t len, const char *source,
@@ -205,7 +207,7 @@ struct spoor_snapshot *spoor_snapshot_parse(const uint8_t *bytes, size_t len, co
     s->bytes = bytes;
     s->len = len;
     s->source = spoor_xstrdup(source);
-    if (!read_sections(s, dir_offset, (size_t)n)) {
+    if (!read_sections(s, dir_offset, n)) {
         spoor_snapshot_close(s);
         return NULL;
     }
@@ -243,13 +245,13 @@ void spoor_snapshot_close(struct spoor_snapshot *s)
     spoor_strpool_free(s->pool);
     for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++)
         spoor_lookup_release(&s->lookups[k]);
-    free(s->groups);
+    free(s->arrays);
     free(s->zeros);
     free(s->source);
     free(s);
 }
 
-size_t spoor_snapshot_nbatches(const struct spoor_snapshot *s) { return s->ngroups; }
+size_t spoor_snapshot_rows(const struct spoor_snapshot *s) { return s->rows; }
 const struct spoor_strpool *spoor_snapshot_pool(const struct spoor_snapshot *s) { return s->pool; }
 
 const uint8_t *spoor_snapshot_report(const struct spoor_snapshot *s, size_t *len)
@@ -268,29 +270,27 @@ static bool wanted(const struct spoor_snapshot_cols *cols, uint32_t name)
     return false;
 }
 
-/* The args columns of g that cols asks for, pointing into the mapping. */
-static void view_columns(struct spoor_table *t, const struct group *g, const struct snap_fixed_layout *l,
+/* The args columns cols asks for, from row `first` on, pointing into the mapping. */
+static void view_columns(struct spoor_table *t, const struct spoor_snapshot *s, size_t first,
                          const struct spoor_snapshot_cols *cols)
 {
-    t->cols = spoor_xmalloc((g->ncols ? g->ncols : 1) * sizeof *t->cols);
-    uint64_t at = l->cols;
+    t->cols = spoor_xmalloc((s->ncols ? s->ncols : 1) * sizeof *t->cols);
     uint32_t max_name = 0;
-    for (uint32_t i = 0; i < g->ncols; i++) {
-        uint32_t name = get32(g->col_entries + (size_t)i * SNAP_COL_ENTRY);
-        uint32_t flags = get32(g->col_entries + (size_t)i * SNAP_COL_ENTRY + 4);
-        enum spoor_type type = (enum spoor_type)(flags & 0xff);
-        if (wanted(cols, name)) {
-            t->cols[t->ncols++] = (struct spoor_column){
-                .name = name,
-                .type = type,
-                .typed = flags >> 8,
-                .data = (void *)(g->base + at),
-                .valid = (uint64_t *)(g->base + at + snap_align(g->rows * snap_type_size(type))),
-            };
-            if (name > max_name)
-                max_name = name;
-        }
-        at += snap_col_bytes(g->rows, type);
+    for (uint32_t i = 0; i < s->ncols; i++) {
+        uint32_t name = col_name(s, i);
+        if (!wanted(cols, name))
+            continue;
+        enum spoor_type type = col_type(s, i);
+        const uint8_t *const *a = s->arrays + SNAP_FIXED_ARRAYS + 2 * i;
+        t->cols[t->ncols++] = (struct spoor_column){
+            .name = name,
+            .type = type,
+            .typed = get32(s->col_entries + (size_t)i * SNAP_COL_ENTRY + 4) >> 8,
+            .data = (void *)(a[0] + first * snap_type_size(type)),
+            .valid = (uint64_t *)a[1] + first / 64,
+        };
+        if (name > max_name)
+            max_name = name;
     }
     t->cols_cap = t->ncols;
     t->col_by_name_cap = (size_t)max_name + 1;
@@ -299,28 +299,34 @@ static void view_columns(struct spoor_table *t, const struct group *g, const str
         t->col_by_name[t->cols[i].name] = (uint32_t)i + 1;
 }
 
-struct spoor_table *spoor_snapshot_batch(const struct spoor_snapshot *s, size_t i,
-                                         const struct spoor_snapshot_cols *cols)
+struct spoor_table *spoor_snapshot_view(const struct spoor_snapshot *s, size_t first, size_t n,
+                                        const struct spoor_snapshot_cols *cols)
 {
-    const struct group *g = &s->groups[i];
-    struct snap_fixed_layout l = snap_fixed_layout(g->rows, g->ncols);
+    first = first < s->rows ? first : s->rows;
+    n = n < s->rows - first ? n : s->rows - first;
     struct spoor_table *t = spoor_xcalloc(1, sizeof *t);
     t->borrowed = true;
-    t->nrows = t->cap = g->rows;
-    t->ts = (int64_t *)(g->base + l.ts);
-    t->dur = (int64_t *)(g->base + l.dur);
-    t->pid = (int64_t *)(g->base + l.pid);
-    t->tid = (int64_t *)(g->base + l.tid);
-    t->line = (uint64_t *)(g->base + l.line);
-    t->name = (uint32_t *)(g->base + l.name);
-    t->cat = (uint32_t *)(g->base + l.cat);
-    t->ph = (uint8_t *)(g->base + l.ph);
-    t->src = s->zeros;
+    t->nrows = t->cap = n;
+    int64_t **i64[4] = {&t->ts, &t->dur, &t->pid, &t->tid};
+    for (int i = 0; i < 4; i++)
+        *i64[i] = (int64_t *)s->arrays[i] + first;
+    t->line = (uint64_t *)s->arrays[4] + first;
+    t->name = (uint32_t *)s->arrays[5] + first;
+    t->cat = (uint32_t *)s->arrays[6] + first;
+    t->ph = (uint8_t *)s->arrays[7] + first;
+    t->src = s->zeros + first;
     t->sources = (char **)&s->source;
     t->nsources = 1;
     t->pool = s->pool;
-    if (i == 0) /* the input's lookups, as if its first batch had defined them all */
+    if (first == 0) /* the input's lookups, as if its first rows had defined them all */
         memcpy(t->lookups, s->lookups, sizeof t->lookups);
-    view_columns(t, g, &l, cols);
+    view_columns(t, s, first, cols);
+    return t;
+}
+
+struct spoor_table *spoor_snapshot_table(struct spoor_snapshot *s, const struct spoor_snapshot_cols *cols)
+{
+    struct spoor_table *t = spoor_snapshot_view(s, 0, s->rows, cols);
+    t->snapshot = s;
     return t;
 }

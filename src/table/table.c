@@ -2,6 +2,7 @@
  * column.c, lookups in lookup.c, the ordered merge in append.c. */
 #include "spoor/table.h"
 #include "spoor/error.h"
+#include "spoor/snapshot.h"
 #include "table/internal.h"
 
 #include <stdlib.h>
@@ -44,6 +45,7 @@ void spoor_table_free(struct spoor_table *t)
         return;
     if (!t->borrowed)
         free_owned(t);
+    spoor_snapshot_close(t->snapshot);
     free(t->cols);
     free(t->col_by_name);
     free(t);

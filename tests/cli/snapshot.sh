@@ -1,8 +1,8 @@
-# The snapshot sidecar through the binary: the first ALL-args load (spoor events)
-# writes TRACE.spoor-snap; stats and events from it are byte-identical to a
-# parse (--no-cache) for any --threads, stderr included; a stale, damaged or
-# option-mismatched snapshot is reparsed and rewritten; a read-only directory
-# warns once; --cache-dir serves it.
+# The snapshot sidecar through the binary: only a whole-table load (spoor sql)
+# writes TRACE.spoor-snap, streams (stats, events, export) never do; stats,
+# events and sql from it are byte-identical to a parse (--no-cache) for any
+# --threads, stderr included; a stale, damaged or option-mismatched snapshot is
+# reparsed and rewritten; a read-only directory warns once; --cache-dir serves it.
 source "$(dirname "$0")/lib/common.sh"
 need_data
 
@@ -15,16 +15,22 @@ snap_is_used() { # TRACE: the snapshot is read (its atime is not needed: it must
   [ "$before" = "$after" ]
 }
 
+query="SELECT cat, name, count(*), sum(dur), max(line) FROM events GROUP BY 1, 2"
 cp "$SPOOR_DATA"/pfw/* "$WORK/"
 "$SPOOR_BIN" gen -o "$WORK/gen.pfw.gz" --size-mb 12 --seed 3 --no-truth > /dev/null
 for f in "$WORK"/*.pfw "$WORK"/*.pfw.gz; do
   run stats --no-cache --format json "$f" > "$WORK/stats.ref" 2> "$WORK/stats.err.ref"
   run events --no-cache --format jsonl "$f" > "$WORK/events.ref" 2> "$WORK/events.err.ref"
+  run sql --no-cache "$f" "$query" > "$WORK/sql.ref" 2> "$WORK/sql.err.ref"
   [ ! -e "$f.spoor-snap" ] || fail "$f: --no-cache wrote a snapshot"
   run stats "$f" > /dev/null 2>&1
-  [ ! -e "$f.spoor-snap" ] || fail "$f: spoor stats (listed args) wrote a snapshot"
   run events --format jsonl "$f" > /dev/null 2>&1
-  [ -s "$f.spoor-snap" ] || fail "$f: spoor events wrote no snapshot"
+  run export --to csv -o "$WORK/export.csv" "$f" > /dev/null 2>&1
+  [ -s "$WORK/export.csv" ] || fail "$f: spoor export failed"
+  [ ! -e "$f.spoor-snap" ] || fail "$f: a streaming command (stats, events, export) wrote a snapshot"
+  run sql "$f" "$query" > "$WORK/got" 2> "$WORK/got.err"
+  [ -s "$f.spoor-snap" ] || fail "$f: spoor sql wrote no snapshot"
+  cmp -s "$WORK/sql.ref" "$WORK/got" || fail "$f: sql while writing the snapshot differs"
   for threads in 1 2 3; do
     run stats --format json --threads "$threads" "$f" > "$WORK/got" 2> "$WORK/got.err"
     cmp -s "$WORK/stats.ref" "$WORK/got" || fail "$f: stats from the snapshot differs (--threads $threads)"
@@ -32,6 +38,9 @@ for f in "$WORK"/*.pfw "$WORK"/*.pfw.gz; do
     run events --format jsonl --threads "$threads" "$f" > "$WORK/got" 2> "$WORK/got.err"
     cmp -s "$WORK/events.ref" "$WORK/got" || fail "$f: events from the snapshot differs (--threads $threads)"
     cmp -s "$WORK/events.err.ref" "$WORK/got.err" || fail "$f: events stderr from the snapshot differs"
+    run sql --threads "$threads" "$f" "$query" > "$WORK/got" 2> "$WORK/got.err"
+    cmp -s "$WORK/sql.ref" "$WORK/got" || fail "$f: sql from the snapshot differs (--threads $threads)"
+    cmp -s "$WORK/sql.err.ref" "$WORK/got.err" || fail "$f: sql stderr from the snapshot differs"
   done
   snap_is_used "$f" || fail "$f: the snapshot was not used"
 done
@@ -41,7 +50,7 @@ run stats --format json "$g" > "$WORK/ref"
 # stale: touched, then another read option
 touch -d '2001-01-01' "$g"
 run stats --format json "$g" > "$WORK/got"; cmp -s "$WORK/ref" "$WORK/got" || fail "touched trace: wrong answer"
-run events --where 'dur < 0' "$g" > /dev/null
+run sql "$g" "SELECT 1" > /dev/null
 snap_is_used "$g" || fail "touched trace: snapshot not rewritten"
 run stats --format json --ts-unit ms "$g" > "$WORK/ms"
 cmp -s "$WORK/ref" "$WORK/ms" && fail "--ts-unit ms gave the snapshot's (us) answer"
@@ -49,7 +58,7 @@ cmp -s "$WORK/ref" "$WORK/ms" && fail "--ts-unit ms gave the snapshot's (us) ans
 size=$(stat -c %s "$g.spoor-snap")
 printf '\x5a' | dd of="$g.spoor-snap" bs=1 seek=$((size / 2)) conv=notrunc status=none
 run stats --format json "$g" > "$WORK/got"; cmp -s "$WORK/ref" "$WORK/got" || fail "damaged snapshot: wrong answer"
-run events --where 'dur < 0' "$g" > /dev/null
+run sql "$g" "SELECT 1" > /dev/null
 snap_is_used "$g" || fail "damaged snapshot: not rewritten"
 
 # read-only directory: one warning, right answer; --cache-dir serves it
@@ -57,9 +66,9 @@ mkdir "$WORK/ro" "$WORK/cache"
 cp "$g" "$WORK/ro/t.pfw.gz"
 chmod 555 "$WORK/ro"
 trap 'chmod 755 "$WORK/ro"; rm -rf "$WORK"' EXIT
-run events --where 'dur < 0' "$WORK/ro/t.pfw.gz" > /dev/null 2> "$WORK/err"
+run sql "$WORK/ro/t.pfw.gz" "SELECT 1" > /dev/null 2> "$WORK/err"
 [ "$(grep -c 'read-only directory' "$WORK/err")" = 1 ] || fail "read-only directory: expected one warning: $(cat "$WORK/err")"
-run events --where 'dur < 0' --cache-dir "$WORK/cache" "$WORK/ro/t.pfw.gz" > /dev/null 2>&1
+run sql --cache-dir "$WORK/cache" "$WORK/ro/t.pfw.gz" "SELECT 1" > /dev/null 2>&1
 ls "$WORK/cache"/*.spoor-snap > /dev/null 2>&1 || fail "--cache-dir: no snapshot in the cache directory"
 run stats --format json --cache-dir "$WORK/cache" "$WORK/ro/t.pfw.gz" > "$WORK/got" 2> /dev/null
 diff <(grep -v '"path"' "$WORK/ref") <(grep -v '"path"' "$WORK/got") > /dev/null || fail "--cache-dir: wrong answer"

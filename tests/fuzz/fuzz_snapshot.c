@@ -1,8 +1,8 @@
 /* Fuzzes the snapshot reader: the input is a snapshot file. The harness first
  * stamps it with the key it is opened with and recomputes the header's and
  * every in-bounds section's crc32, so mutations reach the section checks, and
- * also opens the bytes as they came. Opening, reading every batch with every
- * value and decoding the report must never crash. */
+ * also opens the bytes as they came. Opening, reading every row of the table
+ * with every value and decoding the report must never crash. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +53,28 @@ static void stamp(uint8_t *b, size_t len)
 
 static volatile uint64_t sink; /* keeps the reads */
 
-/* Reads every value the batches expose, as a consumer would. */
+/* Reads every value a view exposes, as a consumer would. */
+static void consume_view(struct spoor_table *b)
+{
+    for (size_t r = 0; r < b->nrows; r++) {
+        sink += (uint64_t)b->ts[r] + (uint64_t)b->dur[r] + (uint64_t)b->pid[r] + (uint64_t)b->tid[r] + b->ph[r] +
+                b->line[r] + strlen(b->sources[b->src[r]]);
+        sink += strlen(spoor_table_str(b, b->name[r])) + strlen(spoor_table_str(b, b->cat[r]));
+        for (size_t c = 0; c < b->ncols; c++) {
+            const struct spoor_column *col = &b->cols[c];
+            if (!spoor_column_valid(col, r))
+                continue;
+            sink += col->type == SPOOR_STR ? strlen(spoor_table_str(b, col->str[r])) : (uint64_t)col->i64[r];
+        }
+    }
+    for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++)
+        for (size_t j = 0; j < b->lookups[k].n; j++)
+            sink += strlen(spoor_table_str(b, spoor_lookup_get(&b->lookups[k], b->lookups[k].keys[j])));
+    sink += spoor_table_find_column(b, "fname") != NULL;
+    spoor_table_free(b);
+}
+
+/* The report, then the table cut into views of 64 rows (the unit slices keep). */
 static void consume(const struct spoor_snapshot *s)
 {
     size_t len;
@@ -62,25 +83,8 @@ static void consume(const struct spoor_snapshot *s)
     load_report_decode(report, len, &rep);
     free(rep.warning);
     free(rep.text);
-    for (size_t i = 0; i < spoor_snapshot_nbatches(s); i++) {
-        struct spoor_table *b = spoor_snapshot_batch(s, i, NULL);
-        for (size_t r = 0; r < b->nrows; r++) {
-            sink += (uint64_t)b->ts[r] + (uint64_t)b->dur[r] + (uint64_t)b->pid[r] + (uint64_t)b->tid[r] +
-                    b->ph[r] + b->line[r] + strlen(b->sources[b->src[r]]);
-            sink += strlen(spoor_table_str(b, b->name[r])) + strlen(spoor_table_str(b, b->cat[r]));
-            for (size_t c = 0; c < b->ncols; c++) {
-                const struct spoor_column *col = &b->cols[c];
-                if (!spoor_column_valid(col, r))
-                    continue;
-                sink += col->type == SPOOR_STR ? strlen(spoor_table_str(b, col->str[r])) : (uint64_t)col->i64[r];
-            }
-        }
-        for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++)
-            for (size_t j = 0; j < b->lookups[k].n; j++)
-                sink += strlen(spoor_table_str(b, spoor_lookup_get(&b->lookups[k], b->lookups[k].keys[j])));
-        sink += spoor_table_find_column(b, "fname") != NULL;
-        spoor_table_free(b);
-    }
+    for (size_t first = 0; first < spoor_snapshot_rows(s); first += 64)
+        consume_view(spoor_snapshot_view(s, first, 64, NULL));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,0 +1,17 @@
+/* The loader's steps shared by spoor_load (streaming) and spoor_load_table
+ * (whole tables, which also write snapshots). */
+#ifndef SPOOR_READ_LOADER_H
+#define SPOOR_READ_LOADER_H
+
+#include "spoor/load.h"
+
+/* Parses one input through its reader on threads into the sink, filling rep. */
+int load_parse(const char *path, size_t index, const struct spoor_load_opts *opts, const struct spoor_sink *sink,
+               struct spoor_input_report *rep, struct spoor_error *err);
+
+/* An empty result with room for npaths inputs. */
+void load_result_start(struct spoor_load_result *result, size_t npaths, const struct spoor_load_opts *opts);
+/* The next input's report, named path. */
+struct spoor_input_report *load_result_add(struct spoor_load_result *result, const char *path);
+
+#endif
