@@ -1,0 +1,179 @@
+/* The database file as a sequence of pages, b-tree pages being filled, and
+ * cells with the part of their payload that spills to overflow pages. */
+#include "out/sqlite_file.h"
+
+#include <errno.h>
+#include <string.h>
+
+enum {
+    USABLE = SQLF_PAGE,                             /* no reserved bytes per page */
+    INDEX_MAX_LOCAL = (USABLE - 12) * 64 / 255 - 23,
+    TABLE_MAX_LOCAL = USABLE - 35,
+    MIN_LOCAL = (USABLE - 12) * 32 / 255 - 23,
+    OVERFLOW_DATA = USABLE - 4,                     /* after the next-page pointer */
+    MIN_CELL = 4,                                   /* SQLite counts smaller cells as 4 bytes */
+};
+
+static void put_u16(uint8_t *p, size_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (24 - 8 * i));
+}
+
+int sqlf_file_open(struct sqlf_file *f, const char *path, struct spoor_error *err)
+{
+    memset(f, 0, sizeof *f);
+    f->path = path;
+    f->fp = fopen(path, "wb");
+    if (!f->fp)
+        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", path, strerror(errno));
+    setvbuf(f->fp, NULL, _IOFBF, 1 << 20);
+    static const uint8_t blank[SQLF_PAGE];
+    sqlf_file_append(f, blank);
+    return SPOOR_OK;
+}
+
+uint32_t sqlf_file_append(struct sqlf_file *f, const uint8_t *page)
+{
+    if (fwrite(page, SQLF_PAGE, 1, f->fp) != 1 && !f->error)
+        f->error = errno ? errno : EIO;
+    return ++f->npages;
+}
+
+int sqlf_file_close(struct sqlf_file *f, const uint8_t *page1, struct spoor_error *err)
+{
+    if (fflush(f->fp) || fseek(f->fp, 0, SEEK_SET) || fwrite(page1, SQLF_PAGE, 1, f->fp) != 1)
+        f->error = f->error ? f->error : (errno ? errno : EIO);
+    if (fclose(f->fp) && !f->error)
+        f->error = errno ? errno : EIO;
+    f->fp = NULL;
+    if (f->error)
+        return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", f->path, strerror(f->error));
+    return SPOOR_OK;
+}
+
+void sqlf_file_abort(struct sqlf_file *f)
+{
+    if (f->fp)
+        fclose(f->fp);
+    f->fp = NULL;
+}
+
+static bool interior(enum sqlf_kind kind)
+{
+    return kind == SQLF_INDEX_INTERIOR || kind == SQLF_TABLE_INTERIOR;
+}
+
+static size_t header_len(enum sqlf_kind kind)
+{
+    return interior(kind) ? 12 : 8;
+}
+
+void sqlf_page_start(struct sqlf_page *p, enum sqlf_kind kind, size_t reserve)
+{
+    memset(p->data, 0, sizeof p->data);
+    p->kind = kind;
+    p->header = 0;
+    p->reserve = reserve;
+    p->ncells = 0;
+    p->content = SQLF_PAGE;
+}
+
+bool sqlf_page_fits(const struct sqlf_page *p, size_t cell_len)
+{
+    size_t used = p->header + header_len(p->kind) + 2 * p->ncells + p->reserve;
+    return used + 2 + cell_len <= p->content;
+}
+
+uint8_t *sqlf_page_add(struct sqlf_page *p, size_t cell_len)
+{
+    p->content -= cell_len;
+    put_u16(p->data + p->header + header_len(p->kind) + 2 * p->ncells, p->content);
+    p->ncells++;
+    return p->data + p->content;
+}
+
+void sqlf_page_seal(struct sqlf_page *p, uint32_t right)
+{
+    uint8_t *h = p->data + p->header;
+    h[0] = (uint8_t)p->kind;
+    put_u16(h + 3, p->ncells);
+    put_u16(h + 5, p->content);
+    if (interior(p->kind))
+        put_u32(h + 8, right);
+}
+
+void sqlf_page_to_page1(struct sqlf_page *p)
+{
+    size_t n = header_len(p->kind) + 2 * p->ncells;
+    memmove(p->data + 100, p->data, n);
+    memset(p->data, 0, 100);
+    p->header = 100;
+}
+
+/* How much of an n-byte payload stays in the cell (the spec's X, M, K). */
+static size_t local_len(enum sqlf_kind kind, size_t n)
+{
+    size_t max = kind == SQLF_TABLE_LEAF ? TABLE_MAX_LOCAL : INDEX_MAX_LOCAL;
+    if (n <= max)
+        return n;
+    size_t k = MIN_LOCAL + (n - MIN_LOCAL) % OVERFLOW_DATA;
+    return k <= max ? k : MIN_LOCAL;
+}
+
+size_t sqlf_cell_len(enum sqlf_kind kind, size_t n, uint64_t rowid)
+{
+    if (kind == SQLF_TABLE_INTERIOR)
+        return 4 + sqlf_varint_len(rowid);
+    size_t local = local_len(kind, n);
+    size_t len = sqlf_varint_len(n) + local + (local < n ? 4 : 0);
+    if (kind == SQLF_TABLE_LEAF)
+        len += sqlf_varint_len(rowid);
+    if (kind == SQLF_INDEX_INTERIOR)
+        len += 4;
+    return len < MIN_CELL ? MIN_CELL : len;
+}
+
+/* Writes the overflow chain of what follows the local part; returns its
+ * first page. */
+static uint32_t write_overflow(struct sqlf_file *f, const uint8_t *rest, size_t n)
+{
+    uint32_t first = f->npages + 1;
+    uint8_t page[SQLF_PAGE];
+    while (n) {
+        size_t take = n < OVERFLOW_DATA ? n : OVERFLOW_DATA;
+        memset(page, 0, sizeof page);
+        put_u32(page, n > take ? f->npages + 2 : 0);
+        memcpy(page + 4, rest, take);
+        sqlf_file_append(f, page);
+        rest += take;
+        n -= take;
+    }
+    return first;
+}
+
+void sqlf_cell_write(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, uint32_t child, uint64_t rowid,
+                     const uint8_t *payload, size_t n)
+{
+    if (interior(kind)) {
+        put_u32(cell, child);
+        cell += 4;
+        if (kind == SQLF_TABLE_INTERIOR) {
+            sqlf_varint(cell, rowid);
+            return;
+        }
+    }
+    cell += sqlf_varint(cell, n);
+    if (kind == SQLF_TABLE_LEAF)
+        cell += sqlf_varint(cell, rowid);
+    size_t local = local_len(kind, n);
+    memcpy(cell, payload, local);
+    if (local < n)
+        put_u32(cell + local, write_overflow(f, payload + local, n - local));
+}
