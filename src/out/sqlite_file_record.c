@@ -112,6 +112,8 @@ void sqlf_record_real(struct sqlf_record *r, double v)
 void sqlf_record_text(struct sqlf_record *r, const char *s, size_t len)
 {
     put_type(r, 13 + 2 * (uint64_t)len);
+    if (!len)
+        return;
     sqlf_buf_reserve(&r->body, len);
     memcpy(r->body.p + r->body.len, s, len);
     r->body.len += len;

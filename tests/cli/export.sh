@@ -7,6 +7,11 @@ py=/usr/bin/python3
 data=$SPOOR_DATA/pfw
 traces=("$data/dftracer-cm1-2024-rank0.pfw.gz" "$data/datacrumbs-trace-2024.pfw.gz" "$data/dftracer-dlio-pytorch-2023.pfw.gz")
 export_() { "$SPOOR_BIN" export --no-progress --no-index "$@"; }
+# SQLite's own consistency checks of a database we wrote.
+check_db() {
+  [ "$(sqlite3 "$2" "PRAGMA integrity_check; PRAGMA quick_check" | tr '\n' ' ')" = "ok ok " ] \
+    || fail "$1: integrity_check: $(sqlite3 "$2" "PRAGMA integrity_check" | head -3)"
+}
 stats_json() { "$SPOOR_BIN" stats --no-progress --no-index --format json "$@"; }
 
 # "cat name count dur_sum" per (cat, name), sorted, from spoor stats --format json.
@@ -32,6 +37,35 @@ for trace in "${traces[@]}"; do
   diff "$WORK/want" "$WORK/got" > "$WORK/diff" || fail "$base: sqlite groups differ from spoor stats: $(head "$WORK/diff")"
   rows=$(sqlite3 "$WORK/t.db" "SELECT sum(rows) FROM meta")
   [ "$(sqlite3 "$WORK/t.db" "SELECT count(*) FROM events")" = "$rows" ] || fail "$base: events count != meta rows"
+  check_db "$base" "$WORK/t.db"
+
+  # Every fixed column equals what spoor sql reads from the trace itself, row by row,
+  # through the sqlite3 CLI and Python's sqlite3.
+  cols="ts, dur, name, cat, pid, tid, ph, line, source, file, host"
+  "$SPOOR_BIN" sql --no-progress --no-index --format csv "$trace" "SELECT $cols FROM events" > "$WORK/sql.csv" 2>/dev/null
+  sqlite3 -csv -header "$WORK/t.db" "SELECT $cols FROM events ORDER BY rowid" > "$WORK/db.csv"
+  "$py" -c '
+import csv, sqlite3, sys
+a = list(csv.reader(open(sys.argv[1], newline="")))
+b = list(csv.reader(open(sys.argv[2], newline="")))
+assert len(a) > 1 and a == b, (len(a), len(b), next((x, y) for x, y in zip(a, b) if x != y))
+n = sqlite3.connect(sys.argv[3]).execute("SELECT count(*) FROM events").fetchone()[0]
+assert n == len(a) - 1, (n, len(a))
+' "$WORK/sql.csv" "$WORK/db.csv" "$WORK/t.db" || fail "$base: sqlite rows differ from spoor sql"
+
+  # The indexes serve their queries and give what a full scan gives.
+  read -r lo hi < <(sqlite3 -separator ' ' "$WORK/t.db" \
+    "SELECT min(ts) + (max(ts) - min(ts)) / 4, min(ts) + (max(ts) - min(ts)) / 2 FROM events")
+  name=$(sqlite3 "$WORK/t.db" "SELECT name FROM events WHERE name IS NOT NULL LIMIT 1 OFFSET (SELECT count(*) / 2 FROM events)")
+  read -r pid tid < <(sqlite3 -separator ' ' "$WORK/t.db" "SELECT pid, tid FROM events WHERE tid IS NOT NULL ORDER BY rowid DESC LIMIT 1")
+  for where in "ts BETWEEN $lo AND $hi:events_ts" "name = '${name//\'/\'\'}':events_name" "pid = $pid AND tid = $tid:events_pid_tid"; do
+    cond=${where%:*} index=${where##*:}
+    sqlite3 "$WORK/t.db" "EXPLAIN QUERY PLAN SELECT * FROM events WHERE $cond" | grep -q "USING INDEX $index" \
+      || fail "$base: '$cond' does not use $index"
+    by_index=$(sqlite3 "$WORK/t.db" "SELECT count(*), total(rowid), total(line) FROM events WHERE $cond")
+    by_scan=$(sqlite3 "$WORK/t.db" "SELECT count(*), total(rowid), total(line) FROM events NOT INDEXED WHERE $cond")
+    [ "$by_index" = "$by_scan" ] && [ "${by_scan%%|*}" -gt 0 ] || fail "$base: '$cond': index gives $by_index, scan $by_scan"
+  done
 
   # Perfetto: spoor stats of the exported file equals the original's.
   export_ --to perfetto -o "$WORK/t.json" "$trace" 2>/dev/null || fail "$base: export --to perfetto failed"
@@ -69,6 +103,7 @@ export_ --to sqlite -o "$WORK/w.db" --where "$where" "$trace" 2>/dev/null
   || fail "sqlite --where kept other rows"
 [ "$(sqlite3 "$WORK/w.db" "SELECT count(*) FROM events")" = "$want" ] || fail "sqlite --where count"
 [ "$(sqlite3 "$WORK/w.db" "SELECT count(*) FROM files")" -gt 0 ] || fail "sqlite --where lost the file lookups"
+check_db "--where" "$WORK/w.db"
 export_ --to perfetto -o "$WORK/w.json" --where "$where" "$trace" 2>/dev/null
 got=$("$py" -c '
 import json, sys
@@ -80,6 +115,10 @@ print(sum(1 for e in json.load(open(sys.argv[1])) if e["ph"] != "M" and e["args"
 export_ --to sqlite -o "$WORK/c.db" --columns ts,name,size,file "$trace" 2>/dev/null
 [ "$(sqlite3 "$WORK/c.db" "SELECT group_concat(name) FROM pragma_table_info('events')")" = "ts,name,size,file" ] \
   || fail "--columns did not shape the sqlite table"
+check_db "--columns" "$WORK/c.db"
+export_ --to sqlite -o "$WORK/none.db" --where "dur < 0 AND dur > 0" "$trace" 2>/dev/null
+[ "$(sqlite3 "$WORK/none.db" "SELECT count(*) FROM events")" = 0 ] || fail "--where selecting nothing"
+check_db "no rows" "$WORK/none.db"
 
 # Failures leave no OUT (nor a temporary) behind, and keep an older OUT.
 mkdir "$WORK/dest"

@@ -1,6 +1,8 @@
 /* The SQLite and Perfetto exporters: column types, nulls, args columns that
  * first appear in a later batch, name clashes, lookups (first wins), meta,
- * explicit columns, and strings with quotes, newlines and invalid UTF-8. */
+ * explicit columns, strings with quotes, newlines and invalid UTF-8, values
+ * converted by column affinity exactly as SQLite's INSERT converts them, and
+ * every database passing integrity_check and quick_check. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,17 +63,26 @@ static const char *db_path(const char *name)
     return path;
 }
 
-/* Writes both batches (resolved in order) to a new database. */
-static const char *export_db(const char *name, const char *const *cols, size_t ncols,
-                             struct spoor_sqlite_writer **keep)
+/* The first column of the first row of sql, as text (static storage). */
+static const char *query(const char *path, const char *sql);
+
+/* The checks SQLite makes of its own files, on every file written here. */
+static void check_file(const char *path)
+{
+    assert_string_equal(query(path, "PRAGMA integrity_check"), "ok");
+    assert_string_equal(query(path, "PRAGMA quick_check"), "ok");
+}
+
+/* Writes the batches (resolved in order) to a new database. */
+static const char *export_batches(const char *name, const char *const *cols, size_t ncols,
+                                  struct spoor_sqlite_writer **keep, struct spoor_table **batches, int nbatches)
 {
     const char *path = db_path(name);
     struct spoor_sqlite_writer *w;
     struct spoor_error err = {0};
     assert_int_equal(spoor_sqlite_writer_open(&w, path, cols, ncols, &err), SPOOR_OK);
     struct spoor_resolver *res = spoor_resolver_new();
-    struct spoor_table *batches[2] = {first_batch(), second_batch()};
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < nbatches; i++)
         assert_int_equal(spoor_sqlite_writer_write(w, batches[i], spoor_resolver_resolve(res, batches[i]), NULL, 0,
                                                    &err),
                          SPOOR_OK);
@@ -87,13 +98,20 @@ static const char *export_db(const char *name, const char *const *cols, size_t n
         *keep = w;
     else
         spoor_sqlite_writer_free(w);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < nbatches; i++)
         spoor_table_free(batches[i]);
     spoor_resolver_free(res);
+    check_file(path);
     return path;
 }
 
-/* The first column of the first row of sql, as text (static storage). */
+static const char *export_db(const char *name, const char *const *cols, size_t ncols,
+                             struct spoor_sqlite_writer **keep)
+{
+    struct spoor_table *batches[2] = {first_batch(), second_batch()};
+    return export_batches(name, cols, ncols, keep, batches, 2);
+}
+
 static const char *query(const char *path, const char *sql)
 {
     static char out[512];
@@ -181,6 +199,102 @@ static void sqlite_explicit_columns(void **state)
     assert_int_equal(spoor_sqlite_writer_missing(w, missing, 4), 1);
     assert_string_equal(missing[0], "nope");
     spoor_sqlite_writer_free(w);
+}
+
+/* Rows of values whose types differ from their columns' declared types
+ * (INTEGER n, REAL r, TEXT s from the first batch), mirrored in oracle
+ * through SQLite's own INSERT. */
+static const char *const n_texts[] = {"12", "1.5", " 7 ", "abc", "1e3", "9223372036854775808", "-0", "3.0", ""};
+static const double s_reals[] = {0.1, 1e20, 2.0, -1e-5, 1e15, 123456789.125, 1.0 / 0.0, -2.5e-300, 7};
+static const double n_reals[] = {3.0, 2.5, 1e300, -0.0, 9.2233720368547758e18, -4.0, 0.5, 1e-9, 12};
+static const char *const r_texts[] = {"4", "x", " 2.5 ", "1e2", "+8", ".5", "5.", "-", "0x10"};
+static const int64_t ints[] = {42, -1, INT64_MAX, INT64_MIN + 1, 0, 1, 255, -129, 1 << 23};
+enum { NAFF = 9 };
+
+static void bind_row(sqlite3_stmt *s, int which, int i)
+{
+    if (which == 0) {           /* batch 2: n text, r int, s int */
+        sqlite3_bind_text(s, 1, n_texts[i], -1, SQLITE_STATIC);
+        sqlite3_bind_int64(s, 2, ints[i]);
+        sqlite3_bind_int64(s, 3, ints[NAFF - 1 - i]);
+    } else {                    /* batch 3: n real, r text, s real */
+        sqlite3_bind_double(s, 1, n_reals[i]);
+        sqlite3_bind_text(s, 2, r_texts[i], -1, SQLITE_STATIC);
+        sqlite3_bind_double(s, 3, s_reals[i]);
+    }
+}
+
+static struct spoor_table *affinity_batch(int which)
+{
+    struct spoor_table *t = spoor_table_new();
+    spoor_table_add_source(t, "a.pfw");
+    for (int i = 0; i < NAFF; i++) {
+        size_t r = fx_row(t, i, 1, "aff", "x", 1, 1, 'X');
+        if (which == 0) {
+            fx_str(t, r, "n", n_texts[i]);
+            fx_int(t, r, "r", ints[i]);
+            fx_int(t, r, "s", ints[NAFF - 1 - i]);
+        } else {
+            fx_real(t, r, "n", n_reals[i]);
+            fx_str(t, r, "r", r_texts[i]);
+            fx_real(t, r, "s", s_reals[i]);
+        }
+    }
+    return t;
+}
+
+static void sqlite_affinity_as_sqlite_inserts(void **state)
+{
+    struct spoor_table *first = spoor_table_new();
+    spoor_table_add_source(first, "a.pfw");
+    size_t r = fx_row(first, 0, 1, "typed", "x", 1, 1, 'X');
+    fx_int(first, r, "n", 5);
+    fx_real(first, r, "r", 0.5);
+    fx_str(first, r, "s", "x");
+    struct spoor_table *batches[3] = {first, affinity_batch(0), affinity_batch(1)};
+    const char *path = export_batches("affinity.db", NULL, 0, NULL, batches, 3);
+
+    sqlite3 *oracle, *db;
+    assert_int_equal(sqlite3_open(":memory:", &oracle), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(oracle, "CREATE TABLE o(n INTEGER, r REAL, s TEXT)", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_stmt *ins;
+    assert_int_equal(sqlite3_prepare_v2(oracle, "INSERT INTO o VALUES(?,?,?)", -1, &ins, NULL), SQLITE_OK);
+    for (int which = 0; which < 2; which++)
+        for (int i = 0; i < NAFF; i++) {
+            bind_row(ins, which, i);
+            assert_int_equal(sqlite3_step(ins), SQLITE_DONE);
+            sqlite3_reset(ins);
+        }
+    sqlite3_finalize(ins);
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    static const char pick[] = "SELECT typeof(n) || ':' || quote(n) || ' ' || typeof(r) || ':' || quote(r) || ' ' || "
+                               "typeof(s) || ':' || quote(s) FROM %s ORDER BY rowid";
+    char sql[512];
+    sqlite3_stmt *a, *b;
+    snprintf(sql, sizeof sql, pick, "o");
+    assert_int_equal(sqlite3_prepare_v2(oracle, sql, -1, &a, NULL), SQLITE_OK);
+    snprintf(sql, sizeof sql, pick, "events WHERE name = 'aff'");
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &b, NULL), SQLITE_OK);
+    for (int i = 0; i < 2 * NAFF; i++) {
+        assert_int_equal(sqlite3_step(a), SQLITE_ROW);
+        assert_int_equal(sqlite3_step(b), SQLITE_ROW);
+        assert_string_equal((const char *)sqlite3_column_text(b, 0), (const char *)sqlite3_column_text(a, 0));
+    }
+    assert_int_equal(sqlite3_step(b), SQLITE_DONE);
+    sqlite3_finalize(a);
+    sqlite3_finalize(b);
+    sqlite3_close(oracle);
+    sqlite3_close(db);
+}
+
+static void sqlite_no_rows(void **state)
+{
+    struct spoor_table *empty = spoor_table_new();
+    spoor_table_add_source(empty, "a.pfw");
+    const char *db = export_batches("empty.db", NULL, 0, NULL, &empty, 1);
+    assert_string_equal(query(db, "SELECT count(*) FROM events"), "0");
+    assert_string_equal(query(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'events%'"),
+                        "3");
 }
 
 static void sqlite_open_fails_in_missing_dir(void **state)
@@ -307,6 +421,8 @@ int main(void)
         cmocka_unit_test(sqlite_lookups_and_meta),
         cmocka_unit_test(sqlite_text_is_valid_utf8),
         cmocka_unit_test(sqlite_explicit_columns),
+        cmocka_unit_test(sqlite_affinity_as_sqlite_inserts),
+        cmocka_unit_test(sqlite_no_rows),
         cmocka_unit_test(sqlite_open_fails_in_missing_dir),
         cmocka_unit_test(perfetto_events),
         cmocka_unit_test(perfetto_names_from_lookups),
