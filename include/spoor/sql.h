@@ -13,6 +13,7 @@
 #define SPOOR_SQL_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -53,6 +54,14 @@ struct spoor_sql_run {
     enum spoor_sql_format format;
     FILE *out;
     long error_offset;      /* out: byte offset of an SQL error in the query, or -1 */
+    /* Aggregate queries over events in a subset of SQL run natively on the
+     * columns, with SQLite's answer (docs/design.md, "SQL"); no_native
+     * leaves every statement to SQLite. */
+    bool no_native;
+    /* Called (when set) after each statement with the path that ran it,
+     * "native" or "sqlite", and for "sqlite" why (a static string). */
+    void (*explain)(void *arg, const char *path, const char *why);
+    void *explain_arg;
 };
 
 /* Runs every statement of query in turn, writing each one's result to

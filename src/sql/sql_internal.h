@@ -142,8 +142,32 @@ void sql_meta_free(struct spoor_sql *s);
 
 /* ---- results */
 
-/* Steps st to the end, writing its rows; `nth` counts result sets written
- * before (they are separated). */
+/* One value of a result row, typed as SQLite types it (SQLITE_NULL,
+ * SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT). */
+struct sql_cell {
+    int type;
+    int64_t i;
+    double f;
+    const char *text;
+    size_t len;
+};
+
+/* A result set, from a statement or from the native executor: the writers
+ * only see this, so both paths print byte for byte alike. */
+struct sql_rows {
+    int ncols;
+    const char *const *names;
+    /* Fills ncols cells with the next row (valid until the next call):
+     * SQLITE_ROW, SQLITE_DONE or an error, described by errmsg(). */
+    int (*next)(struct sql_rows *r, struct sql_cell *cells);
+    const char *(*errmsg)(struct sql_rows *r);
+};
+
+/* Writes every row of r; `nth` counts result sets written before (they are
+ * separated). */
+int sql_output_rows(struct sql_rows *r, enum spoor_sql_format format, FILE *out, size_t nth,
+                    struct spoor_error *err);
+/* Steps st to the end, writing its rows. */
 int sql_output_write(sqlite3_stmt *st, enum spoor_sql_format format, FILE *out, size_t nth,
                      struct spoor_error *err);
 

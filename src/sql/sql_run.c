@@ -1,6 +1,6 @@
 /* Running a query string: each statement in turn is prepared, its
  * parameters bound from --param values, stepped and written. */
-#include "sql/sql_internal.h"
+#include "sql/sql_native.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -80,12 +80,19 @@ int spoor_sql_exec(struct spoor_sql *s, const char *query, struct spoor_sql_run 
             position(query, (size_t)run->error_offset, &line, &column);
             return spoor_fail(err, SPOOR_EUSAGE, "%s at line %zu, column %zu", sqlite3_errmsg(s->db), line, column);
         }
+        const char *text = at;
         at = tail;
         if (!st)
             continue; /* only whitespace or a comment */
         int status = bind_params(st, run, err);
         if (status == SPOOR_OK) {
-            status = sql_output_write(st, run->format, run->out, results, err);
+            const char *why = "--no-native";
+            bool native = !run->no_native &&
+                          sql_native_exec(s, st, text, (size_t)(tail - text), run, results, &status, &why, err);
+            if (!native)
+                status = sql_output_write(st, run->format, run->out, results, err);
+            if (run->explain)
+                run->explain(run->explain_arg, native ? "native" : "sqlite", native ? NULL : why);
             results += sqlite3_column_count(st) > 0;
         }
         sqlite3_finalize(st);

@@ -31,13 +31,18 @@ static const char usage[] =
     "                       integers, other numbers as reals, the rest as text\n"
     "  --format F           table (default), csv, json (one array) or jsonl\n"
     "  -o FILE              write to FILE, complete or not at all (default: stdout)\n"
+    "  --no-native          run every statement in SQLite; by default aggregate queries\n"
+    "                       over events in a subset of SQL run natively on the columns\n"
+    "                       (same answer; see docs/cli.md)\n"
+    "  --explain-path       say on stderr which path ran each statement, native or sqlite\n"
+    "                       (and why not native)\n"
     "  -h, --help           this help\n"
     "\n"
     "example:\n"
     "  spoor sql t.pfw.gz \"SELECT cat, name, count(*), sum(dur) FROM events GROUP BY 1, 2\"\n"
     "\n" LOAD_ARGS_HELP;
 
-enum { OPT_PARAM = 2000, OPT_FORMAT };
+enum { OPT_PARAM = 2000, OPT_FORMAT, OPT_NO_NATIVE, OPT_EXPLAIN_PATH };
 
 struct cli {
     const char *query_file, *output;
@@ -80,12 +85,20 @@ static bool is_file(const char *path)
     return stat(path, &st) == 0;
 }
 
+static void explain_path(void *arg, const char *path, const char *why)
+{
+    (void)arg;
+    fprintf(stderr, "spoor sql: path: %s%s%s%s\n", path, why ? " (" : "", why ? why : "", why ? ")" : "");
+}
+
 /* Returns -1 to go on, else the exit code. */
 static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts)
 {
     static const struct option options[] = {
         {"param", required_argument, 0, OPT_PARAM},
         {"format", required_argument, 0, OPT_FORMAT},
+        {"no-native", no_argument, 0, OPT_NO_NATIVE},
+        {"explain-path", no_argument, 0, OPT_EXPLAIN_PATH},
         {"output", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
         LOAD_LONG_OPTIONS,
@@ -100,6 +113,8 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         case 'o': cli->output = optarg; break;
         case OPT_PARAM: bad = add_param(cli, optarg); break;
         case OPT_FORMAT: bad = parse_format(optarg, &cli->run.format); break;
+        case OPT_NO_NATIVE: cli->run.no_native = true; break;
+        case OPT_EXPLAIN_PATH: cli->run.explain = explain_path; break;
         default: {
             int handled = load_args_handle(opts, c, optarg, "sql");
             if (handled == 0)

@@ -1,0 +1,242 @@
+/* Grouping and aggregating the selected rows of events in one pass: each
+ * row's keys become words (string ids, integers, phase letters, source
+ * numbers; a null mask last), found in an open-addressing hash table. */
+#include "sql/sql_native.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct table {
+    uint32_t *slots;        /* group + 1, 0 = empty */
+    size_t mask;
+};
+
+static uint64_t mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t hash_words(const uint64_t *w, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (size_t i = 0; i < n; i++)
+        h = mix(h ^ w[i]) + i;
+    return h;
+}
+
+/* Sources with the same name are one group, as their text is. */
+static uint32_t *source_canon(const struct spoor_view *v)
+{
+    uint32_t *canon = spoor_xmalloc((v->nsources + 1) * sizeof *canon);
+    for (size_t i = 0; i < v->nsources; i++) {
+        canon[i] = (uint32_t)i;
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(v->sources[i], v->sources[j])) {
+                canon[i] = (uint32_t)j;
+                break;
+            }
+    }
+    return canon;
+}
+
+struct key {
+    const struct spoor_view *v;
+    uint32_t *canon;        /* SOURCE */
+};
+
+static bool key_word(const struct key *k, size_t row, uint64_t *w)
+{
+    const struct spoor_view *v = k->v;
+    if (spoor_view_is_null(v, row)) {
+        *w = 0;
+        return false;
+    }
+    switch (v->kind) {
+    case SPOOR_VIEW_I64: *w = (uint64_t)v->i64[row]; break;
+    case SPOOR_VIEW_STR: *w = v->str[row]; break;
+    case SPOOR_VIEW_PH: *w = v->ph[row]; break;
+    case SPOOR_VIEW_SOURCE: *w = v->src[row] < v->nsources ? k->canon[v->src[row]] : v->src[row]; break;
+    default: *w = 0; break;
+    }
+    return true;
+}
+
+/* One word per key, then the null mask. */
+static void row_words(const struct key *keys, size_t nkeys, size_t row, uint64_t *w)
+{
+    uint64_t nulls = 0;
+    for (size_t k = 0; k < nkeys; k++)
+        nulls |= (uint64_t)!key_word(&keys[k], row, &w[k]) << k;
+    w[nkeys] = nulls;
+}
+
+/* Up to two 32-bit keys (string ids, letters, sources) in one word, each as
+ * value + 1 with 0 for null: one compare per probe. */
+static uint64_t packed_word(const struct key *keys, size_t nkeys, size_t row)
+{
+    uint64_t word = 0;
+    for (size_t k = 0; k < nkeys; k++) {
+        uint64_t w;
+        if (key_word(&keys[k], row, &w))
+            word |= (w + 1) << (32 * k);
+    }
+    return word;
+}
+
+static size_t new_group(struct native_groups *g, size_t *cap, const uint64_t *w, size_t row, size_t naggs)
+{
+    if (g->n == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        g->words = spoor_xrealloc(g->words, *cap * g->nwords * sizeof *g->words);
+        g->first_row = spoor_xrealloc(g->first_row, *cap * sizeof *g->first_row);
+        g->acc = spoor_xrealloc(g->acc, *cap * (naggs ? naggs : 1) * sizeof *g->acc);
+    }
+    size_t i = g->n++;
+    memcpy(g->words + i * g->nwords, w, g->nwords * sizeof *w);
+    g->first_row[i] = row;
+    memset(g->acc + i * naggs, 0, naggs * sizeof *g->acc);
+    return i;
+}
+
+static void grow(struct table *h, const struct native_groups *g)
+{
+    size_t nslots = (h->mask + 1) * 2;
+    free(h->slots);
+    h->slots = spoor_xcalloc(nslots, sizeof *h->slots);
+    h->mask = nslots - 1;
+    for (size_t i = 0; i < g->n; i++) {
+        size_t at = hash_words(g->words + i * g->nwords, g->nwords) & h->mask;
+        while (h->slots[at])
+            at = (at + 1) & h->mask;
+        h->slots[at] = (uint32_t)i + 1;
+    }
+}
+
+static inline bool same_words(const uint64_t *a, const uint64_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+static inline size_t find(struct table *h, struct native_groups *g, size_t *cap, const uint64_t *w, size_t row,
+                   size_t naggs)
+{
+    size_t at = hash_words(w, g->nwords) & h->mask;
+    for (; h->slots[at]; at = (at + 1) & h->mask) {
+        size_t i = h->slots[at] - 1;
+        if (same_words(g->words + i * g->nwords, w, g->nwords))
+            return i;
+    }
+    size_t i = new_group(g, cap, w, row, naggs);
+    h->slots[at] = (uint32_t)i + 1;
+    if (g->n * 2 > h->mask)
+        grow(h, g);
+    return i;
+}
+
+void native_cell_at(const struct spoor_view *v, size_t row, struct sql_cell *c)
+{
+    if (spoor_view_is_null(v, row)) {
+        c->type = SQLITE_NULL;
+    } else if (v->kind == SPOOR_VIEW_I64) {
+        c->type = SQLITE_INTEGER;
+        c->i = v->i64[row];
+    } else if (v->kind == SPOOR_VIEW_F64) {
+        c->type = SQLITE_FLOAT;
+        c->f = v->f64[row];
+    } else if (v->kind == SPOOR_VIEW_PH) {
+        c->type = SQLITE_TEXT;
+        c->text = (const char *)&v->ph[row];
+        c->len = 1;
+    } else {
+        char phbuf[2];
+        c->type = SQLITE_TEXT;
+        c->text = spoor_view_text(v, row, phbuf, &c->len);
+    }
+}
+
+static void accumulate(const struct native_agg *a, const struct spoor_view *v, size_t row, struct native_acc *acc)
+{
+    if (a->kind == AGG_COUNT_STAR) {
+        acc->n++;
+        return;
+    }
+    if (spoor_view_is_null(v, row))
+        return;
+    acc->n++;
+    switch (a->kind) {
+    case AGG_SUM:
+    case AGG_TOTAL:
+    case AGG_AVG: {
+        int64_t x = v->i64[row];
+        acc->sum += x;
+        acc->abs += x < 0 ? -(unsigned __int128)x : (unsigned __int128)x;
+        break;
+    }
+    case AGG_MIN:
+    case AGG_MAX: {
+        struct sql_cell c;
+        native_cell_at(v, row, &c);
+        int cmp = acc->n == 1 ? 0 : native_cell_cmp(&c, &acc->ext);
+        if (acc->n == 1 || (a->kind == AGG_MIN ? cmp < 0 : cmp > 0))
+            acc->ext = c;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void native_group(struct spoor_sql *s, const struct native_query *q, const uint32_t *sel, size_t nsel,
+                  struct native_groups *g)
+{
+    struct key keys[NATIVE_MAX_KEYS] = {{0}};
+    const struct spoor_view *views[NATIVE_MAX_AGGS] = {0};
+    for (size_t k = 0; k < q->nkeys; k++) {
+        keys[k].v = sql_view(s, q->keys[k]);
+        if (keys[k].v->kind == SPOOR_VIEW_SOURCE)
+            keys[k].canon = source_canon(keys[k].v);
+    }
+    for (size_t a = 0; a < q->naggs; a++)
+        if (q->aggs[a].kind != AGG_COUNT_STAR)
+            views[a] = sql_view(s, q->aggs[a].col);
+    memset(g, 0, sizeof *g);
+    bool packed = q->nkeys <= 2;
+    for (size_t k = 0; k < q->nkeys; k++)
+        packed &= keys[k].v->kind != SPOOR_VIEW_I64;
+    g->nwords = packed ? 1 : q->nkeys + 1;
+    size_t cap = 0, naggs = q->naggs;
+    struct table h = {.slots = spoor_xcalloc(64, sizeof(uint32_t)), .mask = 63};
+    uint64_t w[NATIVE_MAX_KEYS + 1];
+    if (!q->nkeys) { /* one group, even over no rows */
+        w[0] = 0;
+        find(&h, g, &cap, w, 0, naggs);
+    }
+    for (size_t i = 0; i < nsel; i++) {
+        size_t row = sel ? sel[i] : i;
+        if (packed)
+            w[0] = packed_word(keys, q->nkeys, row);
+        else
+            row_words(keys, q->nkeys, row, w);
+        size_t group = find(&h, g, &cap, w, row, naggs); /* may move g->acc */
+        struct native_acc *acc = g->acc + group * naggs;
+        for (size_t a = 0; a < naggs; a++)
+            accumulate(&q->aggs[a], views[a], row, &acc[a]);
+    }
+    free(h.slots);
+    for (size_t k = 0; k < q->nkeys; k++)
+        free(keys[k].canon);
+}
+
+void native_groups_free(struct native_groups *g)
+{
+    free(g->words);
+    free(g->first_row);
+    free(g->acc);
+    memset(g, 0, sizeof *g);
+}

@@ -1,0 +1,1 @@
+SELECT cat, name, count(*), sum(dur) FROM events GROUP BY 1, 2

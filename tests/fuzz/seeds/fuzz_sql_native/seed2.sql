@@ -1,0 +1,1 @@
+SELECT pid, tid, count(*) FROM events GROUP BY pid, tid ORDER BY count(*), pid DESC LIMIT 2, 4

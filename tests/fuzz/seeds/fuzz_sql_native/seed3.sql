@@ -1,0 +1,1 @@
+SELECT count(*), sum(wide) FROM events WHERE name IN ('read', 'open') OR ph = 'X'

@@ -1,0 +1,1 @@
+SELECT file, min(note), max(size), avg(size), total(size) FROM events WHERE size BETWEEN -100 AND 100 GROUP BY file

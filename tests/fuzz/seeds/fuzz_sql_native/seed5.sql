@@ -1,0 +1,1 @@
+SELECT count(*) FROM events WHERE cat GLOB 'P*' OR cat LIKE 'std_o' ESCAPE '!'

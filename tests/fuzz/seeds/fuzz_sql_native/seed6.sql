@@ -1,0 +1,1 @@
+SELECT "args.name", count(mixed) AS n FROM events WHERE NOT (dur > 5 AND ratio <= 3.5) GROUP BY 1 ORDER BY n DESC
