@@ -38,7 +38,8 @@ def main():
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--threads", type=int, default=2)
     a = p.parse_args()
-    t = {k: hyperfine_median(a.res, k) for k in ("stats", "stats_cold", "sql_cold", "sql_snapshot", "sql_sorter")}
+    t = {k: hyperfine_median(a.res, k) for k in ("stats", "stats_cold", "sql_cold", "sql_snapshot", "sql_sorter",
+                                                  "sql_snapshot_sqlite", "sql_cold_sqlite", "sql_open")}
     duck_cold, duck_rows = duckdb_median(a.res, "cold")
     duck_warm, _ = duckdb_median(a.res, "warm")
     failures = 0
@@ -72,8 +73,15 @@ def main():
     r = ratio(t["sql_cold"], t["sql_snapshot"])
     print(f"| snapshot re-open + query vs cold parse + query | | {fmt_x(r)} faster | >= 20x | "
           f"{verdict(None if r is None else r >= 20)} |")
-    r = ratio(t["sql_sorter"], t["sql_snapshot"])
-    print(f"| `GROUP BY +cat, +name` (rows unsorted, SQLite's sorter) | {fmt_s(t['sql_sorter'])} | "
+    print(f"| `spoor sql 'SELECT 1'` (snapshot re-open alone) | {fmt_s(t['sql_open'])} |  |  |  |")
+    r = ratio(t["sql_snapshot_sqlite"], t["sql_snapshot"])
+    print(f"| `spoor sql --no-native` (snapshot re-open + query in SQLite) | {fmt_s(t['sql_snapshot_sqlite'])} | "
+          f"native {fmt_x(r)} faster |  |  |")
+    r = ratio(t["sql_cold_sqlite"], t["sql_cold"])
+    print(f"| `spoor sql --no-native --no-cache` (cold parse + query in SQLite) | {fmt_s(t['sql_cold_sqlite'])} | "
+          f"native {fmt_x(r)} faster |  |  |")
+    r = ratio(t["sql_sorter"], t["sql_snapshot_sqlite"])
+    print(f"| `GROUP BY +cat, +name` --no-native (rows unsorted, SQLite's sorter) | {fmt_s(t['sql_sorter'])} | "
           f"sorted delivery {fmt_x(r)} faster |  |  |")
     r = ratio(duck_cold, t["sql_cold"])
     print(f"| DuckDB cold (read_csv lines → JSON, group by) | {fmt_s(duck_cold)} | spoor sql cold {fmt_x(r)} faster |"
@@ -90,6 +98,10 @@ def main():
     print("| cross-check | result |")
     print("|---|---|")
     print(f"| spoor sql's counts and dur sums per cat/name equal spoor stats' | {verdict(got == want)} |")
+    same = open(os.path.join(a.res, "native_same")).read().strip() == "same"
+    print(f"| native and --no-native print the same bytes for the query | {verdict(same)} |")
+    r = ratio(duck_warm, t["sql_snapshot"])
+    print(f"| spoor sql re-open + query faster than DuckDB warm | {verdict(None if r is None else r > 1)} |")
     total = stats["events"] + stats["metadata_events"]
     print(f"| DuckDB's row count equals spoor's ({total:,}) | {verdict(None if duck_rows is None else duck_rows == total)} |")
     print()

@@ -58,10 +58,17 @@ time_it stats_cold "$runs" "$(q "$spoor") stats --no-cache --threads $threads $(
 time_it sql_cold "$runs" "$sql --no-cache > /dev/null"
 "$spoor" sql --threads "$threads" "$trace" "SELECT 1" >/dev/null   # writes the snapshot
 time_it sql_snapshot "$runs" "$sql > /dev/null"
+# The same through SQLite's VDBE (--no-native), and the re-open alone.
+time_it sql_snapshot_sqlite "$runs" "$sql --no-native > /dev/null"
+time_it sql_cold_sqlite "$runs" "$sql --no-native --no-cache > /dev/null"
+time_it sql_open "$runs" "$(q "$spoor") sql --threads $threads $(q "$trace") 'SELECT 1' > /dev/null"
+# Native and SQLite print the same bytes for the benchmark query.
+cmp <("$spoor" sql --format csv "$trace" "$query") <("$spoor" sql --no-native --format csv "$trace" "$query") \
+  && echo same >"$res/native_same" || echo differ >"$res/native_same"
 
 # The same answer from the sorter: GROUP BY +cat, +name hides the columns,
 # so rows come unsorted and SQLite sorts them (does handing them sorted pay?).
-time_it sql_sorter "$runs" "$(q "$spoor") sql --threads $threads $(q "$trace") $(q "SELECT cat, name, count(*), sum(dur) FROM events GROUP BY +cat, +name") > /dev/null"
+time_it sql_sorter "$runs" "$(q "$spoor") sql --no-native --threads $threads $(q "$trace") $(q "SELECT cat, name, count(*), sum(dur) FROM events GROUP BY +cat, +name") > /dev/null"
 
 # Same groups from both, counted before timing.
 "$spoor" sql --format json "$trace" "SELECT coalesce(cat, '') AS cat, coalesce(name, '') AS name, count(*) AS n, sum(dur) AS dur_sum FROM events WHERE ph IS NOT 'M' GROUP BY cat, name" >"$res/spoor_groups.json"
