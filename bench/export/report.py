@@ -45,9 +45,6 @@ for to in ["sqlite", "csv", "jsonl", "perfetto"]:
     target, result = ("< 2.00x", "PASS" if t < 2 * parse else "FAIL") if to == "sqlite" else ("", "")
     failed += result == "FAIL"
     print(f"| `spoor export --to {to}` | {t:.3f} | {events / t:,.0f} | {t / parse:.2f}x | {target} | {result} |")
-idx = median("indexes")
-if idx is not None and parse:
-    print(f"| (part of sqlite) building the 3 indexes, sqlite3 CLI | {idx:.3f} |  | {idx / parse:.2f}x |  |  |")
 runs = []
 for i in (1, 2, 3):
     try:

@@ -50,14 +50,6 @@ done
 "$spoor" stats $common --format json "$trace" >"$res/stats.json" 2>/dev/null
 stat -c %s "$out/export.sqlite" >"$res/sqlite_bytes"
 sqlite3 "$out/export.sqlite" "SELECT count(*) FROM events" >"$res/sqlite_rows"
-# Where the time of the sqlite export goes: the index build, timed on its own.
-cp "$out/export.sqlite" "$out/noindex.sqlite"
-sqlite3 "$out/noindex.sqlite" "DROP INDEX events_ts; DROP INDEX events_name; DROP INDEX events_pid_tid; VACUUM"
-pragmas="PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; PRAGMA threads=4;"
-hyperfine --runs "$runs" --prepare "cp $(q "$out/noindex.sqlite") $(q "$out/idx.sqlite")" --export-json "$res/indexes.json" \
-  --style none "sqlite3 $(q "$out/idx.sqlite") '$pragmas CREATE INDEX a ON events(ts); CREATE INDEX b ON events(name); CREATE INDEX c ON events(pid, tid)'" \
-  >/dev/null 2>"$res/indexes.err" || rm -f "$res/indexes.json"
-
 if [ "${BENCH_PANDAS:-0}" = 1 ] && "$py" -c 'import pandas' 2>/dev/null; then
   echo "bench: pandas read + to_sql (first 20 MB)" >&2
   for i in 1 2 3; do

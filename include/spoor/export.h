@@ -19,17 +19,19 @@
 
 /* SQLite: a database file with
  *   events(ts, dur, name, cat, pid, tid, ph, line, source, file, host, <args>...)
- *     times in integer ns, NULL where absent; an args column is added
- *     (ALTER TABLE ADD COLUMN) when its key first appears, declared INTEGER,
- *     REAL or TEXT by its type in that batch; a name equal to an earlier one
- *     but for ASCII case gets ".1", ".2", ... (SQLite names ignore case);
+ *     times in integer ns, NULL where absent; an args column is added when its
+ *     key first appears, declared INTEGER, REAL or TEXT by its type in that
+ *     batch (later values of another type converted by SQLite's affinity
+ *     rules); a name equal to an earlier one but for ASCII case gets ".1",
+ *     ".2", ... (SQLite names ignore case);
  *   files(hash, path), hosts(hash, name), strings(hash, value),
  *   procs(pid, name), threads(tid, name): the lookups, first definition wins;
  *   meta: one row per input (path, dialect, units, lines, skipped, ...);
- * and indexes on events(ts), events(name), events(pid, tid), built at the
- * end. Text is valid UTF-8 (invalid bytes become U+FFFD). The database is
- * built in one transaction with the journal and syncs off: it is meant to be
- * written to a temporary path and renamed when complete (atomic_file.h). */
+ * and indexes on events(ts), events(name), events(pid, tid). Text is valid
+ * UTF-8 (invalid bytes become U+FFFD). The file format is written directly
+ * (rows stream into it; the indexes, the schema and the lookups are added
+ * at the end): it is meant to be written to a temporary path and renamed
+ * when complete (atomic_file.h). */
 struct spoor_sqlite_writer;
 
 /* Creates the database at path (an empty or absent file). */
@@ -40,10 +42,10 @@ int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path,
 int spoor_sqlite_writer_write(struct spoor_sqlite_writer *w, const struct spoor_table *t,
                               const struct spoor_resolved *res, const uint32_t *sel, size_t n,
                               struct spoor_error *err);
-/* Writes meta from the load result, builds the indexes, commits and closes. */
+/* Writes the indexes, the schema, the lookups and meta, and closes. */
 int spoor_sqlite_writer_finish(struct spoor_sqlite_writer *w, const struct spoor_load_result *loaded,
                                struct spoor_error *err);
-/* Closes (without committing, if finish was not reached) and frees. */
+/* Closes (leaving an unfinished file if finish was not reached) and frees. */
 void spoor_sqlite_writer_free(struct spoor_sqlite_writer *w);
 /* Explicit args columns that no batch had. */
 size_t spoor_sqlite_writer_missing(const struct spoor_sqlite_writer *w, const char **names, size_t max);
