@@ -108,7 +108,8 @@ def main():
     load_end = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"- machine: {platform.machine()}, {os.cpu_count()} cores; load average (1, 5, 15 min) "
           f"{load_start} at the start, {load_end} at the end; medians of {a.runs} runs, page cache warm")
-    if os.getloadavg()[0] > 0.5 * (os.cpu_count() or 1):
+    # judged at the start: by the end the benchmark's own runs weigh on the average
+    if load_start != "?" and float(load_start.split()[0]) > 0.5 * (os.cpu_count() or 1):
         print("- the machine was busy with other work: multi-threaded ratios are pessimistic")
     if raw and gz_bytes:
         print(f"- `.pfw.gz` (--random-hashes): {raw / MB:,.1f} MB uncompressed, {gz_bytes / MB:,.1f} MB on disk "
