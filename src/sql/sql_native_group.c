@@ -47,7 +47,7 @@ struct key {
     uint32_t *canon;        /* SOURCE */
 };
 
-static bool key_word(const struct key *k, size_t row, uint64_t *w)
+static inline __attribute__((always_inline)) bool key_word(const struct key *k, size_t row, uint64_t *w)
 {
     const struct spoor_view *v = k->v;
     if (spoor_view_is_null(v, row)) {
@@ -160,35 +160,72 @@ void native_cell_at(const struct spoor_view *v, size_t row, struct sql_cell *c)
     }
 }
 
-static void accumulate(const struct native_agg *a, const struct spoor_view *v, size_t row, struct native_acc *acc)
+/* min and max: the general comparison, per row. */
+static void accumulate_extreme(const struct native_agg *a, const struct spoor_view *v, size_t row,
+                               struct native_acc *acc)
 {
-    if (a->kind == AGG_COUNT_STAR) {
-        acc->n++;
-        return;
-    }
     if (spoor_view_is_null(v, row))
         return;
     acc->n++;
+    struct sql_cell c;
+    native_cell_at(v, row, &c);
+    int cmp = acc->n == 1 ? 0 : native_cell_cmp(&c, &acc->ext);
+    if (acc->n == 1 || (a->kind == AGG_MIN ? cmp < 0 : cmp > 0))
+        acc->ext = c;
+}
+
+/* Packed keys first try a direct-mapped cache of recent groups: one multiply
+ * and one compare for the usual row, whose group was seen shortly before. */
+enum { RECENT_BITS = 12, RECENT = 1 << RECENT_BITS };
+
+struct recent {
+    uint64_t word;
+    uint32_t group;         /* + 1; 0 = empty */
+};
+
+/* Rows are grouped and aggregated a block at a time, one aggregate over the
+ * whole block before the next, so each inner loop does one thing: this is
+ * most of a query's time. */
+enum { BLOCK = 1024 };
+
+struct block {
+    size_t n;
+    uint32_t row[BLOCK];
+    uint32_t group[BLOCK];
+};
+
+/* Aggregate a (column v) of every row of the block into its group's slot. */
+static void accumulate_block(const struct native_agg *a, size_t slot, const struct spoor_view *v,
+                             const struct block *b, struct native_acc *acc, size_t naggs)
+{
     switch (a->kind) {
+    case AGG_COUNT_STAR:
+        for (size_t i = 0; i < b->n; i++)
+            acc[b->group[i] * naggs + slot].n++;
+        return;
+    case AGG_COUNT:
+        for (size_t i = 0; i < b->n; i++)
+            acc[b->group[i] * naggs + slot].n += !spoor_view_is_null(v, b->row[i]);
+        return;
     case AGG_SUM:
     case AGG_TOTAL:
-    case AGG_AVG: {
-        int64_t x = v->i64[row];
-        acc->sum += x;
-        acc->abs += x < 0 ? -(unsigned __int128)x : (unsigned __int128)x;
-        break;
-    }
+    case AGG_AVG: /* integer columns only (the parser sends the rest to SQLite) */
+        for (size_t i = 0; i < b->n; i++) {
+            size_t row = b->row[i];
+            if (spoor_view_is_null(v, row))
+                continue;
+            struct native_acc *x = &acc[b->group[i] * naggs + slot];
+            int64_t value = v->i64[row];
+            x->n++;
+            x->sum += value;
+            x->abs += value < 0 ? -(unsigned __int128)value : (unsigned __int128)value;
+        }
+        return;
     case AGG_MIN:
-    case AGG_MAX: {
-        struct sql_cell c;
-        native_cell_at(v, row, &c);
-        int cmp = acc->n == 1 ? 0 : native_cell_cmp(&c, &acc->ext);
-        if (acc->n == 1 || (a->kind == AGG_MIN ? cmp < 0 : cmp > 0))
-            acc->ext = c;
-        break;
-    }
-    default:
-        break;
+    case AGG_MAX:
+        for (size_t i = 0; i < b->n; i++)
+            accumulate_extreme(a, v, b->row[i], &acc[b->group[i] * naggs + slot]);
+        return;
     }
 }
 
@@ -217,17 +254,32 @@ void native_group(struct spoor_sql *s, const struct native_query *q, const uint3
         w[0] = 0;
         find(&h, g, &cap, w, 0, naggs);
     }
-    for (size_t i = 0; i < nsel; i++) {
-        size_t row = sel ? sel[i] : i;
-        if (packed)
-            w[0] = packed_word(keys, q->nkeys, row);
-        else
-            row_words(keys, q->nkeys, row, w);
-        size_t group = find(&h, g, &cap, w, row, naggs); /* may move g->acc */
-        struct native_acc *acc = g->acc + group * naggs;
-        for (size_t a = 0; a < naggs; a++)
-            accumulate(&q->aggs[a], views[a], row, &acc[a]);
+    struct block *b = spoor_xmalloc(sizeof *b);
+    struct recent *recent = spoor_xcalloc(RECENT, sizeof *recent);
+    for (size_t start = 0; start < nsel; start += BLOCK) {
+        b->n = nsel - start < BLOCK ? nsel - start : BLOCK;
+        for (size_t i = 0; i < b->n; i++) {
+            size_t row = sel ? sel[start + i] : start + i;
+            b->row[i] = (uint32_t)row;
+            if (packed) {
+                w[0] = packed_word(keys, q->nkeys, row);
+                struct recent *r = &recent[(w[0] * 0x9E3779B97F4A7C15ULL) >> (64 - RECENT_BITS)];
+                if (r->group && r->word == w[0]) {
+                    b->group[i] = r->group - 1;
+                    continue;
+                }
+                b->group[i] = (uint32_t)find(&h, g, &cap, w, row, naggs);
+                *r = (struct recent){w[0], b->group[i] + 1};
+            } else {
+                row_words(keys, q->nkeys, row, w);
+                b->group[i] = (uint32_t)find(&h, g, &cap, w, row, naggs);
+            }
+        }
+        for (size_t a = 0; a < naggs; a++) /* after the finds: they may move g->acc */
+            accumulate_block(&q->aggs[a], a, views[a], b, g->acc, naggs);
     }
+    free(recent);
+    free(b);
     free(h.slots);
     for (size_t k = 0; k < q->nkeys; k++)
         free(keys[k].canon);
