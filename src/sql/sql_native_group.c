@@ -3,6 +3,7 @@
  * numbers; a null mask last), found in an open-addressing hash table. */
 #include "sql/sql_native.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,60 +230,140 @@ static void accumulate_block(const struct native_agg *a, size_t slot, const stru
     }
 }
 
-void native_group(struct spoor_sql *s, const struct native_query *q, const uint32_t *sel, size_t nsel,
-                  struct native_groups *g)
+/* What every part of a grouping shares: the query, its columns, the rows. */
+struct plan {
+    const struct native_query *q;
+    struct key keys[NATIVE_MAX_KEYS];
+    const struct spoor_view *views[NATIVE_MAX_AGGS];
+    bool packed;
+    size_t nwords;
+    const uint32_t *sel;
+};
+
+/* The groups of rows [from, to) of the selection, with their hash table. */
+struct part {
+    const struct plan *plan;
+    size_t from, to;
+    struct native_groups g;
+    struct table h;
+    size_t cap;
+};
+
+static void group_part(struct part *p)
 {
-    struct key keys[NATIVE_MAX_KEYS] = {{0}};
-    const struct spoor_view *views[NATIVE_MAX_AGGS] = {0};
-    for (size_t k = 0; k < q->nkeys; k++) {
-        keys[k].v = sql_view(s, q->keys[k]);
-        if (keys[k].v->kind == SPOOR_VIEW_SOURCE)
-            keys[k].canon = source_canon(keys[k].v);
-    }
-    for (size_t a = 0; a < q->naggs; a++)
-        if (q->aggs[a].kind != AGG_COUNT_STAR)
-            views[a] = sql_view(s, q->aggs[a].col);
+    const struct plan *pl = p->plan;
+    const struct native_query *q = pl->q;
+    size_t naggs = q->naggs;
+    struct native_groups *g = &p->g;
     memset(g, 0, sizeof *g);
-    bool packed = q->nkeys <= 2;
-    for (size_t k = 0; k < q->nkeys; k++)
-        packed &= keys[k].v->kind != SPOOR_VIEW_I64;
-    g->nwords = packed ? 1 : q->nkeys + 1;
-    size_t cap = 0, naggs = q->naggs;
-    struct table h = {.slots = spoor_xcalloc(64, sizeof(uint32_t)), .mask = 63};
+    g->nwords = pl->nwords;
+    p->cap = 0;
+    p->h = (struct table){.slots = spoor_xcalloc(64, sizeof(uint32_t)), .mask = 63};
     uint64_t w[NATIVE_MAX_KEYS + 1];
     if (!q->nkeys) { /* one group, even over no rows */
         w[0] = 0;
-        find(&h, g, &cap, w, 0, naggs);
+        find(&p->h, g, &p->cap, w, 0, naggs);
     }
     struct block *b = spoor_xmalloc(sizeof *b);
     struct recent *recent = spoor_xcalloc(RECENT, sizeof *recent);
-    for (size_t start = 0; start < nsel; start += BLOCK) {
-        b->n = nsel - start < BLOCK ? nsel - start : BLOCK;
+    for (size_t start = p->from; start < p->to; start += BLOCK) {
+        b->n = p->to - start < BLOCK ? p->to - start : BLOCK;
         for (size_t i = 0; i < b->n; i++) {
-            size_t row = sel ? sel[start + i] : start + i;
+            size_t row = pl->sel ? pl->sel[start + i] : start + i;
             b->row[i] = (uint32_t)row;
-            if (packed) {
-                w[0] = packed_word(keys, q->nkeys, row);
+            if (pl->packed) {
+                w[0] = packed_word(pl->keys, q->nkeys, row);
                 struct recent *r = &recent[(w[0] * 0x9E3779B97F4A7C15ULL) >> (64 - RECENT_BITS)];
                 if (r->group && r->word == w[0]) {
                     b->group[i] = r->group - 1;
                     continue;
                 }
-                b->group[i] = (uint32_t)find(&h, g, &cap, w, row, naggs);
+                b->group[i] = (uint32_t)find(&p->h, g, &p->cap, w, row, naggs);
                 *r = (struct recent){w[0], b->group[i] + 1};
             } else {
-                row_words(keys, q->nkeys, row, w);
-                b->group[i] = (uint32_t)find(&h, g, &cap, w, row, naggs);
+                row_words(pl->keys, q->nkeys, row, w);
+                b->group[i] = (uint32_t)find(&p->h, g, &p->cap, w, row, naggs);
             }
         }
         for (size_t a = 0; a < naggs; a++) /* after the finds: they may move g->acc */
-            accumulate_block(&q->aggs[a], a, views[a], b, g->acc, naggs);
+            accumulate_block(&q->aggs[a], a, pl->views[a], b, g->acc, naggs);
     }
     free(recent);
     free(b);
-    free(h.slots);
+}
+
+static void *group_part_thread(void *arg)
+{
+    group_part(arg);
+    return NULL;
+}
+
+static void merge_acc(const struct native_agg *a, struct native_acc *into, const struct native_acc *from)
+{
+    if ((a->kind == AGG_MIN || a->kind == AGG_MAX) && from->n) {
+        int cmp = into->n ? native_cell_cmp(&from->ext, &into->ext) : 0;
+        if (!into->n || (a->kind == AGG_MIN ? cmp < 0 : cmp > 0)) /* ties keep the earlier value */
+            into->ext = from->ext;
+    }
+    into->n += from->n;
+    into->sum += from->sum;
+    into->abs += from->abs;
+}
+
+/* Folds the later part b into a: b's groups a already has take their
+ * accumulators, the others follow a's in b's order, so the groups, their
+ * order and their first rows are those of one pass over both. */
+static void merge_parts(struct part *a, const struct part *b)
+{
+    size_t naggs = a->plan->q->naggs;
+    for (size_t j = 0; j < b->g.n; j++) {
+        const uint64_t *w = b->g.words + j * b->g.nwords;
+        size_t i = find(&a->h, &a->g, &a->cap, w, b->g.first_row[j], naggs);
+        for (size_t k = 0; k < naggs; k++)
+            merge_acc(&a->plan->q->aggs[k], &a->g.acc[i * naggs + k], &b->g.acc[j * naggs + k]);
+    }
+}
+
+/* Two threads pay off only past this many rows. */
+enum { PARALLEL_ROWS = 1 << 16 };
+
+void native_group(struct spoor_sql *s, const struct native_query *q, const uint32_t *sel, size_t nsel,
+                  struct native_groups *g)
+{
+    struct plan pl = {.q = q, .sel = sel};
+    for (size_t k = 0; k < q->nkeys; k++) { /* views resolved here: sql_view is not thread-safe */
+        pl.keys[k].v = sql_view(s, q->keys[k]);
+        if (pl.keys[k].v->kind == SPOOR_VIEW_SOURCE)
+            pl.keys[k].canon = source_canon(pl.keys[k].v);
+    }
+    for (size_t a = 0; a < q->naggs; a++)
+        if (q->aggs[a].kind != AGG_COUNT_STAR)
+            pl.views[a] = sql_view(s, q->aggs[a].col);
+    pl.packed = q->nkeys <= 2;
     for (size_t k = 0; k < q->nkeys; k++)
-        free(keys[k].canon);
+        pl.packed &= pl.keys[k].v->kind != SPOOR_VIEW_I64;
+    pl.nwords = pl.packed ? 1 : q->nkeys + 1;
+
+    struct part first = {.plan = &pl, .from = 0, .to = nsel}, second = {.plan = &pl, .from = nsel, .to = nsel};
+    pthread_t thread;
+    bool two = nsel >= PARALLEL_ROWS;
+    if (two) {
+        first.to = second.from = nsel / 2;
+        two = pthread_create(&thread, NULL, group_part_thread, &second) == 0;
+        if (!two)
+            first.to = nsel;
+    }
+    group_part(&first);
+    if (two) {
+        pthread_join(thread, NULL);
+        merge_parts(&first, &second);
+        native_groups_free(&second.g);
+        free(second.h.slots);
+    }
+    *g = first.g;
+    free(first.h.slots);
+    for (size_t k = 0; k < q->nkeys; k++)
+        free(pl.keys[k].canon);
 }
 
 void native_groups_free(struct native_groups *g)
