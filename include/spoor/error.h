@@ -31,5 +31,7 @@ void *spoor_xmalloc(size_t n);
 void *spoor_xcalloc(size_t n, size_t size);
 void *spoor_xrealloc(void *p, size_t n);
 char *spoor_xstrdup(const char *s);
+/* The first len bytes of s as a NUL-terminated copy. */
+char *spoor_xstrndup(const char *s, size_t len);
 
 #endif

@@ -42,14 +42,6 @@ static struct token *push(struct tokens *t, size_t *cap, enum tok_kind kind, siz
     return tok;
 }
 
-static char *copy(const char *s, size_t len)
-{
-    char *c = spoor_xmalloc(len + 1);
-    memcpy(c, s, len);
-    c[len] = '\0';
-    return c;
-}
-
 /* A quoted string or identifier; the quote doubled stands for itself. */
 static int quoted(const char *text, size_t *i, char q, struct token *tok, struct spoor_error *err)
 {
@@ -107,7 +99,7 @@ static int number(const char *text, size_t *i, struct token *tok, struct spoor_e
         while (is_digit(text[j]))
             j++;
     }
-    tok->str = copy(text + start, j - start);
+    tok->str = spoor_xstrndup(text + start, j - start);
     tok->str_len = j - start;
     if (!num_parse(tok->str, tok->str_len, &tok->num))
         return spoor_fail(err, SPOOR_EUSAGE, "bad number '%s' at position %zu", tok->str, start + 1);
@@ -158,7 +150,7 @@ int expr_lex(const char *text, struct tokens *out, struct spoor_error *err)
                 i++;
             struct token *tok = push(out, &cap, keyword(text + start, i - start), start, i - start);
             if (tok->kind == T_IDENT) {
-                tok->str = copy(text + start, i - start);
+                tok->str = spoor_xstrndup(text + start, i - start);
                 tok->str_len = i - start;
             }
         } else {

@@ -26,14 +26,6 @@ static struct ntok *push(struct ntoks *t, size_t *cap, enum ntok_kind kind, cons
     return tok;
 }
 
-static char *copy(const char *s, size_t len)
-{
-    char *c = spoor_xmalloc(len + 1);
-    memcpy(c, s, len);
-    c[len] = '\0';
-    return c;
-}
-
 static size_t skip_space(const char *s, size_t i, size_t len)
 {
     for (;;) {
@@ -100,7 +92,7 @@ static size_t number(const char *s, size_t i, size_t len, struct ntok *tok)
                 ;
         }
     }
-    char *text = copy(s + i, j - i);
+    char *text = spoor_xstrndup(s + i, j - i);
     char *end;
     errno = 0;
     if (real) {
@@ -141,7 +133,7 @@ void native_lex(const char *s, size_t len, struct ntoks *out)
                 ;
             bool plain = !(i + n < len && is_sql_word_char(s[i + n]));
             tok->kind = plain ? NT_IDENT : NT_OTHER;
-            tok->text = copy(s + i, n);
+            tok->text = spoor_xstrndup(s + i, n);
         } else if (is_digit(s[i]) || (s[i] == '.' && i + 1 < len && is_digit(s[i + 1]))) {
             n = number(s, i, len, tok);
         } else if (s[i] == '\'' || s[i] == '"') {
@@ -150,7 +142,7 @@ void native_lex(const char *s, size_t len, struct ntoks *out)
             n = n ? n : len - i;
         } else if ((n = punct(s, i, len)) > 0) {
             tok->kind = NT_PUNCT;
-            tok->text = copy(s + i, n);
+            tok->text = spoor_xstrndup(s + i, n);
         } else {
             n = 1;
         }

@@ -6,6 +6,7 @@
 #include "table/internal.h"
 #include "table/snapshot_check.h"
 #include "table/snapshot_format.h"
+#include "util/bytes.h"
 
 #include <fcntl.h>
 #include <isa-l/crc.h>
@@ -33,37 +34,23 @@ struct spoor_snapshot {
     uint32_t *zeros;            /* the src column: every row from source 0 */
 };
 
-static uint32_t get32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 static bool header_matches(const uint8_t *h, const struct spoor_snapshot_key *key)
 {
     const struct spoor_fingerprint *fp = &key->trace;
-    return memcmp(h, SNAP_MAGIC, 8) == 0 && get32(h + 8) == SNAP_VERSION && get32(h + 12) == SNAP_BYTE_ORDER &&
-           get64(h + 16) == fp->size && (int64_t)get64(h + 24) == fp->mtime_sec &&
-           get32(h + 32) == fp->mtime_nsec && get32(h + 36) == fp->head_crc && get32(h + 40) == fp->tail_crc &&
-           get64(h + 48) == key->options;
+    return memcmp(h, SNAP_MAGIC, 8) == 0 && spoor_get32(h + 8) == SNAP_VERSION && spoor_get32(h + 12) == SNAP_BYTE_ORDER &&
+           spoor_get64(h + 16) == fp->size && (int64_t)spoor_get64(h + 24) == fp->mtime_sec &&
+           spoor_get32(h + 32) == fp->mtime_nsec && spoor_get32(h + 36) == fp->head_crc && spoor_get32(h + 40) == fp->tail_crc &&
+           spoor_get64(h + 48) == key->options;
 }
 
 static enum spoor_type col_type(const struct spoor_snapshot *s, uint32_t i)
 {
-    return (enum spoor_type)(get32(s->col_entries + (size_t)i * SNAP_COL_ENTRY + 4) & 0xff);
+    return (enum spoor_type)(spoor_get32(s->col_entries + (size_t)i * SNAP_COL_ENTRY + 4) & 0xff);
 }
 
 static uint32_t col_name(const struct spoor_snapshot *s, uint32_t i)
 {
-    return get32(s->col_entries + (size_t)i * SNAP_COL_ENTRY);
+    return spoor_get32(s->col_entries + (size_t)i * SNAP_COL_ENTRY);
 }
 
 /* The shape: row count and column entries (types checked; names once the
@@ -72,15 +59,15 @@ static bool read_shape(struct spoor_snapshot *s, const uint8_t *p, uint64_t len)
 {
     if (len < SNAP_SHAPE_HEAD)
         return false;
-    s->rows = get64(p);
-    s->ncols = get32(p + 8);
+    s->rows = spoor_get64(p);
+    s->ncols = spoor_get32(p + 8);
     /* Every row takes at least 49 bytes (5 numbers, 2 ids, a phase). */
     if (s->rows > s->len / 49 || s->ncols > (len - SNAP_SHAPE_HEAD) / SNAP_COL_ENTRY ||
         len != SNAP_SHAPE_HEAD + (uint64_t)s->ncols * SNAP_COL_ENTRY)
         return false;
     s->col_entries = p + SNAP_SHAPE_HEAD;
     for (uint32_t i = 0; i < s->ncols; i++) {
-        uint32_t flags = get32(s->col_entries + (size_t)i * SNAP_COL_ENTRY + 4);
+        uint32_t flags = spoor_get32(s->col_entries + (size_t)i * SNAP_COL_ENTRY + 4);
         if ((flags & 0xff) > SPOOR_STR || (flags >> 8) > 1)
             return false;
     }
@@ -104,7 +91,7 @@ static bool read_strings(struct spoor_snapshot *s, const uint8_t *p, uint64_t le
 {
     if (len < 16)
         return false;
-    uint64_t n = get64(p), nbytes = get64(p + 8);
+    uint64_t n = spoor_get64(p), nbytes = spoor_get64(p + 8);
     if (n == 0 || n > len / 8 || nbytes > len || 16 + 8 * n + 4 + nbytes != len)
         return false;
     const uint32_t *off = (const uint32_t *)(p + 16);
@@ -126,7 +113,7 @@ static bool read_lookups(struct spoor_snapshot *s, const uint8_t *p, uint64_t le
     for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++) {
         if (len - at < 8)
             return false;
-        uint64_t n = get64(p + at);
+        uint64_t n = spoor_get64(p + at);
         at += 8;
         if (n > (len - at) / 8)
             return false;
@@ -145,11 +132,11 @@ static bool locate(const struct spoor_snapshot *s, uint64_t dir_offset, uint64_t
                    struct snap_check *c)
 {
     const uint8_t *e = s->bytes + dir_offset + i * SNAP_DIR_ENTRY;
-    uint64_t offset = get64(e + 8), len = get64(e + 16);
-    if (get32(e) != kind || offset < SNAP_HEADER || offset % SNAP_ALIGN || offset > dir_offset ||
+    uint64_t offset = spoor_get64(e + 8), len = spoor_get64(e + 16);
+    if (spoor_get32(e) != kind || offset < SNAP_HEADER || offset % SNAP_ALIGN || offset > dir_offset ||
         len > dir_offset - offset)
         return false;
-    *c = (struct snap_check){.p = s->bytes + offset, .len = len, .crc = get32(e + 4)};
+    *c = (struct snap_check){.p = s->bytes + offset, .len = len, .crc = spoor_get32(e + 4)};
     return true;
 }
 
@@ -197,11 +184,11 @@ struct spoor_snapshot *spoor_snapshot_parse(const uint8_t *bytes, size_t len, co
 {
     if (len < SNAP_HEADER || (uintptr_t)bytes % 8 || !header_matches(bytes, key))
         return NULL;
-    uint64_t n = get32(bytes + 44), dir_offset = get64(bytes + 56);
+    uint64_t n = spoor_get32(bytes + 44), dir_offset = spoor_get64(bytes + 56);
     if (dir_offset < SNAP_HEADER || dir_offset > len || n > (len - dir_offset) / SNAP_DIR_ENTRY ||
         dir_offset + n * SNAP_DIR_ENTRY != len)
         return NULL;
-    if (crc32_gzip_refl(crc32_gzip_refl(0, bytes, 64), bytes + dir_offset, n * SNAP_DIR_ENTRY) != get32(bytes + 64))
+    if (crc32_gzip_refl(crc32_gzip_refl(0, bytes, 64), bytes + dir_offset, n * SNAP_DIR_ENTRY) != spoor_get32(bytes + 64))
         return NULL;
     struct spoor_snapshot *s = spoor_xcalloc(1, sizeof *s);
     s->bytes = bytes;
@@ -285,7 +272,7 @@ static void view_columns(struct spoor_table *t, const struct spoor_snapshot *s, 
         t->cols[t->ncols++] = (struct spoor_column){
             .name = name,
             .type = type,
-            .typed = get32(s->col_entries + (size_t)i * SNAP_COL_ENTRY + 4) >> 8,
+            .typed = spoor_get32(s->col_entries + (size_t)i * SNAP_COL_ENTRY + 4) >> 8,
             .data = (void *)(a[0] + first * snap_type_size(type)),
             .valid = (uint64_t *)a[1] + first / 64,
         };

@@ -5,6 +5,7 @@
 #include "spoor/snapshot.h"
 #include "table/internal.h"
 #include "table/snapshot_format.h"
+#include "util/bytes.h"
 
 #include <errno.h>
 #include <isa-l/crc.h>
@@ -159,8 +160,6 @@ static void put_lookups(struct writer *w, const struct spoor_table *t)
     end_section(w);
 }
 
-static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
-static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
 /* The directory goes at the end; the header, written last, points to it. */
 static void put_directory_and_header(struct writer *w, const struct spoor_snapshot_key *key)
@@ -171,24 +170,24 @@ static void put_directory_and_header(struct writer *w, const struct spoor_snapsh
     uint8_t *dir = spoor_xcalloc(1, dir_len ? dir_len : 1);
     for (size_t i = 0; i < w->ndir; i++) {
         uint8_t *e = dir + i * SNAP_DIR_ENTRY;
-        put32(e, w->dir[i].kind);
-        put32(e + 4, w->dir[i].crc);
-        put64(e + 8, w->dir[i].offset);
-        put64(e + 16, w->dir[i].length);
+        spoor_put32(e, w->dir[i].kind);
+        spoor_put32(e + 4, w->dir[i].crc);
+        spoor_put64(e + 8, w->dir[i].offset);
+        spoor_put64(e + 16, w->dir[i].length);
     }
     uint8_t h[SNAP_HEADER] = {0};
     memcpy(h, SNAP_MAGIC, 8);
-    put32(h + 8, SNAP_VERSION);
-    put32(h + 12, SNAP_BYTE_ORDER);
-    put64(h + 16, key->trace.size);
-    put64(h + 24, (uint64_t)key->trace.mtime_sec);
-    put32(h + 32, key->trace.mtime_nsec);
-    put32(h + 36, key->trace.head_crc);
-    put32(h + 40, key->trace.tail_crc);
-    put32(h + 44, (uint32_t)w->ndir);
-    put64(h + 48, key->options);
-    put64(h + 56, dir_offset);
-    put32(h + 64, crc32_gzip_refl(crc32_gzip_refl(0, h, 64), dir, dir_len));
+    spoor_put32(h + 8, SNAP_VERSION);
+    spoor_put32(h + 12, SNAP_BYTE_ORDER);
+    spoor_put64(h + 16, key->trace.size);
+    spoor_put64(h + 24, (uint64_t)key->trace.mtime_sec);
+    spoor_put32(h + 32, key->trace.mtime_nsec);
+    spoor_put32(h + 36, key->trace.head_crc);
+    spoor_put32(h + 40, key->trace.tail_crc);
+    spoor_put32(h + 44, (uint32_t)w->ndir);
+    spoor_put64(h + 48, key->options);
+    spoor_put64(h + 56, dir_offset);
+    spoor_put32(h + 64, crc32_gzip_refl(crc32_gzip_refl(0, h, 64), dir, dir_len));
     put(w, dir, dir_len);
     if (!w->error && (fseek(w->fp, 0, SEEK_SET) != 0 || fwrite(h, 1, sizeof h, w->fp) != sizeof h))
         w->error = errno ? errno : EIO;

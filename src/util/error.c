@@ -36,3 +36,10 @@ void *spoor_xmalloc(size_t n) { return check(malloc(n ? n : 1), n); }
 void *spoor_xcalloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1), n * size); }
 void *spoor_xrealloc(void *p, size_t n) { return check(realloc(p, n ? n : 1), n); }
 char *spoor_xstrdup(const char *s) { return check(strdup(s), strlen(s) + 1); }
+char *spoor_xstrndup(const char *s, size_t len)
+{
+    char *c = spoor_xmalloc(len + 1);
+    memcpy(c, s, len);
+    c[len] = '\0';
+    return c;
+}

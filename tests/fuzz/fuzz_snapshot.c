@@ -12,43 +12,36 @@
 #include "read/load_snapshot.h"
 #include "spoor/snapshot.h"
 #include "table/snapshot_format.h"
+#include "util/bytes.h"
 
 static const struct spoor_snapshot_key KEY = {.trace = {.size = 1, .mtime_sec = 2, .mtime_nsec = 3}, .options = 4};
 
-static uint64_t get64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
 static void stamp(uint8_t *b, size_t len)
 {
     if (len < SNAP_HEADER)
         return;
     memcpy(b, SNAP_MAGIC, 8);
-    put32(b + 8, SNAP_VERSION);
-    put32(b + 12, SNAP_BYTE_ORDER);
+    spoor_put32(b + 8, SNAP_VERSION);
+    spoor_put32(b + 12, SNAP_BYTE_ORDER);
     memcpy(b + 16, &KEY.trace.size, 8);
     memcpy(b + 24, &KEY.trace.mtime_sec, 8);
-    put32(b + 32, KEY.trace.mtime_nsec);
-    put32(b + 36, KEY.trace.head_crc);
-    put32(b + 40, KEY.trace.tail_crc);
+    spoor_put32(b + 32, KEY.trace.mtime_nsec);
+    spoor_put32(b + 36, KEY.trace.head_crc);
+    spoor_put32(b + 40, KEY.trace.tail_crc);
     memcpy(b + 48, &KEY.options, 8);
-    uint64_t dir = get64(b + 56);
+    uint64_t dir = spoor_get64(b + 56);
     if (dir < SNAP_HEADER || dir > len)
         return;
     uint64_t n = (len - dir) / SNAP_DIR_ENTRY;
-    put32(b + 44, (uint32_t)n);
+    spoor_put32(b + 44, (uint32_t)n);
     for (uint64_t i = 0; i < n; i++) {
         uint8_t *e = b + dir + i * SNAP_DIR_ENTRY;
-        uint64_t off = get64(e + 8), slen = get64(e + 16);
+        uint64_t off = spoor_get64(e + 8), slen = spoor_get64(e + 16);
         if (off <= len && slen <= len - off)
-            put32(e + 4, crc32_gzip_refl(0, b + off, slen));
+            spoor_put32(e + 4, crc32_gzip_refl(0, b + off, slen));
     }
-    put32(b + 64, crc32_gzip_refl(crc32_gzip_refl(0, b, 64), b + dir, n * SNAP_DIR_ENTRY));
+    spoor_put32(b + 64, crc32_gzip_refl(crc32_gzip_refl(0, b, 64), b + dir, n * SNAP_DIR_ENTRY));
 }
 
 static volatile uint64_t sink; /* keeps the reads */

@@ -21,6 +21,7 @@
 #include "spoor/load.h"
 #include "spoor/snapshot.h"
 #include "testutil.h"
+#include "util/bytes.h"
 
 static char trace[4096], snap[4200];
 
@@ -413,20 +414,6 @@ static void test_stale(void **state)
     make_trace(NULL);
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 static uint8_t *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -457,15 +444,15 @@ static void test_damaged(void **state)
     loaded_free(&l);
     size_t len;
     uint8_t *good = slurp(snap, &len);
-    uint64_t dir = get64(good + 56);
-    uint32_t n = get32(good + 44);
+    uint64_t dir = spoor_get64(good + 56);
+    uint32_t n = spoor_get32(good + 44);
     size_t spots[64], nspots = 0;
     spots[nspots++] = 20;           /* fingerprint */
     spots[nspots++] = 64;           /* header crc */
     spots[nspots++] = dir + 9;      /* directory */
     for (uint32_t i = 0; i < n && nspots < 64; i++) {
         const uint8_t *e = good + dir + i * 24;
-        spots[nspots++] = get64(e + 8) + get64(e + 16) / 2; /* middle of each section */
+        spots[nspots++] = spoor_get64(e + 8) + spoor_get64(e + 16) / 2; /* middle of each section */
     }
     for (size_t i = 0; i < nspots; i++) {
         uint8_t *bad = malloc(len);
