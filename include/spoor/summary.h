@@ -1,0 +1,86 @@
+/* `spoor summary`: the time-period summary and layer breakdown every DFTracer
+ * user runs first (dfanalyzer's "time period summary" and "layer breakdown").
+ *
+ * Definitions (every time in ns, every union exact):
+ *   time       length of the union of a group's [ts, ts + dur] spans over all
+ *              threads: wall-clock time during which the group was running;
+ *   self       sum of the events' exclusive time (dur minus nested children,
+ *              per thread; see spoor/interval.h);
+ *   bytes      per event: args size_sum, else size, else ret when the event
+ *              also has count (a read/write whose ret is the bytes moved) and
+ *              ret >= 0; events with bytes are "sized";
+ *   parent     of a layer (cat) C: the cat of the innermost enclosing event of
+ *              another cat, the one that holds most of C's time; share = dur
+ *              of C's outermost events inside that layer / dur of the parent
+ *              layer's outermost events (outermost: parent of another cat);
+ *   compute    events whose cat, or "cat.name", is in the compute list; it
+ *              hides only the I/O of its own process;
+ *   I/O        events with a file (fhash/fname) or bytes. */
+#ifndef SPOOR_SUMMARY_H
+#define SPOOR_SUMMARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spoor/error.h"
+#include "spoor/stats.h"
+#include "spoor/table.h"
+
+/* Default compute list: cats compute and cpu, and the app phase "compute". */
+extern const char spoor_summary_default_compute[];
+
+struct spoor_summary_opts {
+    const char *compute;    /* comma-separated cats or cat.name; NULL = default */
+    size_t top;             /* top files and functions kept */
+    int threads;            /* for the call-stack rebuild; 0 or 1 = calling thread */
+};
+
+struct spoor_summary_layer {
+    const char *cat;
+    uint64_t count, sized;
+    int64_t time, self, dur_sum, bytes;
+    /* Per process, the union of the layer not overlapped by the union of the
+     * same process's compute events; summed over processes. */
+    int64_t not_compute;
+    const char *parent;     /* NULL at top level */
+    double parent_share;    /* 0..1 */
+};
+
+struct spoor_summary_top {
+    const char *label;      /* a file path, or "cat.name" */
+    uint64_t count;
+    int64_t time, self, bytes;
+};
+
+#define SPOOR_SUMMARY_BINS 6
+/* Upper bounds (exclusive) of the access-size bins; the last is unbounded. */
+extern const int64_t spoor_summary_bin_limit[SPOOR_SUMMARY_BINS - 1];
+extern const char *const spoor_summary_bin_name[SPOOR_SUMMARY_BINS];
+
+struct spoor_summary {
+    struct spoor_stats period;      /* events, span, processes, threads, files, hosts */
+    int64_t compute_time;           /* union of compute events */
+    struct spoor_summary_layer *layers; /* by time, longest first */
+    size_t nlayers;
+    struct spoor_summary_top *files, *functions; /* by time, longest first */
+    size_t nfiles, nfunctions;
+    uint64_t bin_count[SPOOR_SUMMARY_BINS];
+    int64_t bin_bytes[SPOOR_SUMMARY_BINS];
+    uint64_t io_processes;          /* processes with I/O events */
+    int64_t io_time_max;            /* per-process union of I/O events, ns */
+    double io_time_mean;
+    double imbalance;               /* max / mean, 0 when no I/O */
+    int64_t slowest_pid;            /* SPOOR_NULL when no I/O */
+    struct spoor_strpool *strings;  /* owns every label */
+};
+
+/* The args the summary reads: load with SPOOR_ARGS_LISTED and these keys. */
+extern const char *const spoor_summary_arg_keys[];
+extern const size_t spoor_summary_n_arg_keys;
+
+/* Summarises a whole table. Same answer for any number of threads. */
+int spoor_summarize(const struct spoor_table *t, const struct spoor_summary_opts *opts, struct spoor_summary *out,
+                    struct spoor_error *err);
+void spoor_summary_free(struct spoor_summary *s);
+
+#endif

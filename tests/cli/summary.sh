@@ -1,0 +1,59 @@
+# spoor summary: per-cat counts and dur sums equal the ground truth of a
+# `spoor gen` trace; on the shared samples it runs, its JSON parses, its event
+# count equals `spoor stats`, and --threads 1 and 2 give the same bytes; --help
+# and one-line usage errors.
+source "$(dirname "$0")/lib/common.sh"
+
+"$SPOOR_BIN" summary --help | grep -q "usage: spoor summary" || fail "no --help"
+expect_fail 2 "no trace given" summary
+expect_fail 2 "expected table, json or csv" summary --format xml x.pfw
+expect_fail 2 "expected a count" summary --top many x.pfw
+expect_fail 1 "$WORK/missing.pfw" summary "$WORK/missing.pfw"
+
+"$SPOOR_BIN" gen -o "$WORK/gen.pfw" --size-mb 3 --procs 3 > /dev/null || fail "spoor gen failed"
+"$SPOOR_BIN" summary --format json --no-progress --no-cache "$WORK/gen.pfw" > "$WORK/gen.json" \
+  || fail "summary of the gen trace failed"
+/usr/bin/python3 - "$WORK/gen.pfw.truth.json" "$WORK/gen.json" <<'PY' || fail "gen trace differs from its truth"
+import json, sys
+from collections import defaultdict
+truth, got = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+count, dur = defaultdict(int), defaultdict(int)
+for g in truth["groups"]:
+    if "dur_sum" in g:              # metadata groups (FH, HH) have no dur
+        count[g["cat"]] += g["count"]
+        dur[g["cat"]] += g["dur_sum"]
+layers = {l["cat"]: l for l in got["layers"]}
+assert set(layers) == set(count), set(layers) ^ set(count)
+for cat in count:
+    assert layers[cat]["count"] == count[cat], (cat, layers[cat]["count"], count[cat])
+    assert layers[cat]["dur_sum"] == dur[cat], (cat, layers[cat]["dur_sum"], dur[cat])
+    assert layers[cat]["time"] <= dur[cat] and layers[cat]["self"] <= dur[cat], cat
+assert got["events"] == truth["events"] and got["processes"] == truth["processes"]
+assert got["threads"] == truth["threads"] and got["files"] == truth["files"]
+# The kernel layers sit inside the system calls: their shares are of a parent.
+assert layers["vfs"]["parent"] == "sys", layers["vfs"]
+assert 0 < layers["vfs"]["parent_share"] <= 1
+PY
+
+need_data
+for f in "$SPOOR_DATA"/pfw/*.pfw "$SPOOR_DATA"/pfw/*.pfw.gz; do
+  name=$(basename "$f")
+  for fmt in table csv; do
+    "$SPOOR_BIN" summary --format $fmt --no-progress --no-cache "$f" > "$WORK/out.$fmt" || fail "$name: $fmt failed"
+  done
+  grep -q "^layer " "$WORK/out.table" || fail "$name: no layer table"
+  head -1 "$WORK/out.csv" | grep -q "^section,label," || fail "$name: no CSV header"
+  for threads in 1 2; do
+    "$SPOOR_BIN" summary --format json --threads $threads --no-progress --no-cache "$f" > "$WORK/t$threads.json" \
+      || fail "$name: json failed"
+  done
+  cmp -s "$WORK/t1.json" "$WORK/t2.json" || fail "$name: --threads 1 and 2 differ"
+  "$SPOOR_BIN" stats --format json --no-progress --no-cache "$f" > "$WORK/stats.json" || fail "$name: stats failed"
+  /usr/bin/python3 - "$WORK/t1.json" "$WORK/stats.json" <<'PY' || fail "$name: summary disagrees with stats"
+import json, sys
+got, stats = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+for key in ("events", "processes", "threads", "files", "hosts"):
+    assert got[key] == stats[key], (key, got[key], stats[key])
+assert sum(l["count"] for l in got["layers"]) == stats["events"]
+PY
+done

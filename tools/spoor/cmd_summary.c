@@ -1,0 +1,317 @@
+/* spoor summary: the time-period summary and layer breakdown of a trace. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_args.h"
+#include "spoor/atomic_file.h"
+#include "spoor/json_out.h"
+#include "spoor/summary.h"
+#include "spoor/text_table.h"
+
+static const char usage[] =
+    "usage: spoor summary [options] TRACE...\n"
+    "\n"
+    "The time-period summary (job time, processes, threads, files, hosts, events), the\n"
+    "layer breakdown per cat (union time, self time, count, ops/s, bytes, bandwidth,\n"
+    "share of the parent layer, time not overlapped by compute), the top files and\n"
+    "functions by time, the access-size histogram and the per-process I/O imbalance.\n"
+    "Times are exact unions of [ts, ts + dur]; see docs/cli.md for every definition.\n"
+    "\n"
+    "options:\n"
+    "  --format F           table (default), json or csv\n"
+    "  --top N              files and functions listed (default 10)\n"
+    "  --compute-cats LIST  comma-separated cats or cat.name that are compute\n"
+    "                       (default compute,cpu,app.compute)\n"
+    "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
+    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+
+enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
+
+/* Per second of a time in ns; 0 when the time is 0. */
+static double per_s(double amount, int64_t ns) { return ns > 0 ? amount * 1e9 / (double)ns : 0; }
+static double mib(double bytes) { return bytes / (1024.0 * 1024.0); }
+
+static void table_layers(FILE *out, const struct spoor_summary *s)
+{
+    const char *h[] = {"layer", "count", "time", "self", "ops/s", "bytes", "MiB/s", "parent", "share", "not compute"};
+    const bool r[] = {false, true, true, true, true, true, true, false, true, true};
+    struct spoor_text_table *t = spoor_text_table_new(10, h, r);
+    char a[64];
+    for (size_t i = 0; i < s->nlayers; i++) {
+        const struct spoor_summary_layer *l = &s->layers[i];
+        spoor_text_table_cell(t, "%s", l->cat[0] ? l->cat : "(none)");
+        spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, l->count));
+        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)l->time));
+        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)l->self));
+        spoor_text_table_cell(t, "%.0f", per_s((double)l->count, l->time));
+        spoor_text_table_cell(t, "%s", l->sized ? spoor_fmt_count(a, sizeof a, (unsigned long long)l->bytes) : "-");
+        if (l->sized)
+            spoor_text_table_cell(t, "%.1f", mib(per_s((double)l->bytes, l->time)));
+        else
+            spoor_text_table_cell(t, "-");
+        spoor_text_table_cell(t, "%s", l->parent ? (l->parent[0] ? l->parent : "(none)") : "-");
+        spoor_text_table_cell(t, "%.1f%%", 100 * l->parent_share);
+        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)l->not_compute));
+    }
+    spoor_text_table_print(t, out);
+    spoor_text_table_free(t);
+}
+
+static void table_top(FILE *out, const char *what, const struct spoor_summary_top *e, size_t n)
+{
+    const char *h[] = {what, "count", "time", "self", "bytes"};
+    const bool r[] = {false, true, true, true, true};
+    struct spoor_text_table *t = spoor_text_table_new(5, h, r);
+    char a[64];
+    for (size_t i = 0; i < n; i++) {
+        spoor_text_table_cell(t, "%s", e[i].label);
+        spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, e[i].count));
+        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)e[i].time));
+        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)e[i].self));
+        spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, (unsigned long long)e[i].bytes));
+    }
+    spoor_text_table_print(t, out);
+    spoor_text_table_free(t);
+}
+
+static void table_bins(FILE *out, const struct spoor_summary *s)
+{
+    const char *h[] = {"access size", "count", "bytes"};
+    const bool r[] = {false, true, true};
+    struct spoor_text_table *t = spoor_text_table_new(3, h, r);
+    char a[64];
+    for (int b = 0; b < SPOOR_SUMMARY_BINS; b++) {
+        spoor_text_table_cell(t, "%s", spoor_summary_bin_name[b]);
+        spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, s->bin_count[b]));
+        spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, (unsigned long long)s->bin_bytes[b]));
+    }
+    spoor_text_table_print(t, out);
+    spoor_text_table_free(t);
+}
+
+static void print_table(FILE *out, const struct spoor_summary *s, const char *compute)
+{
+    const struct spoor_stats *p = &s->period;
+    char a[64], b[64];
+    fprintf(out, "events      %s (+ %s metadata)\n", spoor_fmt_count(a, sizeof a, p->events),
+            spoor_fmt_count(b, sizeof b, p->metadata_events));
+    if (p->first_ts != SPOOR_NULL)
+        fprintf(out, "job time    %s (first ts %" PRId64 " ns, last end %" PRId64 " ns)\n",
+                spoor_fmt_duration(a, sizeof a, (double)(p->last_end - p->first_ts)), p->first_ts, p->last_end);
+    fprintf(out, "seen        %" PRIu64 " processes, %" PRIu64 " threads, %" PRIu64 " files, %" PRIu64 " hosts\n",
+            p->processes, p->threads, p->files, p->hosts);
+    fprintf(out, "compute     %s (%s)\n", spoor_fmt_duration(a, sizeof a, (double)s->compute_time), compute);
+    if (s->slowest_pid != SPOOR_NULL)
+        fprintf(out, "imbalance   %.2f (max/mean I/O time per process over %" PRIu64 " processes: max %s in pid %" PRId64
+                     ", mean %s)\n",
+                s->imbalance, s->io_processes, spoor_fmt_duration(a, sizeof a, (double)s->io_time_max),
+                s->slowest_pid, spoor_fmt_duration(b, sizeof b, s->io_time_mean));
+    fputc('\n', out);
+    table_layers(out, s);
+    fputc('\n', out);
+    table_top(out, "top files", s->files, s->nfiles);
+    fputc('\n', out);
+    table_top(out, "top functions", s->functions, s->nfunctions);
+    fputc('\n', out);
+    table_bins(out, s);
+}
+
+static void json_str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
+
+static void json_top(FILE *out, const char *key, const struct spoor_summary_top *e, size_t n)
+{
+    fprintf(out, ",\n  \"%s\": [", key);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "%s\n    {\"label\": ", i ? "," : "");
+        json_str(out, e[i].label);
+        fprintf(out, ", \"count\": %" PRIu64 ", \"time\": %" PRId64 ", \"self\": %" PRId64 ", \"bytes\": %" PRId64 "}",
+                e[i].count, e[i].time, e[i].self, e[i].bytes);
+    }
+    fprintf(out, "\n  ]");
+}
+
+static void print_json(FILE *out, const struct spoor_summary *s, const char *compute)
+{
+    const struct spoor_stats *p = &s->period;
+    fprintf(out, "{\n  \"events\": %" PRIu64 ",\n  \"metadata_events\": %" PRIu64 ",\n", p->events, p->metadata_events);
+    if (p->first_ts != SPOOR_NULL)
+        fprintf(out, "  \"first_ts\": %" PRId64 ",\n  \"last_end\": %" PRId64 ",\n  \"job_time\": %" PRId64 ",\n",
+                p->first_ts, p->last_end, p->last_end - p->first_ts);
+    fprintf(out, "  \"processes\": %" PRIu64 ",\n  \"threads\": %" PRIu64 ",\n  \"files\": %" PRIu64
+                 ",\n  \"hosts\": %" PRIu64 ",\n  \"compute_cats\": ",
+            p->processes, p->threads, p->files, p->hosts);
+    json_str(out, compute);
+    fprintf(out, ",\n  \"compute_time\": %" PRId64 ",\n  \"layers\": [", s->compute_time);
+    for (size_t i = 0; i < s->nlayers; i++) {
+        const struct spoor_summary_layer *l = &s->layers[i];
+        fprintf(out, "%s\n    {\"cat\": ", i ? "," : "");
+        json_str(out, l->cat);
+        fprintf(out, ", \"count\": %" PRIu64 ", \"sized\": %" PRIu64 ", \"time\": %" PRId64 ", \"self\": %" PRId64
+                     ", \"dur_sum\": %" PRId64 ", \"bytes\": %" PRId64 ", \"ops_per_s\": %.3f, \"mib_per_s\": %.3f"
+                     ", \"not_compute\": %" PRId64 ", \"parent\": ",
+                l->count, l->sized, l->time, l->self, l->dur_sum, l->bytes, per_s((double)l->count, l->time),
+                mib(per_s((double)l->bytes, l->time)), l->not_compute);
+        if (l->parent)
+            json_str(out, l->parent);
+        else
+            fputs("null", out);
+        fprintf(out, ", \"parent_share\": %.6f}", l->parent_share);
+    }
+    fprintf(out, "\n  ]");
+    json_top(out, "top_files", s->files, s->nfiles);
+    json_top(out, "top_functions", s->functions, s->nfunctions);
+    fprintf(out, ",\n  \"access_sizes\": [");
+    for (int b = 0; b < SPOOR_SUMMARY_BINS; b++)
+        fprintf(out, "%s\n    {\"bin\": \"%s\", \"count\": %" PRIu64 ", \"bytes\": %" PRId64 "}", b ? "," : "",
+                spoor_summary_bin_name[b], s->bin_count[b], s->bin_bytes[b]);
+    fprintf(out, "\n  ],\n  \"imbalance\": {\"processes\": %" PRIu64 ", \"max\": %" PRId64 ", \"mean\": %.3f"
+                 ", \"max_over_mean\": %.6f, \"slowest_pid\": ",
+            s->io_processes, s->io_time_max, s->io_time_mean, s->imbalance);
+    if (s->slowest_pid != SPOOR_NULL)
+        fprintf(out, "%" PRId64 "}\n}\n", s->slowest_pid);
+    else
+        fputs("null}\n}\n", out);
+}
+
+/* A CSV text cell, always quoted. */
+static void csv_text(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++)
+        fputs(*s == '"' ? "\"\"" : (char[]){*s, 0}, out);
+    fputc('"', out);
+}
+
+/* One CSV row per layer, top entry and bin; empty cells where a column does not apply. */
+static void print_csv(FILE *out, const struct spoor_summary *s)
+{
+    fputs("section,label,count,time_ns,self_ns,bytes,parent,parent_share,not_compute_ns\n", out);
+    for (size_t i = 0; i < s->nlayers; i++) {
+        const struct spoor_summary_layer *l = &s->layers[i];
+        fputs("layer,", out);
+        csv_text(out, l->cat);
+        fprintf(out, ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", l->count, l->time, l->self, l->bytes);
+        if (l->parent)
+            csv_text(out, l->parent);
+        fprintf(out, ",%.6f,%" PRId64 "\n", l->parent_share, l->not_compute);
+    }
+    const struct {
+        const char *section;
+        const struct spoor_summary_top *e;
+        size_t n;
+    } tops[] = {{"file", s->files, s->nfiles}, {"function", s->functions, s->nfunctions}};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < tops[k].n; i++) {
+            const struct spoor_summary_top *e = &tops[k].e[i];
+            fprintf(out, "%s,", tops[k].section);
+            csv_text(out, e->label);
+            fprintf(out, ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",,,\n", e->count, e->time, e->self, e->bytes);
+        }
+    for (int b = 0; b < SPOOR_SUMMARY_BINS; b++)
+        fprintf(out, "access_size,%s,%" PRIu64 ",,,%" PRId64 ",,,\n", spoor_summary_bin_name[b], s->bin_count[b],
+                s->bin_bytes[b]);
+}
+
+static int parse_format(const char *arg, enum format *format)
+{
+    static const char *const names[] = {"table", "json", "csv"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(arg, names[i])) {
+            *format = (enum format)i;
+            return 0;
+        }
+    fprintf(stderr, "spoor summary: --format '%s': expected table, json or csv\n", arg);
+    return -1;
+}
+
+static int parse_top(const char *arg, size_t *top)
+{
+    char *end;
+    unsigned long long n = strtoull(arg, &end, 10);
+    if (!*arg || *end || arg[0] == '-') {
+        fprintf(stderr, "spoor summary: --top '%s': expected a count\n", arg);
+        return -1;
+    }
+    *top = (size_t)n;
+    return 0;
+}
+
+int cmd_summary(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"format", required_argument, 0, 'f'},
+        {"output", required_argument, 0, 'o'},
+        {"top", required_argument, 0, 'n'},
+        {"compute-cats", required_argument, 0, 'c'},
+        {"help", no_argument, 0, 'h'},
+        LOAD_LONG_OPTIONS,
+        {0, 0, 0, 0},
+    };
+    struct spoor_load_opts opts;
+    load_args_init(&opts);
+    opts.read.args = SPOOR_ARGS_LISTED;
+    opts.read.arg_keys = spoor_summary_arg_keys;
+    opts.read.n_arg_keys = spoor_summary_n_arg_keys;
+    struct spoor_summary_opts sopts = {.compute = spoor_summary_default_compute, .top = 10};
+    enum format format = FMT_TABLE;
+    const char *output = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+        int bad = 0;
+        if (c == 'h') {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (c == 'o')
+            output = optarg;
+        else if (c == 'c')
+            sopts.compute = optarg;
+        else if (c == 'f')
+            bad = parse_format(optarg, &format);
+        else if (c == 'n')
+            bad = parse_top(optarg, &sopts.top);
+        else {
+            int handled = load_args_handle(&opts, c, optarg, "summary");
+            if (handled == 0)
+                fprintf(stderr, "spoor summary: see 'spoor summary --help'\n");
+            bad = handled <= 0 ? -1 : 0;
+        }
+        if (bad)
+            return 2;
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "spoor summary: no trace given; see 'spoor summary --help'\n");
+        return 2;
+    }
+
+    struct spoor_table *t = NULL;
+    struct spoor_load_result res = {0};
+    struct spoor_error err = {0};
+    int st = spoor_load_table((const char *const *)argv + optind, (size_t)(argc - optind), &opts, &t, &res, &err);
+    load_args_report("summary", &res);
+    struct spoor_summary sum = {0};
+    sopts.threads = res.threads;
+    if (st == SPOOR_OK)
+        st = spoor_summarize(t, &sopts, &sum, &err);
+    struct spoor_atomic_file out = {0};
+    if (st == SPOOR_OK)
+        st = spoor_atomic_file_open(&out, output, &err);
+    if (st == SPOOR_OK) {
+        if (format == FMT_JSON)
+            print_json(out.fp, &sum, sopts.compute);
+        else if (format == FMT_CSV)
+            print_csv(out.fp, &sum);
+        else
+            print_table(out.fp, &sum, sopts.compute);
+        st = spoor_atomic_file_commit(&out, &err);
+    }
+    if (st != SPOOR_OK)
+        fprintf(stderr, "spoor summary: %s\n", err.msg);
+    spoor_summary_free(&sum);
+    spoor_table_free(t);
+    spoor_load_result_free(&res);
+    return st == SPOOR_OK ? 0 : 1;
+}
