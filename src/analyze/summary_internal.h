@@ -51,9 +51,16 @@ int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct s
 /* A copy of s owned by out->strings. */
 const char *summary_own(struct spoor_summary *out, const char *s);
 
-/* Dense ids for 64-bit keys (pairs of ids, pids), in order of first sight. */
-uint32_t summary_key_id(struct spoor_strpool *ids, uint64_t key);
-uint64_t summary_key_of(const struct spoor_strpool *ids, uint32_t id);
+/* Dense ids 0..n-1 for 64-bit keys (pids, pairs of ids), in order of first
+ * sight; keys[id] is the key. Zero-initialise; summary_keys_free. */
+struct summary_keys {
+    uint64_t *keys;
+    size_t n;
+    uint32_t *slots, last;
+    size_t nslots;
+};
+uint32_t summary_keys_id(struct summary_keys *k, uint64_t key);
+void summary_keys_free(struct summary_keys *k);
 
 /* Adds to not_compute[cat id] each layer's time not overlapped by compute;
  * sets out->compute_time. */

@@ -32,19 +32,19 @@ static void histogram(const struct spoor_table *t, const struct summary_rows *ro
 
 static void imbalance(const struct spoor_table *t, const struct summary_rows *rows, struct spoor_summary *out)
 {
-    struct spoor_strpool *pids = spoor_strpool_new();
+    struct summary_keys pids = {0};
     uint32_t *group = spoor_xmalloc((t->nrows ? t->nrows : 1) * sizeof *group);
     for (size_t r = 0; r < t->nrows; r++)
-        group[r] = summary_is_event(t, r) && summary_is_io(rows, r) ? summary_key_id(pids, (uint64_t)t->pid[r])
+        group[r] = summary_is_event(t, r) && summary_is_io(rows, r) ? summary_keys_id(&pids, (uint64_t)t->pid[r])
                                                                      : SUMMARY_NO_GROUP;
-    size_t n = spoor_strpool_count(pids) - 1;
+    size_t n = pids.n;
     struct grouped_spans spans;
     grouped_spans_build(t, rows, group, n, &spans);
     out->slowest_pid = SPOOR_NULL;
     int64_t sum = 0;
     for (uint32_t p = 0; p < n; p++) {
         int64_t time = grouped_spans_length(&spans, p);
-        int64_t pid = (int64_t)summary_key_of(pids, p);
+        int64_t pid = (int64_t)pids.keys[p];
         sum += time;
         if (out->slowest_pid == SPOOR_NULL || time > out->io_time_max ||
             (time == out->io_time_max && pid < out->slowest_pid)) {
@@ -57,7 +57,7 @@ static void imbalance(const struct spoor_table *t, const struct summary_rows *ro
     out->imbalance = out->io_time_mean > 0 ? (double)out->io_time_max / out->io_time_mean : 0;
     grouped_spans_free(&spans);
     free(group);
-    spoor_strpool_free(pids);
+    summary_keys_free(&pids);
 }
 
 void summary_io(const struct spoor_table *t, const struct summary_rows *rows, struct spoor_summary *out)

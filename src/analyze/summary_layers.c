@@ -21,14 +21,14 @@ static int by_time_desc(const void *a, const void *b)
 
 /* Dur of each (cat, parent cat) pair, for the outermost events of each layer. */
 struct parent_pairs {
-    struct spoor_strpool *ids;
+    struct summary_keys ids;
     int64_t *dur;
     size_t cap;
 };
 
 static void pairs_add(struct parent_pairs *p, uint32_t cat, uint32_t parent, int64_t dur)
 {
-    uint32_t id = summary_key_id(p->ids, (uint64_t)cat << 32 | parent);
+    uint32_t id = summary_keys_id(&p->ids, (uint64_t)cat << 32 | parent);
     if (id >= p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 64;
         p->dur = spoor_xrealloc(p->dur, cap * sizeof *p->dur);
@@ -45,9 +45,9 @@ static void pick_parents(const struct parent_pairs *p, const struct layer_acc *a
     int64_t *best = spoor_xcalloc(ncats ? ncats : 1, sizeof *best);
     for (size_t c = 0; c < ncats; c++)
         parent[c] = SUMMARY_NO_GROUP;
-    size_t npairs = spoor_strpool_count(p->ids) - 1;
+    size_t npairs = p->ids.n;
     for (uint32_t id = 0; id < npairs; id++) {
-        uint64_t key = summary_key_of(p->ids, id);
+        uint64_t key = p->ids.keys[id];
         uint32_t cat = (uint32_t)(key >> 32), par = (uint32_t)key;
         if (p->dur[id] > best[cat] || (p->dur[id] == best[cat] && par < parent[cat])) {
             best[cat] = p->dur[id];
@@ -100,7 +100,7 @@ void summary_layers(const struct spoor_table *t, const struct spoor_nesting *nes
     summary_not_compute(t, rows, not_compute, out);
 
     struct layer_acc *acc = spoor_xcalloc(ncats, sizeof *acc);
-    struct parent_pairs pairs = {.ids = spoor_strpool_new()};
+    struct parent_pairs pairs = {0};
     accumulate(t, nest, rows, acc, &pairs);
     uint32_t *parent = spoor_xmalloc(ncats * sizeof *parent);
     double *share = spoor_xmalloc(ncats * sizeof *share);
@@ -129,6 +129,6 @@ void summary_layers(const struct spoor_table *t, const struct spoor_nesting *nes
     free(acc);
     free(not_compute);
     free(pairs.dur);
-    spoor_strpool_free(pairs.ids);
+    summary_keys_free(&pairs.ids);
     grouped_spans_free(&by_cat);
 }

@@ -32,19 +32,41 @@ static int64_t row_bytes(const struct spoor_column *size_sum, const struct spoor
     return v >= 0 ? v : SPOOR_NULL;
 }
 
-/* Whether "cat" or "cat.name" is an entry of the comma-separated list. */
-static bool listed(const char *list, const char *cat, const char *name)
+/* The compute list in ids of the table's pool: cats flagged in is_cat, and
+ * (cat, name) pairs; an entry "a.b.c" may be cat "a" name "b.c" or cat "a.b"
+ * name "c", so every dot is tried. Returns the number of pairs. */
+static size_t compute_ids(const struct spoor_table *t, const char *list, bool *is_cat, uint64_t **pairs)
 {
-    size_t clen = strlen(cat), nlen = strlen(name);
+    size_t npairs = 0;
+    *pairs = spoor_xmalloc((strlen(list) + 1) * sizeof **pairs);
     for (const char *p = list; *p;) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == clen && !memcmp(p, cat, clen))
-            return true;
-        if (len == clen + 1 + nlen && !memcmp(p, cat, clen) && p[clen] == '.' && !memcmp(p + clen + 1, name, nlen))
-            return true;
+        uint32_t id = spoor_strpool_find(t->pool, p, len);
+        if (id != UINT32_MAX)
+            is_cat[id] = true;
+        for (size_t dot = 0; dot < len; dot++) {
+            if (p[dot] != '.')
+                continue;
+            uint32_t cat = spoor_strpool_find(t->pool, p, dot);
+            uint32_t name = spoor_strpool_find(t->pool, p + dot + 1, len - dot - 1);
+            if (cat != UINT32_MAX && name != UINT32_MAX)
+                (*pairs)[npairs++] = (uint64_t)cat << 32 | name;
+        }
         p += len + (end != NULL);
     }
+    return npairs;
+}
+
+static bool is_compute(const struct spoor_table *t, size_t r, const bool *is_cat, const uint64_t *pairs,
+                       size_t npairs)
+{
+    if (is_cat[t->cat[r]])
+        return true;
+    uint64_t key = (uint64_t)t->cat[r] << 32 | t->name[r];
+    for (size_t i = 0; i < npairs; i++)
+        if (pairs[i] == key)
+            return true;
     return false;
 }
 
@@ -63,18 +85,15 @@ void summary_rows_build(const struct spoor_table *t, const char *compute, struct
     const struct spoor_column *size = spoor_table_find_column(t, "size");
     const struct spoor_column *ret = spoor_table_find_column(t, "ret");
     const struct spoor_column *count = spoor_table_find_column(t, "count");
-    /* Compute is decided once per (cat, name) pair seen, cached by the last pair. */
-    uint32_t last_cat = UINT32_MAX, last_name = UINT32_MAX;
-    bool last = false;
+    bool *is_cat = spoor_xcalloc(spoor_strpool_count(t->pool), sizeof *is_cat);
+    uint64_t *pairs;
+    size_t npairs = compute_ids(t, compute, is_cat, &pairs);
     for (size_t r = 0; r < t->nrows; r++) {
         out->bytes[r] = row_bytes(size_sum, size, ret, count, r);
-        if (t->cat[r] != last_cat || t->name[r] != last_name) {
-            last_cat = t->cat[r];
-            last_name = t->name[r];
-            last = listed(compute, spoor_table_str(t, last_cat), spoor_table_str(t, last_name));
-        }
-        out->compute[r] = last && summary_is_event(t, r);
+        out->compute[r] = summary_is_event(t, r) && is_compute(t, r, is_cat, pairs, npairs);
     }
+    free(is_cat);
+    free(pairs);
 }
 
 void summary_rows_free(struct summary_rows *r)

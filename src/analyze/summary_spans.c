@@ -73,16 +73,3 @@ int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct s
     }
     return total;
 }
-
-uint32_t summary_key_id(struct spoor_strpool *ids, uint64_t key)
-{
-    /* Keys are stored as 8 bytes; id 0 is the pool's empty string, so ids start at 1. */
-    return spoor_strpool_intern(ids, (const char *)&key, sizeof key) - 1;
-}
-
-uint64_t summary_key_of(const struct spoor_strpool *ids, uint32_t id)
-{
-    uint64_t key;
-    memcpy(&key, spoor_strpool_get(ids, id + 1, NULL), sizeof key);
-    return key;
-}

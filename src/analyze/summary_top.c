@@ -63,14 +63,14 @@ static void top_files(const struct spoor_table *t, const struct spoor_nesting *n
 static void top_functions(const struct spoor_table *t, const struct spoor_nesting *nest,
                           const struct summary_rows *rows, uint32_t *group, size_t top, struct spoor_summary *out)
 {
-    struct spoor_strpool *ids = spoor_strpool_new();
+    struct summary_keys ids = {0};
     for (size_t r = 0; r < t->nrows; r++)
-        group[r] = summary_is_event(t, r) ? summary_key_id(ids, (uint64_t)t->cat[r] << 32 | t->name[r])
+        group[r] = summary_is_event(t, r) ? summary_keys_id(&ids, (uint64_t)t->cat[r] << 32 | t->name[r])
                                            : SUMMARY_NO_GROUP;
-    size_t n = spoor_strpool_count(ids) - 1;
+    size_t n = ids.n;
     out->functions = rank(t, nest, rows, group, n);
     for (uint32_t f = 0; f < n; f++) {
-        uint64_t key = summary_key_of(ids, f);
+        uint64_t key = ids.keys[f];
         const char *cat = spoor_table_str(t, (uint32_t)(key >> 32)), *name = spoor_table_str(t, (uint32_t)key);
         size_t len = strlen(cat) + strlen(name) + 2;
         char *label = spoor_xmalloc(len);
@@ -79,7 +79,7 @@ static void top_functions(const struct spoor_table *t, const struct spoor_nestin
         free(label);
     }
     out->nfunctions = keep_top(out->functions, n, top);
-    spoor_strpool_free(ids);
+    summary_keys_free(&ids);
 }
 
 void summary_top(const struct spoor_table *t, const struct spoor_nesting *nest, const struct summary_rows *rows,
