@@ -1,0 +1,81 @@
+/* The attribution dataset behind `spoor attribute`: one row per I/O call with
+ * the time the kernel functions took inside it, computed by the interval
+ * engine (spoor/interval.h) and laid out as a table for analysis.
+ *
+ * Row: call_id (the call's args.call_id when it is an integer, else its line),
+ * ts and dur (ns), name, file (resolved), size (bytes: args.size_sum as
+ * DataCrumbs and `spoor gen` write it, else args.size as DFTracer does; null
+ * when neither), bandwidth (MiB/s = size / dur), one column per kernel
+ * function "cat.name" (or per cat) with the attributed ns (0 when none), then
+ * unattributed (ns of the call covered by no event it sees) and coverage
+ * (covered / dur, 0..1). Columns are the union over all calls, ordered by cat
+ * then name (byte order), so the same trace always gives the same header. */
+#ifndef SPOOR_ATTRIBUTE_H
+#define SPOOR_ATTRIBUTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "spoor/error.h"
+#include "spoor/expr.h"
+#include "spoor/interval.h"
+#include "spoor/resolve.h"
+#include "spoor/table.h"
+#include "spoor/write.h"
+
+/* ---- choosing the rows ---- */
+
+struct spoor_attr_select {
+    const struct spoor_expr *calls;     /* the I/O calls */
+    const char *file_glob;              /* NULL: any; else GLOB on the call's file */
+    /* The kernel events; NULL: every event whose cat is neither a selected
+     * call's cat nor "app" (system calls and application phases are callers,
+     * not kernel functions: an app phase around a call would take its time). */
+    const struct spoor_expr *events;
+};
+
+/* Rows of t (in increasing order) for the calls and the events. res gives
+ * file (and host) for the whole table. Free both arrays with free(). */
+void spoor_attr_select_rows(const struct spoor_table *t, const struct spoor_resolved *res,
+                            const struct spoor_attr_select *sel, uint32_t **calls, size_t *ncalls,
+                            uint32_t **events, size_t *nevents);
+
+/* ---- the dataset ---- */
+
+enum spoor_attr_columns {
+    SPOOR_ATTR_BY_FUNCTION,     /* "cat.name" */
+    SPOOR_ATTR_BY_CAT,          /* "cat": a layer's functions summed */
+};
+
+struct spoor_attr_row {
+    int64_t call_id, ts, dur;
+    const char *name, *file;    /* into the table's / resolver's pool; file NULL when unknown */
+    int64_t size;               /* SPOOR_NULL when unknown */
+    double bandwidth;           /* MiB/s; NAN when size is unknown or dur is 0 */
+    /* SPOOR_NULL for a call taking no part (null ts or dur): */
+    int64_t unattributed;
+    double coverage;            /* NAN for dur 0 or no part */
+};
+
+struct spoor_attr_dataset {
+    size_t nrows, ncols;
+    struct spoor_attr_row *rows;
+    char **col_names;           /* the kernel columns */
+    int64_t *ns;                /* nrows x ncols, row after row */
+};
+
+/* Attributes calls to events under opts and builds the dataset. The strings
+ * of the rows stay valid while t and res do. */
+int spoor_attr_dataset_build(const struct spoor_table *t, const struct spoor_resolved *res, const uint32_t *calls,
+                             size_t ncalls, const uint32_t *events, size_t nevents,
+                             const struct spoor_attr_opts *opts, enum spoor_attr_columns by,
+                             struct spoor_attr_dataset *out, struct spoor_error *err);
+void spoor_attr_dataset_free(struct spoor_attr_dataset *d);
+
+/* Writes the dataset as CSV (one header) or JSON lines; nulls as in write.h.
+ * Returns SPOOR_EIO when writing fails. */
+int spoor_attr_dataset_write(FILE *out, const struct spoor_attr_dataset *d, enum spoor_write_format format,
+                             struct spoor_error *err);
+
+#endif

@@ -1,0 +1,86 @@
+# spoor attribute on a `spoor gen` trace: in self mode each call's kernel
+# columns are the sidecar's self times and unattributed is dur minus them;
+# CSV and JSONL agree; --by cat sums the functions; a bad --calls is a
+# one-line error leaving no file; the DataCrumbs sample when present.
+source "$(dirname "$0")/lib/common.sh"
+
+"$SPOOR_BIN" gen -o "$WORK/t.pfw" --size-mb 1 --seed 11 > /dev/null
+SYS="cat = 'sys'"
+"$SPOOR_BIN" attribute --no-progress --calls "$SYS" -o "$WORK/self.csv" "$WORK/t.pfw" || fail "attribute failed"
+"$SPOOR_BIN" attribute --no-progress --calls "$SYS" -o "$WORK/self.jsonl" "$WORK/t.pfw" || fail "jsonl failed"
+"$SPOOR_BIN" attribute --no-progress --calls "$SYS" --by cat -o "$WORK/cat.csv" "$WORK/t.pfw" || fail "--by cat failed"
+
+/usr/bin/python3 - "$WORK" <<'PY' || fail "the dataset disagrees with the gen truth"
+import csv, json, sys
+from collections import defaultdict
+work = sys.argv[1]
+truth = json.load(open(f"{work}/t.pfw.truth.json"))
+fixed = ["call_id", "ts", "dur", "name", "file", "size", "bandwidth"]
+def num(v):
+    return None if v in ("", None) else float(v)
+rows = list(csv.DictReader(open(f"{work}/self.csv")))
+header = list(rows[0].keys())
+assert header[:7] == fixed and header[-2:] == ["unattributed", "coverage"], header
+fns = header[7:-2]
+assert fns == sorted(fns, key=lambda c: tuple(c.split(".", 1))), fns
+by_id = {int(r["call_id"]): r for r in rows}
+assert len(by_id) == len(truth["calls"]) == len(rows), (len(by_id), len(truth["calls"]))
+for call_id, line, name, kernels in truth["calls"]:
+    r = by_id[call_id]
+    assert r["name"] == name, (call_id, r["name"], name)
+    want = defaultdict(int)
+    for _, fn, dur, self_ns in kernels:
+        want[fn] += self_ns
+    got = {c: int(r[c]) for c in fns if int(r[c])}
+    assert got == dict(want), (call_id, got, dict(want))
+    dur = int(r["dur"])
+    assert int(r["unattributed"]) == dur - sum(got.values()), (call_id, r["unattributed"])
+    assert abs(float(r["coverage"]) - sum(got.values()) / dur) < 1e-12
+    if r["size"]:
+        assert abs(float(r["bandwidth"]) - int(r["size"]) / 2**20 / (dur / 1e9)) < 1e-6 * float(r["bandwidth"]) + 1e-9
+# JSONL: the same values, keys in the CSV's order.
+lines = [json.loads(l) for l in open(f"{work}/self.jsonl")]
+assert len(lines) == len(rows)
+for j, r in zip(lines, rows):
+    assert list(j.keys()) == header
+    for k in header:
+        v = j[k]
+        assert (v is None and r[k] == "") or (isinstance(v, str) and v == r[k]) or num(r[k]) == v, (k, v, r[k])
+# By cat: each layer is the sum of its functions.
+for c, r in zip(csv.DictReader(open(f"{work}/cat.csv")), rows):
+    layers = defaultdict(int)
+    for fn in fns:
+        layers[fn.split(".", 1)[0]] += int(r[fn])
+    assert {k: int(c[k]) for k in layers} == layers, (c, layers)
+PY
+
+# Notebook mode counts whole durations of events of every process: never less.
+"$SPOOR_BIN" attribute --no-progress --calls "$SYS" --compat notebook -o "$WORK/nb.csv" "$WORK/t.pfw"
+[ "$(wc -l < "$WORK/nb.csv")" = "$(wc -l < "$WORK/self.csv")" ] || fail "--compat notebook has another row count"
+
+# Errors: one line, exit 2, no output file.
+expect_fail 2 "--calls: .*position" attribute --no-progress --calls "cat = = 'sys'" -o "$WORK/bad.csv" "$WORK/t.pfw"
+[ ! -e "$WORK/bad.csv" ] || fail "a bad --calls left an output file"
+expect_fail 2 "--time 'fast'" attribute --no-progress --calls "$SYS" --time fast -o "$WORK/bad.csv" "$WORK/t.pfw"
+expect_fail 2 "--compat notebook fixes" attribute --no-progress --calls "$SYS" --compat notebook --time self -o "$WORK/bad.csv" "$WORK/t.pfw"
+expect_fail 2 "--calls is required" attribute --no-progress -o "$WORK/bad.csv" "$WORK/t.pfw"
+expect_fail 1 "nope.pfw" attribute --no-progress --calls "$SYS" -o "$WORK/bad.csv" "$WORK/nope.pfw"
+[ ! -e "$WORK/bad.csv" ] || fail "a failed run left an output file"
+ls -A "$WORK" | grep -q "tmp-" && fail "a failed run left a temporary file"
+
+# The DataCrumbs sample: its os_cache events all fall between system calls
+# (checked with a script over the raw lines), so every read is unattributed.
+if [ -d "${SPOOR_DATA:-}" ]; then
+  "$SPOOR_BIN" attribute --no-progress --calls "cat = 'sys' AND name = 'read'" -o "$WORK/dc.jsonl" \
+    --cache-dir "$WORK" "$SPOOR_DATA/pfw/datacrumbs-trace-2024.pfw.gz" || fail "attribute on the DataCrumbs sample failed"
+  /usr/bin/python3 - "$WORK/dc.jsonl" <<'PY' || fail "the DataCrumbs dataset is inconsistent"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 192, len(rows)
+assert list(rows[0].keys())[7:] == ["unattributed", "coverage"], rows[0].keys()
+for r in rows:
+    assert r["unattributed"] == r["dur"] and r["coverage"] == 0, r
+    assert r["file"] and r["size"] is not None, r
+PY
+fi
+echo ok

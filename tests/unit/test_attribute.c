@@ -1,0 +1,213 @@
+/* The attribution dataset on a hand-built table: exact rows in every --time
+ * mode, --compat notebook and by cat; the column set (union over the calls,
+ * ordered by cat then name); the file filter and the default events; a call
+ * with no kernel event; CSV and JSONL spelling. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "events_fixture.h"
+#include "spoor/attribute.h"
+
+/* Thread (1, 1), in end-time order:
+ *   CALL1 read [100, 200] on /data/a, call_id 7, 1 MiB
+ *     VFS [110, 190] > EXT4 [120, 150] > BLK [130, 140]; FLUSH [190, 230] touches VFS
+ *   CALL2 write [300, 400] on /data/b, no kernel event, no call_id
+ *   CALL3 read [500, 600] on /other/c with VFS3 [510, 520]
+ *   APP main [0, 1000] around everything (a caller: not a default event)
+ * and process 2's VFS_P2 [150, 250], which only --match none / notebook sees. */
+enum { BLK, EXT4, VFS, CALL1, FLUSH, VFS_P2, CALL2, VFS3, CALL3, APP };
+
+static struct spoor_table *fixture(void)
+{
+    struct spoor_table *t = spoor_table_new();
+    fx_row(t, 130, 10, "blk", "block", 1, 1, 'X');
+    fx_row(t, 120, 30, "ext4_read", "ext4", 1, 1, 'X');
+    fx_row(t, 110, 80, "vfs_read", "vfs", 1, 1, 'X');
+    fx_row(t, 100, 100, "read", "sys", 1, 1, 'X');
+    fx_int(t, CALL1, "call_id", 7);
+    fx_int(t, CALL1, "size_sum", 1 << 20);
+    fx_str(t, CALL1, "fname", "/data/a");
+    fx_row(t, 190, 40, "flush", "os_cache", 1, 1, 'X');
+    fx_row(t, 150, 100, "vfs_read", "vfs", 2, 2, 'X');
+    fx_row(t, 300, 100, "write", "sys", 1, 1, 'X');
+    fx_str(t, CALL2, "fname", "/data/b");
+    fx_row(t, 510, 10, "vfs_read", "vfs", 1, 1, 'X');
+    fx_row(t, 500, 100, "read", "sys", 1, 1, 'X');
+    fx_int(t, CALL3, "size", 4096);
+    fx_str(t, CALL3, "fname", "/other/c");
+    fx_row(t, 0, 1000, "main", "app", 1, 1, 'X');
+    return t;
+}
+
+/* The dataset of the fixture's calls on files matching glob (NULL: all). */
+struct run {
+    struct spoor_table *t;
+    struct spoor_resolver *resolver;
+    struct spoor_attr_dataset d;
+};
+
+static void run_fixture(struct run *r, const char *glob, enum spoor_iv_key key, enum spoor_attr_mode mode,
+                        enum spoor_attr_columns by)
+{
+    r->t = fixture();
+    r->resolver = spoor_resolver_new();
+    const struct spoor_resolved *res = spoor_resolver_resolve(r->resolver, r->t);
+    struct spoor_expr *calls;
+    struct spoor_error err = {0};
+    assert_int_equal(spoor_expr_compile("cat = 'sys'", &calls, &err), SPOOR_OK);
+    struct spoor_attr_select sel = {.calls = calls, .file_glob = glob};
+    uint32_t *c, *e;
+    size_t nc, ne;
+    spoor_attr_select_rows(r->t, res, &sel, &c, &nc, &e, &ne);
+    struct spoor_attr_opts opts = {.key = key, .mode = mode, .threads = 1};
+    assert_int_equal(spoor_attr_dataset_build(r->t, res, c, nc, e, ne, &opts, by, &r->d, &err), SPOOR_OK);
+    free(c);
+    free(e);
+    spoor_expr_free(calls);
+}
+
+static void run_free(struct run *r)
+{
+    spoor_attr_dataset_free(&r->d);
+    spoor_resolver_free(r->resolver);
+    spoor_table_free(r->t);
+}
+
+static void check_columns(const struct spoor_attr_dataset *d, const char *const *names, size_t n)
+{
+    assert_int_equal(d->ncols, n);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(d->col_names[i], names[i]);
+}
+
+/* Row i's kernel columns equal ns[0..ncols), and its unattributed ns. */
+static void check_row(const struct spoor_attr_dataset *d, size_t i, const int64_t *ns, int64_t unattributed)
+{
+    for (size_t k = 0; k < d->ncols; k++)
+        assert_int_equal(d->ns[i * d->ncols + k], ns[k]);
+    assert_int_equal(d->rows[i].unattributed, unattributed);
+}
+
+static const char *const all_fns[] = {"block.blk", "ext4.ext4_read", "os_cache.flush", "vfs.vfs_read"};
+
+static void self_mode(void **state)
+{
+    struct run r;
+    run_fixture(&r, NULL, SPOOR_IV_THREAD, SPOOR_ATTR_SELF, SPOOR_ATTR_BY_FUNCTION);
+    check_columns(&r.d, all_fns, 4);
+    assert_int_equal(r.d.nrows, 3);
+    /* vfs holds [110, 120) and [150, 190); flush [190, 200); [100, 110) is no one's. */
+    check_row(&r.d, 0, (int64_t[]){10, 20, 10, 50}, 10);
+    check_row(&r.d, 1, (int64_t[]){0, 0, 0, 0}, 100);
+    check_row(&r.d, 2, (int64_t[]){0, 0, 0, 10}, 90);
+    const struct spoor_attr_row *a = &r.d.rows[0], *b = &r.d.rows[1], *c = &r.d.rows[2];
+    assert_int_equal(a->call_id, 7);
+    assert_int_equal(a->ts, 100);
+    assert_int_equal(a->dur, 100);
+    assert_string_equal(a->name, "read");
+    assert_string_equal(a->file, "/data/a");
+    assert_int_equal(a->size, 1 << 20);
+    assert_true(fabs(a->bandwidth - 1e7) < 1e-6);   /* 1 MiB in 100 ns */
+    assert_true(fabs(a->coverage - 0.9) < 1e-12);
+    assert_int_equal(b->call_id, CALL2 + 1);        /* its line */
+    assert_int_equal(b->size, SPOOR_NULL);
+    assert_true(isnan(b->bandwidth));
+    assert_true(b->coverage == 0);
+    assert_int_equal(c->size, 4096);                /* args.size when no size_sum */
+    run_free(&r);
+}
+
+static void overlap_mode(void **state)
+{
+    struct run r;
+    run_fixture(&r, NULL, SPOOR_IV_THREAD, SPOOR_ATTR_OVERLAP, SPOOR_ATTR_BY_FUNCTION);
+    check_columns(&r.d, all_fns, 4);
+    check_row(&r.d, 0, (int64_t[]){10, 30, 10, 80}, 10);
+    check_row(&r.d, 1, (int64_t[]){0, 0, 0, 0}, 100);
+    run_free(&r);
+}
+
+static void inclusive_mode(void **state)
+{
+    struct run r;
+    run_fixture(&r, NULL, SPOOR_IV_THREAD, SPOOR_ATTR_INCLUSIVE, SPOOR_ATTR_BY_FUNCTION);
+    /* flush is nested in no call, so no call lists it: no column. */
+    check_columns(&r.d, (const char *const[]){"block.blk", "ext4.ext4_read", "vfs.vfs_read"}, 3);
+    check_row(&r.d, 0, (int64_t[]){10, 30, 80}, 10);
+    check_row(&r.d, 2, (int64_t[]){0, 0, 10}, 90);
+    run_free(&r);
+}
+
+static void notebook_mode(void **state)
+{
+    struct run r;
+    run_fixture(&r, NULL, SPOOR_IV_NONE, SPOOR_ATTR_NOTEBOOK, SPOOR_ATTR_BY_FUNCTION);
+    check_columns(&r.d, all_fns, 4);
+    /* Whole durations, process 2's vfs_read included: 80 + 100. */
+    check_row(&r.d, 0, (int64_t[]){10, 30, 40, 180}, 10);
+    check_row(&r.d, 1, (int64_t[]){0, 0, 0, 0}, 100);
+    run_free(&r);
+}
+
+static void by_cat(void **state)
+{
+    struct run r;
+    run_fixture(&r, NULL, SPOOR_IV_THREAD, SPOOR_ATTR_SELF, SPOOR_ATTR_BY_CAT);
+    check_columns(&r.d, (const char *const[]){"block", "ext4", "os_cache", "vfs"}, 4);
+    check_row(&r.d, 0, (int64_t[]){10, 20, 10, 50}, 10);
+    run_free(&r);
+}
+
+static void file_filter(void **state)
+{
+    struct run r;
+    run_fixture(&r, "/data/*", SPOOR_IV_THREAD, SPOOR_ATTR_SELF, SPOOR_ATTR_BY_FUNCTION);
+    assert_int_equal(r.d.nrows, 2);
+    assert_string_equal(r.d.rows[0].file, "/data/a");
+    assert_string_equal(r.d.rows[1].file, "/data/b");
+    run_free(&r);
+}
+
+/* The CSV and JSONL text of the self-mode dataset, restricted to CALL2. */
+static char *written(enum spoor_write_format format, const char *glob)
+{
+    struct run r;
+    run_fixture(&r, glob, SPOOR_IV_THREAD, SPOOR_ATTR_SELF, SPOOR_ATTR_BY_CAT);
+    char *text;
+    size_t len;
+    FILE *fp = open_memstream(&text, &len);
+    struct spoor_error err = {0};
+    assert_int_equal(spoor_attr_dataset_write(fp, &r.d, format, &err), SPOOR_OK);
+    fclose(fp);
+    run_free(&r);
+    return text;
+}
+
+static void spelling(void **state)
+{
+    char *csv = written(SPOOR_WRITE_CSV, "/data/b");
+    assert_string_equal(csv, "call_id,ts,dur,name,file,size,bandwidth,unattributed,coverage\n"
+                             "7,300,100,write,/data/b,,,100,0\n");
+    free(csv);
+    char *jsonl = written(SPOOR_WRITE_JSONL, "/data/b");
+    assert_string_equal(jsonl, "{\"call_id\":7,\"ts\":300,\"dur\":100,\"name\":\"write\",\"file\":\"/data/b\","
+                               "\"size\":null,\"bandwidth\":null,\"unattributed\":100,\"coverage\":0}\n");
+    free(jsonl);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(self_mode),     cmocka_unit_test(overlap_mode), cmocka_unit_test(inclusive_mode),
+        cmocka_unit_test(notebook_mode), cmocka_unit_test(by_cat),       cmocka_unit_test(file_filter),
+        cmocka_unit_test(spelling),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

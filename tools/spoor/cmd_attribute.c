@@ -1,0 +1,206 @@
+/* spoor attribute: per I/O call, the time each kernel function took inside it
+ * (spoor/attribute.h over the interval engine), as a CSV or JSONL dataset. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter_load.h"
+#include "load_args.h"
+#include "spoor/atomic_file.h"
+#include "spoor/attribute.h"
+
+static const char usage[] =
+    "usage: spoor attribute [options] --calls EXPR -o DATASET TRACE...\n"
+    "\n"
+    "One row per I/O call: call_id ts dur name file size bandwidth (MiB/s), the ns\n"
+    "each kernel function (cat.name) took inside the call, unattributed and coverage.\n"
+    "\n"
+    "options:\n"
+    "  --calls EXPR         the calls, e.g. \"cat = 'sys' AND name IN ('read', 'write')\"\n"
+    "                       (the --where language of spoor events; see docs/cli.md)\n"
+    "  --file GLOB          only calls on files matching GLOB, e.g. '/data/*'\n"
+    "  --events EXPR        the kernel events (default: every event whose cat is\n"
+    "                       neither a call's cat nor app)\n"
+    "  --match M            which events a call sees: tid (its thread, default),\n"
+    "                       pid (its process) or none (every event)\n"
+    "  --time T             self (default): each function's exclusive time, nothing\n"
+    "                       counted twice; overlap: the part of every event inside the\n"
+    "                       call; inclusive: the whole dur of events nested in it\n"
+    "  --compat notebook    the DataCrumbs notebook: the whole dur of every event\n"
+    "                       overlapping the call, from any process\n"
+    "  --by cat             one column per cat (layer) instead of per function\n"
+    "  --format F           csv (default) or jsonl; -o NAME.jsonl picks jsonl\n"
+    "  -o FILE              write to FILE, complete or not at all (- = stdout)\n"
+    "  -h, --help           this help\n"
+    "see docs/attribution.md for a worked example of the modes\n" LOAD_ARGS_HELP;
+
+enum { OPT_CALLS = 2000, OPT_FILE, OPT_EVENTS, OPT_MATCH, OPT_TIME, OPT_COMPAT, OPT_BY, OPT_FORMAT, NOPTS = 8 };
+
+struct cli {
+    const char *arg[NOPTS], *output;
+};
+#define CLI(cli, opt) ((cli)->arg[(opt) - OPT_CALLS])
+
+/* The index of value among names (NULL value: 0), or -1 after a one-line error. */
+static int pick(const char *option, const char *value, const char *const *names, int n)
+{
+    for (int i = 0; value && i < n; i++)
+        if (!strcmp(value, names[i]))
+            return i;
+    if (!value)
+        return 0;
+    fprintf(stderr, "spoor attribute: %s '%s': expected %s", option, value, names[0]);
+    for (int i = 1; i < n; i++)
+        fprintf(stderr, "%s%s", i == n - 1 ? " or " : ", ", names[i]);
+    fputc('\n', stderr);
+    return -1;
+}
+
+struct choices {
+    struct spoor_attr_opts engine;
+    enum spoor_attr_columns by;
+    enum spoor_write_format format;
+};
+
+static bool suffix_is(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_choices(const struct cli *cli, struct choices *ch)
+{
+    static const char *const keys[] = {"tid", "pid", "none"}, *const times[] = {"self", "overlap", "inclusive"},
+                             *const compat[] = {"notebook"}, *const by[] = {"function", "cat"},
+                             *const formats[] = {"csv", "jsonl"};
+    int key = pick("--match", CLI(cli, OPT_MATCH), keys, 3), time = pick("--time", CLI(cli, OPT_TIME), times, 3);
+    int cols = pick("--by", CLI(cli, OPT_BY), by, 2), fmt = pick("--format", CLI(cli, OPT_FORMAT), formats, 2);
+    if (key < 0 || time < 0 || cols < 0 || fmt < 0 || pick("--compat", CLI(cli, OPT_COMPAT), compat, 1) < 0)
+        return 2;
+    if (CLI(cli, OPT_COMPAT) && (CLI(cli, OPT_MATCH) || CLI(cli, OPT_TIME))) {
+        fprintf(stderr, "spoor attribute: --compat notebook fixes --match and --time; give neither\n");
+        return 2;
+    }
+    static const enum spoor_iv_key key_of[] = {SPOOR_IV_THREAD, SPOOR_IV_PID, SPOOR_IV_NONE};
+    static const enum spoor_attr_mode mode_of[] = {SPOOR_ATTR_SELF, SPOOR_ATTR_OVERLAP, SPOOR_ATTR_INCLUSIVE};
+    ch->engine.key = CLI(cli, OPT_COMPAT) ? SPOOR_IV_NONE : key_of[key];
+    ch->engine.mode = CLI(cli, OPT_COMPAT) ? SPOOR_ATTR_NOTEBOOK : mode_of[time];
+    ch->by = cols ? SPOOR_ATTR_BY_CAT : SPOOR_ATTR_BY_FUNCTION;
+    bool jsonl_name = cli->output && (suffix_is(cli->output, ".jsonl") || suffix_is(cli->output, ".json") ||
+                                      suffix_is(cli->output, ".ndjson"));
+    ch->format = (CLI(cli, OPT_FORMAT) ? fmt == 1 : jsonl_name) ? SPOOR_WRITE_JSONL : SPOOR_WRITE_CSV;
+    return -1;
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts, struct choices *ch)
+{
+    static const struct option options[] = {
+        {"calls", required_argument, 0, OPT_CALLS},
+        {"file", required_argument, 0, OPT_FILE},
+        {"events", required_argument, 0, OPT_EVENTS},
+        {"match", required_argument, 0, OPT_MATCH},
+        {"time", required_argument, 0, OPT_TIME},
+        {"compat", required_argument, 0, OPT_COMPAT},
+        {"by", required_argument, 0, OPT_BY},
+        {"format", required_argument, 0, OPT_FORMAT},
+        {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},
+        LOAD_LONG_OPTIONS,
+        {0, 0, 0, 0},
+    };
+    int code = filter_load_getopt("attribute", usage, argc, argv, options, OPT_CALLS, cli->arg, &cli->output, opts);
+    if (code >= 0)
+        return code;
+    const char *missing = optind >= argc ? "no trace given" : !CLI(cli, OPT_CALLS) ? "--calls is required"
+                                                            : !cli->output       ? "-o is required"
+                                                                                 : NULL;
+    if (missing) {
+        fprintf(stderr, "spoor attribute: %s; see 'spoor attribute --help'\n", missing);
+        return 2;
+    }
+    return parse_choices(cli, ch);
+}
+
+static int compile(const char *option, const char *text, struct spoor_expr **out)
+{
+    struct spoor_error err = {0};
+    *out = NULL;
+    if (!text || spoor_expr_compile(text, out, &err) == SPOOR_OK)
+        return SPOOR_OK;
+    fprintf(stderr, "spoor attribute: %s: %s\n", option, err.msg);
+    return err.code;
+}
+
+/* Attributes the calls of the loaded table t and writes the dataset to fp. */
+static int attribute_table(const struct spoor_table *t, const struct spoor_attr_select *sel,
+                           const struct choices *ch, int threads, FILE *fp, struct spoor_error *err)
+{
+    struct spoor_resolver *resolver = spoor_resolver_new();
+    const struct spoor_resolved *files = spoor_resolver_resolve(resolver, t);
+    uint32_t *calls, *events;
+    size_t ncalls, nevents;
+    spoor_attr_select_rows(t, files, sel, &calls, &ncalls, &events, &nevents);
+    struct spoor_attr_opts engine = ch->engine;
+    engine.threads = threads;
+    struct spoor_attr_dataset d;
+    int st = spoor_attr_dataset_build(t, files, calls, ncalls, events, nevents, &engine, ch->by, &d, err);
+    if (st == SPOOR_OK) {
+        st = spoor_attr_dataset_write(fp, &d, ch->format, err);
+        spoor_attr_dataset_free(&d);
+    }
+    free(calls);
+    free(events);
+    spoor_resolver_free(resolver);
+    return st;
+}
+
+/* Opens the output first (a bad -o fails before the load), loads, attributes
+ * and writes; err says why not. */
+static int run(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
+               const struct spoor_attr_select *sel, const struct choices *ch, const char *output,
+               struct spoor_error *err)
+{
+    struct spoor_atomic_file out;
+    int st = spoor_atomic_file_open(&out, output, err);
+    if (st != SPOOR_OK)
+        return st;
+    struct spoor_table *t = NULL;
+    struct spoor_load_result res = {0};
+    st = spoor_load_table(paths, npaths, opts, &t, &res, err);
+    load_args_report("attribute", &res);
+    spoor_load_result_free(&res);
+    if (st == SPOOR_OK)
+        st = attribute_table(t, sel, ch, spoor_load_threads(opts), out.fp, err);
+    spoor_table_free(t);
+    if (st == SPOOR_OK)
+        return spoor_atomic_file_commit(&out, err);
+    spoor_atomic_file_abort(&out);
+    return st;
+}
+
+int cmd_attribute(int argc, char **argv)
+{
+    struct cli cli = {0};
+    struct choices ch = {0};
+    struct spoor_load_opts opts;
+    load_args_init(&opts); /* args mode ALL: call_id, size and the file keys are read */
+    int code = parse_cli(argc, argv, &cli, &opts, &ch);
+    if (code >= 0)
+        return code;
+    struct spoor_expr *calls, *events = NULL;
+    if (compile("--calls", CLI(&cli, OPT_CALLS), &calls) != SPOOR_OK ||
+        compile("--events", CLI(&cli, OPT_EVENTS), &events) != SPOOR_OK) {
+        spoor_expr_free(calls);
+        return 2;
+    }
+    struct spoor_attr_select sel = {.calls = calls, .file_glob = CLI(&cli, OPT_FILE), .events = events};
+    struct spoor_error err = {0};
+    int st = run((const char *const *)argv + optind, (size_t)(argc - optind), &opts, &sel, &ch, cli.output, &err);
+    if (st != SPOOR_OK)
+        fprintf(stderr, "spoor attribute: %s\n", err.msg);
+    spoor_expr_free(calls);
+    spoor_expr_free(events);
+    return st == SPOOR_OK ? 0 : 1;
+}
