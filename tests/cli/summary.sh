@@ -35,6 +35,13 @@ assert layers["vfs"]["parent"] == "sys", layers["vfs"]
 assert 0 < layers["vfs"]["parent_share"] <= 1
 PY
 
+# -o writes the file whole; csv has its header and a row per layer.
+"$SPOOR_BIN" summary --format csv -o "$WORK/gen.csv" --no-progress --no-cache "$WORK/gen.pfw" > "$WORK/stdout" \
+  || fail "summary -o failed"
+[ ! -s "$WORK/stdout" ] || fail "summary -o also wrote to stdout"
+head -1 "$WORK/gen.csv" | grep -q "^section,label,count,time_ns," || fail "no CSV header"
+[ "$(grep -c '^layer,' "$WORK/gen.csv")" -eq 6 ] || fail "CSV layers: $(grep '^layer,' "$WORK/gen.csv")"
+
 need_data
 for f in "$SPOOR_DATA"/pfw/*.pfw "$SPOOR_DATA"/pfw/*.pfw.gz; do
   name=$(basename "$f")

@@ -46,9 +46,13 @@ static void table_layers(FILE *out, const struct spoor_summary *s)
         spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, l->count));
         spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)l->time));
         spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)l->self));
-        spoor_text_table_cell(t, "%.0f", per_s((double)l->count, l->time));
+        /* Rates need time: counter events (profiles) have none. */
+        if (l->time)
+            spoor_text_table_cell(t, "%.0f", per_s((double)l->count, l->time));
+        else
+            spoor_text_table_cell(t, "-");
         spoor_text_table_cell(t, "%s", l->sized ? spoor_fmt_count(a, sizeof a, (unsigned long long)l->bytes) : "-");
-        if (l->sized)
+        if (l->sized && l->time)
             spoor_text_table_cell(t, "%.1f", mib(per_s((double)l->bytes, l->time)));
         else
             spoor_text_table_cell(t, "-");
