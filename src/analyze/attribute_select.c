@@ -39,7 +39,7 @@ static uint32_t *default_events(const struct spoor_table *t, const uint32_t *cal
     for (size_t i = 0; i < ncalls; i++)
         caller[t->cat[calls[i]]] = true;
     uint32_t app = spoor_strpool_find(t->pool, "app", 3);
-    if (app)
+    if (app != UINT32_MAX)
         caller[app] = true;
     uint32_t *rows = spoor_xmalloc((t->nrows ? t->nrows : 1) * sizeof *rows);
     *n = 0;

@@ -24,7 +24,7 @@
  * and process 2's VFS_P2 [150, 250], which only --match none / notebook sees. */
 enum { BLK, EXT4, VFS, CALL1, FLUSH, VFS_P2, CALL2, VFS3, CALL3, APP };
 
-static struct spoor_table *fixture(void)
+static struct spoor_table *fixture(bool with_app)
 {
     struct spoor_table *t = spoor_table_new();
     fx_row(t, 130, 10, "blk", "block", 1, 1, 'X');
@@ -42,12 +42,14 @@ static struct spoor_table *fixture(void)
     fx_row(t, 500, 100, "read", "sys", 1, 1, 'X');
     fx_int(t, CALL3, "size", 4096);
     fx_str(t, CALL3, "fname", "/other/c");
-    fx_row(t, 0, 1000, "main", "app", 1, 1, 'X');
+    if (with_app)
+        fx_row(t, 0, 1000, "main", "app", 1, 1, 'X');
     return t;
 }
 
 /* The dataset of the fixture's calls on files matching glob (NULL: all). */
 struct run {
+    bool no_app;            /* a trace without cat app (set before run_fixture) */
     struct spoor_table *t;
     struct spoor_resolver *resolver;
     struct spoor_attr_dataset d;
@@ -56,7 +58,7 @@ struct run {
 static void run_fixture(struct run *r, const char *glob, enum spoor_iv_key key, enum spoor_attr_mode mode,
                         enum spoor_attr_columns by)
 {
-    r->t = fixture();
+    r->t = fixture(!r->no_app);
     r->resolver = spoor_resolver_new();
     const struct spoor_resolved *res = spoor_resolver_resolve(r->resolver, r->t);
     struct spoor_expr *calls;
@@ -99,7 +101,7 @@ static const char *const all_fns[] = {"block.blk", "ext4.ext4_read", "os_cache.f
 
 static void self_mode(void **state)
 {
-    struct run r;
+    struct run r = {0};
     run_fixture(&r, NULL, SPOOR_IV_THREAD, SPOOR_ATTR_SELF, SPOOR_ATTR_BY_FUNCTION);
     check_columns(&r.d, all_fns, 4);
     assert_int_equal(r.d.nrows, 3);
@@ -124,9 +126,18 @@ static void self_mode(void **state)
     run_free(&r);
 }
 
+static void without_app_events(void **state)
+{
+    struct run r = {.no_app = true};
+    run_fixture(&r, NULL, SPOOR_IV_THREAD, SPOOR_ATTR_SELF, SPOOR_ATTR_BY_FUNCTION);
+    check_columns(&r.d, all_fns, 4);
+    check_row(&r.d, 0, (int64_t[]){10, 20, 10, 50}, 10);
+    run_free(&r);
+}
+
 static void overlap_mode(void **state)
 {
-    struct run r;
+    struct run r = {0};
     run_fixture(&r, NULL, SPOOR_IV_THREAD, SPOOR_ATTR_OVERLAP, SPOOR_ATTR_BY_FUNCTION);
     check_columns(&r.d, all_fns, 4);
     check_row(&r.d, 0, (int64_t[]){10, 30, 10, 80}, 10);
@@ -136,7 +147,7 @@ static void overlap_mode(void **state)
 
 static void inclusive_mode(void **state)
 {
-    struct run r;
+    struct run r = {0};
     run_fixture(&r, NULL, SPOOR_IV_THREAD, SPOOR_ATTR_INCLUSIVE, SPOOR_ATTR_BY_FUNCTION);
     /* flush is nested in no call, so no call lists it: no column. */
     check_columns(&r.d, (const char *const[]){"block.blk", "ext4.ext4_read", "vfs.vfs_read"}, 3);
@@ -147,7 +158,7 @@ static void inclusive_mode(void **state)
 
 static void notebook_mode(void **state)
 {
-    struct run r;
+    struct run r = {0};
     run_fixture(&r, NULL, SPOOR_IV_NONE, SPOOR_ATTR_NOTEBOOK, SPOOR_ATTR_BY_FUNCTION);
     check_columns(&r.d, all_fns, 4);
     /* Whole durations, process 2's vfs_read included: 80 + 100. */
@@ -158,7 +169,7 @@ static void notebook_mode(void **state)
 
 static void by_cat(void **state)
 {
-    struct run r;
+    struct run r = {0};
     run_fixture(&r, NULL, SPOOR_IV_THREAD, SPOOR_ATTR_SELF, SPOOR_ATTR_BY_CAT);
     check_columns(&r.d, (const char *const[]){"block", "ext4", "os_cache", "vfs"}, 4);
     check_row(&r.d, 0, (int64_t[]){10, 20, 10, 50}, 10);
@@ -167,7 +178,7 @@ static void by_cat(void **state)
 
 static void file_filter(void **state)
 {
-    struct run r;
+    struct run r = {0};
     run_fixture(&r, "/data/*", SPOOR_IV_THREAD, SPOOR_ATTR_SELF, SPOOR_ATTR_BY_FUNCTION);
     assert_int_equal(r.d.nrows, 2);
     assert_string_equal(r.d.rows[0].file, "/data/a");
@@ -178,7 +189,7 @@ static void file_filter(void **state)
 /* The CSV and JSONL text of the self-mode dataset, restricted to CALL2. */
 static char *written(enum spoor_write_format format, const char *glob)
 {
-    struct run r;
+    struct run r = {0};
     run_fixture(&r, glob, SPOOR_IV_THREAD, SPOOR_ATTR_SELF, SPOOR_ATTR_BY_CAT);
     char *text;
     size_t len;
@@ -207,7 +218,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(self_mode),     cmocka_unit_test(overlap_mode), cmocka_unit_test(inclusive_mode),
         cmocka_unit_test(notebook_mode), cmocka_unit_test(by_cat),       cmocka_unit_test(file_filter),
-        cmocka_unit_test(spelling),
+        cmocka_unit_test(spelling),      cmocka_unit_test(without_app_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
