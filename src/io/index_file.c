@@ -30,6 +30,7 @@
  * record for order and bounds; anything off and the sidecar is ignored
  * (the next full scan rebuilds it). */
 #include "io/index_file.h"
+#include "spoor/atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -231,35 +232,18 @@ int io_index_save(struct io_index *idx, const char *path, const struct spoor_fin
     }
     size_t len;
     uint8_t *bytes = io_index_serialize(idx, fp, &len);
-    size_t tmp_len = strlen(path) + 8;
-    char *tmp = spoor_xmalloc(tmp_len);
-    snprintf(tmp, tmp_len, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    int saved = 0;
-    if (fd < 0) {
-        saved = errno;
-    } else {
-        for (size_t put = 0; put < len && !saved;) {
-            ssize_t w = write(fd, bytes + put, len - put);
-            if (w > 0)
-                put += (size_t)w;
-            else
-                saved = w < 0 ? errno : EIO;
+    struct spoor_atomic_file f;
+    int st = spoor_atomic_file_open(&f, path, err);
+    if (st == SPOOR_OK) {
+        if (fwrite(bytes, 1, len, f.fp) == len) {
+            st = spoor_atomic_file_commit(&f, err);
+        } else {
+            spoor_atomic_file_abort(&f);
+            st = spoor_fail(err, SPOOR_EIO, "%s: cannot write the checkpoint index (%s)", path, strerror(EIO));
         }
-        if (fchmod(fd, 0644) != 0 && !saved)
-            saved = errno;
-        if (close(fd) != 0 && !saved)
-            saved = errno;
-        if (!saved && rename(tmp, path) != 0)
-            saved = errno;
-        if (saved)
-            unlink(tmp);
     }
-    if (saved)
-        spoor_fail(err, SPOOR_EIO, "%s: cannot write the checkpoint index (%s)", path, strerror(saved));
-    free(tmp);
     free(bytes);
-    return saved;
+    return st == SPOOR_OK ? 0 : EIO;
 }
 
 void io_index_stamp(uint8_t *bytes, size_t len, const struct spoor_fingerprint *fp)

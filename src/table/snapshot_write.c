@@ -2,6 +2,7 @@
  * own checksummed section, then the strings, lookups, report and directory; the
  * header goes last. The file is written to a temporary beside the target and
  * renamed into place, so readers never see half a snapshot. */
+#include "spoor/atomic_file.h"
 #include "spoor/snapshot.h"
 #include "table/internal.h"
 #include "table/snapshot_format.h"
@@ -12,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 struct dir_entry {
     uint32_t kind, crc;
@@ -212,29 +211,16 @@ int spoor_snapshot_write(const char *path, const struct spoor_snapshot_key *key,
 {
     if (spoor_dir_read_only(path))
         return spoor_fail(err, SPOOR_EIO, "%s: cannot write the snapshot (read-only directory)", path);
-    size_t tmp_len = strlen(path) + 8;
-    char *tmp = spoor_xmalloc(tmp_len);
-    snprintf(tmp, tmp_len, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    struct writer w = {.fp = fd >= 0 ? fdopen(fd, "wb") : NULL};
-    if (!w.fp) {
-        w.error = errno;
-        if (fd >= 0)
-            close(fd);
-    } else {
-        put_table(&w, key, t, report, report_len);
-        if (fchmod(fileno(w.fp), 0644) != 0 && !w.error)
-            w.error = errno;
-        if (fclose(w.fp) != 0 && !w.error)
-            w.error = errno ? errno : EIO;
-    }
-    if (!w.error && rename(tmp, path) != 0)
-        w.error = errno;
-    if (w.error && fd >= 0)
-        unlink(tmp);
-    free(tmp);
+    struct spoor_atomic_file f;
+    int st = spoor_atomic_file_open(&f, path, err);
+    if (st != SPOOR_OK)
+        return st;
+    struct writer w = {.fp = f.fp};
+    put_table(&w, key, t, report, report_len);
     free(w.dir);
-    if (w.error)
+    if (w.error) {
+        spoor_atomic_file_abort(&f);
         return spoor_fail(err, SPOOR_EIO, "%s: cannot write the snapshot (%s)", path, strerror(w.error));
-    return SPOOR_OK;
+    }
+    return spoor_atomic_file_commit(&f, err);
 }
