@@ -20,6 +20,8 @@
 #include "spoor/io.h"
 #include "spoor/read.h"
 
+struct spoor_snapshot_need;
+
 struct spoor_load_opts {
     struct spoor_read_opts read;
     struct spoor_input_opts input;
@@ -27,6 +29,10 @@ struct spoor_load_opts {
     bool progress;      /* progress bar on stderr when it is a terminal */
     bool no_cache;      /* neither read nor write snapshots (see spoor/snapshot.h) */
     const char *cache_dir; /* snapshots go here instead of beside the traces */
+    /* spoor_load_table of one input served by its snapshot verifies only the
+     * columns this names (the caller then reads no others); NULL: all. */
+    void (*columns_read)(void *ctx, const struct spoor_table *t, struct spoor_snapshot_need *need);
+    void *columns_read_ctx;
 };
 
 /* What happened to one input. */

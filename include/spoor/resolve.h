@@ -112,5 +112,8 @@ void spoor_resolver_free(struct spoor_resolver *r);
 /* Learns the batch's FH and HH lookups, then resolves its rows. The result
  * stays valid until the next call. Batches must come in input order. */
 const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, const struct spoor_table *batch);
+/* The args keys file or host (field) is resolved from: the hash, then the
+ * name the row may carry itself. */
+void spoor_resolver_keys(enum spoor_field field, const char *keys[2]);
 
 #endif

@@ -10,8 +10,10 @@
  *
  * A snapshot is trusted only when its header names this trace (fingerprint) and
  * these read options (a hash the caller computes), and every section's crc32,
- * bounds and string ids check out; otherwise opening it returns NULL and the
- * caller parses and rewrites. Format in src/table/snapshot_format.h. */
+ * bounds and string ids check out; otherwise the caller parses and rewrites.
+ * Opening checks all but the column arrays; a reader verifies the columns it
+ * will read before reading them, so a query touching three columns does not
+ * pay for checking thirty. Format in src/table/snapshot_format.h. */
 #ifndef SPOOR_SNAPSHOT_H
 #define SPOOR_SNAPSHOT_H
 
@@ -41,14 +43,34 @@ int spoor_snapshot_write(const char *path, const struct spoor_snapshot_key *key,
 
 struct spoor_snapshot;
 
-/* Maps and checks the snapshot at path; NULL when it is missing, stale or
- * damaged in any way. `source` names the rows' source file in views. */
+/* Maps and checks the snapshot at path, all but its column arrays; NULL when
+ * it is missing, stale or damaged. `source` names the rows' source file in
+ * views. */
 struct spoor_snapshot *spoor_snapshot_open(const char *path, const char *source,
                                            const struct spoor_snapshot_key *key);
 /* The same over bytes in memory, which must outlive the snapshot (fuzzing). */
 struct spoor_snapshot *spoor_snapshot_parse(const uint8_t *bytes, size_t len, const char *source,
                                             const struct spoor_snapshot_key *key);
 void spoor_snapshot_close(struct spoor_snapshot *s);
+
+/* The fixed columns, in file order: bits of spoor_snapshot_need.fixed. */
+enum spoor_snapshot_fixed {
+    SPOOR_SNAP_TS, SPOOR_SNAP_DUR, SPOOR_SNAP_PID, SPOOR_SNAP_TID,
+    SPOOR_SNAP_LINE, SPOOR_SNAP_NAME, SPOOR_SNAP_CAT, SPOOR_SNAP_PH,
+};
+
+/* The columns a reader is about to read. */
+struct spoor_snapshot_need {
+    unsigned fixed;             /* 1 << spoor_snapshot_fixed */
+    bool all_args;
+    uint32_t *args;             /* args columns by name (pool id); malloc'ed by whoever fills it */
+    size_t nargs;
+};
+
+/* Checks the crc32 and string ids of the column arrays need names (NULL:
+ * all) that are not checked yet; false when any of them is damaged, and
+ * then no view of s may be read. */
+bool spoor_snapshot_verify(struct spoor_snapshot *s, const struct spoor_snapshot_need *need);
 
 size_t spoor_snapshot_rows(const struct spoor_snapshot *s);
 const struct spoor_strpool *spoor_snapshot_pool(const struct spoor_snapshot *s);

@@ -70,6 +70,11 @@ struct spoor_sql_run {
  * error while running; SPOOR_EIO when writing fails. */
 int spoor_sql_exec(struct spoor_sql *s, const char *query, struct spoor_sql_run *run, struct spoor_error *err);
 
+/* The columns of t (a whole-table load, spoor_load_opts.columns_read) that
+ * running `text` can read; text NULL (an interactive shell): all of them. */
+struct spoor_snapshot_need;
+void spoor_sql_columns_read(const struct spoor_table *t, const char *text, struct spoor_snapshot_need *need);
+
 /* Prints the query line holding byte `offset` and a caret under it. */
 void spoor_sql_print_caret(FILE *f, const char *query, long offset);
 

@@ -148,6 +148,13 @@ static void resolve_rows(struct spoor_resolver *r, const struct spoor_table *t, 
     }
 }
 
+void spoor_resolver_keys(enum spoor_field field, const char *keys[2])
+{
+    const struct source *src = field == SPOOR_FIELD_HOST ? &host_source : &file_source;
+    keys[0] = src->hash_key;
+    keys[1] = src->name_key;
+}
+
 const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, const struct spoor_table *t)
 {
     learn(r, &r->lookups[0], &t->lookups[SPOOR_LOOKUP_FILE], t);

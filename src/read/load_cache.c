@@ -15,8 +15,17 @@ bool load_cache_find(const char *trace, const struct spoor_load_opts *opts, stru
     return true;
 }
 
-struct spoor_snapshot *load_cache_open(const struct load_cache *c, const struct spoor_load_opts *opts,
-                                       struct spoor_input_report *rep)
+/* Puts back the report a failed snapshot had filled in. */
+static void forget_report(struct spoor_input_report *rep, const struct spoor_input_report *fresh)
+{
+    free(rep->warning);
+    free(rep->text);
+    *rep = *fresh;
+}
+
+/* The snapshot, its columns not verified yet, with rep filled from its report. */
+static struct spoor_snapshot *open_with_report(const struct load_cache *c, const struct spoor_load_opts *opts,
+                                               struct spoor_input_report *rep)
 {
     struct spoor_snapshot *snap = spoor_snapshot_open(c->path, rep->path, &c->key);
     if (!snap)
@@ -25,14 +34,54 @@ struct spoor_snapshot *load_cache_open(const struct load_cache *c, const struct 
     size_t len;
     const uint8_t *report = spoor_snapshot_report(snap, &len);
     if (!load_report_decode(report, len, rep) || (opts->read.strict && (rep->skips.total || rep->warning))) {
-        free(rep->warning);
-        free(rep->text);
-        *rep = fresh;
+        forget_report(rep, &fresh);
         spoor_snapshot_close(snap);
         return NULL;
     }
     rep->disk_bytes = c->key.trace.size;
     return snap;
+}
+
+struct spoor_snapshot *load_cache_open(const struct load_cache *c, const struct spoor_load_opts *opts,
+                                       struct spoor_input_report *rep)
+{
+    struct spoor_input_report fresh = *rep;
+    struct spoor_snapshot *snap = open_with_report(c, opts, rep);
+    if (snap && !spoor_snapshot_verify(snap, NULL)) {
+        forget_report(rep, &fresh);
+        spoor_snapshot_close(snap);
+        return NULL;
+    }
+    return snap;
+}
+
+struct spoor_table *load_cache_table(const struct load_cache *c, const struct spoor_load_opts *opts,
+                                     struct spoor_input_report *rep)
+{
+    struct spoor_input_report fresh = *rep;
+    struct spoor_snapshot *snap = open_with_report(c, opts, rep);
+    if (!snap)
+        return NULL;
+    const struct spoor_read_opts *o = &opts->read;
+    uint32_t *ids = spoor_xmalloc((o->n_arg_keys ? o->n_arg_keys : 1) * sizeof *ids);
+    struct spoor_snapshot_cols cols = load_wanted_columns(snap, o, ids);
+    struct spoor_table *t = spoor_snapshot_table(snap, &cols);
+    free(ids);
+    bool ok;
+    if (opts->columns_read) {
+        struct spoor_snapshot_need need = {0};
+        opts->columns_read(opts->columns_read_ctx, t, &need);
+        ok = spoor_snapshot_verify(snap, &need);
+        free(need.args);
+    } else {
+        ok = spoor_snapshot_verify(snap, NULL);
+    }
+    if (!ok) {
+        forget_report(rep, &fresh);
+        spoor_table_free(t); /* closes snap */
+        return NULL;
+    }
+    return t;
 }
 
 void load_cache_write(const struct load_cache *c, const struct spoor_table *t, struct spoor_input_report *rep)

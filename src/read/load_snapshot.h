@@ -25,11 +25,15 @@ struct load_cache {
 /* Fills c; false when this load uses no snapshot (--no-cache, or the trace
  * cannot be fingerprinted). */
 bool load_cache_find(const char *trace, const struct spoor_load_opts *opts, struct load_cache *c);
-/* The snapshot when it can serve this load, with rep filled from its report;
- * NULL and rep untouched when it is missing, stale, damaged, or --strict and
- * its parse skipped lines or warned. */
+/* The snapshot, every column verified, when it can serve this load, with rep
+ * filled from its report; NULL and rep untouched when it is missing, stale,
+ * damaged, or --strict and its parse skipped lines or warned. */
 struct spoor_snapshot *load_cache_open(const struct load_cache *c, const struct spoor_load_opts *opts,
                                        struct spoor_input_report *rep);
+/* The same as the input's whole table (owning the snapshot), with only the
+ * columns opts->columns_read names verified when it is set. */
+struct spoor_table *load_cache_table(const struct load_cache *c, const struct spoor_load_opts *opts,
+                                     struct spoor_input_report *rep);
 /* Writes t, the input's whole table, as its snapshot; a failure becomes rep's
  * warning when it has none. */
 void load_cache_write(const struct load_cache *c, const struct spoor_table *t, struct spoor_input_report *rep);

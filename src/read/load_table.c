@@ -14,23 +14,14 @@ static int append_batch(void *ctx, size_t input, const struct spoor_table *batch
     return SPOOR_OK;
 }
 
-static struct spoor_table *snapshot_table(struct spoor_snapshot *snap, const struct spoor_read_opts *o)
-{
-    uint32_t *ids = spoor_xmalloc((o->n_arg_keys ? o->n_arg_keys : 1) * sizeof *ids);
-    struct spoor_snapshot_cols cols = load_wanted_columns(snap, o, ids);
-    struct spoor_table *t = spoor_snapshot_table(snap, &cols);
-    free(ids);
-    return t;
-}
-
 static int input_table(const char *path, size_t index, const struct spoor_load_opts *opts,
                        struct spoor_input_report *rep, struct spoor_table **out, struct spoor_error *err)
 {
     struct load_cache cache;
     bool cached = load_cache_find(path, opts, &cache);
-    struct spoor_snapshot *snap = cached ? load_cache_open(&cache, opts, rep) : NULL;
-    if (snap) {
-        *out = snapshot_table(snap, &opts->read);
+    struct spoor_table *mapped = cached ? load_cache_table(&cache, opts, rep) : NULL;
+    if (mapped) {
+        *out = mapped;
         return SPOOR_OK;
     }
     struct spoor_table *t = spoor_table_new();
@@ -58,9 +49,11 @@ int spoor_load_table(const char *const *paths, size_t npaths, const struct spoor
     struct spoor_table *all = spoor_table_new();
     for (size_t i = 0; i < npaths; i++)
         spoor_table_add_source(all, paths[i]);
+    struct spoor_load_opts copy_all = *opts; /* appending reads every column */
+    copy_all.columns_read = NULL;
     for (size_t i = 0; i < npaths; i++) {
         struct spoor_table *t;
-        int st = input_table(paths[i], i, opts, load_result_add(result, paths[i]), &t, err);
+        int st = input_table(paths[i], i, &copy_all, load_result_add(result, paths[i]), &t, err);
         if (st != SPOOR_OK) {
             spoor_table_free(all);
             return st;

@@ -121,7 +121,7 @@ bool native_column(const struct spoor_sql *s, const struct ntok *tok, size_t *co
 struct native_acc {
     int64_t n;              /* non-null values */
     __int128 sum;
-    unsigned __int128 abs;  /* sum of magnitudes: bounds every partial sum */
+    uint64_t abs;           /* sum of magnitudes, saturating: bounds every partial sum */
     struct sql_cell ext;    /* min / max so far (SQLITE_NULL: none) */
 };
 

@@ -7,8 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Open addressing; each slot holds its group's first key word, so packed
+ * keys (one word) are found without leaving the table. */
+struct slot {
+    uint64_t word;
+    uint32_t group;         /* + 1; 0 = empty */
+};
+
 struct table {
-    uint32_t *slots;        /* group + 1, 0 = empty */
+    struct slot *slots;
     size_t mask;
 };
 
@@ -20,8 +27,12 @@ static uint64_t mix(uint64_t h)
     return h;
 }
 
+/* One word (packed keys, the usual case) costs a multiply; its high half
+ * is the well-mixed one. */
 static uint64_t hash_words(const uint64_t *w, size_t n)
 {
+    if (n == 1)
+        return (w[0] * 0x9E3779B97F4A7C15ULL) >> 32;
     uint64_t h = 0x9e3779b97f4a7c15ULL;
     for (size_t i = 0; i < n; i++)
         h = mix(h ^ w[i]) + i;
@@ -74,19 +85,6 @@ static void row_words(const struct key *keys, size_t nkeys, size_t row, uint64_t
     w[nkeys] = nulls;
 }
 
-/* Up to two 32-bit keys (string ids, letters, sources) in one word, each as
- * value + 1 with 0 for null: one compare per probe. */
-static uint64_t packed_word(const struct key *keys, size_t nkeys, size_t row)
-{
-    uint64_t word = 0;
-    for (size_t k = 0; k < nkeys; k++) {
-        uint64_t w;
-        if (key_word(&keys[k], row, &w))
-            word |= (w + 1) << (32 * k);
-    }
-    return word;
-}
-
 static size_t new_group(struct native_groups *g, size_t *cap, const uint64_t *w, size_t row, size_t naggs)
 {
     if (g->n == *cap) {
@@ -109,10 +107,11 @@ static void grow(struct table *h, const struct native_groups *g)
     h->slots = spoor_xcalloc(nslots, sizeof *h->slots);
     h->mask = nslots - 1;
     for (size_t i = 0; i < g->n; i++) {
-        size_t at = hash_words(g->words + i * g->nwords, g->nwords) & h->mask;
-        while (h->slots[at])
+        const uint64_t *w = g->words + i * g->nwords;
+        size_t at = hash_words(w, g->nwords) & h->mask;
+        while (h->slots[at].group)
             at = (at + 1) & h->mask;
-        h->slots[at] = (uint32_t)i + 1;
+        h->slots[at] = (struct slot){w[0], (uint32_t)i + 1};
     }
 }
 
@@ -125,16 +124,16 @@ static inline bool same_words(const uint64_t *a, const uint64_t *b, size_t n)
 }
 
 static inline size_t find(struct table *h, struct native_groups *g, size_t *cap, const uint64_t *w, size_t row,
-                   size_t naggs)
+                          size_t naggs)
 {
     size_t at = hash_words(w, g->nwords) & h->mask;
-    for (; h->slots[at]; at = (at + 1) & h->mask) {
-        size_t i = h->slots[at] - 1;
-        if (same_words(g->words + i * g->nwords, w, g->nwords))
+    for (; h->slots[at].group; at = (at + 1) & h->mask) {
+        size_t i = h->slots[at].group - 1;
+        if (h->slots[at].word == w[0] && same_words(g->words + i * g->nwords + 1, w + 1, g->nwords - 1))
             return i;
     }
     size_t i = new_group(g, cap, w, row, naggs);
-    h->slots[at] = (uint32_t)i + 1;
+    h->slots[at] = (struct slot){w[0], (uint32_t)i + 1};
     if (g->n * 2 > h->mask)
         grow(h, g);
     return i;
@@ -175,25 +174,95 @@ static void accumulate_extreme(const struct native_agg *a, const struct spoor_vi
         acc->ext = c;
 }
 
-/* Packed keys first try a direct-mapped cache of recent groups: one multiply
- * and one compare for the usual row, whose group was seen shortly before. */
-enum { RECENT_BITS = 12, RECENT = 1 << RECENT_BITS };
-
-struct recent {
-    uint64_t word;
-    uint32_t group;         /* + 1; 0 = empty */
-};
-
 /* Rows are grouped and aggregated a block at a time, one aggregate over the
  * whole block before the next, so each inner loop does one thing: this is
- * most of a query's time. */
+ * most of a query's time. Without a WHERE the rows of a block are
+ * consecutive, and the loops read the columns straight (vectorised) instead
+ * of through row numbers. */
 enum { BLOCK = 1024 };
 
 struct block {
     size_t n;
-    uint32_t row[BLOCK];
+    size_t start;           /* rows start, start + 1, ... unless `rows` */
+    const uint32_t *rows;   /* the block's rows (from the selection), or NULL */
     uint32_t group[BLOCK];
+    uint64_t word[BLOCK];   /* packed keys */
 };
+
+/* Row i of the block. The hot loops are inlined twice, with rows a constant
+ * NULL and with b->rows, so the contiguous one reads columns straight. */
+static inline __attribute__((always_inline)) size_t row_of(const struct block *b, const uint32_t *rows, size_t i)
+{
+    return rows ? rows[i] : b->start + i;
+}
+
+/* Up to two 32-bit keys (string ids, letters, sources) in one word, each as
+ * value + 1 with 0 for null: one compare per probe. Key k's half of every
+ * row of the block, with one loop per kind of column. */
+static inline __attribute__((always_inline)) void pack_key_rows(const struct key *key, unsigned shift,
+                                                                struct block *b, const uint32_t *rows)
+{
+    const struct spoor_view *v = key->v;
+    if (v->kind == SPOOR_VIEW_STR && !v->valid) { /* null is id 0 */
+        for (size_t i = 0; i < b->n; i++) {
+            uint64_t id = v->str[row_of(b, rows, i)];
+            b->word[i] |= (id + (id != 0)) << shift;
+        }
+        return;
+    }
+    for (size_t i = 0; i < b->n; i++) {
+        uint64_t w;
+        if (key_word(key, row_of(b, rows, i), &w))
+            b->word[i] |= (w + 1) << shift;
+    }
+}
+
+static void pack_key(const struct key *key, size_t k, struct block *b)
+{
+    if (b->rows)
+        pack_key_rows(key, 32 * (unsigned)k, b, b->rows);
+    else
+        pack_key_rows(key, 32 * (unsigned)k, b, NULL);
+}
+
+/* The group of a packed word: one probe when it exists. */
+static inline size_t find_packed(struct table *h, struct native_groups *g, size_t *cap, uint64_t word, size_t row,
+                                 size_t naggs)
+{
+    for (size_t at = hash_words(&word, 1) & h->mask; h->slots[at].group; at = (at + 1) & h->mask)
+        if (h->slots[at].word == word)
+            return h->slots[at].group - 1;
+    return find(h, g, cap, &word, row, naggs);
+}
+
+/* sum, total, avg of an integer column: the kind of null is decided once
+ * per block. The magnitudes saturate: all that is asked of them is whether
+ * they stay under 2^53 or 2^63. */
+static inline __attribute__((always_inline)) void sum_rows(const struct spoor_view *v, size_t slot,
+                                                           const struct block *b, const uint32_t *rows,
+                                                           struct native_acc *acc, size_t naggs)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        size_t row = row_of(b, rows, i);
+        int64_t value = v->i64[row];
+        if (v->valid ? !((v->valid[row / 64] >> (row % 64)) & 1) : value == SPOOR_NULL)
+            continue;
+        struct native_acc *x = &acc[b->group[i] * naggs + slot];
+        uint64_t magnitude = value < 0 ? -(uint64_t)value : (uint64_t)value;
+        x->n++;
+        x->sum += value;
+        x->abs = x->abs + magnitude < x->abs ? UINT64_MAX : x->abs + magnitude;
+    }
+}
+
+static void accumulate_sum(const struct spoor_view *v, size_t slot, const struct block *b, struct native_acc *acc,
+                           size_t naggs)
+{
+    if (b->rows)
+        sum_rows(v, slot, b, b->rows, acc, naggs);
+    else
+        sum_rows(v, slot, b, NULL, acc, naggs);
+}
 
 /* Aggregate a (column v) of every row of the block into its group's slot. */
 static void accumulate_block(const struct native_agg *a, size_t slot, const struct spoor_view *v,
@@ -206,26 +275,18 @@ static void accumulate_block(const struct native_agg *a, size_t slot, const stru
         return;
     case AGG_COUNT:
         for (size_t i = 0; i < b->n; i++)
-            acc[b->group[i] * naggs + slot].n += !spoor_view_is_null(v, b->row[i]);
+            acc[b->group[i] * naggs + slot].n += !spoor_view_is_null(v, row_of(b, b->rows, i));
         return;
     case AGG_SUM:
     case AGG_TOTAL:
     case AGG_AVG: /* integer columns only (the parser sends the rest to SQLite) */
-        for (size_t i = 0; i < b->n; i++) {
-            size_t row = b->row[i];
-            if (spoor_view_is_null(v, row))
-                continue;
-            struct native_acc *x = &acc[b->group[i] * naggs + slot];
-            int64_t value = v->i64[row];
-            x->n++;
-            x->sum += value;
-            x->abs += value < 0 ? -(unsigned __int128)value : (unsigned __int128)value;
-        }
+        if (v->kind == SPOOR_VIEW_I64)
+            accumulate_sum(v, slot, b, acc, naggs);
         return;
     case AGG_MIN:
     case AGG_MAX:
         for (size_t i = 0; i < b->n; i++)
-            accumulate_extreme(a, v, b->row[i], &acc[b->group[i] * naggs + slot]);
+            accumulate_extreme(a, v, row_of(b, b->rows, i), &acc[b->group[i] * naggs + slot]);
         return;
     }
 }
@@ -258,29 +319,26 @@ static void group_part(struct part *p)
     memset(g, 0, sizeof *g);
     g->nwords = pl->nwords;
     p->cap = 0;
-    p->h = (struct table){.slots = spoor_xcalloc(64, sizeof(uint32_t)), .mask = 63};
+    p->h = (struct table){.slots = spoor_xcalloc(64, sizeof(struct slot)), .mask = 63};
     uint64_t w[NATIVE_MAX_KEYS + 1];
     if (!q->nkeys) { /* one group, even over no rows */
         w[0] = 0;
         find(&p->h, g, &p->cap, w, 0, naggs);
     }
     struct block *b = spoor_xmalloc(sizeof *b);
-    struct recent *recent = spoor_xcalloc(RECENT, sizeof *recent);
     for (size_t start = p->from; start < p->to; start += BLOCK) {
         b->n = p->to - start < BLOCK ? p->to - start : BLOCK;
-        for (size_t i = 0; i < b->n; i++) {
-            size_t row = pl->sel ? pl->sel[start + i] : start + i;
-            b->row[i] = (uint32_t)row;
-            if (pl->packed) {
-                w[0] = packed_word(pl->keys, q->nkeys, row);
-                struct recent *r = &recent[(w[0] * 0x9E3779B97F4A7C15ULL) >> (64 - RECENT_BITS)];
-                if (r->group && r->word == w[0]) {
-                    b->group[i] = r->group - 1;
-                    continue;
-                }
-                b->group[i] = (uint32_t)find(&p->h, g, &p->cap, w, row, naggs);
-                *r = (struct recent){w[0], b->group[i] + 1};
-            } else {
+        b->start = start;
+        b->rows = pl->sel ? pl->sel + start : NULL;
+        if (pl->packed) {
+            memset(b->word, 0, b->n * sizeof *b->word);
+            for (size_t k = 0; k < q->nkeys; k++)
+                pack_key(&pl->keys[k], k, b);
+            for (size_t i = 0; i < b->n; i++)
+                b->group[i] = (uint32_t)find_packed(&p->h, g, &p->cap, b->word[i], row_of(b, b->rows, i), naggs);
+        } else {
+            for (size_t i = 0; i < b->n; i++) {
+                size_t row = row_of(b, b->rows, i);
                 row_words(pl->keys, q->nkeys, row, w);
                 b->group[i] = (uint32_t)find(&p->h, g, &p->cap, w, row, naggs);
             }
@@ -288,7 +346,6 @@ static void group_part(struct part *p)
         for (size_t a = 0; a < naggs; a++) /* after the finds: they may move g->acc */
             accumulate_block(&q->aggs[a], a, pl->views[a], b, g->acc, naggs);
     }
-    free(recent);
     free(b);
 }
 
@@ -307,7 +364,7 @@ static void merge_acc(const struct native_agg *a, struct native_acc *into, const
     }
     into->n += from->n;
     into->sum += from->sum;
-    into->abs += from->abs;
+    into->abs = into->abs + from->abs < into->abs ? UINT64_MAX : into->abs + from->abs;
 }
 
 /* Folds the later part b into a: b's groups a already has take their

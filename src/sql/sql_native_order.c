@@ -48,7 +48,7 @@ int native_cell_cmp(const struct sql_cell *a, const struct sql_cell *b)
  * overflow on the way while the magnitudes add up to at most 2^63 - 1. */
 bool native_finish(const struct native_agg *a, const struct native_acc *acc, struct sql_cell *out, bool *overflow)
 {
-    static const unsigned __int128 exact_double = (unsigned __int128)1 << 53;
+    static const uint64_t exact_double = (uint64_t)1 << 53;
     *overflow = false;
     out->type = SQLITE_NULL;
     switch (a->kind) {
@@ -66,7 +66,7 @@ bool native_finish(const struct native_agg *a, const struct native_acc *acc, str
         }
         out->type = SQLITE_INTEGER;
         out->i = (int64_t)acc->sum;
-        return acc->abs <= (unsigned __int128)INT64_MAX;
+        return acc->abs <= (uint64_t)INT64_MAX;
     case AGG_TOTAL:
     case AGG_AVG:
         if (a->kind == AGG_AVG && !acc->n)

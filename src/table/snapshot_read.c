@@ -1,7 +1,8 @@
-/* Reading a snapshot: map it, check everything once (header, directory, every
- * section's crc32 and string ids, bounds, layout sizes), then hand out views
- * of the table that point into the mapping. Anything off makes the whole file
- * unusable: the caller reparses. */
+/* Reading a snapshot: map it, check the header, directory, bounds and layout
+ * sizes and the small sections (shape, strings, lookups, report) at once, and
+ * each column array's crc32 and string ids when a reader asks for it
+ * (spoor_snapshot_verify); hand out views of the table that point into the
+ * mapping. Anything off makes the file unusable: the caller reparses. */
 #include "spoor/snapshot.h"
 #include "table/internal.h"
 #include "table/snapshot_check.h"
@@ -29,6 +30,8 @@ struct spoor_snapshot {
     uint32_t ncols;
     const uint8_t *col_entries;
     const uint8_t **arrays;     /* SNAP_ARRAYS(ncols) column arrays, in file order */
+    struct snap_check *array_checks;    /* per array: where, its crc, whether ids */
+    enum { UNCHECKED, GOOD, BAD } *array_state;
     const uint8_t *report;
     size_t report_len;
     uint32_t *zeros;            /* the src column: every row from source 0 */
@@ -140,41 +143,84 @@ static bool locate(const struct spoor_snapshot *s, uint64_t dir_offset, uint64_t
     return true;
 }
 
-/* Locates every section, checks them all at once, then reads strings, lookups
- * and column names against the checked bytes. */
+/* Locates every section and checks the small ones; the column arrays wait
+ * for spoor_snapshot_verify. */
 static bool read_sections(struct spoor_snapshot *s, uint64_t dir_offset, uint64_t n)
 {
-    struct snap_check shape;
-    if (n < 1 || !locate(s, dir_offset, 0, SNAP_SHAPE, &shape) || !read_shape(s, shape.p, shape.len))
+    struct snap_check small[4]; /* shape, strings, lookups, report */
+    if (n < 1 || !locate(s, dir_offset, 0, SNAP_SHAPE, &small[0]) || !read_shape(s, small[0].p, small[0].len))
         return false;
     uint64_t narrays = snap_arrays(s->ncols);
     if (n != narrays + 4)
         return false;
-    struct snap_check *c = spoor_xmalloc(n * sizeof *c);
-    c[0] = shape;
     s->arrays = spoor_xmalloc(narrays * sizeof *s->arrays);
-    bool ok = true;
-    for (uint64_t i = 0; ok && i < narrays; i++) {
+    s->array_checks = spoor_xmalloc(narrays * sizeof *s->array_checks);
+    s->array_state = spoor_xcalloc(narrays, sizeof *s->array_state);
+    for (uint64_t i = 0; i < narrays; i++) {
+        struct snap_check *c = &s->array_checks[i];
         bool ids;
         uint64_t want = array_len(s, i, &ids);
-        ok = locate(s, dir_offset, i + 1, SNAP_ARRAY, &c[i + 1]) && c[i + 1].len == want;
-        c[i + 1].ids = ids;
-        s->arrays[i] = c[i + 1].p;
+        if (!locate(s, dir_offset, i + 1, SNAP_ARRAY, c) || c->len != want)
+            return false;
+        c->ids = ids;
+        s->arrays[i] = c->p;
     }
     static const enum snap_kind tail[3] = {SNAP_STRINGS, SNAP_LOOKUPS, SNAP_REPORT};
-    for (int k = 0; ok && k < 3; k++)
-        ok = locate(s, dir_offset, narrays + 1 + k, tail[k], &c[narrays + 1 + k]);
-    ok = ok && snap_check_sections(c, n) && read_strings(s, c[narrays + 1].p, c[narrays + 1].len) &&
-         read_lookups(s, c[narrays + 2].p, c[narrays + 2].len);
-    for (uint64_t i = 0; ok && i < n; i++)
-        ok = !c[i].ids || c[i].max_id < s->nstrings;
-    for (uint32_t i = 0; ok && i < s->ncols; i++)
-        ok = col_name(s, i) < s->nstrings;
-    if (ok) {
-        s->report = c[narrays + 3].p;
-        s->report_len = c[narrays + 3].len;
-        s->zeros = spoor_xcalloc(s->rows ? s->rows : 1, sizeof *s->zeros);
+    for (int k = 0; k < 3; k++)
+        if (!locate(s, dir_offset, narrays + 1 + k, tail[k], &small[1 + k]))
+            return false;
+    if (!snap_check_sections(small, 4) || !read_strings(s, small[1].p, small[1].len) ||
+        !read_lookups(s, small[2].p, small[2].len))
+        return false;
+    for (uint32_t i = 0; i < s->ncols; i++)
+        if (col_name(s, i) >= s->nstrings)
+            return false;
+    s->report = small[3].p;
+    s->report_len = small[3].len;
+    s->zeros = spoor_xcalloc(s->rows ? s->rows : 1, sizeof *s->zeros);
+    return true;
+}
+
+/* Whether need (NULL: everything) asks for array i. */
+static bool needed(const struct spoor_snapshot *s, const struct spoor_snapshot_need *need, uint64_t i)
+{
+    if (!need)
+        return true;
+    if (i < SNAP_FIXED_ARRAYS)
+        return need->fixed >> i & 1;
+    if (need->all_args)
+        return true;
+    uint32_t name = col_name(s, (uint32_t)((i - SNAP_FIXED_ARRAYS) / 2));
+    for (size_t k = 0; k < need->nargs; k++)
+        if (need->args[k] == name)
+            return true;
+    return false;
+}
+
+bool spoor_snapshot_verify(struct spoor_snapshot *s, const struct spoor_snapshot_need *need)
+{
+    uint64_t narrays = snap_arrays(s->ncols);
+    struct snap_check *c = spoor_xmalloc((narrays ? narrays : 1) * sizeof *c);
+    uint64_t *which = spoor_xmalloc((narrays ? narrays : 1) * sizeof *which);
+    size_t n = 0;
+    bool ok = true;
+    for (uint64_t i = 0; i < narrays; i++) {
+        if (!needed(s, need, i))
+            continue;
+        ok &= s->array_state[i] != BAD;
+        if (s->array_state[i] == UNCHECKED) {
+            which[n] = i;
+            c[n++] = s->array_checks[i];
+        }
     }
+    if (ok && n)
+        snap_check_sections(c, n);
+    for (size_t k = 0; ok && k < n; k++) {
+        bool good = c[k].ok && (!c[k].ids || c[k].max_id < s->nstrings);
+        s->array_state[which[k]] = good ? GOOD : BAD;
+        ok = good;
+    }
+    free(which);
     free(c);
     return ok;
 }
@@ -210,7 +256,7 @@ struct spoor_snapshot *spoor_snapshot_open(const char *path, const char *source,
     struct stat st;
     void *map = MAP_FAILED;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= SNAP_HEADER)
-        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (map == MAP_FAILED)
         return NULL;
@@ -233,6 +279,8 @@ void spoor_snapshot_close(struct spoor_snapshot *s)
     for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++)
         spoor_lookup_release(&s->lookups[k]);
     free(s->arrays);
+    free(s->array_checks);
+    free(s->array_state);
     free(s->zeros);
     free(s->source);
     free(s);

@@ -2,7 +2,8 @@
 # writes TRACE.spoor-snap, streams (stats, events, export) never do; stats,
 # events and sql from it are byte-identical to a parse (--no-cache) for any
 # --threads, stderr included; a stale, damaged or option-mismatched snapshot is
-# reparsed and rewritten; a read-only directory warns once; --cache-dir serves it.
+# reparsed and rewritten (sql checks the columns its query names); a read-only
+# directory warns once; --cache-dir serves it.
 source "$(dirname "$0")/lib/common.sh"
 need_data
 
@@ -54,12 +55,26 @@ run sql "$g" "SELECT 1" > /dev/null
 snap_is_used "$g" || fail "touched trace: snapshot not rewritten"
 run stats --format json --ts-unit ms "$g" > "$WORK/ms"
 cmp -s "$WORK/ref" "$WORK/ms" && fail "--ts-unit ms gave the snapshot's (us) answer"
-# damaged: a flipped byte in the middle
-size=$(stat -c %s "$g.spoor-snap")
-printf '\x5a' | dd of="$g.spoor-snap" bs=1 seek=$((size / 2)) conv=notrunc status=none
+# damaged: a flipped byte in the middle; a query reading every column rewrites it
+snap_id() { stat -c %i.%Y.%s "$g.spoor-snap"; }
+flip() { printf '\x5a' | dd of="$g.spoor-snap" bs=1 seek="$1" conv=notrunc status=none; }
+flip $(($(stat -c %s "$g.spoor-snap") / 2))
 run stats --format json "$g" > "$WORK/got"; cmp -s "$WORK/ref" "$WORK/got" || fail "damaged snapshot: wrong answer"
-run sql "$g" "SELECT 1" > /dev/null
-snap_is_used "$g" || fail "damaged snapshot: not rewritten"
+before=$(snap_id)
+run sql "$g" "SELECT * FROM events LIMIT 1" > /dev/null
+[ "$before" != "$(snap_id)" ] || fail "damaged snapshot: not rewritten"
+snap_is_used "$g" || fail "damaged snapshot: the rewritten one is not used"
+# A damaged dur column: sql checks only the columns a query names, so a query
+# without dur is served by the snapshot and one with dur reparses and rewrites.
+dur_at=$(python3 -c 'import struct,sys; b=open(sys.argv[1],"rb").read(); d=struct.unpack_from("<Q",b,56)[0]; print(struct.unpack_from("<Q",b,d+2*24+8)[0]+4000)' "$g.spoor-snap")
+flip "$dur_at"
+want=$(run sql --no-cache "$g" "SELECT count(*), min(ts), sum(dur) FROM events")
+before=$(snap_id)
+[ "$(run sql "$g" "SELECT count(*), min(ts) FROM events")" = "$(run sql --no-cache "$g" "SELECT count(*), min(ts) FROM events")" ] \
+  || fail "damaged dur: a query without dur answers wrong"
+[ "$before" = "$(snap_id)" ] || fail "damaged dur: a query without dur rewrote the snapshot"
+[ "$(run sql "$g" "SELECT count(*), min(ts), sum(dur) FROM events")" = "$want" ] || fail "damaged dur: sum(dur) is wrong"
+[ "$before" != "$(snap_id)" ] || fail "damaged dur: a query reading dur did not rewrite the snapshot"
 
 # read-only directory: one warning, right answer; --cache-dir serves it
 mkdir "$WORK/ro" "$WORK/cache"

@@ -1,8 +1,9 @@
 /* Fuzzes the snapshot reader: the input is a snapshot file. The harness first
  * stamps it with the key it is opened with and recomputes the header's and
  * every in-bounds section's crc32, so mutations reach the section checks, and
- * also opens the bytes as they came. Opening, reading every row of the table
- * with every value and decoding the report must never crash. */
+ * also opens the bytes as they came. Opening, verifying, reading every row of
+ * the verified table with every value and decoding the report must never
+ * crash. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,22 +81,27 @@ static void consume(const struct spoor_snapshot *s)
         consume_view(spoor_snapshot_view(s, first, 64, NULL));
 }
 
+/* Verifies the name column alone first, as a query reading only it would,
+ * then everything, and reads every value once all checked out. */
+static void open_and_read(const uint8_t *bytes, size_t size)
+{
+    struct spoor_snapshot *s = spoor_snapshot_parse(bytes, size, "trace", &KEY);
+    if (!s)
+        return;
+    struct spoor_snapshot_need name = {.fixed = 1u << SPOOR_SNAP_NAME};
+    if (spoor_snapshot_verify(s, &name) && spoor_snapshot_verify(s, NULL))
+        consume(s);
+    spoor_snapshot_close(s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint64_t *aligned = malloc((size / 8 + 1) * 8);
     uint8_t *bytes = (uint8_t *)aligned;
     memcpy(bytes, data, size);
-    struct spoor_snapshot *s = spoor_snapshot_parse(bytes, size, "trace", &KEY);
-    if (s) {
-        consume(s);
-        spoor_snapshot_close(s);
-    }
+    open_and_read(bytes, size);
     stamp(bytes, size);
-    s = spoor_snapshot_parse(bytes, size, "trace", &KEY);
-    if (s) {
-        consume(s);
-        spoor_snapshot_close(s);
-    }
+    open_and_read(bytes, size);
     free(aligned);
     return 0;
 }

@@ -139,6 +139,7 @@ static void test_round_trip(void **state)
 
     struct spoor_snapshot *s = spoor_snapshot_open(path, "trace", &KEY);
     assert_non_null(s);
+    assert_true(spoor_snapshot_verify(s, NULL));
     assert_int_equal(spoor_snapshot_rows(s), 370);
     size_t len;
     assert_memory_equal(spoor_snapshot_report(s, &len), "report", 6);
@@ -482,6 +483,89 @@ static void test_damaged(void **state)
     loaded_free(&ref);
 }
 
+/* Where section i starts (0 is the shape, the column arrays follow). */
+static uint64_t section_at(const uint8_t *file, uint32_t i)
+{
+    return spoor_get64(file + spoor_get64(file + 56) + i * 24 + 8);
+}
+
+/* Columns are verified when a reader asks for them: damage in one column
+ * fails the readers of that column only, and stays found. */
+static void test_verify_columns(void **state)
+{
+    struct spoor_table *t = batch(200, 1);
+    struct spoor_error err;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/columns.spoor-snap", testutil_tmpdir());
+    assert_int_equal(spoor_snapshot_write(path, &KEY, t, "", 0, &err), SPOOR_OK);
+    spoor_table_free(t);
+    size_t len;
+    uint8_t *bytes = slurp(path, &len);
+    uint64_t dur_at = section_at(bytes, 1 + SPOOR_SNAP_DUR) + 8;
+    bytes[dur_at] ^= 1;
+    spit(path, bytes, len);
+    struct spoor_snapshot *s = spoor_snapshot_open(path, "trace", &KEY);
+    assert_non_null(s);
+    struct spoor_snapshot_need ts = {.fixed = 1u << SPOOR_SNAP_TS}, dur = {.fixed = 1u << SPOOR_SNAP_DUR};
+    assert_true(spoor_snapshot_verify(s, &ts));
+    assert_false(spoor_snapshot_verify(s, &dur));
+    assert_true(spoor_snapshot_verify(s, &ts));
+    assert_false(spoor_snapshot_verify(s, NULL));
+    spoor_snapshot_close(s);
+
+    /* The last args column's validity words: only its readers fail. */
+    bytes[dur_at] ^= 1;
+    uint32_t ncols = spoor_get32(bytes + section_at(bytes, 0) + 8);
+    uint32_t last = spoor_get32(bytes + section_at(bytes, 0) + 16 + (ncols - 1) * 8);
+    bytes[section_at(bytes, 8 + 2 * ncols)] ^= 1;
+    spit(path, bytes, len);
+    s = spoor_snapshot_open(path, "trace", &KEY);
+    assert_non_null(s);
+    uint32_t other = spoor_get32(bytes + section_at(bytes, 0) + 16);
+    assert_true(spoor_snapshot_verify(s, &(struct spoor_snapshot_need){.fixed = ~0u, .args = &other, .nargs = 1}));
+    assert_false(spoor_snapshot_verify(s, &(struct spoor_snapshot_need){.args = &last, .nargs = 1}));
+    assert_false(spoor_snapshot_verify(s, &(struct spoor_snapshot_need){.all_args = true}));
+    spoor_snapshot_close(s);
+    free(bytes);
+}
+
+/* spoor_load_opts.columns_read: the fixed column *ctx alone. */
+static void read_one(void *ctx, const struct spoor_table *t, struct spoor_snapshot_need *need)
+{
+    need->fixed = 1u << *(const int *)ctx;
+}
+
+/* A whole-table load that reads only undamaged columns is served by the
+ * snapshot; one that reads the damaged column reparses and rewrites it. */
+static void test_damaged_column(void **state)
+{
+    struct loaded ref = reference();
+    struct loaded l = load_table(2, false);
+    loaded_free(&l);
+    size_t len;
+    uint8_t *bytes = slurp(snap, &len);
+    bytes[section_at(bytes, 1 + SPOOR_SNAP_DUR) + 100] ^= 1;
+    spit(snap, bytes, len);
+    free(bytes);
+    struct spoor_load_opts o = opts_of(2, false);
+    int column = SPOOR_SNAP_TS;
+    o.columns_read = read_one;
+    o.columns_read_ctx = &column;
+    l = table_with(trace, o);
+    assert_int_equal(l.borrowed, 1);
+    loaded_free(&l);
+    column = SPOOR_SNAP_DUR;
+    l = table_with(trace, o);
+    assert_int_equal(l.borrowed, 0);
+    assert_string_equal(l.text, ref.text);
+    loaded_free(&l);
+    l = load_table(2, false); /* rewritten whole */
+    assert_int_equal(l.borrowed, 1);
+    assert_string_equal(l.text, ref.text);
+    loaded_free(&l);
+    loaded_free(&ref);
+}
+
 static void test_read_only_dir_and_cache_dir(void **state)
 {
     char dir[4200], ro_trace[4300], cache[4200], cmd[30000];
@@ -526,6 +610,8 @@ int main(void)
         cmocka_unit_test(test_several_sources),
         cmocka_unit_test(test_stale),
         cmocka_unit_test(test_damaged),
+        cmocka_unit_test(test_verify_columns),
+        cmocka_unit_test(test_damaged_column),
         cmocka_unit_test(test_read_only_dir_and_cache_dir),
     };
     return cmocka_run_group_tests(tests, make_trace, NULL);

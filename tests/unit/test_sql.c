@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "events_fixture.h"
+#include "spoor/snapshot.h"
 #include "spoor/sql.h"
 #include "spoor/stats.h"
 #include "testutil.h"
@@ -144,6 +145,43 @@ static void test_columns_and_types(void **state)
     assert_int_equal(n, 7);
     assert_null(spoor_sql_schema(s, "nope"));
     spoor_sql_close(s);
+    spoor_table_free(t);
+}
+
+/* What a query can read, from its text: the columns it names, count(*) none;
+ * *, NATURAL and no text at all everything; file the keys it resolves from. */
+static void assert_reads(const struct spoor_table *t, const char *query, unsigned fixed, const char *args)
+{
+    struct spoor_snapshot_need need;
+    spoor_sql_columns_read(t, query, &need);
+    bool all = !strcmp(args, "*");
+    assert_int_equal(need.fixed, all ? ~0u : fixed);
+    assert_int_equal(need.all_args, all);
+    char got[256] = "";
+    for (size_t i = 0; i < need.nargs; i++)
+        snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i ? "," : "", spoor_table_str(t, need.args[i]));
+    if (!all && strcmp(got, args))
+        fail_msg("%s: reads args %s, want %s", query, got, args);
+    free(need.args);
+}
+
+static void test_columns_read(void **state)
+{
+    struct spoor_table *t = hand_table();
+    enum { TS = 1u << SPOOR_SNAP_TS, DUR = 1u << SPOOR_SNAP_DUR, NAME = 1u << SPOOR_SNAP_NAME,
+           CAT = 1u << SPOOR_SNAP_CAT };
+    assert_reads(t, "SELECT cat, name, count(*), sum(dur) FROM events GROUP BY 1, 2", CAT | NAME | DUR, "");
+    assert_reads(t, "select count( * ) from EVENTS", 0, "");
+    assert_reads(t, "SELECT [TS] FROM events WHERE \"say\" IS NULL -- ratio", TS, "ratio,say");
+    assert_reads(t, "SELECT \"args.Size\" FROM events", 0, "size,Size");
+    assert_reads(t, "SELECT \"args.ts\" FROM events", TS, "ts"); /* the word ts too: more, never less */
+    assert_reads(t, "SELECT file FROM events", 0, "fhash");
+    assert_reads(t, "SELECT * FROM events", 0, "*");
+    assert_reads(t, "SELECT e.name FROM events e", NAME, "");
+    assert_reads(t, "SELECT e.* FROM events e", 0, "*");
+    assert_reads(t, "SELECT dur*2 FROM events", 0, "*");
+    assert_reads(t, "SELECT name FROM events NATURAL JOIN procs", 0, "*");
+    assert_reads(t, NULL, 0, "*");
     spoor_table_free(t);
 }
 
@@ -450,6 +488,7 @@ int main(void)
 {
     const struct CMUnitTest hand[] = {
         cmocka_unit_test(test_columns_and_types),
+        cmocka_unit_test(test_columns_read),
         cmocka_unit_test(test_formats),
     };
     const struct CMUnitTest shared[] = {

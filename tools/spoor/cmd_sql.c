@@ -172,6 +172,12 @@ static int find_query(struct cli *cli)
     return 0;
 }
 
+/* A table mapped from a snapshot has only the columns the query names verified. */
+static void columns_read(void *ctx, const struct spoor_table *t, struct spoor_snapshot_need *need)
+{
+    spoor_sql_columns_read(t, ((const struct cli *)ctx)->query, need);
+}
+
 static int run_query(struct spoor_sql *s, struct cli *cli)
 {
     struct spoor_error err = {0};
@@ -216,6 +222,8 @@ int cmd_sql(int argc, char **argv)
     struct spoor_table *t = NULL;
     struct spoor_load_result res = {0};
     struct spoor_sql *s = NULL;
+    opts.columns_read = columns_read;
+    opts.columns_read_ctx = &cli;
     int st = spoor_load_table(cli.traces, cli.ntraces, &opts, &t, &res, &err);
     load_args_report("sql", &res);
     if (st == SPOOR_OK)
