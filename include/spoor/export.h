@@ -34,9 +34,11 @@
  * when complete (atomic_file.h). */
 struct spoor_sqlite_writer;
 
-/* Creates the database at path (an empty or absent file). */
+/* Creates the database at path (an empty or absent file). only_source, when
+ * every row comes from that one input, makes `source` a generated column
+ * holding it (no bytes per row); NULL stores each row's. */
 int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path, const char *const *columns,
-                             size_t ncolumns, struct spoor_error *err);
+                             size_t ncolumns, const char *only_source, struct spoor_error *err);
 /* Inserts rows sel[0..n) of t (all rows when sel is NULL) and t's lookups.
  * res gives file and host (NULL: they are null). */
 int spoor_sqlite_writer_write(struct spoor_sqlite_writer *w, const struct spoor_table *t,

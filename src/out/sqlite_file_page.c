@@ -3,7 +3,10 @@
 #include "out/sqlite_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum {
     USABLE = SQLF_PAGE,                             /* no reserved bytes per page */
@@ -30,9 +33,21 @@ int sqlf_file_open(struct sqlf_file *f, const char *path, struct spoor_error *er
 {
     memset(f, 0, sizeof *f);
     f->path = path;
-    f->fp = fopen(path, "wb");
-    if (!f->fp)
-        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", path, strerror(errno));
+    /* Not O_TRUNC (path is empty or absent): on ext4 a truncated file that
+     * was written is flushed to disk when closed, ~70 ms for 150 MB. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 && ftruncate(fd, 0) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    f->fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f->fp) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", path, strerror(e));
+    }
     setvbuf(f->fp, NULL, _IOFBF, 1 << 20);
     static const uint8_t blank[SQLF_PAGE];
     sqlf_file_append(f, blank);

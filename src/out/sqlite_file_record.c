@@ -25,6 +25,10 @@ void sqlf_buf_free(struct sqlf_buf *b)
  * ninth byte carries 8 bits. */
 size_t sqlf_varint(uint8_t *out, uint64_t v)
 {
+    if (v < 0x80) { /* most serial types and lengths */
+        out[0] = (uint8_t)v;
+        return 1;
+    }
     if (v >> 56) {
         out[8] = (uint8_t)v;
         v >>= 8;
@@ -46,6 +50,8 @@ size_t sqlf_varint(uint8_t *out, uint64_t v)
 
 size_t sqlf_varint_len(uint64_t v)
 {
+    if (v < 0x80)
+        return 1;
     size_t n = 1;
     while (n < 9 && v >> (7 * n))
         n++;
@@ -65,17 +71,21 @@ void sqlf_record_free(struct sqlf_record *r)
 
 static void put_type(struct sqlf_record *r, uint64_t type)
 {
-    sqlf_buf_reserve(&r->types, 9);
+    if (r->types.len + 9 > r->types.cap)
+        sqlf_buf_reserve(&r->types, 9);
     r->types.len += sqlf_varint(r->types.p + r->types.len, type);
     if (type)
         r->types_used = r->types.len;
 }
 
+/* The n low bytes of v, big-endian: one 8-byte store, then the length moves
+ * by n (the buffer keeps 8 bytes of room). */
 static void put_be(struct sqlf_record *r, uint64_t v, size_t n)
 {
-    sqlf_buf_reserve(&r->body, n);
-    for (size_t i = 0; i < n; i++)
-        r->body.p[r->body.len + i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+    if (r->body.len + 8 > r->body.cap)
+        sqlf_buf_reserve(&r->body, 8);
+    uint64_t be = __builtin_bswap64(v << (8 * (8 - n)));
+    memcpy(r->body.p + r->body.len, &be, 8);
     r->body.len += n;
 }
 
@@ -90,15 +100,15 @@ void sqlf_record_int(struct sqlf_record *r, int64_t v)
         put_type(r, (uint64_t)(8 + v));
         return;
     }
-    static const size_t width[] = {1, 2, 3, 4, 6, 8};
-    for (int t = 0; t < 6; t++) {
-        int bits = (int)width[t] * 8;
-        if (bits == 64 || (v >= -(INT64_C(1) << (bits - 1)) && v < (INT64_C(1) << (bits - 1)))) {
-            put_type(r, (uint64_t)t + 1);
-            put_be(r, (uint64_t)v, width[t]);
-            return;
-        }
-    }
+    /* Serial types 1-6 hold 1, 2, 3, 4, 6 and 8 bytes; the magnitude (as
+     * v ^ v >> 63, so -128 fits a byte like 127) picks the smallest. */
+    static const uint8_t type_of_bytes[9] = {1, 1, 2, 3, 4, 5, 5, 6, 6};
+    static const uint8_t width[7] = {0, 1, 2, 3, 4, 6, 8};
+    uint64_t m = (uint64_t)(v ^ (v >> 63));
+    int bytes = m ? (64 - __builtin_clzll(m) + 1 + 7) / 8 : 1;  /* with the sign bit */
+    uint8_t t = type_of_bytes[bytes];
+    put_type(r, t);
+    put_be(r, (uint64_t)v, width[t]);
 }
 
 void sqlf_record_real(struct sqlf_record *r, double v)

@@ -25,6 +25,7 @@ struct spoor_sqlite_writer {
     bool defaults;              /* args columns follow, added as they appear */
     struct spoor_view *views;   /* per table column: fixed, then args */
     enum sqlw_affinity *affinity;
+    size_t generated_col;       /* source as a generated column (only_source), or SIZE_MAX */
     size_t nviews, views_cap;
     struct wbuf create;         /* CREATE TABLE events(..., without the ')' */
     size_t ts_col, name_col, pid_col, tid_col;  /* SIZE_MAX: absent */
@@ -35,6 +36,8 @@ struct spoor_sqlite_writer {
     size_t column_of_key_cap;
     struct spoor_strpool *names_lower;  /* column names as SQLite compares them */
 
+    uint32_t *name_key_of_id;   /* the batch's name ids -> name index key + 1; 0 = not yet */
+    size_t name_key_cap;
     uint8_t *batch_utf8, *resolved_utf8;
     size_t batch_utf8_cap, resolved_utf8_n, resolved_utf8_cap;
     struct wbuf scratch;
@@ -89,6 +92,25 @@ static void add_column(struct spoor_sqlite_writer *w, const char *name, size_t l
     wbuf_put(&w->create, decl[aff], strlen(decl[aff]));
 }
 
+/* Declares the last column generated: always the text value, stored in the
+ * schema once instead of in every record (a VIRTUAL column takes no place in
+ * records; SQLite 3.31 and later read it). */
+static void make_generated(struct spoor_sqlite_writer *w, const char *value)
+{
+    struct wbuf fixed;
+    wbuf_init(&fixed, NULL, strlen(value) * 3 + 1);
+    sqlw_utf8_repair(&fixed, value, strlen(value));
+    wbuf_put(&w->create, " GENERATED ALWAYS AS ('", 23);
+    for (size_t i = 0; i < fixed.len; i++) {
+        if (fixed.data[i] == '\'')
+            wbuf_byte(&w->create, '\'');
+        wbuf_byte(&w->create, fixed.data[i]);
+    }
+    wbuf_put(&w->create, "') VIRTUAL", 10);
+    wbuf_release(&fixed);
+    w->generated_col = w->nviews - 1;
+}
+
 static size_t column_of_field(const struct spoor_sqlite_writer *w, enum spoor_field field)
 {
     for (size_t i = 0; i < w->ncols; i++)
@@ -98,12 +120,13 @@ static size_t column_of_field(const struct spoor_sqlite_writer *w, enum spoor_fi
 }
 
 int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path, const char *const *columns,
-                             size_t ncolumns, struct spoor_error *err)
+                             size_t ncolumns, const char *only_source, struct spoor_error *err)
 {
     struct spoor_sqlite_writer *w = spoor_xcalloc(1, sizeof *w);
     *out = w;
     w->path = spoor_xstrdup(path);
     w->defaults = !columns;
+    w->generated_col = SIZE_MAX;
     size_t n = 0;
     if (w->defaults)
         while (spoor_field_names[n])
@@ -123,6 +146,8 @@ int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path,
         if (!claim_name(w, name, strlen(name)))
             return spoor_fail(err, SPOOR_EIO, "cannot write %s: duplicate column name: %s", path, name);
         add_column(w, name, strlen(name), fixed_affinity(w->cols[i].field));
+        if (only_source && w->cols[i].field == SPOOR_FIELD_SOURCE)
+            make_generated(w, only_source);
     }
     w->ts_col = column_of_field(w, SPOOR_FIELD_TS);
     w->name_col = column_of_field(w, SPOOR_FIELD_NAME);
@@ -154,6 +179,7 @@ void spoor_sqlite_writer_free(struct spoor_sqlite_writer *w)
     free(w->column_of_key);
     free(w->batch_utf8);
     free(w->resolved_utf8);
+    free(w->name_key_of_id);
     spoor_strpool_free(w->keys_seen);
     spoor_strpool_free(w->names_lower);
     wbuf_release(&w->scratch);
@@ -217,6 +243,14 @@ static void bind_batch(struct spoor_sqlite_writer *w, const struct spoor_table *
     }
     for (size_t i = 0; i < w->ncols; i++)
         out_col_bind(&w->cols[i], &w->views[i], t, res);
+    if (w->name_col != SIZE_MAX) {
+        size_t n = spoor_strpool_count(t->pool);
+        if (n > w->name_key_cap) {
+            w->name_key_cap = n;
+            w->name_key_of_id = spoor_xrealloc(w->name_key_of_id, n * sizeof *w->name_key_of_id);
+        }
+        memset(w->name_key_of_id, 0, n * sizeof *w->name_key_of_id);
+    }
     if (!w->defaults)
         return;
     for (size_t i = w->ncols; i < w->nviews; i++)
@@ -230,6 +264,21 @@ static int64_t int_key(const struct sqlw_value *v)
     return v->type == SQLW_INT ? v->i : SPOOR_NULL;
 }
 
+/* The name index key of a row's name value: interned once per batch string. */
+static uint32_t name_key(struct spoor_sqlite_writer *w, const struct spoor_view *v, size_t row,
+                         const struct sqlw_value *value)
+{
+    if (value->type != SQLW_TEXT_VALUE)
+        return 0;
+    uint32_t *cached = v->kind == SPOOR_VIEW_STR ? &w->name_key_of_id[v->str[row]] : NULL;
+    if (cached && *cached)
+        return *cached;
+    uint32_t key = spoor_strpool_intern(w->keys.names, value->s, value->len) + 1;
+    if (cached)
+        *cached = key;
+    return key;
+}
+
 /* One row: its record to the table, its keys to the indexes. */
 static void add_row(struct spoor_sqlite_writer *w, size_t row)
 {
@@ -237,6 +286,8 @@ static void add_row(struct spoor_sqlite_writer *w, size_t row)
     sqlw_keys_grow(k);
     sqlf_record_clear(&w->rec);
     for (size_t i = 0; i < w->nviews; i++) {
+        if (i == w->generated_col)
+            continue;
         const struct spoor_view *v = &w->views[i];
         uint8_t *known = v->kind != SPOOR_VIEW_STR ? NULL : v->stable_ids ? w->resolved_utf8 : w->batch_utf8;
         struct sqlw_value value;
@@ -249,8 +300,7 @@ static void add_row(struct spoor_sqlite_writer *w, size_t row)
         if (i == w->tid_col && k->pid_tid)
             k->tid_of[k->n] = int_key(&value);
         if (i == w->name_col && k->name)
-            k->name_of[k->n] = value.type == SQLW_TEXT_VALUE
-                                   ? spoor_strpool_intern(k->names, value.s, value.len) + 1 : 0;
+            k->name_of[k->n] = name_key(w, v, row, &value);
     }
     k->n++;
     sqlf_record_finish(&w->rec, &w->bytes);

@@ -5,7 +5,11 @@
 #include "out/write_sqlite_internal.h"
 #include "spoor/strpool.h"
 
+#include <pthread.h>
 #include <stdlib.h>
+
+/* Below this many rows a second sorting thread costs more than it saves. */
+enum { PARALLEL_ROWS = 1 << 16 };
 
 void sqlw_keys_init(struct sqlw_keys *k, bool ts, bool name, bool pid_tid)
 {
@@ -47,6 +51,19 @@ static void int_keys(uint64_t *key, const int64_t *v, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         key[i] = (uint64_t)v[i] ^ (UINT64_C(1) << 63);
+}
+
+/* (pid, tid) as one key, each as value + 1 with 0 for NULL, when both fit
+ * in 32 bits (pids and tids do): one sort instead of two. */
+static bool pid_tid_keys(const struct sqlw_keys *k, uint64_t *key)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        int64_t pid = k->pid_of[i], tid = k->tid_of[i];
+        if ((pid != SPOOR_NULL && (pid < 0 || pid >= INT32_MAX)) || (tid != SPOOR_NULL && (tid < 0 || tid >= INT32_MAX)))
+            return false;
+        key[i] = (pid == SPOOR_NULL ? 0 : (uint64_t)pid + 1) << 32 | (tid == SPOOR_NULL ? 0 : (uint64_t)tid + 1);
+    }
+    return true;
 }
 
 struct name_rank {
@@ -125,27 +142,33 @@ static void entry_record(void *ctx, size_t i, struct sqlf_buf *out)
     sqlf_record_finish(&e->rec, out);
 }
 
-static uint32_t write_index(const struct sqlw_keys *k, struct sqlf_file *f, enum which which, uint32_t *rows,
-                            uint64_t *key)
+/* One index's order: its rows sorted by its keys. */
+struct sorting {
+    const struct sqlw_keys *k;
+    enum which which;
+    uint32_t *rows;
+};
+
+static void *sort_index(void *arg)
 {
+    struct sorting *s = arg;
+    const struct sqlw_keys *k = s->k;
+    uint64_t *key = spoor_xmalloc((k->n + 1) * sizeof *key);
+    s->rows = spoor_xmalloc((k->n + 1) * sizeof *s->rows);
     for (size_t i = 0; i < k->n; i++)
-        rows[i] = (uint32_t)i;
-    if (which == BY_TS) {
+        s->rows[i] = (uint32_t)i;
+    if (s->which == BY_TS) {
         int_keys(key, k->ts_of, k->n);
-        sqlf_sort_rows(rows, k->n, key);
-    } else if (which == BY_NAME) {
+    } else if (s->which == BY_NAME) {
         name_keys(k, key);
-        sqlf_sort_rows(rows, k->n, key);
-    } else {
+    } else if (!pid_tid_keys(k, key)) {
         int_keys(key, k->tid_of, k->n);
-        sqlf_sort_rows(rows, k->n, key);
+        sqlf_sort_rows(s->rows, k->n, key);
         int_keys(key, k->pid_of, k->n);
-        sqlf_sort_rows(rows, k->n, key);
     }
-    struct entries e = {.k = k, .rows = rows, .which = which};
-    uint32_t root = sqlf_index_write(f, k->n, entry_record, &e);
-    sqlf_record_free(&e.rec);
-    return root;
+    sqlf_sort_rows(s->rows, k->n, key);
+    free(key);
+    return NULL;
 }
 
 size_t sqlw_keys_write(struct sqlw_keys *k, struct sqlf_file *f, struct sqlf_object *objects)
@@ -158,18 +181,25 @@ size_t sqlw_keys_write(struct sqlw_keys *k, struct sqlf_file *f, struct sqlf_obj
         {"events_pid_tid", "CREATE INDEX events_pid_tid ON events(pid, tid)"},
     };
     const bool wanted[] = {k->ts, k->name, k->pid_tid};
-    uint32_t *rows = spoor_xmalloc((k->n + 1) * sizeof *rows);
-    uint64_t *key = spoor_xmalloc((k->n + 1) * sizeof *key);
+    struct sorting sorts[3];
     size_t n = 0;
-    for (int which = BY_TS; which <= BY_PID_TID; which++) {
-        if (!wanted[which])
-            continue;
-        objects[n] = (struct sqlf_object){.type = "index", .name = indexes[which].name, .table = "events",
-                                          .sql = indexes[which].sql,
-                                          .root = write_index(k, f, (enum which)which, rows, key)};
-        n++;
+    for (int which = BY_TS; which <= BY_PID_TID; which++)
+        if (wanted[which])
+            sorts[n++] = (struct sorting){.k = k, .which = (enum which)which};
+    /* The first sort on a second thread while this one does the others. */
+    pthread_t helper;
+    bool two = n > 1 && k->n >= PARALLEL_ROWS && pthread_create(&helper, NULL, sort_index, &sorts[0]) == 0;
+    for (size_t i = two ? 1 : 0; i < n; i++)
+        sort_index(&sorts[i]);
+    if (two)
+        pthread_join(helper, NULL);
+    for (size_t i = 0; i < n; i++) {
+        struct entries e = {.k = k, .rows = sorts[i].rows, .which = sorts[i].which};
+        objects[i] = (struct sqlf_object){.type = "index", .name = indexes[e.which].name, .table = "events",
+                                          .sql = indexes[e.which].sql,
+                                          .root = sqlf_index_write(f, k->n, entry_record, &e)};
+        sqlf_record_free(&e.rec);
+        free(sorts[i].rows);
     }
-    free(rows);
-    free(key);
     return n;
 }

@@ -190,6 +190,8 @@ void sqlw_convert(struct wbuf *scratch, enum sqlw_affinity aff, const struct spo
     switch (v->kind) {
     case SPOOR_VIEW_I64:
         *out = (struct sqlw_value){.type = SQLW_INT, .i = v->i64[row]};
+        if (aff == SQLW_INTEGER || aff == SQLW_BLOB)
+            return; /* the usual case: nothing to convert */
         break;
     case SPOOR_VIEW_F64:
         if (isnan(v->f64[row])) {       /* SQLite binds NaN as NULL */
@@ -202,9 +204,21 @@ void sqlw_convert(struct wbuf *scratch, enum sqlw_affinity aff, const struct spo
         size_t len;
         uint32_t id = v->str[row];
         const char *s = spoor_strpool_get(v->pool, id, &len);
+        if (known && known[id] == UTF8_VALID && (aff == SQLW_TEXT || aff == SQLW_BLOB)) {
+            *out = (struct sqlw_value){.type = SQLW_TEXT_VALUE, .s = s, .len = len};
+            return; /* the usual case: checked before, nothing to convert */
+        }
         text_value(scratch, s, len, known ? &known[id] : NULL, out);
         break;
     }
+    case SPOOR_VIEW_PH: /* one letter: ASCII is valid UTF-8 as it is */
+        if (v->ph[row] < 0x80) {
+            scratch->len = 0;
+            wbuf_byte(scratch, (char)v->ph[row]);
+            *out = (struct sqlw_value){.type = SQLW_TEXT_VALUE, .s = scratch->data, .len = 1};
+            break;
+        }
+        /* fall through */
     default: {
         char ph[2];
         size_t len;

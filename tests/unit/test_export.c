@@ -74,13 +74,13 @@ static void check_file(const char *path)
 }
 
 /* Writes the batches (resolved in order) to a new database. */
-static const char *export_batches(const char *name, const char *const *cols, size_t ncols,
-                                  struct spoor_sqlite_writer **keep, struct spoor_table **batches, int nbatches)
+static const char *export_from(const char *name, const char *const *cols, size_t ncols, const char *only_source,
+                               struct spoor_sqlite_writer **keep, struct spoor_table **batches, int nbatches)
 {
     const char *path = db_path(name);
     struct spoor_sqlite_writer *w;
     struct spoor_error err = {0};
-    assert_int_equal(spoor_sqlite_writer_open(&w, path, cols, ncols, &err), SPOOR_OK);
+    assert_int_equal(spoor_sqlite_writer_open(&w, path, cols, ncols, only_source, &err), SPOOR_OK);
     struct spoor_resolver *res = spoor_resolver_new();
     for (int i = 0; i < nbatches; i++)
         assert_int_equal(spoor_sqlite_writer_write(w, batches[i], spoor_resolver_resolve(res, batches[i]), NULL, 0,
@@ -103,6 +103,12 @@ static const char *export_batches(const char *name, const char *const *cols, siz
     spoor_resolver_free(res);
     check_file(path);
     return path;
+}
+
+static const char *export_batches(const char *name, const char *const *cols, size_t ncols,
+                                  struct spoor_sqlite_writer **keep, struct spoor_table **batches, int nbatches)
+{
+    return export_from(name, cols, ncols, NULL, keep, batches, nbatches);
 }
 
 static const char *export_db(const char *name, const char *const *cols, size_t ncols,
@@ -142,6 +148,29 @@ static void sqlite_types_and_nulls(void **state)
     /* Declared types follow the first batch that had the column. */
     assert_string_equal(query(db, "SELECT type FROM pragma_table_info('events') WHERE name='size'"), "INTEGER");
     assert_string_equal(query(db, "SELECT type FROM pragma_table_info('events') WHERE name='mode'"), "TEXT");
+}
+
+/* One input: source is a generated column (the path once, in the schema),
+ * read back like a stored one (SELECT * has it; table_info leaves it out,
+ * table_xinfo has it); a quote in the path is escaped. */
+static void sqlite_only_source_is_generated(void **state)
+{
+    char stored_cols[512];
+    const char *db = export_db("stored.db", NULL, 0, NULL);
+    snprintf(stored_cols, sizeof stored_cols, "%s",
+             query(db, "SELECT group_concat(name || type, ',') FROM pragma_table_xinfo('events')"));
+    struct spoor_table *batches[2] = {first_batch(), second_batch()};
+    db = export_from("generated.db", NULL, 0, "a.pfw", NULL, batches, 2);
+    assert_string_equal(query(db, "SELECT group_concat(name || type, ',') FROM pragma_table_xinfo('events')"),
+                        stored_cols);
+    assert_string_equal(query(db, "SELECT hidden FROM pragma_table_xinfo('events') WHERE name = 'source'"), "2");
+    assert_string_equal(query(db, "SELECT count(*) FROM events WHERE source = 'a.pfw' AND typeof(source) = 'text'"),
+                        "4");
+    assert_string_equal(query(db, "SELECT source || ':' || line || ':' || file FROM events WHERE name='read'"),
+                        "a.pfw:2:/data/f");
+    struct spoor_table *again[2] = {first_batch(), second_batch()};
+    db = export_from("quoted.db", NULL, 0, "it's \xff.pfw", NULL, again, 2);
+    assert_string_equal(query(db, "SELECT DISTINCT source FROM events"), "it's \xef\xbf\xbd.pfw");
 }
 
 static void sqlite_columns_of_later_batches(void **state)
@@ -303,7 +332,7 @@ static void sqlite_open_fails_in_missing_dir(void **state)
     snprintf(path, sizeof path, "%s/no/such/dir/x.db", testutil_tmpdir());
     struct spoor_sqlite_writer *w;
     struct spoor_error err = {0};
-    assert_int_equal(spoor_sqlite_writer_open(&w, path, NULL, 0, &err), SPOOR_EIO);
+    assert_int_equal(spoor_sqlite_writer_open(&w, path, NULL, 0, NULL, &err), SPOOR_EIO);
     assert_non_null(strstr(err.msg, "x.db"));
     spoor_sqlite_writer_free(w);
 }
@@ -417,6 +446,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sqlite_types_and_nulls),
+        cmocka_unit_test(sqlite_only_source_is_generated),
         cmocka_unit_test(sqlite_columns_of_later_batches),
         cmocka_unit_test(sqlite_lookups_and_meta),
         cmocka_unit_test(sqlite_text_is_valid_utf8),

@@ -83,12 +83,12 @@ static void report_columns(const struct filter_load *f, const struct target *t)
 }
 
 static int target_open(struct target *t, enum format format, struct spoor_atomic_file *out, char **cols,
-                       size_t ncols, struct spoor_error *err)
+                       size_t ncols, const char *only_source, struct spoor_error *err)
 {
     const char *const *columns = (const char *const *)cols;
     switch (format) {
     case FORMAT_SQLITE:
-        return spoor_sqlite_writer_open(&t->db, out->tmp, columns, ncols, err);
+        return spoor_sqlite_writer_open(&t->db, out->tmp, columns, ncols, only_source, err);
     case FORMAT_PERFETTO:
         t->trace = spoor_perfetto_writer_new(out->fp, columns, ncols);
         return SPOOR_OK;
@@ -168,7 +168,7 @@ int cmd_export(int argc, char **argv)
     struct spoor_load_result res = {0};
     int st = spoor_atomic_file_open(&out, cli.output, &err);
     if (st == SPOOR_OK) {
-        st = target_open(&target, cli.format, &out, cols, ncols, &err);
+        st = target_open(&target, cli.format, &out, cols, ncols, argc - optind == 1 ? argv[optind] : NULL, &err);
         if (st == SPOOR_OK)
             st = filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts,
                                  target_write, &target, &res, &err);
