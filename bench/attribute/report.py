@@ -1,0 +1,118 @@
+"""Reads bench/attribute/run.sh results and prints the markdown report:
+medians, the notebook method extrapolated from its timed calls, ratios, and
+PASS/FAIL against the issue's targets."""
+import csv
+import json
+import os
+import statistics
+import sys
+
+res = sys.argv[1]
+
+
+def median(key):
+    try:
+        with open(os.path.join(res, key + ".json")) as f:
+            return statistics.median(json.load(f)["results"][0]["times"])
+    except (OSError, KeyError, IndexError, ValueError):
+        return None
+
+
+def text(name, default="?"):
+    try:
+        with open(os.path.join(res, name)) as f:
+            return f.read().strip()
+    except OSError:
+        return default
+
+
+def rss_mb(key):
+    kb = text(key + ".rss", "")
+    return int(kb.splitlines()[-1]) / 1024 if kb else None
+
+
+failed = 0
+
+
+def check(ok):
+    global failed
+    failed += not ok
+    return "PASS" if ok else "FAIL"
+
+
+def same_answers():
+    """The notebook's sums for its timed calls equal spoor --compat notebook's."""
+    try:
+        want = json.load(open(os.path.join(res, "notebook_answers.json")))
+        rows = {r["call_id"]: r for r in csv.DictReader(open(os.path.join(res, "notebook.csv")))}
+    except (OSError, ValueError):
+        return False
+    fixed = {"call_id", "ts", "dur", "name", "file", "size", "bandwidth", "unattributed", "coverage"}
+    for call_id, sums in want.items():
+        row = rows.get(call_id)
+        if row is None:
+            return False
+        got = {k: int(v) for k, v in row.items() if k not in fixed and v not in ("", "0")}
+        if got != sums:
+            return False
+    return bool(want)
+
+
+nb = json.loads(text("notebook_timing.json", "{}") or "{}")
+table_mb = int(text("table_bytes", "0")) / 1e6
+print(f"- machine: {os.uname().machine}, {os.cpu_count()} cores; load average {text('load_start')} at the start, "
+      f"{text('load_end')} at the end; medians of hyperfine runs, page cache warm, --threads 2")
+print(f"- input: `spoor gen --size-mb 1000 --seed 1`, {nb.get('events', 0):,} events; calls: the "
+      f"{nb.get('calls', 0):,} `read` calls on one training file (`--file`); the event table (its snapshot) "
+      f"{table_mb:.0f} MB")
+if nb:
+    print(f"- the notebook's method (notebook.py, pandas) timed once: load {nb['load_s']:.1f} s, setup "
+          f"{nb['setup_s']:.1f} s, {nb['calls_timed']} calls at {nb['per_call_s'] * 1e3:.1f} ms each, "
+          f"extrapolated to all {nb['calls']:,} calls (the calls are alike); peak {nb['peak_rss_mb']:,.0f} MB")
+print()
+print("| measurement | median s | ratio | target | result |")
+print("|---|---:|---:|---|---|")
+loop = nb["per_call_s"] * nb["calls"] if nb else None
+e2e = nb["load_s"] + nb["setup_s"] + loop if nb else None
+if nb:
+    print(f"| notebook method end to end (load + every call, extrapolated) | {e2e:.1f} |  |  |  |")
+    print(f"| notebook method per-call loop (extrapolated) | {loop:.1f} |  |  |  |")
+cold = median("notebook_cold")
+if cold and e2e:
+    print(f"| `spoor attribute --compat notebook`, cold trace (parse + attribution) | {cold:.3f} | "
+          f"{e2e / cold:,.0f}x faster | >= 100x | {check(e2e / cold >= 100)} |")
+self_cold = median("self_cold")
+if self_cold:
+    print(f"| `spoor attribute` (self time), cold trace | {self_cold:.3f} |  |  |  |")
+step, opened = median("notebook_step"), median("open_only")
+if step and opened is not None and loop:
+    alone = max(step - opened, 1e-6)
+    print(f"| attribution step alone (`--compat notebook` from the snapshot, minus its re-open) | {alone:.3f} | "
+          f"{loop / alone:,.0f}x faster than the loop | >= 500x | {check(loop / alone >= 500)} |")
+self_step = median("self_step")
+if self_step and opened is not None:
+    print(f"| attribution step alone, self time | {max(self_step - opened, 0):.3f} |  |  |  |")
+stats, summary = median("stats_cold"), median("summary_cold")
+if stats and summary:
+    print(f"| `spoor stats`, cold | {stats:.3f} |  |  |  |")
+    print(f"| `spoor summary`, cold | {summary:.3f} | {summary / stats:.2f}x of stats | <= 1.25x | "
+          f"{check(summary <= 1.25 * stats)} |")
+print()
+print("| memory | peak MB | target | result |")
+print("|---|---:|---|---|")
+notebook_peak = nb.get("peak_rss_mb", 3.4 * 1024) if nb else 3.4 * 1024
+for key, label in [("notebook_cold", "`spoor attribute --compat notebook`, cold"),
+                   ("self_cold", "`spoor attribute`, cold"), ("summary_cold", "`spoor summary`, cold")]:
+    mb = rss_mb(key)
+    if mb is None:
+        print(f"| {label} | failed |  |  |")
+        failed += 1
+        continue
+    target = f"< 2x the table ({2 * table_mb:.0f}) and < notebook / 4 ({notebook_peak / 4:.0f})"
+    ok = mb < 2 * table_mb and mb < notebook_peak / 4
+    print(f"| {label} | {mb:,.0f} | {target} | {check(ok)} |")
+print()
+print(f"| cross-check | result |\n|---|---|\n| the notebook's per-call sums equal `--compat notebook`'s "
+      f"({nb.get('calls_timed', 0)} calls) | {check(same_answers())} |")
+print()
+print(f"{failed} check(s) FAILED" if failed else "all checks PASS")
