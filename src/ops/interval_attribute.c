@@ -54,6 +54,52 @@ static void self_pieces(struct job *j, const uint32_t *events, size_t nevents, s
     iv_groups_free(&j->threads);
 }
 
+/* The events that can meet a call: those sharing time with, or touching, a
+ * call of their join group. Nothing else can count for any call, in any
+ * mode: an event's self time inside a call is decided by the events active
+ * then, all of which touch the call. So the nesting, unions and joins below
+ * run over the events near the calls, not the whole trace. Rewrites
+ * events[0..n) and ids in place; returns how many remain. */
+static size_t near_calls(const struct iv_groups *calls, uint32_t *events, uint32_t *ids, size_t n,
+                         const struct spoor_table *t)
+{
+    size_t total = calls->first[calls->n];
+    struct spoor_span *windows = spoor_xmalloc((total ? total : 1) * sizeof *windows);
+    size_t *first = spoor_xmalloc((calls->n + 1) * sizeof *first);
+    size_t nwindows = 0;
+    for (size_t g = 0; g < calls->n; g++) { /* per group: the union of [start, end + 1) */
+        first[g] = nwindows;
+        for (size_t i = calls->first[g]; i < calls->first[g + 1]; i++) {
+            const struct iv_item *c = &calls->items[i];
+            windows[nwindows++] = (struct spoor_span){c->start, c->end == INT64_MAX ? c->end : c->end + 1};
+        }
+        nwindows = first[g] + spoor_spans_union(windows + first[g], nwindows - first[g]);
+    }
+    first[calls->n] = nwindows;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t g = ids[i];
+        if (g == UINT32_MAX || g >= calls->n)
+            continue;
+        int64_t start = t->ts[events[i]], end = start + t->dur[events[i]];
+        size_t lo = first[g], hi = first[g + 1];
+        while (lo < hi) { /* the first window ending after start */
+            size_t mid = lo + (hi - lo) / 2;
+            if (windows[mid].end > start)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        if (lo < first[g + 1] && windows[lo].start <= end) {
+            events[kept] = events[i];
+            ids[kept++] = g;
+        }
+    }
+    free(windows);
+    free(first);
+    return kept;
+}
+
 static void join_group(void *ctx, size_t g, int worker)
 {
     struct job *j = ctx;
@@ -133,13 +179,18 @@ int spoor_attribute(const struct spoor_table *t, const uint32_t *calls, size_t n
 
     struct iv_keys *keys = iv_keys_new(opts->key);
     uint32_t *call_ids = iv_keys_assign(keys, t, calls, ncalls);
-    uint32_t *event_ids = iv_keys_assign(keys, t, events, nevents);
     iv_groups_build(&j.calls, t, calls, ncalls, call_ids, iv_keys_count(keys));
-    iv_groups_build(&j.events, t, events, nevents, event_ids, iv_keys_count(keys));
     free(call_ids);
+    uint32_t *near = spoor_xmalloc((nevents ? nevents : 1) * sizeof *near);
+    for (size_t i = 0; i < nevents; i++)
+        near[i] = events ? events[i] : (uint32_t)i;
+    uint32_t *event_ids = iv_keys_assign(keys, t, near, nevents);
+    size_t nnear = near_calls(&j.calls, near, event_ids, nevents, t);
+    iv_groups_build(&j.events, t, near, nnear, event_ids, j.calls.n);
     free(event_ids);
     if (opts->mode == SPOOR_ATTR_SELF)
-        self_pieces(&j, events, nevents, keys, threads);
+        self_pieces(&j, near, nnear, keys, threads);
+    free(near);
     iv_keys_free(keys);
 
     j.hits = spoor_xcalloc((size_t)threads, sizeof *j.hits);
