@@ -88,7 +88,7 @@ static void add_column(struct spoor_sqlite_writer *w, const char *name, size_t l
     w->affinity[w->nviews++] = aff;
     if (w->nviews > 1)
         wbuf_byte(&w->create, ',');
-    sqlw_put_ident(&w->create, name, len);
+    sqlw_put_quoted(&w->create, name, len, '"');
     wbuf_put(&w->create, decl[aff], strlen(decl[aff]));
 }
 
@@ -97,17 +97,9 @@ static void add_column(struct spoor_sqlite_writer *w, const char *name, size_t l
  * records; SQLite 3.31 and later read it). */
 static void make_generated(struct spoor_sqlite_writer *w, const char *value)
 {
-    struct wbuf fixed;
-    wbuf_init(&fixed, NULL, strlen(value) * 3 + 1);
-    sqlw_utf8_repair(&fixed, value, strlen(value));
-    wbuf_put(&w->create, " GENERATED ALWAYS AS ('", 23);
-    for (size_t i = 0; i < fixed.len; i++) {
-        if (fixed.data[i] == '\'')
-            wbuf_byte(&w->create, '\'');
-        wbuf_byte(&w->create, fixed.data[i]);
-    }
-    wbuf_put(&w->create, "') VIRTUAL", 10);
-    wbuf_release(&fixed);
+    wbuf_put(&w->create, " GENERATED ALWAYS AS (", 22);
+    sqlw_put_quoted(&w->create, value, strlen(value), '\'');
+    wbuf_put(&w->create, ") VIRTUAL", 9);
     w->generated_col = w->nviews - 1;
 }
 

@@ -35,8 +35,9 @@ void sqlw_convert(struct wbuf *scratch, enum sqlw_affinity aff, const struct spo
 void sqlw_record_value(struct sqlf_record *rec, const struct sqlw_value *v);
 /* s with every invalid byte replaced by U+FFFD, into b (cleared first). */
 void sqlw_utf8_repair(struct wbuf *b, const char *s, size_t len);
-/* Appends a quoted SQL identifier; NUL and invalid UTF-8 become U+FFFD. */
-void sqlw_put_ident(struct wbuf *b, const char *name, size_t len);
+/* Appends s between quotes, quotes in it doubled: an SQL identifier ('"') or
+ * string literal ('\''); NUL and invalid UTF-8 become U+FFFD. */
+void sqlw_put_quoted(struct wbuf *b, const char *s, size_t len, char quote);
 
 /* The keys of the three indexes, one entry per row in rowid order. */
 struct sqlw_keys {

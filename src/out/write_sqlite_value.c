@@ -40,22 +40,22 @@ void sqlw_utf8_repair(struct wbuf *b, const char *s, size_t len)
     }
 }
 
-void sqlw_put_ident(struct wbuf *b, const char *name, size_t len)
+void sqlw_put_quoted(struct wbuf *b, const char *s, size_t len, char quote)
 {
     struct wbuf fixed;
     wbuf_init(&fixed, NULL, len * 3 + 1);
-    sqlw_utf8_repair(&fixed, name, len);
-    wbuf_byte(b, '"');
+    sqlw_utf8_repair(&fixed, s, len);
+    wbuf_byte(b, quote);
     for (size_t i = 0; i < fixed.len; i++) {
         char c = fixed.data[i];
         if (c == '\0')
             wbuf_put(b, "\xef\xbf\xbd", 3);
-        else if (c == '"')
-            wbuf_put(b, "\"\"", 2);
+        else if (c == quote)
+            wbuf_put(b, (char[2]){quote, quote}, 2);
         else
             wbuf_byte(b, c);
     }
-    wbuf_byte(b, '"');
+    wbuf_byte(b, quote);
     wbuf_release(&fixed);
 }
 

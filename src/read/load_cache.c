@@ -67,15 +67,11 @@ struct spoor_table *load_cache_table(const struct load_cache *c, const struct sp
     struct spoor_snapshot_cols cols = load_wanted_columns(snap, o, ids);
     struct spoor_table *t = spoor_snapshot_table(snap, &cols);
     free(ids);
-    bool ok;
-    if (opts->columns_read) {
-        struct spoor_snapshot_need need = {0};
+    struct spoor_snapshot_need need = {0};
+    if (opts->columns_read)
         opts->columns_read(opts->columns_read_ctx, t, &need);
-        ok = spoor_snapshot_verify(snap, &need);
-        free(need.args);
-    } else {
-        ok = spoor_snapshot_verify(snap, NULL);
-    }
+    bool ok = spoor_snapshot_verify(snap, opts->columns_read ? &need : NULL);
+    free(need.args);
     if (!ok) {
         forget_report(rep, &fresh);
         spoor_table_free(t); /* closes snap */
