@@ -35,11 +35,19 @@ struct spoor_attr_select {
     const struct spoor_expr *events;
 };
 
-/* Rows of t (in increasing order) for the calls and the events. res gives
- * file (and host) for the whole table. Free both arrays with free(). */
-void spoor_attr_select_rows(const struct spoor_table *t, const struct spoor_resolved *res,
-                            const struct spoor_attr_select *sel, uint32_t **calls, size_t *ncalls,
-                            uint32_t **events, size_t *nevents);
+/* Rows of t (in increasing order) for the calls and the events, and their
+ * resolved file and host through resolver: of every row when an expression
+ * names file or host, else of the calls only. The result stays valid until
+ * the resolver's next use. Free both arrays with free(). */
+const struct spoor_resolved *spoor_attr_select_rows(const struct spoor_table *t, struct spoor_resolver *resolver,
+                                                    const struct spoor_attr_select *sel, uint32_t **calls,
+                                                    size_t *ncalls, uint32_t **events, size_t *nevents);
+
+struct spoor_snapshot_need;
+/* The stored columns of t that selecting with sel and building the dataset
+ * read (spoor_load_opts.columns_read). */
+void spoor_attr_columns_read(const struct spoor_table *t, const struct spoor_attr_select *sel,
+                             struct spoor_snapshot_need *need);
 
 /* ---- the dataset ---- */
 

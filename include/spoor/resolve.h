@@ -112,8 +112,18 @@ void spoor_resolver_free(struct spoor_resolver *r);
 /* Learns the batch's FH and HH lookups, then resolves its rows. The result
  * stays valid until the next call. Batches must come in input order. */
 const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, const struct spoor_table *batch);
+/* The same for rows[0..n) of the batch only; the other rows read as null. */
+const struct spoor_resolved *spoor_resolver_resolve_rows(struct spoor_resolver *r, const struct spoor_table *batch,
+                                                         const uint32_t *rows, size_t n);
 /* The args keys file or host (field) is resolved from: the hash, then the
  * name the row may carry itself. */
 void spoor_resolver_keys(enum spoor_field field, const char *keys[2]);
+
+struct spoor_snapshot_need;
+/* Adds to need the stored columns of t that field is read from (file and
+ * host: the keys they are resolved from), each once; need->args must have
+ * room for t->ncols names. */
+void spoor_field_need(const struct spoor_table *t, enum spoor_field field, const char *key, size_t key_len,
+                      struct spoor_snapshot_need *need);
 
 #endif

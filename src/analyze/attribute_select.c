@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ops/strmatch.h"
+#include "spoor/snapshot.h"
 
 static uint32_t *select_all(const struct spoor_table *t, const struct spoor_resolved *res,
                             const struct spoor_expr *e, size_t *n)
@@ -17,17 +18,24 @@ static uint32_t *select_all(const struct spoor_table *t, const struct spoor_reso
     return rows;
 }
 
-/* Keeps the calls whose resolved file matches glob (an unknown file never does). */
+/* Keeps the calls whose resolved file matches glob (an unknown file never
+ * does); each distinct file is matched once. */
 static size_t keep_file(const struct spoor_resolved *res, const char *glob, uint32_t *calls, size_t n)
 {
     size_t kept = 0, glen = strlen(glob);
+    enum { UNSEEN, MISS, MATCH };
+    uint8_t *verdict = spoor_xcalloc(spoor_strpool_count(res->pool) + 1, 1);
     for (size_t i = 0; i < n; i++) {
         uint32_t id = res->file[calls[i]];
-        size_t len;
-        const char *file = id ? spoor_strpool_get(res->pool, id, &len) : NULL;
-        if (file && strmatch_glob(glob, glen, file, len))
+        if (id && verdict[id] == UNSEEN) {
+            size_t len;
+            const char *file = spoor_strpool_get(res->pool, id, &len);
+            verdict[id] = strmatch_glob(glob, glen, file, len) ? MATCH : MISS;
+        }
+        if (id && verdict[id] == MATCH)
             calls[kept++] = calls[i];
     }
+    free(verdict);
     return kept;
 }
 
@@ -50,13 +58,54 @@ static uint32_t *default_events(const struct spoor_table *t, const uint32_t *cal
     return rows;
 }
 
-void spoor_attr_select_rows(const struct spoor_table *t, const struct spoor_resolved *res,
-                            const struct spoor_attr_select *sel, uint32_t **calls, size_t *ncalls,
-                            uint32_t **events, size_t *nevents)
+static bool names_resolved(const struct spoor_expr *e)
 {
+    const struct spoor_expr_ref *refs;
+    size_t n = e ? spoor_expr_refs(e, &refs) : 0;
+    for (size_t i = 0; i < n; i++)
+        if (refs[i].field == SPOOR_FIELD_FILE || refs[i].field == SPOOR_FIELD_HOST)
+            return true;
+    return false;
+}
+
+const struct spoor_resolved *spoor_attr_select_rows(const struct spoor_table *t, struct spoor_resolver *resolver,
+                                                    const struct spoor_attr_select *sel, uint32_t **calls,
+                                                    size_t *ncalls, uint32_t **events, size_t *nevents)
+{
+    /* Resolving is per row: when no expression names file or host, only the
+     * calls' files are needed. */
+    bool every_row = names_resolved(sel->calls) || names_resolved(sel->events);
+    const struct spoor_resolved *res = every_row ? spoor_resolver_resolve(resolver, t) : NULL;
     *calls = select_all(t, res, sel->calls, ncalls);
     /* Before the file filter: a call on another file is still no kernel event. */
     *events = sel->events ? select_all(t, res, sel->events, nevents) : default_events(t, *calls, *ncalls, nevents);
+    if (!every_row)
+        res = spoor_resolver_resolve_rows(resolver, t, *calls, *ncalls);
     if (sel->file_glob)
         *ncalls = keep_file(res, sel->file_glob, *calls, *ncalls);
+    return res;
+}
+
+static void need_refs(const struct spoor_table *t, const struct spoor_expr *e, struct spoor_snapshot_need *need)
+{
+    const struct spoor_expr_ref *refs;
+    size_t n = e ? spoor_expr_refs(e, &refs) : 0;
+    for (size_t i = 0; i < n; i++)
+        spoor_field_need(t, refs[i].field, refs[i].key, refs[i].key_len, need);
+}
+
+void spoor_attr_columns_read(const struct spoor_table *t, const struct spoor_attr_select *sel,
+                             struct spoor_snapshot_need *need)
+{
+    static const char *const args[] = {"call_id", "size_sum", "size"};
+    *need = (struct spoor_snapshot_need){
+        .fixed = 1u << SPOOR_SNAP_TS | 1u << SPOOR_SNAP_DUR | 1u << SPOOR_SNAP_PID | 1u << SPOOR_SNAP_TID |
+                 1u << SPOOR_SNAP_LINE | 1u << SPOOR_SNAP_NAME | 1u << SPOOR_SNAP_CAT,
+        .args = spoor_xmalloc((t->ncols ? t->ncols : 1) * sizeof *need->args),
+    };
+    for (size_t i = 0; i < sizeof args / sizeof *args; i++)
+        spoor_field_need(t, SPOOR_FIELD_ARG, args[i], strlen(args[i]), need);
+    spoor_field_need(t, SPOOR_FIELD_FILE, NULL, 0, need);
+    need_refs(t, sel->calls, need);
+    need_refs(t, sel->events, need);
 }

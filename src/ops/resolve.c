@@ -131,19 +131,21 @@ static uint32_t name_of(struct spoor_resolver *r, const struct spoor_view *n, si
     return spoor_strpool_intern(r->pool, buf, (size_t)len);
 }
 
-static void resolve_rows(struct spoor_resolver *r, const struct spoor_table *t, const struct source *src,
-                         const struct spoor_lookup *l, uint32_t *out)
+/* Resolves rows[0..n) of t (rows NULL: every row) into out. */
+static void resolve_rows(struct spoor_resolver *r, const struct spoor_table *t, const uint32_t *rows, size_t n,
+                         const struct source *src, const struct spoor_lookup *l, uint32_t *out)
 {
-    struct spoor_view h, n;
+    struct spoor_view h, nm;
     bool have_hash = spoor_view_bind(&h, SPOOR_FIELD_ARG, src->hash_key, strlen(src->hash_key), t, NULL);
-    bool have_name = spoor_view_bind(&n, SPOOR_FIELD_ARG, src->name_key, strlen(src->name_key), t, NULL);
+    bool have_name = spoor_view_bind(&nm, SPOOR_FIELD_ARG, src->name_key, strlen(src->name_key), t, NULL);
     memset(r->hash_cache, 0xff, spoor_strpool_count(t->pool) * sizeof *r->hash_cache);
     memset(r->name_cache, 0xff, spoor_strpool_count(t->pool) * sizeof *r->name_cache);
     memset(r->int_cache, 0, sizeof r->int_cache);
-    for (size_t row = 0; row < t->nrows; row++) {
+    for (size_t i = 0; i < n; i++) {
+        size_t row = rows ? rows[i] : i;
         uint32_t id = have_hash ? hash_of(r, l, &h, row) : 0;
         if (!id && have_name)
-            id = name_of(r, &n, row);
+            id = name_of(r, &nm, row);
         out[row] = id;
     }
 }
@@ -155,11 +157,19 @@ void spoor_resolver_keys(enum spoor_field field, const char *keys[2])
     keys[1] = src->name_key;
 }
 
-const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, const struct spoor_table *t)
+/* Learns t's lookups and sizes the per-row arrays; zeroed when fresh rows
+ * are left unresolved (calloc: untouched pages cost nothing). */
+static void prepare(struct spoor_resolver *r, const struct spoor_table *t, bool zeroed)
 {
     learn(r, &r->lookups[0], &t->lookups[SPOOR_LOOKUP_FILE], t);
     learn(r, &r->lookups[1], &t->lookups[SPOOR_LOOKUP_HOST], t);
-    if (t->nrows > r->rows_cap) {
+    if (zeroed) {
+        free(r->file);
+        free(r->host);
+        r->rows_cap = t->nrows;
+        r->file = spoor_xcalloc(r->rows_cap ? r->rows_cap : 1, sizeof *r->file);
+        r->host = spoor_xcalloc(r->rows_cap ? r->rows_cap : 1, sizeof *r->host);
+    } else if (t->nrows > r->rows_cap) {
         r->rows_cap = t->nrows;
         r->file = spoor_xrealloc(r->file, r->rows_cap * sizeof *r->file);
         r->host = spoor_xrealloc(r->host, r->rows_cap * sizeof *r->host);
@@ -170,8 +180,22 @@ const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, co
         r->hash_cache = spoor_xrealloc(r->hash_cache, strings * sizeof *r->hash_cache);
         r->name_cache = spoor_xrealloc(r->name_cache, strings * sizeof *r->name_cache);
     }
-    resolve_rows(r, t, &file_source, &r->lookups[0], r->file);
-    resolve_rows(r, t, &host_source, &r->lookups[1], r->host);
     r->out = (struct spoor_resolved){.pool = r->pool, .file = r->file, .host = r->host, .nrows = t->nrows};
+}
+
+const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, const struct spoor_table *t)
+{
+    prepare(r, t, false);
+    resolve_rows(r, t, NULL, t->nrows, &file_source, &r->lookups[0], r->file);
+    resolve_rows(r, t, NULL, t->nrows, &host_source, &r->lookups[1], r->host);
+    return &r->out;
+}
+
+const struct spoor_resolved *spoor_resolver_resolve_rows(struct spoor_resolver *r, const struct spoor_table *t,
+                                                         const uint32_t *rows, size_t n)
+{
+    prepare(r, t, true);
+    resolve_rows(r, t, rows, n, &file_source, &r->lookups[0], r->file);
+    resolve_rows(r, t, rows, n, &host_source, &r->lookups[1], r->host);
     return &r->out;
 }

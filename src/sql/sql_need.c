@@ -73,20 +73,8 @@ static bool names(const char *text, const char *label)
     return false;
 }
 
-static void need_arg(const struct spoor_table *t, const char *key, struct spoor_snapshot_need *need)
-{
-    const struct spoor_column *col = spoor_table_find_column(t, key);
-    if (col)
-        need->args[need->nargs++] = col->name;
-}
-
 void spoor_sql_columns_read(const struct spoor_table *t, const char *text, struct spoor_snapshot_need *need)
 {
-    static const int fixed_bit[] = {
-        [SPOOR_FIELD_TS] = SPOOR_SNAP_TS,     [SPOOR_FIELD_DUR] = SPOOR_SNAP_DUR, [SPOOR_FIELD_NAME] = SPOOR_SNAP_NAME,
-        [SPOOR_FIELD_CAT] = SPOOR_SNAP_CAT,   [SPOOR_FIELD_PID] = SPOOR_SNAP_PID, [SPOOR_FIELD_TID] = SPOOR_SNAP_TID,
-        [SPOOR_FIELD_PH] = SPOOR_SNAP_PH,     [SPOOR_FIELD_LINE] = SPOOR_SNAP_LINE,
-    };
     *need = (struct spoor_snapshot_need){0};
     if (!text || reads_everything(text)) {
         need->fixed = ~0u;
@@ -95,24 +83,12 @@ void spoor_sql_columns_read(const struct spoor_table *t, const char *text, struc
     }
     struct sql_columns cols;
     sql_columns_init(&cols, t);
-    need->args = spoor_xmalloc((t->ncols + 4) * sizeof *need->args);
+    need->args = spoor_xmalloc((t->ncols ? t->ncols : 1) * sizeof *need->args);
     for (size_t i = 0; i < cols.n; i++) {
         const struct sql_column *c = &cols.v[i];
         if (!names(text, c->label))
             continue;
-        switch (c->field) {
-        case SPOOR_FIELD_SOURCE: break; /* not stored: every row is the one input */
-        case SPOOR_FIELD_FILE:
-        case SPOOR_FIELD_HOST: {
-            const char *keys[2];
-            spoor_resolver_keys(c->field, keys);
-            need_arg(t, keys[0], need);
-            need_arg(t, keys[1], need);
-            break;
-        }
-        case SPOOR_FIELD_ARG: need_arg(t, c->key, need); break;
-        default: need->fixed |= 1u << fixed_bit[c->field]; break;
-        }
+        spoor_field_need(t, c->field, c->key, c->key ? strlen(c->key) : 0, need);
     }
     sql_columns_free(&cols);
 }

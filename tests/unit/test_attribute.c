@@ -9,11 +9,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
 #include "events_fixture.h"
 #include "spoor/attribute.h"
+#include "spoor/snapshot.h"
 
 /* Thread (1, 1), in end-time order:
  *   CALL1 read [100, 200] on /data/a, call_id 7, 1 MiB
@@ -50,6 +52,7 @@ static struct spoor_table *fixture(bool with_app)
 /* The dataset of the fixture's calls on files matching glob (NULL: all). */
 struct run {
     bool no_app;            /* a trace without cat app (set before run_fixture) */
+    const char *calls;      /* the --calls expression (NULL: cat = 'sys') */
     struct spoor_table *t;
     struct spoor_resolver *resolver;
     struct spoor_attr_dataset d;
@@ -60,14 +63,13 @@ static void run_fixture(struct run *r, const char *glob, enum spoor_iv_key key, 
 {
     r->t = fixture(!r->no_app);
     r->resolver = spoor_resolver_new();
-    const struct spoor_resolved *res = spoor_resolver_resolve(r->resolver, r->t);
     struct spoor_expr *calls;
     struct spoor_error err = {0};
-    assert_int_equal(spoor_expr_compile("cat = 'sys'", &calls, &err), SPOOR_OK);
+    assert_int_equal(spoor_expr_compile(r->calls ? r->calls : "cat = 'sys'", &calls, &err), SPOOR_OK);
     struct spoor_attr_select sel = {.calls = calls, .file_glob = glob};
     uint32_t *c, *e;
     size_t nc, ne;
-    spoor_attr_select_rows(r->t, res, &sel, &c, &nc, &e, &ne);
+    const struct spoor_resolved *res = spoor_attr_select_rows(r->t, r->resolver, &sel, &c, &nc, &e, &ne);
     struct spoor_attr_opts opts = {.key = key, .mode = mode, .threads = 1};
     assert_int_equal(spoor_attr_dataset_build(r->t, res, c, nc, e, ne, &opts, by, &r->d, &err), SPOOR_OK);
     free(c);
@@ -186,6 +188,63 @@ static void file_filter(void **state)
     run_free(&r);
 }
 
+/* A --calls naming file resolves every row; the rows and times are those
+ * of the same choice made by the glob, where only the calls are resolved. */
+static void file_in_calls(void **state)
+{
+    struct run by_expr = {.calls = "cat = 'sys' AND file GLOB '/data/*'"}, by_glob = {0};
+    run_fixture(&by_expr, NULL, SPOOR_IV_THREAD, SPOOR_ATTR_SELF, SPOOR_ATTR_BY_FUNCTION);
+    run_fixture(&by_glob, "/data/*", SPOOR_IV_THREAD, SPOOR_ATTR_SELF, SPOOR_ATTR_BY_FUNCTION);
+    assert_int_equal(by_expr.d.nrows, 2);
+    assert_int_equal(by_expr.d.ncols, by_glob.d.ncols);
+    for (size_t i = 0; i < 2; i++) {
+        assert_string_equal(by_expr.d.rows[i].file, by_glob.d.rows[i].file);
+        check_row(&by_expr.d, i, by_glob.d.ns + i * by_glob.d.ncols, by_glob.d.rows[i].unattributed);
+    }
+    run_free(&by_expr);
+    run_free(&by_glob);
+}
+
+static bool needs_arg(const struct spoor_table *t, const struct spoor_snapshot_need *need, const char *key)
+{
+    uint32_t id = spoor_strpool_find(t->pool, key, strlen(key));
+    for (size_t i = 0; i < need->nargs; i++)
+        if (need->args[i] == id)
+            return true;
+    return false;
+}
+
+/* Attribution reads the times, keys and names, call_id, size and the file
+ * keys, plus what the expressions name; not ph nor unrelated args. */
+static void columns_read(void **state)
+{
+    struct spoor_table *t = fixture(true);
+    fx_str(t, CALL1, "hostname", "node1");
+    fx_int(t, CALL1, "ret", 0);
+    struct spoor_expr *calls, *events;
+    struct spoor_error err = {0};
+    assert_int_equal(spoor_expr_compile("cat = 'sys'", &calls, &err), SPOOR_OK);
+    assert_int_equal(spoor_expr_compile("host = 'node1' OR ret = 0", &events, &err), SPOOR_OK);
+    struct spoor_attr_select sel = {.calls = calls};
+    struct spoor_snapshot_need need;
+    spoor_attr_columns_read(t, &sel, &need);
+    assert_false(need.all_args);
+    assert_false(need.fixed & 1u << SPOOR_SNAP_PH);
+    assert_true(need.fixed & 1u << SPOOR_SNAP_DUR && need.fixed & 1u << SPOOR_SNAP_TID);
+    assert_true(needs_arg(t, &need, "call_id") && needs_arg(t, &need, "size_sum") && needs_arg(t, &need, "size"));
+    assert_true(needs_arg(t, &need, "fname"));
+    assert_false(needs_arg(t, &need, "hostname") || needs_arg(t, &need, "ret"));
+    free(need.args);
+    sel.events = events;
+    spoor_attr_columns_read(t, &sel, &need);
+    assert_true(needs_arg(t, &need, "hostname") && needs_arg(t, &need, "ret"));
+    assert_int_equal(need.nargs, 6); /* each once */
+    free(need.args);
+    spoor_expr_free(calls);
+    spoor_expr_free(events);
+    spoor_table_free(t);
+}
+
 /* The CSV and JSONL text of the self-mode dataset, restricted to CALL2. */
 static char *written(enum spoor_write_format format, const char *glob)
 {
@@ -218,6 +277,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(self_mode),     cmocka_unit_test(overlap_mode), cmocka_unit_test(inclusive_mode),
         cmocka_unit_test(notebook_mode), cmocka_unit_test(by_cat),       cmocka_unit_test(file_filter),
+        cmocka_unit_test(file_in_calls), cmocka_unit_test(columns_read),
         cmocka_unit_test(spelling),      cmocka_unit_test(without_app_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

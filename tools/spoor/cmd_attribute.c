@@ -138,10 +138,9 @@ static int attribute_table(const struct spoor_table *t, const struct spoor_attr_
                            const struct choices *ch, int threads, FILE *fp, struct spoor_error *err)
 {
     struct spoor_resolver *resolver = spoor_resolver_new();
-    const struct spoor_resolved *files = spoor_resolver_resolve(resolver, t);
     uint32_t *calls, *events;
     size_t ncalls, nevents;
-    spoor_attr_select_rows(t, files, sel, &calls, &ncalls, &events, &nevents);
+    const struct spoor_resolved *files = spoor_attr_select_rows(t, resolver, sel, &calls, &ncalls, &events, &nevents);
     struct spoor_attr_opts engine = ch->engine;
     engine.threads = threads;
     struct spoor_attr_dataset d;
@@ -180,6 +179,12 @@ static int run(const char *const *paths, size_t npaths, const struct spoor_load_
     return st;
 }
 
+/* A table mapped from a snapshot has only the columns attributing reads verified. */
+static void columns_read(void *ctx, const struct spoor_table *t, struct spoor_snapshot_need *need)
+{
+    spoor_attr_columns_read(t, ctx, need);
+}
+
 int cmd_attribute(int argc, char **argv)
 {
     struct cli cli = {0};
@@ -196,6 +201,8 @@ int cmd_attribute(int argc, char **argv)
         return 2;
     }
     struct spoor_attr_select sel = {.calls = calls, .file_glob = CLI(&cli, OPT_FILE), .events = events};
+    opts.columns_read = columns_read;
+    opts.columns_read_ctx = &sel;
     struct spoor_error err = {0};
     int st = run((const char *const *)argv + optind, (size_t)(argc - optind), &opts, &sel, &ch, cli.output, &err);
     if (st != SPOOR_OK)
