@@ -1,7 +1,8 @@
 # spoor attribute on a `spoor gen` trace: in self mode each call's kernel
 # columns are the sidecar's self times and unattributed is dur minus them;
-# CSV and JSONL agree; --by cat sums the functions; a bad --calls is a
-# one-line error leaving no file; the DataCrumbs sample when present.
+# CSV and JSONL agree; --by cat sums the functions; no matching call warns;
+# a bad --calls is a one-line error leaving no file; the DataCrumbs sample
+# when present.
 source "$(dirname "$0")/lib/common.sh"
 
 "$SPOOR_BIN" gen -o "$WORK/t.pfw" --size-mb 1 --seed 11 > /dev/null
@@ -57,6 +58,12 @@ PY
 # Notebook mode counts whole durations of events of every process: never less.
 "$SPOOR_BIN" attribute --no-progress --calls "$SYS" --compat notebook -o "$WORK/nb.csv" "$WORK/t.pfw"
 [ "$(wc -l < "$WORK/nb.csv")" = "$(wc -l < "$WORK/self.csv")" ] || fail "--compat notebook has another row count"
+
+# No call matching: a warning, and a dataset with its header only.
+"$SPOOR_BIN" attribute --no-progress --calls "$SYS" --file '/nowhere/*' -o "$WORK/none.csv" "$WORK/t.pfw" \
+  2> "$WORK/none.err" || fail "no matching call: not exit 0"
+grep -q "warning: no call matches --calls and --file" "$WORK/none.err" || fail "no matching call: no warning"
+[ "$(wc -l < "$WORK/none.csv")" = 1 ] || fail "no matching call: not a header only"
 
 # Errors: one line, exit 2, no output file.
 expect_fail 2 "--calls: .*position" attribute --no-progress --calls "cat = = 'sys'" -o "$WORK/bad.csv" "$WORK/t.pfw"

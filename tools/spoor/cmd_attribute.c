@@ -141,6 +141,9 @@ static int attribute_table(const struct spoor_table *t, const struct spoor_attr_
     uint32_t *calls, *events;
     size_t ncalls, nevents;
     const struct spoor_resolved *files = spoor_attr_select_rows(t, resolver, sel, &calls, &ncalls, &events, &nevents);
+    if (!ncalls)
+        fprintf(stderr, "spoor attribute: warning: no call matches --calls%s; the dataset has a header only\n",
+                sel->file_glob ? " and --file" : "");
     struct spoor_attr_opts engine = ch->engine;
     engine.threads = threads;
     struct spoor_attr_dataset d;
