@@ -11,6 +11,8 @@ packages=(
   libcmocka-dev libcjson-dev            # unit tests, reference JSON parser for differential tests
   libsqlite3-dev sqlite3                # spoor sql (virtual tables), export --to sqlite; the CLI for round-trip tests
   libedit-dev                           # line editing in the interactive sql shell
+  liblapacke-dev libopenblas-dev        # ml: PCA (LAPACKE on OpenBLAS)
+  libxgboost-dev                        # ml: boosted trees and TreeSHAP (XGBoost C API)
   python3                               # round-trip tests read exports back with Python's csv/json/sqlite3
 )
 
