@@ -62,7 +62,7 @@ static void check_forest_matches(enum spoor_xgb_task task, int nclass, const dou
 static void test_forest_reproduces_xgboost(void **state)
 {
     double *x = synth_features(ROWS, COLS, 1);
-    double *reg = synth_regression(x, ROWS, COLS, 3), *bin = synth_classes(x, ROWS, COLS, 2),
+    double *reg = synth_regression(x, ROWS, COLS, 0.05, 3), *bin = synth_classes(x, ROWS, COLS, 2),
            *multi = synth_classes(x, ROWS, COLS, 3);
     check_forest_matches(SPOOR_XGB_REGRESSION, 0, reg);
     check_forest_matches(SPOOR_XGB_BINARY, 2, bin);
@@ -109,7 +109,7 @@ static void test_shap_rows_sum_to_margin(void **state)
 
 static void test_gain_ranks_informative_and_training_is_deterministic(void **state)
 {
-    double *x = synth_features(ROWS, COLS, 1), *y = synth_regression(x, ROWS, COLS, 3);
+    double *x = synth_features(ROWS, COLS, 1), *y = synth_regression(x, ROWS, COLS, 0.05, 3);
     struct spoor_forest f[2];
     struct spoor_error err = {0};
     for (int run = 0; run < 2; run++) {
