@@ -39,7 +39,7 @@ void spoor_permutation_importance(const double *x, size_t nrows, size_t ncols, c
     struct gen_rng rng;
     gen_rng_seed(&rng, seed);
     for (size_t j = 0; j < ncols; j++) {
-        double total = 0;
+        double drop_sum = 0; /* of baseline - score: exactly 0 when shuffling changes nothing */
         for (int r = 0; r < repeats; r++) {
             for (size_t i = 0; i < nrows; i++)
                 perm[i] = i;
@@ -47,11 +47,11 @@ void spoor_permutation_importance(const double *x, size_t nrows, size_t ncols, c
             for (size_t i = 0; i < nrows; i++)
                 work[i * ncols + j] = x[perm[i] * ncols + j];
             predict(ctx, work, nrows, ncols, pred);
-            total += spoor_score(pred, y, nrows, classification);
+            drop_sum += *baseline - spoor_score(pred, y, nrows, classification);
         }
         for (size_t i = 0; i < nrows; i++)
             work[i * ncols + j] = x[i * ncols + j];
-        drop[j] = *baseline - total / (repeats > 0 ? repeats : 1);
+        drop[j] = drop_sum / (repeats > 0 ? repeats : 1);
     }
     free(work);
     free(pred);
