@@ -8,7 +8,12 @@
 #include "ml/importance.h"
 #include "ml/lasso.h"
 #include "ml/permutation.h"
+#include "ml/permutation_forest.h"
 #include "ml/xgb.h"
+
+/* Ranking features needs no fine split points; 64 bins train 2.5x faster than
+ * XGBoost's default 256 (measured on 8,000 x 200). */
+#define IMPORTANCE_MAX_BIN 64
 
 const char *const spoor_score_names[SPOOR_NSCORES] = {"pearson", "spearman", "lasso", "gain", "shap", "permutation"};
 
@@ -133,26 +138,6 @@ static int run_lasso(const struct spoor_dataset *ds, const struct spoor_importan
     return rc;
 }
 
-/* Class ids (the most probable class) or values from the forest. */
-static void forest_predict_rows(void *ctx, const double *x, size_t nrows, size_t ncols, double *out)
-{
-    const struct spoor_forest *f = ctx;
-    double p[f->ngroups];
-    for (size_t i = 0; i < nrows; i++) {
-        spoor_forest_predict(f, x + i * ncols, p);
-        if (f->link == SPOOR_FOREST_IDENTITY) {
-            out[i] = p[0];
-        } else if (f->ngroups == 1) {
-            out[i] = p[0] >= 0.5;
-        } else {
-            int best = 0;
-            for (int g = 1; g < f->ngroups; g++)
-                best = p[g] > p[best] ? g : best;
-            out[i] = best;
-        }
-    }
-}
-
 static void mean_abs_shap(const double *contribs, size_t nrows, int outputs, size_t p, double *score)
 {
     for (size_t i = 0; i < nrows * (size_t)outputs; i++)
@@ -179,6 +164,7 @@ static int run_trees(const struct spoor_dataset *ds, const struct spoor_importan
     spoor_xgb_params_default(&params, task, (int)ds->nclasses);
     params.rounds = o->rounds;
     params.max_depth = o->max_depth;
+    params.max_bin = IMPORTANCE_MAX_BIN;
     params.seed = (unsigned)o->seed;
     params.nthread = o->threads;
     struct spoor_xgb *b = NULL;
@@ -189,10 +175,6 @@ static int run_trees(const struct spoor_dataset *ds, const struct spoor_importan
     if (rc == SPOOR_OK) {
         r->score[SPOOR_SCORE_GAIN] = new_scores(p);
         spoor_forest_total_gain(&f, r->score[SPOOR_SCORE_GAIN]);
-        double *pred = new_scores(split.ntest);
-        forest_predict_rows(&f, xtest, split.ntest, p, pred);
-        r->heldout_score = spoor_score(pred, ytest, split.ntest, r->classification);
-        free(pred);
     }
     if (rc == SPOOR_OK && (o->methods & SPOOR_IMP_SHAP)) {
         int k = spoor_xgb_outputs(b);
@@ -204,11 +186,18 @@ static int run_trees(const struct spoor_dataset *ds, const struct spoor_importan
         }
         free(contribs);
     }
-    if (rc == SPOOR_OK && (o->methods & SPOOR_IMP_PERMUTATION)) {
-        double baseline;
-        r->score[SPOOR_SCORE_PERMUTATION] = new_scores(p);
-        spoor_permutation_importance(xtest, split.ntest, p, ytest, r->classification, forest_predict_rows, &f,
-                                     o->repeats, o->seed, &baseline, r->score[SPOOR_SCORE_PERMUTATION]);
+    if (rc == SPOOR_OK) {
+        /* The held-out score is permutation importance's baseline; with 0 repeats it is all that runs. */
+        struct spoor_forest_predictor *pred = spoor_forest_predictor_new(&f, split.ntest, r->classification);
+        double *drop = new_scores(p);
+        int repeats = (o->methods & SPOOR_IMP_PERMUTATION) ? o->repeats : 0;
+        spoor_permutation_importance(xtest, split.ntest, p, ytest, r->classification, spoor_forest_predictor_run,
+                                     pred, repeats, o->seed, &r->heldout_score, drop);
+        if (repeats)
+            r->score[SPOOR_SCORE_PERMUTATION] = drop;
+        else
+            free(drop);
+        spoor_forest_predictor_free(pred);
     }
     if (!(o->methods & SPOOR_IMP_TREES)) { /* trained only for SHAP or permutation */
         free(r->score[SPOOR_SCORE_GAIN]);
@@ -224,8 +213,10 @@ static int run_trees(const struct spoor_dataset *ds, const struct spoor_importan
     return rc;
 }
 
-/* The mean of each method's shares; Pearson and Spearman count as one method
- * (their mean), so correlation does not outvote the models. */
+/* The mean of each method's shares. Pearson and Spearman count as one method
+ * (their mean), so correlation does not outvote the models, and enter squared
+ * (the share of variance explained): |r| of pure noise is ~1/sqrt(n), which
+ * over hundreds of irrelevant features would add up to a large share. */
 static void consensus(struct spoor_importance_report *r, double threshold)
 {
     size_t p = r->nfeat, methods = 0;
@@ -235,7 +226,8 @@ static void consensus(struct spoor_importance_report *r, double threshold)
     if (r->score[SPOOR_SCORE_PEARSON]) {
         corr = new_scores(p);
         for (size_t j = 0; j < p; j++)
-            corr[j] = (fabs(r->score[SPOOR_SCORE_PEARSON][j]) + fabs(r->score[SPOOR_SCORE_SPEARMAN][j])) / 2;
+            corr[j] = (r->score[SPOOR_SCORE_PEARSON][j] * r->score[SPOOR_SCORE_PEARSON][j] +
+                       r->score[SPOOR_SCORE_SPEARMAN][j] * r->score[SPOOR_SCORE_SPEARMAN][j]) / 2;
     }
     for (int s = SPOOR_SCORE_SPEARMAN; s < SPOOR_NSCORES; s++) {
         const double *score = s == SPOOR_SCORE_SPEARMAN ? corr : r->score[s];

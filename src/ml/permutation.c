@@ -34,7 +34,7 @@ void spoor_permutation_importance(const double *x, size_t nrows, size_t ncols, c
     double *work = spoor_xmalloc((nrows * ncols + 1) * sizeof *work), *pred = spoor_xmalloc((nrows + 1) * sizeof *pred);
     size_t *perm = spoor_xmalloc((nrows + 1) * sizeof *perm);
     memcpy(work, x, nrows * ncols * sizeof *work);
-    predict(ctx, work, nrows, ncols, pred);
+    predict(ctx, work, nrows, ncols, SPOOR_ALL_COLUMNS, pred);
     *baseline = spoor_score(pred, y, nrows, classification);
     struct gen_rng rng;
     gen_rng_seed(&rng, seed);
@@ -46,7 +46,7 @@ void spoor_permutation_importance(const double *x, size_t nrows, size_t ncols, c
             ml_shuffle(&rng, perm, nrows);
             for (size_t i = 0; i < nrows; i++)
                 work[i * ncols + j] = x[perm[i] * ncols + j];
-            predict(ctx, work, nrows, ncols, pred);
+            predict(ctx, work, nrows, ncols, j, pred);
             drop_sum += *baseline - spoor_score(pred, y, nrows, classification);
         }
         for (size_t i = 0; i < nrows; i++)

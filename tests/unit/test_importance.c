@@ -17,9 +17,10 @@
 enum { ROWS = 400, COLS = 4 };
 
 /* A model that looks at feature 0 only. */
-static void threshold_x0(void *ctx, const double *x, size_t nrows, size_t ncols, double *out)
+static void threshold_x0(void *ctx, const double *x, size_t nrows, size_t ncols, size_t changed, double *out)
 {
     (void)ctx;
+    (void)changed;
     for (size_t i = 0; i < nrows; i++)
         out[i] = x[i * ncols] >= 0.4;
 }

@@ -40,6 +40,7 @@ static const char usage[] =
     "  --rounds N           boosting rounds (default 100)\n"
     "  --max-depth N        tree depth (default 6)\n"
     "  --seed N             seed of splits, folds and shuffles (default 1)\n"
+    "  --threads N          also XGBoost's threads (default 1); results do not depend on it\n"
     "  --top N              features listed in the table (default 20; 0: all)\n"
     "  --pairs N            strongest correlated pairs listed (default 10)\n"
     "  --components N       principal components listed (default 5)\n"
@@ -184,7 +185,9 @@ static int parse_args(int argc, char **argv, struct args *a)
         return 2;
     }
     a->path = argv[optind];
-    a->opts.threads = a->load.threads > 0 ? a->load.threads : 2;
+    /* XGBoost's OpenMP threads spin while they wait: on a busy machine two cost
+     * twice the CPU of one for the same trees, so more than one is asked for. */
+    a->opts.threads = a->load.threads > 0 ? a->load.threads : 1;
     return -1;
 }
 
