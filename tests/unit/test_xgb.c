@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "ml/permutation.h"
+#include "ml/permutation_forest.h"
 #include "ml/xgb.h"
 #include "ml_synth.h"
 
@@ -130,6 +132,40 @@ static void test_gain_ranks_informative_and_training_is_deterministic(void **sta
     free(x);
 }
 
+/* The permutation predictor, redoing only the trees that split on a changed
+ * column, answers as a full walk of every tree does. */
+static void test_forest_predictor_redoes_only_what_changed(void **state)
+{
+    double *x = synth_features(ROWS, COLS, 1), *y = synth_classes(x, ROWS, COLS, 3);
+    struct spoor_xgb *b = train(SPOOR_XGB_MULTICLASS, 3, x, y);
+    struct spoor_forest f;
+    struct spoor_error err = {0};
+    assert_int_equal(spoor_xgb_forest(b, &f, &err), SPOOR_OK);
+    struct spoor_forest_predictor *p = spoor_forest_predictor_new(&f, ROWS, true);
+    double *fast = malloc(ROWS * sizeof *fast), probs[3];
+    spoor_forest_predictor_run(p, x, ROWS, COLS, SPOOR_ALL_COLUMNS, fast);
+    for (size_t j = 0; j < COLS; j++) {
+        double *moved = malloc(ROWS * COLS * sizeof *moved);
+        memcpy(moved, x, ROWS * COLS * sizeof *moved);
+        for (size_t i = 0; i < ROWS; i++)
+            moved[i * COLS + j] = x[((i * 7 + 3) % ROWS) * COLS + j];
+        spoor_forest_predictor_run(p, moved, ROWS, COLS, j, fast);
+        for (size_t i = 0; i < ROWS; i++) {
+            spoor_forest_predict(&f, moved + i * COLS, probs);
+            int best = probs[1] > probs[0] ? 1 : 0;
+            best = probs[2] > probs[best] ? 2 : best;
+            assert_true(fast[i] == best);
+        }
+        free(moved);
+    }
+    spoor_forest_predictor_free(p);
+    spoor_forest_free(&f);
+    spoor_xgb_free(b);
+    free(fast);
+    free(y);
+    free(x);
+}
+
 static const char *const GOOD =
     "{\"learner\":{\"gradient_booster\":{\"model\":{\"tree_info\":[0],\"trees\":[{"
     "\"default_left\":[1,0,0],\"left_children\":[1,-1,-1],\"loss_changes\":[3.5,0,0],"
@@ -187,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_forest_reproduces_xgboost),
         cmocka_unit_test(test_shap_rows_sum_to_margin),
         cmocka_unit_test(test_gain_ranks_informative_and_training_is_deterministic),
+        cmocka_unit_test(test_forest_predictor_redoes_only_what_changed),
         cmocka_unit_test(test_model_json_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

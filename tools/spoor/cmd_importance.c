@@ -186,7 +186,7 @@ static int parse_args(int argc, char **argv, struct args *a)
     }
     a->path = argv[optind];
     /* XGBoost's OpenMP threads spin while they wait: on a busy machine two cost
-     * twice the CPU of one for the same trees, so more than one is asked for. */
+     * twice the CPU of one for the same trees: one unless --threads asks for more. */
     a->opts.threads = a->load.threads > 0 ? a->load.threads : 1;
     return -1;
 }
