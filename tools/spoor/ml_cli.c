@@ -1,0 +1,134 @@
+/* Shared by the model commands: dataset loading with warnings, lists, reports. */
+#include "ml_cli.h"
+#include "load_args.h"
+#include "spoor/json_out.h"
+#include "spoor/text_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+char **ml_list_split(const char *s, size_t *n)
+{
+    char *copy = spoor_xstrdup(s), *save = NULL;
+    char **v = spoor_xcalloc(strlen(s) + 2, sizeof *v);
+    *n = 0;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        v[(*n)++] = spoor_xstrdup(t);
+    free(copy);
+    return v;
+}
+
+void ml_list_free(char **v)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        free(v[i]);
+    free(v);
+}
+
+int ml_dataset_load(const char *cmd, const char *path, const struct spoor_dataset_spec *spec,
+                    const struct spoor_load_opts *opts, struct spoor_dataset **out)
+{
+    struct spoor_load_result res = {0};
+    struct spoor_error err = {0};
+    int st = spoor_dataset_load(path, spec, opts, out, &res, &err);
+    load_args_report(cmd, &res);
+    spoor_load_result_free(&res);
+    if (st != SPOOR_OK) {
+        fprintf(stderr, "spoor %s: %s\n", cmd, err.msg);
+        return 1;
+    }
+    const struct spoor_dataset *ds = *out;
+    for (size_t i = 0; i < ds->ndropped; i++) {
+        const struct spoor_dataset_drop *d = &ds->dropped[i];
+        if (d->other)
+            fprintf(stderr, "spoor %s: warning: dropped feature '%s': duplicate of '%s' (r = %.4f)\n", cmd, d->name,
+                    d->other, d->r);
+        else
+            fprintf(stderr, "spoor %s: warning: dropped feature '%s': %s\n", cmd, d->name, d->reason);
+    }
+    if (ds->skipped_rows)
+        fprintf(stderr,
+                "spoor %s: %s:%llu: no numeric value for '%s' (skipped); skipped %llu rows lacking a value; --strict "
+                "makes this an error\n",
+                cmd, path, (unsigned long long)ds->first_skipped_line, ds->first_skipped_field,
+                (unsigned long long)ds->skipped_rows);
+    return 0;
+}
+
+static void str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
+
+static void report_json(FILE *out, const char *how, const struct spoor_dataset *ds, const struct ml_scored *s, size_t n)
+{
+    fprintf(out, "{\"evaluation\": ");
+    str(out, how);
+    fprintf(out, ", \"classes\": [");
+    for (size_t c = 0; c < ds->nclasses; c++) {
+        fputs(c ? ", " : "", out);
+        str(out, ds->class_names[c]);
+    }
+    fprintf(out, "],\n \"methods\": [");
+    for (size_t i = 0; i < n; i++) {
+        const struct spoor_metrics *m = &s[i].m;
+        fprintf(out, "%s\n  {\"method\": \"%s\", \"role\": \"%s\", \"rows\": %zu, \"accuracy\": %.6f, \"macro_f1\": %.6f,",
+                i ? "," : "", s[i].name, i ? "baseline" : "model", m->n, m->accuracy, m->macro_f1);
+        fprintf(out, " \"recall\": [");
+        for (size_t c = 0; c < m->k; c++)
+            fprintf(out, "%s%.6f", c ? ", " : "", m->recall[c]);
+        fprintf(out, "], \"confusion\": [");
+        for (size_t c = 0; c < m->k; c++) {
+            fprintf(out, "%s[", c ? ", " : "");
+            for (size_t o = 0; o < m->k; o++)
+                fprintf(out, "%s%zu", o ? ", " : "", m->confusion[c * m->k + o]);
+            fputc(']', out);
+        }
+        fprintf(out, "]}");
+    }
+    fprintf(out, "\n]}\n");
+}
+
+void ml_report(FILE *out, bool json, const char *how, const struct spoor_dataset *ds, const struct ml_scored *s,
+               size_t n)
+{
+    if (json) {
+        report_json(out, how, ds, s, n);
+        return;
+    }
+    fprintf(out, "%s\n\n", how);
+    const char *h[] = {"method", "", "rows", "accuracy", "macro-F1"};
+    const bool right[] = {false, false, true, true, true};
+    struct spoor_text_table *t = spoor_text_table_new(5, h, right);
+    for (size_t i = 0; i < n; i++) {
+        spoor_text_table_cell(t, "%s", s[i].name);
+        spoor_text_table_cell(t, "%s", i ? "baseline" : "model");
+        spoor_text_table_cell(t, "%zu", s[i].m.n);
+        spoor_text_table_cell(t, "%.4f", s[i].m.accuracy);
+        spoor_text_table_cell(t, "%.4f", s[i].m.macro_f1);
+    }
+    spoor_text_table_print(t, out);
+    spoor_text_table_free(t);
+
+    /* The model's confusion matrix: rows are true classes. */
+    const struct spoor_metrics *m = &s[0].m;
+    size_t k = m->k;
+    const char **ch = spoor_xcalloc(k + 2, sizeof *ch);
+    bool *cr = spoor_xcalloc(k + 2, sizeof *cr);
+    ch[0] = "true \\ predicted";
+    for (size_t c = 0; c < k; c++) {
+        ch[c + 1] = ds->class_names[c];
+        cr[c + 1] = true;
+    }
+    ch[k + 1] = "recall";
+    cr[k + 1] = true;
+    t = spoor_text_table_new(k + 2, ch, cr);
+    for (size_t c = 0; c < k; c++) {
+        spoor_text_table_cell(t, "%s", ds->class_names[c]);
+        for (size_t o = 0; o < k; o++)
+            spoor_text_table_cell(t, "%zu", m->confusion[c * k + o]);
+        spoor_text_table_cell(t, "%.4f", m->recall[c]);
+    }
+    fprintf(out, "\n%s:\n", s[0].name);
+    spoor_text_table_print(t, out);
+    spoor_text_table_free(t);
+    free(ch);
+    free(cr);
+}
