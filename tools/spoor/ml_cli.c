@@ -1,6 +1,7 @@
 /* Shared by the model commands: dataset loading with warnings, lists, reports. */
 #include "ml_cli.h"
 #include "load_args.h"
+#include "ml/model_json.h"
 #include "spoor/json_out.h"
 #include "spoor/text_table.h"
 
@@ -53,6 +54,28 @@ int ml_dataset_load(const char *cmd, const char *path, const struct spoor_datase
                 cmd, path, (unsigned long long)ds->first_skipped_line, ds->first_skipped_field,
                 (unsigned long long)ds->skipped_rows);
     return 0;
+}
+
+int ml_model_dataset_load(const char *cmd, const char *model_path, const char *path, bool with_label,
+                          const char *group, const struct spoor_load_opts *opts, struct spoor_model **model,
+                          struct spoor_dataset **ds)
+{
+    struct spoor_error err = {0};
+    if (spoor_model_load(model_path, model, &err) != SPOOR_OK) {
+        fprintf(stderr, "spoor %s: %s\n", cmd, err.msg);
+        return 1;
+    }
+    const struct spoor_model *m = *model;
+    struct spoor_dataset_spec spec = {.features = (const char *const *)m->feat_names, .nfeatures = m->nfeat,
+                                      .exact = true, .label = with_label ? m->label_name : NULL,
+                                      .classes = (const char *const *)m->class_names, .nclasses = m->nclasses,
+                                      .group = group};
+    int code = ml_dataset_load(cmd, path, &spec, opts, ds);
+    if (code) {
+        spoor_model_free(*model);
+        *model = NULL;
+    }
+    return code;
 }
 
 static void str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }

@@ -19,6 +19,14 @@ void ml_list_free(char **v);
 int ml_dataset_load(const char *cmd, const char *path, const struct spoor_dataset_spec *spec,
                     const struct spoor_load_opts *opts, struct spoor_dataset **out);
 
+/* Loads the model at model_path and the dataset holding its features (label
+ * as the model names it when with_label, numbered by the model's classes).
+ * Returns 0, or the exit code after printing why. */
+struct spoor_model;
+int ml_model_dataset_load(const char *cmd, const char *model_path, const char *path, bool with_label,
+                          const char *group, const struct spoor_load_opts *opts, struct spoor_model **model,
+                          struct spoor_dataset **ds);
+
 /* One method's held-out scores. */
 struct ml_scored {
     const char *name;
