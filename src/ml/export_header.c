@@ -8,7 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-long long export_q(double v, int frac) { return llround(ldexp(v, frac)); }
+/* Saturates at +-2^62 (and maps NaN to 0) so a degenerate model cannot overflow the conversion. */
+static long long saturate(double v)
+{
+    const double lim = 0x1p62;
+    return v != v ? 0 : v > lim ? (long long)lim : v < -lim ? -(long long)lim : (long long)v;
+}
+
+long long export_q(double v, int frac) { return saturate(round(ldexp(v, frac))); }
+long long export_q_floor(double v, int frac) { return saturate(floor(ldexp(v, frac))); }
+long long export_q_ceil(double v, int frac) { return saturate(ceil(ldexp(v, frac))); }
 
 /* A C string literal (names may hold anything). */
 static void c_string(FILE *out, const char *s)
@@ -81,13 +90,14 @@ int spoor_export_header(const struct spoor_model *m, FILE *out, bool fixed, cons
         fprintf(out, "};\n");
     }
     fputc('\n', out);
+    int st = SPOOR_OK;
     switch (m->kind) {
     case SPOOR_MODEL_MLP:
-    case SPOOR_MODEL_LOGISTIC: export_mlp(&e, m, fixed); break;
+    case SPOOR_MODEL_LOGISTIC: st = export_mlp(&e, m, fixed, err); break;
     case SPOOR_MODEL_RULE: export_rule(&e, m, fixed); break;
     case SPOOR_MODEL_TREES: export_trees(&e, m, fixed); break;
     }
     fprintf(out, "\n#endif /* %s_H */\n", upper);
     free(upper);
-    return SPOOR_OK;
+    return st;
 }

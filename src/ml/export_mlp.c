@@ -15,17 +15,21 @@
 #define FRAC 16
 #define SPREAD 50 /* inputs beyond mean +- SPREAD * scale are clamped */
 
-/* The first layer with the scaler folded in. */
-static void fold(const struct spoor_model *m, double *w, double *b)
+/* The first layer with the scaler folded in; false when that overflows. */
+static bool fold(const struct spoor_model *m, double *w, double *b)
 {
     const struct spoor_dense *d = &m->layers[0];
+    bool finite = true;
     for (size_t j = 0; j < d->out; j++) {
         b[j] = d->b[j];
         for (size_t i = 0; i < d->in; i++) {
             w[j * d->in + i] = d->w[j * d->in + i] / m->scaler.scale[i];
             b[j] -= w[j * d->in + i] * m->scaler.mean[i];
+            finite = finite && isfinite(w[j * d->in + i]);
         }
+        finite = finite && isfinite(b[j]);
     }
+    return finite;
 }
 
 static void matrix(FILE *out, const char *type, const char *p, const char *name, size_t l, size_t rows, size_t cols,
@@ -142,12 +146,16 @@ static void fixed_body(const struct emit *e, const struct spoor_model *m)
     }
 }
 
-void export_mlp(const struct emit *e, const struct spoor_model *m, bool fixed)
+int export_mlp(const struct emit *e, const struct spoor_model *m, bool fixed, struct spoor_error *err)
 {
     FILE *out = e->out;
     const struct spoor_dense *d0 = &m->layers[0];
     double *w0 = spoor_xcalloc(d0->in * d0->out, sizeof *w0), *b0 = spoor_xcalloc(d0->out, sizeof *b0);
-    fold(m, w0, b0);
+    if (!fold(m, w0, b0)) {
+        free(w0);
+        free(b0);
+        return spoor_fail(err, SPOOR_EFORMAT, "folding the scaler into the first layer overflows a double");
+    }
     if (fixed) {
         fixed_tables(e, m, w0, b0);
         fprintf(out, "\n/* Rounded arithmetic shift right (left as is when s is 0). */\n"
@@ -174,4 +182,5 @@ void export_mlp(const struct emit *e, const struct spoor_model *m, bool fixed)
     fprintf(out, "    (void)i;\n    return best;\n}\n");
     free(w0);
     free(b0);
+    return SPOOR_OK;
 }

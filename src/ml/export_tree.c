@@ -16,7 +16,7 @@ void export_rule(const struct emit *e, const struct spoor_model *m, bool fixed)
     for (int n = 0; n < 3; n++) {
         fprintf(out, "    %sint c%d = x[%u] <= ", n == 0 ? "" : "", n, r->feat[n]);
         if (fixed)
-            fprintf(out, "%lldLL;", (long long)floor(ldexp(r->thr[n], SPOOR_EXPORT_IN_FRAC)));
+            fprintf(out, "%lldLL;", export_q_floor(r->thr[n], SPOOR_EXPORT_IN_FRAC));
         else
             fprintf(out, "%.17g;", r->thr[n]);
         fprintf(out, " /* %s */\n", m->feat_names[r->feat[n]]);
@@ -37,7 +37,7 @@ void export_trees(const struct emit *e, const struct spoor_model *m, bool fixed)
         const struct spoor_forest_node *n = &f->nodes[i];
         fprintf(out, "    {%d, %d, %d, ", n->feature, n->left, n->right);
         if (fixed)
-            fprintf(out, "%lldLL, %lldLL", (long long)ceil(ldexp(n->threshold, SPOOR_EXPORT_IN_FRAC)),
+            fprintf(out, "%lldLL, %lldLL", export_q_ceil(n->threshold, SPOOR_EXPORT_IN_FRAC),
                     export_q(n->leaf, LEAF_FRAC));
         else
             fprintf(out, "%.9g, %.9g", n->threshold, n->leaf);

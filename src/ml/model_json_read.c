@@ -10,7 +10,7 @@
 
 #define MAX_WIDTH 1024
 #define MAX_LAYERS 9
-#define MAX_NAMES (1 << 20)
+#define MAX_NAMES (1 << 16) /* features or classes; predict keeps a row of each on the stack */
 
 struct reader {
     const char *name;
