@@ -4,6 +4,7 @@
 #include "ml/model_internal.h"
 
 #include <cjson/cJSON.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +169,8 @@ static bool read_ints(struct reader *r, const cJSON *obj, const char *key, int32
     for (size_t i = 0; ok && i < n; i++) {
         if (v[i] != floor(v[i]) || v[i] < (double)lo || v[i] > (double)hi)
             ok = bad(r, "a tree index is out of range");
-        out[i] = (int32_t)v[i];
+        else
+            out[i] = (int32_t)v[i];
     }
     free(v);
     return ok;
@@ -178,8 +180,12 @@ static bool read_floats(struct reader *r, const cJSON *obj, const char *key, str
 {
     double *v = spoor_xcalloc(f->nnodes + 1, sizeof *v);
     bool ok = read_doubles(r, cJSON_GetObjectItemCaseSensitive(obj, key), v, f->nnodes);
-    for (size_t i = 0; ok && i < f->nnodes; i++)
-        *(float *)((char *)&f->nodes[i] + member) = (float)v[i];
+    for (size_t i = 0; ok && i < f->nnodes; i++) {
+        if (fabs(v[i]) > FLT_MAX)
+            ok = bad(r, "a tree value does not fit a float");
+        else
+            *(float *)((char *)&f->nodes[i] + member) = (float)v[i];
+    }
     free(v);
     return ok;
 }
@@ -193,6 +199,11 @@ static bool read_trees(struct reader *r, const cJSON *root, struct spoor_model *
         return false;
     if (nt->valuedouble < 1 || nt->valuedouble > 1e6 || nn->valuedouble < 1 || nn->valuedouble > 1e8)
         return bad(r, "tree or node count out of range");
+    /* The arrays must hold the counts: no allocation beyond what the text backs. */
+    const cJSON *features = cJSON_GetObjectItemCaseSensitive(t, "feature"), *roots = cJSON_GetObjectItemCaseSensitive(t, "roots");
+    if (!cJSON_IsArray(features) || (double)cJSON_GetArraySize(features) != floor(nn->valuedouble) ||
+        !cJSON_IsArray(roots) || (double)cJSON_GetArraySize(roots) != floor(nt->valuedouble))
+        return bad(r, "tree or node count does not match the arrays");
     struct spoor_forest *f = &m->forest;
     f->nfeatures = m->nfeat;
     f->ngroups = (int)m->nclasses;
@@ -243,7 +254,8 @@ static bool read_actions(struct reader *r, const cJSON *root, struct spoor_model
     for (size_t c = 0; ok && c < m->nclasses; c++) {
         if (v[c] != floor(v[c]) || fabs(v[c]) > 9e15)
             ok = bad(r, "an action value is not an integer");
-        m->action[c] = (int64_t)v[c];
+        else
+            m->action[c] = (int64_t)v[c];
     }
     free(v);
     return ok;
@@ -255,7 +267,7 @@ static void read_training(const cJSON *root, struct spoor_model *m)
     const cJSON *seed = t ? cJSON_GetObjectItemCaseSensitive(t, "seed") : NULL;
     spoor_train_opts_default(&m->opts);
     m->opts.kind = m->kind;
-    if (is_number(seed) && seed->valuedouble >= 0)
+    if (is_number(seed) && seed->valuedouble >= 0 && seed->valuedouble < 0x1p64)
         m->opts.seed = (uint64_t)seed->valuedouble;
 }
 
