@@ -187,14 +187,24 @@ static void keep_layers(struct spoor_model *m, const struct net *n, const double
     }
 }
 
+int spoor_model_val_split(const struct spoor_dataset *ds, const size_t *rows, size_t nrows,
+                          const struct spoor_train_opts *opts, struct spoor_split *out, struct spoor_error *err)
+{
+    if (opts->val_frac > 0)
+        return spoor_split_holdout(ds, rows, nrows, opts->val_frac, opts->seed ^ 0x5eed, out, err);
+    *out = (struct spoor_split){.train = spoor_xcalloc(nrows + 1, sizeof *out->train), .ntrain = nrows,
+                                .test = spoor_xcalloc(1, sizeof *out->test)};
+    memcpy(out->train, rows, nrows * sizeof *rows);
+    return SPOOR_OK;
+}
+
 int mlp_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, struct spoor_model *m,
               struct spoor_error *err)
 {
     const struct spoor_train_opts *o = &m->opts;
     bool logistic = m->kind == SPOOR_MODEL_LOGISTIC;
-    struct spoor_split part = {.train = (size_t *)rows, .ntrain = nrows};
-    bool carved = o->val_frac > 0;
-    int st = carved ? spoor_split_holdout(ds, rows, nrows, o->val_frac, o->seed ^ 0x5eed, &part, err) : SPOOR_OK;
+    struct spoor_split part;
+    int st = spoor_model_val_split(ds, rows, nrows, o, &part, err);
     if (st != SPOOR_OK)
         return st;
     spoor_scaler_fit(&m->scaler, ds->x, ds->nfeat, rows, nrows);
@@ -255,7 +265,6 @@ int mlp_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, 
     free(xval);
     free(ytr);
     free(yval);
-    if (carved)
-        spoor_split_free(&part);
+    spoor_split_free(&part);
     return SPOOR_OK;
 }

@@ -1,6 +1,7 @@
 /* spoor train: fits a classifier on a dataset, scores it on held-out rows (or
  * by cross-validation) beside the baselines, and saves it as a JSON model. */
 #include <errno.h>
+#include <time.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "ml/evaluate.h"
 #include "ml/model_json.h"
 #include "ml_cli.h"
+#include "spoor/atomic_file.h"
 
 static const char usage[] =
     "usage: spoor train DATASET --label COL [options] -o MODEL\n"
@@ -44,13 +46,16 @@ static const char usage[] =
     "output:\n"
     "  -o FILE              the model (required; written whole or not at all)\n"
     "  --format F           table (default) or json for the evaluation on stdout\n"
+    "  --save-split FILE    the held-out split as CSV line,part (train, validation,\n"
+    "                       test), to train another tool on the very same rows\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
 
 enum { OPT_LABEL = 1, OPT_FEATURES, OPT_KEEP, OPT_GROUP, OPT_TEST, OPT_SPLIT, OPT_CV, OPT_MODEL, OPT_DROPOUT, OPT_LR,
-       OPT_BATCH, OPT_EPOCHS, OPT_PATIENCE, OPT_VAL, OPT_ROUNDS, OPT_DEPTH, OPT_ETA, OPT_SEED, OPT_ACTIONS, OPT_FORMAT };
+       OPT_BATCH, OPT_EPOCHS, OPT_PATIENCE, OPT_VAL, OPT_ROUNDS, OPT_DEPTH, OPT_ETA, OPT_SEED, OPT_ACTIONS, OPT_FORMAT,
+       OPT_SAVE_SPLIT };
 
 struct cli {
-    const char *label, *features, *group, *cv, *actions, *output;
+    const char *label, *features, *group, *cv, *actions, *output, *save_split;
     bool keep, row_split, json;
     double test;
     struct spoor_train_opts train;
@@ -130,6 +135,7 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
         {"rounds", required_argument, 0, OPT_ROUNDS},   {"depth", required_argument, 0, OPT_DEPTH},
         {"eta", required_argument, 0, OPT_ETA},         {"seed", required_argument, 0, OPT_SEED},
         {"actions", required_argument, 0, OPT_ACTIONS}, {"format", required_argument, 0, OPT_FORMAT},
+        {"save-split", required_argument, 0, OPT_SAVE_SPLIT},
         {"help", no_argument, 0, 'h'},                  LOAD_LONG_OPTIONS,
         {0, 0, 0, 0}};
     spoor_train_opts_default(&c->train);
@@ -150,6 +156,7 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
         case OPT_GROUP: c->group = optarg; break;
         case OPT_CV: c->cv = optarg; break;
         case OPT_ACTIONS: c->actions = optarg; break;
+        case OPT_SAVE_SPLIT: c->save_split = optarg; break;
         case OPT_SPLIT:
             if (strcmp(optarg, "rows") != 0) {
                 fprintf(stderr, "spoor train: --split '%s': expected rows\n", optarg);
@@ -180,6 +187,10 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
             }
         }
     }
+    if (c->save_split && c->cv) {
+        fprintf(stderr, "spoor train: --save-split writes a held-out split, not --cv folds\n");
+        return 2;
+    }
     if (optind + 1 != argc || !c->label || !c->output) {
         fprintf(stderr, "spoor train: needs one DATASET, --label and -o MODEL; see 'spoor train --help'\n");
         return 2;
@@ -189,9 +200,53 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
 
 static const char *const baselines[] = {"majority", "rule", "knn"};
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The model trained on rows, timed. */
+static int train_timed(const struct cli *c, const struct spoor_dataset *ds, const size_t *rows, size_t n,
+                       struct spoor_model **model, double *ms, struct spoor_error *err)
+{
+    double t0 = now_ms();
+    int st = spoor_model_train(ds, rows, n, &c->train, model, err);
+    *ms = now_ms() - t0;
+    return st;
+}
+
+/* Every row's part of the held-out split, by source line. */
+static int save_split(const struct cli *c, const struct spoor_dataset *ds, const struct spoor_split *split,
+                      struct spoor_error *err)
+{
+    struct spoor_split val;
+    int st = spoor_model_val_split(ds, split->train, split->ntrain, &c->train, &val, err);
+    if (st != SPOOR_OK)
+        return st;
+    const char **part = spoor_xcalloc(ds->nrows + 1, sizeof *part);
+    for (size_t i = 0; i < split->ntest; i++)
+        part[split->test[i]] = "test";
+    for (size_t i = 0; i < val.ntrain; i++)
+        part[val.train[i]] = "train";
+    for (size_t i = 0; i < val.ntest; i++)
+        part[val.test[i]] = "validation";
+    struct spoor_atomic_file out;
+    if ((st = spoor_atomic_file_open(&out, c->save_split, err)) == SPOOR_OK) {
+        fprintf(out.fp, "line,part\n");
+        for (size_t r = 0; r < ds->nrows; r++)
+            fprintf(out.fp, "%llu,%s\n", (unsigned long long)ds->line[r], part[r]);
+        st = spoor_atomic_file_commit(&out, err);
+    }
+    free(part);
+    spoor_split_free(&val);
+    return st;
+}
+
 /* Scores the model (held-out) and the baselines on the same rows. */
-static int holdout(const struct cli *c, const struct spoor_dataset *ds, struct spoor_model **model, struct ml_scored *s,
-                   char *how, size_t how_len, struct spoor_error *err)
+static int holdout(const struct cli *c, const struct spoor_dataset *ds, struct spoor_model **model, double *train_ms,
+                   struct ml_scored *s, char *how, size_t how_len, struct spoor_error *err)
 {
     struct spoor_split split;
     bool grouped = ds->group && !c->row_split;
@@ -204,7 +259,9 @@ static int holdout(const struct cli *c, const struct spoor_dataset *ds, struct s
     uint32_t *truth = spoor_xcalloc(split.ntest + 1, sizeof *truth), *pred = spoor_xcalloc(split.ntest + 1, sizeof *pred);
     for (size_t i = 0; i < split.ntest; i++)
         truth[i] = ds->cls[split.test[i]];
-    st = spoor_model_train(ds, split.train, split.ntrain, &c->train, model, err);
+    st = c->save_split ? save_split(c, ds, &split, err) : SPOOR_OK;
+    if (st == SPOOR_OK)
+        st = train_timed(c, ds, split.train, split.ntrain, model, train_ms, err);
     if (st == SPOOR_OK) {
         double scores[ds->nclasses + 1];
         for (size_t i = 0; i < split.ntest; i++)
@@ -222,7 +279,7 @@ static int holdout(const struct cli *c, const struct spoor_dataset *ds, struct s
 
 /* Cross-validated scores of the model and the baselines, then the model on every row. */
 static int cross_validate(const struct cli *c, const struct spoor_dataset *ds, struct spoor_model **model,
-                          struct ml_scored *s, char *how, size_t how_len, struct spoor_error *err)
+                          double *train_ms, struct ml_scored *s, char *how, size_t how_len, struct spoor_error *err)
 {
     struct spoor_folds folds;
     bool logo = strcmp(c->cv, "logo") == 0;
@@ -250,7 +307,7 @@ static int cross_validate(const struct cli *c, const struct spoor_dataset *ds, s
     size_t *all = spoor_xcalloc(ds->nrows + 1, sizeof *all);
     for (size_t i = 0; i < ds->nrows; i++)
         all[i] = i;
-    st = spoor_model_train(ds, all, ds->nrows, &c->train, model, err);
+    st = train_timed(c, ds, all, ds->nrows, model, train_ms, err);
     free(all);
     return st;
 }
@@ -271,14 +328,15 @@ static int run(const struct cli *c, const char *path, const struct spoor_load_op
     struct spoor_model *model = NULL;
     struct spoor_error err = {0};
     char how[256];
-    int st = c->cv ? cross_validate(c, ds, &model, s, how, sizeof how, &err)
-                   : holdout(c, ds, &model, s, how, sizeof how, &err);
+    double train_ms = -1;
+    int st = c->cv ? cross_validate(c, ds, &model, &train_ms, s, how, sizeof how, &err)
+                   : holdout(c, ds, &model, &train_ms, s, how, sizeof how, &err);
     if (st == SPOOR_OK && c->actions)
         st = spoor_model_set_actions(model, c->actions, &err);
     if (st == SPOOR_OK)
         st = spoor_model_save(model, c->output, &err);
     if (st == SPOOR_OK)
-        ml_report(stdout, c->json, how, ds, s, 4);
+        ml_report(stdout, c->json, how, train_ms, ds, s, 4);
     else
         fprintf(stderr, "spoor train: %s\n", err.msg);
     for (size_t i = 0; i < 4; i++)

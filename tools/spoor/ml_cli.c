@@ -80,10 +80,13 @@ int ml_model_dataset_load(const char *cmd, const char *model_path, const char *p
 
 static void str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
 
-static void report_json(FILE *out, const char *how, const struct spoor_dataset *ds, const struct ml_scored *s, size_t n)
+static void report_json(FILE *out, const char *how, double train_ms, const struct spoor_dataset *ds,
+                        const struct ml_scored *s, size_t n)
 {
     fprintf(out, "{\"evaluation\": ");
     str(out, how);
+    if (train_ms >= 0)
+        fprintf(out, ", \"train_ms\": %.3f", train_ms);
     fprintf(out, ", \"classes\": [");
     for (size_t c = 0; c < ds->nclasses; c++) {
         fputs(c ? ", " : "", out);
@@ -109,14 +112,17 @@ static void report_json(FILE *out, const char *how, const struct spoor_dataset *
     fprintf(out, "\n]}\n");
 }
 
-void ml_report(FILE *out, bool json, const char *how, const struct spoor_dataset *ds, const struct ml_scored *s,
-               size_t n)
+void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_dataset *ds,
+               const struct ml_scored *s, size_t n)
 {
     if (json) {
-        report_json(out, how, ds, s, n);
+        report_json(out, how, train_ms, ds, s, n);
         return;
     }
-    fprintf(out, "%s\n\n", how);
+    fprintf(out, "%s\n", how);
+    if (train_ms >= 0)
+        fprintf(out, "the saved model trained in %.1f ms\n", train_ms);
+    fputc('\n', out);
     const char *h[] = {"method", "", "rows", "accuracy", "macro-F1"};
     const bool right[] = {false, false, true, true, true};
     struct spoor_text_table *t = spoor_text_table_new(5, h, right);
