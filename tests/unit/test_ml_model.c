@@ -91,24 +91,31 @@ static void test_methods_learn(void **state)
     spoor_dataset_free(ds);
 }
 
+/* A model trained on every row. */
+static struct spoor_model *train_all(const struct spoor_dataset *ds, const struct spoor_train_opts *o)
+{
+    size_t *all = calloc(ds->nrows, sizeof *all);
+    for (size_t i = 0; i < ds->nrows; i++)
+        all[i] = i;
+    struct spoor_model *m = NULL;
+    struct spoor_error err = {0};
+    assert_int_equal(spoor_model_train(ds, all, ds->nrows, o, &m, &err), SPOOR_OK);
+    free(all);
+    return m;
+}
+
 static void test_rule_finds_thresholds(void **state)
 {
     struct spoor_dataset *ds = three_classes();
     struct spoor_train_opts o;
     spoor_train_opts_default(&o);
     o.kind = SPOOR_MODEL_RULE;
-    size_t *all = calloc(ds->nrows, sizeof *all);
-    for (size_t i = 0; i < ds->nrows; i++)
-        all[i] = i;
-    struct spoor_model *m = NULL;
-    struct spoor_error err = {0};
-    assert_int_equal(spoor_model_train(ds, all, ds->nrows, &o, &m, &err), SPOOR_OK);
+    struct spoor_model *m = train_all(ds, &o);
     assert_int_equal(m->rule.feat[0], spoor_dataset_feature(ds, "a"));
     assert_true(fabs(m->rule.thr[0] - 0.5) < 0.02);
     assert_int_equal(m->rule.feat[2], spoor_dataset_feature(ds, "b"));
     assert_true(fabs(m->rule.thr[2] - 0.3) < 0.02);
     spoor_model_free(m);
-    free(all);
     spoor_dataset_free(ds);
 }
 
@@ -119,14 +126,7 @@ static struct spoor_model *train_mlp(const struct spoor_dataset *ds, uint64_t se
     o.seed = seed;
     o.epochs = 40;
     o.patience = 5;
-    size_t *all = calloc(ds->nrows, sizeof *all);
-    for (size_t i = 0; i < ds->nrows; i++)
-        all[i] = i;
-    struct spoor_model *m = NULL;
-    struct spoor_error err = {0};
-    assert_int_equal(spoor_model_train(ds, all, ds->nrows, &o, &m, &err), SPOOR_OK);
-    free(all);
-    return m;
+    return train_all(ds, &o);
 }
 
 static void test_mlp_deterministic_and_early_stopping(void **state)
@@ -162,17 +162,13 @@ static void test_json_round_trip(void **state)
     struct spoor_dataset *ds = three_classes();
     struct spoor_error err = {0};
     const char *kinds[] = {"mlp", "logistic", "rule", "trees"};
-    size_t *all = calloc(ds->nrows, sizeof *all);
-    for (size_t i = 0; i < ds->nrows; i++)
-        all[i] = i;
     for (int k = 0; k < 4; k++) {
         struct spoor_train_opts o;
         spoor_train_opts_default(&o);
         o.kind = (enum spoor_model_kind)spoor_model_kind_parse(kinds[k]);
         o.epochs = 5;
         o.trees_rounds = 5;
-        struct spoor_model *m = NULL, *back = NULL;
-        assert_int_equal(spoor_model_train(ds, all, ds->nrows, &o, &m, &err), SPOOR_OK);
+        struct spoor_model *m = train_all(ds, &o), *back = NULL;
         assert_int_equal(spoor_model_set_actions(m, "ra_kb:low=16,mid=64,high=256", &err), SPOOR_OK);
         size_t len;
         char *text = to_json(m, &len);
@@ -192,7 +188,6 @@ static void test_json_round_trip(void **state)
         spoor_model_free(m);
         spoor_model_free(back);
     }
-    free(all);
     spoor_dataset_free(ds);
 }
 

@@ -1,6 +1,5 @@
 /* spoor eval: scores a saved model on a labelled dataset, beside baselines
  * cross-validated on the same dataset. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,8 +24,6 @@ static const char usage[] =
     "  --format F           table (default) or json\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
-
-enum { OPT_GROUP = 1, OPT_FORMAT };
 
 static int score(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group, bool json,
                  const char *output)
@@ -71,47 +68,7 @@ static int score(const struct spoor_model *m, const struct spoor_dataset *ds, co
 
 int cmd_eval(int argc, char **argv)
 {
-    static const struct option longs[] = {{"group", required_argument, 0, OPT_GROUP},
-                                          {"format", required_argument, 0, OPT_FORMAT},
-                                          {"help", no_argument, 0, 'h'},
-                                          LOAD_LONG_OPTIONS,
-                                          {0, 0, 0, 0}};
-    struct spoor_load_opts opts;
-    load_args_init(&opts);
-    opts.progress = false;
-    const char *group = NULL, *output = NULL;
-    bool json = false;
-    int code;
-    while ((code = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
-        int handled = load_args_handle(&opts, code, optarg, "eval");
-        if (handled < 0)
-            return 2;
-        if (handled)
-            continue;
-        switch (code) {
-        case 'h': fputs(usage, stdout); return 0;
-        case 'o': output = optarg; break;
-        case OPT_GROUP: group = optarg; break;
-        case OPT_FORMAT:
-            if (strcmp(optarg, "table") != 0 && strcmp(optarg, "json") != 0) {
-                fprintf(stderr, "spoor eval: --format '%s': expected table or json\n", optarg);
-                return 2;
-            }
-            json = strcmp(optarg, "json") == 0;
-            break;
-        default: fprintf(stderr, "see 'spoor eval --help'\n"); return 2;
-        }
-    }
-    if (optind + 2 != argc) {
-        fprintf(stderr, "spoor eval: needs MODEL and DATASET; see 'spoor eval --help'\n");
-        return 2;
-    }
-    struct spoor_model *m = NULL;
-    struct spoor_dataset *ds = NULL;
-    code = ml_model_dataset_load("eval", argv[optind], argv[optind + 1], true, group, &opts, &m, &ds);
-    if (!code)
-        code = score(m, ds, group, json, output);
-    spoor_dataset_free(ds);
-    spoor_model_free(m);
-    return code;
+    static const struct ml_model_command c = {.name = "eval", .usage = usage, .formats = {"table", "json"},
+                                              .with_label = true, .with_group = true, .run = score};
+    return ml_model_command_main(&c, argc, argv);
 }

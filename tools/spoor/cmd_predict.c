@@ -1,5 +1,4 @@
 /* spoor predict: a saved model's class (and action) for every row of a dataset. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -21,8 +20,6 @@ static const char usage[] =
     "  --format F           csv (default) or jsonl\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
-
-enum { OPT_FORMAT = 1 };
 
 static void str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
 
@@ -64,7 +61,8 @@ static void row_jsonl(FILE *out, const struct spoor_model *m, uint64_t line, uin
     fprintf(out, "}}\n");
 }
 
-static int predict(const struct spoor_model *m, const struct spoor_dataset *ds, bool jsonl, const char *output)
+static int predict(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group, bool jsonl,
+                   const char *output)
 {
     struct spoor_error err = {0};
     struct spoor_atomic_file out;
@@ -88,45 +86,7 @@ static int predict(const struct spoor_model *m, const struct spoor_dataset *ds, 
 
 int cmd_predict(int argc, char **argv)
 {
-    static const struct option longs[] = {{"format", required_argument, 0, OPT_FORMAT},
-                                          {"help", no_argument, 0, 'h'},
-                                          LOAD_LONG_OPTIONS,
-                                          {0, 0, 0, 0}};
-    struct spoor_load_opts opts;
-    load_args_init(&opts);
-    opts.progress = false;
-    const char *output = NULL;
-    bool jsonl = false;
-    int code;
-    while ((code = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
-        int handled = load_args_handle(&opts, code, optarg, "predict");
-        if (handled < 0)
-            return 2;
-        if (handled)
-            continue;
-        switch (code) {
-        case 'h': fputs(usage, stdout); return 0;
-        case 'o': output = optarg; break;
-        case OPT_FORMAT:
-            if (strcmp(optarg, "csv") != 0 && strcmp(optarg, "jsonl") != 0) {
-                fprintf(stderr, "spoor predict: --format '%s': expected csv or jsonl\n", optarg);
-                return 2;
-            }
-            jsonl = strcmp(optarg, "jsonl") == 0;
-            break;
-        default: fprintf(stderr, "see 'spoor predict --help'\n"); return 2;
-        }
-    }
-    if (optind + 2 != argc) {
-        fprintf(stderr, "spoor predict: needs MODEL and DATASET; see 'spoor predict --help'\n");
-        return 2;
-    }
-    struct spoor_model *m = NULL;
-    struct spoor_dataset *ds = NULL;
-    code = ml_model_dataset_load("predict", argv[optind], argv[optind + 1], false, NULL, &opts, &m, &ds);
-    if (!code)
-        code = predict(m, ds, jsonl, output);
-    spoor_dataset_free(ds);
-    spoor_model_free(m);
-    return code;
+    static const struct ml_model_command c = {.name = "predict", .usage = usage, .formats = {"csv", "jsonl"},
+                                              .run = predict};
+    return ml_model_command_main(&c, argc, argv);
 }

@@ -165,11 +165,8 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
             c->row_split = true;
             break;
         case OPT_FORMAT:
-            if (strcmp(optarg, "table") != 0 && strcmp(optarg, "json") != 0) {
-                fprintf(stderr, "spoor train: --format '%s': expected table or json\n", optarg);
+            if (!ml_format_choice("train", optarg, "table", "json", &c->json))
                 return 2;
-            }
-            c->json = strcmp(optarg, "json") == 0;
             break;
         case OPT_MODEL:
             if (!parse_model(optarg, &c->train)) {

@@ -5,6 +5,7 @@
 #include "spoor/json_out.h"
 #include "spoor/text_table.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +76,66 @@ int ml_model_dataset_load(const char *cmd, const char *model_path, const char *p
         spoor_model_free(*model);
         *model = NULL;
     }
+    return code;
+}
+
+bool ml_format_choice(const char *cmd, const char *arg, const char *first, const char *second_name, bool *second)
+{
+    if (strcmp(arg, first) != 0 && strcmp(arg, second_name) != 0) {
+        fprintf(stderr, "spoor %s: --format '%s': expected %s or %s\n", cmd, arg, first, second_name);
+        return false;
+    }
+    *second = strcmp(arg, second_name) == 0;
+    return true;
+}
+
+enum { OPT_GROUP = 1, OPT_FORMAT };
+
+int ml_model_command_main(const struct ml_model_command *c, int argc, char **argv)
+{
+    static const struct option longs[] = {{"group", required_argument, 0, OPT_GROUP},
+                                          {"format", required_argument, 0, OPT_FORMAT},
+                                          {"help", no_argument, 0, 'h'},
+                                          LOAD_LONG_OPTIONS,
+                                          {0, 0, 0, 0}};
+    struct spoor_load_opts opts;
+    load_args_init(&opts);
+    opts.progress = false;
+    const char *group = NULL, *output = NULL;
+    bool second = false;
+    int code;
+    while ((code = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
+        int handled = load_args_handle(&opts, code, optarg, c->name);
+        if (handled < 0)
+            return 2;
+        if (handled)
+            continue;
+        if (code == 'h') {
+            fputs(c->usage, stdout);
+            return 0;
+        }
+        if (code == 'o')
+            output = optarg;
+        else if (code == OPT_GROUP && c->with_group)
+            group = optarg;
+        else if (code == OPT_FORMAT && !ml_format_choice(c->name, optarg, c->formats[0], c->formats[1], &second))
+            return 2;
+        else if (code != OPT_FORMAT) {
+            fprintf(stderr, "see 'spoor %s --help'\n", c->name);
+            return 2;
+        }
+    }
+    if (optind + 2 != argc) {
+        fprintf(stderr, "spoor %s: needs MODEL and DATASET; see 'spoor %s --help'\n", c->name, c->name);
+        return 2;
+    }
+    struct spoor_model *m = NULL;
+    struct spoor_dataset *ds = NULL;
+    code = ml_model_dataset_load(c->name, argv[optind], argv[optind + 1], c->with_label, group, &opts, &m, &ds);
+    if (!code)
+        code = c->run(m, ds, group, second, output);
+    spoor_dataset_free(ds);
+    spoor_model_free(m);
     return code;
 }
 
