@@ -17,7 +17,7 @@ struct spoor_xgb {
 void spoor_xgb_params_default(struct spoor_xgb_params *p, enum spoor_xgb_task task, int nclass)
 {
     *p = (struct spoor_xgb_params){
-        .task = task, .nclass = nclass, .rounds = 100, .max_depth = 6, .eta = 0.3, .subsample = 1,
+        .task = task, .nclass = nclass, .rounds = 100, .max_depth = 6, .max_bin = 256, .eta = 0.3, .subsample = 1,
         .seed = 0, .nthread = 1,
     };
 }
@@ -57,6 +57,7 @@ static int configure(BoosterHandle b, const struct spoor_xgb_params *p, struct s
         XGBoosterSetParam(b, "tree_method", "hist") != 0 || XGBoosterSetParam(b, "verbosity", "0") != 0)
         return xgb_fail(err, "setting parameters");
     int rc = set_param(b, "max_depth", "%.0f", p->max_depth, err);
+    if (rc == SPOOR_OK) rc = set_param(b, "max_bin", "%.0f", p->max_bin, err);
     if (rc == SPOOR_OK) rc = set_param(b, "eta", "%.17g", p->eta, err);
     if (rc == SPOOR_OK) rc = set_param(b, "subsample", "%.17g", p->subsample, err);
     if (rc == SPOOR_OK) rc = set_param(b, "seed", "%.0f", p->seed, err);

@@ -20,13 +20,14 @@ struct spoor_xgb_params {
     int nclass;        /* MULTICLASS only */
     int rounds;        /* boosting rounds (trees per class) */
     int max_depth;
+    int max_bin;       /* histogram bins per feature (XGBoost's hist method) */
     double eta;        /* learning rate */
     double subsample;  /* row fraction per tree (1 = all; below 1 draws from seed) */
     unsigned seed;
     int nthread;       /* XGBoost's OpenMP threads; results do not depend on it */
 };
 
-/* rounds 100, max_depth 6, eta 0.3, subsample 1, seed 0, nthread 1. */
+/* rounds 100, max_depth 6, max_bin 256, eta 0.3, subsample 1, seed 0, nthread 1. */
 void spoor_xgb_params_default(struct spoor_xgb_params *p, enum spoor_xgb_task task, int nclass);
 
 struct spoor_xgb;

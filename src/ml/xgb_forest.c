@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static float tree_leaf(const struct spoor_forest *f, int32_t node, const double *row)
+float spoor_forest_tree_leaf(const struct spoor_forest *f, size_t tree, const double *row)
 {
-    const struct spoor_forest_node *n = &f->nodes[node];
+    const struct spoor_forest_node *n = &f->nodes[f->roots[tree]];
     while (n->feature >= 0) {
         double x = row[n->feature];
         int32_t next = isnan(x) ? n->missing : ((float)x < n->threshold ? n->left : n->right);
@@ -23,7 +23,7 @@ void spoor_forest_margin(const struct spoor_forest *f, const double *row, double
     for (int g = 0; g < f->ngroups; g++)
         sum[g] = (float)f->base_margin;
     for (size_t t = 0; t < f->ntrees; t++)
-        sum[f->groups[t]] += tree_leaf(f, f->roots[t], row);
+        sum[f->groups[t]] += spoor_forest_tree_leaf(f, t, row);
     for (int g = 0; g < f->ngroups; g++)
         margin[g] = sum[g];
 }
@@ -31,6 +31,11 @@ void spoor_forest_margin(const struct spoor_forest *f, const double *row, double
 void spoor_forest_predict(const struct spoor_forest *f, const double *row, double *out)
 {
     spoor_forest_margin(f, row, out);
+    spoor_forest_link(f, out);
+}
+
+void spoor_forest_link(const struct spoor_forest *f, double *out)
+{
     if (f->link == SPOOR_FOREST_LOGISTIC) {
         for (int g = 0; g < f->ngroups; g++)
             out[g] = 1.0 / (1.0 + exp(-out[g]));

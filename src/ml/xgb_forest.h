@@ -33,7 +33,7 @@ struct spoor_forest {
     enum spoor_forest_link link;
     double base_margin;          /* added to every group's margin (base_score in margin space) */
     size_t ntrees;
-    int32_t *roots;              /* each tree's root node */
+    int32_t *roots;              /* each tree's root node; tree t's nodes are nodes[roots[t] .. roots[t + 1]) */
     int32_t *groups;             /* the output group each tree adds to */
     size_t nnodes;
     struct spoor_forest_node *nodes;
@@ -47,6 +47,10 @@ int spoor_forest_from_xgb_json(const char *json, size_t len, struct spoor_forest
 void spoor_forest_margin(const struct spoor_forest *f, const double *row, double *margin);
 /* The prediction of one row (ngroups values): the margins through the link. */
 void spoor_forest_predict(const struct spoor_forest *f, const double *row, double *out);
+/* Applies the link to ngroups margins in place. */
+void spoor_forest_link(const struct spoor_forest *f, double *margin);
+/* The leaf value one tree gives a row. */
+float spoor_forest_tree_leaf(const struct spoor_forest *f, size_t tree, const double *row);
 /* Total gain of every feature's splits (nfeatures values). */
 void spoor_forest_total_gain(const struct spoor_forest *f, double *gain);
 

@@ -3,6 +3,7 @@
  * checked as untrusted input all the same (it may also come from a file):
  * array lengths agree, children are in range, no node is reached twice, so
  * evaluation always ends at a leaf. */
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,7 +14,7 @@
 #include "read/json_scan.h"
 
 #define MAX_CLASSES 4096
-#define MAX_FEATURES (1 << 24)
+#define MAX_FEATURES (1 << 20)
 
 /* The value of member `name` of the object spanning [p, p + n). */
 static bool member(const char *p, size_t n, const char *name, struct spoor_json_tok *val)
@@ -68,8 +69,11 @@ static bool numbers(const struct spoor_json_tok *arr, double **out, size_t *coun
             v = 1;
         else if ((size_t)(e - p) == 5 && memcmp(p, "false", 5) == 0)
             v = 0;
-        else if (!spoor_json_double(p, (size_t)(e - p), &v))
+        else if (!spoor_json_double(p, (size_t)(e - p), &v)) {
+            free(*out);
+            *out = NULL;
             return false;
+        }
         if (*count == cap) {
             cap = cap ? 2 * cap : 16;
             *out = spoor_xrealloc(*out, cap * sizeof **out);
@@ -107,6 +111,30 @@ enum { LEFT, RIGHT, FEATURE, THRESHOLD, DEFAULT_LEFT, GAIN, NARRAYS };
 static const char *const array_names[NARRAYS] = {
     "left_children", "right_children", "split_indices", "split_conditions", "default_left", "loss_changes",
 };
+
+static bool is_float(double v) { return isfinite(v) && fabs(v) <= FLT_MAX; }
+
+/* Node i of a tree's arrays a[]; false when a child, the feature or a value is out of range. */
+static bool node_from(double *const a[NARRAYS], size_t i, size_t count, size_t nfeatures, int32_t base,
+                      struct spoor_forest_node *node)
+{
+    double l = a[LEFT][i], r = a[RIGHT][i];
+    bool leaf = l == -1;
+    if (!(leaf ? r == -1 : whole(l, 0, (double)count - 1) && whole(r, 0, (double)count - 1) &&
+                               whole(a[FEATURE][i], 0, (double)nfeatures - 1)) ||
+        !is_float(a[THRESHOLD][i]) || !is_float(a[GAIN][i]))
+        return false;
+    float value = (float)a[THRESHOLD][i];
+    int32_t left = leaf ? 0 : (int32_t)l, right = leaf ? 0 : (int32_t)r;
+    *node = (struct spoor_forest_node){
+        .feature = leaf ? -1 : (int32_t)a[FEATURE][i],
+        .left = base + left, .right = base + right,
+        .missing = base + (a[DEFAULT_LEFT][i] != 0 ? left : right),
+        .threshold = leaf ? 0 : value, .leaf = leaf ? value : 0,
+        .gain = leaf ? 0 : (float)a[GAIN][i],
+    };
+    return true;
+}
 
 /* Every reachable node is reached once: no cycles, no shared children. */
 static bool tree_acyclic(const struct spoor_forest_node *nodes, size_t n, int32_t base)
@@ -152,24 +180,10 @@ static int add_tree(struct spoor_forest *f, const struct spoor_json_tok *tree, s
     if (rc == SPOOR_OK) {
         size_t base = f->nnodes;
         f->nodes = spoor_xrealloc(f->nodes, (base + count) * sizeof *f->nodes);
-        for (size_t i = 0; i < count && rc == SPOOR_OK; i++) {
-            double l = a[LEFT][i], r = a[RIGHT][i];
-            bool leaf = l == -1;
-            if (!(leaf ? r == -1 : whole(l, 0, (double)count - 1) && whole(r, 0, (double)count - 1) &&
-                                       whole(a[FEATURE][i], 0, (double)f->nfeatures - 1)) ||
-                !isfinite(a[THRESHOLD][i]))
+        for (size_t i = 0; i < count && rc == SPOOR_OK; i++)
+            if (!node_from(a, i, count, f->nfeatures, (int32_t)base, &f->nodes[base + i]))
                 rc = spoor_fail(err, SPOOR_EFORMAT, "xgboost model: tree %zu node %zu: bad children, feature or value",
                                 t, i);
-            float value = (float)a[THRESHOLD][i];
-            int32_t left = leaf ? 0 : (int32_t)l, right = leaf ? 0 : (int32_t)r;
-            f->nodes[base + i] = (struct spoor_forest_node){
-                .feature = leaf ? -1 : (int32_t)a[FEATURE][i],
-                .left = (int32_t)base + left, .right = (int32_t)base + right,
-                .missing = (int32_t)base + (a[DEFAULT_LEFT][i] != 0 ? left : right),
-                .threshold = leaf ? 0 : value, .leaf = leaf ? value : 0,
-                .gain = leaf ? 0 : (float)a[GAIN][i],
-            };
-        }
         if (rc == SPOOR_OK && !tree_acyclic(f->nodes + base, count, (int32_t)base))
             rc = spoor_fail(err, SPOOR_EFORMAT, "xgboost model: tree %zu: a node is reached twice", t);
         f->roots[t] = (int32_t)base;
@@ -215,7 +229,7 @@ static int read_header(const char *p, size_t n, struct spoor_forest *f, struct s
         return spoor_fail(err, SPOOR_EFORMAT, "xgboost model: missing or bad learner_model_param");
     bool softmax = f->link == SPOOR_FOREST_SOFTMAX;
     if (!whole(nfeature, 1, MAX_FEATURES) || !(softmax ? whole(nclass, 2, MAX_CLASSES) : nclass == 0) ||
-        !(f->link == SPOOR_FOREST_LOGISTIC ? base > 0 && base < 1 : isfinite(base)))
+        !(f->link == SPOOR_FOREST_LOGISTIC ? base > 0 && base < 1 : is_float(base)))
         return spoor_fail(err, SPOOR_EFORMAT, "xgboost model: bad num_feature, num_class or base_score");
     f->nfeatures = (size_t)nfeature;
     f->ngroups = softmax ? (int)nclass : 1;

@@ -22,12 +22,12 @@ static inline double *synth_features(size_t nrows, size_t ncols, uint64_t seed)
     return x;
 }
 
-/* Regression target: 3 x0 + 2 x1 + a little noise; the rest are irrelevant. */
-static inline double *synth_regression(const double *x, size_t nrows, size_t ncols, uint64_t seed)
+/* Regression target: 3 x0 + 2 x1 + U[0, noise); the rest are irrelevant. */
+static inline double *synth_regression(const double *x, size_t nrows, size_t ncols, double noise, uint64_t seed)
 {
     double *y = malloc(nrows * sizeof *y);
     for (size_t i = 0; i < nrows; i++)
-        y[i] = 3 * x[i * ncols] + 2 * x[i * ncols + 1] + 0.05 * synth_uniform(&seed);
+        y[i] = 3 * x[i * ncols] + 2 * x[i * ncols + 1] + noise * synth_uniform(&seed);
     return y;
 }
 

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "ml/permutation.h"
+#include "ml/permutation_forest.h"
 #include "ml/xgb.h"
 #include "ml_synth.h"
 
@@ -62,7 +64,7 @@ static void check_forest_matches(enum spoor_xgb_task task, int nclass, const dou
 static void test_forest_reproduces_xgboost(void **state)
 {
     double *x = synth_features(ROWS, COLS, 1);
-    double *reg = synth_regression(x, ROWS, COLS, 3), *bin = synth_classes(x, ROWS, COLS, 2),
+    double *reg = synth_regression(x, ROWS, COLS, 0.05, 3), *bin = synth_classes(x, ROWS, COLS, 2),
            *multi = synth_classes(x, ROWS, COLS, 3);
     check_forest_matches(SPOOR_XGB_REGRESSION, 0, reg);
     check_forest_matches(SPOOR_XGB_BINARY, 2, bin);
@@ -109,7 +111,7 @@ static void test_shap_rows_sum_to_margin(void **state)
 
 static void test_gain_ranks_informative_and_training_is_deterministic(void **state)
 {
-    double *x = synth_features(ROWS, COLS, 1), *y = synth_regression(x, ROWS, COLS, 3);
+    double *x = synth_features(ROWS, COLS, 1), *y = synth_regression(x, ROWS, COLS, 0.05, 3);
     struct spoor_forest f[2];
     struct spoor_error err = {0};
     for (int run = 0; run < 2; run++) {
@@ -126,6 +128,40 @@ static void test_gain_ranks_informative_and_training_is_deterministic(void **sta
     assert_true(gain[0] > gain[1]);
     spoor_forest_free(&f[0]);
     spoor_forest_free(&f[1]);
+    free(y);
+    free(x);
+}
+
+/* The permutation predictor, redoing only the trees that split on a changed
+ * column, answers as a full walk of every tree does. */
+static void test_forest_predictor_redoes_only_what_changed(void **state)
+{
+    double *x = synth_features(ROWS, COLS, 1), *y = synth_classes(x, ROWS, COLS, 3);
+    struct spoor_xgb *b = train(SPOOR_XGB_MULTICLASS, 3, x, y);
+    struct spoor_forest f;
+    struct spoor_error err = {0};
+    assert_int_equal(spoor_xgb_forest(b, &f, &err), SPOOR_OK);
+    struct spoor_forest_predictor *p = spoor_forest_predictor_new(&f, ROWS, true);
+    double *fast = malloc(ROWS * sizeof *fast), probs[3];
+    spoor_forest_predictor_run(p, x, ROWS, COLS, SPOOR_ALL_COLUMNS, fast);
+    for (size_t j = 0; j < COLS; j++) {
+        double *moved = malloc(ROWS * COLS * sizeof *moved);
+        memcpy(moved, x, ROWS * COLS * sizeof *moved);
+        for (size_t i = 0; i < ROWS; i++)
+            moved[i * COLS + j] = x[((i * 7 + 3) % ROWS) * COLS + j];
+        spoor_forest_predictor_run(p, moved, ROWS, COLS, j, fast);
+        for (size_t i = 0; i < ROWS; i++) {
+            spoor_forest_predict(&f, moved + i * COLS, probs);
+            int best = probs[1] > probs[0] ? 1 : 0;
+            best = probs[2] > probs[best] ? 2 : best;
+            assert_true(fast[i] == best);
+        }
+        free(moved);
+    }
+    spoor_forest_predictor_free(p);
+    spoor_forest_free(&f);
+    spoor_xgb_free(b);
+    free(fast);
     free(y);
     free(x);
 }
@@ -187,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_forest_reproduces_xgboost),
         cmocka_unit_test(test_shap_rows_sum_to_margin),
         cmocka_unit_test(test_gain_ranks_informative_and_training_is_deterministic),
+        cmocka_unit_test(test_forest_predictor_redoes_only_what_changed),
         cmocka_unit_test(test_model_json_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
