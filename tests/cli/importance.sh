@@ -19,7 +19,7 @@ EXPECT_MAX_LINES=3 expect_fail 1 "$WORK/missing.csv" importance "$WORK/missing.c
 EXPECT_MAX_LINES=3 expect_fail 2 "nosuch" importance "$WORK/reg.csv" --target nosuch
 
 # Regression: every method puts io.x0 > io.x1 > io.x2 first; the twins are dropped and named.
-"$SPOOR_BIN" importance "$WORK/reg.csv" --target y --group run --format json --corr-matrix "$WORK/corr.csv" \
+"$SPOOR_BIN" importance "$WORK/reg.csv" --target y --group run --rounds 30 --format json --corr-matrix "$WORK/corr.csv" \
   > "$WORK/reg.json" 2> "$WORK/reg.err" || fail "regression run failed: $(cat "$WORK/reg.err")"
 grep -q "dropped feature noise.const (constant)" "$WORK/reg.err" || fail "constant not named: $(cat "$WORK/reg.err")"
 grep -q "dropped feature noise.dup (duplicate of io.x0" "$WORK/reg.err" || fail "duplicate not named"
@@ -48,7 +48,7 @@ for a in range(n):
 PY
 
 # Classification: three classes from text labels; the same order on top.
-"$SPOOR_BIN" importance "$WORK/cls.csv" --target y --format csv --methods corr,lasso,trees,shap,permutation \
+"$SPOOR_BIN" importance "$WORK/cls.csv" --target y --format csv --rounds 30 --methods corr,lasso,trees,shap,permutation \
   > "$WORK/cls.csv.out" 2> "$WORK/cls.err" || fail "classification run failed: $(cat "$WORK/cls.err")"
 grep -q "target y holds text: classification over 3 classes" "$WORK/cls.err" || fail "class task: $(cat "$WORK/cls.err")"
 head -1 "$WORK/cls.csv.out" | grep -qx "rank,feature,layer,consensus,cumulative,in_set,pearson,spearman,lasso,gain,shap,permutation" \
@@ -57,9 +57,9 @@ head -1 "$WORK/cls.csv.out" | grep -qx "rank,feature,layer,consensus,cumulative,
   || fail "classification order: $(sed -n 2,4p "$WORK/cls.csv.out")"
 
 # The same seed gives the same bytes; the table names the set and the layers.
-"$SPOOR_BIN" importance "$WORK/cls.csv" --target y --format csv --methods corr,lasso,trees,shap,permutation \
+"$SPOOR_BIN" importance "$WORK/cls.csv" --target y --format csv --rounds 30 --methods corr,lasso,trees,shap,permutation \
   2>/dev/null | cmp -s - "$WORK/cls.csv.out" || fail "not deterministic"
-"$SPOOR_BIN" importance "$WORK/reg.csv" --target y --cumulative 0.9 2>/dev/null > "$WORK/table"
+"$SPOOR_BIN" importance "$WORK/reg.csv" --target y --methods corr,lasso --cumulative 0.9 2>/dev/null > "$WORK/table"
 grep -q "smallest set reaching 90% of the consensus: 3 of 12 features: io.x0, io.x1, io.x2" "$WORK/table" \
   || fail "cumulative set: $(grep smallest "$WORK/table")"
 grep -Eq "^io +3 " "$WORK/table" || fail "no layer totals"
@@ -68,7 +68,7 @@ grep -Eq "^io +3 " "$WORK/table" || fail "no layer totals"
 need_data
 data="$SPOOR_DATA/iopattern/consolidated_dataset.csv"
 "$SPOOR_BIN" importance "$data" --target label --group run_id --features 'trace_*,bw_*,lat_*,iops_*,run_*,iodepth' \
-  --format json > "$WORK/io.json" 2> "$WORK/io.err" || fail "iopattern run failed: $(cat "$WORK/io.err")"
+  --rounds 30 --format json > "$WORK/io.json" 2> "$WORK/io.err" || fail "iopattern run failed: $(cat "$WORK/io.err")"
 grep -q "dropped feature iops_mean (constant)" "$WORK/io.err" || fail "iops_mean not named: $(cat "$WORK/io.err")"
 grep -q "dropped feature trace_avg_request_size_kb (constant)" "$WORK/io.err" || fail "avg request size not named"
 python3 - "$WORK/io.json" <<'PY' || fail "iopattern report wrong"
