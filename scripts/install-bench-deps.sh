@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what bench/ingest/run.sh compares spoor with: igzip (isal), hyperfine,
-# Python with pandas, GNU time (peak RSS), Node.js with DuckDB's node API.
+# Python with pandas and PyTorch, GNU time (peak RSS), Node.js with DuckDB's node API.
 # Idempotent: installs only what is missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,6 +11,7 @@ packages=(
   python3-pandas    # the Python peer (/usr/bin/python3)
   time              # /usr/bin/time -v for peak RSS
   nodejs npm        # the DuckDB peer
+  python3-torch     # the PyTorch peer of spoor train (bench/ml)
 )
 
 missing=()

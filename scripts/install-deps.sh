@@ -8,9 +8,11 @@ packages=(
   clang libclang-rt-14-dev              # libFuzzer targets and sanitizers
   libisal-dev isal                      # gzip inflate (ISA-L) and igzip, the benchmark floor
   zlib1g-dev libzstd-dev zstd           # gzip index building, zstd traces
-  libcmocka-dev libcjson-dev            # unit tests, reference JSON parser for differential tests
+  libcmocka-dev libcjson-dev            # unit tests; cJSON also reads spoor model files and is the reference parser in differential tests
   libsqlite3-dev sqlite3                # spoor sql (virtual tables), export --to sqlite; the CLI for round-trip tests
   libedit-dev                           # line editing in the interactive sql shell
+  liblapacke-dev libopenblas-dev        # ml: PCA (LAPACKE on OpenBLAS)
+  libxgboost-dev                        # ml: boosted trees and TreeSHAP (XGBoost C API)
   python3                               # round-trip tests read exports back with Python's csv/json/sqlite3
 )
 

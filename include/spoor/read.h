@@ -41,6 +41,9 @@ struct spoor_read_opts {
     const char *field_ts, *field_dur, *field_name, *field_cat, *field_pid, *field_tid;
     char csv_delim;                 /* 0 = ',' */
     bool strict;                    /* the first skipped line is an error */
+    /* Generic readers: no field fills a fixed column; every field becomes a
+     * column under its own name (datasets, where "name" or "ts" is just data). */
+    bool no_fixed;
 };
 
 struct spoor_format;

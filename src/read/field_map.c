@@ -24,6 +24,7 @@ void spoor_field_map_init(struct spoor_field_map *m, const struct spoor_read_opt
     }
     m->ts_unit_ns = m->dur_unit_ns = 1;
     m->args = opts->args;
+    m->no_fixed = opts->no_fixed;
     if (opts->args == SPOOR_ARGS_LISTED) {
         m->n_arg_keys = opts->n_arg_keys;
         m->arg_keys = spoor_xcalloc(opts->n_arg_keys ? opts->n_arg_keys : 1, sizeof *m->arg_keys);
@@ -48,6 +49,8 @@ static bool same(const char *a, const char *b, size_t len) { return strnlen(a, l
 unsigned spoor_field_map_roles(const struct spoor_field_map *m, const char *name, size_t len)
 {
     unsigned roles = 0;
+    if (m->no_fixed)
+        return 0;
     for (int f = 0; f < SPOOR_FIXED_COUNT; f++)
         if (same(m->field[f], name, len))
             roles |= 1u << f;

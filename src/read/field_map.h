@@ -23,6 +23,7 @@ struct spoor_field_map {
     enum spoor_args_mode args;
     char **arg_keys;                   /* SPOOR_ARGS_LISTED (owned) */
     size_t n_arg_keys;
+    bool no_fixed;                     /* opts->no_fixed: no field has a role */
 };
 
 void spoor_field_map_init(struct spoor_field_map *m, const struct spoor_read_opts *opts);

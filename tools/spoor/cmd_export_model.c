@@ -1,0 +1,68 @@
+/* spoor export-model: a saved model as a dependency-free C header. */
+#include <getopt.h>
+#include <string.h>
+
+#include "ml/export_header.h"
+#include "ml/model_json.h"
+#include "spoor/atomic_file.h"
+
+static const char usage[] =
+    "usage: spoor export-model MODEL --c-header FILE [--fixed-point] [--prefix NAME]\n"
+    "\n"
+    "Writes a model from spoor train as one C header with no dependencies: static\n"
+    "tables, the feature and class names, the action table if the model has one,\n"
+    "and NAME_predict(const double *x) returning the class index (the scaler is\n"
+    "folded into the first layer, so x holds raw feature values).\n"
+    "\n"
+    "With --fixed-point, NAME_predict_fixed(const long long *x) uses integer\n"
+    "arithmetic only (no float, no libc, no allocation; builds with -ffreestanding\n"
+    "-nostdlib -mgeneral-regs-only, e.g. in a kernel module); x holds each feature\n"
+    "in Q16, i.e. value * 65536 rounded.\n"
+    "\n"
+    "options:\n"
+    "  --c-header FILE      the header to write (complete or not at all)\n"
+    "  --fixed-point        integer-only inference\n"
+    "  --prefix NAME        prefix of every symbol (default spoor_model)\n"
+    "  -h, --help           this help\n";
+
+enum { OPT_HEADER = 1, OPT_FIXED, OPT_PREFIX };
+
+int cmd_export_model(int argc, char **argv)
+{
+    static const struct option longs[] = {{"c-header", required_argument, 0, OPT_HEADER},
+                                          {"fixed-point", no_argument, 0, OPT_FIXED},
+                                          {"prefix", required_argument, 0, OPT_PREFIX},
+                                          {"help", no_argument, 0, 'h'},
+                                          {0, 0, 0, 0}};
+    const char *header = NULL, *prefix = "spoor_model";
+    bool fixed = false;
+    int code;
+    while ((code = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        switch (code) {
+        case 'h': fputs(usage, stdout); return 0;
+        case OPT_HEADER: header = optarg; break;
+        case OPT_FIXED: fixed = true; break;
+        case OPT_PREFIX: prefix = optarg; break;
+        default: fprintf(stderr, "see 'spoor export-model --help'\n"); return 2;
+        }
+    }
+    if (optind + 1 != argc || !header) {
+        fprintf(stderr, "spoor export-model: needs MODEL and --c-header FILE; see 'spoor export-model --help'\n");
+        return 2;
+    }
+    struct spoor_error err = {0};
+    struct spoor_model *m = NULL;
+    struct spoor_atomic_file out;
+    int st = spoor_model_load(argv[optind], &m, &err);
+    if (st == SPOOR_OK && (st = spoor_atomic_file_open(&out, header, &err)) == SPOOR_OK) {
+        st = spoor_export_header(m, out.fp, fixed, prefix, &err);
+        if (st == SPOOR_OK)
+            st = spoor_atomic_file_commit(&out, &err);
+        else
+            spoor_atomic_file_abort(&out);
+    }
+    if (st != SPOOR_OK)
+        fprintf(stderr, "spoor export-model: %s\n", err.msg);
+    spoor_model_free(m);
+    return st == SPOOR_OK ? 0 : 1;
+}

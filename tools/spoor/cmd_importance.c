@@ -1,0 +1,342 @@
+/* spoor importance: which features of a dataset matter for a target, by
+ * correlation, PCA, lasso, boosted trees (gain, SHAP) and permutation. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+
+#include "importance_print.h"
+#include "load_args.h"
+#include "ml/dataset.h"
+#include "ml/importance_run.h"
+#include "spoor/atomic_file.h"
+
+static const char usage[] =
+    "usage: spoor importance [options] DATASET --target COL\n"
+    "\n"
+    "Ranks the features of a CSV or JSONL dataset by their importance for the target:\n"
+    "Pearson and Spearman correlation (the correlation ratio for a class target), PCA,\n"
+    "lasso with a cross-validated alpha, gradient-boosted trees (XGBoost gain), TreeSHAP\n"
+    "and permutation importance on held-out rows; then a consensus ranking, the smallest\n"
+    "feature set reaching a cumulative share, and per-layer totals.\n"
+    "\n"
+    "options:\n"
+    "  --target COL         the column to explain (required)\n"
+    "  --features LIST      comma-separated names or globs (default: every numeric column\n"
+    "                       but the target and the group)\n"
+    "  --group COL          rows sharing COL (e.g. run_id) are held out together\n"
+    "  --task T             auto (default), classification or regression; auto: text\n"
+    "                       or at most 10 distinct integers is classification\n"
+    "  --methods LIST       corr,pca,lasso,trees,shap,permutation or all (default all)\n"
+    "  --cumulative F       the share the smallest feature set must reach (default 0.95)\n"
+    "  --layer-sep C        a feature's layer: before the first C, or after the last '-'\n"
+    "                       for C '-' (default: '.' then '-')\n"
+    "  --test-frac F        held-out share of rows or groups (default 0.2)\n"
+    "  --folds K            lasso cross-validation folds (default 5)\n"
+    "  --repeats N          shuffles per feature for permutation importance (default 5)\n"
+    "  --rounds N           boosting rounds (default 100)\n"
+    "  --max-depth N        tree depth (default 6)\n"
+    "  --seed N             seed of splits, folds and shuffles (default 1)\n"
+    "  --threads N          also XGBoost's threads (default 1); results do not depend on it\n"
+    "  --top N              features listed in the table (default 20; 0: all)\n"
+    "  --pairs N            strongest correlated pairs listed (default 10)\n"
+    "  --components N       principal components listed (default 5)\n"
+    "  --corr-matrix FILE   write the Pearson feature correlation matrix as CSV\n"
+    "  --spearman-matrix FILE  the same for Spearman\n"
+    "  --format F           table (default), json or csv\n"
+    "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
+    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+
+enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
+
+enum {
+    OPT_TARGET = 2000, OPT_FEATURES, OPT_GROUP, OPT_TASK, OPT_METHODS, OPT_CUMULATIVE, OPT_LAYER_SEP,
+    OPT_TEST_FRAC, OPT_FOLDS, OPT_REPEATS, OPT_ROUNDS, OPT_MAX_DEPTH, OPT_SEED, OPT_TOP, OPT_PAIRS,
+    OPT_COMPONENTS, OPT_CORR_MATRIX, OPT_SPEARMAN_MATRIX, OPT_FORMAT,
+};
+
+#define MAX_CLASS_INTEGERS 10 /* a numeric target with at most this many integer values is a class */
+
+struct args {
+    const char *path, *target, *group, *features, *task, *output, *corr_matrix, *spearman_matrix;
+    enum format format;
+    struct spoor_importance_opts opts;
+    char layer_sep;
+    size_t top, pairs, components;
+    struct spoor_load_opts load;
+};
+
+static int bad_value(const char *opt, const char *arg, const char *want)
+{
+    fprintf(stderr, "spoor importance: --%s '%s': expected %s\n", opt, arg, want);
+    return 2;
+}
+
+static bool parse_size(const char *arg, size_t lo, size_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(arg, &end, 10);
+    if (end == arg || *end || arg[0] == '-' || v < lo)
+        return false;
+    *out = (size_t)v;
+    return true;
+}
+
+/* A share in (0, 1), or (0, 1] with allow_one. */
+static bool parse_share(const char *arg, bool allow_one, double *out)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v > 0 && (v < 1 || (allow_one && v == 1))))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* One option of ours; 0 = handled, 2 = bad value, -1 = not ours. */
+static int handle(struct args *a, int c, const char *arg, const struct option *options, int index)
+{
+    const char *name = index >= 0 ? options[index].name : "";
+    size_t n;
+    switch (c) {
+    case OPT_TARGET: a->target = arg; return 0;
+    case OPT_FEATURES: a->features = arg; return 0;
+    case OPT_GROUP: a->group = arg; return 0;
+    case OPT_CORR_MATRIX: a->corr_matrix = arg; return 0;
+    case OPT_SPEARMAN_MATRIX: a->spearman_matrix = arg; return 0;
+    case 'o': a->output = arg; return 0;
+    case OPT_TASK:
+        a->task = arg;
+        return !strcmp(arg, "auto") || !strcmp(arg, "classification") || !strcmp(arg, "regression")
+                   ? 0 : bad_value(name, arg, "auto, classification or regression");
+    case OPT_FORMAT:
+        a->format = !strcmp(arg, "json") ? FMT_JSON : !strcmp(arg, "csv") ? FMT_CSV : FMT_TABLE;
+        return a->format != FMT_TABLE || !strcmp(arg, "table") ? 0 : bad_value(name, arg, "table, json or csv");
+    case OPT_METHODS:
+        a->opts.methods = spoor_importance_methods(arg);
+        return a->opts.methods ? 0 : bad_value(name, arg, "a list of corr, pca, lasso, trees, shap, permutation, all");
+    case OPT_LAYER_SEP:
+        a->layer_sep = arg[0];
+        return strlen(arg) == 1 ? 0 : bad_value(name, arg, "one character");
+    case OPT_CUMULATIVE: return parse_share(arg, true, &a->opts.cumulative) ? 0 : bad_value(name, arg, "a share in (0, 1]");
+    case OPT_TEST_FRAC: return parse_share(arg, false, &a->opts.test_frac) ? 0 : bad_value(name, arg, "a share in (0, 1)");
+    case OPT_FOLDS: return parse_size(arg, 2, &a->opts.folds) ? 0 : bad_value(name, arg, "an integer >= 2");
+    case OPT_TOP: return parse_size(arg, 0, &a->top) ? 0 : bad_value(name, arg, "an integer >= 0");
+    case OPT_PAIRS: return parse_size(arg, 0, &a->pairs) ? 0 : bad_value(name, arg, "an integer >= 0");
+    case OPT_COMPONENTS: return parse_size(arg, 0, &a->components) ? 0 : bad_value(name, arg, "an integer >= 0");
+    case OPT_SEED: return parse_size(arg, 0, &n) ? (a->opts.seed = n, 0) : bad_value(name, arg, "an integer >= 0");
+    case OPT_REPEATS:
+    case OPT_ROUNDS:
+    case OPT_MAX_DEPTH:
+        if (!parse_size(arg, 1, &n) || n > 100000)
+            return bad_value(name, arg, "an integer from 1 to 100000");
+        *(c == OPT_REPEATS ? &a->opts.repeats : c == OPT_ROUNDS ? &a->opts.rounds : &a->opts.max_depth) = (int)n;
+        return 0;
+    }
+    return -1;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+    static const struct option options[] = {
+        {"target", required_argument, 0, OPT_TARGET}, {"features", required_argument, 0, OPT_FEATURES},
+        {"group", required_argument, 0, OPT_GROUP}, {"task", required_argument, 0, OPT_TASK},
+        {"methods", required_argument, 0, OPT_METHODS}, {"cumulative", required_argument, 0, OPT_CUMULATIVE},
+        {"layer-sep", required_argument, 0, OPT_LAYER_SEP}, {"test-frac", required_argument, 0, OPT_TEST_FRAC},
+        {"folds", required_argument, 0, OPT_FOLDS}, {"repeats", required_argument, 0, OPT_REPEATS},
+        {"rounds", required_argument, 0, OPT_ROUNDS}, {"max-depth", required_argument, 0, OPT_MAX_DEPTH},
+        {"seed", required_argument, 0, OPT_SEED}, {"top", required_argument, 0, OPT_TOP},
+        {"pairs", required_argument, 0, OPT_PAIRS}, {"components", required_argument, 0, OPT_COMPONENTS},
+        {"corr-matrix", required_argument, 0, OPT_CORR_MATRIX},
+        {"spearman-matrix", required_argument, 0, OPT_SPEARMAN_MATRIX},
+        {"format", required_argument, 0, OPT_FORMAT}, {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'}, LOAD_LONG_OPTIONS, {0, 0, 0, 0},
+    };
+    *a = (struct args){.task = "auto", .top = 20, .pairs = 10, .components = 5};
+    spoor_importance_opts_default(&a->opts);
+    load_args_init(&a->load);
+    a->load.progress = false;
+    int c, index = -1;
+    while ((c = getopt_long(argc, argv, "ho:", options, &index)) != -1) {
+        if (c == 'h') {
+            fputs(usage, stdout);
+            return 0;
+        }
+        int rc = handle(a, c, optarg, options, index);
+        index = -1;
+        if (rc >= 0) {
+            if (rc)
+                return rc;
+            continue;
+        }
+        int handled = load_args_handle(&a->load, c, optarg, "importance");
+        if (handled < 0)
+            return 2;
+        if (handled == 0) {
+            fprintf(stderr, "spoor importance: see 'spoor importance --help'\n");
+            return 2;
+        }
+    }
+    if (optind + 1 != argc || !a->target) {
+        fprintf(stderr, "spoor importance: expected one DATASET and --target COL; see 'spoor importance --help'\n");
+        return 2;
+    }
+    a->path = argv[optind];
+    /* XGBoost's OpenMP threads spin while they wait: on a busy machine two cost
+     * twice the CPU of one for the same trees: one unless --threads asks for more. */
+    a->opts.threads = a->load.threads > 0 ? a->load.threads : 1;
+    return -1;
+}
+
+/* Splits a comma-separated list in place. */
+static const char **split_list(char *list, size_t *n)
+{
+    const char **items = NULL;
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        items = spoor_xrealloc(items, (*n + 1) * sizeof *items);
+        items[(*n)++] = tok;
+    }
+    return items;
+}
+
+/* A number target holding at most MAX_CLASS_INTEGERS distinct integers. */
+static bool few_integers(const struct spoor_dataset *ds)
+{
+    double seen[MAX_CLASS_INTEGERS];
+    size_t n = 0;
+    for (size_t i = 0; i < ds->nrows; i++) {
+        double v = ds->y[i];
+        if (v != floor(v))
+            return false;
+        size_t k = 0;
+        while (k < n && seen[k] != v)
+            k++;
+        if (k == n) {
+            if (n == MAX_CLASS_INTEGERS)
+                return false;
+            seen[n++] = v;
+        }
+    }
+    return true;
+}
+
+/* Prints what the task was decided from, and what the dataset layer dropped. */
+static void tell(const struct args *a, const struct spoor_dataset *d, const char *why)
+{
+    if (why)
+        fprintf(stderr, "spoor importance: target %s holds %s: %s", d->label_name, why,
+                d->label_is_class ? "classification" : "regression");
+    else
+        fprintf(stderr, "spoor importance: target %s: %s (--task)", d->label_name, a->task);
+    if (d->label_is_class)
+        fprintf(stderr, " over %zu classes", d->nclasses);
+    fputc('\n', stderr);
+    for (size_t i = 0; i < d->ndropped; i++) {
+        fprintf(stderr, "spoor importance: %s: dropped feature %s (%s%s%s", d->path, d->dropped[i].name,
+                d->dropped[i].reason, d->dropped[i].other ? " " : "", d->dropped[i].other ? d->dropped[i].other : "");
+        if (d->dropped[i].other)
+            fprintf(stderr, ", r = %.4f", d->dropped[i].r);
+        fprintf(stderr, ")\n");
+    }
+    if (d->skipped_rows)
+        fprintf(stderr, "spoor importance: %s: skipped %llu rows lacking a value (first: line %llu, %s)\n", d->path,
+                (unsigned long long)d->skipped_rows, (unsigned long long)d->first_skipped_line, d->first_skipped_field);
+}
+
+static int load(struct args *a, struct spoor_dataset **ds, struct spoor_error *err)
+{
+    char *list = a->features ? spoor_xstrdup(a->features) : NULL;
+    const char **features = NULL;
+    struct spoor_dataset_spec spec = {.label = a->target, .group = a->group};
+    if (list)
+        spec.features = features = split_list(list, &spec.nfeatures);
+    spec.label_kind = !strcmp(a->task, "classification") ? SPOOR_LABEL_CLASS
+                      : !strcmp(a->task, "regression")   ? SPOOR_LABEL_NUMBER
+                                                         : SPOOR_LABEL_AUTO;
+    int rc = spoor_dataset_load(a->path, &spec, &a->load, ds, NULL, err);
+    const char *why = NULL;
+    if (rc == SPOOR_OK && spec.label_kind == SPOOR_LABEL_AUTO) {
+        why = (*ds)->label_is_class ? "text" : "numbers";
+        if (!(*ds)->label_is_class && few_integers(*ds)) {
+            spoor_dataset_free(*ds);
+            spec.label_kind = SPOOR_LABEL_CLASS;
+            why = "at most 10 distinct integers";
+            rc = spoor_dataset_load(a->path, &spec, &a->load, ds, NULL, err);
+        }
+    }
+    if (rc == SPOOR_OK)
+        tell(a, *ds, why);
+    free(features);
+    free(list);
+    return rc;
+}
+
+static int write_matrix(const char *path, const struct spoor_dataset *ds, const double *m, struct spoor_error *err)
+{
+    struct spoor_atomic_file f = {0};
+    int rc = spoor_atomic_file_open(&f, path, err);
+    if (rc != SPOOR_OK)
+        return rc;
+    importance_print_matrix(f.fp, ds, m);
+    return spoor_atomic_file_commit(&f, err);
+}
+
+static int report(const struct args *a, const struct spoor_dataset *ds, const struct spoor_importance_report *r,
+                  struct spoor_error *err)
+{
+    int rc = SPOOR_OK;
+    if (a->corr_matrix && r->pearson)
+        rc = write_matrix(a->corr_matrix, ds, r->pearson, err);
+    if (rc == SPOOR_OK && a->spearman_matrix && r->spearman)
+        rc = write_matrix(a->spearman_matrix, ds, r->spearman, err);
+    struct spoor_atomic_file out = {0};
+    if (rc == SPOOR_OK)
+        rc = spoor_atomic_file_open(&out, a->output, err);
+    if (rc != SPOOR_OK)
+        return rc;
+    struct importance_view v = {
+        .ds = ds, .r = r, .opts = &a->opts, .layer_sep = a->layer_sep, .top = a->top, .pairs = a->pairs,
+        .components = a->components,
+    };
+    if (a->format == FMT_JSON)
+        importance_print_json(out.fp, &v);
+    else if (a->format == FMT_CSV)
+        importance_print_csv(out.fp, &v);
+    else
+        importance_print_table(out.fp, &v);
+    return spoor_atomic_file_commit(&out, err);
+}
+
+int cmd_importance(int argc, char **argv)
+{
+    struct args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    if ((a.corr_matrix || a.spearman_matrix) && !(a.opts.methods & (SPOOR_IMP_CORR | SPOOR_IMP_PCA))) {
+        fprintf(stderr, "spoor importance: --corr-matrix needs the corr method\n");
+        return 2;
+    }
+    /* One BLAS thread: the matrices here are small, and sums then come out the same on every run. */
+    openblas_set_num_threads(1);
+    struct spoor_error err;
+    struct spoor_dataset *ds = NULL;
+    struct spoor_importance_report r;
+    rc = load(&a, &ds, &err);
+    if (rc == SPOOR_OK)
+        rc = spoor_importance_run(ds, &a.opts, &r, &err);
+    if (rc == SPOOR_OK) {
+        rc = report(&a, ds, &r, &err);
+        spoor_importance_report_free(&r);
+    }
+    spoor_dataset_free(ds);
+    if (rc != SPOOR_OK) {
+        fprintf(stderr, "spoor importance: %s\n", err.msg);
+        return rc == SPOOR_EUSAGE ? 2 : 1;
+    }
+    return 0;
+}

@@ -1,0 +1,354 @@
+/* spoor train: fits a classifier on a dataset, scores it on held-out rows (or
+ * by cross-validation) beside the baselines, and saves it as a JSON model. */
+#include <errno.h>
+#include <time.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_args.h"
+#include "ml/evaluate.h"
+#include "ml/model_json.h"
+#include "ml_cli.h"
+#include "spoor/atomic_file.h"
+
+static const char usage[] =
+    "usage: spoor train DATASET --label COL [options] -o MODEL\n"
+    "\n"
+    "Trains a classifier on a CSV or JSONL dataset, scores it on rows it never saw\n"
+    "beside three baselines (majority class, the best depth-2 rule, 5-NN), and\n"
+    "saves it as a JSON model for spoor eval, predict and export-model.\n"
+    "\n"
+    "data:\n"
+    "  --label COL          the class column (required)\n"
+    "  --features LIST      feature columns by name or glob, comma-separated\n"
+    "                       (default: every numeric column but label and group);\n"
+    "                       constant and duplicate (|r| > 0.999) ones are dropped with a warning\n"
+    "  --keep-redundant     keep the features exactly as listed (plain names)\n"
+    "  --group COL          rows of one group (e.g. run_id) are held out together\n"
+    "evaluation:\n"
+    "  --test F             held-out fraction (default 0.2): whole groups with --group,\n"
+    "                       else stratified rows\n"
+    "  --split rows         hold out stratified rows even with --group (leaky; to\n"
+    "                       reproduce a row-level split)\n"
+    "  --cv K|logo          K-fold or leave-one-group-out cross-validation instead;\n"
+    "                       the saved model is then trained on every row\n"
+    "model:\n"
+    "  --model M            mlp:W1,W2,... (default mlp:32,16), logistic, rule or trees\n"
+    "  --dropout P --lr R --batch N --epochs N --patience N\n"
+    "                       MLP and logistic settings (defaults 0.2, 1e-3, 128, 60, 8)\n"
+    "  --val F              validation part of the training rows for early stopping\n"
+    "                       (default 0.15; whole groups with --group; 0: none)\n"
+    "  --rounds N --depth N --eta R   trees settings (defaults 100, 4, 0.3)\n"
+    "  --seed N             seed of every random draw (default 1)\n"
+    "  --actions SPEC       per-class action table NAME:CLASS=INT,... (e.g.\n"
+    "                       readahead_kb:sequential=256,random=16,mixed=64)\n"
+    "output:\n"
+    "  -o FILE              the model (required; written whole or not at all)\n"
+    "  --format F           table (default) or json for the evaluation on stdout\n"
+    "  --save-split FILE    the held-out split as CSV line,part (train, validation,\n"
+    "                       test), to train another tool on the very same rows\n"
+    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+
+enum { OPT_LABEL = 1, OPT_FEATURES, OPT_KEEP, OPT_GROUP, OPT_TEST, OPT_SPLIT, OPT_CV, OPT_MODEL, OPT_DROPOUT, OPT_LR,
+       OPT_BATCH, OPT_EPOCHS, OPT_PATIENCE, OPT_VAL, OPT_ROUNDS, OPT_DEPTH, OPT_ETA, OPT_SEED, OPT_ACTIONS, OPT_FORMAT,
+       OPT_SAVE_SPLIT };
+
+struct cli {
+    const char *label, *features, *group, *cv, *actions, *output, *save_split;
+    bool keep, row_split, json;
+    double test;
+    struct spoor_train_opts train;
+};
+
+static bool number(const char *arg, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    if (errno || end == arg || *end || !(v >= lo && v <= hi))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* "mlp:32,16", "logistic", "rule", "trees". */
+static bool parse_model(const char *arg, struct spoor_train_opts *o)
+{
+    const char *colon = strchr(arg, ':');
+    char kind[16];
+    snprintf(kind, sizeof kind, "%.*s", colon ? (int)(colon - arg) : (int)strlen(arg), arg);
+    int k = spoor_model_kind_parse(kind);
+    if (k < 0 || (colon && k != SPOOR_MODEL_MLP))
+        return false;
+    o->kind = (enum spoor_model_kind)k;
+    if (!colon)
+        return true;
+    size_t n;
+    char **widths = ml_list_split(colon + 1, &n);
+    bool ok = n >= 1 && n <= 8;
+    for (size_t i = 0; ok && i < n; i++) {
+        double w;
+        ok = number(widths[i], 1, 1024, &w) && w == (size_t)w;
+        o->hidden[i] = (size_t)w;
+    }
+    o->nhidden = n;
+    ml_list_free(widths);
+    return ok;
+}
+
+/* A numeric option into its setting; false when out of range. */
+static bool set_number(int code, const char *arg, struct cli *c)
+{
+    struct spoor_train_opts *o = &c->train;
+    double v;
+    switch (code) {
+    case OPT_TEST: return number(arg, 0.01, 0.99, &c->test);
+    case OPT_DROPOUT: return number(arg, 0, 0.95, &o->dropout);
+    case OPT_LR: return number(arg, 1e-9, 10, &o->lr);
+    case OPT_VAL: return number(arg, 0, 0.9, &o->val_frac);
+    case OPT_ETA: return number(arg, 1e-6, 1, &o->trees_eta);
+    }
+    if (!number(arg, 0, 1e15, &v) || v != (double)(uint64_t)v)
+        return false;
+    switch (code) {
+    case OPT_BATCH: return (o->batch = (size_t)v) > 0;
+    case OPT_EPOCHS: return (o->epochs = (size_t)v) > 0;
+    case OPT_PATIENCE: return (o->patience = (size_t)v) > 0;
+    case OPT_ROUNDS: return (o->trees_rounds = (size_t)v) > 0 && v <= 10000;
+    case OPT_DEPTH: return (o->trees_depth = (size_t)v) > 0 && v <= 16;
+    case OPT_SEED: o->seed = (uint64_t)v; return true;
+    }
+    return false;
+}
+
+static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opts *opts)
+{
+    static const struct option longs[] = {
+        {"label", required_argument, 0, OPT_LABEL},     {"features", required_argument, 0, OPT_FEATURES},
+        {"keep-redundant", no_argument, 0, OPT_KEEP},    {"group", required_argument, 0, OPT_GROUP},
+        {"test", required_argument, 0, OPT_TEST},       {"split", required_argument, 0, OPT_SPLIT},
+        {"cv", required_argument, 0, OPT_CV},           {"model", required_argument, 0, OPT_MODEL},
+        {"dropout", required_argument, 0, OPT_DROPOUT}, {"lr", required_argument, 0, OPT_LR},
+        {"batch", required_argument, 0, OPT_BATCH},     {"epochs", required_argument, 0, OPT_EPOCHS},
+        {"patience", required_argument, 0, OPT_PATIENCE}, {"val", required_argument, 0, OPT_VAL},
+        {"rounds", required_argument, 0, OPT_ROUNDS},   {"depth", required_argument, 0, OPT_DEPTH},
+        {"eta", required_argument, 0, OPT_ETA},         {"seed", required_argument, 0, OPT_SEED},
+        {"actions", required_argument, 0, OPT_ACTIONS}, {"format", required_argument, 0, OPT_FORMAT},
+        {"save-split", required_argument, 0, OPT_SAVE_SPLIT},
+        {"help", no_argument, 0, 'h'},                  LOAD_LONG_OPTIONS,
+        {0, 0, 0, 0}};
+    spoor_train_opts_default(&c->train);
+    c->test = 0.2;
+    int code;
+    while ((code = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
+        int handled = load_args_handle(opts, code, optarg, "train");
+        if (handled < 0)
+            return 2;
+        if (handled)
+            continue;
+        switch (code) {
+        case 'h': fputs(usage, stdout); return 0;
+        case 'o': c->output = optarg; break;
+        case OPT_LABEL: c->label = optarg; break;
+        case OPT_FEATURES: c->features = optarg; break;
+        case OPT_KEEP: c->keep = true; break;
+        case OPT_GROUP: c->group = optarg; break;
+        case OPT_CV: c->cv = optarg; break;
+        case OPT_ACTIONS: c->actions = optarg; break;
+        case OPT_SAVE_SPLIT: c->save_split = optarg; break;
+        case OPT_SPLIT:
+            if (strcmp(optarg, "rows") != 0) {
+                fprintf(stderr, "spoor train: --split '%s': expected rows\n", optarg);
+                return 2;
+            }
+            c->row_split = true;
+            break;
+        case OPT_FORMAT:
+            if (!ml_format_choice("train", optarg, "table", "json", &c->json))
+                return 2;
+            break;
+        case OPT_MODEL:
+            if (!parse_model(optarg, &c->train)) {
+                fprintf(stderr, "spoor train: --model '%s': expected mlp:W1,W2,... (widths 1..1024), logistic, rule or trees\n", optarg);
+                return 2;
+            }
+            break;
+        default:
+            if (code == '?' || !set_number(code, optarg, c)) {
+                for (size_t i = 0; code != '?' && longs[i].name; i++)
+                    if (longs[i].val == code)
+                        fprintf(stderr, "spoor train: --%s '%s': out of range\n", longs[i].name, optarg);
+                fprintf(stderr, "see 'spoor train --help'\n");
+                return 2;
+            }
+        }
+    }
+    if (c->save_split && c->cv) {
+        fprintf(stderr, "spoor train: --save-split writes a held-out split, not --cv folds\n");
+        return 2;
+    }
+    if (optind + 1 != argc || !c->label || !c->output) {
+        fprintf(stderr, "spoor train: needs one DATASET, --label and -o MODEL; see 'spoor train --help'\n");
+        return 2;
+    }
+    return -1;
+}
+
+static const char *const baselines[] = {"majority", "rule", "knn"};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The model trained on rows, timed. */
+static int train_timed(const struct cli *c, const struct spoor_dataset *ds, const size_t *rows, size_t n,
+                       struct spoor_model **model, double *ms, struct spoor_error *err)
+{
+    double t0 = now_ms();
+    int st = spoor_model_train(ds, rows, n, &c->train, model, err);
+    *ms = now_ms() - t0;
+    return st;
+}
+
+/* Every row's part of the held-out split, by source line. */
+static int save_split(const struct cli *c, const struct spoor_dataset *ds, const struct spoor_split *split,
+                      struct spoor_error *err)
+{
+    struct spoor_split val;
+    int st = spoor_model_val_split(ds, split->train, split->ntrain, &c->train, &val, err);
+    if (st != SPOOR_OK)
+        return st;
+    const char **part = spoor_xcalloc(ds->nrows + 1, sizeof *part);
+    for (size_t i = 0; i < split->ntest; i++)
+        part[split->test[i]] = "test";
+    for (size_t i = 0; i < val.ntrain; i++)
+        part[val.train[i]] = "train";
+    for (size_t i = 0; i < val.ntest; i++)
+        part[val.test[i]] = "validation";
+    struct spoor_atomic_file out;
+    if ((st = spoor_atomic_file_open(&out, c->save_split, err)) == SPOOR_OK) {
+        fprintf(out.fp, "line,part\n");
+        for (size_t r = 0; r < ds->nrows; r++)
+            fprintf(out.fp, "%llu,%s\n", (unsigned long long)ds->line[r], part[r]);
+        st = spoor_atomic_file_commit(&out, err);
+    }
+    free(part);
+    spoor_split_free(&val);
+    return st;
+}
+
+/* Scores the model (held-out) and the baselines on the same rows. */
+static int holdout(const struct cli *c, const struct spoor_dataset *ds, struct spoor_model **model, double *train_ms,
+                   struct ml_scored *s, char *how, size_t how_len, struct spoor_error *err)
+{
+    struct spoor_split split;
+    bool grouped = ds->group && !c->row_split;
+    int st = grouped ? spoor_split_holdout(ds, NULL, 0, c->test, c->train.seed, &split, err)
+                     : spoor_split_rows(ds, NULL, 0, c->test, c->train.seed, &split, err);
+    if (st != SPOOR_OK)
+        return st;
+    snprintf(how, how_len, "held-out %zu of %zu rows (%s, seed %llu); trained on the other %zu", split.ntest, ds->nrows,
+             grouped ? "whole groups" : "stratified rows", (unsigned long long)c->train.seed, split.ntrain);
+    uint32_t *truth = spoor_xcalloc(split.ntest + 1, sizeof *truth), *pred = spoor_xcalloc(split.ntest + 1, sizeof *pred);
+    for (size_t i = 0; i < split.ntest; i++)
+        truth[i] = ds->cls[split.test[i]];
+    st = c->save_split ? save_split(c, ds, &split, err) : SPOOR_OK;
+    if (st == SPOOR_OK)
+        st = train_timed(c, ds, split.train, split.ntrain, model, train_ms, err);
+    if (st == SPOOR_OK) {
+        double scores[ds->nclasses + 1];
+        for (size_t i = 0; i < split.ntest; i++)
+            pred[i] = spoor_model_predict(*model, ds->x + split.test[i] * ds->nfeat, scores);
+        spoor_metrics_compute(&s[0].m, ds->nclasses, truth, pred, split.ntest);
+    }
+    for (size_t b = 0; b < 3 && st == SPOOR_OK; b++)
+        if ((st = spoor_fit_predict(ds, &split, baselines[b], &c->train, pred, err)) == SPOOR_OK)
+            spoor_metrics_compute(&s[b + 1].m, ds->nclasses, truth, pred, split.ntest);
+    free(truth);
+    free(pred);
+    spoor_split_free(&split);
+    return st;
+}
+
+/* Cross-validated scores of the model and the baselines, then the model on every row. */
+static int cross_validate(const struct cli *c, const struct spoor_dataset *ds, struct spoor_model **model,
+                          double *train_ms, struct ml_scored *s, char *how, size_t how_len, struct spoor_error *err)
+{
+    struct spoor_folds folds;
+    bool logo = strcmp(c->cv, "logo") == 0;
+    double k = 0;
+    if (!logo && !number(c->cv, 2, 1e6, &k))
+        return spoor_fail(err, SPOOR_EUSAGE, "--cv '%s': expected a number of folds or logo", c->cv);
+    int st = logo ? spoor_folds_logo(ds, NULL, 0, &folds, err)
+                  : spoor_folds_kfold(ds, NULL, 0, (size_t)k, c->train.seed, &folds, err);
+    if (st != SPOOR_OK)
+        return st;
+    snprintf(how, how_len, "%s over %zu rows (%zu folds%s, seed %llu); predictions of every fold pooled",
+             logo ? "leave-one-group-out" : "k-fold cross-validation", ds->nrows, folds.n,
+             ds->group ? ", whole groups" : ", stratified", (unsigned long long)c->train.seed);
+    const char *methods[] = {spoor_model_kind_name(c->train.kind), baselines[0], baselines[1], baselines[2]};
+    for (size_t i = 0; i < 4 && st == SPOOR_OK; i++) {
+        struct spoor_pooled p;
+        if ((st = spoor_cross_predict(ds, &folds, methods[i], &c->train, &p, err)) == SPOOR_OK) {
+            spoor_pooled_metrics(ds, &p, &s[i].m);
+            spoor_pooled_free(&p);
+        }
+    }
+    spoor_folds_free(&folds);
+    if (st != SPOOR_OK)
+        return st;
+    size_t *all = spoor_xcalloc(ds->nrows + 1, sizeof *all);
+    for (size_t i = 0; i < ds->nrows; i++)
+        all[i] = i;
+    st = train_timed(c, ds, all, ds->nrows, model, train_ms, err);
+    free(all);
+    return st;
+}
+
+static int run(const struct cli *c, const char *path, const struct spoor_load_opts *opts)
+{
+    size_t nfeat = 0;
+    char **feat = c->features ? ml_list_split(c->features, &nfeat) : NULL;
+    struct spoor_dataset_spec spec = {.features = (const char *const *)feat, .nfeatures = nfeat, .exact = c->keep,
+                                      .label = c->label, .label_kind = SPOOR_LABEL_CLASS, .group = c->group};
+    struct spoor_dataset *ds = NULL;
+    int code = ml_dataset_load("train", path, &spec, opts, &ds);
+    ml_list_free(feat);
+    if (code)
+        return code;
+    struct ml_scored s[4] = {{.name = spoor_model_kind_name(c->train.kind)}, {.name = "majority"},
+                             {.name = "rule (depth 2)"}, {.name = "knn (k=5)"}};
+    struct spoor_model *model = NULL;
+    struct spoor_error err = {0};
+    char how[256];
+    double train_ms = -1;
+    int st = c->cv ? cross_validate(c, ds, &model, &train_ms, s, how, sizeof how, &err)
+                   : holdout(c, ds, &model, &train_ms, s, how, sizeof how, &err);
+    if (st == SPOOR_OK && c->actions)
+        st = spoor_model_set_actions(model, c->actions, &err);
+    if (st == SPOOR_OK)
+        st = spoor_model_save(model, c->output, &err);
+    if (st == SPOOR_OK)
+        ml_report(stdout, c->json, how, train_ms, ds, s, 4);
+    else
+        fprintf(stderr, "spoor train: %s\n", err.msg);
+    for (size_t i = 0; i < 4; i++)
+        spoor_metrics_free(&s[i].m);
+    spoor_model_free(model);
+    spoor_dataset_free(ds);
+    return st == SPOOR_OK ? 0 : 1;
+}
+
+int cmd_train(int argc, char **argv)
+{
+    struct cli c = {0};
+    struct spoor_load_opts opts;
+    load_args_init(&opts);
+    opts.progress = false;
+    int code = parse_cli(argc, argv, &c, &opts);
+    return code >= 0 ? code : run(&c, argv[optind], &opts);
+}
