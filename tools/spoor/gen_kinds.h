@@ -1,0 +1,9 @@
+/* The kinds of input `spoor gen --kind K` writes besides the default trace;
+ * each has its own options and help. */
+#ifndef SPOOR_GEN_KINDS_H
+#define SPOOR_GEN_KINDS_H
+
+/* --kind metrics: the node-metric table of `spoor series`. */
+int cmd_gen_metrics(int argc, char **argv);
+
+#endif
