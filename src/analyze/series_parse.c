@@ -41,16 +41,18 @@ bool spoor_series_parse_offset(const char *s, int64_t *ns)
         return false;
     int sign = *s == '-' ? -1 : 1;
     const char *p = s + 1;
-    int digits[4], nd = 0;
-    for (; *p && nd < 4; p++) {
-        if (*p == ':' && nd == 2)
-            continue;
-        if (!isdigit((unsigned char)*p))
-            return false;
-        digits[nd++] = *p - '0';
-    }
-    if (*p || (nd != 2 && nd != 4))
+    size_t len = strlen(p);
+    bool colon = len == 5 && p[2] == ':';
+    if (len != 2 && len != 4 && !colon)
         return false;
+    int digits[4], nd = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (colon && i == 2)
+            continue;
+        if (!isdigit((unsigned char)p[i]))
+            return false;
+        digits[nd++] = p[i] - '0';
+    }
     int hours = digits[0] * 10 + digits[1], minutes = nd == 4 ? digits[2] * 10 + digits[3] : 0;
     if (hours > 14 || minutes > 59)
         return false;
