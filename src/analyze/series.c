@@ -77,29 +77,22 @@ static bool text_number(const char *s, double *v)
 /* Dense values of a column; counts values that are there but not numbers. */
 static void column_values(const struct spoor_table *b, const struct spoor_column *c, double *out, uint64_t *non_numeric)
 {
+    const uint64_t *valid = c->valid;
     for (size_t r = 0; r < b->nrows; r++) {
         out[r] = NAN;
-        if (!c->typed || !spoor_column_valid(c, r))
+        if (!c->typed || !((valid[r >> 6] >> (r & 63)) & 1))
             continue;
         double v;
-        switch (c->type) {
-        case SPOOR_I64:
-            out[r] = (double)c->i64[r];
-            break;
-        case SPOOR_F64:
+        if (c->type == SPOOR_F64)
             v = c->f64[r];
-            if (isfinite(v))
-                out[r] = v;
-            else
-                ++*non_numeric;
-            break;
-        case SPOOR_STR:
-            if (text_number(spoor_table_str(b, c->str[r]), &v))
-                out[r] = v;
-            else
-                ++*non_numeric;
-            break;
-        }
+        else if (c->type == SPOOR_I64)
+            v = (double)c->i64[r];
+        else if (!text_number(spoor_table_str(b, c->str[r]), &v))
+            v = NAN;
+        if (isfinite(v))
+            out[r] = v;
+        else
+            ++*non_numeric;
     }
 }
 
@@ -111,6 +104,10 @@ static void view_batch(struct spoor_series_run *run, struct series_worker *w, co
         w->view_cap = b->ncols;
         w->view_id = spoor_xrealloc(w->view_id, w->view_cap * sizeof *w->view_id);
         w->view_col = spoor_xrealloc(w->view_col, w->view_cap * sizeof *w->view_col);
+        w->view_n = spoor_xrealloc(w->view_n, w->view_cap * sizeof *w->view_n);
+        w->view_sum = spoor_xrealloc(w->view_sum, w->view_cap * sizeof *w->view_sum);
+        w->dev = spoor_xrealloc(w->dev, w->view_cap * sizeof *w->dev);
+        w->co_sums = spoor_xrealloc(w->co_sums, w->view_cap * w->view_cap * sizeof *w->co_sums);
     }
     size_t n = 0;
     pthread_mutex_lock(&run->mu);
@@ -201,8 +198,13 @@ static void add_moments(struct series_worker *w, const struct batch_view *v, siz
                 if (x[r] > m->max)
                     m->max = x[r];
             }
-        for (size_t g = 0; g < nlocal; g++)
+        w->view_n[k] = 0;
+        w->view_sum[k] = 0;
+        for (size_t g = 0; g < nlocal; g++) {
             local[g].mean = local[g].n ? local[g].sum / (double)local[g].n : 0;
+            w->view_n[k] += local[g].n;
+            w->view_sum[k] += local[g].sum;
+        }
         for (size_t r = 0; r < rows; r++)
             if (x[r] == x[r]) {
                 struct spoor_moments *m = &local[w->row_local[r]];
@@ -226,10 +228,13 @@ static unsigned hour_weekday_slot(int64_t local_ns)
 static void add_profile(struct series_worker *w, const struct spoor_table *b, const struct batch_view *v,
                         int64_t offset)
 {
+    int64_t last_ts = SPOOR_NULL;
+    unsigned slot = 0;
     for (size_t r = 0; r < b->nrows; r++) {
         if (b->ts[r] == SPOOR_NULL)
             continue;
-        unsigned slot = hour_weekday_slot(b->ts[r] + offset);
+        if (b->ts[r] != last_ts) /* the groups of a table often share each time */
+            slot = hour_weekday_slot((last_ts = b->ts[r]) + offset);
         w->hour_weekday_rows[slot]++;
         struct spoor_bucket_sum *sums = w->hour_weekday + (size_t)slot * w->mcap;
         for (size_t k = 0; k < v->n; k++) {
@@ -242,29 +247,82 @@ static void add_profile(struct series_worker *w, const struct spoor_table *b, co
     }
 }
 
-static void add_comoments(struct series_worker *w, const struct spoor_table *b, const struct batch_view *v)
+/* Merges the co-moments of batch metrics a and c (global ids ordered i < j). */
+static void merge_pair(struct series_worker *w, const struct batch_view *v, size_t a, size_t c,
+                       struct spoor_comoments part)
 {
+    uint32_t i = v->id[a], j = v->id[c];
+    if (i > j) {
+        uint32_t t = i;
+        i = j;
+        j = t;
+        double mx = part.mean_x, m2x = part.m2_x;
+        part.mean_x = part.mean_y;
+        part.m2_x = part.m2_y;
+        part.mean_y = mx;
+        part.m2_y = m2x;
+    }
+    series_comoments_merge(&w->comoments[(size_t)i * w->mcap + j], &part);
+}
+
+/* Every metric holds a number in every row (the usual case): one pass about
+ * the batch means for all pairs at once. */
+static void add_comoments_complete(struct series_worker *w, const struct batch_view *v, size_t rows)
+{
+    size_t n = v->n;
+    double *d = w->dev, *sums = w->co_sums, *mean = w->view_sum;
+    memset(sums, 0, n * n * sizeof *sums);
+    for (size_t k = 0; k < n; k++)
+        mean[k] /= (double)rows; /* the sums become means */
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t k = 0; k < n; k++)
+            d[k] = v->values[k][r] - mean[k];
+        for (size_t a = 0; a < n; a++)
+            for (size_t c = a; c < n; c++)
+                sums[a * n + c] += d[a] * d[c];
+    }
+    for (size_t a = 0; a < n; a++)
+        for (size_t c = a + 1; c < n; c++) {
+            merge_pair(w, v, a, c,
+                       (struct spoor_comoments){rows, mean[a], mean[c], sums[a * n + a], sums[c * n + c], sums[a * n + c]});
+        }
+}
+
+static void add_comoments(struct series_worker *w, const struct batch_view *v, size_t rows)
+{
+    bool complete = true;
+    for (size_t k = 0; k < v->n; k++)
+        complete = complete && w->view_n[k] == rows;
+    if (complete) {
+        add_comoments_complete(w, v, rows);
+        return;
+    }
     for (size_t a = 0; a < v->n; a++)
-        for (size_t c = 0; c < v->n; c++) {
-            uint32_t i = v->id[a], j = v->id[c];
-            if (i >= j)
-                continue;
+        for (size_t c = a + 1; c < v->n; c++) {
             struct spoor_comoments part;
-            series_comoments_of(v->values[a], v->values[c], b->nrows, &part);
-            series_comoments_merge(&w->comoments[(size_t)i * w->mcap + j], &part);
+            series_comoments_of(v->values[a], v->values[c], rows, &part);
+            merge_pair(w, v, a, c, part);
         }
 }
 
 static void add_buckets(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
-                        const struct batch_view *v)
+                        const struct batch_view *v, size_t nlocal)
 {
     struct series_buckets *bk = &w->buckets;
+    for (size_t g = 0; g < nlocal; g++)
+        w->local_bucket[g] = SPOOR_NULL;
+    int64_t last_ts = SPOOR_NULL, bucket = 0;
     for (size_t r = 0; r < b->nrows; r++) {
         if (b->ts[r] == SPOOR_NULL)
             continue;
-        uint32_t g = w->local_gid[w->row_local[r]];
-        int64_t bucket = floor_div(b->ts[r] + run->opts.utc_offset_ns, run->opts.resample_ns);
-        size_t e = series_buckets_get(bk, g, bucket);
+        if (b->ts[r] != last_ts)
+            bucket = floor_div((last_ts = b->ts[r]) + run->opts.utc_offset_ns, run->opts.resample_ns);
+        uint32_t local = w->row_local[r];
+        if (w->local_bucket[local] != bucket) { /* a group's rows mostly stay in its bucket */
+            w->local_bucket[local] = bucket;
+            w->local_entry[local] = series_buckets_get(bk, w->local_gid[local], bucket);
+        }
+        size_t e = w->local_entry[local];
         bk->rows[e]++;
         struct spoor_bucket_sum *sums = bk->sums + e * bk->stride;
         for (size_t k = 0; k < v->n; k++) {
@@ -292,6 +350,8 @@ static void worker_scratch(struct series_worker *w, size_t rows)
         w->row_local = spoor_xrealloc(w->row_local, rows * sizeof *w->row_local);
         w->local_gid = spoor_xrealloc(w->local_gid, rows * sizeof *w->local_gid);
         w->local_moments = spoor_xrealloc(w->local_moments, rows * sizeof *w->local_moments);
+        w->local_bucket = spoor_xrealloc(w->local_bucket, rows * sizeof *w->local_bucket);
+        w->local_entry = spoor_xrealloc(w->local_entry, rows * sizeof *w->local_entry);
     }
 }
 
@@ -310,9 +370,9 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     if (run->opts.profile)
         add_profile(w, b, &v, run->opts.utc_offset_ns);
     if (run->opts.corr)
-        add_comoments(w, b, &v);
+        add_comoments(w, &v, b->nrows);
     if (run->opts.resample_ns > 0)
-        add_buckets(run, w, b, &v);
+        add_buckets(run, w, b, &v, nlocal);
     for (size_t g = 0; g < nlocal; g++)
         w->local_of[w->local_gid[g]] = NO_GROUP;
     return SPOOR_OK;

@@ -65,6 +65,10 @@ static void worker_free(struct series_worker *w)
     series_buckets_release(&w->buckets);
     free(w->view_id);
     free(w->view_col);
+    free(w->view_n);
+    free(w->view_sum);
+    free(w->dev);
+    free(w->co_sums);
     for (size_t k = 0; k < w->values_n; k++)
         free(w->values[k]);
     free(w->values);
@@ -73,6 +77,8 @@ static void worker_free(struct series_worker *w)
     free(w->row_local);
     free(w->local_gid);
     free(w->local_moments);
+    free(w->local_bucket);
+    free(w->local_entry);
 }
 
 /* Natural order: runs of digits compare by value, the rest bytewise. */

@@ -28,6 +28,9 @@ struct series_worker {
     /* per-batch scratch */
     uint32_t *view_id;
     const struct spoor_column **view_col;
+    uint64_t *view_n;                   /* numbers per batch metric */
+    double *view_sum;                   /* their sum */
+    double *dev, *co_sums;              /* co-moment fast path: [k], [k * k] */
     size_t view_cap;
     double **values;
     size_t values_n, values_rows;
@@ -37,6 +40,8 @@ struct series_worker {
     size_t local_cap;
     uint32_t *row_local, *local_gid;
     struct spoor_moments *local_moments;
+    int64_t *local_bucket;              /* per local group: its last bucket and entry */
+    size_t *local_entry;
     size_t row_cap;
 };
 

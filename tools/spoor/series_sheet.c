@@ -1,6 +1,4 @@
-/* Sheets: cells collected row by row, rendered once in the chosen format.
- * Numbers keep 17 significant digits in CSV and JSON (they read back to the
- * same double) and 6 in text tables. */
+/* Sheets: cells collected row by row, rendered once in the chosen format. */
 #include "series_sheet.h"
 #include "spoor/error.h"
 #include "spoor/json_out.h"
@@ -39,6 +37,7 @@ void sheet_free(struct sheet *s)
     free(s->headers);
     free(s->cells);
     free(s->numeric);
+    free(s->numbers);
     free(s->title);
     free(s);
 }
@@ -52,15 +51,17 @@ void sheet_header(struct sheet *s, size_t c, const char *name)
 /* Cells written so far; a row is complete after ncols. */
 static size_t ncells(const struct sheet *s) { return s->nrows * s->ncols + s->pending; }
 
-static void add_cell(struct sheet *s, char *text, bool numeric)
+static void add_cell(struct sheet *s, char *text, double number, bool numeric)
 {
     size_t i = ncells(s);
     if (i == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 64;
         s->cells = spoor_xrealloc(s->cells, s->cap * sizeof *s->cells);
         s->numeric = spoor_xrealloc(s->numeric, s->cap * sizeof *s->numeric);
+        s->numbers = spoor_xrealloc(s->numbers, s->cap * sizeof *s->numbers);
     }
     s->cells[i] = text;
+    s->numbers[i] = number;
     s->numeric[i] = numeric;
     if (++s->pending == s->ncols) {
         s->pending = 0;
@@ -68,24 +69,26 @@ static void add_cell(struct sheet *s, char *text, bool numeric)
     }
 }
 
-void sheet_text(struct sheet *s, const char *text) { add_cell(s, spoor_xstrdup(text), false); }
+void sheet_text(struct sheet *s, const char *text) { add_cell(s, spoor_xstrdup(text), 0, false); }
 
-void sheet_number(struct sheet *s, double v)
-{
-    if (!isfinite(v)) {
-        add_cell(s, NULL, true);
-        return;
-    }
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.17g", v);
-    add_cell(s, spoor_xstrdup(buf), true);
-}
+void sheet_number(struct sheet *s, double v) { add_cell(s, NULL, isfinite(v) ? v : NAN, true); }
 
 void sheet_count(struct sheet *s, unsigned long long n)
 {
     char buf[24];
     snprintf(buf, sizeof buf, "%llu", n);
-    add_cell(s, spoor_xstrdup(buf), true);
+    add_cell(s, spoor_xstrdup(buf), 0, true);
+}
+
+/* Cell i as text: NULL when empty. */
+static const char *cell_text(const struct sheet *s, size_t i, bool table, char *buf, size_t cap)
+{
+    if (s->cells[i])
+        return s->cells[i];
+    if (isnan(s->numbers[i]))
+        return NULL;
+    snprintf(buf, cap, table ? "%.6g" : "%.17g", s->numbers[i]);
+    return buf;
 }
 
 static void write_table(FILE *out, const struct sheet *s)
@@ -94,14 +97,10 @@ static void write_table(FILE *out, const struct sheet *s)
     for (size_t c = 0; c < s->ncols; c++)
         right[c] = s->nrows && s->numeric[c];
     struct spoor_text_table *t = spoor_text_table_new(s->ncols, (const char *const *)s->headers, right);
+    char buf[40];
     for (size_t i = 0; i < s->nrows * s->ncols; i++) {
-        const char *cell = s->cells[i];
-        if (!cell)
-            spoor_text_table_cell(t, "-");
-        else if (s->numeric[i] && strpbrk(cell, ".e"))
-            spoor_text_table_cell(t, "%.6g", strtod(cell, NULL));
-        else
-            spoor_text_table_cell(t, "%s", cell);
+        const char *cell = cell_text(s, i, true, buf, sizeof buf);
+        spoor_text_table_cell(t, "%s", cell ? cell : "-");
     }
     fprintf(out, "%s\n", s->title);
     spoor_text_table_print(t, out);
@@ -123,12 +122,23 @@ static void csv_cell(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void write_csv_row(FILE *out, char *const *cells, size_t n)
+static void write_csv_header(FILE *out, const struct sheet *s)
 {
-    for (size_t c = 0; c < n; c++) {
+    for (size_t c = 0; c < s->ncols; c++) {
         if (c)
             fputc(',', out);
-        csv_cell(out, cells[c]);
+        csv_cell(out, s->headers[c]);
+    }
+    fputc('\n', out);
+}
+
+static void write_csv_row(FILE *out, const struct sheet *s, size_t r)
+{
+    char buf[40];
+    for (size_t c = 0; c < s->ncols; c++) {
+        if (c)
+            fputc(',', out);
+        csv_cell(out, cell_text(s, r * s->ncols + c, false, buf, sizeof buf));
     }
     fputc('\n', out);
 }
@@ -136,10 +146,11 @@ static void write_csv_row(FILE *out, char *const *cells, size_t n)
 static void write_json(FILE *out, const struct sheet *s)
 {
     fprintf(out, "\"%s\": [", s->key);
+    char buf[40];
     for (size_t r = 0; r < s->nrows; r++) {
         fprintf(out, "%s\n    {", r ? "," : "");
         for (size_t c = 0; c < s->ncols; c++) {
-            const char *cell = s->cells[r * s->ncols + c];
+            const char *cell = cell_text(s, r * s->ncols + c, false, buf, sizeof buf);
             fprintf(out, "%s", c ? ", " : "");
             spoor_json_write_string(out, s->headers[c], strlen(s->headers[c]));
             fputs(": ", out);
@@ -169,9 +180,9 @@ void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_f
         case SHEET_CSV:
             if (n > 1)
                 fprintf(out, "%s# %s\n", i ? "\n" : "", s->key);
-            write_csv_row(out, s->headers, s->ncols);
+            write_csv_header(out, s);
             for (size_t r = 0; r < s->nrows; r++)
-                write_csv_row(out, s->cells + r * s->ncols, s->ncols);
+                write_csv_row(out, s, r);
             break;
         case SHEET_JSON:
             fputs(",\n  ", out);

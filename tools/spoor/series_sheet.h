@@ -1,6 +1,8 @@
 /* The sections `spoor series` prints, each a small sheet of cells (text or
  * number) that renders as an aligned text table, CSV or JSON, so every
- * section comes out the same way in every format. */
+ * section comes out the same way in every format. Numbers are formatted
+ * once, for the format chosen (17 significant digits in CSV and JSON, so they
+ * read back to the same double; 6 in text tables). */
 #ifndef SPOOR_SERIES_SHEET_H
 #define SPOOR_SERIES_SHEET_H
 
@@ -12,8 +14,9 @@ struct sheet {
     char *title;            /* one line above the text table */
     size_t ncols, nrows;
     char **headers;
-    char **cells;           /* nrows * ncols; NULL = empty (JSON null) */
-    bool *numeric;          /* per cell: a number (unquoted in JSON) */
+    char **cells;           /* nrows * ncols: text, or NULL for a number */
+    double *numbers;        /* per cell: the number when cells[i] is NULL (NaN = empty) */
+    bool *numeric;          /* per cell: a number or count (right-aligned, unquoted in JSON) */
     size_t cap, pending;    /* cells allocated; cells of the unfinished row */
 };
 
