@@ -290,6 +290,8 @@ static void add_comoments_complete(struct series_worker *w, const struct batch_v
 
 static void add_comoments(struct series_worker *w, const struct batch_view *v, size_t rows)
 {
+    if (v->n < 2)
+        return;
     bool complete = true;
     for (size_t k = 0; k < v->n; k++)
         complete = complete && w->view_n[k] == rows;
