@@ -87,7 +87,16 @@ static const char *cell_text(const struct sheet *s, size_t i, bool table, char *
         return s->cells[i];
     if (isnan(s->numbers[i]))
         return NULL;
-    snprintf(buf, cap, table ? "%.6g" : "%.17g", s->numbers[i]);
+    if (table) {
+        snprintf(buf, cap, "%.6g", s->numbers[i]);
+        return buf;
+    }
+    /* The shortest spelling that reads back to the same double. */
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, cap, "%.*g", digits, s->numbers[i]);
+        if (strtod(buf, NULL) == s->numbers[i])
+            break;
+    }
     return buf;
 }
 

@@ -1,8 +1,8 @@
 /* The sections `spoor series` prints, each a small sheet of cells (text or
  * number) that renders as an aligned text table, CSV or JSON, so every
  * section comes out the same way in every format. Numbers are formatted
- * once, for the format chosen (17 significant digits in CSV and JSON, so they
- * read back to the same double; 6 in text tables). */
+ * once, for the format chosen (in CSV and JSON the shortest of 15 to 17
+ * significant digits that reads back to the same double; 6 in text tables). */
 #ifndef SPOOR_SERIES_SHEET_H
 #define SPOOR_SERIES_SHEET_H
 
