@@ -42,7 +42,7 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 /* Parses a whole non-negative integer; false on trailing junk or overflow. */
-static bool parse_u64(const char *s, uint64_t *out)
+bool parse_u64(const char *s, uint64_t *out)
 {
     char *end;
     errno = 0;

@@ -1,6 +1,5 @@
 /* spoor gen --kind metrics: the node-metric table of `spoor series` tests and
  * benchmarks, with its ground truth. */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -41,16 +40,8 @@ static int usage_error(const char *what, const char *arg)
     return 2;
 }
 
-static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || *s == '-' || v > max)
-        return false;
-    *out = v;
-    return true;
-}
+/* A whole number from 0 to max. */
+static bool parse_upto(const char *s, uint64_t max, uint64_t *out) { return parse_u64(s, out) && *out <= max; }
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -84,16 +75,16 @@ int cmd_gen_metrics(int argc, char **argv)
         case OPT_KIND:
             break; /* "metrics": how we got here */
         case OPT_ROWS:
-            if (!parse_u64(optarg, UINT64_MAX / 2, &o.rows))
+            if (!parse_upto(optarg, UINT64_MAX / 2, &o.rows))
                 return usage_error("--rows wants a number of rows, not", optarg);
             break;
         case OPT_NODES:
-            if (!parse_u64(optarg, 10000, &v) || v < 1)
+            if (!parse_upto(optarg, 10000, &v) || v < 1)
                 return usage_error("--nodes wants a number from 1 to 10000, not", optarg);
             o.nodes = (int)v;
             break;
         case OPT_INTERVAL:
-            if (!parse_u64(optarg, 86400, &v) || v < 1)
+            if (!parse_upto(optarg, 86400, &v) || v < 1)
                 return usage_error("--interval wants seconds from 1 to 86400, not", optarg);
             o.interval_s = (int)v;
             break;
@@ -107,11 +98,11 @@ int cmd_gen_metrics(int argc, char **argv)
                 return usage_error("--missing wants a share from 0 to 1, not", optarg);
             break;
         case OPT_BAD:
-            if (!parse_u64(optarg, UINT64_MAX / 2, &o.bad_lines))
+            if (!parse_upto(optarg, UINT64_MAX / 2, &o.bad_lines))
                 return usage_error("--bad-lines wants a number of lines, not", optarg);
             break;
         case OPT_SEED:
-            if (!parse_u64(optarg, UINT64_MAX, &o.seed))
+            if (!parse_upto(optarg, UINT64_MAX, &o.seed))
                 return usage_error("--seed wants a non-negative integer, not", optarg);
             break;
         case OPT_NO_TRUTH:
