@@ -77,6 +77,14 @@ static int usage_error(const char *msg, const char *arg)
     return -1;
 }
 
+static int settle_error(const char *msg)
+{
+    fprintf(stderr, "spoor series: %s; see 'spoor series --help'\n", msg);
+    return -1;
+}
+
+
+
 /* Splits a comma-separated list into owned strings. */
 static size_t split_list(const char *list, char ***out)
 {
@@ -104,6 +112,12 @@ static void free_list(char **items, size_t n)
     for (size_t i = 0; i < n; i++)
         free(items[i]);
     free(items);
+}
+
+static void args_release(struct args *a)
+{
+    free_list(a->metric_list, a->series.nmetrics);
+    free(a->target_metric);
 }
 
 /* The section bits named by a list of names from `names` (bit i = names[i]). */
@@ -210,18 +224,16 @@ static int handle_option(struct args *a, int c, const char *arg)
 /* Settles what to compute from the sections shown; -1 when one cannot be. */
 static int settle(struct args *a)
 {
-    if (!a->load.read.field_ts) {
-        fprintf(stderr, "spoor series: --time FIELD is required; see 'spoor series --help'\n");
-        return -1;
-    }
+    if (!a->load.read.field_ts)
+        return settle_error("--time FIELD is required");
     if (!a->show)
         a->show = SEC_METRICS | a->asked;
     if ((a->show & SEC_GROUPS) && !a->view.group_field)
-        return usage_error("--show groups needs --group FIELD:", "groups");
+        return settle_error("--show groups needs --group FIELD");
     if ((a->show & SEC_RESAMPLE) && !a->series.resample_ns)
-        return usage_error("--show resample needs --resample DUR:", "resample");
+        return settle_error("--show resample needs --resample DUR");
     if ((a->show & SEC_HEADROOM) && !a->view.target_metric)
-        return usage_error("--show headroom needs --target METRIC=V:", "headroom");
+        return settle_error("--show headroom needs --target METRIC=V");
     if ((a->show & (SEC_CORR | SEC_PAIRS)) && !(a->asked & SEC_CORR))
         a->view.corr_threshold = 0.7;
     if (a->view.target_metric && a->series.metrics) {
@@ -331,8 +343,7 @@ int cmd_series(int argc, char **argv)
     while (!bad && (c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
         if (c == 'h') {
             fputs(usage, stdout);
-            free_list(a.metric_list, a.series.nmetrics);
-            free(a.target_metric);
+            args_release(&a);
             return 0;
         }
         if (c == 'o') {
@@ -351,8 +362,7 @@ int cmd_series(int argc, char **argv)
         bad = 1;
     }
     if (bad || settle(&a)) {
-        free_list(a.metric_list, a.series.nmetrics);
-        free(a.target_metric);
+        args_release(&a);
         return 2;
     }
 
@@ -370,7 +380,6 @@ int cmd_series(int argc, char **argv)
         fprintf(stderr, "spoor series: %s\n", err.msg);
     spoor_series_free(&s);
     spoor_load_result_free(&res);
-    free_list(a.metric_list, a.series.nmetrics);
-    free(a.target_metric);
+    args_release(&a);
     return st == SPOOR_OK ? 0 : 1;
 }
