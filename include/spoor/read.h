@@ -39,11 +39,13 @@ struct spoor_read_opts {
     /* Generic readers: which input field fills each fixed column (NULL = the
      * column's own name if present). Every other field becomes a column. */
     const char *field_ts, *field_dur, *field_name, *field_cat, *field_pid, *field_tid;
+    /* Generic readers, for tables that are not events (metric tables): only the
+     * fields named above fill fixed columns, and only those (a field merely
+     * called "dur" or "pid" stays a dynamic column; a named field is not also
+     * kept as a dynamic column of its own name). */
+    bool fields_exclusive;
     char csv_delim;                 /* 0 = ',' */
     bool strict;                    /* the first skipped line is an error */
-    /* Generic readers: no field fills a fixed column; every field becomes a
-     * column under its own name (datasets, where "name" or "ts" is just data). */
-    bool no_fixed;
 };
 
 struct spoor_format;

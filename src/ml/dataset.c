@@ -256,7 +256,7 @@ int spoor_dataset_load(const char *path, const struct spoor_dataset_spec *spec,
                        struct spoor_load_result *result, struct spoor_error *err)
 {
     struct spoor_load_opts opts = *load;
-    opts.read.no_fixed = true;
+    opts.read.fields_exclusive = true; /* no field named: "name" or "ts" is just data */
     opts.read.args = SPOOR_ARGS_ALL;
     opts.no_cache = true; /* a snapshot holds fixed columns; datasets have none */
     struct spoor_load_result local = {0};

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NO_COLUMN = -1 };
+enum { NO_COLUMN = -1, MEMO_WAYS = 256 };
 
 /* Per-chunk working memory. */
 struct csv_parser {
@@ -15,7 +15,7 @@ struct csv_parser {
     struct spoor_parse_job *job;
     struct csv_splitter split;
     int *cols;                          /* dynamic column per field, or NO_COLUMN */
-    struct spoor_string_memo *memo;     /* last string per field */
+    struct spoor_string_memo *memo;     /* MEMO_WAYS last strings per field */
     const char *buf, *buf_end;          /* the chunk: text there stays put */
 };
 
@@ -24,7 +24,13 @@ struct csv_parser {
 static struct spoor_string_memo *memo_for(struct csv_parser *cp, size_t k)
 {
     const char *p = cp->split.fields[k].p;
-    return p >= cp->buf && p < cp->buf_end ? &cp->memo[k] : NULL;
+    if (p < cp->buf || p >= cp->buf_end)
+        return NULL;
+    /* Values that take turns (one row per node and time) each keep their own
+     * memo: picked by the length and the last two bytes, where names differ. */
+    size_t n = cp->split.fields[k].n;
+    size_t way = n ? (n + (unsigned char)p[n - 1] * 31u + (n > 1 ? (unsigned char)p[n - 2] * 7u : 0)) % MEMO_WAYS : 0;
+    return &cp->memo[k * MEMO_WAYS + way];
 }
 
 /* Stores one field in its dynamic column. A column that held text in the head
@@ -79,7 +85,8 @@ static const char *add_row(struct csv_parser *cp, uint64_t line_no)
     }
     for (size_t k = 0; k < st->nfields; k++)
         if (cp->cols[k] != NO_COLUMN)
-            set_dynamic(t, &t->cols[cp->cols[k]], row, st->kind[k], fields[k].p, fields[k].n, memo_for(cp, k));
+            set_dynamic(t, &t->cols[cp->cols[k]], row, st->kind[k], fields[k].p, fields[k].n,
+                        st->kind[k] == CSV_TEXT ? memo_for(cp, k) : NULL);
     spoor_field_map_set_phase(t, row);
     return NULL;
 }
@@ -103,7 +110,7 @@ int csv_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
     const struct csv_state *st = job->dialect->state;
     struct csv_parser cp = {.st = st, .job = job, .buf = buf, .buf_end = buf + len};
     cp.cols = make_columns(st, job->out);
-    cp.memo = spoor_xcalloc(st->nfields ? st->nfields : 1, sizeof *cp.memo);
+    cp.memo = spoor_xcalloc((st->nfields ? st->nfields : 1) * MEMO_WAYS, sizeof *cp.memo);
     struct csv_splitter *s = &cp.split;
     csv_splitter_init(s, st->delim);
     uint64_t line_no = 0;

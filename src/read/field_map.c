@@ -20,11 +20,12 @@ void spoor_field_map_init(struct spoor_field_map *m, const struct spoor_read_opt
                                             opts->field_cat, opts->field_pid, opts->field_tid};
     for (int f = 0; f < SPOOR_FIXED_COUNT; f++) {
         m->named[f] = given[f] != NULL;
-        m->field[f] = spoor_xstrdup(given[f] ? given[f] : fixed_names[f]);
+        if (given[f] || !opts->fields_exclusive)
+            m->field[f] = spoor_xstrdup(given[f] ? given[f] : fixed_names[f]);
     }
     m->ts_unit_ns = m->dur_unit_ns = 1;
     m->args = opts->args;
-    m->no_fixed = opts->no_fixed;
+    m->exclusive = opts->fields_exclusive;
     if (opts->args == SPOOR_ARGS_LISTED) {
         m->n_arg_keys = opts->n_arg_keys;
         m->arg_keys = spoor_xcalloc(opts->n_arg_keys ? opts->n_arg_keys : 1, sizeof *m->arg_keys);
@@ -49,17 +50,15 @@ static bool same(const char *a, const char *b, size_t len) { return strnlen(a, l
 unsigned spoor_field_map_roles(const struct spoor_field_map *m, const char *name, size_t len)
 {
     unsigned roles = 0;
-    if (m->no_fixed)
-        return 0;
     for (int f = 0; f < SPOOR_FIXED_COUNT; f++)
-        if (same(m->field[f], name, len))
+        if (m->field[f] && same(m->field[f], name, len))
             roles |= 1u << f;
     return roles;
 }
 
 bool spoor_field_map_keeps(const struct spoor_field_map *m, const char *name, size_t len, unsigned roles)
 {
-    if (m->args == SPOOR_ARGS_NONE)
+    if (m->args == SPOOR_ARGS_NONE || (m->exclusive && roles))
         return false;
     if (m->args == SPOOR_ARGS_LISTED) {
         bool listed = false;
@@ -133,7 +132,7 @@ static enum spoor_unit unit_from_magnitude(double max_abs)
 void spoor_field_map_settle_units(struct spoor_field_map *m, const struct spoor_read_opts *opts,
                                   const struct spoor_unit_guess *g, unsigned present, struct spoor_dialect *d)
 {
-    const char *ts = m->field[SPOOR_FIXED_TS];
+    const char *ts = m->field[SPOOR_FIXED_TS] ? m->field[SPOOR_FIXED_TS] : "ts";
     enum spoor_unit ts_unit = opts->ts_unit;
     if (ts_unit == SPOOR_UNIT_AUTO) {
         ts_unit = g->numeric ? unit_from_magnitude(g->max_abs) : SPOOR_UNIT_NS;

@@ -21,9 +21,9 @@ struct spoor_field_map {
     bool named[SPOOR_FIXED_COUNT];     /* given by the user, not the default */
     int64_t ts_unit_ns, dur_unit_ns;   /* for numeric times */
     enum spoor_args_mode args;
+    bool exclusive;                    /* opts->fields_exclusive */
     char **arg_keys;                   /* SPOOR_ARGS_LISTED (owned) */
     size_t n_arg_keys;
-    bool no_fixed;                     /* opts->no_fixed: no field has a role */
 };
 
 void spoor_field_map_init(struct spoor_field_map *m, const struct spoor_read_opts *opts);

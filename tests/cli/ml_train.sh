@@ -46,7 +46,9 @@ done
 head -1 "$WORK/pred.csv" | grep -qx "line,predicted,ra_kb,p_lo,p_mid,p_hi" || fail "predict header: $(head -1 "$WORK/pred.csv")"
 [ "$(wc -l < "$WORK/pred.csv")" -eq 120 ] || fail "predict rows"
 grep -qE "^2,(lo,16|mid,64|hi,256)," "$WORK/pred.csv" || fail "predict row: $(sed -n 2p "$WORK/pred.csv")"
-"$SPOOR_BIN" predict "$WORK/r.json" "$WORK/d.csv" --format jsonl 2> /dev/null | head -1 | grep -q '"ra_kb": ' || fail "jsonl"
+# Into a file: a pipe into head could end predict with SIGPIPE (pipefail).
+"$SPOOR_BIN" predict "$WORK/r.json" "$WORK/d.csv" --format jsonl > "$WORK/pred.jsonl" 2> /dev/null || fail "predict jsonl"
+head -1 "$WORK/pred.jsonl" | grep -q '"ra_kb": ' || fail "jsonl"
 
 # A dataset without a model feature, a label the model never saw.
 cut -d, -f1,3- "$WORK/d.csv" > "$WORK/no_a.csv"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_kinds.h"
 #include "spoor/gen.h"
 
 static const char gen_help[] =
@@ -29,6 +30,7 @@ static const char gen_help[] =
     "                       compresses ~3.5:1 (real traces: 10-25:1); stresses inflate\n"
     "  --level N            gzip level 1-9 for .gz output (default 6)\n"
     "  --no-truth           do not write FILE.truth.json\n"
+    "  --kind metrics       a node-metric table instead (see --kind metrics --help)\n"
     "  -h, --help           this help\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -40,7 +42,7 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 /* Parses a whole non-negative integer; false on trailing junk or overflow. */
-static bool parse_u64(const char *s, uint64_t *out)
+bool parse_u64(const char *s, uint64_t *out)
 {
     char *end;
     errno = 0;
@@ -65,6 +67,10 @@ int cmd_gen(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
+    for (int i = 1; i < argc; i++) /* --kind K: another generator, with its own options */
+        if (!strcmp(argv[i], "--kind=metrics") || (!strcmp(argv[i], "--kind") && i + 1 < argc &&
+                                                   !strcmp(argv[i + 1], "metrics")))
+            return cmd_gen_metrics(argc, argv);
     struct spoor_gen_opts opts = {.size_bytes = 64 * 1000000ull, .procs = 4, .seed = 1, .truth = true};
     const char *path = NULL;
     uint64_t v;

@@ -1,0 +1,403 @@
+/* The series recipe's streaming pass: each worker turns a batch into dense
+ * value arrays (NaN = no number), then feeds per-group moments, hour x weekday
+ * sums, co-moments and resampling buckets. Metric and group ids are global
+ * (a registry under a lock, touched once per batch and per new group), so
+ * worker accumulators merge index by index at the end (series_result.c). */
+#include "analyze/series_run.h"
+#include "spoor/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NO_GROUP = UINT32_MAX, DAY_HOURS = 24 };
+static const int64_t ns_per_hour = 3600000000000LL;
+static const int64_t ns_per_day = 86400000000000LL;
+
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+/* Grows the worker's per-metric state to n metrics. */
+static void worker_widen(struct series_worker *w, size_t n)
+{
+    if (n <= w->mcap)
+        return;
+    size_t cap = w->mcap ? w->mcap : 8;
+    while (cap < n)
+        cap *= 2;
+    struct spoor_moments empty;
+    series_moments_init(&empty);
+    static const struct spoor_bucket_sum zero_sum = {0, 0};
+    static const struct spoor_comoments zero_co = {0};
+    static const uint64_t zero = 0;
+    w->moments = series_widen_matrix(w->moments, w->gcap, w->mcap, cap, sizeof *w->moments, &empty);
+    w->non_numeric = series_widen_matrix(w->non_numeric, 1, w->mcap, cap, sizeof *w->non_numeric, &zero);
+    w->hour_weekday = series_widen_matrix(w->hour_weekday, SERIES_SLOTS, w->mcap, cap, sizeof *w->hour_weekday,
+                                          &zero_sum);
+    if (w->corr) {
+        /* cap x cap, old cells kept at their (i, j) */
+        w->comoments = series_widen_matrix(w->comoments, w->mcap, w->mcap, cap, sizeof *w->comoments, &zero_co);
+        w->comoments = spoor_xrealloc(w->comoments, cap * cap * sizeof *w->comoments);
+        for (size_t i = w->mcap * cap; i < cap * cap; i++)
+            w->comoments[i] = zero_co;
+    }
+    series_buckets_widen(&w->buckets, cap);
+    w->mcap = cap;
+}
+
+static void worker_grow_groups(struct series_worker *w, size_t n)
+{
+    if (n <= w->gcap)
+        return;
+    size_t cap = w->gcap ? w->gcap : 16;
+    while (cap < n)
+        cap *= 2;
+    w->moments = spoor_xrealloc(w->moments, cap * w->mcap * sizeof *w->moments);
+    for (size_t i = w->gcap * w->mcap; i < cap * w->mcap; i++)
+        series_moments_init(&w->moments[i]);
+    w->group_rows = spoor_xrealloc(w->group_rows, cap * sizeof *w->group_rows);
+    memset(w->group_rows + w->gcap, 0, (cap - w->gcap) * sizeof *w->group_rows);
+    w->gcap = cap;
+}
+
+/* The worker's view of one batch: metric id and values of each metric column. */
+struct batch_view {
+    size_t n;
+    uint32_t *id;     /* global metric id per batch metric */
+    double **values;  /* per batch metric: rows values, NaN = none */
+};
+
+/* Whether text is a whole finite number; its value in *v. */
+static bool text_number(const char *s, double *v)
+{
+    char *end;
+    *v = strtod(s, &end);
+    return end != s && *end == '\0' && isfinite(*v);
+}
+
+/* Dense values of a column; counts values that are there but not numbers. */
+static void column_values(const struct spoor_table *b, const struct spoor_column *c, double *out, uint64_t *non_numeric)
+{
+    const uint64_t *valid = c->valid;
+    for (size_t r = 0; r < b->nrows; r++) {
+        out[r] = NAN;
+        if (!c->typed || !((valid[r >> 6] >> (r & 63)) & 1))
+            continue;
+        double v;
+        if (c->type == SPOOR_F64)
+            v = c->f64[r];
+        else if (c->type == SPOOR_I64)
+            v = (double)c->i64[r];
+        else if (!text_number(spoor_table_str(b, c->str[r]), &v))
+            v = NAN;
+        if (isfinite(v))
+            out[r] = v;
+        else
+            ++*non_numeric;
+    }
+}
+
+/* Finds the batch's metric columns, registering new metrics. */
+static void view_batch(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
+                       struct batch_view *v)
+{
+    if (w->view_cap < b->ncols) {
+        w->view_cap = b->ncols;
+        w->view_id = spoor_xrealloc(w->view_id, w->view_cap * sizeof *w->view_id);
+        w->view_col = spoor_xrealloc(w->view_col, w->view_cap * sizeof *w->view_col);
+        w->view_n = spoor_xrealloc(w->view_n, w->view_cap * sizeof *w->view_n);
+        w->view_sum = spoor_xrealloc(w->view_sum, w->view_cap * sizeof *w->view_sum);
+        w->dev = spoor_xrealloc(w->dev, w->view_cap * sizeof *w->dev);
+        w->co_sums = spoor_xrealloc(w->co_sums, w->view_cap * w->view_cap * sizeof *w->co_sums);
+    }
+    size_t n = 0;
+    pthread_mutex_lock(&run->mu);
+    for (size_t k = 0; k < b->ncols; k++) {
+        size_t len;
+        const char *name = spoor_strpool_get(b->pool, b->cols[k].name, &len);
+        uint32_t id = series_metric_id(run, name, len);
+        if (id == SERIES_NOT_METRIC)
+            continue;
+        w->view_id[n] = id;
+        w->view_col[n++] = &b->cols[k];
+    }
+    size_t nmetrics = run->nmetrics;
+    pthread_mutex_unlock(&run->mu);
+    worker_widen(w, nmetrics ? nmetrics : 1);
+
+    if (w->values_rows < b->nrows || w->values_n < n) {
+        for (size_t k = 0; k < w->values_n; k++)
+            free(w->values[k]);
+        w->values_rows = b->nrows > w->values_rows ? b->nrows : w->values_rows;
+        w->values_n = n > w->values_n ? n : w->values_n;
+        w->values = spoor_xrealloc(w->values, w->values_n * sizeof *w->values);
+        for (size_t k = 0; k < w->values_n; k++)
+            w->values[k] = spoor_xmalloc(w->values_rows * sizeof **w->values);
+    }
+    for (size_t k = 0; k < n; k++)
+        column_values(b, w->view_col[k], w->values[k], &w->non_numeric[w->view_id[k]]);
+    *v = (struct batch_view){.n = n, .id = w->view_id, .values = w->values};
+}
+
+/* Global group id of every row (0 when no group field) and the batch's local
+ * index of each, so per-batch sums use a small dense array. */
+static size_t group_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b)
+{
+    size_t pool_n = spoor_strpool_count(b->pool);
+    if (w->gid_cap < pool_n) {
+        w->gid_cap = pool_n;
+        w->gid_of_str = spoor_xrealloc(w->gid_of_str, pool_n * sizeof *w->gid_of_str);
+    }
+    for (size_t i = 0; i < pool_n; i++)
+        w->gid_of_str[i] = NO_GROUP;
+    size_t nlocal = 0;
+    for (size_t r = 0; r < b->nrows; r++) {
+        uint32_t s = run->opts.has_group ? b->name[r] : 0;
+        if (w->gid_of_str[s] == NO_GROUP) {
+            size_t len;
+            const char *text = spoor_strpool_get(b->pool, s, &len);
+            pthread_mutex_lock(&run->mu);
+            uint32_t g = spoor_strpool_intern(run->groups, text, len);
+            pthread_mutex_unlock(&run->mu);
+            w->gid_of_str[s] = g;
+            worker_grow_groups(w, (size_t)g + 1);
+            if (w->local_cap <= g) {
+                size_t cap = w->local_cap ? w->local_cap : 64;
+                while (cap <= g)
+                    cap *= 2;
+                w->local_of = spoor_xrealloc(w->local_of, cap * sizeof *w->local_of);
+                for (size_t i = w->local_cap; i < cap; i++)
+                    w->local_of[i] = NO_GROUP;
+                w->local_cap = cap;
+            }
+            if (w->local_of[g] == NO_GROUP) {
+                w->local_of[g] = (uint32_t)nlocal;
+                w->local_gid[nlocal++] = g;
+            }
+        }
+        w->row_local[r] = w->local_of[w->gid_of_str[s]];
+        w->group_rows[w->gid_of_str[s]]++;
+    }
+    return nlocal;
+}
+
+/* Per (group, metric) moments of the batch, about the batch means, merged in. */
+static void add_moments(struct series_worker *w, const struct batch_view *v, size_t rows, size_t nlocal)
+{
+    struct spoor_moments *local = w->local_moments;
+    for (size_t k = 0; k < v->n; k++) {
+        const double *x = v->values[k];
+        for (size_t g = 0; g < nlocal; g++)
+            series_moments_init(&local[g]);
+        for (size_t r = 0; r < rows; r++)
+            if (x[r] == x[r]) {
+                struct spoor_moments *m = &local[w->row_local[r]];
+                m->n++;
+                m->sum += x[r];
+                if (x[r] < m->min)
+                    m->min = x[r];
+                if (x[r] > m->max)
+                    m->max = x[r];
+            }
+        w->view_n[k] = 0;
+        w->view_sum[k] = 0;
+        for (size_t g = 0; g < nlocal; g++) {
+            local[g].mean = local[g].n ? local[g].sum / (double)local[g].n : 0;
+            w->view_n[k] += local[g].n;
+            w->view_sum[k] += local[g].sum;
+        }
+        for (size_t r = 0; r < rows; r++)
+            if (x[r] == x[r]) {
+                struct spoor_moments *m = &local[w->row_local[r]];
+                double d = x[r] - m->mean;
+                m->m2 += d * d;
+            }
+        for (size_t g = 0; g < nlocal; g++)
+            series_moments_merge(&w->moments[(size_t)w->local_gid[g] * w->mcap + v->id[k]], &local[g]);
+    }
+}
+
+/* Local time slot (weekday * 24 + hour, Monday = 0) of a UTC ns time. */
+static unsigned hour_weekday_slot(int64_t local_ns)
+{
+    int64_t day = floor_div(local_ns, ns_per_day);
+    int64_t hour = (local_ns - day * ns_per_day) / ns_per_hour;
+    int64_t weekday = ((day + 3) % 7 + 7) % 7; /* 1970-01-01 was a Thursday */
+    return (unsigned)(weekday * DAY_HOURS + hour);
+}
+
+static void add_profile(struct series_worker *w, const struct spoor_table *b, const struct batch_view *v,
+                        int64_t offset)
+{
+    int64_t last_ts = SPOOR_NULL;
+    unsigned slot = 0;
+    for (size_t r = 0; r < b->nrows; r++) {
+        if (b->ts[r] == SPOOR_NULL)
+            continue;
+        if (b->ts[r] != last_ts) /* the groups of a table often share each time */
+            slot = hour_weekday_slot((last_ts = b->ts[r]) + offset);
+        w->hour_weekday_rows[slot]++;
+        struct spoor_bucket_sum *sums = w->hour_weekday + (size_t)slot * w->mcap;
+        for (size_t k = 0; k < v->n; k++) {
+            double x = v->values[k][r];
+            if (x == x) {
+                sums[v->id[k]].n++;
+                sums[v->id[k]].sum += x;
+            }
+        }
+    }
+}
+
+/* Merges the co-moments of batch metrics a and c (global ids ordered i < j). */
+static void merge_pair(struct series_worker *w, const struct batch_view *v, size_t a, size_t c,
+                       struct spoor_comoments part)
+{
+    uint32_t i = v->id[a], j = v->id[c];
+    if (i > j) {
+        uint32_t t = i;
+        i = j;
+        j = t;
+        double mx = part.mean_x, m2x = part.m2_x;
+        part.mean_x = part.mean_y;
+        part.m2_x = part.m2_y;
+        part.mean_y = mx;
+        part.m2_y = m2x;
+    }
+    series_comoments_merge(&w->comoments[(size_t)i * w->mcap + j], &part);
+}
+
+/* Every metric holds a number in every row (the usual case): one pass about
+ * the batch means for all pairs at once. */
+static void add_comoments_complete(struct series_worker *w, const struct batch_view *v, size_t rows)
+{
+    size_t n = v->n;
+    double *d = w->dev, *sums = w->co_sums, *mean = w->view_sum;
+    memset(sums, 0, n * n * sizeof *sums);
+    for (size_t k = 0; k < n; k++)
+        mean[k] /= (double)rows; /* the sums become means */
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t k = 0; k < n; k++)
+            d[k] = v->values[k][r] - mean[k];
+        for (size_t a = 0; a < n; a++)
+            for (size_t c = a; c < n; c++)
+                sums[a * n + c] += d[a] * d[c];
+    }
+    for (size_t a = 0; a < n; a++)
+        for (size_t c = a + 1; c < n; c++) {
+            merge_pair(w, v, a, c,
+                       (struct spoor_comoments){rows, mean[a], mean[c], sums[a * n + a], sums[c * n + c], sums[a * n + c]});
+        }
+}
+
+static void add_comoments(struct series_worker *w, const struct batch_view *v, size_t rows)
+{
+    if (v->n < 2)
+        return;
+    bool complete = true;
+    for (size_t k = 0; k < v->n; k++)
+        complete = complete && w->view_n[k] == rows;
+    if (complete) {
+        add_comoments_complete(w, v, rows);
+        return;
+    }
+    for (size_t a = 0; a < v->n; a++)
+        for (size_t c = a + 1; c < v->n; c++) {
+            struct spoor_comoments part;
+            series_comoments_of(v->values[a], v->values[c], rows, &part);
+            merge_pair(w, v, a, c, part);
+        }
+}
+
+static void add_buckets(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
+                        const struct batch_view *v, size_t nlocal)
+{
+    struct series_buckets *bk = &w->buckets;
+    for (size_t g = 0; g < nlocal; g++)
+        w->local_bucket[g] = SPOOR_NULL;
+    int64_t last_ts = SPOOR_NULL, bucket = 0;
+    for (size_t r = 0; r < b->nrows; r++) {
+        if (b->ts[r] == SPOOR_NULL)
+            continue;
+        if (b->ts[r] != last_ts)
+            bucket = floor_div((last_ts = b->ts[r]) + run->opts.utc_offset_ns, run->opts.resample_ns);
+        uint32_t local = w->row_local[r];
+        if (w->local_bucket[local] != bucket) { /* a group's rows mostly stay in its bucket */
+            w->local_bucket[local] = bucket;
+            w->local_entry[local] = series_buckets_get(bk, w->local_gid[local], bucket);
+        }
+        size_t e = w->local_entry[local];
+        bk->rows[e]++;
+        struct spoor_bucket_sum *sums = bk->sums + e * bk->stride;
+        for (size_t k = 0; k < v->n; k++) {
+            double x = v->values[k][r];
+            if (x == x) {
+                sums[v->id[k]].n++;
+                sums[v->id[k]].sum += x;
+            }
+        }
+    }
+}
+
+static void count_rows(struct series_worker *w, const struct spoor_table *b)
+{
+    w->rows += b->nrows;
+    for (size_t r = 0; r < b->nrows; r++)
+        w->rows_without_time += b->ts[r] == SPOOR_NULL;
+}
+
+/* Scratch sized for a batch of `rows` rows and at most `groups` groups. */
+static void worker_scratch(struct series_worker *w, size_t rows)
+{
+    if (w->row_cap < rows) {
+        w->row_cap = rows;
+        w->row_local = spoor_xrealloc(w->row_local, rows * sizeof *w->row_local);
+        w->local_gid = spoor_xrealloc(w->local_gid, rows * sizeof *w->local_gid);
+        w->local_moments = spoor_xrealloc(w->local_moments, rows * sizeof *w->local_moments);
+        w->local_bucket = spoor_xrealloc(w->local_bucket, rows * sizeof *w->local_bucket);
+        w->local_entry = spoor_xrealloc(w->local_entry, rows * sizeof *w->local_entry);
+    }
+}
+
+static int series_map(void *ctx, int worker, const struct spoor_table *b)
+{
+    struct spoor_series_run *run = ctx;
+    struct series_worker *w = &run->workers[worker];
+    if (!b->nrows)
+        return SPOOR_OK;
+    worker_scratch(w, b->nrows);
+    struct batch_view v;
+    view_batch(run, w, b, &v);
+    size_t nlocal = group_rows(run, w, b);
+    count_rows(w, b);
+    add_moments(w, &v, b->nrows, nlocal);
+    if (run->opts.profile)
+        add_profile(w, b, &v, run->opts.utc_offset_ns);
+    if (run->opts.corr)
+        add_comoments(w, &v, b->nrows);
+    if (run->opts.resample_ns > 0)
+        add_buckets(run, w, b, &v, nlocal);
+    for (size_t g = 0; g < nlocal; g++)
+        w->local_of[w->local_gid[g]] = NO_GROUP;
+    return SPOOR_OK;
+}
+
+/* In input order: metrics are listed in the order they first appear. */
+static int series_reduce(void *ctx, size_t input, const struct spoor_table *b)
+{
+    (void)input;
+    struct spoor_series_run *run = ctx;
+    pthread_mutex_lock(&run->mu);
+    for (size_t k = 0; k < b->ncols; k++) {
+        size_t len;
+        const char *name = spoor_strpool_get(b->pool, b->cols[k].name, &len);
+        uint32_t id = series_metric_id(run, name, len);
+        if (id != SERIES_NOT_METRIC && run->rank[id] == SERIES_NO_RANK)
+            run->rank[id] = run->next_rank++;
+    }
+    pthread_mutex_unlock(&run->mu);
+    return SPOOR_OK;
+}
+
+struct spoor_sink spoor_series_sink(struct spoor_series_run *run)
+{
+    return (struct spoor_sink){.ctx = run, .map = series_map, .reduce = series_reduce};
+}

@@ -1,0 +1,107 @@
+/* The resampler's (group, time bucket) -> metric sums map. Memory grows with
+ * the distinct pairs seen, not with rows. */
+#include "analyze/series_internal.h"
+#include "spoor/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void series_buckets_init(struct series_buckets *b, size_t stride)
+{
+    *b = (struct series_buckets){.stride = stride};
+}
+
+void series_buckets_release(struct series_buckets *b)
+{
+    free(b->group);
+    free(b->bucket);
+    free(b->rows);
+    free(b->sums);
+    free(b->slots);
+    *b = (struct series_buckets){0};
+}
+
+static size_t slot_of(uint32_t group, int64_t bucket, size_t mask)
+{
+    uint64_t h = ((uint64_t)bucket * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)group * 0xc2b2ae3d27d4eb4fULL);
+    return (size_t)(h ^ (h >> 29)) & mask;
+}
+
+static void rehash(struct series_buckets *b, size_t nslots)
+{
+    free(b->slots);
+    b->slots = spoor_xcalloc(nslots, sizeof *b->slots);
+    b->nslots = nslots;
+    for (size_t e = 0; e < b->n; e++) {
+        size_t i = slot_of(b->group[e], b->bucket[e], nslots - 1);
+        while (b->slots[i])
+            i = (i + 1) & (nslots - 1);
+        b->slots[i] = (uint32_t)(e + 1);
+    }
+}
+
+static size_t add_entry(struct series_buckets *b, uint32_t group, int64_t bucket)
+{
+    if (b->n == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 64;
+        b->group = spoor_xrealloc(b->group, b->cap * sizeof *b->group);
+        b->bucket = spoor_xrealloc(b->bucket, b->cap * sizeof *b->bucket);
+        b->rows = spoor_xrealloc(b->rows, b->cap * sizeof *b->rows);
+        b->sums = spoor_xrealloc(b->sums, b->cap * (b->stride ? b->stride : 1) * sizeof *b->sums);
+    }
+    size_t e = b->n++;
+    b->group[e] = group;
+    b->bucket[e] = bucket;
+    b->rows[e] = 0;
+    memset(b->sums + e * b->stride, 0, b->stride * sizeof *b->sums);
+    return e;
+}
+
+size_t series_buckets_get(struct series_buckets *b, uint32_t group, int64_t bucket)
+{
+    if ((b->n + 1) * 2 > b->nslots)
+        rehash(b, b->nslots ? b->nslots * 2 : 256);
+    size_t mask = b->nslots - 1, i = slot_of(group, bucket, mask);
+    for (; b->slots[i]; i = (i + 1) & mask) {
+        size_t e = b->slots[i] - 1;
+        if (b->group[e] == group && b->bucket[e] == bucket)
+            return e;
+    }
+    size_t e = add_entry(b, group, bucket);
+    b->slots[i] = (uint32_t)(e + 1);
+    return e;
+}
+
+void *series_widen_matrix(void *p, size_t rows, size_t old_cols, size_t new_cols, size_t elem, const void *init)
+{
+    char *out = spoor_xmalloc((rows ? rows : 1) * (new_cols ? new_cols : 1) * elem);
+    for (size_t r = 0; r < rows; r++) {
+        char *dst = out + r * new_cols * elem;
+        if (old_cols)
+            memcpy(dst, (char *)p + r * old_cols * elem, old_cols * elem);
+        for (size_t c = old_cols; c < new_cols; c++)
+            memcpy(dst + c * elem, init, elem);
+    }
+    free(p);
+    return out;
+}
+
+void series_buckets_widen(struct series_buckets *b, size_t stride)
+{
+    static const struct spoor_bucket_sum empty = {0, 0};
+    b->sums = series_widen_matrix(b->sums, b->cap, b->stride, stride, sizeof *b->sums, &empty);
+    b->stride = stride;
+}
+
+void series_buckets_merge(struct series_buckets *dst, const struct series_buckets *src)
+{
+    for (size_t e = 0; e < src->n; e++) {
+        size_t d = series_buckets_get(dst, src->group[e], src->bucket[e]);
+        dst->rows[d] += src->rows[e];
+        size_t stride = src->stride < dst->stride ? src->stride : dst->stride;
+        for (size_t m = 0; m < stride; m++) {
+            dst->sums[d * dst->stride + m].n += src->sums[e * src->stride + m].n;
+            dst->sums[d * dst->stride + m].sum += src->sums[e * src->stride + m].sum;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/* Private pieces of the series recipe: moment arithmetic (series_moments.c)
+ * and the (group, time bucket) map of the resampler (series_buckets.c). */
+#ifndef SPOOR_ANALYZE_SERIES_INTERNAL_H
+#define SPOOR_ANALYZE_SERIES_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spoor/series.h"
+
+void series_moments_init(struct spoor_moments *m);
+void series_moments_merge(struct spoor_moments *a, const struct spoor_moments *b);
+void series_comoments_merge(struct spoor_comoments *a, const struct spoor_comoments *b);
+/* Co-moments over the rows where both x[r] and y[r] are numbers (not NaN). */
+void series_comoments_of(const double *x, const double *y, size_t rows, struct spoor_comoments *out);
+
+/* Sums per (group, bucket): entries in order of first sight, each with `stride`
+ * metric sums stored at sums + entry * stride. */
+struct series_buckets {
+    uint32_t *group;
+    int64_t *bucket;
+    uint64_t *rows;
+    struct spoor_bucket_sum *sums;
+    size_t n, cap, stride;
+    uint32_t *slots;            /* open addressing: entry + 1, 0 = empty */
+    size_t nslots;
+};
+
+void series_buckets_init(struct series_buckets *b, size_t stride);
+void series_buckets_release(struct series_buckets *b);
+/* The entry of (group, bucket), created empty when new. */
+size_t series_buckets_get(struct series_buckets *b, uint32_t group, int64_t bucket);
+/* Widens every entry to `stride` metrics (new ones empty). */
+void series_buckets_widen(struct series_buckets *b, size_t stride);
+/* Adds every entry of src into dst (the metrics both have room for). */
+void series_buckets_merge(struct series_buckets *dst, const struct series_buckets *src);
+
+/* Re-lays a rows x old_cols matrix of elem-byte cells as rows x new_cols, the
+ * new cells copied from init. Returns the new block (the old one is freed). */
+void *series_widen_matrix(void *p, size_t rows, size_t old_cols, size_t new_cols, size_t elem, const void *init);
+
+#endif

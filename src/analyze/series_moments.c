@@ -1,0 +1,87 @@
+/* Moments and co-moments of metric values: batch accumulation about the batch
+ * mean and the pairwise merge (Chan, Golub and LeVeque), which keeps variances
+ * and correlations accurate when values carry a large common offset. */
+#include "analyze/series_internal.h"
+
+#include <math.h>
+
+void series_moments_init(struct spoor_moments *m)
+{
+    *m = (struct spoor_moments){.min = INFINITY, .max = -INFINITY};
+}
+
+void series_moments_merge(struct spoor_moments *a, const struct spoor_moments *b)
+{
+    if (!b->n)
+        return;
+    if (!a->n) {
+        *a = *b;
+        return;
+    }
+    double na = (double)a->n, nb = (double)b->n, n = na + nb;
+    double delta = b->mean - a->mean;
+    a->mean += delta * nb / n;
+    a->m2 += b->m2 + delta * delta * na * nb / n;
+    a->sum += b->sum;
+    a->n += b->n;
+    if (b->min < a->min)
+        a->min = b->min;
+    if (b->max > a->max)
+        a->max = b->max;
+}
+
+void series_comoments_merge(struct spoor_comoments *a, const struct spoor_comoments *b)
+{
+    if (!b->n)
+        return;
+    if (!a->n) {
+        *a = *b;
+        return;
+    }
+    double na = (double)a->n, nb = (double)b->n, n = na + nb, w = na * nb / n;
+    double dx = b->mean_x - a->mean_x, dy = b->mean_y - a->mean_y;
+    a->mean_x += dx * nb / n;
+    a->mean_y += dy * nb / n;
+    a->m2_x += b->m2_x + dx * dx * w;
+    a->m2_y += b->m2_y + dy * dy * w;
+    a->c_xy += b->c_xy + dx * dy * w;
+    a->n += b->n;
+}
+
+/* Two passes over the rows where both x and y hold a number (not NaN). */
+void series_comoments_of(const double *x, const double *y, size_t rows, struct spoor_comoments *out)
+{
+    uint64_t n = 0;
+    double sx = 0, sy = 0;
+    for (size_t r = 0; r < rows; r++)
+        if (x[r] == x[r] && y[r] == y[r]) {
+            n++;
+            sx += x[r];
+            sy += y[r];
+        }
+    *out = (struct spoor_comoments){.n = n};
+    if (!n)
+        return;
+    double mx = sx / (double)n, my = sy / (double)n, m2x = 0, m2y = 0, cxy = 0;
+    for (size_t r = 0; r < rows; r++)
+        if (x[r] == x[r] && y[r] == y[r]) {
+            double dx = x[r] - mx, dy = y[r] - my;
+            m2x += dx * dx;
+            m2y += dy * dy;
+            cxy += dx * dy;
+        }
+    *out = (struct spoor_comoments){n, mx, my, m2x, m2y, cxy};
+}
+
+double spoor_moments_std(const struct spoor_moments *m)
+{
+    return m->n < 2 ? NAN : sqrt(m->m2 / (double)(m->n - 1));
+}
+
+double spoor_comoments_r(const struct spoor_comoments *c)
+{
+    if (c->n < 2 || c->m2_x <= 0 || c->m2_y <= 0)
+        return NAN;
+    double r = c->c_xy / sqrt(c->m2_x * c->m2_y);
+    return r > 1 ? 1 : r < -1 ? -1 : r;
+}

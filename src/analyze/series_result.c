@@ -1,0 +1,336 @@
+/* The series run's life: the metric registry, and at the end the merge of every
+ * worker's accumulators into the result, with metrics in input order and
+ * groups sorted (digit runs compared as numbers: node2 before node10). */
+#include "analyze/series_run.h"
+#include "spoor/error.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct spoor_series_run *spoor_series_begin(const struct spoor_series_opts *opts, int threads)
+{
+    struct spoor_series_run *run = spoor_xcalloc(1, sizeof *run);
+    run->opts.has_group = opts->groups;
+    run->opts.listed = opts->metrics != NULL;
+    run->opts.profile = opts->profile;
+    run->opts.corr = opts->corr;
+    run->opts.resample_ns = opts->resample_ns;
+    run->opts.utc_offset_ns = opts->utc_offset_ns;
+    pthread_mutex_init(&run->mu, NULL);
+    run->metric_names = spoor_strpool_new();
+    run->groups = spoor_strpool_new();
+    for (size_t i = 0; i < opts->nmetrics; i++) {
+        spoor_strpool_intern(run->metric_names, opts->metrics[i], strlen(opts->metrics[i]));
+        run->nmetrics = spoor_strpool_count(run->metric_names) - 1;
+        run->rank = spoor_xrealloc(run->rank, run->nmetrics * sizeof *run->rank);
+        run->rank[run->nmetrics - 1] = (uint32_t)(run->nmetrics - 1); /* listed: the order given */
+    }
+    run->next_rank = (uint32_t)run->nmetrics;
+    run->nworkers = threads;
+    run->workers = spoor_xcalloc((size_t)threads, sizeof *run->workers);
+    for (int i = 0; i < threads; i++) {
+        run->workers[i].corr = opts->corr;
+        series_buckets_init(&run->workers[i].buckets, 0);
+    }
+    return run;
+}
+
+uint32_t series_metric_id(struct spoor_series_run *run, const char *name, size_t len)
+{
+    if (!len)
+        return SERIES_NOT_METRIC;
+    uint32_t id = spoor_strpool_find(run->metric_names, name, len);
+    if (id != UINT32_MAX)
+        return id - 1;
+    if (run->opts.listed)
+        return SERIES_NOT_METRIC;
+    id = spoor_strpool_intern(run->metric_names, name, len);
+    run->nmetrics = id;
+    if (run->rank_cap < run->nmetrics) {
+        run->rank_cap = run->nmetrics * 2;
+        run->rank = spoor_xrealloc(run->rank, run->rank_cap * sizeof *run->rank);
+    }
+    run->rank[id - 1] = SERIES_NO_RANK;
+    return id - 1;
+}
+
+static void worker_free(struct series_worker *w)
+{
+    free(w->moments);
+    free(w->group_rows);
+    free(w->non_numeric);
+    free(w->hour_weekday);
+    free(w->comoments);
+    series_buckets_release(&w->buckets);
+    free(w->view_id);
+    free(w->view_col);
+    free(w->view_n);
+    free(w->view_sum);
+    free(w->dev);
+    free(w->co_sums);
+    for (size_t k = 0; k < w->values_n; k++)
+        free(w->values[k]);
+    free(w->values);
+    free(w->gid_of_str);
+    free(w->local_of);
+    free(w->row_local);
+    free(w->local_gid);
+    free(w->local_moments);
+    free(w->local_bucket);
+    free(w->local_entry);
+}
+
+/* Natural order: runs of digits compare by value, the rest bytewise. */
+static int natural_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            while (*a == '0' && isdigit((unsigned char)a[1]))
+                a++;
+            while (*b == '0' && isdigit((unsigned char)b[1]))
+                b++;
+            size_t la = 0, lb = 0;
+            while (isdigit((unsigned char)a[la]))
+                la++;
+            while (isdigit((unsigned char)b[lb]))
+                lb++;
+            if (la != lb)
+                return la < lb ? -1 : 1;
+            int c = memcmp(a, b, la);
+            if (c)
+                return c;
+            a += la;
+            b += lb;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
+/* qsort has no context argument: the orders are computed before sorting. */
+struct order {
+    uint32_t id;
+    uint32_t rank;
+    const char *name;
+};
+
+static int by_rank(const void *a, const void *b)
+{
+    const struct order *x = a, *y = b;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const struct order *x = a, *y = b;
+    int c = natural_cmp(x->name, y->name);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+/* Everything merged over workers, in global ids. */
+struct totals {
+    size_t m, g;
+    struct spoor_moments *moments;
+    uint64_t *group_rows, *non_numeric;
+    struct spoor_bucket_sum *hour_weekday;
+    struct spoor_comoments *comoments;
+    struct series_buckets buckets;
+};
+
+static void merge_workers(const struct spoor_series_run *run, struct totals *t, struct spoor_series *out)
+{
+    size_t m = t->m = run->nmetrics, g = t->g = spoor_strpool_count(run->groups);
+    t->moments = spoor_xmalloc((g ? g : 1) * (m ? m : 1) * sizeof *t->moments);
+    for (size_t i = 0; i < g * m; i++)
+        series_moments_init(&t->moments[i]);
+    t->group_rows = spoor_xcalloc(g ? g : 1, sizeof *t->group_rows);
+    t->non_numeric = spoor_xcalloc(m ? m : 1, sizeof *t->non_numeric);
+    t->hour_weekday = spoor_xcalloc(SERIES_SLOTS * (m ? m : 1), sizeof *t->hour_weekday);
+    t->comoments = spoor_xcalloc((m ? m : 1) * (m ? m : 1), sizeof *t->comoments);
+    series_buckets_init(&t->buckets, m);
+    for (int k = 0; k < run->nworkers; k++) {
+        const struct series_worker *w = &run->workers[k];
+        out->rows += w->rows;
+        out->rows_without_time += w->rows_without_time;
+        size_t wm = w->mcap < m ? w->mcap : m;
+        for (size_t gi = 0; gi < w->gcap && gi < g; gi++) {
+            t->group_rows[gi] += w->group_rows[gi];
+            for (size_t mi = 0; mi < wm; mi++)
+                series_moments_merge(&t->moments[gi * m + mi], &w->moments[gi * w->mcap + mi]);
+        }
+        for (size_t mi = 0; mi < wm; mi++)
+            t->non_numeric[mi] += w->non_numeric[mi];
+        for (size_t s = 0; s < SERIES_SLOTS; s++) {
+            out->hour_weekday_rows[s] += w->hour_weekday_rows[s];
+            for (size_t mi = 0; mi < wm; mi++) {
+                t->hour_weekday[s * m + mi].n += w->hour_weekday[s * w->mcap + mi].n;
+                t->hour_weekday[s * m + mi].sum += w->hour_weekday[s * w->mcap + mi].sum;
+            }
+        }
+        if (w->corr)
+            for (size_t i = 0; i < wm; i++)
+                for (size_t j = i + 1; j < wm; j++)
+                    series_comoments_merge(&t->comoments[i * m + j], &w->comoments[i * w->mcap + j]);
+        series_buckets_merge(&t->buckets, &w->buckets);
+    }
+}
+
+static void totals_free(struct totals *t)
+{
+    free(t->moments);
+    free(t->group_rows);
+    free(t->non_numeric);
+    free(t->hour_weekday);
+    free(t->comoments);
+    series_buckets_release(&t->buckets);
+}
+
+/* The metrics to report, in order: listed ones all; otherwise those that held a number. */
+static size_t pick_metrics(const struct spoor_series_run *run, const struct totals *t, struct order *o)
+{
+    size_t n = 0;
+    for (uint32_t id = 0; id < t->m; id++) {
+        uint64_t numbers = 0;
+        for (size_t g = 0; g < t->g; g++)
+            numbers += t->moments[g * t->m + id].n;
+        if (!run->opts.listed && numbers == 0)
+            continue;
+        o[n++] = (struct order){id, run->rank[id], spoor_strpool_get(run->metric_names, id + 1, NULL)};
+    }
+    qsort(o, n, sizeof *o, by_rank);
+    return n;
+}
+
+static size_t pick_groups(const struct spoor_series_run *run, const struct totals *t, struct order *o)
+{
+    size_t n = 0;
+    for (uint32_t g = 0; g < t->g; g++)
+        if (t->group_rows[g])
+            o[n++] = (struct order){g, 0, spoor_strpool_get(run->groups, g, NULL)};
+    qsort(o, n, sizeof *o, by_name);
+    return n;
+}
+
+struct bucket_order {
+    uint32_t group; /* output index */
+    int64_t bucket;
+    size_t entry;
+};
+
+static int by_group_bucket(const void *a, const void *b)
+{
+    const struct bucket_order *x = a, *y = b;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    return x->bucket < y->bucket ? -1 : x->bucket > y->bucket;
+}
+
+static void fill_buckets(const struct spoor_series_run *run, const struct totals *t, const struct order *mo,
+                         const uint32_t *group_index, struct spoor_series *out)
+{
+    const struct series_buckets *b = &t->buckets;
+    struct bucket_order *o = spoor_xmalloc((b->n ? b->n : 1) * sizeof *o);
+    for (size_t e = 0; e < b->n; e++)
+        o[e] = (struct bucket_order){group_index[b->group[e]], b->bucket[e], e};
+    qsort(o, b->n, sizeof *o, by_group_bucket);
+    out->nbuckets = b->n;
+    out->buckets = spoor_xcalloc(b->n ? b->n : 1, sizeof *out->buckets);
+    for (size_t i = 0; i < b->n; i++) {
+        struct spoor_series_bucket *ob = &out->buckets[i];
+        size_t e = o[i].entry;
+        ob->group = o[i].group;
+        ob->start_ns = o[i].bucket * run->opts.resample_ns - run->opts.utc_offset_ns;
+        ob->rows = b->rows[e];
+        ob->sums = spoor_xmalloc((out->nmetrics ? out->nmetrics : 1) * sizeof *ob->sums);
+        for (size_t k = 0; k < out->nmetrics; k++)
+            ob->sums[k] = b->sums[e * b->stride + mo[k].id];
+    }
+    free(o);
+}
+
+void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
+{
+    memset(out, 0, sizeof *out);
+    struct totals t;
+    merge_workers(run, &t, out);
+    out->strings = spoor_strpool_new();
+
+    struct order *mo = spoor_xmalloc((t.m ? t.m : 1) * sizeof *mo);
+    size_t m = out->nmetrics = pick_metrics(run, &t, mo);
+    struct order *go = spoor_xmalloc((t.g ? t.g : 1) * sizeof *go);
+    size_t g = out->ngroups = pick_groups(run, &t, go);
+    uint32_t *group_index = spoor_xcalloc(t.g ? t.g : 1, sizeof *group_index);
+
+    out->metrics = spoor_xcalloc(m ? m : 1, sizeof *out->metrics);
+    out->groups = spoor_xcalloc(g ? g : 1, sizeof *out->groups);
+    out->group_moments = spoor_xmalloc((g ? g : 1) * (m ? m : 1) * sizeof *out->group_moments);
+    for (size_t gi = 0; gi < g; gi++) {
+        group_index[go[gi].id] = (uint32_t)gi;
+        uint32_t id = spoor_strpool_intern(out->strings, go[gi].name, strlen(go[gi].name));
+        out->groups[gi] = spoor_strpool_get(out->strings, id, NULL);
+    }
+    for (size_t k = 0; k < m; k++) {
+        struct spoor_series_metric *om = &out->metrics[k];
+        uint32_t id = spoor_strpool_intern(out->strings, mo[k].name, strlen(mo[k].name));
+        om->name = spoor_strpool_get(out->strings, id, NULL);
+        om->non_numeric = t.non_numeric[mo[k].id];
+        series_moments_init(&om->all);
+        for (size_t gi = 0; gi < g; gi++) {
+            out->group_moments[gi * m + k] = t.moments[go[gi].id * t.m + mo[k].id];
+            series_moments_merge(&om->all, &out->group_moments[gi * m + k]);
+        }
+        om->missing = out->rows - om->all.n - om->non_numeric;
+    }
+    out->hour_weekday = spoor_xcalloc(SERIES_SLOTS * (m ? m : 1), sizeof *out->hour_weekday);
+    for (size_t s = 0; s < SERIES_SLOTS; s++)
+        for (size_t k = 0; k < m; k++)
+            out->hour_weekday[s * m + k] = t.hour_weekday[s * t.m + mo[k].id];
+    out->comoments = spoor_xcalloc((m ? m : 1) * (m ? m : 1), sizeof *out->comoments);
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = i + 1; j < m; j++) {
+            uint32_t a = mo[i].id, b = mo[j].id;
+            struct spoor_comoments c = t.comoments[(a < b ? a : b) * t.m + (a < b ? b : a)];
+            if (a > b) { /* stored as (b, a): swap the roles of x and y */
+                double mx = c.mean_x, m2x = c.m2_x;
+                c.mean_x = c.mean_y;
+                c.m2_x = c.m2_y;
+                c.mean_y = mx;
+                c.m2_y = m2x;
+            }
+            out->comoments[i * m + j] = c;
+        }
+    fill_buckets(run, &t, mo, group_index, out);
+
+    free(group_index);
+    free(go);
+    free(mo);
+    totals_free(&t);
+    for (int k = 0; k < run->nworkers; k++)
+        worker_free(&run->workers[k]);
+    free(run->workers);
+    free(run->rank);
+    spoor_strpool_free(run->metric_names);
+    spoor_strpool_free(run->groups);
+    pthread_mutex_destroy(&run->mu);
+    free(run);
+}
+
+void spoor_series_free(struct spoor_series *s)
+{
+    for (size_t i = 0; i < s->nbuckets; i++)
+        free(s->buckets[i].sums);
+    free(s->buckets);
+    free(s->metrics);
+    free(s->groups);
+    free(s->group_moments);
+    free(s->hour_weekday);
+    free(s->comoments);
+    if (s->strings)
+        spoor_strpool_free(s->strings);
+    memset(s, 0, sizeof *s);
+}

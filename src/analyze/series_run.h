@@ -1,0 +1,68 @@
+/* The state of one series pass: the shared registry of metrics and groups
+ * (under mu) and each worker's accumulators, indexed by global ids with a
+ * row stride of mcap metrics. */
+#ifndef SPOOR_ANALYZE_SERIES_RUN_H
+#define SPOOR_ANALYZE_SERIES_RUN_H
+
+#include <pthread.h>
+
+#include "analyze/series_internal.h"
+#include "spoor/table.h"
+
+enum { SERIES_SLOTS = 7 * 24 };
+#define SERIES_NOT_METRIC UINT32_MAX
+#define SERIES_NO_RANK UINT32_MAX
+
+struct series_worker {
+    size_t mcap, gcap;                  /* metric stride, groups allocated */
+    struct spoor_moments *moments;      /* [group * mcap + metric] */
+    uint64_t *group_rows;               /* [group] */
+    uint64_t *non_numeric;              /* [metric] */
+    struct spoor_bucket_sum *hour_weekday; /* [slot * mcap + metric] */
+    uint64_t hour_weekday_rows[SERIES_SLOTS];
+    bool corr;
+    struct spoor_comoments *comoments;  /* [i * mcap + j], i < j */
+    struct series_buckets buckets;
+    uint64_t rows, rows_without_time;
+
+    /* per-batch scratch */
+    uint32_t *view_id;
+    const struct spoor_column **view_col;
+    uint64_t *view_n;                   /* numbers per batch metric */
+    double *view_sum;                   /* their sum */
+    double *dev, *co_sums;              /* co-moment fast path: [k], [k * k] */
+    size_t view_cap;
+    double **values;
+    size_t values_n, values_rows;
+    uint32_t *gid_of_str;               /* batch string id -> group id */
+    size_t gid_cap;
+    uint32_t *local_of;                 /* group id -> batch-local index */
+    size_t local_cap;
+    uint32_t *row_local, *local_gid;
+    struct spoor_moments *local_moments;
+    int64_t *local_bucket;              /* per local group: its last bucket and entry */
+    size_t *local_entry;
+    size_t row_cap;
+};
+
+struct spoor_series_run {
+    struct {
+        bool has_group, listed, profile, corr;
+        int64_t resample_ns, utc_offset_ns;
+    } opts;
+    pthread_mutex_t mu;
+    struct spoor_strpool *metric_names; /* metric id = pool id - 1 */
+    size_t nmetrics;
+    uint32_t *rank;                     /* [metric]: order of first sight in input order */
+    size_t rank_cap;
+    uint32_t next_rank;
+    struct spoor_strpool *groups;       /* group id = pool id; 0 = no group */
+    struct series_worker *workers;
+    int nworkers;
+};
+
+/* The id of the metric in the column `name`, registering it when every numeric
+ * column is a metric; SERIES_NOT_METRIC when it is none. Called with mu held. */
+uint32_t series_metric_id(struct spoor_series_run *run, const char *name, size_t len);
+
+#endif

@@ -1,0 +1,385 @@
+/* spoor series: profiles of metric tables (node metrics sampled over time) in
+ * one streaming pass: statistics per metric and group, means by hour and
+ * weekday, correlations, resampled means and headroom to a target. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_args.h"
+#include "series_sections.h"
+#include "spoor/atomic_file.h"
+#include "spoor/json_out.h"
+
+static const char usage[] =
+    "usage: spoor series TABLE... --time FIELD [options]\n"
+    "\n"
+    "Profiles a metric table (CSV or JSON lines, plain, .gz or .zst): one row per\n"
+    "sample with a time, an optional group (e.g. a node) and numeric metrics. One\n"
+    "streaming pass; memory grows with groups x time buckets, not with rows.\n"
+    "Times are ISO-8601 (an offset in the text is honoured) or epoch numbers in s,\n"
+    "ms, us or ns (guessed from their magnitude; --time-unit to say).\n"
+    "\n"
+    "options:\n"
+    "  --time FIELD         the field holding the sample time (required)\n"
+    "  --group FIELD        statistics per value of FIELD (e.g. node)\n"
+    "  --metrics LIST       comma-separated metric fields (default: every numeric\n"
+    "                       field but the time and the group)\n"
+    "  --by LIST            mean profiles: hour, weekday, hour-weekday (comma-separated)\n"
+    "  --resample DUR       mean per group and time bucket of DUR (30s, 15min, 1h, 1d)\n"
+    "  --corr R             correlation matrix, and the pairs with |r| > R\n"
+    "  --target METRIC=V    headroom (mean - V) / mean of METRIC per group and overall\n"
+    "  --utc-offset OFF     hours, weekdays and buckets in local time UTC+OFF\n"
+    "                       (+05:30, -08:00; default: UTC)\n"
+    "  --time-unit U        unit of numeric times: s, ms, us, ns (default: guessed)\n"
+    "  --show LIST          the sections to print, in this order: metrics, groups,\n"
+    "                       hour, weekday, hour-weekday, corr, pairs, resample,\n"
+    "                       headroom (default: metrics and those the options ask for)\n"
+    "  --format F           table (default), json or csv (one section: plain CSV;\n"
+    "                       several: each after a line '# NAME', blank-line separated)\n"
+    "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "A metric value that is absent counts as missing, one that is not a finite\n"
+    "number as non-numeric; both are reported per metric and left out of means.\n" LOAD_ARGS_HELP;
+
+enum {
+    OPT_TIME = 2000,
+    OPT_GROUP,
+    OPT_METRICS,
+    OPT_BY,
+    OPT_RESAMPLE,
+    OPT_CORR,
+    OPT_TARGET,
+    OPT_UTC_OFFSET,
+    OPT_TIME_UNIT,
+    OPT_SHOW,
+    OPT_FORMAT,
+};
+
+struct args {
+    struct spoor_load_opts load;
+    struct spoor_series_opts series;
+    struct series_view view;
+    unsigned show;           /* sections to print; 0 = the default */
+    unsigned asked;          /* sections the options ask for */
+    enum sheet_format format;
+    const char *output;
+    char **metric_list;      /* owned copies of --metrics */
+    char *target_metric;
+};
+
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, "spoor series: %s '%s'; see 'spoor series --help'\n", msg, arg);
+    return -1;
+}
+
+static int settle_error(const char *msg)
+{
+    fprintf(stderr, "spoor series: %s; see 'spoor series --help'\n", msg);
+    return -1;
+}
+
+
+
+/* Splits a comma-separated list into owned strings. */
+static size_t split_list(const char *list, char ***out)
+{
+    size_t n = 0;
+    char **items = NULL;
+    for (const char *p = list;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len) {
+            items = spoor_xrealloc(items, (n + 1) * sizeof *items);
+            items[n] = spoor_xmalloc(len + 1);
+            memcpy(items[n], p, len);
+            items[n++][len] = '\0';
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    *out = items;
+    return n;
+}
+
+static void free_list(char **items, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(items[i]);
+    free(items);
+}
+
+static void args_release(struct args *a)
+{
+    free_list(a->metric_list, a->series.nmetrics);
+    free(a->target_metric);
+}
+
+/* The section bits named by a list of names from `names` (bit i = names[i]). */
+static int parse_sections(const char *list, const char *const *names, size_t nnames, const unsigned *bits,
+                          unsigned *out)
+{
+    char **items;
+    size_t n = split_list(list, &items);
+    int st = n ? 0 : usage_error("expected a list of sections, not", list);
+    for (size_t i = 0; i < n && st == 0; i++) {
+        size_t k = 0;
+        while (k < nnames && strcmp(items[i], names[k]))
+            k++;
+        if (k == nnames)
+            st = usage_error("unknown section", items[i]);
+        else
+            *out |= bits[k];
+    }
+    free_list(items, n);
+    return st;
+}
+
+static int parse_target(struct args *a, const char *arg)
+{
+    const char *eq = strrchr(arg, '=');
+    char *end;
+    double v = eq ? strtod(eq + 1, &end) : 0;
+    if (!eq || eq == arg || end == eq + 1 || *end || !isfinite(v))
+        return usage_error("--target wants METRIC=VALUE, not", arg);
+    free(a->target_metric);
+    a->target_metric = spoor_xmalloc((size_t)(eq - arg) + 1);
+    memcpy(a->target_metric, arg, (size_t)(eq - arg));
+    a->target_metric[eq - arg] = '\0';
+    a->view.target_metric = a->target_metric;
+    a->view.target = v;
+    a->asked |= SEC_HEADROOM;
+    return 0;
+}
+
+/* Applies one series option; 1 when handled, 0 when not ours, -1 on a bad value. */
+static int handle_option(struct args *a, int c, const char *arg)
+{
+    static const char *const by_names[] = {"hour", "weekday", "hour-weekday"};
+    static const unsigned by_bits[] = {SEC_HOUR, SEC_WEEKDAY, SEC_HOUR_WEEKDAY};
+    static const unsigned show_bits[] = {SEC_METRICS, SEC_GROUPS,   SEC_HOUR,     SEC_WEEKDAY, SEC_HOUR_WEEKDAY,
+                                         SEC_CORR,    SEC_PAIRS,    SEC_RESAMPLE, SEC_HEADROOM};
+    char *end;
+    switch (c) {
+    case OPT_TIME:
+        a->load.read.field_ts = arg;
+        return 1;
+    case OPT_GROUP:
+        a->load.read.field_name = arg;
+        a->view.group_field = arg;
+        a->series.groups = true;
+        a->asked |= SEC_GROUPS;
+        return 1;
+    case OPT_METRICS:
+        free_list(a->metric_list, a->series.nmetrics);
+        a->series.nmetrics = split_list(arg, &a->metric_list);
+        a->series.metrics = (const char *const *)a->metric_list;
+        return a->series.nmetrics ? 1 : usage_error("--metrics wants a comma-separated list, not", arg);
+    case OPT_BY:
+        return parse_sections(arg, by_names, 3, by_bits, &a->asked) ? -1 : 1;
+    case OPT_RESAMPLE:
+        if (!spoor_series_parse_duration(arg, &a->series.resample_ns))
+            return usage_error("--resample wants a duration such as 30s, 15min, 1h or 1d, not", arg);
+        a->view.resample_text = arg;
+        a->asked |= SEC_RESAMPLE;
+        return 1;
+    case OPT_CORR:
+        a->view.corr_threshold = strtod(arg, &end);
+        if (end == arg || *end || !(a->view.corr_threshold >= 0 && a->view.corr_threshold <= 1))
+            return usage_error("--corr wants a threshold from 0 to 1, not", arg);
+        a->asked |= SEC_CORR | SEC_PAIRS;
+        return 1;
+    case OPT_TARGET:
+        return parse_target(a, arg) ? -1 : 1;
+    case OPT_UTC_OFFSET:
+        if (!spoor_series_parse_offset(arg, &a->series.utc_offset_ns))
+            return usage_error("--utc-offset wants +HH:MM, -HH or Z, not", arg);
+        a->view.utc_offset_ns = a->series.utc_offset_ns;
+        return 1;
+    case OPT_TIME_UNIT:
+        a->load.read.ts_unit = spoor_unit_parse(arg);
+        return a->load.read.ts_unit != SPOOR_UNIT_AUTO ? 1 : usage_error("--time-unit wants s, ms, us or ns, not", arg);
+    case OPT_SHOW:
+        a->show = 0;
+        return parse_sections(arg, series_section_names, series_nsections, show_bits, &a->show) ? -1 : 1;
+    case OPT_FORMAT:
+        if (!strcmp(arg, "table"))
+            a->format = SHEET_TABLE;
+        else if (!strcmp(arg, "json"))
+            a->format = SHEET_JSON;
+        else if (!strcmp(arg, "csv"))
+            a->format = SHEET_CSV;
+        else
+            return usage_error("--format wants table, json or csv, not", arg);
+        return 1;
+    }
+    return 0;
+}
+
+/* Settles what to compute from the sections shown; -1 when one cannot be. */
+static int settle(struct args *a)
+{
+    if (!a->load.read.field_ts)
+        return settle_error("--time FIELD is required");
+    if (!a->show)
+        a->show = SEC_METRICS | a->asked;
+    if ((a->show & SEC_GROUPS) && !a->view.group_field)
+        return settle_error("--show groups needs --group FIELD");
+    if ((a->show & SEC_RESAMPLE) && !a->series.resample_ns)
+        return settle_error("--show resample needs --resample DUR");
+    if ((a->show & SEC_HEADROOM) && !a->view.target_metric)
+        return settle_error("--show headroom needs --target METRIC=V");
+    if ((a->show & (SEC_CORR | SEC_PAIRS)) && !(a->asked & SEC_CORR))
+        a->view.corr_threshold = 0.7;
+    if (a->view.target_metric && a->series.metrics) {
+        size_t k = 0;
+        while (k < a->series.nmetrics && strcmp(a->series.metrics[k], a->view.target_metric))
+            k++;
+        if (k == a->series.nmetrics)
+            return usage_error("--target names a metric that --metrics leaves out:", a->view.target_metric);
+    }
+    a->series.profile = a->show & (SEC_HOUR | SEC_WEEKDAY | SEC_HOUR_WEEKDAY);
+    a->series.corr = a->show & (SEC_CORR | SEC_PAIRS);
+    if (!(a->show & SEC_RESAMPLE))
+        a->series.resample_ns = 0;
+    a->load.read.fields_exclusive = true;
+    return 0;
+}
+
+/* The JSON members before the sections: inputs and row counts. */
+static char *json_head(const struct spoor_load_result *res, const struct spoor_series *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    fputs("\"inputs\": [", f);
+    for (size_t i = 0; i < res->ninputs; i++) {
+        const struct spoor_input_report *in = &res->inputs[i];
+        fprintf(f, "%s\n    {\"path\": ", i ? "," : "");
+        spoor_json_write_string(f, in->path, strlen(in->path));
+        fprintf(f, ", \"format\": ");
+        spoor_json_write_string(f, in->dialect.name, strlen(in->dialect.name));
+        fprintf(f, ", \"assumed\": ");
+        spoor_json_write_string(f, in->dialect.assumed, strlen(in->dialect.assumed));
+        fprintf(f, ", \"lines\": %" PRIu64 ", \"rows\": %" PRIu64 ", \"skipped\": %" PRIu64 "}", in->lines, in->rows,
+                in->skips.total);
+    }
+    fprintf(f, "\n  ],\n  \"rows\": %" PRIu64 ",\n  \"rows_without_time\": %" PRIu64, s->rows, s->rows_without_time);
+    fclose(f);
+    return buf;
+}
+
+static void print_inputs(FILE *out, const struct spoor_load_result *res)
+{
+    for (size_t i = 0; i < res->ninputs; i++) {
+        const struct spoor_input_report *in = &res->inputs[i];
+        fprintf(out, "table       %s (%s): %" PRIu64 " rows, %" PRIu64 " lines skipped\n", in->path, in->dialect.name,
+                in->rows, in->skips.total);
+        if (in->dialect.assumed[0])
+            fprintf(out, "assumed     %s\n", in->dialect.assumed);
+    }
+}
+
+static int write_output(const struct args *a, const struct spoor_series *s, const struct spoor_load_result *res,
+                        struct spoor_error *err)
+{
+    struct series_view view = a->view;
+    view.s = s;
+    if (view.target_metric) {
+        size_t k = 0;
+        while (k < s->nmetrics && strcmp(s->metrics[k].name, view.target_metric))
+            k++;
+        if (k == s->nmetrics)
+            return spoor_fail(err, SPOOR_EUSAGE, "--target: no numeric metric '%s' in the input", view.target_metric);
+    }
+    struct sheet *sheets[16];
+    size_t n = 0;
+    for (size_t i = 0; i < series_nsections; i++)
+        if (a->show & (1u << i))
+            sheets[n++] = series_section_sheet(&view, 1u << i);
+    struct spoor_atomic_file out = {0};
+    int st = spoor_atomic_file_open(&out, a->output, err);
+    if (st == SPOOR_OK) {
+        char *head = a->format == SHEET_JSON ? json_head(res, s) : NULL;
+        if (a->format == SHEET_TABLE)
+            print_inputs(out.fp, res);
+        sheets_write(out.fp, sheets, n, a->format, head);
+        free(head);
+        st = spoor_atomic_file_commit(&out, err);
+    }
+    for (size_t i = 0; i < n; i++)
+        sheet_free(sheets[i]);
+    return st;
+}
+
+int cmd_series(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"time", required_argument, 0, OPT_TIME},
+        {"group", required_argument, 0, OPT_GROUP},
+        {"metrics", required_argument, 0, OPT_METRICS},
+        {"by", required_argument, 0, OPT_BY},
+        {"resample", required_argument, 0, OPT_RESAMPLE},
+        {"corr", required_argument, 0, OPT_CORR},
+        {"target", required_argument, 0, OPT_TARGET},
+        {"utc-offset", required_argument, 0, OPT_UTC_OFFSET},
+        {"time-unit", required_argument, 0, OPT_TIME_UNIT},
+        {"show", required_argument, 0, OPT_SHOW},
+        {"format", required_argument, 0, OPT_FORMAT},
+        {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},
+        LOAD_LONG_OPTIONS,
+        {0, 0, 0, 0},
+    };
+    struct args a = {.format = SHEET_TABLE};
+    load_args_init(&a.load);
+    a.load.no_cache = true; /* one streaming pass: a snapshot would only cost */
+    int c, bad = 0;
+    while (!bad && (c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(usage, stdout);
+            args_release(&a);
+            return 0;
+        }
+        if (c == 'o') {
+            a.output = optarg;
+            continue;
+        }
+        int handled = handle_option(&a, c, optarg);
+        if (handled == 0)
+            handled = load_args_handle(&a.load, c, optarg, "series");
+        if (handled == 0)
+            fprintf(stderr, "spoor series: see 'spoor series --help'\n");
+        bad = handled <= 0;
+    }
+    if (!bad && optind >= argc) {
+        fprintf(stderr, "spoor series: no table given; see 'spoor series --help'\n");
+        bad = 1;
+    }
+    if (bad || settle(&a)) {
+        args_release(&a);
+        return 2;
+    }
+
+    struct spoor_series_run *run = spoor_series_begin(&a.series, spoor_load_threads(&a.load));
+    struct spoor_sink sink = spoor_series_sink(run);
+    struct spoor_load_result res;
+    struct spoor_error err;
+    int st = spoor_load((const char *const *)argv + optind, (size_t)(argc - optind), &a.load, &sink, &res, &err);
+    struct spoor_series s;
+    spoor_series_end(run, &s);
+    load_args_report("series", &res);
+    if (st == SPOOR_OK)
+        st = write_output(&a, &s, &res, &err);
+    if (st != SPOOR_OK)
+        fprintf(stderr, "spoor series: %s\n", err.msg);
+    spoor_series_free(&s);
+    spoor_load_result_free(&res);
+    args_release(&a);
+    return st == SPOOR_OK ? 0 : 1;
+}

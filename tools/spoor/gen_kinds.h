@@ -1,0 +1,15 @@
+/* The kinds of input `spoor gen --kind K` writes besides the default trace;
+ * each has its own options and help. */
+#ifndef SPOOR_GEN_KINDS_H
+#define SPOOR_GEN_KINDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Parses a whole non-negative integer (cmd_gen.c); false on trailing junk or overflow. */
+bool parse_u64(const char *s, uint64_t *out);
+
+/* --kind metrics: the node-metric table of `spoor series`. */
+int cmd_gen_metrics(int argc, char **argv);
+
+#endif

@@ -1,0 +1,278 @@
+/* Each section of `spoor series` as a sheet: one function per section. */
+#include "series_sections.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+const char *const series_section_names[] = {"metrics",     "groups", "hour",     "weekday", "hour-weekday",
+                                            "corr",        "pairs",  "resample", "headroom"};
+const size_t series_nsections = sizeof series_section_names / sizeof *series_section_names;
+
+static const char *const weekday_names[7] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+
+static double mean_of(const struct spoor_bucket_sum *b) { return b->n ? b->sum / (double)b->n : NAN; }
+static double moments_mean(const struct spoor_moments *m) { return m->n ? m->sum / (double)m->n : NAN; }
+
+/* "+HH:MM" of the offset hours and weekdays are taken in. */
+static const char *offset_text(char *buf, size_t cap, int64_t ns)
+{
+    int64_t min = (ns < 0 ? -ns : ns) / 60000000000LL;
+    snprintf(buf, cap, "UTC%c%02d:%02d", ns < 0 ? '-' : '+', (int)(min / 60), (int)(min % 60));
+    return buf;
+}
+
+/* ISO-8601 of a UTC time as seen at the offset ("Z" for UTC). */
+static const char *iso_text(char *buf, size_t cap, int64_t utc_ns, int64_t offset_ns)
+{
+    int64_t local_s = (utc_ns + offset_ns) / 1000000000LL - ((utc_ns + offset_ns) % 1000000000LL < 0);
+    int64_t frac = (utc_ns + offset_ns) - local_s * 1000000000LL;
+    time_t t = (time_t)local_s;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    char zone[16] = "Z";
+    if (offset_ns) {
+        int64_t min = (offset_ns < 0 ? -offset_ns : offset_ns) / 60000000000LL;
+        snprintf(zone, sizeof zone, "%c%02d:%02d", offset_ns < 0 ? '-' : '+', (int)(min / 60), (int)(min % 60));
+    }
+    char fr[16] = "";
+    if (frac)
+        snprintf(fr, sizeof fr, ".%09" PRId64, frac);
+    snprintf(buf, cap, "%04d-%02d-%02dT%02d:%02d:%02d%s%s", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+             tm.tm_min, tm.tm_sec, fr, zone);
+    return buf;
+}
+
+static void moments_cells(struct sheet *sh, const struct spoor_moments *m)
+{
+    sheet_count(sh, m->n);
+    sheet_number(sh, moments_mean(m));
+    sheet_number(sh, spoor_moments_std(m));
+    sheet_number(sh, m->n ? m->min : NAN);
+    sheet_number(sh, m->n ? m->max : NAN);
+}
+
+static void moments_headers(struct sheet *sh, size_t first)
+{
+    static const char *const h[] = {"count", "mean", "std", "min", "max"};
+    for (size_t i = 0; i < 5; i++)
+        sheet_header(sh, first + i, h[i]);
+}
+
+static struct sheet *metrics_sheet(const struct series_view *v)
+{
+    const struct spoor_series *s = v->s;
+    struct sheet *sh = sheet_new("metrics", 8, "metrics: %" PRIu64 " rows (%" PRIu64 " without a time)", s->rows,
+                                 s->rows_without_time);
+    sheet_header(sh, 0, "metric");
+    moments_headers(sh, 1);
+    sheet_header(sh, 6, "missing");
+    sheet_header(sh, 7, "non_numeric");
+    for (size_t k = 0; k < s->nmetrics; k++) {
+        sheet_text(sh, s->metrics[k].name);
+        moments_cells(sh, &s->metrics[k].all);
+        sheet_count(sh, s->metrics[k].missing);
+        sheet_count(sh, s->metrics[k].non_numeric);
+    }
+    return sh;
+}
+
+static const char *group_name(const char *g) { return g[0] ? g : "(none)"; }
+
+static struct sheet *groups_sheet(const struct series_view *v)
+{
+    const struct spoor_series *s = v->s;
+    struct sheet *sh = sheet_new("groups", 7, "per %s", v->group_field);
+    sheet_header(sh, 0, v->group_field);
+    sheet_header(sh, 1, "metric");
+    moments_headers(sh, 2);
+    for (size_t g = 0; g < s->ngroups; g++)
+        for (size_t k = 0; k < s->nmetrics; k++) {
+            sheet_text(sh, group_name(s->groups[g]));
+            sheet_text(sh, s->metrics[k].name);
+            moments_cells(sh, &s->group_moments[g * s->nmetrics + k]);
+        }
+    return sh;
+}
+
+/* Means per hour (by_weekday false) or per weekday, summed from the hour x weekday cells. */
+static struct sheet *profile_sheet(const struct series_view *v, bool by_weekday)
+{
+    const struct spoor_series *s = v->s;
+    char zone[24];
+    offset_text(zone, sizeof zone, v->utc_offset_ns);
+    struct sheet *sh = by_weekday ? sheet_new("by_weekday", s->nmetrics + 2, "mean by weekday (%s)", zone)
+                                  : sheet_new("by_hour", s->nmetrics + 2, "mean by hour of day (%s)", zone);
+    sheet_header(sh, 0, by_weekday ? "weekday" : "hour");
+    sheet_header(sh, 1, "rows");
+    for (size_t k = 0; k < s->nmetrics; k++)
+        sheet_header(sh, k + 2, s->metrics[k].name);
+    size_t nkeys = by_weekday ? 7 : 24, nother = by_weekday ? 24 : 7;
+    for (size_t key = 0; key < nkeys; key++) {
+        uint64_t rows = 0;
+        for (size_t o = 0; o < nother; o++)
+            rows += s->hour_weekday_rows[by_weekday ? key * 24 + o : o * 24 + key];
+        if (!rows)
+            continue;
+        if (by_weekday)
+            sheet_text(sh, weekday_names[key]);
+        else
+            sheet_count(sh, key);
+        sheet_count(sh, rows);
+        for (size_t k = 0; k < s->nmetrics; k++) {
+            struct spoor_bucket_sum b = {0, 0};
+            for (size_t o = 0; o < nother; o++) {
+                size_t slot = by_weekday ? key * 24 + o : o * 24 + key;
+                b.n += s->hour_weekday[slot * s->nmetrics + k].n;
+                b.sum += s->hour_weekday[slot * s->nmetrics + k].sum;
+            }
+            sheet_number(sh, mean_of(&b));
+        }
+    }
+    return sh;
+}
+
+static struct sheet *hour_weekday_sheet(const struct series_view *v)
+{
+    const struct spoor_series *s = v->s;
+    char zone[24];
+    struct sheet *sh = sheet_new("hour_weekday", 9, "mean by hour x weekday (%s)",
+                                 offset_text(zone, sizeof zone, v->utc_offset_ns));
+    sheet_header(sh, 0, "metric");
+    sheet_header(sh, 1, "hour");
+    for (size_t d = 0; d < 7; d++)
+        sheet_header(sh, d + 2, weekday_names[d]);
+    for (size_t k = 0; k < s->nmetrics; k++)
+        for (size_t h = 0; h < 24; h++) {
+            sheet_text(sh, s->metrics[k].name);
+            sheet_count(sh, h);
+            for (size_t d = 0; d < 7; d++)
+                sheet_number(sh, mean_of(&s->hour_weekday[(d * 24 + h) * s->nmetrics + k]));
+        }
+    return sh;
+}
+
+static double r_of(const struct spoor_series *s, size_t i, size_t j)
+{
+    if (i == j)
+        return s->metrics[i].all.n > 1 && s->metrics[i].all.m2 > 0 ? 1.0 : NAN;
+    return spoor_comoments_r(&s->comoments[(i < j ? i : j) * s->nmetrics + (i < j ? j : i)]);
+}
+
+static struct sheet *corr_sheet(const struct series_view *v)
+{
+    const struct spoor_series *s = v->s;
+    struct sheet *sh = sheet_new("corr", s->nmetrics + 1, "Pearson correlation (rows where both metrics hold a number)");
+    sheet_header(sh, 0, "metric");
+    for (size_t k = 0; k < s->nmetrics; k++)
+        sheet_header(sh, k + 1, s->metrics[k].name);
+    for (size_t i = 0; i < s->nmetrics; i++) {
+        sheet_text(sh, s->metrics[i].name);
+        for (size_t j = 0; j < s->nmetrics; j++)
+            sheet_number(sh, r_of(s, i, j));
+    }
+    return sh;
+}
+
+static struct sheet *pairs_sheet(const struct series_view *v)
+{
+    const struct spoor_series *s = v->s;
+    struct sheet *sh = sheet_new("pairs", 4, "strongly correlated pairs (|r| > %g)", v->corr_threshold);
+    static const char *const h[] = {"metric_a", "metric_b", "r", "rows"};
+    for (size_t c = 0; c < 4; c++)
+        sheet_header(sh, c, h[c]);
+    for (size_t i = 0; i < s->nmetrics; i++)
+        for (size_t j = i + 1; j < s->nmetrics; j++) {
+            double r = r_of(s, i, j);
+            if (!(fabs(r) > v->corr_threshold))
+                continue;
+            sheet_text(sh, s->metrics[i].name);
+            sheet_text(sh, s->metrics[j].name);
+            sheet_number(sh, r);
+            sheet_count(sh, s->comoments[i * s->nmetrics + j].n);
+        }
+    return sh;
+}
+
+static struct sheet *resample_sheet(const struct series_view *v)
+{
+    const struct spoor_series *s = v->s;
+    bool grouped = v->group_field != NULL;
+    size_t first = grouped ? 1 : 0;
+    struct sheet *sh = sheet_new("resample", s->nmetrics + 2 + first, "mean per %s", v->resample_text);
+    if (grouped)
+        sheet_header(sh, 0, v->group_field);
+    sheet_header(sh, first, "start");
+    sheet_header(sh, first + 1, "rows");
+    for (size_t k = 0; k < s->nmetrics; k++)
+        sheet_header(sh, first + 2 + k, s->metrics[k].name);
+    char iso[64];
+    for (size_t i = 0; i < s->nbuckets; i++) {
+        const struct spoor_series_bucket *b = &s->buckets[i];
+        if (grouped)
+            sheet_text(sh, group_name(s->groups[b->group]));
+        sheet_text(sh, iso_text(iso, sizeof iso, b->start_ns, v->utc_offset_ns));
+        sheet_count(sh, b->rows);
+        for (size_t k = 0; k < s->nmetrics; k++)
+            sheet_number(sh, mean_of(&b->sums[k]));
+    }
+    return sh;
+}
+
+static void headroom_row(struct sheet *sh, const char *who, const struct spoor_moments *m, double target)
+{
+    double mean = moments_mean(m);
+    sheet_text(sh, who);
+    sheet_count(sh, m->n);
+    sheet_number(sh, mean);
+    sheet_number(sh, target);
+    sheet_number(sh, mean != 0 ? (mean - target) / mean : NAN);
+}
+
+static struct sheet *headroom_sheet(const struct series_view *v)
+{
+    const struct spoor_series *s = v->s;
+    size_t k = 0;
+    while (k < s->nmetrics && strcmp(s->metrics[k].name, v->target_metric))
+        k++;
+    struct sheet *sh = sheet_new("headroom", 5, "headroom of %s to a target of %g: (mean - target) / mean",
+                                 v->target_metric, v->target);
+    static const char *const h[] = {"count", "mean", "target", "headroom"};
+    sheet_header(sh, 0, v->group_field ? v->group_field : "scope");
+    for (size_t c = 0; c < 4; c++)
+        sheet_header(sh, c + 1, h[c]);
+    if (k == s->nmetrics)
+        return sh;
+    if (v->group_field)
+        for (size_t g = 0; g < s->ngroups; g++)
+            headroom_row(sh, group_name(s->groups[g]), &s->group_moments[g * s->nmetrics + k], v->target);
+    headroom_row(sh, "(all)", &s->metrics[k].all, v->target);
+    return sh;
+}
+
+struct sheet *series_section_sheet(const struct series_view *v, enum series_section sec)
+{
+    switch (sec) {
+    case SEC_METRICS:
+        return metrics_sheet(v);
+    case SEC_GROUPS:
+        return groups_sheet(v);
+    case SEC_HOUR:
+        return profile_sheet(v, false);
+    case SEC_WEEKDAY:
+        return profile_sheet(v, true);
+    case SEC_HOUR_WEEKDAY:
+        return hour_weekday_sheet(v);
+    case SEC_CORR:
+        return corr_sheet(v);
+    case SEC_PAIRS:
+        return pairs_sheet(v);
+    case SEC_RESAMPLE:
+        return resample_sheet(v);
+    case SEC_HEADROOM:
+        return headroom_sheet(v);
+    }
+    return NULL;
+}

@@ -1,0 +1,39 @@
+/* The sections `spoor series` prints, each a small sheet of cells (text or
+ * number) that renders as an aligned text table, CSV or JSON, so every
+ * section comes out the same way in every format. Numbers are formatted
+ * once, for the format chosen (in CSV and JSON the shortest of 15 to 17
+ * significant digits that reads back to the same double; 6 in text tables). */
+#ifndef SPOOR_SERIES_SHEET_H
+#define SPOOR_SERIES_SHEET_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct sheet {
+    const char *key;        /* JSON key and CSV section name, e.g. "by_hour" */
+    char *title;            /* one line above the text table */
+    size_t ncols, nrows;
+    char **headers;
+    char **cells;           /* nrows * ncols: text, or NULL for a number */
+    double *numbers;        /* per cell: the number when cells[i] is NULL (NaN = empty) */
+    bool *numeric;          /* per cell: a number or count (right-aligned, unquoted in JSON) */
+    size_t cap, pending;    /* cells allocated; cells of the unfinished row */
+};
+
+struct sheet *sheet_new(const char *key, size_t ncols, const char *title_fmt, ...) __attribute__((format(printf, 3, 4)));
+void sheet_free(struct sheet *s);
+/* Names column c. */
+void sheet_header(struct sheet *s, size_t c, const char *name);
+/* Appends cells row by row: text, a number (NaN = empty), a count. */
+void sheet_text(struct sheet *s, const char *text);
+void sheet_number(struct sheet *s, double v);
+void sheet_count(struct sheet *s, unsigned long long n);
+
+enum sheet_format { SHEET_TABLE, SHEET_CSV, SHEET_JSON };
+
+/* Writes the sheets; CSV with more than one sheet puts "# key" before each and
+ * a blank line between them. JSON: one object, one array of row objects per
+ * key, after the members `head` has already written (e.g. "\"rows\": 5"). */
+void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_format format, const char *head);
+
+#endif
