@@ -8,7 +8,7 @@ DATA=$SPOOR_DATA/iopattern/consolidated_dataset.csv
 FEATURES=trace_avg_sector_distance,trace_sector_jump_ratio,bw_mean_kbps
 CC=${CC:-cc}
 
-"$SPOOR_BIN" export-model --help | grep -q "usage: spoor export-model" || fail "no --help"
+"$SPOOR_BIN" export-model --help | grep "usage: spoor export-model" > /dev/null || fail "no --help"
 expect_fail 2 "needs MODEL" export-model "$WORK/m.json"
 
 # The feature columns of every row, by name, as numbers separated by spaces.
@@ -19,7 +19,7 @@ awk -F, -v want="$FEATURES" 'NR == 1 { n = split(want, w, ","); for (i = 1; i <=
 for model in mlp:32,16 logistic rule trees; do
   kind=${model%%:*}
   "$SPOOR_BIN" train "$DATA" --label label --features "$FEATURES" --group run_id --model "$model" \
-    --epochs 30 --rounds 20 --actions readahead_kb:sequential=256,random=16,mixed=64 -o "$WORK/$kind.json" > /dev/null \
+    --epochs 10 --rounds 10 --actions readahead_kb:sequential=256,random=16,mixed=64 -o "$WORK/$kind.json" > /dev/null \
     || fail "train $model"
   "$SPOOR_BIN" export-model "$WORK/$kind.json" --c-header "$WORK/mf.h" --prefix mf || fail "export $kind"
   "$SPOOR_BIN" export-model "$WORK/$kind.json" --c-header "$WORK/mq.h" --prefix mq --fixed-point || fail "export fixed $kind"

@@ -80,9 +80,10 @@ static void test_methods_learn(void **state)
     struct spoor_dataset *ds = three_classes();
     struct spoor_train_opts o;
     spoor_train_opts_default(&o);
-    o.epochs = 200;
-    o.patience = 30;
+    o.epochs = 60;
+    o.patience = 60;
     o.lr = 1e-2;
+    o.trees_rounds = 20;
     assert_true(holdout_accuracy(ds, "rule", &o) >= 0.97);
     assert_true(holdout_accuracy(ds, "mlp", &o) >= 0.9);
     assert_true(holdout_accuracy(ds, "knn", &o) >= 0.8);
@@ -124,8 +125,8 @@ static struct spoor_model *train_mlp(const struct spoor_dataset *ds, uint64_t se
     struct spoor_train_opts o;
     spoor_train_opts_default(&o);
     o.seed = seed;
-    o.epochs = 40;
-    o.patience = 5;
+    o.epochs = 20;
+    o.patience = 3;
     return train_all(ds, &o);
 }
 
@@ -141,7 +142,7 @@ static void test_mlp_deterministic_and_early_stopping(void **state)
     assert_int_equal(a->log.val_rows % 50, 0);
     assert_true(a->log.val_rows > 0);
     assert_true(a->log.best_epoch <= a->log.epochs_run);
-    assert_true(a->log.epochs_run == 40 || a->log.epochs_run == a->log.best_epoch + 5);
+    assert_true(a->log.epochs_run == 20 || a->log.epochs_run == a->log.best_epoch + 3);
     spoor_model_free(a);
     spoor_model_free(b);
     spoor_model_free(c);
