@@ -1,4 +1,4 @@
-/* Pieces of spoor_summarize shared between its files (src/analyze/summary*.c). */
+/* Pieces of the streaming summary shared between its files (src/analyze/summary*.c). */
 #ifndef SPOOR_SUMMARY_INTERNAL_H
 #define SPOOR_SUMMARY_INTERNAL_H
 
@@ -9,47 +9,9 @@
 
 #define SUMMARY_NO_GROUP UINT32_MAX
 
-/* What each row touched and moved. */
-struct summary_rows {
-    size_t n;
-    const uint32_t *file;           /* ids in files (0 = none) */
-    const struct spoor_strpool *files;
-    int64_t *bytes;                 /* SPOOR_NULL when unsized */
-    bool *compute;
-    uint32_t *order;                /* rows in start order */
-    struct spoor_resolver *resolver;
-};
-
-void summary_rows_build(const struct spoor_table *t, const char *compute, struct summary_rows *out);
-void summary_rows_free(struct summary_rows *r);
-static inline bool summary_is_io(const struct summary_rows *r, size_t row)
-{
-    return r->file[row] || r->bytes[row] != SPOOR_NULL;
-}
-static inline bool summary_is_event(const struct spoor_table *t, size_t row) { return t->ph[row] != 'M'; }
-
-/* Rows sorted by ts (rows without ts anywhere). */
-uint32_t *summary_start_order(const struct spoor_table *t);
-
-/* The union of the spans of each group's rows: group g is
- * spans[first[g] .. first[g + 1]), disjoint and in order. */
-struct grouped_spans {
-    struct spoor_span *spans;
-    size_t *first;
-    size_t ngroups;
-};
-
-/* group[r] is row r's group or SUMMARY_NO_GROUP; rows are bucketed in
- * rows->order so that each group's spans arrive sorted. */
-void grouped_spans_build(const struct spoor_table *t, const struct summary_rows *rows, const uint32_t *group,
-                         size_t ngroups, struct grouped_spans *out);
-int64_t grouped_spans_length(const struct grouped_spans *g, size_t group);
-void grouped_spans_free(struct grouped_spans *g);
-/* Length of the intersection of two unions. */
-int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct spoor_span *b, size_t nb);
-
-/* A copy of s owned by out->strings. */
-const char *summary_own(struct spoor_summary *out, const char *s);
+/* Grows *v (elements of `size` bytes, *cap of them) to hold index `need`,
+ * zeroing the new part. */
+void summary_grow(void **v, size_t *cap, size_t need, size_t size);
 
 /* Dense ids 0..n-1 for 64-bit keys (pids, pairs of ids), in order of first
  * sight; keys[id] is the key. Zero-initialise; summary_keys_free. */
@@ -60,16 +22,106 @@ struct summary_keys {
     size_t nslots;
 };
 uint32_t summary_keys_id(struct summary_keys *k, uint64_t key);
+/* The id of a key seen before, else SUMMARY_NO_GROUP. */
+uint32_t summary_keys_find(const struct summary_keys *k, uint64_t key);
 void summary_keys_free(struct summary_keys *k);
 
-/* Adds to not_compute[cat id] each layer's time not overlapped by compute;
- * sets out->compute_time. */
-void summary_not_compute(const struct spoor_table *t, const struct summary_rows *rows, int64_t *not_compute,
-                         struct spoor_summary *out);
-void summary_layers(const struct spoor_table *t, const struct spoor_nesting *nest, const struct summary_rows *rows,
-                    struct spoor_summary *out);
-void summary_top(const struct spoor_table *t, const struct spoor_nesting *nest, const struct summary_rows *rows,
-                 size_t top, struct spoor_summary *out);
-void summary_io(const struct spoor_table *t, const struct summary_rows *rows, struct spoor_summary *out);
+/* Exact unions of spans per group, fed one span at a time in any order. Each
+ * group merges a span into its open span when they overlap (events come
+ * roughly in time order, so most do) and otherwise keeps the open one; what it
+ * keeps is re-unioned whenever it doubles, so memory follows the size of the
+ * union, not the number of events. */
+struct span_group {
+    struct spoor_span open;     /* empty when end <= start */
+    struct spoor_span *v;
+    size_t n, cap, merged;      /* v[0..merged) is a union */
+};
+struct span_groups {
+    struct span_group *g;
+    size_t cap;
+};
+void span_groups_add(struct span_groups *s, uint32_t group, int64_t start, int64_t end);
+/* The union of a group: disjoint spans in order. The group is then final. */
+size_t span_groups_union(struct span_groups *s, uint32_t group, const struct spoor_span **spans);
+int64_t span_groups_length(struct span_groups *s, uint32_t group);
+void span_groups_free(struct span_groups *s);
+/* Length of the intersection of two unions. */
+int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct spoor_span *b, size_t nb);
+
+/* What the layer breakdown and the top lists sum per key. */
+struct layer_acc {
+    uint64_t count, sized;
+    int64_t self, dur_sum, bytes;
+    int64_t outer_dur;      /* dur of events whose parent is of another cat (or none) */
+};
+struct top_acc {
+    uint64_t count;
+    int64_t self, bytes;
+};
+
+/* One row taking part in the call stacks; start order is iv_before's: start
+ * up, end down, seq down (of two equal spans the later row is the outer). */
+struct nest_item {
+    int64_t start, end;
+    uint64_t seq;           /* row number in the whole input */
+    uint32_t cat, fn, file; /* fn and file SUMMARY_NO_GROUP when none */
+    bool event;             /* metadata rows nest but are not summed */
+};
+
+/* Everything summed over the stream; filled in input order. */
+struct summary_acc {
+    struct spoor_strpool *strings;      /* cats and names */
+    struct layer_acc *cats;             /* by string id */
+    size_t cats_cap;
+    struct summary_keys fns;            /* cat id << 32 | name id */
+    struct top_acc *fn;
+    size_t fn_cap;
+    struct summary_keys files;          /* resolver file ids */
+    struct top_acc *file;
+    size_t file_cap;
+    struct summary_keys pids, cat_pids; /* pid; cat id << 32 | pid id */
+    struct summary_keys io_pids;        /* pids with I/O events */
+    struct summary_keys parent_pairs;   /* cat id << 32 | parent cat id */
+    int64_t *parent_dur;
+    size_t parent_cap;
+    struct span_groups by_cat, by_cat_pid, by_fn, by_file, compute_by_pid, io_by_pid;
+    uint64_t bin_count[SPOOR_SUMMARY_BINS];
+    int64_t bin_bytes[SPOOR_SUMMARY_BINS];
+};
+
+void summary_acc_free(struct summary_acc *a);
+
+/* The call stacks of every thread, rebuilt as rows stream in: each thread's
+ * rows pass a bounded reorder into start order and feed a stack sweep (the
+ * one of spoor/interval.h) that sums self time and the parent layer into acc.
+ * A row that comes later than the reorder allows marks the thread: the run
+ * must be replayed with that thread held whole (unbounded). */
+struct summary_nest;
+struct summary_nest *summary_nest_new(const struct summary_keys *unbounded);
+/* thread: (pid id << 32 | tid id). */
+void summary_nest_add(struct summary_nest *n, uint64_t thread, const struct nest_item *it, struct summary_acc *acc);
+/* Sweeps what is left; returns false when a thread overflowed its reorder,
+ * with its key added to unbounded. */
+bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded);
+void summary_nest_free(struct summary_nest *n);
+
+/* One batch of rows, in input order, into acc and nest. */
+struct summary_batch_ctx {
+    const char *compute;
+    struct spoor_resolver *resolver;
+    const struct spoor_strpool *files; /* the resolver's names, once a batch came */
+    struct summary_keys tids;
+    uint64_t seq;               /* rows so far */
+    uint32_t *string_of;        /* per batch string id: acc string id */
+    size_t string_cap;
+};
+void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, struct summary_acc *acc,
+                   struct summary_nest *nest);
+
+/* From the sums to the answer. */
+const char *summary_own(struct spoor_summary *out, const char *s);
+void summary_layers(struct summary_acc *acc, struct spoor_summary *out);
+void summary_top(struct summary_acc *acc, const struct spoor_strpool *files, size_t top, struct spoor_summary *out);
+void summary_io(struct summary_acc *acc, struct spoor_summary *out);
 
 #endif

@@ -40,6 +40,16 @@ uint32_t summary_keys_id(struct summary_keys *k, uint64_t key)
     return k->last = k->slots[i];
 }
 
+uint32_t summary_keys_find(const struct summary_keys *k, uint64_t key)
+{
+    if (!k->n)
+        return SUMMARY_NO_GROUP;
+    size_t i = slot_of(key, k->nslots - 1);
+    while (k->slots[i] != UINT32_MAX && k->keys[k->slots[i]] != key)
+        i = (i + 1) & (k->nslots - 1);
+    return k->slots[i];
+}
+
 void summary_keys_free(struct summary_keys *k)
 {
     free(k->keys);

@@ -1,60 +1,80 @@
-/* Exact unions per group: rows bucketed by group with a counting sort in start
- * order, then each (sorted) bucket merged by spoor_spans_union. */
+/* Exact unions per group, built span by span (see summary_internal.h). */
 #include "summary_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static bool row_span(const struct spoor_table *t, size_t r, struct spoor_span *s)
+enum { FIRST_REUNION = 1024 };
+
+void summary_grow(void **v, size_t *cap, size_t need, size_t size)
 {
-    int64_t ts = t->ts[r], dur = t->dur[r];
-    if (ts == SPOOR_NULL || dur == SPOOR_NULL || dur < 0 || ts > INT64_MAX - dur)
-        return false;
-    *s = (struct spoor_span){ts, ts + dur};
-    return true;
+    if (need < *cap)
+        return;
+    size_t n = *cap ? *cap * 2 : 64;
+    while (n <= need)
+        n *= 2;
+    *v = spoor_xrealloc(*v, n * size);
+    memset((char *)*v + *cap * size, 0, (n - *cap) * size);
+    *cap = n;
 }
 
-void grouped_spans_build(const struct spoor_table *t, const struct summary_rows *rows, const uint32_t *group,
-                         size_t ngroups, struct grouped_spans *out)
+static void keep(struct span_group *g, struct spoor_span s)
 {
-    size_t *first = spoor_xcalloc(ngroups + 1, sizeof *first);
-    struct spoor_span s;
-    for (size_t r = 0; r < t->nrows; r++)
-        if (group[r] != SUMMARY_NO_GROUP && row_span(t, r, &s))
-            first[group[r] + 1]++;
-    for (size_t g = 0; g < ngroups; g++)
-        first[g + 1] += first[g];
-    struct spoor_span *spans = spoor_xmalloc((first[ngroups] ? first[ngroups] : 1) * sizeof *spans);
-    size_t *fill = spoor_xmalloc((ngroups ? ngroups : 1) * sizeof *fill);
-    memcpy(fill, first, ngroups * sizeof *fill);
-    for (size_t i = 0; i < t->nrows; i++) {
-        uint32_t r = rows->order[i];
-        if (group[r] != SUMMARY_NO_GROUP && row_span(t, r, &s))
-            spans[fill[group[r]]++] = s;
+    if (g->n == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 16;
+        g->v = spoor_xrealloc(g->v, g->cap * sizeof *g->v);
     }
-    /* Union each bucket in place, then close the gaps. */
-    size_t out_n = 0;
-    for (size_t g = 0; g < ngroups; g++) {
-        size_t n = spoor_spans_union(spans + first[g], first[g + 1] - first[g]);
-        memmove(spans + out_n, spans + first[g], n * sizeof *spans);
-        first[g] = out_n;
-        out_n += n;
+    g->v[g->n++] = s;
+    if (g->n >= 2 * g->merged + FIRST_REUNION)
+        g->merged = g->n = spoor_spans_union(g->v, g->n);
+}
+
+void span_groups_add(struct span_groups *s, uint32_t group, int64_t start, int64_t end)
+{
+    if (end <= start)
+        return; /* an empty span adds nothing to a union */
+    summary_grow((void **)&s->g, &s->cap, group, sizeof *s->g);
+    struct span_group *g = &s->g[group];
+    if (start <= g->open.end && end >= g->open.start && g->open.end > g->open.start) {
+        if (start < g->open.start)
+            g->open.start = start;
+        if (end > g->open.end)
+            g->open.end = end;
+        return;
     }
-    first[ngroups] = out_n;
-    free(fill);
-    *out = (struct grouped_spans){spans, first, ngroups};
+    if (g->open.end > g->open.start)
+        keep(g, g->open);
+    g->open = (struct spoor_span){start, end};
 }
 
-int64_t grouped_spans_length(const struct grouped_spans *g, size_t group)
+size_t span_groups_union(struct span_groups *s, uint32_t group, const struct spoor_span **spans)
 {
-    return spoor_spans_length(g->spans + g->first[group], g->first[group + 1] - g->first[group]);
+    *spans = NULL;
+    if (group >= s->cap)
+        return 0;
+    struct span_group *g = &s->g[group];
+    if (g->open.end > g->open.start) {
+        keep(g, g->open);
+        g->open = (struct spoor_span){0, 0};
+    }
+    g->merged = g->n = spoor_spans_union(g->v, g->n);
+    *spans = g->v;
+    return g->n;
 }
 
-void grouped_spans_free(struct grouped_spans *g)
+int64_t span_groups_length(struct span_groups *s, uint32_t group)
 {
-    free(g->spans);
-    free(g->first);
-    memset(g, 0, sizeof *g);
+    const struct spoor_span *v;
+    size_t n = span_groups_union(s, group, &v);
+    return spoor_spans_length(v, n);
+}
+
+void span_groups_free(struct span_groups *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        free(s->g[i].v);
+    free(s->g);
+    memset(s, 0, sizeof *s);
 }
 
 int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct spoor_span *b, size_t nb)
