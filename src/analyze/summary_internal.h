@@ -27,14 +27,14 @@ uint32_t summary_keys_find(const struct summary_keys *k, uint64_t key);
 void summary_keys_free(struct summary_keys *k);
 
 /* Exact unions of spans per group, fed one span at a time in any order. Each
- * group merges a span into its open span when they overlap (events come
- * roughly in time order, so most do) and otherwise keeps the open one; what it
- * keeps is re-unioned whenever it doubles, so memory follows the size of the
+ * group keeps its union so far, disjoint spans in order: spans come roughly in
+ * time order, so most extend or follow its last span, and one that starts a
+ * little earlier is merged in place; one further back waits aside until the
+ * strays are many and are merged at once. Memory follows the size of the
  * union, not the number of events. */
 struct span_group {
-    struct spoor_span open;     /* empty when end <= start */
-    struct spoor_span *v;
-    size_t n, cap, merged;      /* v[0..merged) is a union */
+    struct spoor_span *v, *stray;
+    size_t n, cap, nstray, stray_cap;
 };
 struct span_groups {
     struct span_group *g;
