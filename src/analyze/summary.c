@@ -44,6 +44,7 @@ static void pass_free(struct spoor_summary_run *run)
     spoor_resolver_free(run->batch.resolver);
     summary_keys_free(&run->batch.tids);
     free(run->batch.string_of);
+    free(run->batch.fn_of);
     summary_acc_free(&run->acc);
     summary_nest_free(run->nest);
     run->nest = NULL;
@@ -59,7 +60,7 @@ void summary_acc_free(struct summary_acc *a)
     struct summary_keys *keys[] = {&a->fns, &a->files, &a->pids, &a->cat_pids, &a->io_pids, &a->parent_pairs};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         summary_keys_free(keys[i]);
-    struct span_groups *spans[] = {&a->by_cat, &a->by_cat_pid, &a->by_fn, &a->by_file, &a->compute_by_pid,
+    struct span_groups *spans[] = {&a->by_cat_pid, &a->by_fn, &a->by_file, &a->compute_by_pid,
                                    &a->io_by_pid};
     for (size_t i = 0; i < sizeof spans / sizeof *spans; i++)
         span_groups_free(spans[i]);
@@ -114,6 +115,7 @@ void spoor_summary_end(struct spoor_summary_run *run, struct spoor_summary *out)
     memset(out, 0, sizeof *out);
     spoor_stats_end(run->stats, &out->period);
     out->strings = spoor_strpool_new();
+    summary_unions(run->nest, &run->acc);
     summary_layers(&run->acc, out);
     summary_top(&run->acc, run->batch.files, run->opts.top, out);
     summary_io(&run->acc, out);

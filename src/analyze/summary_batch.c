@@ -121,12 +121,32 @@ static bool row_span(const struct spoor_table *b, size_t r, int64_t *end)
     return true;
 }
 
-/* The call-stack group of a row: its (pid, tid) as (pid id, tid id). */
-static uint64_t thread_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, const struct spoor_table *b,
-                          size_t r)
+/* The pid id of a row, and its call-stack group: (pid id << 32 | tid id).
+ * Consecutive rows mostly come from the same thread. */
+static uint32_t pid_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, const struct spoor_table *b, size_t r)
 {
-    return (uint64_t)summary_keys_id(&acc->pids, (uint64_t)b->pid[r]) << 32 |
-           summary_keys_id(&ctx->tids, (uint64_t)b->tid[r]);
+    if (b->pid[r] != ctx->last_pid || b->tid[r] != ctx->last_tid || !ctx->thread_known) {
+        ctx->last_pid = b->pid[r];
+        ctx->last_tid = b->tid[r];
+        ctx->thread_known = true;
+        ctx->thread = (uint64_t)summary_keys_id(&acc->pids, (uint64_t)b->pid[r]) << 32 |
+                      summary_keys_id(&ctx->tids, (uint64_t)b->tid[r]);
+    }
+    return (uint32_t)(ctx->thread >> 32);
+}
+
+/* The function id of a row, cached per batch by name (a name rarely has two cats). */
+static uint32_t fn_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, const struct spoor_table *b, size_t r,
+                      uint32_t cat)
+{
+    struct fn_cache *c = &ctx->fn_of[b->name[r]];
+    if (c->cat != b->cat[r] || c->fn == SUMMARY_NO_GROUP) {
+        uint32_t name = global_string(ctx, acc, b, b->name[r]);
+        c->cat = b->cat[r];
+        c->fn = summary_keys_id(&acc->fns, (uint64_t)cat << 32 | name);
+        summary_grow((void **)&acc->fn, &acc->fn_cap, c->fn, sizeof *acc->fn);
+    }
+    return c->fn;
 }
 
 /* The columns and compute ids of one batch. */
@@ -141,12 +161,11 @@ static void add_event(struct summary_batch_ctx *ctx, struct summary_acc *acc, st
                       const struct spoor_table *b, const struct batch_view *v, const uint32_t *file_of, size_t r)
 {
     uint32_t cat = global_string(ctx, acc, b, b->cat[r]);
-    uint32_t name = global_string(ctx, acc, b, b->name[r]);
-    uint32_t fn = id_in(&acc->fns, (uint64_t)cat << 32 | name, (void **)&acc->fn, &acc->fn_cap, sizeof *acc->fn);
+    uint32_t fn = fn_of(ctx, acc, b, r, cat);
     uint32_t file = file_of[r] ? id_in(&acc->files, file_of[r], (void **)&acc->file, &acc->file_cap,
                                        sizeof *acc->file)
                                : SUMMARY_NO_GROUP;
-    uint32_t pid = summary_keys_id(&acc->pids, (uint64_t)b->pid[r]);
+    pid_of(ctx, acc, b, r);
     int64_t bytes = row_bytes(v->size_sum, v->size, v->ret, v->count, r);
     struct layer_acc *l = &acc->cats[cat];
     l->count++;
@@ -156,23 +175,15 @@ static void add_event(struct summary_batch_ctx *ctx, struct summary_acc *acc, st
     if (bytes != SPOOR_NULL)
         add_bytes(acc, l, fn, file, bytes);
     bool io = file != SUMMARY_NO_GROUP || bytes != SPOOR_NULL;
-    uint32_t io_pid = io ? summary_keys_id(&acc->io_pids, (uint64_t)b->pid[r]) : SUMMARY_NO_GROUP;
+    if (io)
+        summary_keys_id(&acc->io_pids, (uint64_t)b->pid[r]);
 
     int64_t ts = b->ts[r], end;
     if (!row_span(b, r, &end))
         return;
     l->dur_sum += end - ts;
-    span_groups_add(&acc->by_cat, cat, ts, end);
-    span_groups_add(&acc->by_cat_pid, summary_keys_id(&acc->cat_pids, (uint64_t)cat << 32 | pid), ts, end);
-    span_groups_add(&acc->by_fn, fn, ts, end);
-    if (file != SUMMARY_NO_GROUP)
-        span_groups_add(&acc->by_file, file, ts, end);
-    if (io)
-        span_groups_add(&acc->io_by_pid, io_pid, ts, end);
-    if (is_compute(b, r, v->is_cat, v->pairs, v->npairs))
-        span_groups_add(&acc->compute_by_pid, pid, ts, end);
-    summary_nest_add(nest, thread_of(ctx, acc, b, r), &(struct nest_item){ts, end, ctx->seq + r, cat, fn, file, true},
-                     acc);
+    struct nest_item it = {ts, end, ctx->seq + r, cat, fn, file, true, io, is_compute(b, r, v->is_cat, v->pairs, v->npairs)};
+    summary_nest_add(nest, ctx->thread, &it, acc);
 }
 
 /* A metadata row with a span still holds the events inside it. */
@@ -183,8 +194,9 @@ static void add_metadata(struct summary_batch_ctx *ctx, struct summary_acc *acc,
     if (!row_span(b, r, &end))
         return;
     struct nest_item it = {b->ts[r], end, ctx->seq + r, global_string(ctx, acc, b, b->cat[r]), SUMMARY_NO_GROUP,
-                           SUMMARY_NO_GROUP, false};
-    summary_nest_add(nest, thread_of(ctx, acc, b, r), &it, acc);
+                           SUMMARY_NO_GROUP, false, false, false};
+    pid_of(ctx, acc, b, r);
+    summary_nest_add(nest, ctx->thread, &it, acc);
 }
 
 void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, struct summary_acc *acc,
@@ -195,6 +207,8 @@ void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, s
     size_t nstrings = spoor_strpool_count(b->pool);
     summary_grow((void **)&ctx->string_of, &ctx->string_cap, nstrings, sizeof *ctx->string_of);
     memset(ctx->string_of, 0xff, nstrings * sizeof *ctx->string_of);
+    summary_grow((void **)&ctx->fn_of, &ctx->fn_cap, nstrings, sizeof *ctx->fn_of);
+    memset(ctx->fn_of, 0xff, nstrings * sizeof *ctx->fn_of);
     struct batch_view v = {
         .size_sum = spoor_table_find_column(b, "size_sum"),
         .size = spoor_table_find_column(b, "size"),

@@ -26,25 +26,40 @@ uint32_t summary_keys_id(struct summary_keys *k, uint64_t key);
 uint32_t summary_keys_find(const struct summary_keys *k, uint64_t key);
 void summary_keys_free(struct summary_keys *k);
 
-/* Exact unions of spans per group, fed one span at a time in any order. Each
- * group keeps its union so far, disjoint spans in order: spans come roughly in
- * time order, so most extend or follow its last span, and one that starts a
- * little earlier is merged in place; one further back waits aside until the
- * strays are many and are merged at once. Memory follows the size of the
- * union, not the number of events. */
+/* Exact unions of spans per group, each a list of disjoint spans in order.
+ * Spans are added in start order (each thread's call-stack sweep feeds its
+ * own groups, so each add extends or follows the last span); the unions of
+ * every thread are merged at the end. Memory follows the size of the unions,
+ * not the number of events. */
 struct span_group {
-    struct spoor_span *v, *stray;
-    size_t n, cap, nstray, stray_cap;
+    struct spoor_span *v;
+    size_t n, cap;
 };
 struct span_groups {
     struct span_group *g;
     size_t cap;
 };
+/* start is no less than the start of the group's last add. */
 void span_groups_add(struct span_groups *s, uint32_t group, int64_t start, int64_t end);
-/* The union of a group: disjoint spans in order. The group is then final. */
-size_t span_groups_union(struct span_groups *s, uint32_t group, const struct spoor_span **spans);
-int64_t span_groups_length(struct span_groups *s, uint32_t group);
+size_t span_groups_get(const struct span_groups *s, uint32_t group, const struct spoor_span **spans);
+int64_t span_groups_length(const struct span_groups *s, uint32_t group);
+/* Sets a group to the union of k unions; takes (and frees) the parts' spans. */
+void span_groups_merge(struct span_groups *s, uint32_t group, struct span_group *parts, size_t k);
 void span_groups_free(struct span_groups *s);
+
+/* Unions gathered per target group, then merged into each target's union. */
+struct span_parts {
+    struct span_part {
+        uint32_t target;
+        struct span_group spans;
+    } *v;
+    size_t n, cap;
+};
+/* Moves g (left empty) into the parts of target. */
+void span_parts_take(struct span_parts *p, uint32_t target, struct span_group *g);
+/* Merges the parts of each target into dst; p is then empty. */
+void span_parts_merge(struct span_parts *p, struct span_groups *dst);
+void span_parts_free(struct span_parts *p);
 /* Length of the intersection of two unions. */
 int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct spoor_span *b, size_t nb);
 
@@ -66,7 +81,14 @@ struct nest_item {
     uint64_t seq;           /* row number in the whole input */
     uint32_t cat, fn, file; /* fn and file SUMMARY_NO_GROUP when none */
     bool event;             /* metadata rows nest but are not summed */
+    bool io, compute;
 };
+
+/* The unions of one thread's events, fed by its sweep in start order. */
+struct thread_spans {
+    struct span_groups by_cat, by_fn, by_file, io, compute; /* io, compute: group 0 */
+};
+void thread_spans_free(struct thread_spans *t);
 
 /* Everything summed over the stream; filled in input order. */
 struct summary_acc {
@@ -84,7 +106,7 @@ struct summary_acc {
     struct summary_keys parent_pairs;   /* cat id << 32 | parent cat id */
     int64_t *parent_dur;
     size_t parent_cap;
-    struct span_groups by_cat, by_cat_pid, by_fn, by_file, compute_by_pid, io_by_pid;
+    struct span_groups by_cat_pid, by_fn, by_file, compute_by_pid, io_by_pid;
     uint64_t bin_count[SPOOR_SUMMARY_BINS];
     int64_t bin_bytes[SPOOR_SUMMARY_BINS];
 };
@@ -103,6 +125,11 @@ void summary_nest_add(struct summary_nest *n, uint64_t thread, const struct nest
 /* Sweeps what is left; returns false when a thread overflowed its reorder,
  * with its key added to unbounded. */
 bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded);
+/* After finish: the threads, each with its key and unions. */
+size_t summary_nest_count(const struct summary_nest *n);
+struct thread_spans *summary_nest_spans(struct summary_nest *n, size_t thread, uint64_t *key);
+/* The unions of every thread merged per group into acc. */
+void summary_unions(struct summary_nest *n, struct summary_acc *acc);
 void summary_nest_free(struct summary_nest *n);
 
 /* One batch of rows, in input order, into acc and nest. */
@@ -114,6 +141,13 @@ struct summary_batch_ctx {
     uint64_t seq;               /* rows so far */
     uint32_t *string_of;        /* per batch string id: acc string id */
     size_t string_cap;
+    struct fn_cache {
+        uint32_t cat, fn;       /* batch cat id, acc function id */
+    } *fn_of;                   /* per batch name id */
+    size_t fn_cap;
+    int64_t last_pid, last_tid; /* the last row's thread */
+    bool thread_known;
+    uint64_t thread;            /* its call-stack group */
 };
 void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, struct summary_acc *acc,
                    struct summary_nest *nest);

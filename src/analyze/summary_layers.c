@@ -37,27 +37,30 @@ static void pick_parents(const struct summary_acc *a, size_t ncats, uint32_t *pa
 
 /* Compute overlaps I/O only within a process (another rank computing does not
  * hide this one's I/O), so each (cat, process) union is cut by the same
- * process's compute union and the rests are summed over processes. Also sets
- * out->compute_time, the union over every process. */
-static void not_compute(struct summary_acc *a, int64_t *rest, struct spoor_summary *out)
+ * process's compute union and the rests are summed over processes. Each
+ * layer's union is then the union of its per-process unions (moved into
+ * by_cat), and compute_time the union of every process's compute. */
+static void per_process(struct summary_acc *a, struct span_groups *by_cat, int64_t *rest, struct spoor_summary *out)
 {
-    struct span_groups all = {0};
-    for (uint32_t pid = 0; pid < a->pids.n; pid++) {
-        const struct spoor_span *c;
-        size_t nc = span_groups_union(&a->compute_by_pid, pid, &c);
-        for (size_t i = 0; i < nc; i++)
-            span_groups_add(&all, 0, c[i].start, c[i].end);
-    }
-    out->compute_time = span_groups_length(&all, 0);
-    span_groups_free(&all);
+    struct span_parts cats = {0}, compute = {0};
     for (uint32_t g = 0; g < a->cat_pids.n; g++) {
         uint64_t key = a->cat_pids.keys[g];
         uint32_t cat = (uint32_t)(key >> 32), pid = (uint32_t)key;
         const struct spoor_span *s, *c;
-        size_t ns = span_groups_union(&a->by_cat_pid, g, &s);
-        size_t nc = span_groups_union(&a->compute_by_pid, pid, &c);
+        size_t ns = span_groups_get(&a->by_cat_pid, g, &s);
+        size_t nc = span_groups_get(&a->compute_by_pid, pid, &c);
         rest[cat] += spoor_spans_length(s, ns) - spans_intersection(s, ns, c, nc);
+        span_parts_take(&cats, cat, &a->by_cat_pid.g[g]);
     }
+    span_parts_merge(&cats, by_cat);
+    for (uint32_t pid = 0; pid < a->compute_by_pid.cap; pid++)
+        span_parts_take(&compute, 0, &a->compute_by_pid.g[pid]);
+    struct span_groups all = {0};
+    span_parts_merge(&compute, &all);
+    out->compute_time = span_groups_length(&all, 0);
+    span_groups_free(&all);
+    span_parts_free(&cats);
+    span_parts_free(&compute);
 }
 
 void summary_layers(struct summary_acc *a, struct spoor_summary *out)
@@ -65,7 +68,8 @@ void summary_layers(struct summary_acc *a, struct spoor_summary *out)
     size_t ncats = spoor_strpool_count(a->strings);
     summary_grow((void **)&a->cats, &a->cats_cap, ncats, sizeof *a->cats);
     int64_t *rest = spoor_xcalloc(ncats, sizeof *rest);
-    not_compute(a, rest, out);
+    struct span_groups by_cat = {0};
+    per_process(a, &by_cat, rest, out);
     uint32_t *parent = spoor_xmalloc(ncats * sizeof *parent);
     double *share = spoor_xmalloc(ncats * sizeof *share);
     pick_parents(a, ncats, parent, share);
@@ -78,7 +82,7 @@ void summary_layers(struct summary_acc *a, struct spoor_summary *out)
             .cat = summary_own(out, spoor_strpool_get(a->strings, (uint32_t)c, NULL)),
             .count = l->count,
             .sized = l->sized,
-            .time = span_groups_length(&a->by_cat, (uint32_t)c),
+            .time = span_groups_length(&by_cat, (uint32_t)c),
             .self = l->self,
             .dur_sum = l->dur_sum,
             .bytes = l->bytes,
@@ -92,4 +96,5 @@ void summary_layers(struct summary_acc *a, struct spoor_summary *out)
     free(parent);
     free(share);
     free(rest);
+    span_groups_free(&by_cat);
 }

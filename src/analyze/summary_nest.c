@@ -23,6 +23,7 @@ struct thread {
     size_t n, cap;
     struct nest_item last;      /* the last row swept */
     bool swept, overflow, unbounded;
+    struct thread_spans spans;
     struct open_event *stack;
     size_t depth, stack_cap;
     int64_t t;
@@ -96,6 +97,18 @@ static void add_parent_pair(struct summary_acc *acc, uint32_t cat, uint32_t pare
     acc->parent_dur[id] += dur;
 }
 
+static void add_spans(struct thread_spans *s, const struct nest_item *x)
+{
+    span_groups_add(&s->by_cat, x->cat, x->start, x->end);
+    span_groups_add(&s->by_fn, x->fn, x->start, x->end);
+    if (x->file != SUMMARY_NO_GROUP)
+        span_groups_add(&s->by_file, x->file, x->start, x->end);
+    if (x->io)
+        span_groups_add(&s->io, 0, x->start, x->end);
+    if (x->compute)
+        span_groups_add(&s->compute, 0, x->start, x->end);
+}
+
 static void sweep(struct thread *th, const struct nest_item *x, struct summary_acc *acc)
 {
     advance(th, x->start, acc);
@@ -105,6 +118,8 @@ static void sweep(struct thread *th, const struct nest_item *x, struct summary_a
         leave(&th->stack[th->depth], acc);
     }
     const struct open_event *parent = th->depth ? &th->stack[th->depth - 1] : NULL;
+    if (x->event)
+        add_spans(&th->spans, x);
     if (x->event && !(parent && parent->cat == x->cat)) {
         int64_t dur = x->end - x->start;
         acc->cats[x->cat].outer_dur += dur;
@@ -183,6 +198,21 @@ bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct
     return !n->overflow;
 }
 
+size_t summary_nest_count(const struct summary_nest *n) { return n->ids.n; }
+
+struct thread_spans *summary_nest_spans(struct summary_nest *n, size_t thread, uint64_t *key)
+{
+    *key = n->ids.keys[thread];
+    return &n->threads[thread].spans;
+}
+
+void thread_spans_free(struct thread_spans *t)
+{
+    struct span_groups *all[] = {&t->by_cat, &t->by_fn, &t->by_file, &t->io, &t->compute};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        span_groups_free(all[i]);
+}
+
 void summary_nest_free(struct summary_nest *n)
 {
     if (!n)
@@ -190,6 +220,7 @@ void summary_nest_free(struct summary_nest *n)
     for (size_t i = 0; i < n->cap; i++) {
         free(n->threads[i].held);
         free(n->threads[i].stack);
+        thread_spans_free(&n->threads[i].spans);
     }
     free(n->threads);
     summary_keys_free(&n->ids);

@@ -1,0 +1,40 @@
+/* Each group's union over every thread: the threads' unions of the group are
+ * collected as parts and merged (an exact union of unions). */
+#include "summary_internal.h"
+
+#include <stdlib.h>
+
+/* Moves every group of a thread into the parts of the same group. */
+static void take_all(struct span_parts *p, struct span_groups *g)
+{
+    for (uint32_t i = 0; i < g->cap; i++)
+        span_parts_take(p, i, &g->g[i]);
+}
+
+void summary_unions(struct summary_nest *n, struct summary_acc *acc)
+{
+    struct span_parts fn = {0}, file = {0}, cat_pid = {0}, io = {0}, compute = {0};
+    for (size_t t = 0; t < summary_nest_count(n); t++) {
+        uint64_t key;
+        struct thread_spans *s = summary_nest_spans(n, t, &key);
+        uint32_t pid = (uint32_t)(key >> 32);
+        take_all(&fn, &s->by_fn);
+        take_all(&file, &s->by_file);
+        for (uint32_t cat = 0; cat < s->by_cat.cap; cat++)
+            if (s->by_cat.g[cat].n)
+                span_parts_take(&cat_pid, summary_keys_id(&acc->cat_pids, (uint64_t)cat << 32 | pid), &s->by_cat.g[cat]);
+        if (s->io.cap)
+            span_parts_take(&io, summary_keys_find(&acc->io_pids, acc->pids.keys[pid]), &s->io.g[0]);
+        if (s->compute.cap)
+            span_parts_take(&compute, pid, &s->compute.g[0]);
+        thread_spans_free(s);
+    }
+    span_parts_merge(&fn, &acc->by_fn);
+    span_parts_merge(&file, &acc->by_file);
+    span_parts_merge(&cat_pid, &acc->by_cat_pid);
+    span_parts_merge(&io, &acc->io_by_pid);
+    span_parts_merge(&compute, &acc->compute_by_pid);
+    struct span_parts *all[] = {&fn, &file, &cat_pid, &io, &compute};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        span_parts_free(all[i]);
+}
