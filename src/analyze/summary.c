@@ -57,13 +57,12 @@ void summary_acc_free(struct summary_acc *a)
     free(a->fn);
     free(a->file);
     free(a->parent_dur);
+    free(a->io_time);
     struct summary_keys *keys[] = {&a->fns, &a->files, &a->pids, &a->cat_pids, &a->io_pids, &a->parent_pairs};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         summary_keys_free(keys[i]);
-    struct span_groups *spans[] = {&a->by_cat_pid, &a->by_fn, &a->by_file, &a->compute_by_pid,
-                                   &a->io_by_pid};
-    for (size_t i = 0; i < sizeof spans / sizeof *spans; i++)
-        span_groups_free(spans[i]);
+    span_groups_free(&a->by_cat_pid);
+    span_groups_free(&a->compute_by_pid);
     memset(a, 0, sizeof *a);
 }
 

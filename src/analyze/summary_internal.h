@@ -43,8 +43,6 @@ struct span_groups {
 void span_groups_add(struct span_groups *s, uint32_t group, int64_t start, int64_t end);
 size_t span_groups_get(const struct span_groups *s, uint32_t group, const struct spoor_span **spans);
 int64_t span_groups_length(const struct span_groups *s, uint32_t group);
-/* Sets a group to the union of k unions; takes (and frees) the parts' spans. */
-void span_groups_merge(struct span_groups *s, uint32_t group, struct span_group *parts, size_t k);
 void span_groups_free(struct span_groups *s);
 
 /* Unions gathered per target group, then merged into each target's union. */
@@ -59,6 +57,8 @@ struct span_parts {
 void span_parts_take(struct span_parts *p, uint32_t target, struct span_group *g);
 /* Merges the parts of each target into dst; p is then empty. */
 void span_parts_merge(struct span_parts *p, struct span_groups *dst);
+/* Only the length of each target's union, into length[target]. */
+void span_parts_lengths(struct span_parts *p, int64_t *length);
 void span_parts_free(struct span_parts *p);
 /* Length of the intersection of two unions. */
 int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct spoor_span *b, size_t nb);
@@ -71,7 +71,7 @@ struct layer_acc {
 };
 struct top_acc {
     uint64_t count;
-    int64_t self, bytes;
+    int64_t self, bytes, time;  /* time: the union's length, at the end */
 };
 
 /* One row taking part in the call stacks; start order is iv_before's: start
@@ -106,7 +106,8 @@ struct summary_acc {
     struct summary_keys parent_pairs;   /* cat id << 32 | parent cat id */
     int64_t *parent_dur;
     size_t parent_cap;
-    struct span_groups by_cat_pid, by_fn, by_file, compute_by_pid, io_by_pid;
+    struct span_groups by_cat_pid, compute_by_pid;
+    int64_t *io_time;                   /* per io pid id, at the end */
     uint64_t bin_count[SPOOR_SUMMARY_BINS];
     int64_t bin_bytes[SPOOR_SUMMARY_BINS];
 };

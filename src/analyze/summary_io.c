@@ -19,7 +19,7 @@ void summary_io(struct summary_acc *a, struct spoor_summary *out)
     out->slowest_pid = SPOOR_NULL;
     int64_t sum = 0;
     for (uint32_t p = 0; p < n; p++) {
-        int64_t time = span_groups_length(&a->io_by_pid, p);
+        int64_t time = a->io_time[p];
         int64_t pid = (int64_t)a->io_pids.keys[p];
         sum += time;
         if (out->slowest_pid == SPOOR_NULL || time > out->io_time_max ||

@@ -55,39 +55,6 @@ void span_groups_free(struct span_groups *s)
     memset(s, 0, sizeof *s);
 }
 
-/* The union of two unions, into out (na + nb spans at most). */
-static size_t merge_two(const struct span_group *a, const struct span_group *b, struct spoor_span *out)
-{
-    size_t i = 0, j = 0, n = 0;
-    while (i < a->n || j < b->n) {
-        struct spoor_span s = j == b->n || (i < a->n && a->v[i].start <= b->v[j].start) ? a->v[i++] : b->v[j++];
-        if (n && s.start <= out[n - 1].end) {
-            if (s.end > out[n - 1].end)
-                out[n - 1].end = s.end;
-        } else {
-            out[n++] = s;
-        }
-    }
-    return n;
-}
-
-void span_groups_merge(struct span_groups *s, uint32_t group, struct span_group *parts, size_t k)
-{
-    /* Pairs merged round by round: each span is copied log2(k) times. */
-    for (size_t width = 1; width < k; width *= 2)
-        for (size_t i = 0; i + width < k; i += 2 * width) {
-            struct span_group *a = &parts[i], *b = &parts[i + width];
-            struct spoor_span *out = spoor_xmalloc((a->n + b->n ? a->n + b->n : 1) * sizeof *out);
-            size_t n = merge_two(a, b, out);
-            free(a->v);
-            free(b->v);
-            *a = (struct span_group){out, n, a->n + b->n};
-        }
-    summary_grow((void **)&s->g, &s->cap, group, sizeof *s->g);
-    free(s->g[group].v);
-    s->g[group] = k ? parts[0] : (struct span_group){0};
-}
-
 void span_parts_take(struct span_parts *p, uint32_t target, struct span_group *g)
 {
     if (g->n) {
@@ -108,16 +75,107 @@ static int by_target(const void *a, const void *b)
     return (x->target > y->target) - (x->target < y->target);
 }
 
+/* A min-heap of unions by the start of their next span. */
+struct head {
+    int64_t start;
+    const struct spoor_span *next, *end;
+};
+
+static void sift_down(struct head *h, size_t n, size_t at)
+{
+    for (;;) {
+        size_t l = 2 * at + 1, m = at;
+        if (l < n && h[l].start < h[m].start)
+            m = l;
+        if (l + 1 < n && h[l + 1].start < h[m].start)
+            m = l + 1;
+        if (m == at)
+            return;
+        struct head x = h[at];
+        h[at] = h[m];
+        h[m] = x;
+        at = m;
+    }
+}
+
+static void close_span(struct span_group *out, int64_t lo, int64_t hi)
+{
+    if (!out || hi <= lo)
+        return;
+    if (out->n == out->cap) {
+        out->cap = out->cap ? out->cap + out->cap / 2 : 16;
+        out->v = spoor_xrealloc(out->v, out->cap * sizeof *out->v);
+    }
+    out->v[out->n++] = (struct spoor_span){lo, hi};
+}
+
+/* The union of k unions by a k-way merge of their spans: its length, and the
+ * union itself into out unless NULL. The top union gives spans for as long as
+ * they come first: threads take turns in runs. */
+static int64_t union_of(const struct span_part *parts, size_t k, struct span_group *out)
+{
+    if (k == 1 && !out)
+        return spoor_spans_length(parts[0].spans.v, parts[0].spans.n);
+    struct head *h = spoor_xmalloc(k * sizeof *h);
+    for (size_t i = 0; i < k; i++)
+        h[i] = (struct head){parts[i].spans.v[0].start, parts[i].spans.v, parts[i].spans.v + parts[i].spans.n};
+    size_t n = k;
+    for (size_t i = k / 2; i-- > 0;)
+        sift_down(h, n, i);
+    int64_t total = 0, lo = 0, hi = 0;
+    while (n) {
+        int64_t second = n < 2 ? INT64_MAX : n < 3 || h[1].start < h[2].start ? h[1].start : h[2].start;
+        do {
+            const struct spoor_span *s = h[0].next++;
+            if (s->start <= hi && hi > lo) {
+                if (s->end > hi)
+                    hi = s->end;
+            } else {
+                total += hi - lo;
+                close_span(out, lo, hi);
+                lo = s->start;
+                hi = s->end;
+            }
+        } while (h[0].next < h[0].end && h[0].next->start <= second);
+        if (h[0].next == h[0].end)
+            h[0] = h[--n];
+        else
+            h[0].start = h[0].next->start;
+        sift_down(h, n, 0);
+    }
+    free(h);
+    close_span(out, lo, hi);
+    return total + (hi - lo);
+}
+
+void span_parts_lengths(struct span_parts *p, int64_t *length)
+{
+    qsort(p->v, p->n, sizeof *p->v, by_target);
+    for (size_t i = 0, j; i < p->n; i = j) {
+        for (j = i; j < p->n && p->v[j].target == p->v[i].target; j++)
+            ;
+        length[p->v[i].target] = union_of(p->v + i, j - i, NULL);
+    }
+}
+
 void span_parts_merge(struct span_parts *p, struct span_groups *dst)
 {
     qsort(p->v, p->n, sizeof *p->v, by_target);
-    struct span_group *run = spoor_xmalloc((p->n ? p->n : 1) * sizeof *run);
     for (size_t i = 0, j; i < p->n; i = j) {
         for (j = i; j < p->n && p->v[j].target == p->v[i].target; j++)
-            run[j - i] = p->v[j].spans;
-        span_groups_merge(dst, p->v[i].target, run, j - i);
+            ;
+        uint32_t target = p->v[i].target;
+        summary_grow((void **)&dst->g, &dst->cap, target, sizeof *dst->g);
+        free(dst->g[target].v);
+        if (j - i == 1) {
+            dst->g[target] = p->v[i].spans;
+        } else {
+            dst->g[target] = (struct span_group){0};
+            union_of(p->v + i, j - i, &dst->g[target]);
+            for (size_t k = i; k < j; k++)
+                free(p->v[k].spans.v);
+        }
     }
-    free(run);
     p->n = 0;
 }
 

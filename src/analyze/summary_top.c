@@ -14,13 +14,13 @@ static int by_time_desc(const void *a, const void *b)
 }
 
 /* Entries for n keys with their sums and union time; labels by the caller. */
-static struct spoor_summary_top *rank(const struct top_acc *acc, struct span_groups *spans, size_t n)
+static struct spoor_summary_top *rank(const struct top_acc *acc, size_t n)
 {
     struct spoor_summary_top *e = spoor_xcalloc(n ? n : 1, sizeof *e);
     for (uint32_t g = 0; g < n; g++)
         e[g] = (struct spoor_summary_top){
             .count = acc[g].count,
-            .time = span_groups_length(spans, g),
+            .time = acc[g].time,
             .self = acc[g].self,
             .bytes = acc[g].bytes,
         };
@@ -36,12 +36,12 @@ static size_t keep_top(struct spoor_summary_top *e, size_t n, size_t top)
 
 void summary_top(struct summary_acc *a, const struct spoor_strpool *files, size_t top, struct spoor_summary *out)
 {
-    out->files = rank(a->file, &a->by_file, a->files.n);
+    out->files = rank(a->file, a->files.n);
     for (uint32_t f = 0; f < a->files.n; f++)
         out->files[f].label = summary_own(out, spoor_strpool_get(files, (uint32_t)a->files.keys[f], NULL));
     out->nfiles = keep_top(out->files, a->files.n, top);
 
-    out->functions = rank(a->fn, &a->by_fn, a->fns.n);
+    out->functions = rank(a->fn, a->fns.n);
     for (uint32_t f = 0; f < a->fns.n; f++) {
         uint64_t key = a->fns.keys[f];
         const char *cat = spoor_strpool_get(a->strings, (uint32_t)(key >> 32), NULL);

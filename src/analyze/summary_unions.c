@@ -3,6 +3,7 @@
 #include "summary_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Moves every group of a thread into the parts of the same group. */
 static void take_all(struct span_parts *p, struct span_groups *g)
@@ -29,11 +30,19 @@ void summary_unions(struct summary_nest *n, struct summary_acc *acc)
             span_parts_take(&compute, pid, &s->compute.g[0]);
         thread_spans_free(s);
     }
-    span_parts_merge(&fn, &acc->by_fn);
-    span_parts_merge(&file, &acc->by_file);
     span_parts_merge(&cat_pid, &acc->by_cat_pid);
-    span_parts_merge(&io, &acc->io_by_pid);
     span_parts_merge(&compute, &acc->compute_by_pid);
+    int64_t *length = spoor_xcalloc(acc->fns.n + acc->files.n + 1, sizeof *length);
+    span_parts_lengths(&fn, length);
+    for (uint32_t f = 0; f < acc->fns.n; f++)
+        acc->fn[f].time = length[f];
+    memset(length, 0, acc->files.n * sizeof *length);
+    span_parts_lengths(&file, length);
+    for (uint32_t f = 0; f < acc->files.n; f++)
+        acc->file[f].time = length[f];
+    free(length);
+    acc->io_time = spoor_xcalloc(acc->io_pids.n + 1, sizeof *acc->io_time);
+    span_parts_lengths(&io, acc->io_time);
     struct span_parts *all[] = {&fn, &file, &cat_pid, &io, &compute};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         span_parts_free(all[i]);
