@@ -121,18 +121,19 @@ static bool row_span(const struct spoor_table *b, size_t r, int64_t *end)
     return true;
 }
 
-/* The pid id of a row, and its call-stack group: (pid id << 32 | tid id).
- * Consecutive rows mostly come from the same thread. */
-static uint32_t pid_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, const struct spoor_table *b, size_t r)
+/* The pid id of a row; sets ctx->thread to its call-stack thread, keyed
+ * (pid id << 32 | tid id). Consecutive rows mostly come from the same thread. */
+static uint32_t pid_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, struct summary_nest *nest,
+                       const struct spoor_table *b, size_t r)
 {
     if (b->pid[r] != ctx->last_pid || b->tid[r] != ctx->last_tid || !ctx->thread_known) {
         ctx->last_pid = b->pid[r];
         ctx->last_tid = b->tid[r];
         ctx->thread_known = true;
-        ctx->thread = (uint64_t)summary_keys_id(&acc->pids, (uint64_t)b->pid[r]) << 32 |
-                      summary_keys_id(&ctx->tids, (uint64_t)b->tid[r]);
+        ctx->pid = summary_keys_id(&acc->pids, (uint64_t)b->pid[r]);
+        ctx->thread = summary_nest_thread(nest, (uint64_t)ctx->pid << 32 | summary_keys_id(&ctx->tids, (uint64_t)b->tid[r]));
     }
-    return (uint32_t)(ctx->thread >> 32);
+    return ctx->pid;
 }
 
 /* The function id of a row, cached per batch by name (a name rarely has two cats). */
@@ -165,7 +166,7 @@ static void add_event(struct summary_batch_ctx *ctx, struct summary_acc *acc, st
     uint32_t file = file_of[r] ? id_in(&acc->files, file_of[r], (void **)&acc->file, &acc->file_cap,
                                        sizeof *acc->file)
                                : SUMMARY_NO_GROUP;
-    pid_of(ctx, acc, b, r);
+    pid_of(ctx, acc, nest, b, r);
     int64_t bytes = row_bytes(v->size_sum, v->size, v->ret, v->count, r);
     struct layer_acc *l = &acc->cats[cat];
     l->count++;
@@ -195,7 +196,7 @@ static void add_metadata(struct summary_batch_ctx *ctx, struct summary_acc *acc,
         return;
     struct nest_item it = {b->ts[r], end, ctx->seq + r, global_string(ctx, acc, b, b->cat[r]), SUMMARY_NO_GROUP,
                            SUMMARY_NO_GROUP, false, false, false};
-    pid_of(ctx, acc, b, r);
+    pid_of(ctx, acc, nest, b, r);
     summary_nest_add(nest, ctx->thread, &it, acc);
 }
 

@@ -121,8 +121,9 @@ void summary_acc_free(struct summary_acc *a);
  * must be replayed with that thread held whole (unbounded). */
 struct summary_nest;
 struct summary_nest *summary_nest_new(const struct summary_keys *unbounded);
-/* thread: (pid id << 32 | tid id). */
-void summary_nest_add(struct summary_nest *n, uint64_t thread, const struct nest_item *it, struct summary_acc *acc);
+/* The thread of a key (pid id << 32 | tid id), for summary_nest_add. */
+uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key);
+void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest_item *it, struct summary_acc *acc);
 /* Sweeps what is left; returns false when a thread overflowed its reorder,
  * with its key added to unbounded. */
 bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded);
@@ -148,7 +149,7 @@ struct summary_batch_ctx {
     size_t fn_cap;
     int64_t last_pid, last_tid; /* the last row's thread */
     bool thread_known;
-    uint64_t thread;            /* its call-stack group */
+    uint32_t pid, thread;       /* its pid id and call-stack thread in the nest */
 };
 void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, struct summary_acc *acc,
                    struct summary_nest *nest);
