@@ -30,9 +30,15 @@
 /* Default compute list: cats compute and cpu, and the app phase "compute". */
 extern const char spoor_summary_default_compute[];
 
+/* Rows held per thread to put them in start order: a writer in end-time order
+ * puts a parent right after its descendants, so a row is rarely more than one
+ * call tree away from its place (up to a few thousand rows in DLIO traces). */
+#define SPOOR_SUMMARY_WINDOW 4096
+
 struct spoor_summary_opts {
     const char *compute;    /* comma-separated cats or cat.name; NULL = default */
     size_t top;             /* top files and functions kept */
+    size_t window;          /* rows held per thread; 0 = SPOOR_SUMMARY_WINDOW */
 };
 
 struct spoor_summary_layer {
@@ -84,7 +90,7 @@ extern const size_t spoor_summary_n_arg_keys;
  * and a bounded reorder window per thread, never the number of events.
  *
  * Self time and parents need each thread's rows in start order; they are put
- * in order by a window of a few thousand rows per thread. When a thread's rows
+ * in order by a window of rows per thread (opts->window). When a thread's rows
  * come further out of order (e.g. a long event written after everything it
  * holds, or a shuffled trace), spoor_summary_again returns true: feed the
  * inputs once more through the same sink, with those threads held whole. The

@@ -36,7 +36,7 @@ static void pass_begin(struct spoor_summary_run *run)
     run->stats = spoor_stats_begin(run->threads);
     run->batch = (struct summary_batch_ctx){.compute = run->opts.compute, .resolver = spoor_resolver_new()};
     run->acc = (struct summary_acc){.strings = spoor_strpool_new()};
-    run->nest = summary_nest_new(&run->unbounded);
+    run->nest = summary_nest_new(&run->unbounded, run->opts.window);
 }
 
 static void pass_free(struct spoor_summary_run *run)
@@ -72,6 +72,8 @@ struct spoor_summary_run *spoor_summary_begin(const struct spoor_summary_opts *o
     run->opts = *opts;
     if (!run->opts.compute)
         run->opts.compute = spoor_summary_default_compute;
+    if (!run->opts.window)
+        run->opts.window = SPOOR_SUMMARY_WINDOW;
     run->threads = threads > 0 ? threads : 1;
     pass_begin(run);
     return run;

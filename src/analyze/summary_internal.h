@@ -120,7 +120,8 @@ void summary_acc_free(struct summary_acc *a);
  * A row that comes later than the reorder allows marks the thread: the run
  * must be replayed with that thread held whole (unbounded). */
 struct summary_nest;
-struct summary_nest *summary_nest_new(const struct summary_keys *unbounded);
+/* window: rows held per thread; the oldest half is swept when twice as many are. */
+struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window);
 /* The thread of a key (pid id << 32 | tid id), for summary_nest_add. */
 uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key);
 void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest_item *it, struct summary_acc *acc);

@@ -7,11 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rows held per thread before the oldest half is swept: a writer in end-time
- * order puts a parent right after its descendants, so a row is rarely more
- * than one call tree away from its place (up to a few thousand rows in DLIO
- * traces). */
-enum { WINDOW = 4096 };
 
 struct open_event {
     int64_t end, self;
@@ -35,6 +30,7 @@ struct summary_nest {
     struct thread *threads;
     size_t cap;
     const struct summary_keys *unbounded;
+    size_t window;
     bool overflow;
 };
 
@@ -49,10 +45,11 @@ static bool before(const struct nest_item *a, const struct nest_item *b)
 
 static int by_start(const void *a, const void *b) { return before(a, b) ? -1 : before(b, a) ? 1 : 0; }
 
-struct summary_nest *summary_nest_new(const struct summary_keys *unbounded)
+struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window)
 {
     struct summary_nest *n = spoor_xcalloc(1, sizeof *n);
     n->unbounded = unbounded;
+    n->window = window;
     return n;
 }
 
@@ -154,7 +151,8 @@ static void sweep_held(struct thread *th, size_t k, struct summary_acc *acc)
 {
     for (size_t i = 0; i < k; i++)
         sweep(th, &th->held[i], acc);
-    memmove(th->held, th->held + k, (th->n - k) * sizeof *th->held);
+    if (k < th->n)
+        memmove(th->held, th->held + k, (th->n - k) * sizeof *th->held);
     th->n -= k;
 }
 
@@ -180,8 +178,8 @@ void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest
         return;
     }
     hold(th, it);
-    if (!th->unbounded && th->n >= 2 * WINDOW)
-        sweep_held(th, th->n - WINDOW, acc);
+    if (!th->unbounded && th->n >= 2 * n->window)
+        sweep_held(th, th->n - n->window, acc);
 }
 
 bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded)
@@ -192,7 +190,7 @@ bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct
             summary_keys_id(unbounded, n->ids.keys[id]);
             continue;
         }
-        if (th->unbounded)
+        if (th->unbounded && th->n)
             qsort(th->held, th->n, sizeof *th->held, by_start);
         sweep_held(th, th->n, acc);
         while (th->depth) {

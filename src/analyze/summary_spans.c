@@ -75,6 +75,14 @@ static int by_target(const void *a, const void *b)
     return (x->target > y->target) - (x->target < y->target);
 }
 
+/* The parts in runs of one target; returns how many. */
+static size_t sort_parts(struct span_parts *p)
+{
+    if (p->n)
+        qsort(p->v, p->n, sizeof *p->v, by_target);
+    return p->n;
+}
+
 /* A min-heap of unions by the start of their next span. */
 struct head {
     int64_t start;
@@ -150,9 +158,8 @@ static int64_t union_of(const struct span_part *parts, size_t k, struct span_gro
 
 void span_parts_lengths(struct span_parts *p, int64_t *length)
 {
-    qsort(p->v, p->n, sizeof *p->v, by_target);
-    for (size_t i = 0, j; i < p->n; i = j) {
-        for (j = i; j < p->n && p->v[j].target == p->v[i].target; j++)
+    for (size_t i = 0, j, n = sort_parts(p); i < n; i = j) {
+        for (j = i; j < n && p->v[j].target == p->v[i].target; j++)
             ;
         length[p->v[i].target] = union_of(p->v + i, j - i, NULL);
     }
@@ -160,9 +167,8 @@ void span_parts_lengths(struct span_parts *p, int64_t *length)
 
 void span_parts_merge(struct span_parts *p, struct span_groups *dst)
 {
-    qsort(p->v, p->n, sizeof *p->v, by_target);
-    for (size_t i = 0, j; i < p->n; i = j) {
-        for (j = i; j < p->n && p->v[j].target == p->v[i].target; j++)
+    for (size_t i = 0, j, n = sort_parts(p); i < n; i = j) {
+        for (j = i; j < n && p->v[j].target == p->v[i].target; j++)
             ;
         uint32_t target = p->v[i].target;
         summary_grow((void **)&dst->g, &dst->cap, target, sizeof *dst->g);

@@ -44,9 +44,9 @@ PY
 head -1 "$WORK/gen.csv" | grep -q "^section,label,count,time_ns," || fail "no CSV header"
 [ "$(grep -c '^layer,' "$WORK/gen.csv")" -eq 6 ] || fail "CSV layers: $(grep '^layer,' "$WORK/gen.csv")"
 
-# Shuffled rows (metadata first, so that every hash resolves in order) take the
-# replay: same answer, every format, any threads; and the same from a snapshot.
-"$SPOOR_BIN" gen -o "$WORK/one.pfw" --size-mb 8 --procs 1 --no-truth > /dev/null || fail "spoor gen failed"
+# Shuffled rows (metadata first, so that every hash resolves in order): same
+# answer, every format, any threads; and the same from a snapshot.
+"$SPOOR_BIN" gen -o "$WORK/one.pfw" --size-mb 1 --procs 1 --no-truth > /dev/null || fail "spoor gen failed"
 { head -1 "$WORK/one.pfw"; grep '"ph": "M"' "$WORK/one.pfw"; tail -n +2 "$WORK/one.pfw" | grep -v '"ph": "M"' | shuf --random-source=<(yes); } \
   > "$WORK/shuffled.pfw"
 for fmt in table json csv; do
