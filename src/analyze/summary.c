@@ -116,7 +116,7 @@ void spoor_summary_end(struct spoor_summary_run *run, struct spoor_summary *out)
     memset(out, 0, sizeof *out);
     spoor_stats_end(run->stats, &out->period);
     out->strings = spoor_strpool_new();
-    summary_unions(run->nest, &run->acc);
+    summary_unions(run->nest, &run->acc, run->threads);
     summary_layers(&run->acc, out);
     summary_top(&run->acc, run->batch.files, run->opts.top, out);
     summary_io(&run->acc, out);

@@ -131,8 +131,8 @@ bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct
 /* After finish: the threads, each with its key and unions. */
 size_t summary_nest_count(const struct summary_nest *n);
 struct thread_spans *summary_nest_spans(struct summary_nest *n, size_t thread, uint64_t *key);
-/* The unions of every thread merged per group into acc. */
-void summary_unions(struct summary_nest *n, struct summary_acc *acc);
+/* The unions of every thread merged per group into acc (on up to 2 threads). */
+void summary_unions(struct summary_nest *n, struct summary_acc *acc, int threads);
 void summary_nest_free(struct summary_nest *n);
 
 /* One batch of rows, in input order, into acc and nest. */
