@@ -84,9 +84,18 @@ struct nest_item {
     bool io, compute;
 };
 
+/* Unions of the groups one thread touched: ids maps a group (cat, function
+ * or file id) to its place in local, so a thread costs what it touched. */
+struct thread_groups {
+    struct summary_keys ids;
+    struct span_groups local;
+};
+void thread_groups_add(struct thread_groups *t, uint32_t group, int64_t start, int64_t end);
+
 /* The unions of one thread's events, fed by its sweep in start order. */
 struct thread_spans {
-    struct span_groups by_cat, by_fn, by_file, io, compute; /* io, compute: group 0 */
+    struct thread_groups by_cat, by_fn, by_file;
+    struct span_groups io, compute; /* group 0 */
 };
 void thread_spans_free(struct thread_spans *t);
 

@@ -9,7 +9,7 @@ static size_t slot_of(uint64_t key, size_t mask) { return (size_t)((key * 0x9e37
 
 static void grow(struct summary_keys *k)
 {
-    size_t nslots = k->nslots ? k->nslots * 2 : 1024;
+    size_t nslots = k->nslots ? k->nslots * 2 : 16; /* a thread's groups are few */
     uint32_t *slots = spoor_xmalloc(nslots * sizeof *slots);
     memset(slots, 0xff, nslots * sizeof *slots);
     for (uint32_t id = 0; id < k->n; id++) {

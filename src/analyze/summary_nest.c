@@ -97,10 +97,10 @@ static void add_parent_pair(struct summary_acc *acc, uint32_t cat, uint32_t pare
 
 static void add_spans(struct thread_spans *s, const struct nest_item *x)
 {
-    span_groups_add(&s->by_cat, x->cat, x->start, x->end);
-    span_groups_add(&s->by_fn, x->fn, x->start, x->end);
+    thread_groups_add(&s->by_cat, x->cat, x->start, x->end);
+    thread_groups_add(&s->by_fn, x->fn, x->start, x->end);
     if (x->file != SUMMARY_NO_GROUP)
-        span_groups_add(&s->by_file, x->file, x->start, x->end);
+        thread_groups_add(&s->by_file, x->file, x->start, x->end);
     if (x->io)
         span_groups_add(&s->io, 0, x->start, x->end);
     if (x->compute)
@@ -125,7 +125,7 @@ static void sweep(struct thread *th, const struct nest_item *x, struct summary_a
             add_parent_pair(acc, x->cat, parent->cat, dur);
     }
     if (th->depth == th->stack_cap) {
-        th->stack_cap = th->stack_cap ? 2 * th->stack_cap : 64;
+        th->stack_cap = th->stack_cap ? 2 * th->stack_cap : 8;
         th->stack = spoor_xrealloc(th->stack, th->stack_cap * sizeof *th->stack);
     }
     th->stack[th->depth++] = (struct open_event){x->end, 0, x->cat, x->fn, x->file, x->event};
@@ -136,7 +136,7 @@ static void sweep(struct thread *th, const struct nest_item *x, struct summary_a
 static void hold(struct thread *th, const struct nest_item *x)
 {
     if (th->n == th->cap) {
-        th->cap = th->cap ? 2 * th->cap : 256;
+        th->cap = th->cap ? 2 * th->cap : 8; /* threads may be many and short */
         th->held = spoor_xrealloc(th->held, th->cap * sizeof *th->held);
     }
     size_t i = th->n++;
@@ -210,11 +210,20 @@ struct thread_spans *summary_nest_spans(struct summary_nest *n, size_t thread, u
     return &n->threads[thread].spans;
 }
 
+void thread_groups_add(struct thread_groups *t, uint32_t group, int64_t start, int64_t end)
+{
+    span_groups_add(&t->local, summary_keys_id(&t->ids, group), start, end);
+}
+
 void thread_spans_free(struct thread_spans *t)
 {
-    struct span_groups *all[] = {&t->by_cat, &t->by_fn, &t->by_file, &t->io, &t->compute};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-        span_groups_free(all[i]);
+    struct thread_groups *groups[] = {&t->by_cat, &t->by_fn, &t->by_file};
+    for (size_t i = 0; i < sizeof groups / sizeof *groups; i++) {
+        summary_keys_free(&groups[i]->ids);
+        span_groups_free(&groups[i]->local);
+    }
+    span_groups_free(&t->io);
+    span_groups_free(&t->compute);
 }
 
 void summary_nest_free(struct summary_nest *n)

@@ -8,7 +8,7 @@ void summary_grow(void **v, size_t *cap, size_t need, size_t size)
 {
     if (need < *cap)
         return;
-    size_t n = *cap ? *cap * 2 : 64;
+    size_t n = *cap ? *cap * 2 : 8;
     while (n <= need)
         n *= 2;
     *v = spoor_xrealloc(*v, n * size);
@@ -28,7 +28,7 @@ void span_groups_add(struct span_groups *s, uint32_t group, int64_t start, int64
         return;
     }
     if (g->n == g->cap) {
-        g->cap = g->cap ? g->cap + g->cap / 2 : 16;
+        g->cap = g->cap ? g->cap + g->cap / 2 : 4;
         g->v = spoor_xrealloc(g->v, g->cap * sizeof *g->v);
     }
     g->v[g->n++] = (struct spoor_span){start, end};
@@ -69,17 +69,26 @@ void span_parts_take(struct span_parts *p, uint32_t target, struct span_group *g
     *g = (struct span_group){0};
 }
 
-static int by_target(const void *a, const void *b)
-{
-    const struct span_part *x = a, *y = b;
-    return (x->target > y->target) - (x->target < y->target);
-}
-
-/* The parts in runs of one target; returns how many. */
+/* Puts the parts in runs of one target, in target order (a counting sort:
+ * targets are dense ids); returns how many. */
 static size_t sort_parts(struct span_parts *p)
 {
-    if (p->n)
-        qsort(p->v, p->n, sizeof *p->v, by_target);
+    uint32_t max = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->v[i].target > max)
+            max = p->v[i].target;
+    size_t *first = spoor_xcalloc((size_t)max + 2, sizeof *first);
+    for (size_t i = 0; i < p->n; i++)
+        first[p->v[i].target + 1]++;
+    for (size_t t = 0; t <= max; t++)
+        first[t + 1] += first[t];
+    struct span_part *sorted = spoor_xmalloc((p->n ? p->n : 1) * sizeof *sorted);
+    for (size_t i = 0; i < p->n; i++)
+        sorted[first[p->v[i].target]++] = p->v[i];
+    free(first);
+    free(p->v);
+    p->v = sorted;
+    p->cap = p->n ? p->n : 1;
     return p->n;
 }
 
@@ -117,6 +126,31 @@ static void close_span(struct span_group *out, int64_t lo, int64_t hi)
     out->v[out->n++] = (struct spoor_span){lo, hi};
 }
 
+static int by_start(const void *a, const void *b)
+{
+    const struct spoor_span *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The union of many short unions (threads that touched a group a few times):
+ * all their spans sorted at once, cheaper than a heap of them. */
+static int64_t union_of_many(const struct span_part *parts, size_t k, size_t total, struct span_group *out)
+{
+    struct spoor_span *all = spoor_xmalloc(total * sizeof *all);
+    size_t n = 0;
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < parts[i].spans.n; j++)
+            all[n++] = parts[i].spans.v[j];
+    qsort(all, n, sizeof *all, by_start);
+    n = spoor_spans_union(all, n);
+    int64_t length = spoor_spans_length(all, n);
+    if (out)
+        *out = (struct span_group){all, n, total};
+    else
+        free(all);
+    return length;
+}
+
 /* The union of k unions by a k-way merge of their spans: its length, and the
  * union itself into out unless NULL. The top union gives spans for as long as
  * they come first: threads take turns in runs. */
@@ -124,6 +158,11 @@ static int64_t union_of(const struct span_part *parts, size_t k, struct span_gro
 {
     if (k == 1 && !out)
         return spoor_spans_length(parts[0].spans.v, parts[0].spans.n);
+    size_t spans = 0;
+    for (size_t i = 0; i < k; i++)
+        spans += parts[i].spans.n;
+    if (k > 64 && spans < 8 * k)
+        return union_of_many(parts, k, spans, out);
     struct head *h = spoor_xmalloc(k * sizeof *h);
     for (size_t i = 0; i < k; i++)
         h[i] = (struct head){parts[i].spans.v[0].start, parts[i].spans.v, parts[i].spans.v + parts[i].spans.n};

@@ -19,10 +19,10 @@ static void *lengths_main(void *arg)
 }
 
 /* Moves every group of a thread into the parts of the same group. */
-static void take_all(struct span_parts *p, struct span_groups *g)
+static void take_all(struct span_parts *p, struct thread_groups *t)
 {
-    for (uint32_t i = 0; i < g->cap; i++)
-        span_parts_take(p, i, &g->g[i]);
+    for (uint32_t i = 0; i < t->ids.n; i++)
+        span_parts_take(p, (uint32_t)t->ids.keys[i], &t->local.g[i]);
 }
 
 void summary_unions(struct summary_nest *n, struct summary_acc *acc, int threads)
@@ -34,9 +34,10 @@ void summary_unions(struct summary_nest *n, struct summary_acc *acc, int threads
         uint32_t pid = (uint32_t)(key >> 32);
         take_all(&fn, &s->by_fn);
         take_all(&file, &s->by_file);
-        for (uint32_t cat = 0; cat < s->by_cat.cap; cat++)
-            if (s->by_cat.g[cat].n)
-                span_parts_take(&cat_pid, summary_keys_id(&acc->cat_pids, (uint64_t)cat << 32 | pid), &s->by_cat.g[cat]);
+        for (uint32_t i = 0; i < s->by_cat.ids.n; i++) {
+            uint64_t cat = s->by_cat.ids.keys[i];
+            span_parts_take(&cat_pid, summary_keys_id(&acc->cat_pids, cat << 32 | pid), &s->by_cat.local.g[i]);
+        }
         if (s->io.cap)
             span_parts_take(&io, summary_keys_find(&acc->io_pids, acc->pids.keys[pid]), &s->io.g[0]);
         if (s->compute.cap)
