@@ -299,6 +299,8 @@ int cmd_summary(int argc, char **argv)
     struct spoor_error err = {0};
     int st = spoor_load(paths, npaths, &opts, &sink, &res, &err);
     if (st == SPOOR_OK && spoor_summary_again(run)) {
+        /* Rows too far out of start order: once more, those threads held whole
+         * (which cannot overflow, so no third pass). */
         spoor_load_result_free(&res);
         st = spoor_load(paths, npaths, &opts, &sink, &res, &err);
         spoor_summary_again(run);
