@@ -95,8 +95,8 @@ if self_step and opened is not None:
 stats, summary = median("stats_cold"), median("summary_cold")
 if stats and summary:
     print(f"| `spoor stats`, cold | {stats:.3f} |  |  |  |")
-    print(f"| `spoor summary`, cold | {summary:.3f} | {summary / stats:.2f}x of stats | <= 1.25x | "
-          f"{check(summary <= 1.25 * stats)} |")
+    print(f"| `spoor summary`, cold (one streaming pass) | {summary:.3f} | {summary / stats:.2f}x of stats | <= 1.15x | "
+          f"{check(summary <= 1.15 * stats)} |")
 print()
 print("| memory | peak MB | target | result |")
 print("|---|---:|---|---|")
@@ -108,8 +108,11 @@ for key, label in [("notebook_cold", "`spoor attribute --compat notebook`, cold"
         print(f"| {label} | failed |  |  |")
         failed += 1
         continue
-    target = f"< 2x the table ({2 * table_mb:.0f}) and < notebook / 4 ({notebook_peak / 4:.0f})"
-    ok = mb < 2 * table_mb and mb < notebook_peak / 4
+    if key == "summary_cold":  # it streams: well under the table it no longer builds
+        target, ok = f"< the table ({table_mb:.0f})", mb < table_mb
+    else:
+        target = f"< 2x the table ({2 * table_mb:.0f}) and < notebook / 4 ({notebook_peak / 4:.0f})"
+        ok = mb < 2 * table_mb and mb < notebook_peak / 4
     print(f"| {label} | {mb:,.0f} | {target} | {check(ok)} |")
 print()
 print(f"| cross-check | result |\n|---|---|\n| the notebook's per-call sums equal `--compat notebook`'s "

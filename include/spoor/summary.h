@@ -19,20 +19,26 @@
 #ifndef SPOOR_SUMMARY_H
 #define SPOOR_SUMMARY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spoor/error.h"
+#include "spoor/load.h"
 #include "spoor/stats.h"
 #include "spoor/table.h"
 
 /* Default compute list: cats compute and cpu, and the app phase "compute". */
 extern const char spoor_summary_default_compute[];
 
+/* Rows held per thread to put them in start order: a writer in end-time order
+ * puts a parent right after its descendants, so a row is rarely more than one
+ * call tree away from its place (up to a few thousand rows in DLIO traces). */
+#define SPOOR_SUMMARY_WINDOW 4096
+
 struct spoor_summary_opts {
     const char *compute;    /* comma-separated cats or cat.name; NULL = default */
     size_t top;             /* top files and functions kept */
-    int threads;            /* for the call-stack rebuild; 0 or 1 = calling thread */
+    size_t window;          /* rows held per thread; 0 = SPOOR_SUMMARY_WINDOW */
 };
 
 struct spoor_summary_layer {
@@ -78,9 +84,29 @@ struct spoor_summary {
 extern const char *const spoor_summary_arg_keys[];
 extern const size_t spoor_summary_n_arg_keys;
 
-/* Summarises a whole table. Same answer for any number of threads. */
-int spoor_summarize(const struct spoor_table *t, const struct spoor_summary_opts *opts, struct spoor_summary *out,
-                    struct spoor_error *err);
+/* The summary is a streaming recipe: feed the inputs through spoor_load with
+ * the sink (map() on `threads` workers, reduce() in input order), then ask
+ * spoor_summary_again. Memory follows the unions (disjoint spans per group)
+ * and a bounded reorder window per thread, never the number of events.
+ *
+ * Self time and parents need each thread's rows in start order; they are put
+ * in order by a window of rows per thread (opts->window). When a thread's rows
+ * come further out of order (e.g. a long event written after everything it
+ * holds, or a shuffled trace), spoor_summary_again returns true: feed the
+ * inputs once more through the same sink, with those threads held whole. The
+ * answer is the same either way. */
+struct spoor_summary_run;
+struct spoor_summary_run *spoor_summary_begin(const struct spoor_summary_opts *opts, int threads);
+struct spoor_sink spoor_summary_sink(struct spoor_summary_run *run);
+/* Ends a pass: false when the summary is complete, true when the inputs must
+ * be fed again (at most once). */
+bool spoor_summary_again(struct spoor_summary_run *run);
+/* The answer; frees the run. */
+void spoor_summary_end(struct spoor_summary_run *run, struct spoor_summary *out);
+
+/* Summarises a whole table (fed as one batch; hashes resolve through every
+ * lookup of the table). */
+void spoor_summarize(const struct spoor_table *t, const struct spoor_summary_opts *opts, struct spoor_summary *out);
 void spoor_summary_free(struct spoor_summary *s);
 
 #endif

@@ -1,7 +1,11 @@
-/* spoor_summarize: the period summary through the stats recipe (the table fed
- * as one batch), the call stacks through the interval engine, then the layer
+/* The summary as a streaming recipe: map() runs the stats recipe on the
+ * workers (the period figures, same numbers as `spoor stats` by construction);
+ * reduce() sums each batch in input order into counts, exact unions and the
+ * call-stack stream (summary_batch.c); the end turns the sums into the layer
  * breakdown, the top lists and the I/O figures. */
 #include "summary_internal.h"
+
+#include "spoor/resolve.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,40 +16,123 @@ const char *const spoor_summary_arg_keys[] = {"fhash", "hhash", "fname", "hostna
                                               "size",  "ret",   "count"};
 const size_t spoor_summary_n_arg_keys = sizeof spoor_summary_arg_keys / sizeof *spoor_summary_arg_keys;
 
+struct spoor_summary_run {
+    struct spoor_summary_opts opts;
+    int threads;
+    struct spoor_stats_run *stats;
+    struct summary_batch_ctx batch;
+    struct summary_acc acc;
+    struct summary_nest *nest;
+    struct summary_keys unbounded;  /* threads held whole, after a pass overflowed their reorder */
+};
+
 const char *summary_own(struct spoor_summary *out, const char *s)
 {
     return spoor_strpool_get(out->strings, spoor_strpool_intern(out->strings, s, strlen(s)), NULL);
 }
 
-int spoor_summarize(const struct spoor_table *t, const struct spoor_summary_opts *opts, struct spoor_summary *out,
-                    struct spoor_error *err)
+static void pass_begin(struct spoor_summary_run *run)
+{
+    run->stats = spoor_stats_begin(run->threads);
+    run->batch = (struct summary_batch_ctx){.compute = run->opts.compute, .resolver = spoor_resolver_new()};
+    run->acc = (struct summary_acc){.strings = spoor_strpool_new()};
+    run->nest = summary_nest_new(&run->unbounded, run->opts.window);
+}
+
+static void pass_free(struct spoor_summary_run *run)
+{
+    spoor_resolver_free(run->batch.resolver);
+    summary_keys_free(&run->batch.tids);
+    free(run->batch.string_of);
+    free(run->batch.fn_of);
+    summary_acc_free(&run->acc);
+    summary_nest_free(run->nest);
+    run->nest = NULL;
+}
+
+void summary_acc_free(struct summary_acc *a)
+{
+    spoor_strpool_free(a->strings);
+    free(a->cats);
+    free(a->fn);
+    free(a->file);
+    free(a->parent_dur);
+    free(a->io_time);
+    struct summary_keys *keys[] = {&a->fns, &a->files, &a->pids, &a->cat_pids, &a->io_pids, &a->parent_pairs};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        summary_keys_free(keys[i]);
+    span_groups_free(&a->by_cat_pid);
+    span_groups_free(&a->compute_by_pid);
+    memset(a, 0, sizeof *a);
+}
+
+struct spoor_summary_run *spoor_summary_begin(const struct spoor_summary_opts *opts, int threads)
+{
+    struct spoor_summary_run *run = spoor_xcalloc(1, sizeof *run);
+    run->opts = *opts;
+    if (!run->opts.compute)
+        run->opts.compute = spoor_summary_default_compute;
+    if (!run->opts.window)
+        run->opts.window = SPOOR_SUMMARY_WINDOW;
+    run->threads = threads > 0 ? threads : 1;
+    pass_begin(run);
+    return run;
+}
+
+static int summary_map(void *ctx, int worker, const struct spoor_table *b)
+{
+    struct spoor_summary_run *run = ctx;
+    struct spoor_sink stats = spoor_stats_sink(run->stats);
+    return stats.map(stats.ctx, worker, b);
+}
+
+static int summary_reduce(void *ctx, size_t input, const struct spoor_table *b)
+{
+    (void)input;
+    struct spoor_summary_run *run = ctx;
+    summary_batch(&run->batch, b, &run->acc, run->nest);
+    return SPOOR_OK;
+}
+
+struct spoor_sink spoor_summary_sink(struct spoor_summary_run *run)
+{
+    return (struct spoor_sink){.ctx = run, .map = summary_map, .reduce = summary_reduce};
+}
+
+bool spoor_summary_again(struct spoor_summary_run *run)
+{
+    if (summary_nest_finish(run->nest, &run->acc, &run->unbounded))
+        return false;
+    struct spoor_stats discard;
+    spoor_stats_end(run->stats, &discard);
+    spoor_stats_free(&discard);
+    pass_free(run);
+    pass_begin(run);
+    return true;
+}
+
+void spoor_summary_end(struct spoor_summary_run *run, struct spoor_summary *out)
 {
     memset(out, 0, sizeof *out);
-    struct summary_rows rows;
-    summary_rows_build(t, opts->compute ? opts->compute : spoor_summary_default_compute, &rows);
-    /* Rows given in start order spare the engine most of its reordering. */
-    struct spoor_nesting nest;
-    int st = spoor_nesting_build(t, rows.order, t->nrows, SPOOR_IV_THREAD, opts->threads, &nest, err);
-    if (st != SPOOR_OK) {
-        summary_rows_free(&rows);
-        return st;
-    }
-    struct spoor_stats_run *run = spoor_stats_begin(1);
-    struct spoor_sink sink = spoor_stats_sink(run);
-    st = sink.map(sink.ctx, 0, t);
-    spoor_stats_end(run, &out->period);
-    if (st != SPOOR_OK) {
-        spoor_nesting_free(&nest);
-        summary_rows_free(&rows);
-        return spoor_fail(err, st, "summary: the period summary failed");
-    }
+    spoor_stats_end(run->stats, &out->period);
     out->strings = spoor_strpool_new();
-    summary_layers(t, &nest, &rows, out);
-    summary_top(t, &nest, &rows, opts->top, out);
-    summary_io(t, &rows, out);
-    summary_rows_free(&rows);
-    spoor_nesting_free(&nest);
-    return SPOOR_OK;
+    summary_unions(run->nest, &run->acc, run->threads);
+    summary_layers(&run->acc, out);
+    summary_top(&run->acc, run->batch.files, run->opts.top, out);
+    summary_io(&run->acc, out);
+    pass_free(run);
+    summary_keys_free(&run->unbounded);
+    free(run);
+}
+
+void spoor_summarize(const struct spoor_table *t, const struct spoor_summary_opts *opts, struct spoor_summary *out)
+{
+    struct spoor_summary_run *run = spoor_summary_begin(opts, 1);
+    do {
+        summary_map(run, 0, t);
+        summary_reduce(run, 0, t);
+    } while (spoor_summary_again(run));
+    spoor_summary_end(run, out);
 }
 
 void spoor_summary_free(struct spoor_summary *s)

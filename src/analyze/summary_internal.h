@@ -1,4 +1,4 @@
-/* Pieces of spoor_summarize shared between its files (src/analyze/summary*.c). */
+/* Pieces of the streaming summary shared between its files (src/analyze/summary*.c). */
 #ifndef SPOOR_SUMMARY_INTERNAL_H
 #define SPOOR_SUMMARY_INTERNAL_H
 
@@ -9,47 +9,9 @@
 
 #define SUMMARY_NO_GROUP UINT32_MAX
 
-/* What each row touched and moved. */
-struct summary_rows {
-    size_t n;
-    const uint32_t *file;           /* ids in files (0 = none) */
-    const struct spoor_strpool *files;
-    int64_t *bytes;                 /* SPOOR_NULL when unsized */
-    bool *compute;
-    uint32_t *order;                /* rows in start order */
-    struct spoor_resolver *resolver;
-};
-
-void summary_rows_build(const struct spoor_table *t, const char *compute, struct summary_rows *out);
-void summary_rows_free(struct summary_rows *r);
-static inline bool summary_is_io(const struct summary_rows *r, size_t row)
-{
-    return r->file[row] || r->bytes[row] != SPOOR_NULL;
-}
-static inline bool summary_is_event(const struct spoor_table *t, size_t row) { return t->ph[row] != 'M'; }
-
-/* Rows sorted by ts (rows without ts anywhere). */
-uint32_t *summary_start_order(const struct spoor_table *t);
-
-/* The union of the spans of each group's rows: group g is
- * spans[first[g] .. first[g + 1]), disjoint and in order. */
-struct grouped_spans {
-    struct spoor_span *spans;
-    size_t *first;
-    size_t ngroups;
-};
-
-/* group[r] is row r's group or SUMMARY_NO_GROUP; rows are bucketed in
- * rows->order so that each group's spans arrive sorted. */
-void grouped_spans_build(const struct spoor_table *t, const struct summary_rows *rows, const uint32_t *group,
-                         size_t ngroups, struct grouped_spans *out);
-int64_t grouped_spans_length(const struct grouped_spans *g, size_t group);
-void grouped_spans_free(struct grouped_spans *g);
-/* Length of the intersection of two unions. */
-int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct spoor_span *b, size_t nb);
-
-/* A copy of s owned by out->strings. */
-const char *summary_own(struct spoor_summary *out, const char *s);
+/* Grows *v (elements of `size` bytes, *cap of them) to hold index `need`,
+ * zeroing the new part. */
+void summary_grow(void **v, size_t *cap, size_t need, size_t size);
 
 /* Dense ids 0..n-1 for 64-bit keys (pids, pairs of ids), in order of first
  * sight; keys[id] is the key. Zero-initialise; summary_keys_free. */
@@ -60,16 +22,152 @@ struct summary_keys {
     size_t nslots;
 };
 uint32_t summary_keys_id(struct summary_keys *k, uint64_t key);
+/* The id of a key seen before, else SUMMARY_NO_GROUP. */
+uint32_t summary_keys_find(const struct summary_keys *k, uint64_t key);
 void summary_keys_free(struct summary_keys *k);
 
-/* Adds to not_compute[cat id] each layer's time not overlapped by compute;
- * sets out->compute_time. */
-void summary_not_compute(const struct spoor_table *t, const struct summary_rows *rows, int64_t *not_compute,
-                         struct spoor_summary *out);
-void summary_layers(const struct spoor_table *t, const struct spoor_nesting *nest, const struct summary_rows *rows,
-                    struct spoor_summary *out);
-void summary_top(const struct spoor_table *t, const struct spoor_nesting *nest, const struct summary_rows *rows,
-                 size_t top, struct spoor_summary *out);
-void summary_io(const struct spoor_table *t, const struct summary_rows *rows, struct spoor_summary *out);
+/* Exact unions of spans per group, each a list of disjoint spans in order.
+ * Spans are added in start order (each thread's call-stack sweep feeds its
+ * own groups, so each add extends or follows the last span); the unions of
+ * every thread are merged at the end. Memory follows the size of the unions,
+ * not the number of events. */
+struct span_group {
+    struct spoor_span *v;
+    size_t n, cap;
+};
+struct span_groups {
+    struct span_group *g;
+    size_t cap;
+};
+/* start is no less than the start of the group's last add. */
+void span_groups_add(struct span_groups *s, uint32_t group, int64_t start, int64_t end);
+size_t span_groups_get(const struct span_groups *s, uint32_t group, const struct spoor_span **spans);
+int64_t span_groups_length(const struct span_groups *s, uint32_t group);
+void span_groups_free(struct span_groups *s);
+
+/* Unions gathered per target group, then merged into each target's union. */
+struct span_parts {
+    struct span_part {
+        uint32_t target;
+        struct span_group spans;
+    } *v;
+    size_t n, cap;
+};
+/* Moves g (left empty) into the parts of target. */
+void span_parts_take(struct span_parts *p, uint32_t target, struct span_group *g);
+/* Merges the parts of each target into dst; p is then empty. */
+void span_parts_merge(struct span_parts *p, struct span_groups *dst);
+/* Only the length of each target's union, into length[target]. */
+void span_parts_lengths(struct span_parts *p, int64_t *length);
+void span_parts_free(struct span_parts *p);
+/* Length of the intersection of two unions. */
+int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct spoor_span *b, size_t nb);
+
+/* What the layer breakdown and the top lists sum per key. */
+struct layer_acc {
+    uint64_t count, sized;
+    int64_t self, dur_sum, bytes;
+    int64_t outer_dur;      /* dur of events whose parent is of another cat (or none) */
+};
+struct top_acc {
+    uint64_t count;
+    int64_t self, bytes, time;  /* time: the union's length, at the end */
+};
+
+/* One row taking part in the call stacks; start order is iv_before's: start
+ * up, end down, seq down (of two equal spans the later row is the outer). */
+struct nest_item {
+    int64_t start, end;
+    uint64_t seq;           /* row number in the whole input */
+    uint32_t cat, fn, file; /* fn and file SUMMARY_NO_GROUP when none */
+    bool event;             /* metadata rows nest but are not summed */
+    bool io, compute;
+};
+
+/* Unions of the groups one thread touched: ids maps a group (cat, function
+ * or file id) to its place in local, so a thread costs what it touched. */
+struct thread_groups {
+    struct summary_keys ids;
+    struct span_groups local;
+};
+void thread_groups_add(struct thread_groups *t, uint32_t group, int64_t start, int64_t end);
+
+/* The unions of one thread's events, fed by its sweep in start order. */
+struct thread_spans {
+    struct thread_groups by_cat, by_fn, by_file;
+    struct span_groups io, compute; /* group 0 */
+};
+void thread_spans_free(struct thread_spans *t);
+
+/* Everything summed over the stream; filled in input order. */
+struct summary_acc {
+    struct spoor_strpool *strings;      /* cats and names */
+    struct layer_acc *cats;             /* by string id */
+    size_t cats_cap;
+    struct summary_keys fns;            /* cat id << 32 | name id */
+    struct top_acc *fn;
+    size_t fn_cap;
+    struct summary_keys files;          /* resolver file ids */
+    struct top_acc *file;
+    size_t file_cap;
+    struct summary_keys pids, cat_pids; /* pid; cat id << 32 | pid id */
+    struct summary_keys io_pids;        /* pids with I/O events */
+    struct summary_keys parent_pairs;   /* cat id << 32 | parent cat id */
+    int64_t *parent_dur;
+    size_t parent_cap;
+    struct span_groups by_cat_pid, compute_by_pid;
+    int64_t *io_time;                   /* per io pid id, at the end */
+    uint64_t bin_count[SPOOR_SUMMARY_BINS];
+    int64_t bin_bytes[SPOOR_SUMMARY_BINS];
+};
+
+void summary_acc_free(struct summary_acc *a);
+
+/* The call stacks of every thread, rebuilt as rows stream in: each thread's
+ * rows pass a bounded reorder into start order and feed a stack sweep (the
+ * one of spoor/interval.h) that sums self time and the parent layer into acc.
+ * A row that comes later than the reorder allows marks the thread: the run
+ * must be replayed with that thread held whole (unbounded). */
+struct summary_nest;
+/* window: rows held per thread; the oldest half is swept when twice as many are. */
+struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window);
+/* The thread of a key (pid id << 32 | tid id), for summary_nest_add. */
+uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key);
+void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest_item *it, struct summary_acc *acc);
+/* Sweeps what is left; returns false when a thread overflowed its reorder,
+ * with its key added to unbounded. */
+bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded);
+/* After finish: the threads, each with its key and unions. */
+size_t summary_nest_count(const struct summary_nest *n);
+struct thread_spans *summary_nest_spans(struct summary_nest *n, size_t thread, uint64_t *key);
+/* The unions of every thread merged per group into acc (on up to 2 threads). */
+void summary_unions(struct summary_nest *n, struct summary_acc *acc, int threads);
+void summary_nest_free(struct summary_nest *n);
+
+/* One batch of rows, in input order, into acc and nest. */
+struct summary_batch_ctx {
+    const char *compute;
+    struct spoor_resolver *resolver;
+    const struct spoor_strpool *files; /* the resolver's names, once a batch came */
+    struct summary_keys tids;
+    uint64_t seq;               /* rows so far */
+    uint32_t *string_of;        /* per batch string id: acc string id */
+    size_t string_cap;
+    struct fn_cache {
+        uint32_t cat, fn;       /* batch cat id, acc function id */
+    } *fn_of;                   /* per batch name id */
+    size_t fn_cap;
+    int64_t last_pid, last_tid; /* the last row's thread */
+    bool thread_known;
+    uint32_t pid, thread;       /* its pid id and call-stack thread in the nest */
+};
+void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, struct summary_acc *acc,
+                   struct summary_nest *nest);
+
+/* From the sums to the answer. */
+const char *summary_own(struct spoor_summary *out, const char *s);
+void summary_layers(struct summary_acc *acc, struct spoor_summary *out);
+void summary_top(struct summary_acc *acc, const struct spoor_strpool *files, size_t top, struct spoor_summary *out);
+void summary_io(struct summary_acc *acc, struct spoor_summary *out);
 
 #endif

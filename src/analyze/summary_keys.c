@@ -9,7 +9,7 @@ static size_t slot_of(uint64_t key, size_t mask) { return (size_t)((key * 0x9e37
 
 static void grow(struct summary_keys *k)
 {
-    size_t nslots = k->nslots ? k->nslots * 2 : 1024;
+    size_t nslots = k->nslots ? k->nslots * 2 : 16; /* a thread's groups are few */
     uint32_t *slots = spoor_xmalloc(nslots * sizeof *slots);
     memset(slots, 0xff, nslots * sizeof *slots);
     for (uint32_t id = 0; id < k->n; id++) {
@@ -38,6 +38,16 @@ uint32_t summary_keys_id(struct summary_keys *k, uint64_t key)
         k->slots[i] = (uint32_t)k->n++;
     }
     return k->last = k->slots[i];
+}
+
+uint32_t summary_keys_find(const struct summary_keys *k, uint64_t key)
+{
+    if (!k->n)
+        return SUMMARY_NO_GROUP;
+    size_t i = slot_of(key, k->nslots - 1);
+    while (k->slots[i] != UINT32_MAX && k->keys[k->slots[i]] != key)
+        i = (i + 1) & (k->nslots - 1);
+    return k->slots[i];
 }
 
 void summary_keys_free(struct summary_keys *k)

@@ -1,60 +1,234 @@
-/* Exact unions per group: rows bucketed by group with a counting sort in start
- * order, then each (sorted) bucket merged by spoor_spans_union. */
+/* Exact unions per group (see summary_internal.h). */
 #include "summary_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static bool row_span(const struct spoor_table *t, size_t r, struct spoor_span *s)
+void summary_grow(void **v, size_t *cap, size_t need, size_t size)
 {
-    int64_t ts = t->ts[r], dur = t->dur[r];
-    if (ts == SPOOR_NULL || dur == SPOOR_NULL || dur < 0 || ts > INT64_MAX - dur)
-        return false;
-    *s = (struct spoor_span){ts, ts + dur};
-    return true;
+    if (need < *cap)
+        return;
+    size_t n = *cap ? *cap * 2 : 8;
+    while (n <= need)
+        n *= 2;
+    *v = spoor_xrealloc(*v, n * size);
+    memset((char *)*v + *cap * size, 0, (n - *cap) * size);
+    *cap = n;
 }
 
-void grouped_spans_build(const struct spoor_table *t, const struct summary_rows *rows, const uint32_t *group,
-                         size_t ngroups, struct grouped_spans *out)
+void span_groups_add(struct span_groups *s, uint32_t group, int64_t start, int64_t end)
 {
-    size_t *first = spoor_xcalloc(ngroups + 1, sizeof *first);
-    struct spoor_span s;
-    for (size_t r = 0; r < t->nrows; r++)
-        if (group[r] != SUMMARY_NO_GROUP && row_span(t, r, &s))
-            first[group[r] + 1]++;
-    for (size_t g = 0; g < ngroups; g++)
-        first[g + 1] += first[g];
-    struct spoor_span *spans = spoor_xmalloc((first[ngroups] ? first[ngroups] : 1) * sizeof *spans);
-    size_t *fill = spoor_xmalloc((ngroups ? ngroups : 1) * sizeof *fill);
-    memcpy(fill, first, ngroups * sizeof *fill);
-    for (size_t i = 0; i < t->nrows; i++) {
-        uint32_t r = rows->order[i];
-        if (group[r] != SUMMARY_NO_GROUP && row_span(t, r, &s))
-            spans[fill[group[r]]++] = s;
+    if (end <= start)
+        return; /* an empty span adds nothing to a union */
+    summary_grow((void **)&s->g, &s->cap, group, sizeof *s->g);
+    struct span_group *g = &s->g[group];
+    if (g->n && start <= g->v[g->n - 1].end) {
+        if (end > g->v[g->n - 1].end)
+            g->v[g->n - 1].end = end;
+        return;
     }
-    /* Union each bucket in place, then close the gaps. */
-    size_t out_n = 0;
-    for (size_t g = 0; g < ngroups; g++) {
-        size_t n = spoor_spans_union(spans + first[g], first[g + 1] - first[g]);
-        memmove(spans + out_n, spans + first[g], n * sizeof *spans);
-        first[g] = out_n;
-        out_n += n;
+    if (g->n == g->cap) {
+        g->cap = g->cap ? g->cap + g->cap / 2 : 4;
+        g->v = spoor_xrealloc(g->v, g->cap * sizeof *g->v);
     }
-    first[ngroups] = out_n;
-    free(fill);
-    *out = (struct grouped_spans){spans, first, ngroups};
+    g->v[g->n++] = (struct spoor_span){start, end};
 }
 
-int64_t grouped_spans_length(const struct grouped_spans *g, size_t group)
+size_t span_groups_get(const struct span_groups *s, uint32_t group, const struct spoor_span **spans)
 {
-    return spoor_spans_length(g->spans + g->first[group], g->first[group + 1] - g->first[group]);
+    *spans = group < s->cap ? s->g[group].v : NULL;
+    return group < s->cap ? s->g[group].n : 0;
 }
 
-void grouped_spans_free(struct grouped_spans *g)
+int64_t span_groups_length(const struct span_groups *s, uint32_t group)
 {
-    free(g->spans);
-    free(g->first);
-    memset(g, 0, sizeof *g);
+    const struct spoor_span *v;
+    size_t n = span_groups_get(s, group, &v);
+    return spoor_spans_length(v, n);
+}
+
+void span_groups_free(struct span_groups *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        free(s->g[i].v);
+    free(s->g);
+    memset(s, 0, sizeof *s);
+}
+
+void span_parts_take(struct span_parts *p, uint32_t target, struct span_group *g)
+{
+    if (g->n) {
+        if (p->n == p->cap) {
+            p->cap = p->cap ? 2 * p->cap : 64;
+            p->v = spoor_xrealloc(p->v, p->cap * sizeof *p->v);
+        }
+        p->v[p->n++] = (struct span_part){target, *g};
+    } else {
+        free(g->v);
+    }
+    *g = (struct span_group){0};
+}
+
+/* Puts the parts in runs of one target, in target order (a counting sort:
+ * targets are dense ids); returns how many. */
+static size_t sort_parts(struct span_parts *p)
+{
+    uint32_t max = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->v[i].target > max)
+            max = p->v[i].target;
+    size_t *first = spoor_xcalloc((size_t)max + 2, sizeof *first);
+    for (size_t i = 0; i < p->n; i++)
+        first[p->v[i].target + 1]++;
+    for (size_t t = 0; t <= max; t++)
+        first[t + 1] += first[t];
+    struct span_part *sorted = spoor_xmalloc((p->n ? p->n : 1) * sizeof *sorted);
+    for (size_t i = 0; i < p->n; i++)
+        sorted[first[p->v[i].target]++] = p->v[i];
+    free(first);
+    free(p->v);
+    p->v = sorted;
+    p->cap = p->n ? p->n : 1;
+    return p->n;
+}
+
+/* A min-heap of unions by the start of their next span. */
+struct head {
+    int64_t start;
+    const struct spoor_span *next, *end;
+};
+
+static void sift_down(struct head *h, size_t n, size_t at)
+{
+    for (;;) {
+        size_t l = 2 * at + 1, m = at;
+        if (l < n && h[l].start < h[m].start)
+            m = l;
+        if (l + 1 < n && h[l + 1].start < h[m].start)
+            m = l + 1;
+        if (m == at)
+            return;
+        struct head x = h[at];
+        h[at] = h[m];
+        h[m] = x;
+        at = m;
+    }
+}
+
+static void close_span(struct span_group *out, int64_t lo, int64_t hi)
+{
+    if (!out || hi <= lo)
+        return;
+    if (out->n == out->cap) {
+        out->cap = out->cap ? out->cap + out->cap / 2 : 16;
+        out->v = spoor_xrealloc(out->v, out->cap * sizeof *out->v);
+    }
+    out->v[out->n++] = (struct spoor_span){lo, hi};
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const struct spoor_span *x = a, *y = b;
+    return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The union of many short unions (threads that touched a group a few times):
+ * all their spans sorted at once, cheaper than a heap of them. */
+static int64_t union_of_many(const struct span_part *parts, size_t k, size_t total, struct span_group *out)
+{
+    struct spoor_span *all = spoor_xmalloc(total * sizeof *all);
+    size_t n = 0;
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < parts[i].spans.n; j++)
+            all[n++] = parts[i].spans.v[j];
+    qsort(all, n, sizeof *all, by_start);
+    n = spoor_spans_union(all, n);
+    int64_t length = spoor_spans_length(all, n);
+    if (out)
+        *out = (struct span_group){all, n, total};
+    else
+        free(all);
+    return length;
+}
+
+/* The union of k unions by a k-way merge of their spans: its length, and the
+ * union itself into out unless NULL. The top union gives spans for as long as
+ * they come first: threads take turns in runs. */
+static int64_t union_of(const struct span_part *parts, size_t k, struct span_group *out)
+{
+    if (k == 1 && !out)
+        return spoor_spans_length(parts[0].spans.v, parts[0].spans.n);
+    size_t spans = 0;
+    for (size_t i = 0; i < k; i++)
+        spans += parts[i].spans.n;
+    if (k > 64 && spans < 8 * k)
+        return union_of_many(parts, k, spans, out);
+    struct head *h = spoor_xmalloc(k * sizeof *h);
+    for (size_t i = 0; i < k; i++)
+        h[i] = (struct head){parts[i].spans.v[0].start, parts[i].spans.v, parts[i].spans.v + parts[i].spans.n};
+    size_t n = k;
+    for (size_t i = k / 2; i-- > 0;)
+        sift_down(h, n, i);
+    int64_t total = 0, lo = 0, hi = 0;
+    while (n) {
+        int64_t second = n < 2 ? INT64_MAX : n < 3 || h[1].start < h[2].start ? h[1].start : h[2].start;
+        do {
+            const struct spoor_span *s = h[0].next++;
+            if (s->start <= hi && hi > lo) {
+                if (s->end > hi)
+                    hi = s->end;
+            } else {
+                total += hi - lo;
+                close_span(out, lo, hi);
+                lo = s->start;
+                hi = s->end;
+            }
+        } while (h[0].next < h[0].end && h[0].next->start <= second);
+        if (h[0].next == h[0].end)
+            h[0] = h[--n];
+        else
+            h[0].start = h[0].next->start;
+        sift_down(h, n, 0);
+    }
+    free(h);
+    close_span(out, lo, hi);
+    return total + (hi - lo);
+}
+
+void span_parts_lengths(struct span_parts *p, int64_t *length)
+{
+    for (size_t i = 0, j, n = sort_parts(p); i < n; i = j) {
+        for (j = i; j < n && p->v[j].target == p->v[i].target; j++)
+            ;
+        length[p->v[i].target] = union_of(p->v + i, j - i, NULL);
+    }
+}
+
+void span_parts_merge(struct span_parts *p, struct span_groups *dst)
+{
+    for (size_t i = 0, j, n = sort_parts(p); i < n; i = j) {
+        for (j = i; j < n && p->v[j].target == p->v[i].target; j++)
+            ;
+        uint32_t target = p->v[i].target;
+        summary_grow((void **)&dst->g, &dst->cap, target, sizeof *dst->g);
+        free(dst->g[target].v);
+        if (j - i == 1) {
+            dst->g[target] = p->v[i].spans;
+        } else {
+            dst->g[target] = (struct span_group){0};
+            union_of(p->v + i, j - i, &dst->g[target]);
+            for (size_t k = i; k < j; k++)
+                free(p->v[k].spans.v);
+        }
+    }
+    p->n = 0;
+}
+
+void span_parts_free(struct span_parts *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->v[i].spans.v);
+    free(p->v);
 }
 
 int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct spoor_span *b, size_t nb)

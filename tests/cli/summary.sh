@@ -1,7 +1,9 @@
 # spoor summary: per-cat counts and dur sums equal the ground truth of a
-# `spoor gen` trace; on the shared samples it runs, its JSON parses, its event
-# count equals `spoor stats`, and --threads 1 and 2 give the same bytes; --help
-# and one-line usage errors.
+# `spoor gen` trace; the same bytes in every format whether the rows come in
+# order or shuffled (the replay with threads held whole), with 1 or 2 threads,
+# and from a snapshot; on the shared samples it runs, its JSON parses, its
+# event count equals `spoor stats`, and --threads 1 and 2 give the same bytes;
+# --help and one-line usage errors.
 source "$(dirname "$0")/lib/common.sh"
 
 "$SPOOR_BIN" summary --help | grep -q "usage: spoor summary" || fail "no --help"
@@ -41,6 +43,26 @@ PY
 [ ! -s "$WORK/stdout" ] || fail "summary -o also wrote to stdout"
 head -1 "$WORK/gen.csv" | grep -q "^section,label,count,time_ns," || fail "no CSV header"
 [ "$(grep -c '^layer,' "$WORK/gen.csv")" -eq 6 ] || fail "CSV layers: $(grep '^layer,' "$WORK/gen.csv")"
+
+# Shuffled rows (metadata first, so that every hash resolves in order): same
+# answer, every format, any threads; and the same from a snapshot.
+"$SPOOR_BIN" gen -o "$WORK/one.pfw" --size-mb 1 --procs 1 --no-truth > /dev/null || fail "spoor gen failed"
+{ head -1 "$WORK/one.pfw"; grep '"ph": "M"' "$WORK/one.pfw"; tail -n +2 "$WORK/one.pfw" | grep -v '"ph": "M"' | shuf --random-source=<(yes); } \
+  > "$WORK/shuffled.pfw"
+for fmt in table json csv; do
+  "$SPOOR_BIN" summary --format $fmt --no-progress --no-cache "$WORK/one.pfw" > "$WORK/one.$fmt" || fail "summary $fmt failed"
+  for threads in 1 2; do
+    "$SPOOR_BIN" summary --format $fmt --threads $threads --no-progress --no-cache "$WORK/shuffled.pfw" \
+      > "$WORK/shuffled.$fmt" || fail "summary of the shuffled trace failed"
+    cmp -s "$WORK/one.$fmt" "$WORK/shuffled.$fmt" || fail "shuffled rows change the $fmt summary ($threads threads)"
+  done
+done
+"$SPOOR_BIN" summary --no-progress "$WORK/one.pfw" > /dev/null || fail "summary failed"
+[ ! -e "$WORK/one.pfw.spoor-snap" ] || fail "summary wrote a snapshot: it streams"
+"$SPOOR_BIN" sql --no-progress "$WORK/one.pfw" "SELECT 1" > /dev/null || fail "sql (writing the snapshot) failed"
+[ -f "$WORK/one.pfw.spoor-snap" ] || fail "no snapshot written"
+"$SPOOR_BIN" summary --format json --no-progress "$WORK/one.pfw" > "$WORK/snap.json" || fail "summary from the snapshot failed"
+cmp -s "$WORK/one.json" "$WORK/snap.json" || fail "the summary from the snapshot differs"
 
 need_data
 for f in "$SPOOR_DATA"/pfw/*.pfw "$SPOOR_DATA"/pfw/*.pfw.gz; do

@@ -291,15 +291,23 @@ int cmd_summary(int argc, char **argv)
         return 2;
     }
 
-    struct spoor_table *t = NULL;
+    struct spoor_summary_run *run = spoor_summary_begin(&sopts, spoor_load_threads(&opts));
+    struct spoor_sink sink = spoor_summary_sink(run);
+    const char *const *paths = (const char *const *)argv + optind;
+    size_t npaths = (size_t)(argc - optind);
     struct spoor_load_result res = {0};
     struct spoor_error err = {0};
-    int st = spoor_load_table((const char *const *)argv + optind, (size_t)(argc - optind), &opts, &t, &res, &err);
+    int st = spoor_load(paths, npaths, &opts, &sink, &res, &err);
+    if (st == SPOOR_OK && spoor_summary_again(run)) {
+        /* Rows too far out of start order: once more, those threads held whole
+         * (which cannot overflow, so no third pass). */
+        spoor_load_result_free(&res);
+        st = spoor_load(paths, npaths, &opts, &sink, &res, &err);
+        spoor_summary_again(run);
+    }
     load_args_report("summary", &res);
-    struct spoor_summary sum = {0};
-    sopts.threads = res.threads;
-    if (st == SPOOR_OK)
-        st = spoor_summarize(t, &sopts, &sum, &err);
+    struct spoor_summary sum;
+    spoor_summary_end(run, &sum);
     struct spoor_atomic_file out = {0};
     if (st == SPOOR_OK)
         st = spoor_atomic_file_open(&out, output, &err);
@@ -315,7 +323,6 @@ int cmd_summary(int argc, char **argv)
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor summary: %s\n", err.msg);
     spoor_summary_free(&sum);
-    spoor_table_free(t);
     spoor_load_result_free(&res);
     return st == SPOOR_OK ? 0 : 1;
 }

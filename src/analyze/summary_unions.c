@@ -1,0 +1,69 @@
+/* Each group's union over every thread: the threads' unions of the group are
+ * collected as parts and merged (an exact union of unions). The functions'
+ * lengths, the largest share, go to a second thread when there are cores. */
+#include "summary_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+struct lengths_job {
+    struct span_parts *parts;
+    int64_t *length;
+};
+
+static void *lengths_main(void *arg)
+{
+    struct lengths_job *j = arg;
+    span_parts_lengths(j->parts, j->length);
+    return NULL;
+}
+
+/* Moves every group of a thread into the parts of the same group. */
+static void take_all(struct span_parts *p, struct thread_groups *t)
+{
+    for (uint32_t i = 0; i < t->ids.n; i++)
+        span_parts_take(p, (uint32_t)t->ids.keys[i], &t->local.g[i]);
+}
+
+void summary_unions(struct summary_nest *n, struct summary_acc *acc, int threads)
+{
+    struct span_parts fn = {0}, file = {0}, cat_pid = {0}, io = {0}, compute = {0};
+    for (size_t t = 0; t < summary_nest_count(n); t++) {
+        uint64_t key;
+        struct thread_spans *s = summary_nest_spans(n, t, &key);
+        uint32_t pid = (uint32_t)(key >> 32);
+        take_all(&fn, &s->by_fn);
+        take_all(&file, &s->by_file);
+        for (uint32_t i = 0; i < s->by_cat.ids.n; i++) {
+            uint64_t cat = s->by_cat.ids.keys[i];
+            span_parts_take(&cat_pid, summary_keys_id(&acc->cat_pids, cat << 32 | pid), &s->by_cat.local.g[i]);
+        }
+        if (s->io.cap)
+            span_parts_take(&io, summary_keys_find(&acc->io_pids, acc->pids.keys[pid]), &s->io.g[0]);
+        if (s->compute.cap)
+            span_parts_take(&compute, pid, &s->compute.g[0]);
+        thread_spans_free(s);
+    }
+    struct lengths_job fns = {&fn, spoor_xcalloc(acc->fns.n + 1, sizeof *fns.length)};
+    pthread_t helper;
+    bool two = threads > 1 && pthread_create(&helper, NULL, lengths_main, &fns) == 0;
+    if (!two)
+        lengths_main(&fns);
+    span_parts_merge(&cat_pid, &acc->by_cat_pid);
+    span_parts_merge(&compute, &acc->compute_by_pid);
+    int64_t *length = spoor_xcalloc(acc->files.n + 1, sizeof *length);
+    span_parts_lengths(&file, length);
+    for (uint32_t f = 0; f < acc->files.n; f++)
+        acc->file[f].time = length[f];
+    free(length);
+    acc->io_time = spoor_xcalloc(acc->io_pids.n + 1, sizeof *acc->io_time);
+    span_parts_lengths(&io, acc->io_time);
+    if (two)
+        pthread_join(helper, NULL);
+    for (uint32_t f = 0; f < acc->fns.n; f++)
+        acc->fn[f].time = fns.length[f];
+    free(fns.length);
+    struct span_parts *all[] = {&fn, &file, &cat_pid, &io, &compute};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        span_parts_free(all[i]);
+}
