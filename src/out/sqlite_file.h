@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
+#include <pthread.h>
 
 #include "spoor/error.h"
 
@@ -46,22 +46,50 @@ void sqlf_record_text(struct sqlf_record *r, const char *s, size_t len);
 /* The record's bytes (header then body) into out (cleared first). */
 void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out);
 
-/* sqlite_file_page.c: the file, pages and cells. */
+/* sqlite_file_io.c: the file and the sinks that write its pages. */
 struct sqlf_file {
-    FILE *fp;
+    int fd;
+    bool opened;
     const char *path;           /* for messages */
-    uint32_t npages;            /* written so far, page 1 included */
+    pthread_mutex_t mu;         /* guards what follows */
+    uint32_t npages;            /* numbers handed out, page 1 included */
+    uint32_t *spare;            /* handed out but unused: the freelist */
+    size_t nspare;
     int error;                  /* errno of the first failed write */
 };
 
-/* Creates path and reserves page 1. */
+/* Creates path; page 1 is reserved. */
 int sqlf_file_open(struct sqlf_file *f, const char *path, struct spoor_error *err);
-/* Appends a page; returns its number. */
-uint32_t sqlf_file_append(struct sqlf_file *f, const uint8_t *page);
-/* Writes page 1, flushes and closes. */
+/* Hands out n consecutive page numbers (thread-safe); returns the first. */
+uint32_t sqlf_file_claim(struct sqlf_file *f, size_t n);
+/* Writes n pages from page number first on (thread-safe). */
+void sqlf_file_write(struct sqlf_file *f, uint32_t first, const uint8_t *pages, size_t n);
+/* Writes the freelist's trunk pages (every sink finished); returns the
+ * first trunk (0: none) and the number of freelist pages in count. */
+uint32_t sqlf_file_freelist(struct sqlf_file *f, uint32_t *count);
+/* Writes page 1 and closes. */
 int sqlf_file_close(struct sqlf_file *f, const uint8_t *page1, struct spoor_error *err);
 /* Closes without finishing (the caller removes the file). */
 void sqlf_file_abort(struct sqlf_file *f);
+
+/* Appends pages to a file in blocks of numbers of its own, so that several
+ * sinks (one thread each) can write one file at once. */
+struct sqlf_sink {
+    struct sqlf_file *f;
+    uint8_t *buf;               /* the block being filled */
+    uint32_t first;             /* its first page number */
+    size_t used, size;
+};
+
+void sqlf_sink_start(struct sqlf_sink *s, struct sqlf_file *f);
+/* The number the next page appended will get. */
+uint32_t sqlf_sink_next(struct sqlf_sink *s);
+/* Appends a page; returns its number. */
+uint32_t sqlf_sink_append(struct sqlf_sink *s, const uint8_t *page);
+/* Writes what is buffered; numbers not used go back or to the freelist. */
+void sqlf_sink_finish(struct sqlf_sink *s);
+
+/* sqlite_file_page.c: pages and cells. */
 
 /* B-tree page kinds (the page's first byte). */
 enum sqlf_kind {
@@ -93,7 +121,7 @@ void sqlf_page_to_page1(struct sqlf_page *p);
 /* The size of a cell holding a payload of n bytes (plus a 4-byte child for
  * interior index cells, a rowid for table leaves), overflow pointer included. */
 size_t sqlf_cell_len(enum sqlf_kind kind, size_t n, uint64_t rowid);
-/* Fills a cell of that size, writing the payload's overflow pages first. */
+/* Fills a cell of that size, writing the payload's overflow pages to f first. */
 void sqlf_cell_write(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, uint32_t child, uint64_t rowid,
                      const uint8_t *payload, size_t n);
 
@@ -102,6 +130,7 @@ void sqlf_cell_write(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, ui
 /* A table b-tree fed with rows in rowid order. */
 struct sqlf_table {
     struct sqlf_file *f;
+    struct sqlf_sink sink;
     struct sqlf_page page;
     bool on_page1;              /* the root goes to page 1 (sqlite_schema) */
     uint32_t *leaves;           /* pages written so far */
@@ -119,7 +148,8 @@ uint32_t sqlf_table_finish(struct sqlf_table *t, struct sqlf_page *root);
 void sqlf_table_free(struct sqlf_table *t);
 
 /* An index b-tree over n entries given in key order: record(ctx, i, out)
- * writes the record of the i-th. Returns the root page. */
+ * writes the record of the i-th. Returns the root page. Several may be
+ * written at once, on threads of their own. */
 typedef void (*sqlf_entry_fn)(void *ctx, size_t i, struct sqlf_buf *out);
 uint32_t sqlf_index_write(struct sqlf_file *f, size_t n, sqlf_entry_fn record, void *ctx);
 

@@ -1,12 +1,11 @@
-/* The database file as a sequence of pages, b-tree pages being filled, and
- * cells with the part of their payload that spills to overflow pages. */
+/* B-tree pages being filled, and cells with the part of their payload that
+ * spills to overflow pages. */
 #include "out/sqlite_file.h"
 
-#include <errno.h>
-#include <fcntl.h>
+#include "spoor/error.h"
+
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum {
     USABLE = SQLF_PAGE,                             /* no reserved bytes per page */
@@ -27,57 +26,6 @@ static void put_u32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
         p[i] = (uint8_t)(v >> (24 - 8 * i));
-}
-
-int sqlf_file_open(struct sqlf_file *f, const char *path, struct spoor_error *err)
-{
-    memset(f, 0, sizeof *f);
-    f->path = path;
-    /* Not O_TRUNC (path is empty or absent): on ext4 a truncated file that
-     * was written is flushed to disk when closed, ~70 ms for 150 MB. */
-    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-    struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 && ftruncate(fd, 0) != 0) {
-        close(fd);
-        fd = -1;
-    }
-    f->fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f->fp) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", path, strerror(e));
-    }
-    setvbuf(f->fp, NULL, _IOFBF, 1 << 20);
-    static const uint8_t blank[SQLF_PAGE];
-    sqlf_file_append(f, blank);
-    return SPOOR_OK;
-}
-
-uint32_t sqlf_file_append(struct sqlf_file *f, const uint8_t *page)
-{
-    if (fwrite(page, SQLF_PAGE, 1, f->fp) != 1 && !f->error)
-        f->error = errno ? errno : EIO;
-    return ++f->npages;
-}
-
-int sqlf_file_close(struct sqlf_file *f, const uint8_t *page1, struct spoor_error *err)
-{
-    if (fflush(f->fp) || fseek(f->fp, 0, SEEK_SET) || fwrite(page1, SQLF_PAGE, 1, f->fp) != 1)
-        f->error = f->error ? f->error : (errno ? errno : EIO);
-    if (fclose(f->fp) && !f->error)
-        f->error = errno ? errno : EIO;
-    f->fp = NULL;
-    if (f->error)
-        return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", f->path, strerror(f->error));
-    return SPOOR_OK;
-}
-
-void sqlf_file_abort(struct sqlf_file *f)
-{
-    if (f->fp)
-        fclose(f->fp);
-    f->fp = NULL;
 }
 
 static bool interior(enum sqlf_kind kind)
@@ -155,21 +103,22 @@ size_t sqlf_cell_len(enum sqlf_kind kind, size_t n, uint64_t rowid)
     return len < MIN_CELL ? MIN_CELL : len;
 }
 
-/* Writes the overflow chain of what follows the local part; returns its
- * first page. */
+/* Writes the overflow chain of what follows the local part, on consecutive
+ * pages; returns its first page. */
 static uint32_t write_overflow(struct sqlf_file *f, const uint8_t *rest, size_t n)
 {
-    uint32_t first = f->npages + 1;
-    uint8_t page[SQLF_PAGE];
-    while (n) {
+    size_t count = (n + OVERFLOW_DATA - 1) / OVERFLOW_DATA;
+    uint8_t *pages = spoor_xcalloc(count, SQLF_PAGE);
+    uint32_t first = sqlf_file_claim(f, count);
+    for (size_t i = 0; i < count; i++) {
         size_t take = n < OVERFLOW_DATA ? n : OVERFLOW_DATA;
-        memset(page, 0, sizeof page);
-        put_u32(page, n > take ? f->npages + 2 : 0);
-        memcpy(page + 4, rest, take);
-        sqlf_file_append(f, page);
+        put_u32(pages + i * SQLF_PAGE, i + 1 < count ? first + (uint32_t)i + 1 : 0);
+        memcpy(pages + i * SQLF_PAGE + 4, rest, take);
         rest += take;
         n -= take;
     }
+    sqlf_file_write(f, first, pages, count);
+    free(pages);
     return first;
 }
 
