@@ -43,6 +43,8 @@ void sqlf_record_null(struct sqlf_record *r);
 void sqlf_record_int(struct sqlf_record *r, int64_t v);
 void sqlf_record_real(struct sqlf_record *r, double v);
 void sqlf_record_text(struct sqlf_record *r, const char *s, size_t len);
+/* The size of a record header holding `types` bytes of serial types. */
+size_t sqlf_record_header_len(size_t types);
 /* The record's bytes (header then body) into out (cleared first). */
 void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out);
 

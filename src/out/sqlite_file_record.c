@@ -129,12 +129,18 @@ void sqlf_record_text(struct sqlf_record *r, const char *s, size_t len)
     r->body.len += len;
 }
 
-void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out)
+size_t sqlf_record_header_len(size_t types)
 {
-    size_t types = r->types_used;
     size_t head = types + 1;    /* the header's size counts its own varint */
     while (sqlf_varint_len(head) + types != head)
         head = types + sqlf_varint_len(head);
+    return head;
+}
+
+void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out)
+{
+    size_t types = r->types_used;
+    size_t head = sqlf_record_header_len(types);
     out->len = 0;
     sqlf_buf_reserve(out, head + r->body.len);
     size_t n = sqlf_varint(out->p, head);

@@ -31,10 +31,8 @@ void sqlw_keys_free(struct sqlw_keys *k)
     memset(k, 0, sizeof *k);
 }
 
-void sqlw_keys_grow(struct sqlw_keys *k)
+static void grow(struct sqlw_keys *k)
 {
-    if (k->n < k->cap)
-        return;
     k->cap = k->cap * 2 + 4096;
     if (k->ts)
         k->ts_of = spoor_xrealloc(k->ts_of, k->cap * sizeof *k->ts_of);
@@ -44,6 +42,19 @@ void sqlw_keys_grow(struct sqlw_keys *k)
         k->pid_of = spoor_xrealloc(k->pid_of, k->cap * sizeof *k->pid_of);
         k->tid_of = spoor_xrealloc(k->tid_of, k->cap * sizeof *k->tid_of);
     }
+}
+
+struct sqlw_row_keys sqlw_keys_next(struct sqlw_keys *k)
+{
+    if (k->n == k->cap)
+        grow(k);
+    size_t i = k->n++;
+    return (struct sqlw_row_keys){
+        .ts = k->ts ? &k->ts_of[i] : NULL,
+        .pid = k->pid_tid ? &k->pid_of[i] : NULL,
+        .tid = k->pid_tid ? &k->tid_of[i] : NULL,
+        .name = k->name ? &k->name_of[i] : NULL,
+    };
 }
 
 static void int_span(const int64_t *v, size_t n, int64_t *min, int64_t *max)
