@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <string.h>
 
 #include "spoor/error.h"
 
@@ -26,8 +27,24 @@ void sqlf_buf_reserve(struct sqlf_buf *b, size_t n);
 void sqlf_buf_free(struct sqlf_buf *b);
 
 /* sqlite_file_record.c: varints and records. */
-size_t sqlf_varint(uint8_t *out, uint64_t v);
-size_t sqlf_varint_len(uint64_t v);
+size_t sqlf_varint_long(uint8_t *out, uint64_t v);
+
+/* Inline: most varints (serial types, lengths) are one byte. */
+static inline size_t sqlf_varint(uint8_t *out, uint64_t v)
+{
+    if (v < 0x80) {
+        out[0] = (uint8_t)v;
+        return 1;
+    }
+    return sqlf_varint_long(out, v);
+}
+
+static inline size_t sqlf_varint_len(uint64_t v)
+{
+    if (v < 0x80)
+        return 1;
+    return v >> 56 ? 9 : (size_t)(64 - __builtin_clzll(v) + 6) / 7;
+}
 
 /* A record (a row's values) being built: serial types and body apart;
  * trailing NULLs are dropped (a short record reads as NULLs, as after
@@ -39,12 +56,80 @@ struct sqlf_record {
 
 void sqlf_record_clear(struct sqlf_record *r);
 void sqlf_record_free(struct sqlf_record *r);
-void sqlf_record_null(struct sqlf_record *r);
-void sqlf_record_int(struct sqlf_record *r, int64_t v);
-void sqlf_record_real(struct sqlf_record *r, double v);
-void sqlf_record_text(struct sqlf_record *r, const char *s, size_t len);
-/* The size of a record header holding `types` bytes of serial types. */
-size_t sqlf_record_header_len(size_t types);
+
+/* Values appended (inline: a few per column of every row). */
+static inline void sqlf_put_type(struct sqlf_record *r, uint64_t type)
+{
+    if (r->types.len + 9 > r->types.cap)
+        sqlf_buf_reserve(&r->types, 9);
+    if (type < 0x80)
+        r->types.p[r->types.len++] = (uint8_t)type;
+    else
+        r->types.len += sqlf_varint(r->types.p + r->types.len, type);
+    if (type)
+        r->types_used = r->types.len;
+}
+
+/* The n low bytes of v, big-endian: one 8-byte store, then the length moves
+ * by n (the buffer keeps 8 bytes of room). */
+static inline void sqlf_put_be(struct sqlf_record *r, uint64_t v, size_t n)
+{
+    if (r->body.len + 8 > r->body.cap)
+        sqlf_buf_reserve(&r->body, 8);
+    uint64_t be = __builtin_bswap64(v << (8 * (8 - n)));
+    memcpy(r->body.p + r->body.len, &be, 8);
+    r->body.len += n;
+}
+
+static inline void sqlf_record_null(struct sqlf_record *r)
+{
+    sqlf_put_type(r, 0);
+}
+
+static inline void sqlf_record_int(struct sqlf_record *r, int64_t v)
+{
+    if (v == 0 || v == 1) {     /* serial types 8 and 9: no body (schema format 4) */
+        sqlf_put_type(r, (uint64_t)(8 + v));
+        return;
+    }
+    /* Serial types 1-6 hold 1, 2, 3, 4, 6 and 8 bytes; the magnitude (as
+     * v ^ v >> 63, so -128 fits a byte like 127) picks the smallest. */
+    static const uint8_t type_of_bytes[9] = {1, 1, 2, 3, 4, 5, 5, 6, 6};
+    static const uint8_t width[7] = {0, 1, 2, 3, 4, 6, 8};
+    uint64_t m = (uint64_t)(v ^ (v >> 63));
+    int bytes = m ? (64 - __builtin_clzll(m) + 1 + 7) / 8 : 1;  /* with the sign bit */
+    uint8_t t = type_of_bytes[bytes];
+    sqlf_put_type(r, t);
+    sqlf_put_be(r, (uint64_t)v, width[t]);
+}
+
+static inline void sqlf_record_real(struct sqlf_record *r, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, 8);
+    sqlf_put_type(r, 7);
+    sqlf_put_be(r, bits, 8);
+}
+
+static inline void sqlf_record_text(struct sqlf_record *r, const char *s, size_t len)
+{
+    sqlf_put_type(r, 13 + 2 * (uint64_t)len);
+    if (!len)
+        return;
+    sqlf_buf_reserve(&r->body, len);
+    memcpy(r->body.p + r->body.len, s, len);
+    r->body.len += len;
+}
+
+/* The size of a record header holding `types` bytes of serial types (it
+ * counts its own varint). */
+static inline size_t sqlf_record_header_len(size_t types)
+{
+    size_t head = types + 1;
+    while (sqlf_varint_len(head) + types != head)
+        head = types + sqlf_varint_len(head);
+    return head;
+}
 /* The record's bytes (header then body) into out (cleared first). */
 void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out);
 
@@ -112,9 +197,27 @@ struct sqlf_page {
 };
 
 void sqlf_page_start(struct sqlf_page *p, enum sqlf_kind kind, size_t reserve);
-bool sqlf_page_fits(const struct sqlf_page *p, size_t cell_len);
+static inline size_t sqlf_page_header_len(enum sqlf_kind kind)
+{
+    return kind == SQLF_INDEX_INTERIOR || kind == SQLF_TABLE_INTERIOR ? 12 : 8;
+}
+
+static inline bool sqlf_page_fits(const struct sqlf_page *p, size_t cell_len)
+{
+    size_t used = p->header + sqlf_page_header_len(p->kind) + 2 * p->ncells + p->reserve;
+    return used + 2 + cell_len <= p->content;
+}
+
 /* Room for a cell of cell_len bytes; fill it (sqlf_page_fits was true). */
-uint8_t *sqlf_page_add(struct sqlf_page *p, size_t cell_len);
+static inline uint8_t *sqlf_page_add(struct sqlf_page *p, size_t cell_len)
+{
+    p->content -= cell_len;
+    uint8_t *ptr = p->data + p->header + sqlf_page_header_len(p->kind) + 2 * p->ncells;
+    ptr[0] = (uint8_t)(p->content >> 8);
+    ptr[1] = (uint8_t)p->content;
+    p->ncells++;
+    return p->data + p->content;
+}
 /* Writes the header (right: the right-most child of an interior page). */
 void sqlf_page_seal(struct sqlf_page *p, uint32_t right);
 /* Moves a sealed page's header and pointers 100 bytes down, for page 1. */

@@ -33,11 +33,6 @@ static bool interior(enum sqlf_kind kind)
     return kind == SQLF_INDEX_INTERIOR || kind == SQLF_TABLE_INTERIOR;
 }
 
-static size_t header_len(enum sqlf_kind kind)
-{
-    return interior(kind) ? 12 : 8;
-}
-
 void sqlf_page_start(struct sqlf_page *p, enum sqlf_kind kind, size_t reserve)
 {
     memset(p->data, 0, sizeof p->data);
@@ -46,20 +41,6 @@ void sqlf_page_start(struct sqlf_page *p, enum sqlf_kind kind, size_t reserve)
     p->reserve = reserve;
     p->ncells = 0;
     p->content = SQLF_PAGE;
-}
-
-bool sqlf_page_fits(const struct sqlf_page *p, size_t cell_len)
-{
-    size_t used = p->header + header_len(p->kind) + 2 * p->ncells + p->reserve;
-    return used + 2 + cell_len <= p->content;
-}
-
-uint8_t *sqlf_page_add(struct sqlf_page *p, size_t cell_len)
-{
-    p->content -= cell_len;
-    put_u16(p->data + p->header + header_len(p->kind) + 2 * p->ncells, p->content);
-    p->ncells++;
-    return p->data + p->content;
 }
 
 void sqlf_page_seal(struct sqlf_page *p, uint32_t right)
@@ -74,7 +55,7 @@ void sqlf_page_seal(struct sqlf_page *p, uint32_t right)
 
 void sqlf_page_to_page1(struct sqlf_page *p)
 {
-    size_t n = header_len(p->kind) + 2 * p->ncells;
+    size_t n = sqlf_page_header_len(p->kind) + 2 * p->ncells;
     memmove(p->data + 100, p->data, n);
     memset(p->data, 0, 100);
     p->header = 100;

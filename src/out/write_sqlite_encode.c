@@ -76,6 +76,28 @@ static uint32_t name_key(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, 
     return key;
 }
 
+/* The usual cases, stored as they are: an integer in an INTEGER column, a
+ * string known to be valid UTF-8 in a TEXT one, a NULL. */
+static inline bool stored_as_is(const struct spoor_view *v, enum sqlw_affinity aff, size_t row,
+                                const uint8_t *known, struct sqlw_value *out)
+{
+    if (spoor_view_is_null(v, row)) {
+        out->type = SQLW_NULL;
+        return true;
+    }
+    if (v->kind == SPOOR_VIEW_I64 && aff == SQLW_INTEGER) {
+        out->type = SQLW_INT;
+        out->i = v->i64[row];
+        return true;
+    }
+    if (v->kind == SPOOR_VIEW_STR && aff == SQLW_TEXT && known[v->str[row]] == UTF8_VALID) {
+        out->type = SQLW_TEXT_VALUE;
+        out->s = spoor_strpool_get(v->pool, v->str[row], &out->len);
+        return true;
+    }
+    return false;
+}
+
 void sqlw_encode(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, size_t from, size_t to, size_t row,
                  const struct sqlw_row_keys *keys)
 {
@@ -85,7 +107,8 @@ void sqlw_encode(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, size_t f
         const struct spoor_view *v = &e->views[i];
         uint8_t *known = v->kind != SPOOR_VIEW_STR ? NULL : v->stable_ids ? w->resolved_utf8 : e->batch_utf8;
         struct sqlw_value value;
-        sqlw_convert(&e->scratch, e->affinity[i], v, row, known, &value);
+        if (!stored_as_is(v, e->affinity[i], row, known, &value))
+            sqlw_convert(&e->scratch, e->affinity[i], v, row, known, &value);
         sqlw_record_value(&e->rec, &value);
         if (i == w->ts_col && keys->ts)
             *keys->ts = int_key(&value);

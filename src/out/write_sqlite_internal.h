@@ -36,7 +36,15 @@ enum { UTF8_UNKNOWN, UTF8_VALID, UTF8_INVALID };
  * caches the UTF-8 state of the view's string ids, by id (NULL: no cache). */
 void sqlw_convert(struct wbuf *scratch, enum sqlw_affinity aff, const struct spoor_view *v, size_t row,
                   uint8_t *known, struct sqlw_value *out);
-void sqlw_record_value(struct sqlf_record *rec, const struct sqlw_value *v);
+static inline void sqlw_record_value(struct sqlf_record *rec, const struct sqlw_value *v)
+{
+    switch (v->type) {
+    case SQLW_NULL: sqlf_record_null(rec); break;
+    case SQLW_INT: sqlf_record_int(rec, v->i); break;
+    case SQLW_FLOAT: sqlf_record_real(rec, v->r); break;
+    case SQLW_TEXT_VALUE: sqlf_record_text(rec, v->s, v->len); break;
+    }
+}
 /* s with every invalid byte replaced by U+FFFD, into b (cleared first). */
 void sqlw_utf8_repair(struct wbuf *b, const char *s, size_t len);
 /* Appends s between quotes, quotes in it doubled: an SQL identifier ('"') or
