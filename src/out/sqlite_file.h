@@ -86,21 +86,27 @@ static inline void sqlf_record_null(struct sqlf_record *r)
     sqlf_put_type(r, 0);
 }
 
+/* Bytes of the body of serial types 0-9. */
+static const uint8_t sqlf_type_width[10] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0};
+
+/* An integer's serial type: 8 and 9 for 0 and 1 (no body, schema format 4),
+ * else 1-6 holding 1, 2, 3, 4, 6 or 8 bytes; the magnitude (as v ^ v >> 63,
+ * so -128 fits a byte like 127) picks the smallest. */
+static inline uint8_t sqlf_int_type(int64_t v)
+{
+    static const uint8_t type_of_bytes[9] = {1, 1, 2, 3, 4, 5, 5, 6, 6};
+    if (v == 0 || v == 1)
+        return (uint8_t)(8 + v);
+    uint64_t m = (uint64_t)(v ^ (v >> 63));
+    return type_of_bytes[m ? (64 - __builtin_clzll(m) + 1 + 7) / 8 : 1];   /* with the sign bit */
+}
+
 static inline void sqlf_record_int(struct sqlf_record *r, int64_t v)
 {
-    if (v == 0 || v == 1) {     /* serial types 8 and 9: no body (schema format 4) */
-        sqlf_put_type(r, (uint64_t)(8 + v));
-        return;
-    }
-    /* Serial types 1-6 hold 1, 2, 3, 4, 6 and 8 bytes; the magnitude (as
-     * v ^ v >> 63, so -128 fits a byte like 127) picks the smallest. */
-    static const uint8_t type_of_bytes[9] = {1, 1, 2, 3, 4, 5, 5, 6, 6};
-    static const uint8_t width[7] = {0, 1, 2, 3, 4, 6, 8};
-    uint64_t m = (uint64_t)(v ^ (v >> 63));
-    int bytes = m ? (64 - __builtin_clzll(m) + 1 + 7) / 8 : 1;  /* with the sign bit */
-    uint8_t t = type_of_bytes[bytes];
+    uint8_t t = sqlf_int_type(v);
     sqlf_put_type(r, t);
-    sqlf_put_be(r, (uint64_t)v, width[t]);
+    if (t < 8)
+        sqlf_put_be(r, (uint64_t)v, sqlf_type_width[t]);
 }
 
 static inline void sqlf_record_real(struct sqlf_record *r, double v)
@@ -130,6 +136,9 @@ static inline size_t sqlf_record_header_len(size_t types)
         head = types + sqlf_varint_len(head);
     return head;
 }
+/* A record of n (at most 8) integers into out (cleared first), null[i]
+ * making the i-th NULL: index entries, without a record's buffers. */
+void sqlf_record_ints(struct sqlf_buf *out, const int64_t *v, const bool *null, size_t n);
 /* The record's bytes (header then body) into out (cleared first). */
 void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out);
 
@@ -223,12 +232,42 @@ void sqlf_page_seal(struct sqlf_page *p, uint32_t right);
 /* Moves a sealed page's header and pointers 100 bytes down, for page 1. */
 void sqlf_page_to_page1(struct sqlf_page *p);
 
+/* The most payload a leaf cell keeps on its page (the spec's X). */
+enum { SQLF_INDEX_MAX_LOCAL = (SQLF_PAGE - 12) * 64 / 255 - 23, SQLF_TABLE_MAX_LOCAL = SQLF_PAGE - 35 };
+
 /* The size of a cell holding a payload of n bytes (plus a 4-byte child for
  * interior index cells, a rowid for table leaves), overflow pointer included. */
-size_t sqlf_cell_len(enum sqlf_kind kind, size_t n, uint64_t rowid);
+size_t sqlf_cell_len_any(enum sqlf_kind kind, size_t n, uint64_t rowid);
 /* Fills a cell of that size, writing the payload's overflow pages to f first. */
-void sqlf_cell_write(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, uint32_t child, uint64_t rowid,
-                     const uint8_t *payload, size_t n);
+void sqlf_cell_write_any(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, uint32_t child, uint64_t rowid,
+                         const uint8_t *payload, size_t n);
+
+/* Inline, the usual case: a leaf cell whose payload stays on its page. */
+static inline bool sqlf_cell_local(enum sqlf_kind kind, size_t n)
+{
+    return (kind == SQLF_INDEX_LEAF && n <= SQLF_INDEX_MAX_LOCAL) || (kind == SQLF_TABLE_LEAF && n <= SQLF_TABLE_MAX_LOCAL);
+}
+
+static inline size_t sqlf_cell_len(enum sqlf_kind kind, size_t n, uint64_t rowid)
+{
+    if (!sqlf_cell_local(kind, n))
+        return sqlf_cell_len_any(kind, n, rowid);
+    size_t len = sqlf_varint_len(n) + n + (kind == SQLF_TABLE_LEAF ? sqlf_varint_len(rowid) : 0);
+    return len < 4 ? 4 : len;   /* SQLite counts smaller cells as 4 bytes */
+}
+
+static inline void sqlf_cell_write(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, uint32_t child,
+                                   uint64_t rowid, const uint8_t *payload, size_t n)
+{
+    if (!sqlf_cell_local(kind, n)) {
+        sqlf_cell_write_any(f, cell, kind, child, rowid, payload, n);
+        return;
+    }
+    cell += sqlf_varint(cell, n);
+    if (kind == SQLF_TABLE_LEAF)
+        cell += sqlf_varint(cell, rowid);
+    memcpy(cell, payload, n);
+}
 
 /* sqlite_file_btree.c: b-trees built bottom-up. */
 

@@ -9,8 +9,8 @@
 
 enum {
     USABLE = SQLF_PAGE,                             /* no reserved bytes per page */
-    INDEX_MAX_LOCAL = (USABLE - 12) * 64 / 255 - 23,
-    TABLE_MAX_LOCAL = USABLE - 35,
+    INDEX_MAX_LOCAL = SQLF_INDEX_MAX_LOCAL,
+    TABLE_MAX_LOCAL = SQLF_TABLE_MAX_LOCAL,
     MIN_LOCAL = (USABLE - 12) * 32 / 255 - 23,
     OVERFLOW_DATA = USABLE - 4,                     /* after the next-page pointer */
     MIN_CELL = 4,                                   /* SQLite counts smaller cells as 4 bytes */
@@ -71,7 +71,7 @@ static size_t local_len(enum sqlf_kind kind, size_t n)
     return k <= max ? k : MIN_LOCAL;
 }
 
-size_t sqlf_cell_len(enum sqlf_kind kind, size_t n, uint64_t rowid)
+size_t sqlf_cell_len_any(enum sqlf_kind kind, size_t n, uint64_t rowid)
 {
     if (kind == SQLF_TABLE_INTERIOR)
         return 4 + sqlf_varint_len(rowid);
@@ -103,8 +103,8 @@ static uint32_t write_overflow(struct sqlf_file *f, const uint8_t *rest, size_t 
     return first;
 }
 
-void sqlf_cell_write(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, uint32_t child, uint64_t rowid,
-                     const uint8_t *payload, size_t n)
+void sqlf_cell_write_any(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, uint32_t child, uint64_t rowid,
+                         const uint8_t *payload, size_t n)
 {
     if (interior(kind)) {
         put_u32(cell, child);

@@ -151,24 +151,14 @@ struct entries {
     struct sqlf_record rec;
 };
 
-static void put_int(struct sqlf_record *rec, int64_t v)
-{
-    if (v == SPOOR_NULL)
-        sqlf_record_null(rec);
-    else
-        sqlf_record_int(rec, v);
-}
-
 /* The index record of the i-th entry: the key's values, then the rowid. */
 static void entry_record(void *ctx, size_t i, struct sqlf_buf *out)
 {
     struct entries *e = ctx;
     const struct sqlw_keys *k = e->k;
     uint32_t row = e->rows[i];
-    sqlf_record_clear(&e->rec);
-    if (e->which == BY_TS) {
-        put_int(&e->rec, k->ts_of[row]);
-    } else if (e->which == BY_NAME) {
+    if (e->which == BY_NAME) {
+        sqlf_record_clear(&e->rec);
         if (!k->name_of[row]) {
             sqlf_record_null(&e->rec);
         } else {
@@ -176,12 +166,21 @@ static void entry_record(void *ctx, size_t i, struct sqlf_buf *out)
             const char *s = spoor_strpool_get(k->names, k->name_of[row] - 1, &len);
             sqlf_record_text(&e->rec, s, len);
         }
-    } else {
-        put_int(&e->rec, k->pid_of[row]);
-        put_int(&e->rec, k->tid_of[row]);
+        sqlf_record_int(&e->rec, (int64_t)row + 1);
+        sqlf_record_finish(&e->rec, out);
+        return;
     }
-    sqlf_record_int(&e->rec, (int64_t)row + 1);
-    sqlf_record_finish(&e->rec, out);
+    int64_t v[3];
+    size_t n = 0;
+    if (e->which == BY_TS) {
+        v[n++] = k->ts_of[row];
+    } else {
+        v[n++] = k->pid_of[row];
+        v[n++] = k->tid_of[row];
+    }
+    v[n++] = (int64_t)row + 1;
+    const bool null[3] = {v[0] == SPOOR_NULL, v[1] == SPOOR_NULL, false};
+    sqlf_record_ints(out, v, null, n);
 }
 
 /* One index: its rows sorted by its keys, then its b-tree. */
