@@ -224,6 +224,7 @@ static void bind_batch(struct spoor_sqlite_writer *w, const struct spoor_table *
     if (w->defaults)
         for (size_t i = 0; i < t->ncols; i++)
             bind_args_column(w, t, &t->cols[i]);
+    sqlw_encoder_plan(w, &w->main);
 }
 
 /* One row, every column encoded here: its record to the table, its keys

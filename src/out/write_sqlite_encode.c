@@ -9,6 +9,7 @@ void sqlw_encoder_free(struct sqlw_encoder *e)
 {
     free(e->views);
     free(e->affinity);
+    free(e->ops);
     free(e->batch_utf8);
     free(e->name_key_of_id);
     wbuf_release(&e->scratch);
@@ -23,6 +24,7 @@ static void reserve(struct sqlw_encoder *e, size_t n)
     e->cap = n * 2;
     e->views = spoor_xrealloc(e->views, e->cap * sizeof *e->views);
     e->affinity = spoor_xrealloc(e->affinity, e->cap * sizeof *e->affinity);
+    e->ops = spoor_xrealloc(e->ops, e->cap * sizeof *e->ops);
 }
 
 void sqlw_encoder_start(struct sqlw_encoder *e, const struct spoor_table *t, const enum sqlw_affinity *affinity,
@@ -50,12 +52,8 @@ void sqlw_encoder_add(struct sqlw_encoder *e, enum sqlw_affinity aff)
 {
     reserve(e, e->n + 1);
     e->views[e->n] = (struct spoor_view){.kind = SPOOR_VIEW_NULL};
+    e->ops[e->n] = (struct sqlw_op){.how = SQLW_CONVERT, .key = SQLW_NO_KEY};
     e->affinity[e->n++] = aff;
-}
-
-static int64_t int_key(const struct sqlw_value *v)
-{
-    return v->type == SQLW_INT ? v->i : SPOOR_NULL;
 }
 
 /* The name index key of a row's name value: interned once per batch string
@@ -76,47 +74,74 @@ static uint32_t name_key(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, 
     return key;
 }
 
-/* The usual cases, stored as they are: an integer in an INTEGER column, a
- * string known to be valid UTF-8 in a TEXT one, a NULL. */
-static inline bool stored_as_is(const struct spoor_view *v, enum sqlw_affinity aff, size_t row,
-                                const uint8_t *known, struct sqlw_value *out)
+void sqlw_encoder_plan(const struct spoor_sqlite_writer *w, struct sqlw_encoder *e)
 {
+    for (size_t i = 0; i < e->n; i++) {
+        const struct spoor_view *v = &e->views[i];
+        enum sqlw_affinity aff = e->affinity[i];
+        struct sqlw_op *op = &e->ops[i];
+        op->how = i == w->generated_col                             ? SQLW_SKIP
+                : v->kind == SPOOR_VIEW_I64 && aff == SQLW_INTEGER ? SQLW_AS_INT
+                : v->kind == SPOOR_VIEW_STR && aff == SQLW_TEXT    ? SQLW_AS_TEXT
+                                                                   : SQLW_CONVERT;
+        op->key = i == w->ts_col && w->keys.ts             ? SQLW_KEY_TS
+                : i == w->pid_col && w->keys.pid_tid       ? SQLW_KEY_PID
+                : i == w->tid_col && w->keys.pid_tid       ? SQLW_KEY_TID
+                : i == w->name_col && w->keys.name         ? SQLW_KEY_NAME
+                                                           : SQLW_NO_KEY;
+    }
+}
+
+/* The value of column i at row as stored. */
+static inline void column_value(const struct spoor_sqlite_writer *w, struct sqlw_encoder *e, size_t i, size_t row,
+                                struct sqlw_value *out)
+{
+    const struct spoor_view *v = &e->views[i];
     if (spoor_view_is_null(v, row)) {
         out->type = SQLW_NULL;
-        return true;
+        return;
     }
-    if (v->kind == SPOOR_VIEW_I64 && aff == SQLW_INTEGER) {
+    switch (e->ops[i].how) {
+    case SQLW_AS_INT:
         out->type = SQLW_INT;
         out->i = v->i64[row];
-        return true;
+        return;
+    case SQLW_AS_TEXT: {
+        uint8_t *known = v->stable_ids ? w->resolved_utf8 : e->batch_utf8;
+        if (known[v->str[row]] == UTF8_VALID) {
+            out->type = SQLW_TEXT_VALUE;
+            out->s = spoor_strpool_get(v->pool, v->str[row], &out->len);
+            return;
+        }
+        sqlw_convert(&e->scratch, e->affinity[i], v, row, known, out);
+        return;
     }
-    if (v->kind == SPOOR_VIEW_STR && aff == SQLW_TEXT && known[v->str[row]] == UTF8_VALID) {
-        out->type = SQLW_TEXT_VALUE;
-        out->s = spoor_strpool_get(v->pool, v->str[row], &out->len);
-        return true;
+    default:
+        sqlw_convert(&e->scratch, e->affinity[i], v, row,
+                     v->kind != SPOOR_VIEW_STR ? NULL : v->stable_ids ? w->resolved_utf8 : e->batch_utf8, out);
     }
-    return false;
 }
 
 void sqlw_encode(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, size_t from, size_t to, size_t row,
                  const struct sqlw_row_keys *keys)
 {
     for (size_t i = from; i < to; i++) {
-        if (i == w->generated_col)
+        struct sqlw_op op = e->ops[i];
+        if (op.how == SQLW_SKIP)
             continue;
-        const struct spoor_view *v = &e->views[i];
-        uint8_t *known = v->kind != SPOOR_VIEW_STR ? NULL : v->stable_ids ? w->resolved_utf8 : e->batch_utf8;
         struct sqlw_value value;
-        if (!stored_as_is(v, e->affinity[i], row, known, &value))
-            sqlw_convert(&e->scratch, e->affinity[i], v, row, known, &value);
+        column_value(w, e, i, row, &value);
         sqlw_record_value(&e->rec, &value);
-        if (i == w->ts_col && keys->ts)
-            *keys->ts = int_key(&value);
-        if (i == w->pid_col && keys->pid)
-            *keys->pid = int_key(&value);
-        if (i == w->tid_col && keys->tid)
-            *keys->tid = int_key(&value);
-        if (i == w->name_col && keys->name)
-            *keys->name = name_key(w, e, v, row, &value);
+        if (op.key == SQLW_NO_KEY)
+            continue;
+        int64_t as_int = value.type == SQLW_INT ? value.i : SPOOR_NULL;
+        if (op.key == SQLW_KEY_TS)
+            *keys->ts = as_int;
+        else if (op.key == SQLW_KEY_PID)
+            *keys->pid = as_int;
+        else if (op.key == SQLW_KEY_TID)
+            *keys->tid = as_int;
+        else
+            *keys->name = name_key(w, e, &e->views[i], row, &value);
     }
 }

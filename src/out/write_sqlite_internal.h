@@ -74,12 +74,22 @@ struct sqlw_row_keys sqlw_keys_next(struct sqlw_keys *k);
  * CREATE INDEX statements and roots (at most 3). */
 size_t sqlw_keys_write(struct sqlw_keys *k, struct sqlf_file *f, struct sqlf_object *objects);
 
+/* How a column of a batch is encoded, chosen once per batch
+ * (sqlw_encoder_plan): the usual cases go straight into the record. */
+enum sqlw_how { SQLW_SKIP, SQLW_AS_INT, SQLW_AS_TEXT, SQLW_CONVERT };
+enum sqlw_key { SQLW_NO_KEY, SQLW_KEY_TS, SQLW_KEY_PID, SQLW_KEY_TID, SQLW_KEY_NAME };
+
+struct sqlw_op {
+    uint8_t how, key;
+};
+
 /* What rows are encoded with: the views of one batch's columns and their
  * affinities. One per thread: the writer's own (input order) and one per
  * load worker. */
 struct sqlw_encoder {
     struct spoor_view *views;
     enum sqlw_affinity *affinity;
+    struct sqlw_op *ops;
     size_t n, cap;                  /* the table's columns when the batch started */
     uint8_t *batch_utf8;            /* UTF-8 state of the batch's string ids */
     size_t batch_utf8_cap;
@@ -140,8 +150,10 @@ void sqlw_encoder_start(struct sqlw_encoder *e, const struct spoor_table *t, con
                         size_t n, bool name_keys);
 /* Adds a column (NULL view) for a table column added during the batch. */
 void sqlw_encoder_add(struct sqlw_encoder *e, enum sqlw_affinity aff);
+/* Chooses how each column is encoded, once the views are bound. */
+void sqlw_encoder_plan(const struct spoor_sqlite_writer *w, struct sqlw_encoder *e);
 /* Appends the values of columns [from, to) of row to e->rec, and their
- * index keys to keys. */
+ * index keys to keys (the encoder planned). */
 void sqlw_encode(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, size_t from, size_t to, size_t row,
                  const struct sqlw_row_keys *keys);
 

@@ -104,6 +104,7 @@ static struct sqlw_encoder *bind_worker(struct spoor_sqlite_writer *w, int worke
     for (size_t i = 0; i < w->ncols; i++)
         if (i < w->deferred_from || i >= w->deferred_to)
             spoor_view_bind(&e->views[i], w->cols[i].field, w->cols[i].key, w->cols[i].key_len, t, NULL);
+    sqlw_encoder_plan(w, e);
     return e;
 }
 
