@@ -268,6 +268,49 @@ static void concurrent_indexes(void **state)
     run("two-huge.db", &(struct spec){600, huge_text, 7, true});
 }
 
+static const uint64_t *sort_keys;
+static int by_key_then_row(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (sort_keys[x] != sort_keys[y])
+        return sort_keys[x] < sort_keys[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* The index sort is stable (ties in row order) whichever way it goes: one
+ * word per row (a narrow span of keys, 0 and 1 included), (key, row) pairs
+ * (keys spanning 64 bits, or rows given in another order). */
+static void sort_is_stable(void **state)
+{
+    enum { N = 5000 };
+    uint64_t *key = malloc(N * sizeof *key);
+    uint32_t *rows = malloc(N * sizeof *rows), *want = malloc(N * sizeof *want);
+    uint64_t seed = 7;
+    for (int span = 0; span < 4; span++) {
+        for (uint32_t i = 0; i < N; i++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            uint64_t r = seed >> 11;
+            key[i] = span == 0 ? r % 2 : span == 1 ? 1000000 + r % 977 : span == 2 ? r << 11 ^ (r & 3) : r % 50;
+            rows[i] = span == 3 ? N - 1 - i : i;    /* the last: not in row order */
+            want[i] = rows[i];
+        }
+        sort_keys = key;
+        qsort(want, N, sizeof *want, by_key_then_row);
+        sqlf_sort_rows(rows, N, key);
+        for (uint32_t i = 1; i < N; i++) {
+            assert_true(key[rows[i - 1]] <= key[rows[i]]);
+            /* Ties keep the order given: row order, or reversed in the last case. */
+            if (key[rows[i - 1]] == key[rows[i]])
+                assert_true(span == 3 ? rows[i - 1] > rows[i] : rows[i - 1] < rows[i]);
+        }
+        for (uint32_t i = 0; span < 3 && i < N; i++)
+            assert_int_equal(rows[i], want[i]);
+    }
+    free(key);
+    free(rows);
+    free(want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +321,7 @@ int main(void)
         cmocka_unit_test(pages_filled_exactly),
         cmocka_unit_test(overflow_pages),
         cmocka_unit_test(concurrent_indexes),
+        cmocka_unit_test(sort_is_stable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
