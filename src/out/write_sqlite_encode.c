@@ -83,6 +83,7 @@ void sqlw_encoder_plan(const struct spoor_sqlite_writer *w, struct sqlw_encoder 
         op->how = i == w->generated_col                             ? SQLW_SKIP
                 : v->kind == SPOOR_VIEW_I64 && aff == SQLW_INTEGER ? SQLW_AS_INT
                 : v->kind == SPOOR_VIEW_STR && aff == SQLW_TEXT    ? SQLW_AS_TEXT
+                : v->kind == SPOOR_VIEW_PH && aff == SQLW_TEXT     ? SQLW_AS_LETTER
                                                                    : SQLW_CONVERT;
         op->key = i == w->ts_col && w->keys.ts             ? SQLW_KEY_TS
                 : i == w->pid_col && w->keys.pid_tid       ? SQLW_KEY_PID
@@ -116,6 +117,14 @@ static inline void column_value(const struct spoor_sqlite_writer *w, struct sqlw
         sqlw_convert(&e->scratch, e->affinity[i], v, row, known, out);
         return;
     }
+    case SQLW_AS_LETTER:    /* the phase letter, as one byte of text when ASCII */
+        if (v->ph[row] < 0x80) {
+            out->type = SQLW_TEXT_VALUE;
+            out->s = (const char *)&v->ph[row];
+            out->len = 1;
+            return;
+        }
+        /* fall through */
     default:
         sqlw_convert(&e->scratch, e->affinity[i], v, row,
                      v->kind != SPOOR_VIEW_STR ? NULL : v->stable_ids ? w->resolved_utf8 : e->batch_utf8, out);

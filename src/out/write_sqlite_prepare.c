@@ -18,6 +18,7 @@
 enum { PRE_TYPES, PRE_USED, POST_TYPES, PRE_BODY, POST_BODY, NLENS };
 
 struct sqlw_prepared {
+    char apart[64];                     /* filled by one worker: no cache line shared with another's */
     const struct spoor_table *batch;    /* NULL when free */
     size_t n, cap;
     uint32_t *rows;                     /* the batch rows encoded */
@@ -25,6 +26,7 @@ struct sqlw_prepared {
     struct sqlf_buf types, body;        /* every row's, back to back */
     int64_t *ts, *pid, *tid;            /* index keys (of the columns encoded here) */
     uint32_t *name;
+    char apart_end[64];
 };
 
 void sqlw_prepared_free(struct spoor_sqlite_writer *w)
@@ -129,25 +131,29 @@ int spoor_sqlite_writer_prepare(struct spoor_sqlite_writer *w, int worker, const
     pthread_mutex_unlock(&w->mu);
     if (!p)
         return SPOOR_OK;
+    /* What is read every row is copied first: the writer's fields share
+     * cache lines with what input order writes every row (keys.n). */
     const struct sqlw_keys *k = &w->keys;
+    const bool ts = k->ts, pid_tid = k->pid_tid, name = k->name;
+    const size_t from = w->deferred_from, to = w->deferred_to, ncolumns = e->n;
     reserve_rows(p, k, n);
     struct sqlf_record *rec = &e->rec;
     for (size_t i = 0; i < n; i++) {
         size_t row = sel ? sel[i] : i;
         p->rows[i] = (uint32_t)row;
         struct sqlw_row_keys keys = {
-            .ts = k->ts ? &p->ts[i] : NULL,
-            .pid = k->pid_tid ? &p->pid[i] : NULL,
-            .tid = k->pid_tid ? &p->tid[i] : NULL,
-            .name = k->name ? &p->name[i] : NULL,
+            .ts = ts ? &p->ts[i] : NULL,
+            .pid = pid_tid ? &p->pid[i] : NULL,
+            .tid = pid_tid ? &p->tid[i] : NULL,
+            .name = name ? &p->name[i] : NULL,
         };
         uint32_t *len = p->len[i];
         sqlf_record_clear(rec);
-        sqlw_encode(w, e, 0, w->deferred_from, row, &keys);
+        sqlw_encode(w, e, 0, from, row, &keys);
         len[PRE_TYPES] = (uint32_t)rec->types.len;
         len[PRE_USED] = (uint32_t)rec->types_used;
         len[PRE_BODY] = (uint32_t)rec->body.len;
-        sqlw_encode(w, e, w->deferred_to, e->n, row, &keys);
+        sqlw_encode(w, e, to, ncolumns, row, &keys);
         len[POST_TYPES] = (uint32_t)(rec->types_used > len[PRE_TYPES] ? rec->types_used - len[PRE_TYPES] : 0);
         len[POST_BODY] = (uint32_t)(rec->body.len - len[PRE_BODY]);
         append(&p->types, rec->types.p, len[PRE_TYPES] + len[POST_TYPES]);
