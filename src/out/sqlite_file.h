@@ -308,7 +308,8 @@ struct sqlf_object {
  * and closes the file. */
 int sqlf_finish(struct sqlf_file *f, const struct sqlf_object *objects, size_t n, struct spoor_error *err);
 
-/* sqlite_file_sort.c: a stable LSD radix sort of row numbers by 64-bit key. */
-void sqlf_sort_rows(uint32_t *rows, size_t n, const uint64_t *key_of_row);
+/* sqlite_file_sort.c: a stable LSD radix sort of row numbers by 64-bit key
+ * (key_of_row may be overwritten; spare holds n words of scratch). */
+void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key_of_row, uint64_t *spare);
 
 #endif

@@ -3,7 +3,7 @@
  * taken relative to the smallest; when a key's significant bits and a row
  * number fit 64 bits together, each row is one word (key above, row below)
  * and only the key's digits are sorted, 11 bits a pass (a 37-bit span of
- * nanoseconds: 4 passes). Otherwise (key, row) pairs are sorted a byte a
+ * nanoseconds: 4 passes), between the caller's spare words and its keys. Otherwise (key, row) pairs are sorted a byte a
  * pass, skipping bytes every key shares. */
 #include "out/sqlite_file.h"
 #include "spoor/error.h"
@@ -18,10 +18,11 @@ static unsigned bits_of(uint64_t v)
     return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
 }
 
-static void sort_words(uint32_t *rows, size_t n, const uint64_t *key, uint64_t min, unsigned key_bits,
+/* a: n words of scratch; key is read first, then sorted into. */
+static void sort_words(uint32_t *rows, size_t n, uint64_t *key, uint64_t *a, uint64_t min, unsigned key_bits,
                        unsigned row_bits)
 {
-    uint64_t *a = spoor_xmalloc(n * sizeof *a), *b = spoor_xmalloc(n * sizeof *b);
+    uint64_t *b = key;
     unsigned passes = (key_bits + DIGIT - 1) / DIGIT;
     size_t (*count)[BUCKETS] = spoor_xcalloc(passes ? passes : 1, sizeof *count);
     for (size_t i = 0; i < n; i++) {
@@ -48,8 +49,6 @@ static void sort_words(uint32_t *rows, size_t n, const uint64_t *key, uint64_t m
     for (size_t i = 0; i < n; i++)
         rows[i] = (uint32_t)(a[i] & row_mask);
     free(count);
-    free(a);
-    free(b);
 }
 
 struct pair {
@@ -90,7 +89,7 @@ static void sort_pairs(uint32_t *rows, size_t n, const uint64_t *key_of_row, uin
     free(b);
 }
 
-void sqlf_sort_rows(uint32_t *rows, size_t n, const uint64_t *key_of_row)
+void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key_of_row, uint64_t *spare)
 {
     if (n < 2)
         return;
@@ -104,7 +103,7 @@ void sqlf_sort_rows(uint32_t *rows, size_t n, const uint64_t *key_of_row)
     }
     unsigned key_bits = bits_of(max - min), row_bits = bits_of(n - 1);
     if (identity && key_bits + row_bits <= 64)
-        sort_words(rows, n, key_of_row, min, key_bits, row_bits);
+        sort_words(rows, n, key_of_row, spare, min, key_bits, row_bits);
     else
         sort_pairs(rows, n, key_of_row, min);
 }

@@ -191,32 +191,36 @@ struct build {
     uint32_t root;
 };
 
-static uint32_t *sorted_rows(const struct sqlw_keys *k, enum which which)
+/* A thread's arrays, n + 1 each, kept from one index to the next: fresh
+ * memory costs a page fault every 4 KiB. */
+struct scratch {
+    uint64_t *key, *spare;
+    uint32_t *rows;
+};
+
+/* The rows in the index's order, into s->rows. */
+static void sort_rows(const struct sqlw_keys *k, enum which which, struct scratch *s)
 {
-    uint64_t *key = spoor_xmalloc((k->n + 1) * sizeof *key);
-    uint32_t *rows = spoor_xmalloc((k->n + 1) * sizeof *rows);
     for (size_t i = 0; i < k->n; i++)
-        rows[i] = (uint32_t)i;
+        s->rows[i] = (uint32_t)i;
     if (which == BY_TS) {
-        int_keys(key, k->ts_of, k->n);
+        int_keys(s->key, k->ts_of, k->n);
     } else if (which == BY_NAME) {
-        name_keys(k, key);
-    } else if (!pid_tid_keys(k, key)) {
-        int_keys(key, k->tid_of, k->n);
-        sqlf_sort_rows(rows, k->n, key);
-        int_keys(key, k->pid_of, k->n);
+        name_keys(k, s->key);
+    } else if (!pid_tid_keys(k, s->key)) {
+        int_keys(s->key, k->tid_of, k->n);
+        sqlf_sort_rows(s->rows, k->n, s->key, s->spare);
+        int_keys(s->key, k->pid_of, k->n);
     }
-    sqlf_sort_rows(rows, k->n, key);
-    free(key);
-    return rows;
+    sqlf_sort_rows(s->rows, k->n, s->key, s->spare);
 }
 
-static void build_index(struct build *b)
+static void build_index(struct build *b, struct scratch *s)
 {
-    struct entries e = {.k = b->k, .rows = sorted_rows(b->k, b->which), .which = b->which};
+    sort_rows(b->k, b->which, s);
+    struct entries e = {.k = b->k, .rows = s->rows, .which = b->which};
     b->root = sqlf_index_write(b->f, b->k->n, entry_record, &e);
     sqlf_record_free(&e.rec);
-    free((uint32_t *)e.rows);
 }
 
 /* The indexes to build, taken in turn by two threads. */
@@ -230,14 +234,21 @@ struct builds {
 static void *build_some(void *arg)
 {
     struct builds *b = arg;
+    size_t n = b->list[0].k->n + 1;
+    struct scratch s = {.key = spoor_xmalloc(n * sizeof *s.key), .spare = spoor_xmalloc(n * sizeof *s.spare),
+                        .rows = spoor_xmalloc(n * sizeof *s.rows)};
     for (;;) {
         pthread_mutex_lock(&b->mu);
         size_t i = b->next++;
         pthread_mutex_unlock(&b->mu);
         if (i >= b->n)
-            return NULL;
-        build_index(&b->list[i]);
+            break;
+        build_index(&b->list[i], &s);
     }
+    free(s.key);
+    free(s.spare);
+    free(s.rows);
+    return NULL;
 }
 
 size_t sqlw_keys_write(struct sqlw_keys *k, struct sqlf_file *f, struct sqlf_object *objects)
