@@ -28,6 +28,7 @@ res=$out/export-results
 rm -rf "$res"
 mkdir -p "$res"
 cut -d' ' -f1-3 /proc/loadavg >"$res/load_start"
+echo "$size_mb" >"$res/size_mb"
 echo "bench: generating the input ($size_mb MB)" >&2
 "$spoor" gen -o "$trace" --size-mb "$size_mb" --seed 1 --no-truth >/dev/null
 q() { printf '%q' "$1"; }

@@ -44,6 +44,12 @@ int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path,
 int spoor_sqlite_writer_write(struct spoor_sqlite_writer *w, const struct spoor_table *t,
                               const struct spoor_resolved *res, const uint32_t *sel, size_t n,
                               struct spoor_error *err);
+/* Optional, from any thread (one call at a time per worker number): encodes
+ * rows sel[0..n) of t ahead of spoor_sqlite_writer_write(), which must then
+ * get the same rows of the same t. Batches are written in input order, but
+ * prepared in any order, in parallel. */
+int spoor_sqlite_writer_prepare(struct spoor_sqlite_writer *w, int worker, const struct spoor_table *t,
+                                const uint32_t *sel, size_t n);
 /* Writes the indexes, the schema, the lookups and meta, and closes. */
 int spoor_sqlite_writer_finish(struct spoor_sqlite_writer *w, const struct spoor_load_result *loaded,
                                struct spoor_error *err);

@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
+#include <pthread.h>
+#include <string.h>
 
 #include "spoor/error.h"
 
@@ -26,8 +27,24 @@ void sqlf_buf_reserve(struct sqlf_buf *b, size_t n);
 void sqlf_buf_free(struct sqlf_buf *b);
 
 /* sqlite_file_record.c: varints and records. */
-size_t sqlf_varint(uint8_t *out, uint64_t v);
-size_t sqlf_varint_len(uint64_t v);
+size_t sqlf_varint_long(uint8_t *out, uint64_t v);
+
+/* Inline: most varints (serial types, lengths) are one byte. */
+static inline size_t sqlf_varint(uint8_t *out, uint64_t v)
+{
+    if (v < 0x80) {
+        out[0] = (uint8_t)v;
+        return 1;
+    }
+    return sqlf_varint_long(out, v);
+}
+
+static inline size_t sqlf_varint_len(uint64_t v)
+{
+    if (v < 0x80)
+        return 1;
+    return v >> 56 ? 9 : (size_t)(64 - __builtin_clzll(v) + 6) / 7;
+}
 
 /* A record (a row's values) being built: serial types and body apart;
  * trailing NULLs are dropped (a short record reads as NULLs, as after
@@ -39,29 +56,136 @@ struct sqlf_record {
 
 void sqlf_record_clear(struct sqlf_record *r);
 void sqlf_record_free(struct sqlf_record *r);
-void sqlf_record_null(struct sqlf_record *r);
-void sqlf_record_int(struct sqlf_record *r, int64_t v);
-void sqlf_record_real(struct sqlf_record *r, double v);
-void sqlf_record_text(struct sqlf_record *r, const char *s, size_t len);
+
+/* Values appended (inline: a few per column of every row). */
+static inline void sqlf_put_type(struct sqlf_record *r, uint64_t type)
+{
+    if (r->types.len + 9 > r->types.cap)
+        sqlf_buf_reserve(&r->types, 9);
+    if (type < 0x80)
+        r->types.p[r->types.len++] = (uint8_t)type;
+    else
+        r->types.len += sqlf_varint(r->types.p + r->types.len, type);
+    if (type)
+        r->types_used = r->types.len;
+}
+
+/* The n low bytes of v, big-endian: one 8-byte store, then the length moves
+ * by n (the buffer keeps 8 bytes of room). */
+static inline void sqlf_put_be(struct sqlf_record *r, uint64_t v, size_t n)
+{
+    if (r->body.len + 8 > r->body.cap)
+        sqlf_buf_reserve(&r->body, 8);
+    uint64_t be = __builtin_bswap64(v << (8 * (8 - n)));
+    memcpy(r->body.p + r->body.len, &be, 8);
+    r->body.len += n;
+}
+
+static inline void sqlf_record_null(struct sqlf_record *r)
+{
+    sqlf_put_type(r, 0);
+}
+
+/* Bytes of the body of serial types 0-9. */
+static const uint8_t sqlf_type_width[10] = {0, 1, 2, 3, 4, 6, 8, 8, 0, 0};
+
+/* An integer's serial type: 8 and 9 for 0 and 1 (no body, schema format 4),
+ * else 1-6 holding 1, 2, 3, 4, 6 or 8 bytes; the magnitude (as v ^ v >> 63,
+ * so -128 fits a byte like 127) picks the smallest. */
+static inline uint8_t sqlf_int_type(int64_t v)
+{
+    static const uint8_t type_of_bytes[9] = {1, 1, 2, 3, 4, 5, 5, 6, 6};
+    if (v == 0 || v == 1)
+        return (uint8_t)(8 + v);
+    uint64_t m = (uint64_t)(v ^ (v >> 63));
+    return type_of_bytes[m ? (64 - __builtin_clzll(m) + 1 + 7) / 8 : 1];   /* with the sign bit */
+}
+
+static inline void sqlf_record_int(struct sqlf_record *r, int64_t v)
+{
+    uint8_t t = sqlf_int_type(v);
+    sqlf_put_type(r, t);
+    if (t < 8)
+        sqlf_put_be(r, (uint64_t)v, sqlf_type_width[t]);
+}
+
+static inline void sqlf_record_real(struct sqlf_record *r, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, 8);
+    sqlf_put_type(r, 7);
+    sqlf_put_be(r, bits, 8);
+}
+
+static inline void sqlf_record_text(struct sqlf_record *r, const char *s, size_t len)
+{
+    sqlf_put_type(r, 13 + 2 * (uint64_t)len);
+    if (!len)
+        return;
+    sqlf_buf_reserve(&r->body, len);
+    memcpy(r->body.p + r->body.len, s, len);
+    r->body.len += len;
+}
+
+/* The size of a record header holding `types` bytes of serial types (it
+ * counts its own varint). */
+static inline size_t sqlf_record_header_len(size_t types)
+{
+    size_t head = types + 1;
+    while (sqlf_varint_len(head) + types != head)
+        head = types + sqlf_varint_len(head);
+    return head;
+}
+/* A record of n (at most 8) integers into out (cleared first), null[i]
+ * making the i-th NULL: index entries, without a record's buffers. */
+void sqlf_record_ints(struct sqlf_buf *out, const int64_t *v, const bool *null, size_t n);
 /* The record's bytes (header then body) into out (cleared first). */
 void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out);
 
-/* sqlite_file_page.c: the file, pages and cells. */
+/* sqlite_file_io.c: the file and the sinks that write its pages. */
 struct sqlf_file {
-    FILE *fp;
+    int fd;
+    bool opened;
     const char *path;           /* for messages */
-    uint32_t npages;            /* written so far, page 1 included */
+    pthread_mutex_t mu;         /* guards what follows */
+    uint32_t npages;            /* numbers handed out, page 1 included */
+    uint32_t *spare;            /* handed out but unused: the freelist */
+    size_t nspare;
     int error;                  /* errno of the first failed write */
 };
 
-/* Creates path and reserves page 1. */
+/* Creates path; page 1 is reserved. */
 int sqlf_file_open(struct sqlf_file *f, const char *path, struct spoor_error *err);
-/* Appends a page; returns its number. */
-uint32_t sqlf_file_append(struct sqlf_file *f, const uint8_t *page);
-/* Writes page 1, flushes and closes. */
+/* Hands out n consecutive page numbers (thread-safe); returns the first. */
+uint32_t sqlf_file_claim(struct sqlf_file *f, size_t n);
+/* Writes n pages from page number first on (thread-safe). */
+void sqlf_file_write(struct sqlf_file *f, uint32_t first, const uint8_t *pages, size_t n);
+/* Writes the freelist's trunk pages (every sink finished); returns the
+ * first trunk (0: none) and the number of freelist pages in count. */
+uint32_t sqlf_file_freelist(struct sqlf_file *f, uint32_t *count);
+/* Writes page 1 and closes. */
 int sqlf_file_close(struct sqlf_file *f, const uint8_t *page1, struct spoor_error *err);
 /* Closes without finishing (the caller removes the file). */
 void sqlf_file_abort(struct sqlf_file *f);
+
+/* Appends pages to a file in blocks of numbers of its own, so that several
+ * sinks (one thread each) can write one file at once. */
+struct sqlf_sink {
+    struct sqlf_file *f;
+    uint8_t *buf;               /* the block being filled */
+    uint32_t first;             /* its first page number */
+    size_t used, size;
+};
+
+void sqlf_sink_start(struct sqlf_sink *s, struct sqlf_file *f);
+/* The number the next page appended will get. */
+uint32_t sqlf_sink_next(struct sqlf_sink *s);
+/* Appends a page; returns its number. */
+uint32_t sqlf_sink_append(struct sqlf_sink *s, const uint8_t *page);
+/* Writes what is buffered; numbers not used go back or to the freelist. */
+void sqlf_sink_finish(struct sqlf_sink *s);
+
+/* sqlite_file_page.c: pages and cells. */
 
 /* B-tree page kinds (the page's first byte). */
 enum sqlf_kind {
@@ -82,26 +206,75 @@ struct sqlf_page {
 };
 
 void sqlf_page_start(struct sqlf_page *p, enum sqlf_kind kind, size_t reserve);
-bool sqlf_page_fits(const struct sqlf_page *p, size_t cell_len);
+static inline size_t sqlf_page_header_len(enum sqlf_kind kind)
+{
+    return kind == SQLF_INDEX_INTERIOR || kind == SQLF_TABLE_INTERIOR ? 12 : 8;
+}
+
+static inline bool sqlf_page_fits(const struct sqlf_page *p, size_t cell_len)
+{
+    size_t used = p->header + sqlf_page_header_len(p->kind) + 2 * p->ncells + p->reserve;
+    return used + 2 + cell_len <= p->content;
+}
+
 /* Room for a cell of cell_len bytes; fill it (sqlf_page_fits was true). */
-uint8_t *sqlf_page_add(struct sqlf_page *p, size_t cell_len);
+static inline uint8_t *sqlf_page_add(struct sqlf_page *p, size_t cell_len)
+{
+    p->content -= cell_len;
+    uint8_t *ptr = p->data + p->header + sqlf_page_header_len(p->kind) + 2 * p->ncells;
+    ptr[0] = (uint8_t)(p->content >> 8);
+    ptr[1] = (uint8_t)p->content;
+    p->ncells++;
+    return p->data + p->content;
+}
 /* Writes the header (right: the right-most child of an interior page). */
 void sqlf_page_seal(struct sqlf_page *p, uint32_t right);
 /* Moves a sealed page's header and pointers 100 bytes down, for page 1. */
 void sqlf_page_to_page1(struct sqlf_page *p);
 
+/* The most payload a leaf cell keeps on its page (the spec's X). */
+enum { SQLF_INDEX_MAX_LOCAL = (SQLF_PAGE - 12) * 64 / 255 - 23, SQLF_TABLE_MAX_LOCAL = SQLF_PAGE - 35 };
+
 /* The size of a cell holding a payload of n bytes (plus a 4-byte child for
  * interior index cells, a rowid for table leaves), overflow pointer included. */
-size_t sqlf_cell_len(enum sqlf_kind kind, size_t n, uint64_t rowid);
-/* Fills a cell of that size, writing the payload's overflow pages first. */
-void sqlf_cell_write(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, uint32_t child, uint64_t rowid,
-                     const uint8_t *payload, size_t n);
+size_t sqlf_cell_len_any(enum sqlf_kind kind, size_t n, uint64_t rowid);
+/* Fills a cell of that size, writing the payload's overflow pages to f first. */
+void sqlf_cell_write_any(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, uint32_t child, uint64_t rowid,
+                         const uint8_t *payload, size_t n);
+
+/* Inline, the usual case: a leaf cell whose payload stays on its page. */
+static inline bool sqlf_cell_local(enum sqlf_kind kind, size_t n)
+{
+    return (kind == SQLF_INDEX_LEAF && n <= SQLF_INDEX_MAX_LOCAL) || (kind == SQLF_TABLE_LEAF && n <= SQLF_TABLE_MAX_LOCAL);
+}
+
+static inline size_t sqlf_cell_len(enum sqlf_kind kind, size_t n, uint64_t rowid)
+{
+    if (!sqlf_cell_local(kind, n))
+        return sqlf_cell_len_any(kind, n, rowid);
+    size_t len = sqlf_varint_len(n) + n + (kind == SQLF_TABLE_LEAF ? sqlf_varint_len(rowid) : 0);
+    return len < 4 ? 4 : len;   /* SQLite counts smaller cells as 4 bytes */
+}
+
+static inline void sqlf_cell_write(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, uint32_t child,
+                                   uint64_t rowid, const uint8_t *payload, size_t n)
+{
+    if (!sqlf_cell_local(kind, n)) {
+        sqlf_cell_write_any(f, cell, kind, child, rowid, payload, n);
+        return;
+    }
+    cell += sqlf_varint(cell, n);
+    if (kind == SQLF_TABLE_LEAF)
+        cell += sqlf_varint(cell, rowid);
+    memcpy(cell, payload, n);
+}
 
 /* sqlite_file_btree.c: b-trees built bottom-up. */
 
 /* A table b-tree fed with rows in rowid order. */
 struct sqlf_table {
     struct sqlf_file *f;
+    struct sqlf_sink sink;
     struct sqlf_page page;
     bool on_page1;              /* the root goes to page 1 (sqlite_schema) */
     uint32_t *leaves;           /* pages written so far */
@@ -119,7 +292,8 @@ uint32_t sqlf_table_finish(struct sqlf_table *t, struct sqlf_page *root);
 void sqlf_table_free(struct sqlf_table *t);
 
 /* An index b-tree over n entries given in key order: record(ctx, i, out)
- * writes the record of the i-th. Returns the root page. */
+ * writes the record of the i-th. Returns the root page. Several may be
+ * written at once, on threads of their own. */
 typedef void (*sqlf_entry_fn)(void *ctx, size_t i, struct sqlf_buf *out);
 uint32_t sqlf_index_write(struct sqlf_file *f, size_t n, sqlf_entry_fn record, void *ctx);
 
@@ -134,7 +308,8 @@ struct sqlf_object {
  * and closes the file. */
 int sqlf_finish(struct sqlf_file *f, const struct sqlf_object *objects, size_t n, struct spoor_error *err);
 
-/* sqlite_file_sort.c: a stable LSD radix sort of row numbers by 64-bit key. */
-void sqlf_sort_rows(uint32_t *rows, size_t n, const uint64_t *key_of_row);
+/* sqlite_file_sort.c: a stable LSD radix sort of row numbers by 64-bit key
+ * (key_of_row may be overwritten; spare holds n words of scratch). */
+void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key_of_row, uint64_t *spare);
 
 #endif

@@ -26,6 +26,7 @@ struct level {
 
 struct builder {
     struct sqlf_file *f;
+    struct sqlf_sink *sink;
     bool on_page1;
     struct sqlf_page *root;     /* on_page1: where the root page is left */
     sqlf_entry_fn record;
@@ -72,7 +73,7 @@ static uint32_t close_page(struct builder *b, uint32_t right, bool root)
         memcpy(b->root, &b->page, sizeof b->page);
         return 1;
     }
-    return sqlf_file_append(b->f, b->page.data);
+    return sqlf_sink_append(b->sink, b->page.data);
 }
 
 /* Packs one level into pages; out receives them and the keys between them. */
@@ -134,15 +135,20 @@ static uint32_t build_up(struct builder *b, enum sqlf_kind kind, struct level *l
 
 uint32_t sqlf_index_write(struct sqlf_file *f, size_t n, sqlf_entry_fn record, void *ctx)
 {
-    struct builder b = {.f = f, .record = record, .ctx = ctx};
+    struct sqlf_sink sink;
+    sqlf_sink_start(&sink, f);
+    struct builder b = {.f = f, .sink = &sink, .record = record, .ctx = ctx};
     struct level leaves = {.n = n};
-    return build_up(&b, SQLF_INDEX_LEAF, &leaves);
+    uint32_t root = build_up(&b, SQLF_INDEX_LEAF, &leaves);
+    sqlf_sink_finish(&sink);
+    return root;
 }
 
 void sqlf_table_start(struct sqlf_table *t, struct sqlf_file *f, bool on_page1)
 {
     memset(t, 0, sizeof *t);
     t->f = f;
+    sqlf_sink_start(&t->sink, f);
     t->on_page1 = on_page1;
     sqlf_page_start(&t->page, SQLF_TABLE_LEAF, on_page1 ? PAGE1_HEADER : 0);
 }
@@ -155,7 +161,7 @@ static void flush_leaf(struct sqlf_table *t)
         t->max_rowid = spoor_xrealloc(t->max_rowid, t->cap * sizeof *t->max_rowid);
     }
     sqlf_page_seal(&t->page, 0);
-    t->leaves[t->nleaves] = sqlf_file_append(t->f, t->page.data);
+    t->leaves[t->nleaves] = sqlf_sink_append(&t->sink, t->page.data);
     t->max_rowid[t->nleaves++] = t->last_rowid;
     sqlf_page_start(&t->page, SQLF_TABLE_LEAF, t->page.reserve);
 }
@@ -172,7 +178,7 @@ void sqlf_table_add(struct sqlf_table *t, uint64_t rowid, const uint8_t *record,
 
 uint32_t sqlf_table_finish(struct sqlf_table *t, struct sqlf_page *root)
 {
-    struct builder b = {.f = t->f, .on_page1 = t->on_page1, .root = root};
+    struct builder b = {.f = t->f, .sink = &t->sink, .on_page1 = t->on_page1, .root = root};
     uint32_t page;
     if (!t->nleaves) {
         memcpy(&b.page, &t->page, sizeof b.page);
@@ -184,12 +190,15 @@ uint32_t sqlf_table_finish(struct sqlf_table *t, struct sqlf_page *root)
         t->max_rowid = NULL;
         page = build_up(&b, SQLF_TABLE_INTERIOR, &level);
     }
+    sqlf_sink_finish(&t->sink);
     sqlf_table_free(t);
     return page;
 }
 
 void sqlf_table_free(struct sqlf_table *t)
 {
+    free(t->sink.buf);
+    t->sink.buf = NULL;
     free(t->leaves);
     free(t->max_rowid);
     t->leaves = NULL;

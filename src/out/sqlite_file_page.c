@@ -1,17 +1,16 @@
-/* The database file as a sequence of pages, b-tree pages being filled, and
- * cells with the part of their payload that spills to overflow pages. */
+/* B-tree pages being filled, and cells with the part of their payload that
+ * spills to overflow pages. */
 #include "out/sqlite_file.h"
 
-#include <errno.h>
-#include <fcntl.h>
+#include "spoor/error.h"
+
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum {
     USABLE = SQLF_PAGE,                             /* no reserved bytes per page */
-    INDEX_MAX_LOCAL = (USABLE - 12) * 64 / 255 - 23,
-    TABLE_MAX_LOCAL = USABLE - 35,
+    INDEX_MAX_LOCAL = SQLF_INDEX_MAX_LOCAL,
+    TABLE_MAX_LOCAL = SQLF_TABLE_MAX_LOCAL,
     MIN_LOCAL = (USABLE - 12) * 32 / 255 - 23,
     OVERFLOW_DATA = USABLE - 4,                     /* after the next-page pointer */
     MIN_CELL = 4,                                   /* SQLite counts smaller cells as 4 bytes */
@@ -29,65 +28,9 @@ static void put_u32(uint8_t *p, uint32_t v)
         p[i] = (uint8_t)(v >> (24 - 8 * i));
 }
 
-int sqlf_file_open(struct sqlf_file *f, const char *path, struct spoor_error *err)
-{
-    memset(f, 0, sizeof *f);
-    f->path = path;
-    /* Not O_TRUNC (path is empty or absent): on ext4 a truncated file that
-     * was written is flushed to disk when closed, ~70 ms for 150 MB. */
-    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-    struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 && ftruncate(fd, 0) != 0) {
-        close(fd);
-        fd = -1;
-    }
-    f->fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f->fp) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", path, strerror(e));
-    }
-    setvbuf(f->fp, NULL, _IOFBF, 1 << 20);
-    static const uint8_t blank[SQLF_PAGE];
-    sqlf_file_append(f, blank);
-    return SPOOR_OK;
-}
-
-uint32_t sqlf_file_append(struct sqlf_file *f, const uint8_t *page)
-{
-    if (fwrite(page, SQLF_PAGE, 1, f->fp) != 1 && !f->error)
-        f->error = errno ? errno : EIO;
-    return ++f->npages;
-}
-
-int sqlf_file_close(struct sqlf_file *f, const uint8_t *page1, struct spoor_error *err)
-{
-    if (fflush(f->fp) || fseek(f->fp, 0, SEEK_SET) || fwrite(page1, SQLF_PAGE, 1, f->fp) != 1)
-        f->error = f->error ? f->error : (errno ? errno : EIO);
-    if (fclose(f->fp) && !f->error)
-        f->error = errno ? errno : EIO;
-    f->fp = NULL;
-    if (f->error)
-        return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", f->path, strerror(f->error));
-    return SPOOR_OK;
-}
-
-void sqlf_file_abort(struct sqlf_file *f)
-{
-    if (f->fp)
-        fclose(f->fp);
-    f->fp = NULL;
-}
-
 static bool interior(enum sqlf_kind kind)
 {
     return kind == SQLF_INDEX_INTERIOR || kind == SQLF_TABLE_INTERIOR;
-}
-
-static size_t header_len(enum sqlf_kind kind)
-{
-    return interior(kind) ? 12 : 8;
 }
 
 void sqlf_page_start(struct sqlf_page *p, enum sqlf_kind kind, size_t reserve)
@@ -98,20 +41,6 @@ void sqlf_page_start(struct sqlf_page *p, enum sqlf_kind kind, size_t reserve)
     p->reserve = reserve;
     p->ncells = 0;
     p->content = SQLF_PAGE;
-}
-
-bool sqlf_page_fits(const struct sqlf_page *p, size_t cell_len)
-{
-    size_t used = p->header + header_len(p->kind) + 2 * p->ncells + p->reserve;
-    return used + 2 + cell_len <= p->content;
-}
-
-uint8_t *sqlf_page_add(struct sqlf_page *p, size_t cell_len)
-{
-    p->content -= cell_len;
-    put_u16(p->data + p->header + header_len(p->kind) + 2 * p->ncells, p->content);
-    p->ncells++;
-    return p->data + p->content;
 }
 
 void sqlf_page_seal(struct sqlf_page *p, uint32_t right)
@@ -126,7 +55,7 @@ void sqlf_page_seal(struct sqlf_page *p, uint32_t right)
 
 void sqlf_page_to_page1(struct sqlf_page *p)
 {
-    size_t n = header_len(p->kind) + 2 * p->ncells;
+    size_t n = sqlf_page_header_len(p->kind) + 2 * p->ncells;
     memmove(p->data + 100, p->data, n);
     memset(p->data, 0, 100);
     p->header = 100;
@@ -142,7 +71,7 @@ static size_t local_len(enum sqlf_kind kind, size_t n)
     return k <= max ? k : MIN_LOCAL;
 }
 
-size_t sqlf_cell_len(enum sqlf_kind kind, size_t n, uint64_t rowid)
+size_t sqlf_cell_len_any(enum sqlf_kind kind, size_t n, uint64_t rowid)
 {
     if (kind == SQLF_TABLE_INTERIOR)
         return 4 + sqlf_varint_len(rowid);
@@ -155,26 +84,27 @@ size_t sqlf_cell_len(enum sqlf_kind kind, size_t n, uint64_t rowid)
     return len < MIN_CELL ? MIN_CELL : len;
 }
 
-/* Writes the overflow chain of what follows the local part; returns its
- * first page. */
+/* Writes the overflow chain of what follows the local part, on consecutive
+ * pages; returns its first page. */
 static uint32_t write_overflow(struct sqlf_file *f, const uint8_t *rest, size_t n)
 {
-    uint32_t first = f->npages + 1;
-    uint8_t page[SQLF_PAGE];
-    while (n) {
+    size_t count = (n + OVERFLOW_DATA - 1) / OVERFLOW_DATA;
+    uint8_t *pages = spoor_xcalloc(count, SQLF_PAGE);
+    uint32_t first = sqlf_file_claim(f, count);
+    for (size_t i = 0; i < count; i++) {
         size_t take = n < OVERFLOW_DATA ? n : OVERFLOW_DATA;
-        memset(page, 0, sizeof page);
-        put_u32(page, n > take ? f->npages + 2 : 0);
-        memcpy(page + 4, rest, take);
-        sqlf_file_append(f, page);
+        put_u32(pages + i * SQLF_PAGE, i + 1 < count ? first + (uint32_t)i + 1 : 0);
+        memcpy(pages + i * SQLF_PAGE + 4, rest, take);
         rest += take;
         n -= take;
     }
+    sqlf_file_write(f, first, pages, count);
+    free(pages);
     return first;
 }
 
-void sqlf_cell_write(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, uint32_t child, uint64_t rowid,
-                     const uint8_t *payload, size_t n)
+void sqlf_cell_write_any(struct sqlf_file *f, uint8_t *cell, enum sqlf_kind kind, uint32_t child, uint64_t rowid,
+                         const uint8_t *payload, size_t n)
 {
     if (interior(kind)) {
         put_u32(cell, child);

@@ -23,12 +23,8 @@ void sqlf_buf_free(struct sqlf_buf *b)
 
 /* Big-endian, 7 bits a byte with the high bit meaning "more", except that a
  * ninth byte carries 8 bits. */
-size_t sqlf_varint(uint8_t *out, uint64_t v)
+size_t sqlf_varint_long(uint8_t *out, uint64_t v)
 {
-    if (v < 0x80) { /* most serial types and lengths */
-        out[0] = (uint8_t)v;
-        return 1;
-    }
     if (v >> 56) {
         out[8] = (uint8_t)v;
         v >>= 8;
@@ -48,16 +44,6 @@ size_t sqlf_varint(uint8_t *out, uint64_t v)
     return n;
 }
 
-size_t sqlf_varint_len(uint64_t v)
-{
-    if (v < 0x80)
-        return 1;
-    size_t n = 1;
-    while (n < 9 && v >> (7 * n))
-        n++;
-    return v >> 56 ? 9 : n;
-}
-
 void sqlf_record_clear(struct sqlf_record *r)
 {
     r->types.len = r->body.len = r->types_used = 0;
@@ -69,72 +55,28 @@ void sqlf_record_free(struct sqlf_record *r)
     sqlf_buf_free(&r->body);
 }
 
-static void put_type(struct sqlf_record *r, uint64_t type)
+void sqlf_record_ints(struct sqlf_buf *out, const int64_t *v, const bool *null, size_t n)
 {
-    if (r->types.len + 9 > r->types.cap)
-        sqlf_buf_reserve(&r->types, 9);
-    r->types.len += sqlf_varint(r->types.p + r->types.len, type);
-    if (type)
-        r->types_used = r->types.len;
-}
-
-/* The n low bytes of v, big-endian: one 8-byte store, then the length moves
- * by n (the buffer keeps 8 bytes of room). */
-static void put_be(struct sqlf_record *r, uint64_t v, size_t n)
-{
-    if (r->body.len + 8 > r->body.cap)
-        sqlf_buf_reserve(&r->body, 8);
-    uint64_t be = __builtin_bswap64(v << (8 * (8 - n)));
-    memcpy(r->body.p + r->body.len, &be, 8);
-    r->body.len += n;
-}
-
-void sqlf_record_null(struct sqlf_record *r)
-{
-    put_type(r, 0);
-}
-
-void sqlf_record_int(struct sqlf_record *r, int64_t v)
-{
-    if (v == 0 || v == 1) {     /* serial types 8 and 9: no body (schema format 4) */
-        put_type(r, (uint64_t)(8 + v));
-        return;
+    out->len = 0;
+    sqlf_buf_reserve(out, 1 + 9 * n + 8);      /* 8 bytes of room for the last 8-byte store */
+    uint8_t *p = out->p;
+    p[0] = (uint8_t)(n + 1);                    /* n < 127 types of one byte each */
+    size_t body = n + 1;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t t = null[i] ? 0 : sqlf_int_type(v[i]);
+        size_t w = sqlf_type_width[t];
+        p[1 + i] = t;
+        uint64_t be = __builtin_bswap64(w ? (uint64_t)v[i] << (8 * (8 - w)) : 0);
+        memcpy(p + body, &be, 8);
+        body += w;
     }
-    /* Serial types 1-6 hold 1, 2, 3, 4, 6 and 8 bytes; the magnitude (as
-     * v ^ v >> 63, so -128 fits a byte like 127) picks the smallest. */
-    static const uint8_t type_of_bytes[9] = {1, 1, 2, 3, 4, 5, 5, 6, 6};
-    static const uint8_t width[7] = {0, 1, 2, 3, 4, 6, 8};
-    uint64_t m = (uint64_t)(v ^ (v >> 63));
-    int bytes = m ? (64 - __builtin_clzll(m) + 1 + 7) / 8 : 1;  /* with the sign bit */
-    uint8_t t = type_of_bytes[bytes];
-    put_type(r, t);
-    put_be(r, (uint64_t)v, width[t]);
-}
-
-void sqlf_record_real(struct sqlf_record *r, double v)
-{
-    uint64_t bits;
-    memcpy(&bits, &v, 8);
-    put_type(r, 7);
-    put_be(r, bits, 8);
-}
-
-void sqlf_record_text(struct sqlf_record *r, const char *s, size_t len)
-{
-    put_type(r, 13 + 2 * (uint64_t)len);
-    if (!len)
-        return;
-    sqlf_buf_reserve(&r->body, len);
-    memcpy(r->body.p + r->body.len, s, len);
-    r->body.len += len;
+    out->len = body;
 }
 
 void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out)
 {
     size_t types = r->types_used;
-    size_t head = types + 1;    /* the header's size counts its own varint */
-    while (sqlf_varint_len(head) + types != head)
-        head = types + sqlf_varint_len(head);
+    size_t head = sqlf_record_header_len(types);
     out->len = 0;
     sqlf_buf_reserve(out, head + r->body.len);
     size_t n = sqlf_varint(out->p, head);

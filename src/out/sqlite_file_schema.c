@@ -12,7 +12,7 @@ static void put_u32(uint8_t *p, uint32_t v)
         p[i] = (uint8_t)(v >> (24 - 8 * i));
 }
 
-static void write_header(uint8_t *h, uint32_t npages)
+static void write_header(uint8_t *h, uint32_t npages, uint32_t freelist, uint32_t nfree)
 {
     memcpy(h, "SQLite format 3", 16);
     h[16] = SQLF_PAGE >> 8;
@@ -23,6 +23,8 @@ static void write_header(uint8_t *h, uint32_t npages)
     h[23] = 32;
     put_u32(h + 24, 1);         /* change counter */
     put_u32(h + 28, npages);    /* valid: 92 holds the same change counter */
+    put_u32(h + 32, freelist);  /* numbers handed out to sinks but not used */
+    put_u32(h + 36, nfree);
     put_u32(h + 40, 1);         /* schema cookie */
     put_u32(h + 44, 4);         /* schema format 4: 0/1 serial types, DESC indexes */
     put_u32(h + 56, 1);         /* UTF-8 */
@@ -51,6 +53,7 @@ int sqlf_finish(struct sqlf_file *f, const struct sqlf_object *objects, size_t n
     sqlf_buf_free(&bytes);
     struct sqlf_page page1;
     sqlf_table_finish(&schema, &page1);
-    write_header(page1.data, f->npages);
+    uint32_t nfree, freelist = sqlf_file_freelist(f, &nfree);
+    write_header(page1.data, f->npages, freelist, nfree);
     return sqlf_file_close(f, page1.data, err);
 }

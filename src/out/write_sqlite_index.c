@@ -1,14 +1,14 @@
 /* The indexes events_ts, events_name and events_pid_tid: their keys are
  * kept per row as the rows stream by, sorted natively at the end (NULL
  * first, then by value, ties in rowid order, as SQLite orders index
- * entries) and packed into index b-trees. */
+ * entries) and packed into index b-trees, on two threads. */
 #include "out/write_sqlite_internal.h"
 #include "spoor/strpool.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 
-/* Below this many rows a second sorting thread costs more than it saves. */
+/* Below this many rows a second thread costs more than it saves. */
 enum { PARALLEL_ROWS = 1 << 16 };
 
 void sqlw_keys_init(struct sqlw_keys *k, bool ts, bool name, bool pid_tid)
@@ -31,10 +31,8 @@ void sqlw_keys_free(struct sqlw_keys *k)
     memset(k, 0, sizeof *k);
 }
 
-void sqlw_keys_grow(struct sqlw_keys *k)
+static void grow(struct sqlw_keys *k)
 {
-    if (k->n < k->cap)
-        return;
     k->cap = k->cap * 2 + 4096;
     if (k->ts)
         k->ts_of = spoor_xrealloc(k->ts_of, k->cap * sizeof *k->ts_of);
@@ -46,22 +44,66 @@ void sqlw_keys_grow(struct sqlw_keys *k)
     }
 }
 
-/* Integers (SPOOR_NULL = NULL) as unsigned keys in the same order, NULL first. */
-static void int_keys(uint64_t *key, const int64_t *v, size_t n)
+struct sqlw_row_keys sqlw_keys_next(struct sqlw_keys *k)
 {
-    for (size_t i = 0; i < n; i++)
-        key[i] = (uint64_t)v[i] ^ (UINT64_C(1) << 63);
+    if (k->n == k->cap)
+        grow(k);
+    size_t i = k->n++;
+    return (struct sqlw_row_keys){
+        .ts = k->ts ? &k->ts_of[i] : NULL,
+        .pid = k->pid_tid ? &k->pid_of[i] : NULL,
+        .tid = k->pid_tid ? &k->tid_of[i] : NULL,
+        .name = k->name ? &k->name_of[i] : NULL,
+    };
 }
 
-/* (pid, tid) as one key, each as value + 1 with 0 for NULL, when both fit
- * in 32 bits (pids and tids do): one sort instead of two. */
+static void int_span(const int64_t *v, size_t n, int64_t *min, int64_t *max)
+{
+    *min = INT64_MAX;
+    *max = INT64_MIN;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] != SPOOR_NULL) {
+            *min = v[i] < *min ? v[i] : *min;
+            *max = v[i] > *max ? v[i] : *max;
+        }
+}
+
+static unsigned bits_of(uint64_t v)
+{
+    return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
+}
+
+/* Integers (SPOOR_NULL = NULL) as unsigned keys in the same order, NULL
+ * first: offsets from the smallest + 1 when they fit (a short sort), else
+ * the values with the sign bit flipped. */
+static void int_keys(uint64_t *key, const int64_t *v, size_t n)
+{
+    int64_t min, max;
+    int_span(v, n, &min, &max);
+    bool offsets = min > max || (uint64_t)max - (uint64_t)min < UINT64_MAX >> 1;
+    for (size_t i = 0; i < n; i++)
+        key[i] = v[i] == SPOOR_NULL ? 0 : offsets ? (uint64_t)v[i] - (uint64_t)min + 1 : (uint64_t)v[i] ^ (UINT64_C(1) << 63);
+}
+
+/* (pid, tid) as one key, each as its offset from the smallest + 1 with 0 for
+ * NULL, when both fit in 63 bits (pids and tids span little): one short sort
+ * instead of two. */
 static bool pid_tid_keys(const struct sqlw_keys *k, uint64_t *key)
 {
+    int64_t pid_min, pid_max, tid_min, tid_max;
+    int_span(k->pid_of, k->n, &pid_min, &pid_max);
+    int_span(k->tid_of, k->n, &tid_min, &tid_max);
+    /* Spans as unsigned differences (a NULL-only column: 0). */
+    uint64_t pid_span = pid_min <= pid_max ? (uint64_t)pid_max - (uint64_t)pid_min + 1 : 0;
+    uint64_t tid_span = tid_min <= tid_max ? (uint64_t)tid_max - (uint64_t)tid_min + 1 : 0;
+    unsigned tid_bits = bits_of(tid_span);
+    if (pid_span >> 62 || tid_span >> 62 || bits_of(pid_span) + tid_bits > 63)
+        return false;
     for (size_t i = 0; i < k->n; i++) {
         int64_t pid = k->pid_of[i], tid = k->tid_of[i];
-        if ((pid != SPOOR_NULL && (pid < 0 || pid >= INT32_MAX)) || (tid != SPOOR_NULL && (tid < 0 || tid >= INT32_MAX)))
-            return false;
-        key[i] = (pid == SPOOR_NULL ? 0 : (uint64_t)pid + 1) << 32 | (tid == SPOOR_NULL ? 0 : (uint64_t)tid + 1);
+        uint64_t p = pid == SPOOR_NULL ? 0 : (uint64_t)pid - (uint64_t)pid_min + 1;
+        uint64_t t = tid == SPOOR_NULL ? 0 : (uint64_t)tid - (uint64_t)tid_min + 1;
+        key[i] = p << tid_bits | t;
     }
     return true;
 }
@@ -109,24 +151,14 @@ struct entries {
     struct sqlf_record rec;
 };
 
-static void put_int(struct sqlf_record *rec, int64_t v)
-{
-    if (v == SPOOR_NULL)
-        sqlf_record_null(rec);
-    else
-        sqlf_record_int(rec, v);
-}
-
 /* The index record of the i-th entry: the key's values, then the rowid. */
 static void entry_record(void *ctx, size_t i, struct sqlf_buf *out)
 {
     struct entries *e = ctx;
     const struct sqlw_keys *k = e->k;
     uint32_t row = e->rows[i];
-    sqlf_record_clear(&e->rec);
-    if (e->which == BY_TS) {
-        put_int(&e->rec, k->ts_of[row]);
-    } else if (e->which == BY_NAME) {
+    if (e->which == BY_NAME) {
+        sqlf_record_clear(&e->rec);
         if (!k->name_of[row]) {
             sqlf_record_null(&e->rec);
         } else {
@@ -134,40 +166,88 @@ static void entry_record(void *ctx, size_t i, struct sqlf_buf *out)
             const char *s = spoor_strpool_get(k->names, k->name_of[row] - 1, &len);
             sqlf_record_text(&e->rec, s, len);
         }
-    } else {
-        put_int(&e->rec, k->pid_of[row]);
-        put_int(&e->rec, k->tid_of[row]);
+        sqlf_record_int(&e->rec, (int64_t)row + 1);
+        sqlf_record_finish(&e->rec, out);
+        return;
     }
-    sqlf_record_int(&e->rec, (int64_t)row + 1);
-    sqlf_record_finish(&e->rec, out);
+    int64_t v[3];
+    size_t n = 0;
+    if (e->which == BY_TS) {
+        v[n++] = k->ts_of[row];
+    } else {
+        v[n++] = k->pid_of[row];
+        v[n++] = k->tid_of[row];
+    }
+    v[n++] = (int64_t)row + 1;
+    const bool null[3] = {v[0] == SPOOR_NULL, v[1] == SPOOR_NULL, false};
+    sqlf_record_ints(out, v, null, n);
 }
 
-/* One index's order: its rows sorted by its keys. */
-struct sorting {
+/* One index: its rows sorted by its keys, then its b-tree. */
+struct build {
     const struct sqlw_keys *k;
+    struct sqlf_file *f;
     enum which which;
+    uint32_t root;
+};
+
+/* A thread's arrays, n + 1 each, kept from one index to the next: fresh
+ * memory costs a page fault every 4 KiB. */
+struct scratch {
+    uint64_t *key, *spare;
     uint32_t *rows;
 };
 
-static void *sort_index(void *arg)
+/* The rows in the index's order, into s->rows. */
+static void sort_rows(const struct sqlw_keys *k, enum which which, struct scratch *s)
 {
-    struct sorting *s = arg;
-    const struct sqlw_keys *k = s->k;
-    uint64_t *key = spoor_xmalloc((k->n + 1) * sizeof *key);
-    s->rows = spoor_xmalloc((k->n + 1) * sizeof *s->rows);
     for (size_t i = 0; i < k->n; i++)
         s->rows[i] = (uint32_t)i;
-    if (s->which == BY_TS) {
-        int_keys(key, k->ts_of, k->n);
-    } else if (s->which == BY_NAME) {
-        name_keys(k, key);
-    } else if (!pid_tid_keys(k, key)) {
-        int_keys(key, k->tid_of, k->n);
-        sqlf_sort_rows(s->rows, k->n, key);
-        int_keys(key, k->pid_of, k->n);
+    if (which == BY_TS) {
+        int_keys(s->key, k->ts_of, k->n);
+    } else if (which == BY_NAME) {
+        name_keys(k, s->key);
+    } else if (!pid_tid_keys(k, s->key)) {
+        int_keys(s->key, k->tid_of, k->n);
+        sqlf_sort_rows(s->rows, k->n, s->key, s->spare);
+        int_keys(s->key, k->pid_of, k->n);
     }
-    sqlf_sort_rows(s->rows, k->n, key);
-    free(key);
+    sqlf_sort_rows(s->rows, k->n, s->key, s->spare);
+}
+
+static void build_index(struct build *b, struct scratch *s)
+{
+    sort_rows(b->k, b->which, s);
+    struct entries e = {.k = b->k, .rows = s->rows, .which = b->which};
+    b->root = sqlf_index_write(b->f, b->k->n, entry_record, &e);
+    sqlf_record_free(&e.rec);
+}
+
+/* The indexes to build, taken in turn by two threads. */
+struct builds {
+    struct build list[3];
+    size_t n;
+    pthread_mutex_t mu;
+    size_t next;
+};
+
+static void *build_some(void *arg)
+{
+    struct builds *b = arg;
+    size_t n = b->list[0].k->n + 1;
+    struct scratch s = {.key = spoor_xmalloc(n * sizeof *s.key), .spare = spoor_xmalloc(n * sizeof *s.spare),
+                        .rows = spoor_xmalloc(n * sizeof *s.rows)};
+    for (;;) {
+        pthread_mutex_lock(&b->mu);
+        size_t i = b->next++;
+        pthread_mutex_unlock(&b->mu);
+        if (i >= b->n)
+            break;
+        build_index(&b->list[i], &s);
+    }
+    free(s.key);
+    free(s.spare);
+    free(s.rows);
     return NULL;
 }
 
@@ -181,25 +261,19 @@ size_t sqlw_keys_write(struct sqlw_keys *k, struct sqlf_file *f, struct sqlf_obj
         {"events_pid_tid", "CREATE INDEX events_pid_tid ON events(pid, tid)"},
     };
     const bool wanted[] = {k->ts, k->name, k->pid_tid};
-    struct sorting sorts[3];
-    size_t n = 0;
+    struct builds b = {.n = 0};
     for (int which = BY_TS; which <= BY_PID_TID; which++)
         if (wanted[which])
-            sorts[n++] = (struct sorting){.k = k, .which = (enum which)which};
-    /* The first sort on a second thread while this one does the others. */
+            b.list[b.n++] = (struct build){.k = k, .f = f, .which = (enum which)which};
+    pthread_mutex_init(&b.mu, NULL);
     pthread_t helper;
-    bool two = n > 1 && k->n >= PARALLEL_ROWS && pthread_create(&helper, NULL, sort_index, &sorts[0]) == 0;
-    for (size_t i = two ? 1 : 0; i < n; i++)
-        sort_index(&sorts[i]);
+    bool two = b.n > 1 && k->n >= PARALLEL_ROWS && pthread_create(&helper, NULL, build_some, &b) == 0;
+    build_some(&b);
     if (two)
         pthread_join(helper, NULL);
-    for (size_t i = 0; i < n; i++) {
-        struct entries e = {.k = k, .rows = sorts[i].rows, .which = sorts[i].which};
-        objects[i] = (struct sqlf_object){.type = "index", .name = indexes[e.which].name, .table = "events",
-                                          .sql = indexes[e.which].sql,
-                                          .root = sqlf_index_write(f, k->n, entry_record, &e)};
-        sqlf_record_free(&e.rec);
-        free(sorts[i].rows);
-    }
-    return n;
+    pthread_mutex_destroy(&b.mu);
+    for (size_t i = 0; i < b.n; i++)
+        objects[i] = (struct sqlf_object){.type = "index", .name = indexes[b.list[i].which].name, .table = "events",
+                                          .sql = indexes[b.list[i].which].sql, .root = b.list[i].root};
+    return b.n;
 }

@@ -244,13 +244,3 @@ void sqlw_convert(struct wbuf *scratch, enum sqlw_affinity aff, const struct spo
     else if (aff == SQLW_TEXT && out->type != SQLW_TEXT_VALUE)
         as_text(scratch, out);
 }
-
-void sqlw_record_value(struct sqlf_record *rec, const struct sqlw_value *v)
-{
-    switch (v->type) {
-    case SQLW_NULL: sqlf_record_null(rec); break;
-    case SQLW_INT: sqlf_record_int(rec, v->i); break;
-    case SQLW_FLOAT: sqlf_record_real(rec, v->r); break;
-    case SQLW_TEXT_VALUE: sqlf_record_text(rec, v->s, v->len); break;
-    }
-}

@@ -111,6 +111,22 @@ print(sum(1 for e in json.load(open(sys.argv[1])) if e["ph"] != "M" and e["args"
 ' "$WORK/w.json")
 [ "$got" = "$want" ] || fail "perfetto --where: $got events, expected $want"
 
+# Several inputs on two threads (records encoded on the workers), args
+# columns of the later inputs appearing mid-stream, with and without --where:
+# a valid database holding what one thread writes.
+"$SPOOR_BIN" gen -o "$WORK/gen.pfw.gz" --size-mb 12 --seed 3 --no-truth >/dev/null
+several=("$WORK/gen.pfw.gz" "${traces[2]}" "${traces[1]}")
+dump_db() { sqlite3 "$1" "SELECT * FROM events ORDER BY rowid; SELECT sql FROM sqlite_master" | md5sum; }
+for where in "" "cat = 'POSIX' OR dur > 1000000"; do
+  opt=()
+  [ -z "$where" ] || opt=(--where "$where")
+  export_ --threads 1 --to sqlite -o "$WORK/m1.db" "${opt[@]}" "${several[@]}" 2>/dev/null || fail "several inputs, 1 thread"
+  export_ --threads 2 --to sqlite -o "$WORK/m2.db" "${opt[@]}" "${several[@]}" 2>/dev/null || fail "several inputs, 2 threads"
+  check_db "several inputs on 2 threads ${where:+with --where}" "$WORK/m2.db"
+  [ "$(sqlite3 "$WORK/m2.db" "SELECT count(DISTINCT source) FROM events")" = 3 ] || fail "several inputs: sources"
+  [ "$(dump_db "$WORK/m1.db")" = "$(dump_db "$WORK/m2.db")" ] || fail "several inputs: 2 threads wrote other rows than 1 ${where:+(--where)}"
+done
+
 # --columns: the table has exactly those columns.
 export_ --to sqlite -o "$WORK/c.db" --columns ts,name,size,file "$trace" 2>/dev/null
 [ "$(sqlite3 "$WORK/c.db" "SELECT group_concat(name) FROM pragma_table_info('events')")" = "ts,name,size,file" ] \

@@ -316,6 +316,105 @@ static void sqlite_affinity_as_sqlite_inserts(void **state)
     sqlite3_close(db);
 }
 
+/* Batch 3 (given twice): args the earlier batches registered, a NULL tail,
+ * a file through the lookups; its rows 0 and 2 are selected. */
+static struct spoor_table *third_batch(void)
+{
+    struct spoor_table *t = spoor_table_new();
+    spoor_table_add_source(t, "b.pfw");
+    size_t r = fx_row(t, 5000, 10, "open", "POSIX", 10, 13, 'X');
+    fx_int(t, r, "size", 300);
+    fx_real(t, r, "ratio", 1.5);
+    fx_str(t, r, "fhash", "77");
+    fx_str(t, r, "mode", tricky);
+    fx_row(t, FX_NULL, FX_NULL, NULL, NULL, FX_NULL, FX_NULL, 0);
+    r = fx_row(t, 6000, 20, "close", "POSIX", 11, 14, 'X');
+    fx_int(t, r, "size", 1);
+    t->line[r] = 1000000;
+    return t;
+}
+
+/* Every row of the events table, each value quoted (malloc'd). */
+static char *dump(const char *path)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *s;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT * FROM events ORDER BY rowid", -1, &s, NULL), SQLITE_OK);
+    size_t len = 0, cap = 4096;
+    char *out = malloc(cap);
+    out[0] = '\0';
+    while (sqlite3_step(s) == SQLITE_ROW)
+        for (int c = 0; c < sqlite3_column_count(s); c++) {
+            const char *v = (const char *)sqlite3_column_text(s, c);
+            char cell[512];
+            int n = snprintf(cell, sizeof cell, "%d:%s|", sqlite3_column_type(s, c), v ? v : "NULL");
+            if (len + (size_t)n + 1 > cap)
+                out = realloc(out, cap *= 2);
+            memcpy(out + len, cell, (size_t)n + 1);
+            len += (size_t)n;
+        }
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return out;
+}
+
+/* Writes batches 1, 2, 3, 3 (rows 0 and 2 of each 3); with prepare, as the
+ * load's workers would: batch 1 before anything is written (its args have
+ * no columns yet: encoded in order instead), the two batches 3 out of order
+ * once their args have columns. */
+static const char *export_prepared(const char *name, const char *const *cols, size_t ncols, bool prepare)
+{
+    static const uint32_t sel[] = {0, 2};
+    struct spoor_table *b[4] = {first_batch(), second_batch(), third_batch(), third_batch()};
+    const uint32_t *sel_of[4] = {NULL, NULL, sel, sel};
+    size_t n_of[4] = {0, 0, 2, 2};
+    const char *path = db_path(name);
+    struct spoor_sqlite_writer *w;
+    struct spoor_error err = {0};
+    assert_int_equal(spoor_sqlite_writer_open(&w, path, cols, ncols, NULL, &err), SPOOR_OK);
+    struct spoor_resolver *res = spoor_resolver_new();
+    for (int i = 0; i < 4; i++) {
+        if (prepare && i == 0)
+            assert_int_equal(spoor_sqlite_writer_prepare(w, 1, b[0], NULL, 0), SPOOR_OK);
+        if (prepare && i == 2) {
+            assert_int_equal(spoor_sqlite_writer_prepare(w, 0, b[3], sel, 2), SPOOR_OK);
+            assert_int_equal(spoor_sqlite_writer_prepare(w, 1, b[2], sel, 2), SPOOR_OK);
+        }
+        assert_int_equal(spoor_sqlite_writer_write(w, b[i], spoor_resolver_resolve(res, b[i]), sel_of[i], n_of[i], &err),
+                         SPOOR_OK);
+    }
+    assert_int_equal(spoor_sqlite_writer_finish(w, &(struct spoor_load_result){0}, &err), SPOOR_OK);
+    spoor_sqlite_writer_free(w);
+    for (int i = 0; i < 4; i++)
+        spoor_table_free(b[i]);
+    spoor_resolver_free(res);
+    check_file(path);
+    return path;
+}
+
+/* Records encoded ahead on workers equal records encoded in input order,
+ * with the deferred columns (line, file, host) at the default place, first,
+ * between others and last. */
+static void sqlite_prepared_equals_in_order(void **state)
+{
+    static const char *const firsts[] = {"line", "ts", "mode", "file", "size"};
+    static const char *const between[] = {"ts", "file", "size", "line", "host", "name", "ratio"};
+    static const char *const lasts[] = {"name", "pid", "tid", "line"};
+    const struct {
+        const char *const *cols;
+        size_t n;
+    } cases[] = {{NULL, 0}, {firsts, 5}, {between, 7}, {lasts, 4}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *want = dump(export_prepared("in-order.db", cases[i].cols, cases[i].n, false));
+        char *got = dump(export_prepared("prepared.db", cases[i].cols, cases[i].n, true));
+        assert_string_equal(got, want);
+        assert_non_null(strstr(want, "1000000"));
+        free(want);
+        free(got);
+    }
+}
+
 static void sqlite_no_rows(void **state)
 {
     struct spoor_table *empty = spoor_table_new();
@@ -452,6 +551,7 @@ int main(void)
         cmocka_unit_test(sqlite_text_is_valid_utf8),
         cmocka_unit_test(sqlite_explicit_columns),
         cmocka_unit_test(sqlite_affinity_as_sqlite_inserts),
+        cmocka_unit_test(sqlite_prepared_equals_in_order),
         cmocka_unit_test(sqlite_no_rows),
         cmocka_unit_test(sqlite_open_fails_in_missing_dir),
         cmocka_unit_test(perfetto_events),

@@ -1,6 +1,8 @@
 /* The SQLite file writer on its own: varints, tables of 0, 1 and many rows,
- * pages filled exactly, records spilling to overflow pages, and an index
- * with long keys. Every file must pass SQLite's integrity_check and
+ * pages filled exactly, records spilling to overflow pages, an index with
+ * long keys, and a second index written at the same time on another thread
+ * (pages of both interleave; numbers left over go on the freelist, which
+ * integrity_check counts). Every file must pass SQLite's integrity_check and
  * quick_check and read back the values written. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include "out/sqlite_file.h"
@@ -52,6 +55,7 @@ struct spec {
     size_t n;
     size_t (*len)(size_t i);
     int64_t mult;
+    bool two_indexes;           /* also t_k on k, written concurrently */
 };
 
 struct sorted {
@@ -68,6 +72,31 @@ static void text_record(void *ctx, size_t i, struct sqlf_buf *out)
     sqlf_record_int(&rec, row + 1);
     sqlf_record_finish(&rec, out);
     sqlf_record_free(&rec);
+}
+
+/* The t_k entry i: k is increasing when mult > 0, so rows are in order. */
+static void int_record(void *ctx, size_t i, struct sqlf_buf *out)
+{
+    const struct spec *sp = ctx;
+    size_t row = sp->mult > 0 ? i : sp->n - 1 - i;
+    struct sqlf_record rec = {0};
+    sqlf_record_int(&rec, (int64_t)(row + 1) * sp->mult - 3);
+    sqlf_record_int(&rec, (int64_t)row + 1);
+    sqlf_record_finish(&rec, out);
+    sqlf_record_free(&rec);
+}
+
+struct int_index {
+    struct sqlf_file *f;
+    const struct spec *sp;
+    uint32_t root;
+};
+
+static void *write_int_index(void *arg)
+{
+    struct int_index *x = arg;
+    x->root = sqlf_index_write(x->f, x->sp->n, int_record, (void *)x->sp);
+    return NULL;
 }
 
 static char **sort_text;
@@ -100,18 +129,27 @@ static const char *write_db(const char *name, const struct spec *sp)
         sqlf_record_finish(&rec, &bytes);
         sqlf_table_add(&t, i + 1, bytes.p, bytes.len);
     }
-    struct sqlf_object objects[2] = {
+    struct sqlf_object objects[3] = {
         {.type = "table", .name = "t", .table = "t", .sql = "CREATE TABLE t(k INTEGER, x TEXT, r REAL, z)",
          .root = sqlf_table_finish(&t, NULL)},
         {.type = "index", .name = "t_x", .table = "t", .sql = "CREATE INDEX t_x ON t(x)"},
+        {.type = "index", .name = "t_k", .table = "t", .sql = "CREATE INDEX t_k ON t(k)"},
     };
     struct sorted s = {.text = text, .rows = malloc((sp->n + 1) * sizeof *s.rows)};
     for (size_t i = 0; i < sp->n; i++)
         s.rows[i] = (uint32_t)i;
     sort_text = text;
     qsort(s.rows, sp->n, sizeof *s.rows, by_text);
+    struct int_index k = {.f = &f, .sp = sp};
+    pthread_t thread;
+    if (sp->two_indexes)
+        assert_int_equal(pthread_create(&thread, NULL, write_int_index, &k), 0);
     objects[1].root = sqlf_index_write(&f, sp->n, text_record, &s);
-    assert_int_equal(sqlf_finish(&f, objects, 2, &err), SPOOR_OK);
+    if (sp->two_indexes) {
+        assert_int_equal(pthread_join(thread, NULL), 0);
+        objects[2].root = k.root;
+    }
+    assert_int_equal(sqlf_finish(&f, objects, sp->two_indexes ? 3 : 2, &err), SPOOR_OK);
     for (size_t i = 0; i < sp->n; i++)
         free(text[i]);
     free(text);
@@ -166,6 +204,10 @@ static void check_db(const char *path, const struct spec *sp)
     sqlite3_finalize(s);
     /* The index serves an ordered scan with the same rows. */
     assert_int_equal(int_of(db, "SELECT count(*) FROM t INDEXED BY t_x WHERE x >= ''"), (sqlite3_int64)sp->n);
+    if (sp->two_indexes) {
+        assert_int_equal(int_of(db, "SELECT count(*) FROM t INDEXED BY t_k WHERE k >= -9223372036854775807"),
+                         (sqlite3_int64)sp->n);
+    }
     sqlite3_close(db);
 }
 
@@ -196,28 +238,81 @@ static size_t huge_text(size_t i)
 
 static void zero_rows(void **state)
 {
-    run("zero.db", &(struct spec){0, short_text, 1});
+    run("zero.db", &(struct spec){0, short_text, 1, false});
 }
 
 static void one_row(void **state)
 {
-    run("one.db", &(struct spec){1, short_text, 1});
+    run("one.db", &(struct spec){1, short_text, 1, false});
 }
 
 static void many_rows(void **state)
 {
-    run("many.db", &(struct spec){50000, short_text, 1000003});
+    run("many.db", &(struct spec){50000, short_text, 1000003, false});
 }
 
 static void pages_filled_exactly(void **state)
 {
     /* k = -4..-115: one byte each; rowids < 128: one byte each. */
-    run("exact.db", &(struct spec){112, exact_text, -1});
+    run("exact.db", &(struct spec){112, exact_text, -1, false});
 }
 
 static void overflow_pages(void **state)
 {
-    run("huge.db", &(struct spec){60, huge_text, 1});
+    run("huge.db", &(struct spec){60, huge_text, 1, false});
+}
+
+static void concurrent_indexes(void **state)
+{
+    run("two.db", &(struct spec){50000, short_text, -1000003, true});
+    run("two-huge.db", &(struct spec){600, huge_text, 7, true});
+}
+
+static const uint64_t *sort_keys;
+static int by_key_then_row(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (sort_keys[x] != sort_keys[y])
+        return sort_keys[x] < sort_keys[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* The index sort is stable (ties in row order) whichever way it goes: one
+ * word per row (a narrow span of keys, 0 and 1 included), (key, row) pairs
+ * (keys spanning 64 bits, or rows given in another order). */
+static void sort_is_stable(void **state)
+{
+    enum { N = 5000 };
+    uint64_t *key = malloc(N * sizeof *key);
+    uint64_t *spare = malloc(N * sizeof *spare), *given = malloc(N * sizeof *given);
+    uint32_t *rows = malloc(N * sizeof *rows), *want = malloc(N * sizeof *want);
+    uint64_t seed = 7;
+    for (int span = 0; span < 4; span++) {
+        for (uint32_t i = 0; i < N; i++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            uint64_t r = seed >> 11;
+            key[i] = span == 0 ? r % 2 : span == 1 ? 1000000 + r % 977 : span == 2 ? r << 11 ^ (r & 3) : r % 50;
+            rows[i] = span == 3 ? N - 1 - i : i;    /* the last: not in row order */
+            want[i] = rows[i];
+        }
+        sort_keys = key;
+        qsort(want, N, sizeof *want, by_key_then_row);
+        memcpy(given, key, N * sizeof *key);   /* the sort may overwrite its keys */
+        sqlf_sort_rows(rows, N, given, spare);
+        for (uint32_t i = 1; i < N; i++) {
+            assert_true(key[rows[i - 1]] <= key[rows[i]]);
+            /* Ties keep the order given: row order, or reversed in the last case. */
+            if (key[rows[i - 1]] == key[rows[i]])
+                assert_true(span == 3 ? rows[i - 1] > rows[i] : rows[i - 1] < rows[i]);
+        }
+        for (uint32_t i = 0; span < 3 && i < N; i++)
+            assert_int_equal(rows[i], want[i]);
+    }
+    free(key);
+    free(spare);
+    free(given);
+    free(rows);
+    free(want);
 }
 
 int main(void)
@@ -229,6 +324,8 @@ int main(void)
         cmocka_unit_test(many_rows),
         cmocka_unit_test(pages_filled_exactly),
         cmocka_unit_test(overflow_pages),
+        cmocka_unit_test(concurrent_indexes),
+        cmocka_unit_test(sort_is_stable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,6 +53,13 @@ static int target_write(void *ctx, const struct spoor_table *batch, const struct
     return spoor_writer_write(t->rows, batch, res, sel, n, err);
 }
 
+/* On the workers: the database encodes its records there. */
+static int target_prepare(void *ctx, int worker, const struct spoor_table *batch, const uint32_t *sel, size_t n)
+{
+    struct target *t = ctx;
+    return spoor_sqlite_writer_prepare(t->db, worker, batch, sel, n);
+}
+
 static int target_finish(struct target *t, const struct spoor_load_result *loaded, struct spoor_error *err)
 {
     if (t->db)
@@ -169,6 +176,8 @@ int cmd_export(int argc, char **argv)
     int st = spoor_atomic_file_open(&out, cli.output, &err);
     if (st == SPOOR_OK) {
         st = target_open(&target, cli.format, &out, cols, ncols, argc - optind == 1 ? argv[optind] : NULL, &err);
+        if (st == SPOOR_OK && target.db)
+            filter_load_prepare_with(f, target_prepare);
         if (st == SPOOR_OK)
             st = filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts,
                                  target_write, &target, &res, &err);

@@ -32,6 +32,7 @@ struct filter_load {
     uint32_t *sel;                      /* reduce-side selection */
     size_t sel_cap;
     struct spoor_strpool *args_seen;    /* args keys of every batch, for suggestions */
+    filter_load_prepare prepare;
     filter_load_consume consume;
     void *consume_ctx;
     struct spoor_error err;             /* the consumer's account of its failure */
@@ -72,15 +73,23 @@ static struct handoff *find_handoff(struct filter_load *f, const struct spoor_ta
     return h;
 }
 
-static int map_batch(void *ctx, int worker, const struct spoor_table *batch)
+/* The filter in map: the batch's selection, handed to reduce. */
+static struct handoff *select_batch(struct filter_load *f, int worker, const struct spoor_table *batch)
 {
-    struct filter_load *f = ctx;
     struct handoff *h = claim_handoff(f, batch);
     struct spoor_expr_ctx *c = f->worker_ctx[worker];
     grow_sel(&h->sel, &h->cap, batch->nrows);
     spoor_expr_bind(c, batch, NULL);
     h->n = spoor_expr_select(c, h->sel);
-    return SPOOR_OK;
+    return h;
+}
+
+static int map_batch(void *ctx, int worker, const struct spoor_table *batch)
+{
+    struct filter_load *f = ctx;
+    struct handoff *h = f->expr ? select_batch(f, worker, batch) : NULL;
+    return f->prepare ? f->prepare(f->consume_ctx, worker, batch, h ? h->sel : NULL, h ? h->n : batch->nrows)
+                      : SPOOR_OK;
 }
 
 static void note_args(struct filter_load *f, const struct spoor_table *batch)
@@ -253,13 +262,22 @@ void filter_load_free(struct filter_load *f)
     free(f);
 }
 
+void filter_load_prepare_with(struct filter_load *f, filter_load_prepare prepare)
+{
+    f->prepare = prepare;
+}
+
 int filter_load_run(struct filter_load *f, const char *const *paths, size_t npaths,
                     const struct spoor_load_opts *opts, filter_load_consume consume, void *ctx,
                     struct spoor_load_result *result, struct spoor_error *err)
 {
     f->consume = consume;
     f->consume_ctx = ctx;
-    struct spoor_sink sink = {.ctx = f, .map = f->filter_in_map ? map_batch : NULL, .reduce = reduce_batch};
+    /* With --where in reduce, which rows go out is known only there. */
+    bool map = f->filter_in_map || (f->prepare && !f->expr);
+    if (f->expr && !f->filter_in_map)
+        f->prepare = NULL;
+    struct spoor_sink sink = {.ctx = f, .map = map ? map_batch : NULL, .reduce = reduce_batch};
     int st = spoor_load(paths, npaths, opts, &sink, result, err);
     if (st != SPOOR_OK && f->err.code)
         *err = f->err;

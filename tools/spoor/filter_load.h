@@ -8,7 +8,8 @@
  * expression that reads file, host or line is evaluated in reduce instead:
  * file and host need the FH/HH metadata of every earlier batch, and line
  * numbers are only absolute there. The consumer sees every batch, even one
- * with no selected row, so it can learn the batch's lookups. */
+ * with no selected row, so it can learn the batch's lookups. A consumer may
+ * also prepare the selected rows on the workers (filter_load_prepare_with). */
 #ifndef SPOOR_FILTER_LOAD_H
 #define SPOOR_FILTER_LOAD_H
 
@@ -23,6 +24,12 @@
  * and host, or is NULL when nothing asked for them. */
 typedef int (*filter_load_consume)(void *ctx, const struct spoor_table *batch, const struct spoor_resolved *res,
                                    const uint32_t *sel, size_t n, struct spoor_error *err);
+
+/* Optional: sees rows sel[0..n) of each batch on the worker that parsed it
+ * (in any order, in parallel), before the consumer gets them in input
+ * order; worker is 0..threads-1. Not called when --where needs input order. */
+typedef int (*filter_load_prepare)(void *ctx, int worker, const struct spoor_table *batch, const uint32_t *sel,
+                                   size_t n);
 
 struct filter_load;
 
@@ -44,6 +51,9 @@ bool filter_load_parse_args(const char *cmd, const char *where, const char *colu
 struct filter_load *filter_load_new(const char *cmd, const struct spoor_expr *expr, char *const *cols,
                                     size_t ncols, struct spoor_load_opts *opts);
 void filter_load_free(struct filter_load *f);
+
+/* Sets the consumer's prepare step (before filter_load_run). */
+void filter_load_prepare_with(struct filter_load *f, filter_load_prepare prepare);
 
 /* Runs the load; a consumer failure is reported as the consumer put it. */
 int filter_load_run(struct filter_load *f, const char *const *paths, size_t npaths,

@@ -1,0 +1,218 @@
+/* Records encoded on the load's workers (map), in parallel, leaving to input
+ * order (reduce) only what it alone knows: the deferred columns (line, file,
+ * host and any between them) and the rowids. A worker encodes a batch when
+ * every args key it holds already has its column (columns are added in
+ * input order); otherwise the batch is encoded in reduce, as a whole.
+ *
+ * Per row the worker keeps the serial types and the body of the columns
+ * before the deferred ones (pre) and after them (post); reduce encodes the
+ * deferred columns and splices: header size, pre types, deferred types,
+ * post types, then the bodies in the same order. Trailing NULLs are dropped
+ * as a record drops them. */
+#include "out/write_sqlite_internal.h"
+
+#include <stdlib.h>
+
+/* Per row: pre types (all), pre types up to its last non-NULL value, post
+ * types (up to its last non-NULL), pre body, post body. */
+enum { PRE_TYPES, PRE_USED, POST_TYPES, PRE_BODY, POST_BODY, NLENS };
+
+struct sqlw_prepared {
+    char apart[64];                     /* filled by one worker: no cache line shared with another's */
+    const struct spoor_table *batch;    /* NULL when free */
+    size_t n, cap;
+    uint32_t *rows;                     /* the batch rows encoded */
+    uint32_t (*len)[NLENS];
+    struct sqlf_buf types, body;        /* every row's, back to back */
+    int64_t *ts, *pid, *tid;            /* index keys (of the columns encoded here) */
+    uint32_t *name;
+    char apart_end[64];
+};
+
+void sqlw_prepared_free(struct spoor_sqlite_writer *w)
+{
+    for (size_t i = 0; i < w->nprepared; i++) {
+        struct sqlw_prepared *p = w->prepared[i];
+        free(p->rows);
+        free(p->len);
+        sqlf_buf_free(&p->types);
+        sqlf_buf_free(&p->body);
+        free(p->ts);
+        free(p->pid);
+        free(p->tid);
+        free(p->name);
+        free(p);
+    }
+    free(w->prepared);
+}
+
+/* A free slot for batch t (w->mu held). */
+static struct sqlw_prepared *claim(struct spoor_sqlite_writer *w, const struct spoor_table *t)
+{
+    for (size_t i = 0; i < w->nprepared; i++)
+        if (!w->prepared[i]->batch) {
+            w->prepared[i]->batch = t;
+            return w->prepared[i];
+        }
+    w->prepared = spoor_xrealloc(w->prepared, (w->nprepared + 1) * sizeof *w->prepared);
+    struct sqlw_prepared *p = w->prepared[w->nprepared++] = spoor_xcalloc(1, sizeof *p);
+    p->batch = t;
+    return p;
+}
+
+static void reserve_rows(struct sqlw_prepared *p, const struct sqlw_keys *k, size_t n)
+{
+    p->n = n;
+    p->types.len = p->body.len = 0;
+    if (n <= p->cap)
+        return;
+    p->cap = n;
+    p->rows = spoor_xrealloc(p->rows, n * sizeof *p->rows);
+    p->len = spoor_xrealloc(p->len, n * sizeof *p->len);
+    if (k->ts)
+        p->ts = spoor_xrealloc(p->ts, n * sizeof *p->ts);
+    if (k->pid_tid) {
+        p->pid = spoor_xrealloc(p->pid, n * sizeof *p->pid);
+        p->tid = spoor_xrealloc(p->tid, n * sizeof *p->tid);
+    }
+    if (k->name)
+        p->name = spoor_xrealloc(p->name, n * sizeof *p->name);
+}
+
+/* The worker's encoder bound to t's columns, or NULL when t has a typed
+ * args key without a column yet (w->mu held). */
+static struct sqlw_encoder *bind_worker(struct spoor_sqlite_writer *w, int worker, const struct spoor_table *t)
+{
+    if ((size_t)worker >= w->nworkers) {
+        w->workers = spoor_xrealloc(w->workers, ((size_t)worker + 1) * sizeof *w->workers);
+        memset(w->workers + w->nworkers, 0, ((size_t)worker + 1 - w->nworkers) * sizeof *w->workers);
+        w->nworkers = (size_t)worker + 1;
+    }
+    if (!w->workers[worker])
+        w->workers[worker] = spoor_xcalloc(1, sizeof *w->workers[worker]);
+    struct sqlw_encoder *e = w->workers[worker];
+    sqlw_encoder_start(e, t, w->affinity, w->ncolumns, w->name_col != SIZE_MAX);
+    for (size_t i = 0; w->defaults && i < t->ncols; i++) {
+        const struct spoor_column *c = &t->cols[i];
+        size_t len;
+        const char *key = spoor_strpool_get(t->pool, c->name, &len);
+        uint32_t id = spoor_strpool_find(w->keys_seen, key, len);
+        uint32_t column = id < w->column_of_key_cap ? w->column_of_key[id] : 0;
+        if (!column && c->typed)
+            return NULL;
+        if (column)
+            spoor_view_bind(&e->views[column - 1], SPOOR_FIELD_ARG, key, len, t, NULL);
+    }
+    for (size_t i = 0; i < w->ncols; i++)
+        if (i < w->deferred_from || i >= w->deferred_to)
+            spoor_view_bind(&e->views[i], w->cols[i].field, w->cols[i].key, w->cols[i].key_len, t, NULL);
+    sqlw_encoder_plan(w, e);
+    return e;
+}
+
+static void append(struct sqlf_buf *b, const uint8_t *p, size_t n)
+{
+    sqlf_buf_reserve(b, n);
+    if (n)
+        memcpy(b->p + b->len, p, n);
+    b->len += n;
+}
+
+int spoor_sqlite_writer_prepare(struct spoor_sqlite_writer *w, int worker, const struct spoor_table *t,
+                                const uint32_t *sel, size_t n)
+{
+    if (!sel)
+        n = t->nrows;
+    if (!n)
+        return SPOOR_OK;
+    pthread_mutex_lock(&w->mu);
+    struct sqlw_encoder *e = bind_worker(w, worker, t);
+    struct sqlw_prepared *p = e ? claim(w, t) : NULL;
+    pthread_mutex_unlock(&w->mu);
+    if (!p)
+        return SPOOR_OK;
+    /* What is read every row is copied first: the writer's fields share
+     * cache lines with what input order writes every row (keys.n). */
+    const struct sqlw_keys *k = &w->keys;
+    const bool ts = k->ts, pid_tid = k->pid_tid, name = k->name;
+    const size_t from = w->deferred_from, to = w->deferred_to, ncolumns = e->n;
+    reserve_rows(p, k, n);
+    struct sqlf_record *rec = &e->rec;
+    for (size_t i = 0; i < n; i++) {
+        size_t row = sel ? sel[i] : i;
+        p->rows[i] = (uint32_t)row;
+        struct sqlw_row_keys keys = {
+            .ts = ts ? &p->ts[i] : NULL,
+            .pid = pid_tid ? &p->pid[i] : NULL,
+            .tid = pid_tid ? &p->tid[i] : NULL,
+            .name = name ? &p->name[i] : NULL,
+        };
+        uint32_t *len = p->len[i];
+        sqlf_record_clear(rec);
+        sqlw_encode(w, e, 0, from, row, &keys);
+        len[PRE_TYPES] = (uint32_t)rec->types.len;
+        len[PRE_USED] = (uint32_t)rec->types_used;
+        len[PRE_BODY] = (uint32_t)rec->body.len;
+        sqlw_encode(w, e, to, ncolumns, row, &keys);
+        len[POST_TYPES] = (uint32_t)(rec->types_used > len[PRE_TYPES] ? rec->types_used - len[PRE_TYPES] : 0);
+        len[POST_BODY] = (uint32_t)(rec->body.len - len[PRE_BODY]);
+        append(&p->types, rec->types.p, len[PRE_TYPES] + len[POST_TYPES]);
+        append(&p->body, rec->body.p, rec->body.len);
+    }
+    return SPOOR_OK;
+}
+
+/* The record of prepared row i with the deferred columns in rec, into out. */
+static void splice(const struct sqlw_prepared *p, size_t i, const uint8_t *types, const uint8_t *body,
+                   const struct sqlf_record *rec, struct sqlf_buf *out)
+{
+    const uint32_t *len = p->len[i];
+    size_t post = len[POST_TYPES];
+    size_t mid = post ? rec->types.len : rec->types_used;
+    size_t pre = post || mid ? len[PRE_TYPES] : len[PRE_USED];
+    size_t head = sqlf_record_header_len(pre + mid + post);
+    out->len = 0;
+    sqlf_buf_reserve(out, head + len[PRE_BODY] + rec->body.len + len[POST_BODY]);
+    out->len = sqlf_varint(out->p, head);
+    append(out, types, pre);
+    append(out, rec->types.p, mid);
+    append(out, types + len[PRE_TYPES], post);
+    append(out, body, len[PRE_BODY]);
+    append(out, rec->body.p, rec->body.len);
+    append(out, body + len[PRE_BODY], len[POST_BODY]);
+}
+
+bool sqlw_prepared_write(struct spoor_sqlite_writer *w, const struct spoor_table *t)
+{
+    struct sqlw_prepared *p = NULL;
+    pthread_mutex_lock(&w->mu);
+    for (size_t i = 0; i < w->nprepared && !p; i++)
+        if (w->prepared[i]->batch == t)
+            p = w->prepared[i];
+    pthread_mutex_unlock(&w->mu);
+    if (!p)
+        return false;
+    struct sqlw_keys *k = &w->keys;
+    const uint8_t *types = p->types.p, *body = p->body.p;
+    for (size_t i = 0; i < p->n; i++) {
+        struct sqlw_row_keys keys = sqlw_keys_next(k);
+        if (keys.ts)
+            *keys.ts = p->ts[i];
+        if (keys.pid) {
+            *keys.pid = p->pid[i];
+            *keys.tid = p->tid[i];
+        }
+        if (keys.name)
+            *keys.name = p->name[i];
+        sqlf_record_clear(&w->main.rec);
+        sqlw_encode(w, &w->main, w->deferred_from, w->deferred_to, p->rows[i], &keys);
+        splice(p, i, types, body, &w->main.rec, &w->bytes);
+        sqlf_table_add(&w->events, ++w->rowid, w->bytes.p, w->bytes.len);
+        types += p->len[i][PRE_TYPES] + p->len[i][POST_TYPES];
+        body += p->len[i][PRE_BODY] + p->len[i][POST_BODY];
+    }
+    pthread_mutex_lock(&w->mu);
+    p->batch = NULL;
+    pthread_mutex_unlock(&w->mu);
+    return true;
+}
