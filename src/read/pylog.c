@@ -233,7 +233,7 @@ static int pylog_parse(struct spoor_parse_job *job, const char *buf, size_t len,
             continue;
         const char *msg = message_start(line, e);
         const char *reason = msg ? add_row(&pp, msg, e, job->src, line_no)
-                                 : "not a log record (asctime:LEVEL:name:pid:k=v;...)";
+                                 : "not a log record with a k=v message";
         if (reason)
             status = spoor_generic_skip(job, line_no, reason, line, (size_t)(e - line), err);
     }

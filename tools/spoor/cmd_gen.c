@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_cascade.h"
 #include "spoor/gen.h"
 
 static const char gen_help[] =
@@ -29,6 +30,7 @@ static const char gen_help[] =
     "                       compresses ~3.5:1 (real traces: 10-25:1); stresses inflate\n"
     "  --level N            gzip level 1-9 for .gz output (default 6)\n"
     "  --no-truth           do not write FILE.truth.json\n"
+    "  --kind cascade       a scheduler log instead (see 'spoor gen --kind cascade --help')\n"
     "  -h, --help           this help\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -65,6 +67,9 @@ int cmd_gen(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--kind") && !strcmp(argv[i + 1], "cascade"))
+            return gen_cascade(argc, argv);
     struct spoor_gen_opts opts = {.size_bytes = 64 * 1000000ull, .procs = 4, .seed = 1, .truth = true};
     const char *path = NULL;
     uint64_t v;
