@@ -52,23 +52,31 @@ void spoor_unit_guess_add(struct spoor_unit_guess *g, const char *text, size_t l
 void spoor_field_map_settle_units(struct spoor_field_map *m, const struct spoor_read_opts *opts,
                                   const struct spoor_unit_guess *g, unsigned present, struct spoor_dialect *d);
 
-/* The last string a field held and its id. Consecutive rows often repeat a
- * category or a host, and comparing bytes is cheaper than interning. The
+/* The last few strings a field held and their ids. Consecutive rows often
+ * repeat a category, a stage or a host among a handful of values, and
+ * comparing bytes is cheaper than interning. A string's way is picked from its
+ * length and last 8 bytes, so each value mostly keeps its own slot. The
  * remembered bytes must stay unchanged for the whole chunk (text in the chunk
  * itself, not in a scratch buffer). */
+enum { SPOOR_MEMO_WAYS = 8 };
 struct spoor_string_memo {
-    const char *p;
-    size_t n;
-    uint32_t id;
+    struct {
+        const char *p;
+        size_t n;
+        uint32_t id;
+    } way[SPOOR_MEMO_WAYS];
 };
 
 static inline uint32_t spoor_memo_intern(struct spoor_string_memo *m, struct spoor_table *t, const char *p, size_t n)
 {
-    if (m->p && m->n == n && memcmp(m->p, p, n) == 0)
-        return m->id;
-    m->p = p;
-    m->n = n;
-    return m->id = spoor_table_intern(t, p, n);
+    uint64_t tail = 0;
+    memcpy(&tail, p + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
+    size_t w = (size_t)(((tail ^ n) * 0x9e3779b97f4a7c15ull) >> 61); /* 3 bits: 8 ways */
+    if (m->way[w].p && m->way[w].n == n && memcmp(m->way[w].p, p, n) == 0)
+        return m->way[w].id;
+    m->way[w].p = p;
+    m->way[w].n = n;
+    return m->way[w].id = spoor_table_intern(t, p, n);
 }
 
 /* Stores a field's text into fixed column f of row `row`. Returns NULL, or a
