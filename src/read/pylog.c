@@ -63,23 +63,24 @@ static const char *line_end_of(const char *p, const char *end)
     return e > p && e[-1] == '\r' ? e - 1 : e;
 }
 
-/* Confident when the first non-empty lines are all records. */
+/* Confident when most of the first non-empty lines are records (a log may
+ * hold a traceback or another logger's message among them). */
 static int pylog_sniff(const char *head, size_t len)
 {
     const char *p = head + spoor_bom_len(head, len), *end = head + len;
-    int records = 0;
-    for (int lines = 0; p < end && lines < 4;) {
+    int records = 0, lines = 0;
+    while (p < end && lines < 8) {
         const char *e = line_end_of(p, end);
         const char *next = e < end && *e == '\r' ? e + 2 : e + 1;
         if (e > p) {
-            if (*p == '{' || *p == '[' || !message_start(p, e))
+            if (*p == '{' || *p == '[')
                 return 0;
-            records++;
+            records += message_start(p, e) != NULL;
             lines++;
         }
         p = next;
     }
-    return records ? 70 : 0;
+    return records * 2 > lines ? 70 : 0;
 }
 
 static void pylog_release(struct spoor_dialect *d)
