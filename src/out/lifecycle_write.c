@@ -2,6 +2,7 @@
  * value set per row, a `section` column says which) so it pipes into any tool;
  * `spoor gen --kind cascade` writes its ground truth in the same form. */
 #include "spoor/lifecycle_write.h"
+#include "spoor/csv_out.h"
 #include "spoor/json_out.h"
 #include "spoor/text_table.h"
 
@@ -11,29 +12,14 @@
 
 static double mean_of(int64_t sum, uint64_t n) { return n ? (double)sum / (double)n : 0; }
 
-static void csv_text(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 static void csv_keys(FILE *out, const char *section, const char *by, const char *key, const char *delay)
 {
     fprintf(out, "%s,", section);
-    csv_text(out, by);
+    spoor_csv_write_field(out, by);
     fputc(',', out);
-    csv_text(out, key);
+    spoor_csv_write_field(out, key);
     fputc(',', out);
-    csv_text(out, delay);
+    spoor_csv_write_field(out, delay);
 }
 
 static void csv_count(FILE *out, const char *section, const char *by, const char *key, uint64_t n)

@@ -52,6 +52,23 @@ void spoor_unit_guess_add(struct spoor_unit_guess *g, const char *text, size_t l
 void spoor_field_map_settle_units(struct spoor_field_map *m, const struct spoor_read_opts *opts,
                                   const struct spoor_unit_guess *g, unsigned present, struct spoor_dialect *d);
 
+/* What a generic reader's detection learns from the head's records: the fixed
+ * columns whose fields occur, and the ts values for the unit guess. */
+struct spoor_head_fields {
+    struct spoor_unit_guess guess;
+    unsigned seen;
+    size_t records;
+};
+
+/* Notes one field of a head record (value: its text; null_value: JSON null). */
+void spoor_head_field(struct spoor_head_fields *h, const struct spoor_field_map *m, const char *key, size_t key_len,
+                      const char *value, size_t value_len, bool null_value);
+/* Ends detection: a field the user named that no head record holds is a usage
+ * error ("no field 'at' (--ts) in the first N <records>"); otherwise the units
+ * are settled as spoor_field_map_settle_units does. */
+int spoor_head_finish(const struct spoor_head_fields *h, struct spoor_field_map *m, const struct spoor_read_opts *opts,
+                      struct spoor_dialect *d, const char *records, struct spoor_error *err);
+
 /* The last few strings a field held and their ids. Consecutive rows often
  * repeat a category, a stage or a host among a handful of values, and
  * comparing bytes is cheaper than interning. A string's way is picked from its

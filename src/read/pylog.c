@@ -101,38 +101,27 @@ static int pylog_detect(const char *head, size_t len, const struct spoor_read_op
     d->format = &spoor_format_pylog;
     snprintf(d->name, sizeof d->name, "pylog");
     spoor_field_map_init(&st->map, opts);
-    struct spoor_unit_guess guess = {0};
-    unsigned seen = 0;
-    size_t records = 0;
+    struct spoor_head_fields head_fields = {0};
     const char *end = head + len;
     for (const char *p = head + spoor_bom_len(head, len); p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl && records) /* the head may cut the last line short */
+        if (!nl && head_fields.records) /* the head may cut the last line short */
             break;
         const char *e = line_end_of(p, end);
         const char *msg = message_start(p, e);
         p = nl ? nl + 1 : end;
         if (!msg)
             continue;
-        records++;
+        head_fields.records++;
         const char *k, *v;
         size_t kn, vn;
-        while (next_pair(&msg, e, &k, &kn, &v, &vn)) {
-            unsigned roles = spoor_field_map_roles(&st->map, k, kn);
-            seen |= roles;
-            if ((roles & (1u << SPOOR_FIXED_TS)) && !spoor_field_is_blank(v, vn))
-                spoor_unit_guess_add(&guess, v, vn);
-        }
+        while (next_pair(&msg, e, &k, &kn, &v, &vn))
+            spoor_head_field(&head_fields, &st->map, k, kn, v, vn, false);
     }
-    for (int f = 0; f < SPOOR_FIXED_COUNT; f++)
-        if (records && st->map.named[f] && !(seen & (1u << f))) {
-            int status = spoor_fail(err, SPOOR_EUSAGE, "no field '%s' (--%s) in the first %zu log records",
-                                    st->map.field[f], spoor_fixed_name(f), records);
-            pylog_release(d);
-            return status;
-        }
-    spoor_field_map_settle_units(&st->map, opts, &guess, seen, d);
-    return SPOOR_OK;
+    int status = spoor_head_finish(&head_fields, &st->map, opts, d, "log records", err);
+    if (status)
+        pylog_release(d);
+    return status;
 }
 
 /* A key's role and column, remembered by its position in the message (records

@@ -6,6 +6,7 @@
 
 #include "load_args.h"
 #include "spoor/atomic_file.h"
+#include "spoor/csv_out.h"
 #include "spoor/json_out.h"
 #include "spoor/stats.h"
 #include "spoor/text_table.h"
@@ -157,29 +158,14 @@ static void print_json(FILE *out, const struct spoor_stats *s, const struct spoo
     fprintf(out, "\n}\n");
 }
 
-static void csv_field(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 static void csv_groups(FILE *out, const char *level, const struct spoor_stats_group *g, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const struct spoor_dur_stats *d = &g[i].dur;
         fprintf(out, "%s,", level);
-        csv_field(out, g[i].cat);
+        spoor_csv_write_field(out, g[i].cat);
         fputc(',', out);
-        csv_field(out, g[i].name ? g[i].name : "");
+        spoor_csv_write_field(out, g[i].name ? g[i].name : "");
         fprintf(out, ",%" PRIu64 ",%" PRIu64, d->count, d->timed);
         if (d->timed)
             fprintf(out, ",%" PRId64 ",%.3f,%" PRId64 ",%" PRId64 "\n", d->sum, mean(d), d->min, d->max);
