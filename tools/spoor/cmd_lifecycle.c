@@ -31,7 +31,7 @@ static const char usage[] =
     "  --by FIELD           totals per value of FIELD (repeatable, up to 4)\n"
     "  --fill MISSING=SRC   a missing stage takes stage SRC's time (repeatable) ...\n"
     "  --fill-if FIELD=V    ... for entities whose FIELD is V (e.g. mode=local)\n"
-    "  --top N              list the N slowest entities (default 10; 0 = none)\n"
+    "  --top N              list the N slowest entities (default 10, at most 10000)\n"
     "  --top-by NAME        rank by this delay (default: total, else the first)\n"
     "  --compare LOG        also read LOG and compare delays entity by entity\n"
     "  --format F           table (default), json or csv\n"
@@ -178,8 +178,8 @@ int cmd_lifecycle(int argc, char **argv)
             char *end;
             errno = 0;
             unsigned long long n = strtoull(optarg, &end, 10);
-            if (errno || end == optarg || *end || *optarg == '-' || n > 1000000) {
-                fprintf(stderr, "spoor lifecycle: --top '%s': expected a count from 0 to 1000000\n", optarg);
+            if (errno || end == optarg || *end || *optarg == '-' || n > 10000) {
+                fprintf(stderr, "spoor lifecycle: --top '%s': expected a count from 0 to 10000\n", optarg);
                 return 2;
             }
             spec.top = (size_t)n;

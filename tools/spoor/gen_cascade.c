@@ -89,7 +89,7 @@ int gen_cascade(int argc, char **argv)
                 return bad("--seed", optarg);
             break;
         case OPT_TOP:
-            if (!number(optarg, 1000000, &v))
+            if (!number(optarg, 10000, &v))
                 return bad("--top", optarg);
             o.top = (size_t)v;
             break;
