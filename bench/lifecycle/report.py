@@ -19,6 +19,16 @@ def median(key):
         return None
 
 
+def cpu(key):
+    """Mean user + system seconds of the hyperfine runs (the CPU the command used)."""
+    try:
+        with open(os.path.join(res, key + ".json")) as f:
+            r = json.load(f)["results"][0]
+            return r["user"] + r["system"]
+    except (OSError, KeyError, IndexError, ValueError):
+        return None
+
+
 def text(name, default="?"):
     try:
         with open(os.path.join(res, name)) as f:
@@ -83,6 +93,10 @@ for form, label in (("log", "JSON lines"), ("pylog", "Python logging")):
     if stats and life:
         r = stats / life
         print(f"| lifecycle throughput / stats throughput, {label} |  | {r:.2f} | >= 0.50 | {check(r >= 0.5)} |")
+    c_stats, c_life = cpu(f"stats_{form}"), cpu(f"lifecycle_{form}")
+    if c_stats and c_life:
+        print(f"| (for scale) the same by CPU time (user + sys: stats {c_stats:.2f} s, lifecycle {c_life:.2f} s), "
+              f"{label} |  | {c_stats / c_life:.2f} |  |  |")
 per_record = []
 for n in sizes:
     p, s = pandas.get(n), median(f"lifecycle_{n}")

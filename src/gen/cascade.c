@@ -159,7 +159,10 @@ static void write_record(struct gen *g, const struct record *r)
     }
     g->res->lines++;
     g->res->records++;
-    (e->transmit ? &g->transmit_records : &g->task_records)[0]++;
+    if (e->transmit)
+        g->transmit_records++;
+    else
+        g->task_records++;
 }
 
 static void write_bad_line(struct gen *g)
@@ -185,7 +188,10 @@ static void flush_window(struct gen *g, struct cascade_truth *truth[2])
     }
     for (size_t i = 0; i < g->nent; i++) {
         struct entity *e = &g->ent[i];
-        (e->transmit ? &g->res->transfers : &g->res->tasks)[0]++;
+        if (e->transmit)
+            g->res->transfers++;
+        else
+            g->res->tasks++;
         if (truth[e->transmit])
             cascade_truth_entity(truth[e->transmit], e->name, e->first, e->seen, e->worker, e->mode);
     }

@@ -168,8 +168,12 @@ static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
         }
         uint32_t name = b->name[r];
         int64_t t = b->ts[r];
-        if (!name || t == SPOOR_NULL) {
-            (name ? &e->counts.no_time : &e->counts.no_entity)[0]++;
+        if (!name) {
+            e->counts.no_entity++;
+            continue;
+        }
+        if (t == SPOOR_NULL) {
+            e->counts.no_time++;
             continue;
         }
         if (!c->entity[name]) {

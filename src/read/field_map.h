@@ -84,12 +84,32 @@ struct spoor_string_memo {
     } way[SPOOR_MEMO_WAYS];
 };
 
+/* a[0..n) == b[0..n), inline for the short strings memos mostly hold (the
+ * call into libc's memcmp costs more than comparing them). */
+static inline bool spoor_memo_equal(const char *a, const char *b, size_t n)
+{
+    if (n > 16)
+        return memcmp(a, b, n) == 0;
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            if (a[i] != b[i])
+                return false;
+        return true;
+    }
+    uint64_t x, y, u, v; /* two overlapping 8-byte words cover 8..16 bytes */
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    memcpy(&u, a + n - 8, 8);
+    memcpy(&v, b + n - 8, 8);
+    return x == y && u == v;
+}
+
 static inline uint32_t spoor_memo_intern(struct spoor_string_memo *m, struct spoor_table *t, const char *p, size_t n)
 {
     uint64_t tail = 0;
     memcpy(&tail, p + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
     size_t w = (size_t)(((tail ^ n) * 0x9e3779b97f4a7c15ull) >> 61); /* 3 bits: 8 ways */
-    if (m->way[w].p && m->way[w].n == n && memcmp(m->way[w].p, p, n) == 0)
+    if (m->way[w].p && m->way[w].n == n && spoor_memo_equal(m->way[w].p, p, n))
         return m->way[w].id;
     m->way[w].p = p;
     m->way[w].n = n;
