@@ -97,12 +97,13 @@ for form, label in (("log", "JSON lines"), ("pylog", "Python logging")):
     if c_stats and c_life:
         print(f"| (for scale) the same by CPU time (user + sys: stats {c_stats:.2f} s, lifecycle {c_life:.2f} s), "
               f"{label} |  | {c_stats / c_life:.2f} |  |  |")
-per_record = []
+per_record, cpu_per_record = [], []
 for n in sizes:
     p, s = pandas.get(n), median(f"lifecycle_{n}")
     if not p:
         continue
     per_record.append(p["total_s"] / n)
+    cpu_per_record.append(p.get("cpu_s", p["total_s"]) / n)
     print(f"| pandas on the first {n:,} records (read {p['read_s']:.1f} s + analysis {p['analysis_s']:.1f} s; "
           f"peak {p['peak_rss_mb']:,.0f} MB) | {p['total_s']:.1f} |  |  |  |")
     if s:
@@ -115,6 +116,11 @@ if per_record and life:
           f"{(spread - 1) * 100:.0f} %) | {est:.0f} |  |  |  |")
     r = est / life
     print(f"| spoor lifecycle vs pandas, {records:,} records |  | {r:.0f}x | >= 20x | {check(r >= 20)} |")
+    c_life = cpu("lifecycle_log")
+    if c_life:
+        c_est = statistics.mean(cpu_per_record) * records
+        print(f"| (for scale) the same by CPU time (pandas {c_est:.0f} s extrapolated, spoor {c_life:.1f} s on "
+              f"2 threads) |  | {c_est / c_life:.0f}x |  |  |")
 if sizes and sizes[-1] in pandas:
     ok = same_answers(sizes[-1], pandas[sizes[-1]])
     print(f"| same answers as pandas on {sizes[-1]:,} records (total per worker and mode, slowest tasks) |  |  |  | "
