@@ -1,6 +1,7 @@
 /* Readers turn lines into rows of an event table. One reader per input format
  * (pfw = Chrome trace events one per line in all DFTracer/DataCrumbs dialects,
- * jsonl = JSON lines with user-named fields, csv = CSV with a header).
+ * jsonl = JSON lines with user-named fields, csv = CSV with a header, pylog =
+ * Python logging lines with a k=v;k=v message).
  *
  * A format first *detects* what it needs from the head of the input (dialect,
  * units, CSV header and types) into a spoor_dialect, then *parses* chunks of
@@ -107,6 +108,8 @@ struct spoor_format {
 extern const struct spoor_format spoor_format_pfw;
 extern const struct spoor_format spoor_format_jsonl;
 extern const struct spoor_format spoor_format_csv;
+/* Python logging lines `asctime:LEVEL:name:pid:k=v;k=v;...` (docs/formats.md). */
+extern const struct spoor_format spoor_format_pylog;
 
 /* Picks the format (opts->format or by sniffing) and detects the dialect. */
 int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opts,

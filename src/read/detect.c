@@ -8,6 +8,7 @@ static const struct spoor_format *const formats[] = {
     &spoor_format_pfw,
     &spoor_format_jsonl,
     &spoor_format_csv,
+    &spoor_format_pylog,
 };
 
 int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
@@ -25,12 +26,14 @@ int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opt
             if (strcmp(formats[i]->name, opts->format) == 0)
                 best = formats[i];
         if (!best)
-            return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected pfw, jsonl or csv)",
+            return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected pfw, jsonl, csv or pylog)",
                               opts->format);
     } else if (opts->field_ts || opts->field_name) {
         /* Naming fields means the user describes a generic table. */
         best = spoor_format_csv.sniff(head, len) > spoor_format_jsonl.sniff(head, len)
                    ? &spoor_format_csv : &spoor_format_jsonl;
+        if (spoor_format_pylog.sniff(head, len) > best->sniff(head, len))
+            best = &spoor_format_pylog;
     } else {
         int best_score = -1;
         for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {

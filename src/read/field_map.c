@@ -243,3 +243,23 @@ int spoor_generic_skip(struct spoor_parse_job *job, uint64_t line, const char *r
     return spoor_fail(err, SPOOR_ESTRICT, "line %llu: %s: %.*s", (unsigned long long)line, reason,
                       (int)(len < 200 ? len : 200), text ? text : "");
 }
+
+void spoor_head_field(struct spoor_head_fields *h, const struct spoor_field_map *m, const char *key, size_t key_len,
+                      const char *value, size_t value_len, bool null_value)
+{
+    unsigned roles = spoor_field_map_roles(m, key, key_len);
+    h->seen |= roles;
+    if ((roles & (1u << SPOOR_FIXED_TS)) && !null_value && !spoor_field_is_blank(value, value_len))
+        spoor_unit_guess_add(&h->guess, value, value_len);
+}
+
+int spoor_head_finish(const struct spoor_head_fields *h, struct spoor_field_map *m, const struct spoor_read_opts *opts,
+                      struct spoor_dialect *d, const char *records, struct spoor_error *err)
+{
+    for (int f = 0; f < SPOOR_FIXED_COUNT; f++)
+        if (h->records && m->named[f] && !(h->seen & (1u << f)))
+            return spoor_fail(err, SPOOR_EUSAGE, "no field '%s' (--%s) in the first %zu %s", m->field[f],
+                              spoor_fixed_name(f), h->records, records);
+    spoor_field_map_settle_units(m, opts, &h->guess, h->seen, d);
+    return SPOOR_OK;
+}

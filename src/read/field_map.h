@@ -53,23 +53,68 @@ void spoor_unit_guess_add(struct spoor_unit_guess *g, const char *text, size_t l
 void spoor_field_map_settle_units(struct spoor_field_map *m, const struct spoor_read_opts *opts,
                                   const struct spoor_unit_guess *g, unsigned present, struct spoor_dialect *d);
 
-/* The last string a field held and its id. Consecutive rows often repeat a
- * category or a host, and comparing bytes is cheaper than interning. The
+/* What a generic reader's detection learns from the head's records: the fixed
+ * columns whose fields occur, and the ts values for the unit guess. */
+struct spoor_head_fields {
+    struct spoor_unit_guess guess;
+    unsigned seen;
+    size_t records;
+};
+
+/* Notes one field of a head record (value: its text; null_value: JSON null). */
+void spoor_head_field(struct spoor_head_fields *h, const struct spoor_field_map *m, const char *key, size_t key_len,
+                      const char *value, size_t value_len, bool null_value);
+/* Ends detection: a field the user named that no head record holds is a usage
+ * error ("no field 'at' (--ts) in the first N <records>"); otherwise the units
+ * are settled as spoor_field_map_settle_units does. */
+int spoor_head_finish(const struct spoor_head_fields *h, struct spoor_field_map *m, const struct spoor_read_opts *opts,
+                      struct spoor_dialect *d, const char *records, struct spoor_error *err);
+
+/* The last few strings a field held and their ids. Consecutive rows often
+ * repeat a category, a stage or a host among a handful of values, and
+ * comparing bytes is cheaper than interning. A string's way is picked from its
+ * length and last 8 bytes, so each value mostly keeps its own slot. The
  * remembered bytes must stay unchanged for the whole chunk (text in the chunk
  * itself, not in a scratch buffer). */
+enum { SPOOR_MEMO_WAYS = 8 };
 struct spoor_string_memo {
-    const char *p;
-    size_t n;
-    uint32_t id;
+    struct {
+        const char *p;
+        size_t n;
+        uint32_t id;
+    } way[SPOOR_MEMO_WAYS];
 };
+
+/* a[0..n) == b[0..n), inline for the short strings memos mostly hold (the
+ * call into libc's memcmp costs more than comparing them). */
+static inline bool spoor_memo_equal(const char *a, const char *b, size_t n)
+{
+    if (n > 16)
+        return memcmp(a, b, n) == 0;
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            if (a[i] != b[i])
+                return false;
+        return true;
+    }
+    uint64_t x, y, u, v; /* two overlapping 8-byte words cover 8..16 bytes */
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    memcpy(&u, a + n - 8, 8);
+    memcpy(&v, b + n - 8, 8);
+    return x == y && u == v;
+}
 
 static inline uint32_t spoor_memo_intern(struct spoor_string_memo *m, struct spoor_table *t, const char *p, size_t n)
 {
-    if (m->p && m->n == n && memcmp(m->p, p, n) == 0)
-        return m->id;
-    m->p = p;
-    m->n = n;
-    return m->id = spoor_table_intern(t, p, n);
+    uint64_t tail = 0;
+    memcpy(&tail, p + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
+    size_t w = (size_t)(((tail ^ n) * 0x9e3779b97f4a7c15ull) >> 61); /* 3 bits: 8 ways */
+    if (m->way[w].p && m->way[w].n == n && spoor_memo_equal(m->way[w].p, p, n))
+        return m->way[w].id;
+    m->way[w].p = p;
+    m->way[w].n = n;
+    return m->way[w].id = spoor_table_intern(t, p, n);
 }
 
 /* Stores a field's text into fixed column f of row `row`. Returns NULL, or a

@@ -71,21 +71,19 @@ static int jsonl_detect(const char *head, size_t len, const struct spoor_read_op
     d->format = &spoor_format_jsonl;
     snprintf(d->name, sizeof d->name, "jsonl");
     spoor_field_map_init(&st->map, opts);
-    struct spoor_unit_guess guess = {0};
-    unsigned seen = 0;
-    size_t objects = 0;
+    struct spoor_head_fields head_fields = {0};
     const char *end = head + len;
     for (const char *p = head + spoor_bom_len(head, len); p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *line_end = nl ? nl : end;
         /* The head may cut the last line short: use it only when nothing else is there. */
-        if (!nl && objects)
+        if (!nl && head_fields.records)
             break;
         const char *start = skip_blanks(p, line_end);
         p = line_end + 1;
         if (start == line_end || *start != '{')
             continue;
-        objects++;
+        head_fields.records++;
         struct spoor_json_iter it;
         struct spoor_json_tok key, val;
         spoor_json_iter_init(&it, start, line_end);
@@ -93,21 +91,13 @@ static int jsonl_detect(const char *head, size_t len, const struct spoor_read_op
             char buf[256];
             size_t n;
             const char *k = key_text(&key, buf, sizeof buf, &n);
-            unsigned roles = spoor_field_map_roles(&st->map, k, n);
-            seen |= roles;
-            if ((roles & (1u << SPOOR_FIXED_TS)) && val.kind != SPOOR_JSON_NULL && !spoor_field_is_blank(val.p, val.n))
-                spoor_unit_guess_add(&guess, val.p, val.n);
+            spoor_head_field(&head_fields, &st->map, k, n, val.p, val.n, val.kind == SPOOR_JSON_NULL);
         }
     }
-    for (int f = 0; f < SPOOR_FIXED_COUNT; f++)
-        if (objects && st->map.named[f] && !(seen & (1u << f))) {
-            int status = spoor_fail(err, SPOOR_EUSAGE, "no field '%s' (--%s) in the first %zu JSON objects",
-                                    st->map.field[f], spoor_fixed_name(f), objects);
-            jsonl_release(d);
-            return status;
-        }
-    spoor_field_map_settle_units(&st->map, opts, &guess, seen, d);
-    return SPOOR_OK;
+    int status = spoor_head_finish(&head_fields, &st->map, opts, d, "JSON objects", err);
+    if (status)
+        jsonl_release(d);
+    return status;
 }
 
 /* What a key does in this chunk, found once per distinct key spelling. */

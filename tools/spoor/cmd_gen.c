@@ -31,6 +31,7 @@ static const char gen_help[] =
     "  --level N            gzip level 1-9 for .gz output (default 6)\n"
     "  --no-truth           do not write FILE.truth.json\n"
     "  --kind metrics       a node-metric table instead (see --kind metrics --help)\n"
+    "  --kind cascade       a scheduler log instead (see --kind cascade --help)\n"
     "  -h, --help           this help\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -67,10 +68,15 @@ int cmd_gen(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    for (int i = 1; i < argc; i++) /* --kind K: another generator, with its own options */
-        if (!strcmp(argv[i], "--kind=metrics") || (!strcmp(argv[i], "--kind") && i + 1 < argc &&
-                                                   !strcmp(argv[i + 1], "metrics")))
+    for (int i = 1; i < argc; i++) { /* --kind K: another generator, with its own options */
+        const char *kind = !strncmp(argv[i], "--kind=", 7) ? argv[i] + 7
+                           : !strcmp(argv[i], "--kind") && i + 1 < argc ? argv[i + 1]
+                                                                         : NULL;
+        if (kind && !strcmp(kind, "metrics"))
             return cmd_gen_metrics(argc, argv);
+        if (kind && !strcmp(kind, "cascade"))
+            return cmd_gen_cascade(argc, argv);
+    }
     struct spoor_gen_opts opts = {.size_bytes = 64 * 1000000ull, .procs = 4, .seed = 1, .truth = true};
     const char *path = NULL;
     uint64_t v;

@@ -11,5 +11,7 @@ bool parse_u64(const char *s, uint64_t *out);
 
 /* --kind metrics: the node-metric table of `spoor series`. */
 int cmd_gen_metrics(int argc, char **argv);
+/* --kind cascade: the scheduler log of `spoor lifecycle`. */
+int cmd_gen_cascade(int argc, char **argv);
 
 #endif

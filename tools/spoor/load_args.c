@@ -40,8 +40,8 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
     case LOAD_OPT_TS_UNIT: return unit(&r->ts_unit, arg, cmd, "--ts-unit");
     case LOAD_OPT_DUR_UNIT: return unit(&r->dur_unit, arg, cmd, "--dur-unit");
     case LOAD_OPT_INPUT_FORMAT:
-        if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv")) {
-            fprintf(stderr, "spoor %s: --input-format '%s': expected pfw, jsonl or csv\n", cmd, arg);
+        if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv") && strcmp(arg, "pylog")) {
+            fprintf(stderr, "spoor %s: --input-format '%s': expected pfw, jsonl, csv or pylog\n", cmd, arg);
             return -1;
         }
         r->format = arg;

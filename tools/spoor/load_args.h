@@ -51,7 +51,7 @@ enum {
     "reading options:\n"                                                                        \
     "  --threads N          worker threads (default: all cores)\n"                              \
     "  --strict             fail on the first skipped line or damaged input\n"                  \
-    "  --input-format F     pfw, jsonl or csv (default: detected)\n"                            \
+    "  --input-format F     pfw, jsonl, csv or pylog (default: detected)\n"                   \
     "  --dialect D          pfw dialect (default: detected; see docs/formats.md)\n"             \
     "  --ts-unit U          unit of ts in the input: ns, us, ms, s (default: per dialect)\n"    \
     "  --dur-unit U         unit of dur in the input (default: per dialect)\n"                  \

@@ -1,0 +1,165 @@
+/* `spoor lifecycle`: per-entity delays between the stages of an event log.
+ *
+ * Each record names an entity, a stage and a time. The pivot keeps, per
+ * entity, the first (earliest) time of each listed stage and how often each
+ * stage was seen; a delay NAME=B-A is then time(B) - time(A) for every entity
+ * that has both. The recipe folds the delays into totals, per-group totals for
+ * each --by field, per-kind counts of missing and repeated stages, the N
+ * slowest entities and, against a second log, entity-by-entity differences.
+ *
+ * The pivot runs in the loader's map() on every worker thread (a table of the
+ * entities each worker saw) and is merged once at the end, so its memory is
+ * bounded by the number of distinct entities, never by the number of records. */
+#ifndef SPOOR_LIFECYCLE_H
+#define SPOOR_LIFECYCLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spoor/error.h"
+#include "spoor/load.h"
+
+enum { SPOOR_LC_MAX_STAGES = 16, SPOOR_LC_MAX_DELAYS = 16, SPOOR_LC_MAX_BY = 4, SPOOR_LC_MAX_FILLS = 8 };
+
+struct spoor_lc_spec {
+    const char *stages[SPOOR_LC_MAX_STAGES];
+    size_t nstages;
+    struct {
+        const char *name;
+        int to, from;                   /* stage indexes: value = time(to) - time(from) */
+    } delay[SPOOR_LC_MAX_DELAYS];
+    size_t ndelays;
+    const char *by[SPOOR_LC_MAX_BY];    /* fields grouped by */
+    size_t nby;
+    /* A missing stage takes another stage's time, for entities whose field
+     * fill_field equals fill_value (transfers: local ones skip Started/Loaded). */
+    struct {
+        int missing, source;
+    } fill[SPOOR_LC_MAX_FILLS];
+    size_t nfills;
+    const char *fill_field, *fill_value;
+    int top_delay;                      /* delay ranking the slowest entities */
+    bool top_named;                     /* set by --top-by, else settled by finish() */
+    size_t top;                         /* how many; 0 = none */
+    char *storage;                      /* owned copy of the names (spoor_lc_spec_free) */
+};
+
+/* The two presets for the cascade scheduler's log ("cascade-tasks",
+ * "cascade-transmits"); SPOOR_EUSAGE for another name. Fields: entity, action,
+ * at; groups: worker, mode. */
+int spoor_lc_spec_preset(struct spoor_lc_spec *s, const char *name, struct spoor_error *err);
+/* Adds what one option says: "A,B,C" stages, "NAME=B-A" delay, "MISSING=SOURCE"
+ * fill, "FIELD=VALUE" fill condition, a --by field. Stages must be set before
+ * delays and fills name them. */
+int spoor_lc_spec_stages(struct spoor_lc_spec *s, const char *list, struct spoor_error *err);
+int spoor_lc_spec_delay(struct spoor_lc_spec *s, const char *def, struct spoor_error *err);
+int spoor_lc_spec_fill(struct spoor_lc_spec *s, const char *def, struct spoor_error *err);
+int spoor_lc_spec_fill_if(struct spoor_lc_spec *s, const char *def, struct spoor_error *err);
+int spoor_lc_spec_by(struct spoor_lc_spec *s, const char *field, struct spoor_error *err);
+/* Ranks the slowest entities by this delay (default: "total" if defined, else
+ * the first delay). */
+int spoor_lc_spec_top_by(struct spoor_lc_spec *s, const char *name, struct spoor_error *err);
+/* Checks the spec is complete (stages and delays given) and settles defaults. */
+int spoor_lc_spec_finish(struct spoor_lc_spec *s, struct spoor_error *err);
+void spoor_lc_spec_free(struct spoor_lc_spec *s);
+/* The fields the pivot reads beyond entity, stage and time: load them with
+ * SPOOR_ARGS_LISTED. Returns how many (at most SPOOR_LC_MAX_BY + 1). */
+size_t spoor_lc_spec_fields(const struct spoor_lc_spec *s, const char **out);
+
+/* ---- the pivot (src/ops) ---- */
+
+struct spoor_lc_pivot;
+
+/* One table of entities per worker; stages by name, `attrs` fields kept per
+ * entity (their value from the entity's earliest record that has one). The
+ * loaded table's name column is the entity, cat the stage, ts the time. */
+struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const char *const *stages, size_t nstages,
+                                            const char *const *attrs, size_t nattrs);
+struct spoor_sink spoor_lc_pivot_sink(struct spoor_lc_pivot *p);
+/* Merges every worker's entities into one table (call once, after loading). */
+void spoor_lc_pivot_merge(struct spoor_lc_pivot *p);
+void spoor_lc_pivot_free(struct spoor_lc_pivot *p);
+
+struct spoor_lc_counts {
+    uint64_t records;       /* rows read */
+    uint64_t other_stage;   /* rows whose stage is not listed (another entity kind) */
+    uint64_t no_entity;     /* listed stage, but no entity */
+    uint64_t no_time;       /* listed stage, but no time */
+};
+
+/* After merging: entities are 1..n (id order is not meaningful). */
+size_t spoor_lc_pivot_entities(const struct spoor_lc_pivot *p);
+const char *spoor_lc_pivot_name(const struct spoor_lc_pivot *p, size_t id);
+/* Entity id of a name, or 0. */
+size_t spoor_lc_pivot_find(const struct spoor_lc_pivot *p, const char *name, size_t len);
+/* First time of each stage (SPOOR_NULL when unseen) and how often it was seen. */
+const int64_t *spoor_lc_pivot_times(const struct spoor_lc_pivot *p, size_t id);
+const uint32_t *spoor_lc_pivot_seen(const struct spoor_lc_pivot *p, size_t id);
+/* An attribute's value ("" when never seen). */
+const char *spoor_lc_pivot_attr(const struct spoor_lc_pivot *p, size_t id, size_t attr);
+struct spoor_lc_counts spoor_lc_pivot_counts(const struct spoor_lc_pivot *p);
+
+/* ---- the recipe (src/analyze) ---- */
+
+struct spoor_lc_stat {
+    uint64_t count;
+    int64_t sum, min, max;  /* ns over `count` entities */
+};
+
+struct spoor_lc_group {
+    const char *value;
+    uint64_t entities;
+    struct spoor_lc_stat delay[SPOOR_LC_MAX_DELAYS];
+};
+
+/* Entities of one kind: the entity's name up to its first '(' or ':'
+ * ("retrieve(0, 11):ab" -> "retrieve"). */
+struct spoor_lc_kind {
+    const char *kind;
+    uint64_t entities, complete;        /* complete: every stage seen (or filled) */
+    uint64_t missing[SPOOR_LC_MAX_STAGES], repeated[SPOOR_LC_MAX_STAGES];
+};
+
+struct spoor_lc_entity {
+    const char *name;
+    int64_t delay[SPOOR_LC_MAX_DELAYS]; /* SPOOR_NULL when a stage is missing */
+    int64_t other[SPOOR_LC_MAX_DELAYS]; /* --compare: the other log's delays */
+};
+
+struct spoor_lc_diff {
+    uint64_t count;                     /* matched entities with the delay in both logs */
+    int64_t sum_a, sum_b;
+};
+
+struct spoor_lc_result {
+    struct spoor_lc_counts counts;
+    uint64_t entities, filled;          /* filled: entities that had stages filled in */
+    struct spoor_lc_stat total[SPOOR_LC_MAX_DELAYS];
+    struct spoor_lc_group *group[SPOOR_LC_MAX_BY]; /* sorted by value */
+    size_t ngroups[SPOOR_LC_MAX_BY];
+    struct spoor_lc_kind *kind;         /* sorted by kind */
+    size_t nkinds;
+    struct spoor_lc_entity *top;        /* slowest first, ties by name */
+    size_t ntop;
+    bool compared;
+    struct spoor_lc_counts other_counts;
+    uint64_t matched, only_here, only_other;
+    struct spoor_lc_diff diff[SPOOR_LC_MAX_DELAYS];
+    struct spoor_lc_entity *top_diff;   /* largest |other - this| of the top delay first */
+    size_t ntop_diff;
+    struct spoor_strpool *strings;
+};
+
+/* Folds a merged pivot (and, for --compare, the other log's merged pivot, or
+ * NULL) into the result. */
+void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot *p,
+                      const struct spoor_lc_pivot *other, struct spoor_lc_result *out);
+void spoor_lc_result_free(struct spoor_lc_result *r);
+
+/* The kind of an entity name (its length up to the first '(' or ':'). */
+size_t spoor_lc_kind_len(const char *name, size_t len);
+/* The relative difference (b - a) / a, or NaN when a is 0. */
+double spoor_lc_relative(int64_t a, int64_t b);
+
+#endif

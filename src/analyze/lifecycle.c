@@ -1,0 +1,263 @@
+/* The lifecycle recipe: a merged pivot's entities folded into delay totals,
+ * per-group totals, per-kind missing/repeated stage counts, the slowest
+ * entities and, with a second log, entity-by-entity differences. */
+#include "spoor/lifecycle.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t spoor_lc_kind_len(const char *name, size_t len)
+{
+    size_t n = strcspn(name, "(:");
+    return n < len ? n : len;
+}
+
+double spoor_lc_relative(int64_t a, int64_t b)
+{
+    return a ? (double)(b - a) / (double)a : NAN;
+}
+
+static void stat_add(struct spoor_lc_stat *s, int64_t v)
+{
+    if (!s->count || v < s->min)
+        s->min = v;
+    if (!s->count || v > s->max)
+        s->max = v;
+    s->count++;
+    s->sum += v;
+}
+
+/* Rows keyed by a string, in a pool; each row `size` bytes, zeroed when new. */
+struct keyed {
+    struct spoor_strpool *keys;
+    void *rows;
+    size_t size, cap;
+};
+
+/* Keys are interned with their terminating NUL, so that "" is not the pool's
+ * reserved id 0. */
+static void *keyed_get(struct keyed *k, const char *key, size_t len)
+{
+    char stack[256];
+    char *buf = len < sizeof stack ? stack : spoor_xmalloc(len + 1);
+    memcpy(buf, key, len);
+    buf[len] = '\0';
+    uint32_t id = spoor_strpool_intern(k->keys, buf, len + 1);
+    if (buf != stack)
+        free(buf);
+    if (id >= k->cap) {
+        size_t cap = k->cap ? k->cap * 2 : 16;
+        while (cap <= id)
+            cap *= 2;
+        k->rows = spoor_xrealloc(k->rows, cap * k->size);
+        memset((char *)k->rows + k->cap * k->size, 0, (cap - k->cap) * k->size);
+        k->cap = cap;
+    }
+    return (char *)k->rows + id * k->size;
+}
+
+/* The rows (ids 1..n) copied out in key order; `name_at` is where each row
+ * keeps its key pointer, which is set to the key interned in `strings`. */
+static void *keyed_sorted(struct keyed *k, size_t name_at, struct spoor_strpool *strings, size_t *n,
+                          int (*cmp)(const void *, const void *))
+{
+    *n = spoor_strpool_count(k->keys) - 1;
+    char *out = spoor_xcalloc(*n ? *n : 1, k->size);
+    for (size_t id = 1; id <= *n; id++) {
+        size_t len;
+        const char *key = spoor_strpool_get(k->keys, (uint32_t)id, &len);
+        char *row = out + (id - 1) * k->size;
+        memcpy(row, (char *)k->rows + id * k->size, k->size);
+        const char *kept = spoor_strpool_get(strings, spoor_strpool_intern(strings, key, len - 1), NULL);
+        memcpy(row + name_at, &kept, sizeof kept);
+    }
+    qsort(out, *n, k->size, cmp);
+    spoor_strpool_free(k->keys);
+    free(k->rows);
+    return out;
+}
+
+static int group_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct spoor_lc_group *)a)->value, ((const struct spoor_lc_group *)b)->value);
+}
+
+static int kind_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct spoor_lc_kind *)a)->kind, ((const struct spoor_lc_kind *)b)->kind);
+}
+
+/* Index of the fill field among the pivot's attributes (as spoor_lc_spec_fields lists them). */
+static int fill_attr(const struct spoor_lc_spec *s)
+{
+    if (!s->fill_field)
+        return -1;
+    const char *fields[SPOOR_LC_MAX_BY + 1];
+    size_t n = spoor_lc_spec_fields(s, fields);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(fields[i], s->fill_field))
+            return (int)i;
+    return -1;
+}
+
+/* An entity's stage times with the fill rule applied and its delays; returns
+ * whether a stage was filled. */
+static bool entity_delays(const struct spoor_lc_spec *s, const struct spoor_lc_pivot *p, size_t id, int fill_at,
+                          int64_t *t, int64_t *d)
+{
+    memcpy(t, spoor_lc_pivot_times(p, id), s->nstages * sizeof *t);
+    bool filled = false;
+    if (fill_at >= 0 && !strcmp(spoor_lc_pivot_attr(p, id, (size_t)fill_at), s->fill_value))
+        for (size_t f = 0; f < s->nfills; f++) {
+            int64_t *m = &t[s->fill[f].missing];
+            if (*m == SPOOR_NULL && t[s->fill[f].source] != SPOOR_NULL) {
+                *m = t[s->fill[f].source];
+                filled = true;
+            }
+        }
+    for (size_t k = 0; k < s->ndelays; k++) {
+        int64_t a = t[s->delay[k].from], b = t[s->delay[k].to];
+        d[k] = a == SPOOR_NULL || b == SPOOR_NULL ? SPOOR_NULL : b - a;
+    }
+    return filled;
+}
+
+/* Whether x ranks before y: larger key first, then the name. */
+static bool ranks_before(int64_t kx, const char *x, int64_t ky, const char *y)
+{
+    return kx != ky ? kx > ky : strcmp(x, y) < 0;
+}
+
+/* Keeps the `cap` best entities by key, best first (key SPOOR_NULL never enters). */
+struct ranking {
+    struct spoor_lc_entity *e;
+    int64_t *key;
+    size_t n, cap;
+};
+
+static void rank_offer(struct ranking *r, int64_t key, const struct spoor_lc_entity *e)
+{
+    if (!r->cap || key == SPOOR_NULL)
+        return;
+    if (r->n == r->cap && !ranks_before(key, e->name, r->key[r->n - 1], r->e[r->n - 1].name))
+        return;
+    size_t i = r->n < r->cap ? r->n++ : r->n - 1;
+    for (; i > 0 && ranks_before(key, e->name, r->key[i - 1], r->e[i - 1].name); i--) {
+        r->e[i] = r->e[i - 1];
+        r->key[i] = r->key[i - 1];
+    }
+    r->e[i] = *e;
+    r->key[i] = key;
+}
+
+static void rank_init(struct ranking *r, size_t cap)
+{
+    *r = (struct ranking){.cap = cap};
+    r->e = spoor_xcalloc(cap ? cap : 1, sizeof *r->e);
+    r->key = spoor_xcalloc(cap ? cap : 1, sizeof *r->key);
+}
+
+/* Entity names in rankings point into the pivot until they are kept in `strings`. */
+static struct spoor_lc_entity *rank_finish(struct ranking *r, struct spoor_strpool *strings, size_t *n)
+{
+    for (size_t i = 0; i < r->n; i++)
+        r->e[i].name = spoor_strpool_get(strings, spoor_strpool_intern(strings, r->e[i].name, strlen(r->e[i].name)),
+                                         NULL);
+    free(r->key);
+    *n = r->n;
+    return r->e;
+}
+
+static void compare_entity(const struct spoor_lc_spec *s, const struct spoor_lc_pivot *other, int fill_at,
+                           struct spoor_lc_entity *e, struct spoor_lc_result *out, struct ranking *diffs)
+{
+    size_t oid = spoor_lc_pivot_find(other, e->name, strlen(e->name));
+    if (!oid) {
+        out->only_here++;
+        return;
+    }
+    out->matched++;
+    int64_t t[SPOOR_LC_MAX_STAGES];
+    entity_delays(s, other, oid, fill_at, t, e->other);
+    for (size_t k = 0; k < s->ndelays; k++)
+        if (e->delay[k] != SPOOR_NULL && e->other[k] != SPOOR_NULL) {
+            out->diff[k].count++;
+            out->diff[k].sum_a += e->delay[k];
+            out->diff[k].sum_b += e->other[k];
+        }
+    int64_t a = e->delay[s->top_delay], b = e->other[s->top_delay];
+    if (a != SPOOR_NULL && b != SPOOR_NULL)
+        rank_offer(diffs, b > a ? b - a : a - b, e);
+}
+
+void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot *p,
+                      const struct spoor_lc_pivot *other, struct spoor_lc_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->strings = spoor_strpool_new();
+    out->counts = spoor_lc_pivot_counts(p);
+    out->entities = spoor_lc_pivot_entities(p);
+    int fill_at = fill_attr(s);
+    struct keyed groups[SPOOR_LC_MAX_BY], kinds = {.keys = spoor_strpool_new(), .size = sizeof(struct spoor_lc_kind)};
+    for (size_t g = 0; g < s->nby; g++)
+        groups[g] = (struct keyed){.keys = spoor_strpool_new(), .size = sizeof(struct spoor_lc_group)};
+    struct ranking top, diffs;
+    rank_init(&top, s->top);
+    rank_init(&diffs, other ? s->top : 0);
+    for (size_t id = 1; id <= out->entities; id++) {
+        struct spoor_lc_entity e = {.name = spoor_lc_pivot_name(p, id)};
+        int64_t t[SPOOR_LC_MAX_STAGES];
+        out->filled += entity_delays(s, p, id, fill_at, t, e.delay);
+        const uint32_t *seen = spoor_lc_pivot_seen(p, id);
+        size_t nlen = strlen(e.name);
+        struct spoor_lc_kind *kind = keyed_get(&kinds, e.name, spoor_lc_kind_len(e.name, nlen));
+        kind->entities++;
+        bool complete = true;
+        for (size_t st = 0; st < s->nstages; st++) {
+            kind->missing[st] += t[st] == SPOOR_NULL;
+            kind->repeated[st] += seen[st] > 1;
+            complete &= t[st] != SPOOR_NULL;
+        }
+        kind->complete += complete;
+        struct spoor_lc_group *g[SPOOR_LC_MAX_BY];
+        for (size_t b = 0; b < s->nby; b++) {
+            const char *v = spoor_lc_pivot_attr(p, id, b);
+            g[b] = keyed_get(&groups[b], v, strlen(v));
+            g[b]->entities++;
+        }
+        for (size_t k = 0; k < s->ndelays; k++) {
+            if (e.delay[k] == SPOOR_NULL)
+                continue;
+            stat_add(&out->total[k], e.delay[k]);
+            for (size_t b = 0; b < s->nby; b++)
+                stat_add(&g[b]->delay[k], e.delay[k]);
+        }
+        rank_offer(&top, e.delay[s->top_delay], &e);
+        if (other)
+            compare_entity(s, other, fill_at, &e, out, &diffs);
+    }
+    for (size_t b = 0; b < s->nby; b++)
+        out->group[b] = keyed_sorted(&groups[b], offsetof(struct spoor_lc_group, value), out->strings,
+                                     &out->ngroups[b], group_cmp);
+    out->kind = keyed_sorted(&kinds, offsetof(struct spoor_lc_kind, kind), out->strings, &out->nkinds, kind_cmp);
+    out->top = rank_finish(&top, out->strings, &out->ntop);
+    out->top_diff = rank_finish(&diffs, out->strings, &out->ntop_diff);
+    if (other) {
+        out->compared = true;
+        out->other_counts = spoor_lc_pivot_counts(other);
+        out->only_other = spoor_lc_pivot_entities(other) - out->matched;
+    }
+}
+
+void spoor_lc_result_free(struct spoor_lc_result *r)
+{
+    for (size_t b = 0; b < SPOOR_LC_MAX_BY; b++)
+        free(r->group[b]);
+    free(r->kind);
+    free(r->top);
+    free(r->top_diff);
+    spoor_strpool_free(r->strings);
+    memset(r, 0, sizeof *r);
+}

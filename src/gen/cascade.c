@@ -1,0 +1,260 @@
+/* The cascade scheduler log generator (see spoor/gen_cascade.h): windows of
+ * tasks and their transfers, records sorted by time within a window, written
+ * as JSON lines or Python logging lines, with faults injected on request and
+ * every entity folded into the truth of its preset as it is written. */
+#include "spoor/gen_cascade.h"
+#include "gen/cascade_truth.h"
+#include "gen/rng.h"
+#include "spoor/atomic_file.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { WINDOW = 256, STAGES = 4, MAX_RECORDS_PER_ENTITY = STAGES + 1 };
+
+static const char *const task_stage[STAGES] = {"taskPlanned", "taskEnqueued", "taskStarted", "taskFinished"};
+static const char *const transmit_stage[STAGES] = {"transmitPlanned", "transmitStarted", "transmitLoaded",
+                                                   "transmitFinished"};
+static const char *const kinds[] = {"retrieve", "mean", "threshold", "plot"};
+
+struct entity {
+    char name[96];
+    char worker[32];
+    unsigned host;
+    const char *mode;
+    bool transmit;
+    int64_t first[STAGES];
+    uint32_t seen[STAGES];
+};
+
+struct record {
+    int64_t at;
+    uint32_t entity, seq;
+    uint8_t stage;
+};
+
+struct gen {
+    const struct spoor_gen_cascade_opts *o;
+    struct spoor_gen_cascade_result *res;
+    FILE *out;
+    bool pylog;
+    struct gen_rng times, faults;
+    struct entity ent[2 * WINDOW];
+    size_t nent;
+    struct record rec[2 * WINDOW * MAX_RECORDS_PER_ENTITY];
+    size_t nrec;
+    uint64_t task_records, transmit_records;
+};
+
+/* Placement depends only on the entity's index, so every seed runs the same workflow. */
+static uint64_t placement(uint64_t index, uint64_t salt)
+{
+    uint64_t x = index * 4 + salt;
+    return gen_splitmix64(&x);
+}
+
+static void add_record(struct gen *g, uint32_t e, uint8_t stage, int64_t at)
+{
+    g->rec[g->nrec] = (struct record){.at = at, .entity = e, .seq = (uint32_t)g->nrec, .stage = stage};
+    g->nrec++;
+}
+
+/* The entity's records at the given times (SPOOR_NULL: not logged), with one
+ * dropped or one repeated when faults are on. */
+static void add_records(struct gen *g, uint32_t e, const int64_t *at)
+{
+    int logged[STAGES], n = 0;
+    for (int s = 0; s < STAGES; s++)
+        if (at[s] != SPOOR_NULL)
+            logged[n++] = s;
+    int drop = -1;
+    if (g->o->faults && gen_rng_chance(&g->faults, 2))
+        drop = logged[gen_rng_range(&g->faults, 0, n - 1)];
+    for (int i = 0; i < n; i++)
+        if (logged[i] != drop)
+            add_record(g, e, (uint8_t)logged[i], at[logged[i]]);
+    if (g->o->faults && gen_rng_chance(&g->faults, 2)) {
+        int s = logged[gen_rng_range(&g->faults, 0, n - 1)];
+        if (s != drop)
+            add_record(g, e, (uint8_t)s, at[s] + gen_rng_range(&g->faults, 1, 5000));
+    }
+}
+
+static uint32_t new_entity(struct gen *g, bool transmit)
+{
+    struct entity *e = &g->ent[g->nent];
+    memset(e, 0, sizeof *e);
+    e->transmit = transmit;
+    for (int s = 0; s < STAGES; s++)
+        e->first[s] = SPOOR_NULL;
+    return (uint32_t)g->nent++;
+}
+
+static void add_task(struct gen *g, uint64_t i)
+{
+    const struct spoor_gen_cascade_opts *o = g->o;
+    uint64_t p = placement(i, 0);
+    uint32_t t = new_entity(g, false);
+    struct entity *task = &g->ent[t];
+    snprintf(task->name, sizeof task->name, "%s(%" PRIu64 ", %" PRIu64 "):%08" PRIx64, kinds[p % 4], i / 100, i % 100,
+             placement(i, 1) & 0xffffffffu);
+    task->host = (unsigned)(p / 4 % o->hosts);
+    snprintf(task->worker, sizeof task->worker, "h%u:w%u", task->host, (unsigned)(p / 64 % o->workers));
+    task->mode = p / 4096 % 3 ? "local" : "remote";
+    int64_t at[STAGES];
+    at[0] = 1000000000000 + (int64_t)i * 20000 + gen_rng_range(&g->times, 0, 19999);
+    at[1] = at[0] + gen_rng_range(&g->times, 1000, 50000);
+    at[2] = at[1] + gen_rng_range(&g->times, 0, 200000);
+    at[3] = at[2] + gen_rng_range(&g->times, 10000, 5000000);
+    add_records(g, t, at);
+    uint64_t q = placement(i, 2);
+    if (q % 2)
+        return;
+    uint32_t x = new_entity(g, true);
+    struct entity *tr = &g->ent[x];
+    unsigned target = (unsigned)(q / 2 % o->hosts);
+    char task_name[sizeof tr->name];
+    memcpy(task_name, task->name, sizeof task_name);
+    snprintf(tr->name, sizeof tr->name, "%.80s@h%u", task_name, target);
+    tr->host = target;
+    snprintf(tr->worker, sizeof tr->worker, "h%u:w%u", target, (unsigned)(q / 64 % o->workers));
+    unsigned m = (unsigned)(q / 4096 % 10);
+    tr->mode = m < 4 ? "local" : m < 9 ? "remote" : "redundant";
+    int64_t tt[STAGES];
+    tt[0] = at[3] + gen_rng_range(&g->times, 100, 20000);
+    tt[1] = tt[0] + gen_rng_range(&g->times, 1000, 100000);
+    tt[2] = tt[1] + gen_rng_range(&g->times, 1000, 2000000);
+    tt[3] = tt[2] + gen_rng_range(&g->times, 500, 300000);
+    if (tr->mode[1] == 'o') { /* local: only planned and finished are logged */
+        tt[3] = tt[0] + gen_rng_range(&g->times, 100, 5000);
+        tt[1] = tt[2] = SPOOR_NULL;
+    }
+    add_records(g, x, tt);
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const struct record *x = a, *y = b;
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void write_record(struct gen *g, const struct record *r)
+{
+    const struct entity *e = &g->ent[r->entity];
+    const char *action = (e->transmit ? transmit_stage : task_stage)[r->stage];
+    if (g->pylog) {
+        int64_t ms = r->at / 1000000;
+        fprintf(g->out, "2024-05-01 %02d:%02d:%02d,%03d:INFO:cascade.scheduler:4711:"
+                        "entity=%s;action=%s;worker=%s;host=h%u;mode=%s;at=%" PRId64 "\n",
+                (int)(ms / 3600000 % 24), (int)(ms / 60000 % 60), (int)(ms / 1000 % 60), (int)(ms % 1000), e->name,
+                action, e->worker, e->host, e->mode, r->at);
+    } else {
+        fprintf(g->out, "{\"entity\": \"%s\", \"action\": \"%s\", \"worker\": \"%s\", \"host\": \"h%u\", "
+                        "\"mode\": \"%s\", \"at\": %" PRId64 "}\n",
+                e->name, action, e->worker, e->host, e->mode, r->at);
+    }
+    g->res->lines++;
+    g->res->records++;
+    if (e->transmit)
+        g->transmit_records++;
+    else
+        g->task_records++;
+}
+
+static void write_bad_line(struct gen *g)
+{
+    fputs(g->pylog ? "Traceback (most recent call last):\n" : "{\"entity\": \"retrieve(7, \n", g->out);
+    g->res->lines++;
+    g->res->bad_lines++;
+}
+
+/* Writes a window's records in time order and folds its entities into the truth. */
+static void flush_window(struct gen *g, struct cascade_truth *truth[2])
+{
+    qsort(g->rec, g->nrec, sizeof *g->rec, by_time);
+    for (size_t i = 0; i < g->nrec; i++) {
+        if (g->o->faults && gen_rng_range(&g->faults, 0, 999) == 0)
+            write_bad_line(g);
+        write_record(g, &g->rec[i]);
+        struct entity *e = &g->ent[g->rec[i].entity];
+        uint8_t s = g->rec[i].stage;
+        if (e->first[s] == SPOOR_NULL || g->rec[i].at < e->first[s])
+            e->first[s] = g->rec[i].at;
+        e->seen[s]++;
+    }
+    for (size_t i = 0; i < g->nent; i++) {
+        struct entity *e = &g->ent[i];
+        if (e->transmit)
+            g->res->transfers++;
+        else
+            g->res->tasks++;
+        if (truth[e->transmit])
+            cascade_truth_entity(truth[e->transmit], e->name, e->first, e->seen, e->worker, e->mode);
+    }
+    g->nent = g->nrec = 0;
+}
+
+void spoor_gen_cascade_truth_path(const char *path, bool transmits, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s.truth-%s.csv", path, transmits ? "transmits" : "tasks");
+}
+
+static int write_truths(struct gen *g, const char *path, struct cascade_truth *truth[2], struct spoor_error *err)
+{
+    const struct spoor_gen_cascade_result *r = g->res;
+    int st = SPOOR_OK;
+    for (int k = 0; k < 2 && st == SPOOR_OK; k++) {
+        char p[4096];
+        spoor_gen_cascade_truth_path(path, k, p, sizeof p);
+        st = cascade_truth_write(truth[k], p, r->lines, r->bad_lines, r->records,
+                                 k ? g->transmit_records : g->task_records, err);
+    }
+    return st;
+}
+
+int spoor_gen_cascade_write(const char *path, const struct spoor_gen_cascade_opts *opts,
+                            struct spoor_gen_cascade_result *result, struct spoor_error *err)
+{
+    memset(result, 0, sizeof *result);
+    struct spoor_gen_cascade_opts o = *opts;
+    o.hosts = o.hosts ? o.hosts : 4;
+    o.workers = o.workers ? o.workers : 4;
+    struct cascade_truth *truth[2] = {NULL, NULL};
+    if (o.truth) {
+        truth[0] = cascade_truth_new("cascade-tasks", o.top, err);
+        truth[1] = truth[0] ? cascade_truth_new("cascade-transmits", o.top, err) : NULL;
+        if (!truth[1]) {
+            cascade_truth_free(truth[0]);
+            return err->code;
+        }
+    }
+    struct gen *g = spoor_xcalloc(1, sizeof *g);
+    g->o = &o;
+    g->res = result;
+    size_t len = strlen(path);
+    g->pylog = len >= 4 && !strcmp(path + len - 4, ".log");
+    gen_rng_seed(&g->times, o.seed);
+    gen_rng_seed(&g->faults, o.seed ^ 0x5eedfa17u);
+    struct spoor_atomic_file out = {0};
+    int st = spoor_atomic_file_open(&out, path, err);
+    if (st == SPOOR_OK) {
+        g->out = out.fp;
+        for (uint64_t i = 0; result->records < o.records;) {
+            for (int k = 0; k < WINDOW; k++)
+                add_task(g, i++);
+            flush_window(g, truth);
+        }
+        result->bytes = (uint64_t)ftello(out.fp);
+        st = spoor_atomic_file_commit(&out, err);
+    }
+    if (st == SPOOR_OK && o.truth)
+        st = write_truths(g, path, truth, err);
+    cascade_truth_free(truth[0]);
+    cascade_truth_free(truth[1]);
+    free(g);
+    return st;
+}

@@ -1,0 +1,173 @@
+/* Known answers of a generated cascade log. Every entity is folded as it is
+ * generated; the slowest ones are chosen at the end by sorting all of them
+ * (spoor lifecycle keeps a running top-N instead: two methods, one answer). */
+#include "gen/cascade_truth.h"
+#include "spoor/atomic_file.h"
+#include "spoor/lifecycle_write.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ranked {
+    int64_t delay[SPOOR_LC_MAX_DELAYS];
+    uint32_t name;
+};
+
+struct cascade_truth {
+    struct spoor_lc_spec spec;
+    struct spoor_lc_result r;
+    struct spoor_strpool *names;
+    struct ranked *all;
+    size_t nall, cap;
+};
+
+/* The row of a group or kind by its name, appended when new (few of them). */
+static void *row_for(void **rows, size_t *n, size_t size, size_t name_at, const char *name, struct spoor_strpool *pool)
+{
+    for (size_t i = 0; i < *n; i++) {
+        const char *have;
+        memcpy(&have, (char *)*rows + i * size + name_at, sizeof have);
+        if (!strcmp(have, name))
+            return (char *)*rows + i * size;
+    }
+    *rows = spoor_xrealloc(*rows, (*n + 1) * size);
+    char *row = (char *)*rows + (*n)++ * size;
+    memset(row, 0, size);
+    const char *kept = spoor_strpool_get(pool, spoor_strpool_intern(pool, name, strlen(name)), NULL);
+    memcpy(row + name_at, &kept, sizeof kept);
+    return row;
+}
+
+struct cascade_truth *cascade_truth_new(const char *preset, size_t top, struct spoor_error *err)
+{
+    struct cascade_truth *t = spoor_xcalloc(1, sizeof *t);
+    t->spec.top = top;
+    if (spoor_lc_spec_preset(&t->spec, preset, err) || spoor_lc_spec_finish(&t->spec, err)) {
+        spoor_lc_spec_free(&t->spec);
+        free(t);
+        return NULL;
+    }
+    t->r.strings = spoor_strpool_new();
+    t->names = spoor_strpool_new();
+    return t;
+}
+
+static void add(struct spoor_lc_stat *s, int64_t v)
+{
+    s->min = s->count && s->min < v ? s->min : v;
+    s->max = s->count && s->max > v ? s->max : v;
+    s->count++;
+    s->sum += v;
+}
+
+void cascade_truth_entity(struct cascade_truth *t, const char *name, const int64_t *first, const uint32_t *seen,
+                          const char *worker, const char *mode)
+{
+    const struct spoor_lc_spec *s = &t->spec;
+    struct spoor_lc_result *r = &t->r;
+    int64_t at[SPOOR_LC_MAX_STAGES];
+    memcpy(at, first, s->nstages * sizeof *at);
+    bool filled = false;
+    for (size_t f = 0; f < s->nfills && !strcmp(mode, s->fill_value); f++)
+        if (at[s->fill[f].missing] == SPOOR_NULL && at[s->fill[f].source] != SPOOR_NULL) {
+            at[s->fill[f].missing] = at[s->fill[f].source];
+            filled = true;
+        }
+    r->entities++;
+    r->filled += filled;
+    char kind_name[128];
+    snprintf(kind_name, sizeof kind_name, "%.*s", (int)strcspn(name, "(:"), name);
+    struct spoor_lc_kind *kind = row_for((void **)&r->kind, &r->nkinds, sizeof *kind,
+                                         offsetof(struct spoor_lc_kind, kind), kind_name, r->strings);
+    kind->entities++;
+    bool complete = true;
+    for (size_t st = 0; st < s->nstages; st++) {
+        kind->missing[st] += at[st] == SPOOR_NULL;
+        kind->repeated[st] += seen[st] > 1;
+        complete = complete && at[st] != SPOOR_NULL;
+    }
+    kind->complete += complete;
+    const char *by[2] = {worker, mode};
+    struct spoor_lc_group *g[2];
+    for (size_t b = 0; b < 2; b++) {
+        g[b] = row_for((void **)&r->group[b], &r->ngroups[b], sizeof *g[b], offsetof(struct spoor_lc_group, value),
+                       by[b], r->strings);
+        g[b]->entities++;
+    }
+    struct ranked e = {.name = spoor_strpool_intern(t->names, name, strlen(name))};
+    for (size_t k = 0; k < s->ndelays; k++) {
+        int64_t a = at[s->delay[k].from], b = at[s->delay[k].to];
+        e.delay[k] = a == SPOOR_NULL || b == SPOOR_NULL ? SPOOR_NULL : b - a;
+        if (e.delay[k] == SPOOR_NULL)
+            continue;
+        add(&r->total[k], e.delay[k]);
+        add(&g[0]->delay[k], e.delay[k]);
+        add(&g[1]->delay[k], e.delay[k]);
+    }
+    if (e.delay[s->top_delay] == SPOOR_NULL)
+        return;
+    if (t->nall == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 1024;
+        t->all = spoor_xrealloc(t->all, t->cap * sizeof *t->all);
+    }
+    t->all[t->nall++] = e;
+}
+
+static const struct cascade_truth *sorting;
+
+static int slowest_first(const void *x, const void *y)
+{
+    const struct ranked *a = x, *b = y;
+    int k = sorting->spec.top_delay;
+    if (a->delay[k] != b->delay[k])
+        return a->delay[k] > b->delay[k] ? -1 : 1;
+    return strcmp(spoor_strpool_get(sorting->names, a->name, NULL), spoor_strpool_get(sorting->names, b->name, NULL));
+}
+
+static int by_value(const void *x, const void *y)
+{
+    return strcmp(((const struct spoor_lc_group *)x)->value, ((const struct spoor_lc_group *)y)->value);
+}
+
+static int by_kind(const void *x, const void *y)
+{
+    return strcmp(((const struct spoor_lc_kind *)x)->kind, ((const struct spoor_lc_kind *)y)->kind);
+}
+
+int cascade_truth_write(struct cascade_truth *t, const char *path, uint64_t lines, uint64_t skipped, uint64_t records,
+                        uint64_t own_records, struct spoor_error *err)
+{
+    struct spoor_lc_result *r = &t->r;
+    r->counts = (struct spoor_lc_counts){.records = records, .other_stage = records - own_records};
+    for (size_t b = 0; b < 2; b++)
+        qsort(r->group[b], r->ngroups[b], sizeof *r->group[b], by_value);
+    qsort(r->kind, r->nkinds, sizeof *r->kind, by_kind);
+    sorting = t;
+    qsort(t->all, t->nall, sizeof *t->all, slowest_first);
+    r->ntop = t->nall < t->spec.top ? t->nall : t->spec.top;
+    r->top = spoor_xcalloc(r->ntop ? r->ntop : 1, sizeof *r->top);
+    for (size_t i = 0; i < r->ntop; i++) {
+        r->top[i].name = spoor_strpool_get(t->names, t->all[i].name, NULL);
+        memcpy(r->top[i].delay, t->all[i].delay, sizeof r->top[i].delay);
+    }
+    struct spoor_atomic_file out = {0};
+    int st = spoor_atomic_file_open(&out, path, err);
+    if (st)
+        return st;
+    struct spoor_lc_input in = {lines, skipped};
+    spoor_lc_write_csv(out.fp, &t->spec, r, &in);
+    return spoor_atomic_file_commit(&out, err);
+}
+
+void cascade_truth_free(struct cascade_truth *t)
+{
+    if (!t)
+        return;
+    spoor_lc_result_free(&t->r);
+    spoor_lc_spec_free(&t->spec);
+    spoor_strpool_free(t->names);
+    free(t->all);
+    free(t);
+}

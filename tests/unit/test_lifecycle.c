@@ -1,0 +1,241 @@
+/* The lifecycle recipe: the Python-logging reader, spec parsing, the pivot
+ * (first times, repeats, attributes, merging workers) and the analysis
+ * (delays, fill rule, groups, kinds, top-N, compare) on hand-made logs. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "read_harness.h"
+#include "spoor/lifecycle.h"
+#include "testutil.h"
+
+static const struct spoor_read_opts sched_opts = {.field_ts = "at", .field_name = "entity", .field_cat = "action",
+                                                  .ts_unit = SPOOR_UNIT_NS};
+
+/* The prefix's own colons (the time) and colons in values both parse. */
+static void test_pylog_fields(void **state)
+{
+    (void)state;
+    const char text[] = "2024-05-01 12:00:00,123:INFO:cascade.gw:4711:entity=f(0, 1):ab;action=taskPlanned;"
+                        "worker=h0:w1;n=42;at=1000\n"
+                        "\n"
+                        "Traceback (most recent call last):\n"
+                        "2024-05-01 12:00:00,124:INFO:cascade.gw:4711:entity=f(0, 1):ab;action=taskFinished;at=x\n"
+                        "2024-05-01 12:00:00,125:INFO:cascade.gw:4711:entity=g;action=taskStarted;=3;at=5\n"
+                        "2024-05-01 12:00:00,126:INFO:cascade.gw:4711:entity=g;action=taskStarted;at=7\r\n";
+    struct harness h;
+    assert_int_equal(spoor_format_pylog.sniff(text, sizeof text - 1), 70);
+    assert_int_equal(harness_load(&spoor_format_pylog, text, sizeof text - 1, sizeof text - 1, 0, &sched_opts, &h),
+                     SPOOR_OK);
+    struct spoor_table *t = h.table;
+    assert_int_equal(t->nrows, 2);
+    assert_string_equal(spoor_table_str(t, t->name[0]), "f(0, 1):ab");
+    assert_string_equal(spoor_table_str(t, t->cat[0]), "taskPlanned");
+    assert_true(t->ts[0] == 1000 && t->ts[1] == 7);
+    assert_string_equal(harness_cell(&h, "worker", 0), "h0:w1");
+    assert_int_equal(spoor_table_find_column(t, "n")->type, SPOOR_I64);
+    assert_int_equal(t->line[1], 6);
+    assert_int_equal(h.skips.total, 3);
+    assert_int_equal(h.skips.sample[0].line, 3);
+    assert_string_equal(h.skips.sample[0].reason, "not a log record with a k=v message");
+    assert_string_equal(h.skips.sample[1].reason, "ts is not a number or an ISO-8601 time");
+    assert_string_equal(h.skips.sample[2].reason, "empty key in k=v message");
+    harness_free(&h);
+
+    struct spoor_read_opts strict = sched_opts;
+    strict.strict = true;
+    assert_int_equal(harness_load(&spoor_format_pylog, text, sizeof text - 1, sizeof text - 1, 0, &strict, &h),
+                     SPOOR_ESTRICT);
+    assert_non_null(strstr(h.err.msg, "line 3"));
+    harness_free(&h);
+}
+
+static void test_pylog_sniff(void **state)
+{
+    (void)state;
+    assert_int_equal(spoor_format_pylog.sniff("{\"a\":1}\n", 8), 0);
+    assert_int_equal(spoor_format_pylog.sniff("a,b=1,c\n1,2,3\n", 14), 0);
+    assert_int_equal(spoor_format_pylog.sniff("t:INFO:x:1:a=1\n", 15), 70);
+}
+
+static void test_spec_errors(void **state)
+{
+    (void)state;
+    struct spoor_lc_spec s = {0};
+    struct spoor_error err;
+    assert_int_equal(spoor_lc_spec_stages(&s, "a,,b", &err), SPOOR_EUSAGE);
+    assert_int_equal(spoor_lc_spec_stages(&s, "a,b,a", &err), SPOOR_EUSAGE);
+    assert_int_equal(spoor_lc_spec_stages(&s, "a,b,c", &err), SPOOR_OK);
+    assert_int_equal(spoor_lc_spec_delay(&s, "x=c", &err), SPOOR_EUSAGE);
+    assert_int_equal(spoor_lc_spec_delay(&s, "x=c-z", &err), SPOOR_EUSAGE);
+    assert_non_null(strstr(err.msg, "'z' is not one of the --stages"));
+    assert_int_equal(spoor_lc_spec_delay(&s, "x=c-a", &err), SPOOR_OK);
+    assert_int_equal(spoor_lc_spec_delay(&s, "x=b-a", &err), SPOOR_EUSAGE);
+    assert_int_equal(spoor_lc_spec_fill(&s, "b=c", &err), SPOOR_OK);
+    assert_int_equal(spoor_lc_spec_finish(&s, &err), SPOOR_EUSAGE); /* --fill without --fill-if */
+    assert_int_equal(spoor_lc_spec_fill_if(&s, "mode=local", &err), SPOOR_OK);
+    assert_int_equal(spoor_lc_spec_top_by(&s, "nope", &err), SPOOR_EUSAGE);
+    assert_int_equal(spoor_lc_spec_finish(&s, &err), SPOOR_OK);
+    spoor_lc_spec_free(&s);
+    assert_int_equal(spoor_lc_spec_preset(&s, "cascade-nothing", &err), SPOOR_EUSAGE);
+    assert_int_equal(spoor_lc_spec_preset(&s, "cascade-tasks", &err), SPOOR_OK);
+    assert_int_equal(spoor_lc_spec_finish(&s, &err), SPOOR_OK);
+    assert_string_equal(s.delay[s.top_delay].name, "total");
+    assert_int_equal(s.nby, 2);
+    spoor_lc_spec_free(&s);
+}
+
+static void test_kind_and_relative(void **state)
+{
+    (void)state;
+    assert_int_equal(spoor_lc_kind_len("retrieve(0, 11):ab", 18), 8);
+    assert_int_equal(spoor_lc_kind_len("ds:ab", 5), 2);
+    assert_int_equal(spoor_lc_kind_len("plain", 5), 5);
+    assert_true(spoor_lc_relative(100, 150) == 0.5);
+    assert_true(isnan(spoor_lc_relative(0, 5)));
+}
+
+/* Records: entity, stage, time, mode. */
+struct rec {
+    const char *entity, *stage;
+    int64_t at;
+    const char *mode;
+};
+
+static void feed(struct spoor_lc_pivot *p, int worker, const struct rec *r, size_t n)
+{
+    struct spoor_table *t = spoor_table_new();
+    struct spoor_column *mode = spoor_table_column(t, spoor_table_intern(t, "mode", 4));
+    for (size_t i = 0; i < n; i++) {
+        size_t row = spoor_table_add_row(t);
+        t->name[row] = spoor_table_intern(t, r[i].entity, strlen(r[i].entity));
+        t->cat[row] = spoor_table_intern(t, r[i].stage, strlen(r[i].stage));
+        t->ts[row] = r[i].at;
+        struct spoor_value v = {.type = SPOOR_STR, .str = spoor_table_intern(t, r[i].mode, strlen(r[i].mode)),
+                                .text = r[i].mode, .text_len = strlen(r[i].mode)};
+        spoor_table_set(t, mode, row, &v);
+    }
+    struct spoor_sink sink = spoor_lc_pivot_sink(p);
+    assert_int_equal(sink.map(sink.ctx, worker, t), SPOOR_OK);
+    spoor_table_free(t);
+}
+
+static struct spoor_lc_pivot *pivot_of(const struct spoor_lc_spec *s, const struct rec *a, size_t na,
+                                       const struct rec *b, size_t nb)
+{
+    static const char *fields[SPOOR_LC_MAX_BY + 1];
+    size_t n = spoor_lc_spec_fields(s, fields);
+    struct spoor_lc_pivot *p = spoor_lc_pivot_begin(2, s->stages, s->nstages, fields, n);
+    feed(p, 0, a, na);
+    feed(p, 1, b, nb);
+    spoor_lc_pivot_merge(p);
+    return p;
+}
+
+/* Transfers: one local (Planned and Finished only), one remote with a
+ * repeated Started, one missing its Loaded; the log split over two workers. */
+static void test_transfers(void **state)
+{
+    (void)state;
+    struct spoor_error err;
+    struct spoor_lc_spec s = {.top = 2};
+    assert_int_equal(spoor_lc_spec_preset(&s, "cascade-transmits", &err), SPOOR_OK);
+    assert_int_equal(spoor_lc_spec_finish(&s, &err), SPOOR_OK);
+    const struct rec w0[] = {
+        {"x(1):a@h1", "transmitPlanned", 100, "local"},
+        {"x(2):b@h0", "transmitPlanned", 200, "remote"},
+        {"x(2):b@h0", "transmitStarted", 260, "remote"},
+        {"x(3):c@h0", "transmitPlanned", 300, "remote"},
+        {"x(3):c@h0", "taskStarted", 300, "remote"},
+    };
+    const struct rec w1[] = {
+        {"x(1):a@h1", "transmitFinished", 130, "local"},
+        {"x(2):b@h0", "transmitStarted", 250, "remote"},
+        {"x(2):b@h0", "transmitLoaded", 400, "remote"},
+        {"x(2):b@h0", "transmitFinished", 1000, "remote"},
+        {"x(3):c@h0", "transmitStarted", 310, "remote"},
+        {"x(3):c@h0", "transmitFinished", 320, "remote"},
+    };
+    struct spoor_lc_pivot *p = pivot_of(&s, w0, 5, w1, 6);
+    assert_int_equal(spoor_lc_pivot_entities(p), 3);
+    struct spoor_lc_counts c = spoor_lc_pivot_counts(p);
+    assert_int_equal(c.records, 11);
+    assert_int_equal(c.other_stage, 1);
+    struct spoor_lc_result r;
+    spoor_lc_analyze(&s, p, NULL, &r);
+    assert_int_equal(r.entities, 3);
+    assert_int_equal(r.filled, 1);
+    /* comm: local 30 (Finished - Planned), b 50 (first Started), c 10 */
+    assert_int_equal(r.total[0].count, 3);
+    assert_int_equal(r.total[0].sum, 90);
+    assert_int_equal(r.total[0].min, 10);
+    assert_int_equal(r.total[0].max, 50);
+    /* load: local 0, b 150; c has no Loaded */
+    assert_int_equal(r.total[1].count, 2);
+    assert_int_equal(r.total[1].sum, 150);
+    /* groups by mode (the preset's second --by) */
+    assert_int_equal(r.ngroups[1], 2);
+    assert_string_equal(r.group[1][0].value, "local");
+    assert_int_equal(r.group[1][0].delay[3].sum, 30);
+    assert_string_equal(r.group[1][1].value, "remote");
+    assert_int_equal(r.group[1][1].entities, 2);
+    assert_int_equal(r.group[1][1].delay[3].sum, 800 + 20);
+    /* the worker field is absent: one group "" */
+    assert_int_equal(r.ngroups[0], 1);
+    assert_string_equal(r.group[0][0].value, "");
+    assert_int_equal(r.nkinds, 1);
+    assert_string_equal(r.kind[0].kind, "x");
+    assert_int_equal(r.kind[0].complete, 2);
+    assert_int_equal(r.kind[0].missing[2], 1);
+    assert_int_equal(r.kind[0].repeated[1], 1);
+    assert_int_equal(r.ntop, 2);
+    assert_string_equal(r.top[0].name, "x(2):b@h0");
+    assert_int_equal(r.top[0].delay[3], 800);
+    assert_string_equal(r.top[1].name, "x(1):a@h1");
+    spoor_lc_result_free(&r);
+
+    /* Against a run where b is faster and a is absent, plus one new entity. */
+    const struct rec o0[] = {
+        {"x(2):b@h0", "transmitPlanned", 0, "remote"},
+        {"x(2):b@h0", "transmitStarted", 10, "remote"},
+        {"x(2):b@h0", "transmitLoaded", 20, "remote"},
+        {"x(2):b@h0", "transmitFinished", 400, "remote"},
+    };
+    const struct rec o1[] = {
+        {"x(3):c@h0", "transmitPlanned", 0, "remote"},
+        {"x(3):c@h0", "transmitFinished", 40, "remote"},
+        {"y:d", "transmitPlanned", 0, "remote"},
+    };
+    struct spoor_lc_pivot *o = pivot_of(&s, o0, 4, o1, 3);
+    spoor_lc_analyze(&s, p, o, &r);
+    assert_true(r.compared);
+    assert_int_equal(r.matched, 2);
+    assert_int_equal(r.only_here, 1);
+    assert_int_equal(r.only_other, 1);
+    assert_int_equal(r.diff[3].count, 2);
+    assert_int_equal(r.diff[3].sum_a, 820);
+    assert_int_equal(r.diff[3].sum_b, 440);
+    assert_int_equal(r.ntop_diff, 2);
+    assert_string_equal(r.top_diff[0].name, "x(2):b@h0");
+    assert_int_equal(r.top_diff[0].other[3], 400);
+    assert_int_equal(r.top_diff[1].other[3], 40);
+    spoor_lc_result_free(&r);
+    spoor_lc_pivot_free(o);
+    spoor_lc_pivot_free(p);
+    spoor_lc_spec_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pylog_fields),
+        cmocka_unit_test(test_pylog_sniff),
+        cmocka_unit_test(test_spec_errors),
+        cmocka_unit_test(test_kind_and_relative),
+        cmocka_unit_test(test_transfers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,234 @@
+/* spoor lifecycle: per-entity delays between the stages of an event log. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_args.h"
+#include "spoor/atomic_file.h"
+#include "spoor/lifecycle_write.h"
+
+static const char usage[] =
+    "usage: spoor lifecycle [options] LOG...\n"
+    "\n"
+    "Pivots an event log to one row per entity (the first time of each stage, how\n"
+    "often each was seen) and reports delays between stages: totals, per --by group\n"
+    "count/sum/mean/min/max, missing and repeated stages per entity kind, the\n"
+    "slowest entities, and with --compare the entity-by-entity differences against\n"
+    "another run. Reads JSON lines, CSV and Python logging lines\n"
+    "(asctime:LEVEL:name:pid:k=v;k=v;...), plain, .gz or .zst, in one parallel pass.\n"
+    "\n"
+    "options:\n"
+    "  --preset P           cascade-tasks or cascade-transmits: the stages, delays,\n"
+    "                       fields (entity, action, at) and groups (worker, mode) of\n"
+    "                       the cascade scheduler's log (docs/cli.md)\n"
+    "  --entity FIELD       the field naming the entity (task, transfer, request...)\n"
+    "  --stage FIELD        the field naming the stage the entity reached\n"
+    "  --time FIELD         the field holding the time (ns unless --ts-unit)\n"
+    "  --stages A,B,C       the stages, in order; records of other stages are counted\n"
+    "  --delay NAME=B-A     a delay: time of stage B minus time of stage A (repeatable)\n"
+    "  --by FIELD           totals per value of FIELD (repeatable, up to 4)\n"
+    "  --fill MISSING=SRC   a missing stage takes stage SRC's time (repeatable) ...\n"
+    "  --fill-if FIELD=V    ... for entities whose FIELD is V (e.g. mode=local)\n"
+    "  --top N              list the N slowest entities (default 10, at most 10000)\n"
+    "  --top-by NAME        rank by this delay (default: total, else the first)\n"
+    "  --compare LOG        also read LOG and compare delays entity by entity\n"
+    "  --format F           table (default), json or csv\n"
+    "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
+    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+
+enum { FMT_TABLE, FMT_JSON, FMT_CSV };
+
+/* Options that build the spec, applied in a fixed order once all are read. */
+struct spec_args {
+    const char *preset, *stages, *fill_if, *top_by;
+    const char *delay[SPOOR_LC_MAX_DELAYS + 1], *fill[SPOOR_LC_MAX_FILLS + 1], *by[SPOOR_LC_MAX_BY + 1];
+    size_t ndelay, nfill, nby;
+};
+
+static int add_arg(const char **list, size_t *n, size_t max, const char *arg, const char *opt)
+{
+    if (*n == max) {
+        fprintf(stderr, "spoor lifecycle: at most %zu %s\n", max, opt);
+        return -1;
+    }
+    list[(*n)++] = arg;
+    return 0;
+}
+
+static int build_spec(const struct spec_args *a, struct spoor_lc_spec *s, struct spoor_error *err)
+{
+    int st = SPOOR_OK;
+    for (size_t i = 0; st == SPOOR_OK && i < a->nby; i++)
+        st = spoor_lc_spec_by(s, a->by[i], err);
+    if (st == SPOOR_OK && a->preset && a->stages)
+        st = spoor_fail(err, SPOOR_EUSAGE, "--stages and --preset exclude each other");
+    if (st == SPOOR_OK && a->preset)
+        st = spoor_lc_spec_preset(s, a->preset, err);
+    if (st == SPOOR_OK && a->stages)
+        st = spoor_lc_spec_stages(s, a->stages, err);
+    for (size_t i = 0; st == SPOOR_OK && i < a->ndelay; i++)
+        st = spoor_lc_spec_delay(s, a->delay[i], err);
+    for (size_t i = 0; st == SPOOR_OK && i < a->nfill; i++)
+        st = spoor_lc_spec_fill(s, a->fill[i], err);
+    if (st == SPOOR_OK && a->fill_if)
+        st = spoor_lc_spec_fill_if(s, a->fill_if, err);
+    if (st == SPOOR_OK && a->top_by)
+        st = spoor_lc_spec_top_by(s, a->top_by, err);
+    return st == SPOOR_OK ? spoor_lc_spec_finish(s, err) : st;
+}
+
+/* Reads paths into a merged pivot. */
+static int pivot_logs(const char *const *paths, size_t n, const struct spoor_load_opts *opts,
+                      const struct spoor_lc_spec *s, const char *const *fields, size_t nfields,
+                      struct spoor_lc_pivot **out, struct spoor_load_result *res, struct spoor_error *err)
+{
+    *out = spoor_lc_pivot_begin(spoor_load_threads(opts), s->stages, s->nstages, fields, nfields);
+    struct spoor_sink sink = spoor_lc_pivot_sink(*out);
+    int st = spoor_load(paths, n, opts, &sink, res, err);
+    load_args_report("lifecycle", res);
+    if (st == SPOOR_OK)
+        spoor_lc_pivot_merge(*out);
+    return st;
+}
+
+static struct spoor_lc_input input_of(const struct spoor_load_result *res)
+{
+    struct spoor_lc_input in = {0};
+    for (size_t i = 0; i < res->ninputs; i++) {
+        in.lines += res->inputs[i].lines;
+        in.skipped += res->inputs[i].skips.total;
+    }
+    return in;
+}
+
+static int run(const char *const *paths, size_t n, const char *compare, struct spoor_load_opts *opts,
+               const struct spoor_lc_spec *s, int format, const char *output, struct spoor_error *err)
+{
+    const char *fields[SPOOR_LC_MAX_BY + 1];
+    size_t nfields = spoor_lc_spec_fields(s, fields);
+    opts->read.args = SPOOR_ARGS_LISTED;
+    opts->read.arg_keys = fields;
+    opts->read.n_arg_keys = nfields;
+    struct spoor_lc_pivot *p = NULL, *other = NULL;
+    struct spoor_load_result res = {0}, other_res = {0};
+    int st = pivot_logs(paths, n, opts, s, fields, nfields, &p, &res, err);
+    if (st == SPOOR_OK && compare)
+        st = pivot_logs(&compare, 1, opts, s, fields, nfields, &other, &other_res, err);
+    if (st == SPOOR_OK) {
+        struct spoor_lc_result r;
+        spoor_lc_analyze(s, p, other, &r);
+        struct spoor_lc_input in = input_of(&res);
+        struct spoor_atomic_file out = {0};
+        st = spoor_atomic_file_open(&out, output, err);
+        if (st == SPOOR_OK) {
+            (format == FMT_JSON ? spoor_lc_write_json : format == FMT_CSV ? spoor_lc_write_csv
+                                                                            : spoor_lc_write_table)(out.fp, s, &r, &in);
+            st = spoor_atomic_file_commit(&out, err);
+        }
+        spoor_lc_result_free(&r);
+    }
+    spoor_lc_pivot_free(p);
+    spoor_lc_pivot_free(other);
+    spoor_load_result_free(&res);
+    if (compare)
+        spoor_load_result_free(&other_res);
+    return st;
+}
+
+int cmd_lifecycle(int argc, char **argv)
+{
+    enum { OPT_PRESET = 2000, OPT_ENTITY, OPT_STAGE, OPT_TIME, OPT_STAGES, OPT_DELAY, OPT_BY, OPT_FILL,
+           OPT_FILL_IF, OPT_TOP, OPT_TOP_BY, OPT_COMPARE, OPT_FORMAT };
+    static const struct option options[] = {
+        {"preset", required_argument, 0, OPT_PRESET},   {"entity", required_argument, 0, OPT_ENTITY},
+        {"stage", required_argument, 0, OPT_STAGE},     {"time", required_argument, 0, OPT_TIME},
+        {"stages", required_argument, 0, OPT_STAGES},   {"delay", required_argument, 0, OPT_DELAY},
+        {"by", required_argument, 0, OPT_BY},           {"fill", required_argument, 0, OPT_FILL},
+        {"fill-if", required_argument, 0, OPT_FILL_IF}, {"top", required_argument, 0, OPT_TOP},
+        {"top-by", required_argument, 0, OPT_TOP_BY},   {"compare", required_argument, 0, OPT_COMPARE},
+        {"format", required_argument, 0, OPT_FORMAT},   {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},                  LOAD_LONG_OPTIONS,
+        {0, 0, 0, 0},
+    };
+    struct spoor_load_opts opts;
+    load_args_init(&opts);
+    opts.read.ts_unit = SPOOR_UNIT_NS;
+    struct spec_args a = {0};
+    struct spoor_lc_spec spec = {.top = 10};
+    const char *output = NULL, *compare = NULL;
+    int format = FMT_TABLE, c, bad = 0;
+    while (!bad && (c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+        switch (c) {
+        case 'h': fputs(usage, stdout); return 0;
+        case 'o': output = optarg; break;
+        case OPT_PRESET: a.preset = optarg; break;
+        case OPT_ENTITY: opts.read.field_name = optarg; break;
+        case OPT_STAGE: opts.read.field_cat = optarg; break;
+        case OPT_TIME: opts.read.field_ts = optarg; break;
+        case OPT_STAGES: a.stages = optarg; break;
+        case OPT_DELAY: bad = add_arg(a.delay, &a.ndelay, SPOOR_LC_MAX_DELAYS, optarg, "--delay"); break;
+        case OPT_BY: bad = add_arg(a.by, &a.nby, SPOOR_LC_MAX_BY, optarg, "--by"); break;
+        case OPT_FILL: bad = add_arg(a.fill, &a.nfill, SPOOR_LC_MAX_FILLS, optarg, "--fill"); break;
+        case OPT_FILL_IF: a.fill_if = optarg; break;
+        case OPT_TOP_BY: a.top_by = optarg; break;
+        case OPT_COMPARE: compare = optarg; break;
+        case OPT_TOP: {
+            char *end;
+            errno = 0;
+            unsigned long long n = strtoull(optarg, &end, 10);
+            if (errno || end == optarg || *end || *optarg == '-' || n > 10000) {
+                fprintf(stderr, "spoor lifecycle: --top '%s': expected a count from 0 to 10000\n", optarg);
+                return 2;
+            }
+            spec.top = (size_t)n;
+            break;
+        }
+        case OPT_FORMAT:
+            format = !strcmp(optarg, "json") ? FMT_JSON : !strcmp(optarg, "csv") ? FMT_CSV
+                     : !strcmp(optarg, "table") ? FMT_TABLE : -1;
+            if (format < 0) {
+                fprintf(stderr, "spoor lifecycle: --format '%s': expected table, json or csv\n", optarg);
+                return 2;
+            }
+            break;
+        default: {
+            int handled = load_args_handle(&opts, c, optarg, "lifecycle");
+            if (handled <= 0) {
+                if (handled == 0)
+                    fprintf(stderr, "spoor lifecycle: see 'spoor lifecycle --help'\n");
+                return 2;
+            }
+        }
+        }
+    }
+    if (bad)
+        return 2;
+    if (optind >= argc) {
+        fprintf(stderr, "spoor lifecycle: no log given; see 'spoor lifecycle --help'\n");
+        return 2;
+    }
+    struct spoor_error err;
+    if (build_spec(&a, &spec, &err) != SPOOR_OK) {
+        fprintf(stderr, "spoor lifecycle: %s\n", err.msg);
+        spoor_lc_spec_free(&spec);
+        return 2;
+    }
+    if (a.preset) {
+        opts.read.field_name = opts.read.field_name ? opts.read.field_name : "entity";
+        opts.read.field_cat = opts.read.field_cat ? opts.read.field_cat : "action";
+        opts.read.field_ts = opts.read.field_ts ? opts.read.field_ts : "at";
+    }
+    if (!opts.read.field_name || !opts.read.field_cat || !opts.read.field_ts) {
+        fprintf(stderr, "spoor lifecycle: --entity, --stage and --time name the log's fields (or use --preset)\n");
+        spoor_lc_spec_free(&spec);
+        return 2;
+    }
+    int st = run((const char *const *)argv + optind, (size_t)(argc - optind), compare, &opts, &spec, format, output,
+                 &err);
+    if (st != SPOOR_OK)
+        fprintf(stderr, "spoor lifecycle: %s\n", err.msg);
+    spoor_lc_spec_free(&spec);
+    return st == SPOOR_OK ? 0 : 1;
+}
