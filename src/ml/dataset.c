@@ -46,19 +46,26 @@ static const char *cell_text(const struct spoor_table *t, const struct spoor_col
     return NULL;
 }
 
-/* A column whose first present value is a number. */
-static bool column_numeric(const struct spoor_table *t, const struct spoor_column *col)
+/* A column of numbers: its first present value is one, or with `every`, all
+ * of them are (a column picked by glob or by default, where a text value
+ * such as "64k" among numbers would drop rows, not the column). */
+static bool column_numeric(const struct spoor_table *t, const struct spoor_column *col, bool every)
 {
     if (!col->typed)
         return false;
     if (col->type != SPOOR_STR)
         return true;
+    bool seen = false;
     for (size_t r = 0; r < t->nrows; r++)
         if (spoor_column_valid(col, r)) {
             double v;
-            return text_number(spoor_table_str(t, col->str[r]), &v);
+            if (!text_number(spoor_table_str(t, col->str[r]), &v))
+                return false;
+            seen = true;
+            if (!every)
+                return true;
         }
-    return false;
+    return seen;
 }
 
 static const char *col_name(const struct spoor_table *t, const struct spoor_column *c) { return spoor_table_str(t, c->name); }
@@ -99,7 +106,7 @@ static int choose_features(const struct spoor_table *t, const struct spoor_datas
             const char *name = col_name(t, &t->cols[c]);
             if (reserved(spec, name))
                 continue;
-            if (column_numeric(t, &t->cols[c]))
+            if (column_numeric(t, &t->cols[c], true))
                 ch->cols[ch->n++] = &t->cols[c];
             else
                 note_not_numeric(ds, name);
@@ -112,7 +119,7 @@ static int choose_features(const struct spoor_table *t, const struct spoor_datas
             const struct spoor_column *c = spoor_table_find_column(t, pat);
             if (!c)
                 return spoor_fail(err, SPOOR_EUSAGE, "%s: no column '%s'", ds->path, pat);
-            if (!column_numeric(t, c))
+            if (!column_numeric(t, c, false))
                 return spoor_fail(err, SPOOR_EUSAGE, "%s: column '%s' is not numeric", ds->path, pat);
             if (!already(ch, c))
                 ch->cols[ch->n++] = c;
@@ -124,7 +131,7 @@ static int choose_features(const struct spoor_table *t, const struct spoor_datas
             if (fnmatch(pat, name, 0) != 0 || reserved(spec, name))
                 continue;
             matched++;
-            if (!column_numeric(t, &t->cols[c]))
+            if (!column_numeric(t, &t->cols[c], true))
                 note_not_numeric(ds, name);
             else if (!already(ch, &t->cols[c]))
                 ch->cols[ch->n++] = &t->cols[c];
@@ -201,8 +208,8 @@ static int build_rows(const struct spoor_table *t, const struct chosen *ch, cons
         return st;
     if (lab) {
         ds->label_is_class = spec->label_kind == SPOOR_LABEL_CLASS ||
-                             (spec->label_kind == SPOOR_LABEL_AUTO && !column_numeric(t, lab)) || spec->classes;
-        if (!ds->label_is_class && !column_numeric(t, lab))
+                             (spec->label_kind == SPOOR_LABEL_AUTO && !column_numeric(t, lab, true)) || spec->classes;
+        if (!ds->label_is_class && !column_numeric(t, lab, false))
             return spoor_fail(err, SPOOR_EUSAGE, "%s: label column '%s' is not numeric", ds->path, spec->label);
         ds->label_name = spoor_xstrdup(spec->label);
         ds->y = spoor_xcalloc(t->nrows + 1, sizeof *ds->y);

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +220,18 @@ static void test_iopattern(void **state)
     assert_true(spoor_dataset_feature(ds, "iops_mean") < 0);
     assert_true(spoor_dataset_feature(ds, "trace_avg_request_size_kb") < 0);
     assert_true(spoor_dataset_feature(ds, "trace_sector_jump_ratio") >= 0);
+    spoor_dataset_free(ds);
+    /* Every column by default: bs holds "64k" in the mixed runs, so the
+     * column goes (named), not the 288 rows of a whole class. */
+    struct spoor_dataset_spec every = {.label = "label", .group = "run_id"};
+    assert_int_equal(spoor_dataset_load(path, &every, &opts, &ds, NULL, &err), SPOOR_OK);
+    assert_int_equal(ds->nrows, 864);
+    assert_int_equal(ds->skipped_rows, 0);
+    assert_true(spoor_dataset_feature(ds, "bs") < 0);
+    bool named = false;
+    for (size_t i = 0; i < ds->ndropped; i++)
+        named |= !strcmp(ds->dropped[i].name, "bs") && !strcmp(ds->dropped[i].reason, "not numeric");
+    assert_true(named);
     spoor_dataset_free(ds);
 }
 
