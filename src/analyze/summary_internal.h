@@ -89,8 +89,8 @@ struct nest_item {
     bool io, compute;
 };
 
-/* Unions of the groups one thread touched: ids maps a group (cat, function
- * or file id) to its place in local, so a thread costs what it touched. */
+/* Unions of the groups one thread touched: ids maps a group (function or
+ * file id) to its place in local, so a thread costs what it touched. */
 struct thread_groups {
     struct summary_keys ids;
     struct span_groups local;
