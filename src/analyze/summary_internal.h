@@ -45,16 +45,21 @@ size_t span_groups_get(const struct span_groups *s, uint32_t group, const struct
 int64_t span_groups_length(const struct span_groups *s, uint32_t group);
 void span_groups_free(struct span_groups *s);
 
-/* Unions gathered per target group, then merged into each target's union. */
+/* Unions gathered per target group, then merged into each target's union.
+ * Parts are owned (taken) or, when `borrowed`, read only (shared with other
+ * parts, which own them). */
 struct span_parts {
     struct span_part {
         uint32_t target;
         struct span_group spans;
     } *v;
     size_t n, cap;
+    bool borrowed;
 };
 /* Moves g (left empty) into the parts of target. */
 void span_parts_take(struct span_parts *p, uint32_t target, struct span_group *g);
+/* Adds g, unchanged, to the parts of target (p->borrowed). */
+void span_parts_borrow(struct span_parts *p, uint32_t target, const struct span_group *g);
 /* Merges the parts of each target into dst; p is then empty. */
 void span_parts_merge(struct span_parts *p, struct span_groups *dst);
 /* Only the length of each target's union, into length[target]. */
@@ -84,17 +89,18 @@ struct nest_item {
     bool io, compute;
 };
 
-/* Unions of the groups one thread touched: ids maps a group (cat, function
- * or file id) to its place in local, so a thread costs what it touched. */
+/* Unions of the groups one thread touched: ids maps a group (function or
+ * file id) to its place in local, so a thread costs what it touched. */
 struct thread_groups {
     struct summary_keys ids;
     struct span_groups local;
 };
 void thread_groups_add(struct thread_groups *t, uint32_t group, int64_t start, int64_t end);
 
-/* The unions of one thread's events, fed by its sweep in start order. */
+/* The unions of one thread's events, fed by its sweep in start order. A
+ * cat's union is that of its functions', so it is not kept apart. */
 struct thread_spans {
-    struct thread_groups by_cat, by_fn, by_file;
+    struct thread_groups by_fn, by_file;
     struct span_groups io, compute; /* group 0 */
 };
 void thread_spans_free(struct thread_spans *t);

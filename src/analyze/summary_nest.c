@@ -97,7 +97,6 @@ static void add_parent_pair(struct summary_acc *acc, uint32_t cat, uint32_t pare
 
 static void add_spans(struct thread_spans *s, const struct nest_item *x)
 {
-    thread_groups_add(&s->by_cat, x->cat, x->start, x->end);
     thread_groups_add(&s->by_fn, x->fn, x->start, x->end);
     if (x->file != SUMMARY_NO_GROUP)
         thread_groups_add(&s->by_file, x->file, x->start, x->end);
@@ -217,7 +216,7 @@ void thread_groups_add(struct thread_groups *t, uint32_t group, int64_t start, i
 
 void thread_spans_free(struct thread_spans *t)
 {
-    struct thread_groups *groups[] = {&t->by_cat, &t->by_fn, &t->by_file};
+    struct thread_groups *groups[] = {&t->by_fn, &t->by_file};
     for (size_t i = 0; i < sizeof groups / sizeof *groups; i++) {
         summary_keys_free(&groups[i]->ids);
         span_groups_free(&groups[i]->local);

@@ -55,18 +55,28 @@ void span_groups_free(struct span_groups *s)
     memset(s, 0, sizeof *s);
 }
 
+static void add_part(struct span_parts *p, uint32_t target, const struct span_group *g)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 64;
+        p->v = spoor_xrealloc(p->v, p->cap * sizeof *p->v);
+    }
+    p->v[p->n++] = (struct span_part){target, *g};
+}
+
 void span_parts_take(struct span_parts *p, uint32_t target, struct span_group *g)
 {
-    if (g->n) {
-        if (p->n == p->cap) {
-            p->cap = p->cap ? 2 * p->cap : 64;
-            p->v = spoor_xrealloc(p->v, p->cap * sizeof *p->v);
-        }
-        p->v[p->n++] = (struct span_part){target, *g};
-    } else {
+    if (g->n)
+        add_part(p, target, g);
+    else
         free(g->v);
-    }
     *g = (struct span_group){0};
+}
+
+void span_parts_borrow(struct span_parts *p, uint32_t target, const struct span_group *g)
+{
+    if (g->n)
+        add_part(p, target, g);
 }
 
 /* Puts the parts in runs of one target, in target order (a counting sort:
@@ -212,12 +222,12 @@ void span_parts_merge(struct span_parts *p, struct span_groups *dst)
         uint32_t target = p->v[i].target;
         summary_grow((void **)&dst->g, &dst->cap, target, sizeof *dst->g);
         free(dst->g[target].v);
-        if (j - i == 1) {
+        if (j - i == 1 && !p->borrowed) {
             dst->g[target] = p->v[i].spans;
         } else {
             dst->g[target] = (struct span_group){0};
             union_of(p->v + i, j - i, &dst->g[target]);
-            for (size_t k = i; k < j; k++)
+            for (size_t k = i; k < j && !p->borrowed; k++)
                 free(p->v[k].spans.v);
         }
     }
@@ -226,7 +236,7 @@ void span_parts_merge(struct span_parts *p, struct span_groups *dst)
 
 void span_parts_free(struct span_parts *p)
 {
-    for (size_t i = 0; i < p->n; i++)
+    for (size_t i = 0; i < p->n && !p->borrowed; i++)
         free(p->v[i].spans.v);
     free(p->v);
 }

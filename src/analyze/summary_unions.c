@@ -1,6 +1,8 @@
 /* Each group's union over every thread: the threads' unions of the group are
- * collected as parts and merged (an exact union of unions). The functions'
- * lengths, the largest share, go to a second thread when there are cores. */
+ * collected as parts and merged (an exact union of unions). A (cat, process)
+ * union is that of the process's threads' unions of the cat's functions,
+ * read in place. The functions' lengths, the largest share, go to a second
+ * thread when there are cores (both only read the functions' unions). */
 #include "summary_internal.h"
 
 #include <pthread.h>
@@ -27,17 +29,17 @@ static void take_all(struct span_parts *p, struct thread_groups *t)
 
 void summary_unions(struct summary_nest *n, struct summary_acc *acc, int threads)
 {
-    struct span_parts fn = {0}, file = {0}, cat_pid = {0}, io = {0}, compute = {0};
+    struct span_parts fn = {0}, file = {0}, cat_pid = {.borrowed = true}, io = {0}, compute = {0};
     for (size_t t = 0; t < summary_nest_count(n); t++) {
         uint64_t key;
         struct thread_spans *s = summary_nest_spans(n, t, &key);
         uint32_t pid = (uint32_t)(key >> 32);
+        for (uint32_t i = 0; i < s->by_fn.ids.n; i++) {
+            uint64_t cat = acc->fns.keys[s->by_fn.ids.keys[i]] >> 32;
+            span_parts_borrow(&cat_pid, summary_keys_id(&acc->cat_pids, cat << 32 | pid), &s->by_fn.local.g[i]);
+        }
         take_all(&fn, &s->by_fn);
         take_all(&file, &s->by_file);
-        for (uint32_t i = 0; i < s->by_cat.ids.n; i++) {
-            uint64_t cat = s->by_cat.ids.keys[i];
-            span_parts_take(&cat_pid, summary_keys_id(&acc->cat_pids, cat << 32 | pid), &s->by_cat.local.g[i]);
-        }
         if (s->io.cap)
             span_parts_take(&io, summary_keys_find(&acc->io_pids, acc->pids.keys[pid]), &s->io.g[0]);
         if (s->compute.cap)

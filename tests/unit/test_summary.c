@@ -162,6 +162,37 @@ static void imbalance_names_the_slowest_process(void **state)
     spoor_table_free(t);
 }
 
+/* A layer's union per process is merged from its functions' unions on each of
+ * the process's threads: functions of one cat nested on a thread, overlapping
+ * across threads, and a second process. */
+static void layer_union_from_functions_of_threads(void **state)
+{
+    (void)state;
+    struct spoor_table *t = spoor_table_new();
+    fx_row(t, 0, 10, "open", "posix", 1, 1, 'X');
+    fx_row(t, 25, 5, "lseek", "posix", 1, 1, 'X');   /* inside the read, same cat */
+    fx_row(t, 20, 20, "read", "posix", 1, 1, 'X');
+    fx_row(t, 45, 20, "compute", "app", 1, 1, 'X');
+    fx_row(t, 35, 15, "read", "posix", 1, 2, 'X');
+    fx_row(t, 60, 10, "write", "posix", 1, 2, 'X');
+    fx_row(t, 100, 10, "read", "posix", 2, 3, 'X');
+    struct spoor_summary s;
+    summarize(t, 0, &s);
+    const struct spoor_summary_layer *posix = layer(&s, "posix");
+    assert_int_equal(posix->time, 10 + 30 + 10 + 10);   /* [0,10] [20,50] [60,70] [100,110] */
+    /* pid 1's union (50) less its compute [45,65] (10), and pid 2's 10. */
+    assert_int_equal(posix->not_compute, 40 + 10);
+    assert_int_equal(posix->self, 10 + 5 + 15 + 15 + 10 + 10);
+    /* Longest first: read, compute, open and write (a tie: by name), lseek. */
+    assert_int_equal(s.nfunctions, 5);
+    assert_string_equal(s.functions[0].label, "posix.read");
+    assert_int_equal(s.functions[0].time, 30 + 10);
+    assert_string_equal(s.functions[4].label, "posix.lseek");
+    assert_int_equal(s.functions[4].time, 5);
+    spoor_summary_free(&s);
+    spoor_table_free(t);
+}
+
 /* Random rows overflow a window of 4: the replay gives the same answer. */
 static void same_answer_for_any_window(void **state)
 {
@@ -548,6 +579,7 @@ int main(void)
         cmocka_unit_test(not_compute_is_per_process),
         cmocka_unit_test(bytes_bins_files_and_imbalance),
         cmocka_unit_test(imbalance_names_the_slowest_process),
+        cmocka_unit_test(layer_union_from_functions_of_threads),
         cmocka_unit_test(same_answer_for_any_window),
         cmocka_unit_test(empty_table),
         cmocka_unit_test(streaming_matches_reference_on_gen_traces),
