@@ -3,8 +3,10 @@
  * taken relative to the smallest; when a key's significant bits and a row
  * number fit 64 bits together, each row is one word (key above, row below)
  * and only the key's digits are sorted, 11 bits a pass (a 37-bit span of
- * nanoseconds: 4 passes), between the caller's spare words and its keys. Otherwise (key, row) pairs are sorted a byte a
- * pass, skipping bytes every key shares. */
+ * nanoseconds: 4 passes), between the caller's spare words and its keys.
+ * Otherwise (key, row) pairs are sorted a byte a pass, skipping bytes every
+ * key shares. Keys already in order (a time-ordered trace's timestamps)
+ * cost one pass, no sort. */
 #include "out/sqlite_file.h"
 #include "spoor/error.h"
 
@@ -93,14 +95,18 @@ void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key_of_row, uint64_t *sp
 {
     if (n < 2)
         return;
-    uint64_t min = UINT64_MAX, max = 0;
-    bool identity = true;
+    uint64_t min = UINT64_MAX, max = 0, last = 0;
+    bool identity = true, ascending = true;
     for (size_t i = 0; i < n; i++) {
         uint64_t k = key_of_row[rows[i]];
         min = k < min ? k : min;
         max = k > max ? k : max;
         identity &= rows[i] == i;
+        ascending &= k >= last;
+        last = k;
     }
+    if (ascending)
+        return;     /* already in order (a time-ordered trace's ts): a stable sort keeps it */
     unsigned key_bits = bits_of(max - min), row_bits = bits_of(n - 1);
     if (identity && key_bits + row_bits <= 64)
         sort_words(rows, n, key_of_row, spare, min, key_bits, row_bits);
