@@ -285,6 +285,10 @@ struct sqlf_table {
 
 void sqlf_table_start(struct sqlf_table *t, struct sqlf_file *f, bool on_page1);
 void sqlf_table_add(struct sqlf_table *t, uint64_t rowid, const uint8_t *record, size_t n);
+/* Where a record of n bytes with this rowid goes on the current leaf, for
+ * the caller to write it there (no copy through a buffer); NULL when it
+ * spills to overflow pages: then sqlf_table_add. */
+uint8_t *sqlf_table_place(struct sqlf_table *t, uint64_t rowid, size_t n);
 /* Writes the rest; returns the root page (1 when on_page1: the page is then
  * in root, for the caller to write with the database header). */
 uint32_t sqlf_table_finish(struct sqlf_table *t, struct sqlf_page *root);

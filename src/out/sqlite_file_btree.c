@@ -166,14 +166,29 @@ static void flush_leaf(struct sqlf_table *t)
     sqlf_page_start(&t->page, SQLF_TABLE_LEAF, t->page.reserve);
 }
 
-void sqlf_table_add(struct sqlf_table *t, uint64_t rowid, const uint8_t *record, size_t n)
+/* Room for the cell of a record of n bytes, on a new leaf if need be. */
+static uint8_t *add_cell(struct sqlf_table *t, uint64_t rowid, size_t n)
 {
     size_t len = sqlf_cell_len(SQLF_TABLE_LEAF, n, rowid);
     if (!sqlf_page_fits(&t->page, len))
         flush_leaf(t);
-    uint8_t *cell = sqlf_page_add(&t->page, len);
-    sqlf_cell_write(t->f, cell, SQLF_TABLE_LEAF, 0, rowid, record, n);
     t->last_rowid = rowid;
+    return sqlf_page_add(&t->page, len);
+}
+
+uint8_t *sqlf_table_place(struct sqlf_table *t, uint64_t rowid, size_t n)
+{
+    if (!sqlf_cell_local(SQLF_TABLE_LEAF, n))
+        return NULL;
+    uint8_t *cell = add_cell(t, rowid, n);
+    cell += sqlf_varint(cell, n);
+    return cell + sqlf_varint(cell, rowid);
+}
+
+void sqlf_table_add(struct sqlf_table *t, uint64_t rowid, const uint8_t *record, size_t n)
+{
+    uint8_t *cell = add_cell(t, rowid, n);
+    sqlf_cell_write(t->f, cell, SQLF_TABLE_LEAF, 0, rowid, record, n);
 }
 
 uint32_t sqlf_table_finish(struct sqlf_table *t, struct sqlf_page *root)

@@ -110,14 +110,6 @@ static struct sqlw_encoder *bind_worker(struct spoor_sqlite_writer *w, int worke
     return e;
 }
 
-static void append(struct sqlf_buf *b, const uint8_t *p, size_t n)
-{
-    sqlf_buf_reserve(b, n);
-    if (n)
-        memcpy(b->p + b->len, p, n);
-    b->len += n;
-}
-
 int spoor_sqlite_writer_prepare(struct spoor_sqlite_writer *w, int worker, const struct spoor_table *t,
                                 const uint32_t *sel, size_t n)
 {
@@ -137,7 +129,12 @@ int spoor_sqlite_writer_prepare(struct spoor_sqlite_writer *w, int worker, const
     const bool ts = k->ts, pid_tid = k->pid_tid, name = k->name;
     const size_t from = w->deferred_from, to = w->deferred_to, ncolumns = e->n;
     reserve_rows(p, k, n);
+    /* The rows' types and bodies are encoded straight into p's buffers, back
+     * to back: the encoder's record borrows them for the batch. */
     struct sqlf_record *rec = &e->rec;
+    struct sqlf_buf own_types = rec->types, own_body = rec->body;
+    rec->types = p->types;
+    rec->body = p->body;
     for (size_t i = 0; i < n; i++) {
         size_t row = sel ? sel[i] : i;
         p->rows[i] = (uint32_t)row;
@@ -148,38 +145,60 @@ int spoor_sqlite_writer_prepare(struct spoor_sqlite_writer *w, int worker, const
             .name = name ? &p->name[i] : NULL,
         };
         uint32_t *len = p->len[i];
-        sqlf_record_clear(rec);
+        size_t types_from = rec->types.len, body_from = rec->body.len;
+        rec->types_used = types_from;
         sqlw_encode(w, e, 0, from, row, &keys);
-        len[PRE_TYPES] = (uint32_t)rec->types.len;
-        len[PRE_USED] = (uint32_t)rec->types_used;
-        len[PRE_BODY] = (uint32_t)rec->body.len;
+        size_t post_from = rec->types.len;
+        len[PRE_TYPES] = (uint32_t)(post_from - types_from);
+        len[PRE_USED] = (uint32_t)(rec->types_used - types_from);
+        len[PRE_BODY] = (uint32_t)(rec->body.len - body_from);
         sqlw_encode(w, e, to, ncolumns, row, &keys);
-        len[POST_TYPES] = (uint32_t)(rec->types_used > len[PRE_TYPES] ? rec->types_used - len[PRE_TYPES] : 0);
-        len[POST_BODY] = (uint32_t)(rec->body.len - len[PRE_BODY]);
-        append(&p->types, rec->types.p, len[PRE_TYPES] + len[POST_TYPES]);
-        append(&p->body, rec->body.p, rec->body.len);
+        len[POST_TYPES] = (uint32_t)(rec->types_used > post_from ? rec->types_used - post_from : 0);
+        len[POST_BODY] = (uint32_t)(rec->body.len - body_from - len[PRE_BODY]);
+        rec->types.len = post_from + len[POST_TYPES];     /* without the trailing NULLs */
     }
+    p->types = rec->types;
+    p->body = rec->body;
+    rec->types = own_types;
+    rec->body = own_body;
     return SPOOR_OK;
 }
 
-/* The record of prepared row i with the deferred columns in rec, into out. */
-static void splice(const struct sqlw_prepared *p, size_t i, const uint8_t *types, const uint8_t *body,
-                   const struct sqlf_record *rec, struct sqlf_buf *out)
+/* How prepared row i and the deferred columns in rec make one record. */
+struct splice {
+    size_t pre, mid, post;      /* serial types taken from each part */
+    size_t head, len;           /* header and record sizes */
+};
+
+static struct splice splice_plan(const uint32_t *len, const struct sqlf_record *rec)
 {
-    const uint32_t *len = p->len[i];
-    size_t post = len[POST_TYPES];
-    size_t mid = post ? rec->types.len : rec->types_used;
-    size_t pre = post || mid ? len[PRE_TYPES] : len[PRE_USED];
-    size_t head = sqlf_record_header_len(pre + mid + post);
-    out->len = 0;
-    sqlf_buf_reserve(out, head + len[PRE_BODY] + rec->body.len + len[POST_BODY]);
-    out->len = sqlf_varint(out->p, head);
-    append(out, types, pre);
-    append(out, rec->types.p, mid);
-    append(out, types + len[PRE_TYPES], post);
-    append(out, body, len[PRE_BODY]);
-    append(out, rec->body.p, rec->body.len);
-    append(out, body + len[PRE_BODY], len[POST_BODY]);
+    struct splice s = {.post = len[POST_TYPES]};
+    s.mid = s.post ? rec->types.len : rec->types_used;
+    s.pre = s.post || s.mid ? len[PRE_TYPES] : len[PRE_USED];
+    s.head = sqlf_record_header_len(s.pre + s.mid + s.post);
+    s.len = s.head + len[PRE_BODY] + rec->body.len + len[POST_BODY];
+    return s;
+}
+
+static uint8_t *put(uint8_t *at, const uint8_t *p, size_t n)
+{
+    if (n)
+        memcpy(at, p, n);
+    return at + n;
+}
+
+/* Writes the record at out: header size, pre, deferred and post types, then
+ * the bodies in the same order. */
+static void splice(const struct splice *s, const uint32_t *len, const uint8_t *types, const uint8_t *body,
+                   const struct sqlf_record *rec, uint8_t *out)
+{
+    out += sqlf_varint(out, s->head);
+    out = put(out, types, s->pre);
+    out = put(out, rec->types.p, s->mid);
+    out = put(out, types + len[PRE_TYPES], s->post);
+    out = put(out, body, len[PRE_BODY]);
+    out = put(out, rec->body.p, rec->body.len);
+    put(out, body + len[PRE_BODY], len[POST_BODY]);
 }
 
 bool sqlw_prepared_write(struct spoor_sqlite_writer *w, const struct spoor_table *t)
@@ -206,8 +225,16 @@ bool sqlw_prepared_write(struct spoor_sqlite_writer *w, const struct spoor_table
             *keys.name = p->name[i];
         sqlf_record_clear(&w->main.rec);
         sqlw_encode(w, &w->main, w->deferred_from, w->deferred_to, p->rows[i], &keys);
-        splice(p, i, types, body, &w->main.rec, &w->bytes);
-        sqlf_table_add(&w->events, ++w->rowid, w->bytes.p, w->bytes.len);
+        struct splice s = splice_plan(p->len[i], &w->main.rec);
+        uint8_t *at = sqlf_table_place(&w->events, ++w->rowid, s.len);
+        if (at) {
+            splice(&s, p->len[i], types, body, &w->main.rec, at);
+        } else {    /* it spills to overflow pages */
+            w->bytes.len = 0;
+            sqlf_buf_reserve(&w->bytes, s.len);
+            splice(&s, p->len[i], types, body, &w->main.rec, w->bytes.p);
+            sqlf_table_add(&w->events, w->rowid, w->bytes.p, s.len);
+        }
         types += p->len[i][PRE_TYPES] + p->len[i][POST_TYPES];
         body += p->len[i][PRE_BODY] + p->len[i][POST_BODY];
     }

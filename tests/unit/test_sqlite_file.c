@@ -278,8 +278,10 @@ static int by_key_then_row(const void *a, const void *b)
 }
 
 /* The index sort is stable (ties in row order) whichever way it goes: one
- * word per row (a narrow span of keys, 0 and 1 included), (key, row) pairs
- * (keys spanning 64 bits, or rows given in another order). */
+ * word per row (a narrow span of keys, 0 and 1 included; spans of 17 and 37
+ * bits, sorted in passes of 9 and 13 bits), (key, row) pairs
+ * (keys spanning 64 bits, or rows given in another order), keys already in
+ * order (left as they are) or in order but the last (sorted). */
 static void sort_is_stable(void **state)
 {
     enum { N = 5000 };
@@ -287,12 +289,14 @@ static void sort_is_stable(void **state)
     uint64_t *spare = malloc(N * sizeof *spare), *given = malloc(N * sizeof *given);
     uint32_t *rows = malloc(N * sizeof *rows), *want = malloc(N * sizeof *want);
     uint64_t seed = 7;
-    for (int span = 0; span < 4; span++) {
+    for (int span = 0; span < 8; span++) {
         for (uint32_t i = 0; i < N; i++) {
             seed = seed * 6364136223846793005u + 1442695040888963407u;
             uint64_t r = seed >> 11;
-            key[i] = span == 0 ? r % 2 : span == 1 ? 1000000 + r % 977 : span == 2 ? r << 11 ^ (r & 3) : r % 50;
-            rows[i] = span == 3 ? N - 1 - i : i;    /* the last: not in row order */
+            key[i] = span == 0 ? r % 2 : span == 1 ? 1000000 + r % 977 : span == 2 ? r << 11 ^ (r & 3)
+                   : span == 3 ? r % 50 : span == 6 ? r % (UINT64_C(1) << 37) : span == 7 ? r % 100000
+                   : span == 5 && i == N - 1 ? 0 : 10 + i / 3;
+            rows[i] = span == 3 ? N - 1 - i : i;    /* 3: not in row order */
             want[i] = rows[i];
         }
         sort_keys = key;
@@ -301,11 +305,11 @@ static void sort_is_stable(void **state)
         sqlf_sort_rows(rows, N, given, spare);
         for (uint32_t i = 1; i < N; i++) {
             assert_true(key[rows[i - 1]] <= key[rows[i]]);
-            /* Ties keep the order given: row order, or reversed in the last case. */
+            /* Ties keep the order given: row order, or reversed in case 3. */
             if (key[rows[i - 1]] == key[rows[i]])
                 assert_true(span == 3 ? rows[i - 1] > rows[i] : rows[i - 1] < rows[i]);
         }
-        for (uint32_t i = 0; span < 3 && i < N; i++)
+        for (uint32_t i = 0; span != 3 && i < N; i++)
             assert_int_equal(rows[i], want[i]);
     }
     free(key);
