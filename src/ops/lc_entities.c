@@ -43,10 +43,16 @@ static size_t slot_of(const struct lc_entities *e, const char *name, size_t len,
     }
 }
 
-static void grow_slots(struct lc_entities *e)
+/* Slots for `n` entities at most half full. */
+static void reserve_slots(struct lc_entities *e, size_t n)
 {
+    if (n * 2 <= e->nslots)
+        return;
+    size_t nslots = e->nslots ? e->nslots : 8192;
+    while (n * 2 > nslots)
+        nslots *= 2;
     free(e->slots);
-    e->nslots = e->nslots ? e->nslots * 2 : 8192;
+    e->nslots = nslots;
     e->slots = spoor_xcalloc(e->nslots, sizeof *e->slots);
     size_t mask = e->nslots - 1;
     for (uint32_t id = 1; id <= e->count; id++) {
@@ -69,8 +75,7 @@ static void grow_rows(struct lc_entities *e)
 
 uint32_t lc_entities_get(struct lc_entities *e, const char *name, size_t len, uint32_t hash)
 {
-    if ((e->count + 1) * 2 > e->nslots)
-        grow_slots(e);
+    reserve_slots(e, e->count + 1);
     size_t i = slot_of(e, name, len, hash);
     if (e->slots[i])
         return (uint32_t)e->slots[i];
@@ -90,6 +95,11 @@ uint32_t lc_entities_get(struct lc_entities *e, const char *name, size_t len, ui
     e->init_row(lc_entities_row(e, id), e->ctx);
     e->slots[i] = (uint64_t)hash << 32 | id;
     return id;
+}
+
+void lc_entities_reserve(struct lc_entities *e, size_t more)
+{
+    reserve_slots(e, e->count + more);
 }
 
 uint32_t lc_entities_find(const struct lc_entities *e, const char *name, size_t len)

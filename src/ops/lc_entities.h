@@ -27,6 +27,14 @@ void lc_entities_free(struct lc_entities *e);
 uint32_t lc_entities_hash(const char *name, size_t len);
 /* The id of `name` (hash from lc_entities_hash), its row made on first sight. */
 uint32_t lc_entities_get(struct lc_entities *e, const char *name, size_t len, uint32_t hash);
+/* Room for `more` new entities without moving the slots, so that slots
+ * prefetched before a run of lookups stay where they were. */
+void lc_entities_reserve(struct lc_entities *e, size_t more);
+/* Starts loading the slot where a lookup of `hash` begins. */
+static inline void lc_entities_prefetch(const struct lc_entities *e, uint32_t hash)
+{
+    __builtin_prefetch(&e->slots[hash & (e->nslots - 1)]);
+}
 /* The id of `name`, or 0 when absent. */
 uint32_t lc_entities_find(const struct lc_entities *e, const char *name, size_t len);
 

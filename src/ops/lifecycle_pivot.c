@@ -28,6 +28,7 @@ struct entities {
 
 struct batch_cache {
     uint32_t *entity;               /* batch string id -> entity id (0 = not yet) */
+    uint32_t *pending, *pending_hash; /* the batch's entities to look up: string id, hash */
     uint8_t *stage;                 /* batch string id -> 0 unknown, 1 not a stage, 2 + s */
     uint32_t *value[SPOOR_LC_MAX_BY + 1]; /* batch string id -> value id + 1 */
     size_t cap;
@@ -104,6 +105,8 @@ static void cache_prepare(struct batch_cache *c, size_t nstrings, size_t nattrs)
     if (nstrings > c->cap) {
         c->cap = nstrings * 2;
         c->entity = spoor_xrealloc(c->entity, c->cap * sizeof *c->entity);
+        c->pending = spoor_xrealloc(c->pending, c->cap * sizeof *c->pending);
+        c->pending_hash = spoor_xrealloc(c->pending_hash, c->cap * sizeof *c->pending_hash);
         c->stage = spoor_xrealloc(c->stage, c->cap);
         for (size_t a = 0; a < nattrs; a++)
             c->value[a] = spoor_xrealloc(c->value[a], c->cap * sizeof *c->value[a]);
@@ -156,6 +159,34 @@ static uint32_t value_id(struct entities *e, struct batch_cache *c, size_t a, co
     return v;
 }
 
+/* Maps the batch's entities to the worker's ids before the rows are pivoted.
+ * The table is far larger than the caches and the lookups are independent, so
+ * each one's slot is prefetched a few lookups ahead. */
+enum { PREFETCH_AHEAD = 8 };
+static void resolve_entities(const struct spoor_lc_pivot *p, struct entities *e, struct batch_cache *c,
+                             const struct spoor_table *b)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < b->nrows; r++) {
+        uint32_t name = b->name[r];
+        if (c->entity[name] || !name || b->ts[r] == SPOOR_NULL || stage_of(p, c, b, b->cat[r]) < 0)
+            continue; /* known, or a row pivot_map() does not pivot */
+        size_t len;
+        const char *text = spoor_strpool_get(b->pool, name, &len);
+        c->entity[name] = UINT32_MAX; /* listed once */
+        c->pending[n] = name;
+        c->pending_hash[n++] = lc_entities_hash(text, len);
+    }
+    lc_entities_reserve(&e->table, n);
+    for (size_t i = 0; i < n; i++) {
+        if (i + PREFETCH_AHEAD < n)
+            lc_entities_prefetch(&e->table, c->pending_hash[i + PREFETCH_AHEAD]);
+        size_t len;
+        const char *text = spoor_strpool_get(b->pool, c->pending[i], &len);
+        c->entity[c->pending[i]] = lc_entities_get(&e->table, text, len, c->pending_hash[i]);
+    }
+}
+
 static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
 {
     struct spoor_lc_pivot *p = ctx;
@@ -163,6 +194,7 @@ static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
     struct batch_cache *c = &p->caches[worker];
     size_t nstrings = spoor_strpool_count(b->pool);
     cache_prepare(c, nstrings, p->nattrs);
+    resolve_entities(p, e, c, b);
     const struct spoor_column *cols[SPOOR_LC_MAX_BY + 1];
     for (size_t a = 0; a < p->nattrs; a++)
         cols[a] = spoor_table_find_column(b, p->attrs[a]);
@@ -183,11 +215,6 @@ static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
         if (t == SPOOR_NULL) {
             e->counts.no_time++;
             continue;
-        }
-        if (!c->entity[name]) {
-            size_t len;
-            const char *n = spoor_strpool_get(b->pool, name, &len);
-            c->entity[name] = lc_entities_get(&e->table, n, len, lc_entities_hash(n, len));
         }
         struct entity_row row = row_at(p, e, c->entity[name]);
         if (row.times[s] == SPOOR_NULL || t < row.times[s])
@@ -268,6 +295,8 @@ void spoor_lc_pivot_free(struct spoor_lc_pivot *p)
         entities_free(&p->workers[i]);
         struct batch_cache *c = &p->caches[i];
         free(c->entity);
+        free(c->pending);
+        free(c->pending_hash);
         free(c->stage);
         for (size_t a = 0; a < p->nattrs; a++)
             free(c->value[a]);
