@@ -241,16 +241,34 @@ struct spoor_sink spoor_lc_pivot_sink(struct spoor_lc_pivot *p)
 /* Whether value `v` at time t should replace `have` at time t_have: earlier
  * wins; at equal times the smaller string, so the result is the same for any
  * split of the log. */
-static bool attr_wins(const struct entities *dst, uint32_t have, int64_t t_have, const char *v, int64_t t)
+static bool attr_wins(const struct entities *dst, uint32_t have, int64_t t_have, uint32_t v, int64_t t)
 {
     if (!have || t < t_have)
         return true;
-    return t == t_have && strcmp(v, spoor_strpool_get(dst->values, have, NULL)) < 0;
+    return t == t_have &&
+           strcmp(spoor_strpool_get(dst->values, v, NULL), spoor_strpool_get(dst->values, have, NULL)) < 0;
+}
+
+/* src's attribute values interned in dst once each: value_map[src id] = dst id. */
+static uint32_t *map_values(struct entities *dst, const struct entities *src)
+{
+    size_t n = spoor_strpool_count(src->values);
+    uint32_t *value_map = spoor_xcalloc(n, sizeof *value_map);
+    for (size_t v = 1; v < n; v++) {
+        size_t len;
+        const char *text = spoor_strpool_get(src->values, (uint32_t)v, &len);
+        value_map[v] = spoor_strpool_intern(dst->values, text, len);
+    }
+    return value_map;
 }
 
 static void merge_into(struct entities *dst, const struct entities *src, const struct spoor_lc_pivot *p)
 {
+    uint32_t *value_map = map_values(dst, src);
+    lc_entities_reserve(&dst->table, src->table.count);
     for (uint32_t sid = 1; sid <= src->table.count; sid++) {
+        if (sid + PREFETCH_AHEAD <= src->table.count)
+            lc_entities_prefetch(&dst->table, src->table.hash[sid + PREFETCH_AHEAD]);
         size_t len;
         const char *name = lc_entities_name(&src->table, sid, &len);
         struct entity_row from = row_at(p, src, sid);
@@ -262,16 +280,14 @@ static void merge_into(struct entities *dst, const struct entities *src, const s
             to.seen[s] += from.seen[s];
         }
         for (size_t a = 0; a < p->nattrs; a++) {
-            if (!from.attr[a])
-                continue;
-            size_t vlen;
-            const char *text = spoor_strpool_get(src->values, from.attr[a], &vlen);
-            if (attr_wins(dst, to.attr[a], to.attr_time[a], text, from.attr_time[a])) {
-                to.attr[a] = spoor_strpool_intern(dst->values, text, vlen);
+            uint32_t v = value_map[from.attr[a]];
+            if (v && attr_wins(dst, to.attr[a], to.attr_time[a], v, from.attr_time[a])) {
+                to.attr[a] = v;
                 to.attr_time[a] = from.attr_time[a];
             }
         }
     }
+    free(value_map);
     dst->counts.records += src->counts.records;
     dst->counts.other_stage += src->counts.other_stage;
     dst->counts.no_entity += src->counts.no_entity;
