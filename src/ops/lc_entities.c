@@ -21,11 +21,6 @@ void lc_entities_free(struct lc_entities *e)
     free(e->rows);
 }
 
-uint32_t lc_entities_hash(const char *name, size_t len)
-{
-    return (uint32_t)spoor_hash_bytes(name, len);
-}
-
 /* The slot holding `name`, or the empty slot where it belongs. */
 static size_t slot_of(const struct lc_entities *e, const char *name, size_t len, uint32_t hash)
 {
@@ -106,5 +101,5 @@ uint32_t lc_entities_find(const struct lc_entities *e, const char *name, size_t 
 {
     if (!e->nslots)
         return 0;
-    return (uint32_t)e->slots[slot_of(e, name, len, lc_entities_hash(name, len))];
+    return (uint32_t)e->slots[slot_of(e, name, len, (uint32_t)spoor_hash_bytes(name, len))];
 }

@@ -24,8 +24,8 @@ struct lc_entities {
 
 void lc_entities_init(struct lc_entities *e, size_t stride, void (*init_row)(void *, const void *), const void *ctx);
 void lc_entities_free(struct lc_entities *e);
-uint32_t lc_entities_hash(const char *name, size_t len);
-/* The id of `name` (hash from lc_entities_hash), its row made on first sight. */
+/* The id of `name` (hash: its (uint32_t)spoor_hash_bytes(), as a string pool
+ * keeps it), its row made on first sight. */
 uint32_t lc_entities_get(struct lc_entities *e, const char *name, size_t len, uint32_t hash);
 /* Room for `more` new entities without moving the slots, so that slots
  * prefetched before a run of lookups stay where they were. */

@@ -171,11 +171,9 @@ static void resolve_entities(const struct spoor_lc_pivot *p, struct entities *e,
         uint32_t name = b->name[r];
         if (c->entity[name] || !name || b->ts[r] == SPOOR_NULL || stage_of(p, c, b, b->cat[r]) < 0)
             continue; /* known, or a row pivot_map() does not pivot */
-        size_t len;
-        const char *text = spoor_strpool_get(b->pool, name, &len);
         c->entity[name] = UINT32_MAX; /* listed once */
         c->pending[n] = name;
-        c->pending_hash[n++] = lc_entities_hash(text, len);
+        c->pending_hash[n++] = spoor_strpool_hash(b->pool, name);
     }
     lc_entities_reserve(&e->table, n);
     for (size_t i = 0; i < n; i++) {
