@@ -110,6 +110,30 @@ static void *keyed_sorted(struct keyed *k, size_t name_at, struct spoor_strpool 
     return out;
 }
 
+/* Kinds are few and entities many: each kind's row id remembered in a small
+ * direct-mapped memo keyed by the kind's length and first bytes, confirmed by
+ * comparing the text. */
+enum { KIND_WAYS = 64 };
+struct kind_memo {
+    struct {
+        const char *text;
+        size_t len;
+        uint32_t id;
+    } way[KIND_WAYS];
+};
+
+static uint32_t kind_id(struct kind_memo *m, struct keyed *kinds, const char *kind, size_t len)
+{
+    uint64_t head = 0;
+    memcpy(&head, kind, len < 8 ? len : 8);
+    size_t w = (size_t)(((head ^ len) * 0x9e3779b97f4a7c15ull) >> 58);
+    if (m->way[w].text && m->way[w].len == len && memcmp(m->way[w].text, kind, len) == 0)
+        return m->way[w].id;
+    m->way[w].text = kind;
+    m->way[w].len = len;
+    return m->way[w].id = keyed_id(kinds, kind, len);
+}
+
 static int group_cmp(const void *a, const void *b)
 {
     return strcmp(((const struct spoor_lc_group *)a)->value, ((const struct spoor_lc_group *)b)->value);
@@ -235,6 +259,7 @@ void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot
     for (size_t g = 0; g < s->nby; g++)
         groups[g] = (struct keyed){.keys = spoor_strpool_new(), .size = sizeof(struct spoor_lc_group)};
     struct group_ids group_ids[SPOOR_LC_MAX_BY] = {0};
+    struct kind_memo kind_memo = {0};
     struct ranking top, diffs;
     rank_init(&top, s->top);
     rank_init(&diffs, other ? s->top : 0);
@@ -243,8 +268,8 @@ void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot
         int64_t t[SPOOR_LC_MAX_STAGES];
         out->filled += entity_delays(s, p, id, fill_at, t, e.delay);
         const uint32_t *seen = spoor_lc_pivot_seen(p, id);
-        size_t nlen = strlen(e.name);
-        struct spoor_lc_kind *kind = keyed_row(&kinds, keyed_id(&kinds, e.name, spoor_lc_kind_len(e.name, nlen)));
+        size_t klen = spoor_lc_kind_len(e.name, strlen(e.name));
+        struct spoor_lc_kind *kind = keyed_row(&kinds, kind_id(&kind_memo, &kinds, e.name, klen));
         kind->entities++;
         bool complete = true;
         for (size_t st = 0; st < s->nstages; st++) {
