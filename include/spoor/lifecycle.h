@@ -96,8 +96,10 @@ size_t spoor_lc_pivot_find(const struct spoor_lc_pivot *p, const char *name, siz
 /* First time of each stage (SPOOR_NULL when unseen) and how often it was seen. */
 const int64_t *spoor_lc_pivot_times(const struct spoor_lc_pivot *p, size_t id);
 const uint32_t *spoor_lc_pivot_seen(const struct spoor_lc_pivot *p, size_t id);
-/* An attribute's value ("" when never seen). */
+/* An attribute's value ("" when never seen), and its id among the pivot's
+ * values (0 when never seen; equal ids, equal values). */
 const char *spoor_lc_pivot_attr(const struct spoor_lc_pivot *p, size_t id, size_t attr);
+uint32_t spoor_lc_pivot_attr_id(const struct spoor_lc_pivot *p, size_t id, size_t attr);
 struct spoor_lc_counts spoor_lc_pivot_counts(const struct spoor_lc_pivot *p);
 
 /* ---- the recipe (src/analyze) ---- */

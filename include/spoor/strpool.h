@@ -29,6 +29,8 @@ uint32_t spoor_strpool_find(const struct spoor_strpool *pool, const char *s, siz
 /* NUL-terminated; *len (if not NULL) receives the length. */
 const char *spoor_strpool_get(const struct spoor_strpool *pool, uint32_t id, size_t *len);
 size_t spoor_strpool_count(const struct spoor_strpool *pool);
+/* The (uint32_t)spoor_hash_bytes() of string `id`, kept since it was interned. */
+uint32_t spoor_strpool_hash(const struct spoor_strpool *pool, uint32_t id);
 
 uint64_t spoor_hash_bytes(const void *p, size_t len);
 

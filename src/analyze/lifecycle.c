@@ -36,9 +36,9 @@ struct keyed {
     size_t size, cap;
 };
 
-/* Keys are interned with their terminating NUL, so that "" is not the pool's
- * reserved id 0. */
-static void *keyed_get(struct keyed *k, const char *key, size_t len)
+/* The row id of a key. Keys are interned with their terminating NUL, so that
+ * "" is not the pool's reserved id 0. */
+static uint32_t keyed_id(struct keyed *k, const char *key, size_t len)
 {
     char stack[256];
     char *buf = len < sizeof stack ? stack : spoor_xmalloc(len + 1);
@@ -55,7 +55,38 @@ static void *keyed_get(struct keyed *k, const char *key, size_t len)
         memset((char *)k->rows + k->cap * k->size, 0, (cap - k->cap) * k->size);
         k->cap = cap;
     }
+    return id;
+}
+
+static void *keyed_row(const struct keyed *k, uint32_t id)
+{
     return (char *)k->rows + id * k->size;
+}
+
+/* A --by group's row id by the value's id in the pivot, looked up by text
+ * once per distinct value rather than once per entity. */
+struct group_ids {
+    uint32_t *of_value;     /* pivot value id -> row id + 1 (0 = not yet) */
+    size_t cap;
+};
+
+static uint32_t group_id(struct group_ids *ids, struct keyed *k, const struct spoor_lc_pivot *p, size_t entity,
+                         size_t attr)
+{
+    uint32_t v = spoor_lc_pivot_attr_id(p, entity, attr);
+    if (v >= ids->cap) {
+        size_t cap = ids->cap ? ids->cap * 2 : 64;
+        while (cap <= v)
+            cap *= 2;
+        ids->of_value = spoor_xrealloc(ids->of_value, cap * sizeof *ids->of_value);
+        memset(ids->of_value + ids->cap, 0, (cap - ids->cap) * sizeof *ids->of_value);
+        ids->cap = cap;
+    }
+    if (!ids->of_value[v]) {
+        const char *text = spoor_lc_pivot_attr(p, entity, attr);
+        ids->of_value[v] = keyed_id(k, text, strlen(text)) + 1;
+    }
+    return ids->of_value[v] - 1;
 }
 
 /* The rows (ids 1..n) copied out in key order; `name_at` is where each row
@@ -77,6 +108,30 @@ static void *keyed_sorted(struct keyed *k, size_t name_at, struct spoor_strpool 
     spoor_strpool_free(k->keys);
     free(k->rows);
     return out;
+}
+
+/* Kinds are few and entities many: each kind's row id remembered in a small
+ * direct-mapped memo keyed by the kind's length and first bytes, confirmed by
+ * comparing the text. */
+enum { KIND_WAYS = 64 };
+struct kind_memo {
+    struct {
+        const char *text;
+        size_t len;
+        uint32_t id;
+    } way[KIND_WAYS];
+};
+
+static uint32_t kind_id(struct kind_memo *m, struct keyed *kinds, const char *kind, size_t len)
+{
+    uint64_t head = 0;
+    memcpy(&head, kind, len < 8 ? len : 8);
+    size_t w = (size_t)(((head ^ len) * 0x9e3779b97f4a7c15ull) >> 58);
+    if (m->way[w].text && m->way[w].len == len && memcmp(m->way[w].text, kind, len) == 0)
+        return m->way[w].id;
+    m->way[w].text = kind;
+    m->way[w].len = len;
+    return m->way[w].id = keyed_id(kinds, kind, len);
 }
 
 static int group_cmp(const void *a, const void *b)
@@ -203,6 +258,8 @@ void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot
     struct keyed groups[SPOOR_LC_MAX_BY], kinds = {.keys = spoor_strpool_new(), .size = sizeof(struct spoor_lc_kind)};
     for (size_t g = 0; g < s->nby; g++)
         groups[g] = (struct keyed){.keys = spoor_strpool_new(), .size = sizeof(struct spoor_lc_group)};
+    struct group_ids group_ids[SPOOR_LC_MAX_BY] = {0};
+    struct kind_memo kind_memo = {0};
     struct ranking top, diffs;
     rank_init(&top, s->top);
     rank_init(&diffs, other ? s->top : 0);
@@ -211,8 +268,8 @@ void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot
         int64_t t[SPOOR_LC_MAX_STAGES];
         out->filled += entity_delays(s, p, id, fill_at, t, e.delay);
         const uint32_t *seen = spoor_lc_pivot_seen(p, id);
-        size_t nlen = strlen(e.name);
-        struct spoor_lc_kind *kind = keyed_get(&kinds, e.name, spoor_lc_kind_len(e.name, nlen));
+        size_t klen = spoor_lc_kind_len(e.name, strlen(e.name));
+        struct spoor_lc_kind *kind = keyed_row(&kinds, kind_id(&kind_memo, &kinds, e.name, klen));
         kind->entities++;
         bool complete = true;
         for (size_t st = 0; st < s->nstages; st++) {
@@ -223,8 +280,7 @@ void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot
         kind->complete += complete;
         struct spoor_lc_group *g[SPOOR_LC_MAX_BY];
         for (size_t b = 0; b < s->nby; b++) {
-            const char *v = spoor_lc_pivot_attr(p, id, b);
-            g[b] = keyed_get(&groups[b], v, strlen(v));
+            g[b] = keyed_row(&groups[b], group_id(&group_ids[b], &groups[b], p, id, b));
             g[b]->entities++;
         }
         for (size_t k = 0; k < s->ndelays; k++) {
@@ -238,9 +294,11 @@ void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot
         if (other)
             compare_entity(s, other, fill_at, &e, out, &diffs);
     }
-    for (size_t b = 0; b < s->nby; b++)
+    for (size_t b = 0; b < s->nby; b++) {
+        free(group_ids[b].of_value);
         out->group[b] = keyed_sorted(&groups[b], offsetof(struct spoor_lc_group, value), out->strings,
                                      &out->ngroups[b], group_cmp);
+    }
     out->kind = keyed_sorted(&kinds, offsetof(struct spoor_lc_kind, kind), out->strings, &out->nkinds, kind_cmp);
     out->top = rank_finish(&top, out->strings, &out->ntop);
     out->top_diff = rank_finish(&diffs, out->strings, &out->ntop_diff);

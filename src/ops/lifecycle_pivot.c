@@ -1,31 +1,34 @@
 /* The lifecycle pivot: records (entity, stage, time, attributes) into one row
  * per entity holding the first time and the count of each stage.
  *
- * Every worker pivots the batches it parses into its own entity table (keyed
- * by name in a string pool); a batch is first mapped from its own string ids
- * to the worker's through id-indexed caches, so the per-record cost is a few
- * array lookups. merge() folds the workers' tables into the first. "First"
+ * Every worker pivots the batches it parses into its own entity table
+ * (lc_entities.h: one row per entity); a batch is first mapped from its own
+ * string ids to the worker's through id-indexed caches, so the per-record cost
+ * is a few array lookups and a new entity in a batch costs one table lookup. merge() folds the workers' tables into the first. "First"
  * means earliest in time, which does not depend on how the log was split. */
 #include "spoor/lifecycle.h"
+
+#include "lc_entities.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* One entity's row in the worker's table (lc_entities.h). */
+struct row_layout {
+    size_t times, attr_time, seen, attr, stride; /* byte offsets */
+};
+
 struct entities {
-    struct spoor_strpool *names;    /* entity id = pool id */
+    struct lc_entities table;
     struct spoor_strpool *values;   /* attribute values */
-    int64_t *times;                 /* [id * nstages + s] */
-    uint32_t *seen;                 /* [id * nstages + s] */
-    uint32_t *attr;                 /* [id * nattrs + a]: value id, 0 = none */
-    int64_t *attr_time;             /* [id * nattrs + a]: time of the record it came from */
-    size_t cap;
     struct spoor_lc_counts counts;
 };
 
 struct batch_cache {
-    uint32_t *entity;               /* batch string id -> entity id + 1 (0 = not yet) */
+    uint32_t *entity;               /* batch string id -> entity id (0 = not yet) */
+    uint32_t *pending, *pending_hash; /* the batch's entities to look up: string id, hash */
     uint8_t *stage;                 /* batch string id -> 0 unknown, 1 not a stage, 2 + s */
     uint32_t *value[SPOOR_LC_MAX_BY + 1]; /* batch string id -> value id + 1 */
     size_t cap;
@@ -36,46 +39,47 @@ struct spoor_lc_pivot {
     size_t nstages;
     const char *const *attrs;
     size_t nattrs;
+    struct row_layout row;
     struct entities *workers;
     struct batch_cache *caches;
     int nworkers;
 };
 
-static void entities_init(struct entities *e)
+/* An entity's fields: first time and count of each stage, attribute value
+ * ids (0 = none) with the time of the record each came from. */
+struct entity_row {
+    int64_t *times, *attr_time;
+    uint32_t *seen, *attr;
+};
+
+static struct entity_row row_at(const struct spoor_lc_pivot *p, const struct entities *e, uint32_t id)
 {
-    *e = (struct entities){.names = spoor_strpool_new(), .values = spoor_strpool_new()};
+    unsigned char *r = lc_entities_row(&e->table, id);
+    return (struct entity_row){.times = (int64_t *)(void *)(r + p->row.times),
+                               .attr_time = (int64_t *)(void *)(r + p->row.attr_time),
+                               .seen = (uint32_t *)(void *)(r + p->row.seen),
+                               .attr = (uint32_t *)(void *)(r + p->row.attr)};
+}
+
+static void init_row(void *row, const void *ctx)
+{
+    const struct spoor_lc_pivot *p = ctx;
+    memset(row, 0, p->row.stride);
+    int64_t *times = (int64_t *)(void *)((unsigned char *)row + p->row.times);
+    for (size_t s = 0; s < p->nstages; s++)
+        times[s] = SPOOR_NULL;
+}
+
+static void entities_init(struct entities *e, const struct spoor_lc_pivot *p)
+{
+    *e = (struct entities){.values = spoor_strpool_new()};
+    lc_entities_init(&e->table, p->row.stride, init_row, p);
 }
 
 static void entities_free(struct entities *e)
 {
-    spoor_strpool_free(e->names);
+    lc_entities_free(&e->table);
     spoor_strpool_free(e->values);
-    free(e->times);
-    free(e->seen);
-    free(e->attr);
-    free(e->attr_time);
-}
-
-/* The entity's id, its rows created (all stages unseen) on first sight. */
-static uint32_t entity_id(struct entities *e, const struct spoor_lc_pivot *p, const char *name, size_t len)
-{
-    uint32_t id = spoor_strpool_intern(e->names, name, len);
-    if (id < e->cap)
-        return id;
-    size_t cap = e->cap ? e->cap * 2 : 4096;
-    while (cap <= id)
-        cap *= 2;
-    size_t ns = p->nstages, na = p->nattrs;
-    e->times = spoor_xrealloc(e->times, cap * ns * sizeof *e->times);
-    e->seen = spoor_xrealloc(e->seen, cap * ns * sizeof *e->seen);
-    e->attr = spoor_xrealloc(e->attr, (cap * na + 1) * sizeof *e->attr);
-    e->attr_time = spoor_xrealloc(e->attr_time, (cap * na + 1) * sizeof *e->attr_time);
-    for (size_t i = e->cap * ns; i < cap * ns; i++)
-        e->times[i] = SPOOR_NULL;
-    memset(e->seen + e->cap * ns, 0, (cap - e->cap) * ns * sizeof *e->seen);
-    memset(e->attr + e->cap * na, 0, (cap - e->cap) * na * sizeof *e->attr);
-    e->cap = cap;
-    return id;
 }
 
 struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const char *const *stages, size_t nstages,
@@ -84,10 +88,15 @@ struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const char *const *stag
     struct spoor_lc_pivot *p = spoor_xcalloc(1, sizeof *p);
     *p = (struct spoor_lc_pivot){.stages = stages, .nstages = nstages, .attrs = attrs, .nattrs = nattrs,
                                  .nworkers = threads};
+    size_t times = nstages * sizeof(int64_t), attr_times = nattrs * sizeof(int64_t);
+    size_t seen = nstages * sizeof(uint32_t), attr = nattrs * sizeof(uint32_t);
+    p->row = (struct row_layout){.times = 0, .attr_time = times, .seen = times + attr_times,
+                                 .attr = times + attr_times + seen,
+                                 .stride = (times + attr_times + seen + attr + 7) / 8 * 8};
     p->workers = spoor_xcalloc((size_t)threads, sizeof *p->workers);
     p->caches = spoor_xcalloc((size_t)threads, sizeof *p->caches);
     for (int i = 0; i < threads; i++)
-        entities_init(&p->workers[i]);
+        entities_init(&p->workers[i], p);
     return p;
 }
 
@@ -96,6 +105,8 @@ static void cache_prepare(struct batch_cache *c, size_t nstrings, size_t nattrs)
     if (nstrings > c->cap) {
         c->cap = nstrings * 2;
         c->entity = spoor_xrealloc(c->entity, c->cap * sizeof *c->entity);
+        c->pending = spoor_xrealloc(c->pending, c->cap * sizeof *c->pending);
+        c->pending_hash = spoor_xrealloc(c->pending_hash, c->cap * sizeof *c->pending_hash);
         c->stage = spoor_xrealloc(c->stage, c->cap);
         for (size_t a = 0; a < nattrs; a++)
             c->value[a] = spoor_xrealloc(c->value[a], c->cap * sizeof *c->value[a]);
@@ -148,6 +159,32 @@ static uint32_t value_id(struct entities *e, struct batch_cache *c, size_t a, co
     return v;
 }
 
+/* Maps the batch's entities to the worker's ids before the rows are pivoted.
+ * The table is far larger than the caches and the lookups are independent, so
+ * each one's slot is prefetched a few lookups ahead. */
+enum { PREFETCH_AHEAD = 8 };
+static void resolve_entities(const struct spoor_lc_pivot *p, struct entities *e, struct batch_cache *c,
+                             const struct spoor_table *b)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < b->nrows; r++) {
+        uint32_t name = b->name[r];
+        if (c->entity[name] || !name || b->ts[r] == SPOOR_NULL || stage_of(p, c, b, b->cat[r]) < 0)
+            continue; /* known, or a row pivot_map() does not pivot */
+        c->entity[name] = UINT32_MAX; /* listed once */
+        c->pending[n] = name;
+        c->pending_hash[n++] = spoor_strpool_hash(b->pool, name);
+    }
+    lc_entities_reserve(&e->table, n);
+    for (size_t i = 0; i < n; i++) {
+        if (i + PREFETCH_AHEAD < n)
+            lc_entities_prefetch(&e->table, c->pending_hash[i + PREFETCH_AHEAD]);
+        size_t len;
+        const char *text = spoor_strpool_get(b->pool, c->pending[i], &len);
+        c->entity[c->pending[i]] = lc_entities_get(&e->table, text, len, c->pending_hash[i]);
+    }
+}
+
 static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
 {
     struct spoor_lc_pivot *p = ctx;
@@ -155,10 +192,11 @@ static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
     struct batch_cache *c = &p->caches[worker];
     size_t nstrings = spoor_strpool_count(b->pool);
     cache_prepare(c, nstrings, p->nattrs);
+    resolve_entities(p, e, c, b);
     const struct spoor_column *cols[SPOOR_LC_MAX_BY + 1];
     for (size_t a = 0; a < p->nattrs; a++)
         cols[a] = spoor_table_find_column(b, p->attrs[a]);
-    size_t ns = p->nstages, na = p->nattrs;
+    size_t na = p->nattrs;
     e->counts.records += b->nrows;
     for (size_t r = 0; r < b->nrows; r++) {
         int s = stage_of(p, c, b, b->cat[r]);
@@ -176,26 +214,17 @@ static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
             e->counts.no_time++;
             continue;
         }
-        if (!c->entity[name]) {
-            size_t len;
-            const char *n = spoor_strpool_get(b->pool, name, &len);
-            c->entity[name] = entity_id(e, p, n, len) + 1;
-        }
-        size_t id = c->entity[name] - 1;
-        int64_t *first = &e->times[id * ns + (size_t)s];
-        if (*first == SPOOR_NULL || t < *first)
-            *first = t;
-        e->seen[id * ns + (size_t)s]++;
+        struct entity_row row = row_at(p, e, c->entity[name]);
+        if (row.times[s] == SPOOR_NULL || t < row.times[s])
+            row.times[s] = t;
+        row.seen[s]++;
         for (size_t a = 0; a < na; a++) {
-            if (!cols[a])
-                continue;
-            size_t k = id * na + a;
-            if (e->attr[k] && e->attr_time[k] <= t)
+            if (!cols[a] || (row.attr[a] && row.attr_time[a] <= t))
                 continue;
             uint32_t v = value_id(e, c, a, b, cols[a], r);
             if (v) {
-                e->attr[k] = v;
-                e->attr_time[k] = t;
+                row.attr[a] = v;
+                row.attr_time[a] = t;
             }
         }
     }
@@ -210,40 +239,53 @@ struct spoor_sink spoor_lc_pivot_sink(struct spoor_lc_pivot *p)
 /* Whether value `v` at time t should replace `have` at time t_have: earlier
  * wins; at equal times the smaller string, so the result is the same for any
  * split of the log. */
-static bool attr_wins(const struct entities *dst, uint32_t have, int64_t t_have, const char *v, int64_t t)
+static bool attr_wins(const struct entities *dst, uint32_t have, int64_t t_have, uint32_t v, int64_t t)
 {
     if (!have || t < t_have)
         return true;
-    return t == t_have && strcmp(v, spoor_strpool_get(dst->values, have, NULL)) < 0;
+    return t == t_have &&
+           strcmp(spoor_strpool_get(dst->values, v, NULL), spoor_strpool_get(dst->values, have, NULL)) < 0;
+}
+
+/* src's attribute values interned in dst once each: value_map[src id] = dst id. */
+static uint32_t *map_values(struct entities *dst, const struct entities *src)
+{
+    size_t n = spoor_strpool_count(src->values);
+    uint32_t *value_map = spoor_xcalloc(n, sizeof *value_map);
+    for (size_t v = 1; v < n; v++) {
+        size_t len;
+        const char *text = spoor_strpool_get(src->values, (uint32_t)v, &len);
+        value_map[v] = spoor_strpool_intern(dst->values, text, len);
+    }
+    return value_map;
 }
 
 static void merge_into(struct entities *dst, const struct entities *src, const struct spoor_lc_pivot *p)
 {
-    size_t ns = p->nstages, na = p->nattrs;
-    for (size_t sid = 1; sid < spoor_strpool_count(src->names); sid++) {
+    uint32_t *value_map = map_values(dst, src);
+    lc_entities_reserve(&dst->table, src->table.count);
+    for (uint32_t sid = 1; sid <= src->table.count; sid++) {
+        if (sid + PREFETCH_AHEAD <= src->table.count)
+            lc_entities_prefetch(&dst->table, src->table.hash[sid + PREFETCH_AHEAD]);
         size_t len;
-        const char *name = spoor_strpool_get(src->names, (uint32_t)sid, &len);
-        size_t id = entity_id(dst, p, name, len);
-        for (size_t s = 0; s < ns; s++) {
-            int64_t t = src->times[sid * ns + s];
-            int64_t *first = &dst->times[id * ns + s];
-            if (t != SPOOR_NULL && (*first == SPOOR_NULL || t < *first))
-                *first = t;
-            dst->seen[id * ns + s] += src->seen[sid * ns + s];
+        const char *name = lc_entities_name(&src->table, sid, &len);
+        struct entity_row from = row_at(p, src, sid);
+        struct entity_row to = row_at(p, dst, lc_entities_get(&dst->table, name, len, src->table.hash[sid]));
+        for (size_t s = 0; s < p->nstages; s++) {
+            int64_t t = from.times[s];
+            if (t != SPOOR_NULL && (to.times[s] == SPOOR_NULL || t < to.times[s]))
+                to.times[s] = t;
+            to.seen[s] += from.seen[s];
         }
-        for (size_t a = 0; a < na; a++) {
-            uint32_t v = src->attr[sid * na + a];
-            if (!v)
-                continue;
-            size_t vlen;
-            const char *text = spoor_strpool_get(src->values, v, &vlen);
-            size_t k = id * na + a;
-            if (attr_wins(dst, dst->attr[k], dst->attr_time[k], text, src->attr_time[sid * na + a])) {
-                dst->attr[k] = spoor_strpool_intern(dst->values, text, vlen);
-                dst->attr_time[k] = src->attr_time[sid * na + a];
+        for (size_t a = 0; a < p->nattrs; a++) {
+            uint32_t v = value_map[from.attr[a]];
+            if (v && attr_wins(dst, to.attr[a], to.attr_time[a], v, from.attr_time[a])) {
+                to.attr[a] = v;
+                to.attr_time[a] = from.attr_time[a];
             }
         }
     }
+    free(value_map);
     dst->counts.records += src->counts.records;
     dst->counts.other_stage += src->counts.other_stage;
     dst->counts.no_entity += src->counts.no_entity;
@@ -255,7 +297,7 @@ void spoor_lc_pivot_merge(struct spoor_lc_pivot *p)
     for (int i = 1; i < p->nworkers; i++) {
         merge_into(&p->workers[0], &p->workers[i], p);
         entities_free(&p->workers[i]);
-        entities_init(&p->workers[i]);
+        entities_init(&p->workers[i], p);
     }
 }
 
@@ -267,6 +309,8 @@ void spoor_lc_pivot_free(struct spoor_lc_pivot *p)
         entities_free(&p->workers[i]);
         struct batch_cache *c = &p->caches[i];
         free(c->entity);
+        free(c->pending);
+        free(c->pending_hash);
         free(c->stage);
         for (size_t a = 0; a < p->nattrs; a++)
             free(c->value[a]);
@@ -278,33 +322,37 @@ void spoor_lc_pivot_free(struct spoor_lc_pivot *p)
 
 size_t spoor_lc_pivot_entities(const struct spoor_lc_pivot *p)
 {
-    return spoor_strpool_count(p->workers[0].names) - 1;
+    return p->workers[0].table.count;
 }
 
 const char *spoor_lc_pivot_name(const struct spoor_lc_pivot *p, size_t id)
 {
-    return spoor_strpool_get(p->workers[0].names, (uint32_t)id, NULL);
+    return lc_entities_name(&p->workers[0].table, (uint32_t)id, NULL);
 }
 
 size_t spoor_lc_pivot_find(const struct spoor_lc_pivot *p, const char *name, size_t len)
 {
-    uint32_t id = spoor_strpool_find(p->workers[0].names, name, len);
-    return id == UINT32_MAX ? 0 : id;
+    return lc_entities_find(&p->workers[0].table, name, len);
 }
 
 const int64_t *spoor_lc_pivot_times(const struct spoor_lc_pivot *p, size_t id)
 {
-    return &p->workers[0].times[id * p->nstages];
+    return row_at(p, &p->workers[0], (uint32_t)id).times;
 }
 
 const uint32_t *spoor_lc_pivot_seen(const struct spoor_lc_pivot *p, size_t id)
 {
-    return &p->workers[0].seen[id * p->nstages];
+    return row_at(p, &p->workers[0], (uint32_t)id).seen;
+}
+
+uint32_t spoor_lc_pivot_attr_id(const struct spoor_lc_pivot *p, size_t id, size_t attr)
+{
+    return row_at(p, &p->workers[0], (uint32_t)id).attr[attr];
 }
 
 const char *spoor_lc_pivot_attr(const struct spoor_lc_pivot *p, size_t id, size_t attr)
 {
-    return spoor_strpool_get(p->workers[0].values, p->workers[0].attr[id * p->nattrs + attr], NULL);
+    return spoor_strpool_get(p->workers[0].values, spoor_lc_pivot_attr_id(p, id, attr), NULL);
 }
 
 struct spoor_lc_counts spoor_lc_pivot_counts(const struct spoor_lc_pivot *p)

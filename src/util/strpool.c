@@ -165,4 +165,6 @@ const char *spoor_strpool_get(const struct spoor_strpool *pool, uint32_t id, siz
     return e->str;
 }
 
+uint32_t spoor_strpool_hash(const struct spoor_strpool *pool, uint32_t id) { return pool->entries[id].hash32; }
+
 size_t spoor_strpool_count(const struct spoor_strpool *pool) { return pool->count; }

@@ -6,8 +6,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 
+#include "ops/lc_entities.h"
 #include "read_harness.h"
 #include "spoor/lifecycle.h"
 #include "testutil.h"
@@ -228,6 +230,46 @@ static void test_transfers(void **state)
     spoor_lc_spec_free(&s);
 }
 
+static void mark_row(void *row, const void *ctx)
+{
+    *(uint64_t *)row = *(const uint64_t *)ctx;
+}
+
+/* The entity table: ids 1..n in order of first sight, names and fresh rows
+ * intact across growth of the slots, rows and arena, equal hashes told apart
+ * by the name. */
+static void test_entity_table(void **state)
+{
+    (void)state;
+    const uint64_t mark = 0x5eed;
+    struct lc_entities e;
+    lc_entities_init(&e, sizeof(uint64_t), mark_row, &mark);
+    assert_int_equal(lc_entities_find(&e, "a", 1), 0);
+    char name[32];
+    enum { N = 20000 };
+    for (uint32_t i = 0; i < N; i++) {
+        int n = snprintf(name, sizeof name, "task(%u):x", i);
+        uint32_t hash = i % 3 ? (uint32_t)spoor_hash_bytes(name, (size_t)n) : 7; /* collisions too */
+        assert_int_equal(lc_entities_get(&e, name, (size_t)n, hash), i + 1);
+        *(uint64_t *)lc_entities_row(&e, i + 1) += i;
+    }
+    lc_entities_reserve(&e, N);
+    for (uint32_t i = 0; i < N; i += 997) {
+        int n = snprintf(name, sizeof name, "task(%u):x", i);
+        uint32_t hash = i % 3 ? (uint32_t)spoor_hash_bytes(name, (size_t)n) : 7;
+        assert_int_equal(lc_entities_get(&e, name, (size_t)n, hash), i + 1);
+        size_t len;
+        assert_string_equal(lc_entities_name(&e, i + 1, &len), name);
+        assert_int_equal(len, (size_t)n);
+        assert_int_equal(*(uint64_t *)lc_entities_row(&e, i + 1), mark + i);
+        if (i % 3)
+            assert_int_equal(lc_entities_find(&e, name, (size_t)n), i + 1);
+    }
+    assert_int_equal(e.count, N);
+    assert_int_equal(lc_entities_find(&e, "task(0):y", 9), 0);
+    lc_entities_free(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_spec_errors),
         cmocka_unit_test(test_kind_and_relative),
         cmocka_unit_test(test_transfers),
+        cmocka_unit_test(test_entity_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

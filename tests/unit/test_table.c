@@ -21,6 +21,7 @@ static void test_strpool_interns_and_finds(void **state)
     assert_int_equal(spoor_strpool_intern(p, "read", 4), a);
     assert_int_equal(spoor_strpool_find(p, "write", 5), b);
     assert_int_equal(spoor_strpool_find(p, "open", 4), UINT32_MAX);
+    assert_int_equal(spoor_strpool_hash(p, b), (uint32_t)spoor_hash_bytes("write", 5));
     /* Many strings force the table to grow; ids and bytes must survive. */
     char buf[32];
     for (int i = 0; i < 100000; i++) {
