@@ -70,17 +70,17 @@ void spoor_head_field(struct spoor_head_fields *h, const struct spoor_field_map 
 int spoor_head_finish(const struct spoor_head_fields *h, struct spoor_field_map *m, const struct spoor_read_opts *opts,
                       struct spoor_dialect *d, const char *records, struct spoor_error *err);
 
-/* The last few strings a field held and their ids. Consecutive rows often
+/* Recent strings a field held and their ids, one per way. Consecutive rows often
  * repeat a category, a stage or a host among a handful of values, and
  * comparing bytes is cheaper than interning. A string's way is picked from its
  * length and last 8 bytes, so each value mostly keeps its own slot. The
  * remembered bytes must stay unchanged for the whole chunk (text in the chunk
  * itself, not in a scratch buffer). */
-enum { SPOOR_MEMO_WAYS = 8 };
+enum { SPOOR_MEMO_WAYS = 256 }; /* a few dozen hosts or nodes taking turns fit */
 struct spoor_string_memo {
     struct {
         const char *p;
-        size_t n;
+        uint32_t n;
         uint32_t id;
     } way[SPOOR_MEMO_WAYS];
 };
@@ -109,11 +109,13 @@ static inline uint32_t spoor_memo_intern(struct spoor_string_memo *m, struct spo
 {
     uint64_t tail = 0;
     memcpy(&tail, p + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
-    size_t w = (size_t)(((tail ^ n) * 0x9e3779b97f4a7c15ull) >> 61); /* 3 bits: 8 ways */
+    size_t w = (size_t)(((tail ^ n) * 0x9e3779b97f4a7c15ull) >> 56); /* 8 bits: 256 ways */
+    if (n > UINT32_MAX)
+        return spoor_table_intern(t, p, n);
     if (m->way[w].p && m->way[w].n == n && spoor_memo_equal(m->way[w].p, p, n))
         return m->way[w].id;
     m->way[w].p = p;
-    m->way[w].n = n;
+    m->way[w].n = (uint32_t)n;
     return m->way[w].id = spoor_table_intern(t, p, n);
 }
 
