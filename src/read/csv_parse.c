@@ -27,6 +27,11 @@ struct csv_parser {
     struct read_number *number;         /* per field, of the line being added */
     struct spoor_string_memo *memo;     /* per field */
     const char *buf, *buf_end;          /* the chunk: text there stays put */
+    struct {                            /* the last time read: rows often share it */
+        const char *p;
+        size_t n;
+        int64_t ns;
+    } last_time;
 };
 
 /* The memo for field k, when its text lies in the chunk (not in the splitter's
@@ -125,6 +130,12 @@ static void set_dynamic(struct spoor_table *t, struct spoor_column *col, size_t 
     set_number(t, col, row, &v);
 }
 
+/* Whether a time field repeats the last time read, byte for byte. */
+static bool same_time_text(const struct csv_parser *cp, const struct csv_field *f)
+{
+    return cp->last_time.p && f->n == cp->last_time.n && memcmp(f->p, cp->last_time.p, f->n) == 0;
+}
+
 /* Adds the row for a split line; returns NULL or the skip reason (row dropped). */
 static const char *add_row(struct csv_parser *cp, uint64_t line_no)
 {
@@ -138,11 +149,20 @@ static const char *add_row(struct csv_parser *cp, uint64_t line_no)
         int pos = st->fixed_pos[f];
         if (pos < 0 || spoor_field_is_blank(fields[pos].p, fields[pos].n))
             continue;
+        if (f == SPOOR_FIXED_TS && same_time_text(cp, &fields[pos])) {
+            t->ts[row] = cp->last_time.ns;
+            continue;
+        }
         const char *reason = spoor_field_map_set_fixed(&st->map, t, row, f, fields[pos].p, fields[pos].n,
                                                        memo_for(cp, (size_t)pos));
         if (reason) {
             spoor_table_drop_last_row(t);
             return reason;
+        }
+        if (f == SPOOR_FIXED_TS && memo_for(cp, (size_t)pos)) {
+            cp->last_time.p = fields[pos].p;
+            cp->last_time.n = fields[pos].n;
+            cp->last_time.ns = t->ts[row];
         }
     }
     for (size_t k = 0; k < st->nfields; k++)

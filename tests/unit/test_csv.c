@@ -437,6 +437,32 @@ static void test_numbers_in_lines(void **state)
     harness_free(&h);
 }
 
+/* The string memo gives each string its own id whatever its length, and the
+ * same id when it comes back: strings that differ only in their first byte,
+ * their last byte or their length never share one. */
+static void test_string_memo(void **state)
+{
+    struct spoor_table *t = spoor_table_new();
+    struct spoor_string_memo memo = {0};
+    char text[2][64];
+    for (size_t n = 0; n < 24; n++) {
+        for (int v = 0; v < 2; v++) {
+            memset(text[v], 'a', n);
+            if (n)
+                text[v][v ? n - 1 : 0] = 'b';
+        }
+        for (int round = 0; round < 2; round++)
+            for (int v = 0; v < 2; v++) {
+                uint32_t id = spoor_memo_intern(&memo, t, text[v], n);
+                assert_int_equal(id, spoor_table_intern(t, text[v], n));
+                assert_int_equal(id, spoor_memo_intern(&memo, t, text[v], n)); /* the remembered way */
+            }
+        if (n)
+            assert_int_equal(spoor_memo_intern(&memo, t, text[0], n - 1), spoor_table_intern(t, text[0], n - 1));
+    }
+    spoor_table_free(t);
+}
+
 static void test_iso_parser(void **state)
 {
     int64_t ns;
@@ -569,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_classify),
         cmocka_unit_test(test_classify_matches_strtod),
         cmocka_unit_test(test_numbers_in_lines),
+        cmocka_unit_test(test_string_memo),
         cmocka_unit_test(test_iso_parser),
         cmocka_unit_test(test_decimal_parser),
         cmocka_unit_test(test_iopattern_dataset),
