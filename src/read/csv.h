@@ -28,6 +28,8 @@ struct csv_splitter {
 
 void csv_splitter_init(struct csv_splitter *s, char delim);
 void csv_splitter_release(struct csv_splitter *s);
+/* Makes room for nfields fields. */
+void csv_splitter_reserve(struct csv_splitter *s, size_t nfields);
 /* Splits one line (without its line end). False when the line ends inside a
  * quoted field, i.e. the field holds a line break that the next line continues. */
 bool csv_split(struct csv_splitter *s, const char *line, size_t len);
@@ -42,6 +44,11 @@ enum csv_kind { CSV_EMPTY, CSV_INT, CSV_FLOAT, CSV_TEXT };
  * CSV_INT and *d for CSV_FLOAT. Integers wider than int64 are text: they are
  * hashes or ids, not quantities. */
 enum csv_kind csv_classify(const char *p, size_t n, int64_t *i, double *d);
+
+/* The usual number, "[-]digits[.digits]" with at most 15 digits, at the start
+ * of p[0..n) in one tight pass: its length, 0 when p does not start with that
+ * shape. Fills *kind and *i or *d with the value csv_classify gives. */
+size_t csv_plain_number(const char *p, size_t n, int64_t *i, double *d, enum csv_kind *kind);
 
 /* Picks the delimiter among ',', ';', '\t', '|' that splits the first lines of
  * head into the same non-zero number of fields. *lines_agreeing (if not NULL)

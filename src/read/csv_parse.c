@@ -7,7 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NO_COLUMN = -1, MEMO_WAYS = 256 };
+enum { NO_COLUMN = -1 };
+
+/* A field's number as the line scan read it (csv_kind), or NOT_READ. */
+enum { NOT_READ = -1 };
+struct read_number {
+    int kind;
+    int64_t i64;
+    double f64;
+};
 
 /* Per-chunk working memory. */
 struct csv_parser {
@@ -15,8 +23,15 @@ struct csv_parser {
     struct spoor_parse_job *job;
     struct csv_splitter split;
     int *cols;                          /* dynamic column per field, or NO_COLUMN */
-    struct spoor_string_memo *memo;     /* MEMO_WAYS last strings per field */
+    bool *numeric;                      /* a kept field the head showed as numbers */
+    struct read_number *number;         /* per field, of the line being added */
+    struct spoor_string_memo *memo;     /* per field */
     const char *buf, *buf_end;          /* the chunk: text there stays put */
+    struct {                            /* the last time read: rows often share it */
+        const char *p;
+        size_t n;
+        int64_t ns;
+    } last_time;
 };
 
 /* The memo for field k, when its text lies in the chunk (not in the splitter's
@@ -24,24 +39,75 @@ struct csv_parser {
 static struct spoor_string_memo *memo_for(struct csv_parser *cp, size_t k)
 {
     const char *p = cp->split.fields[k].p;
-    if (p < cp->buf || p >= cp->buf_end)
-        return NULL;
-    /* Values that take turns (one row per node and time) each keep their own
-     * memo: picked by the length and the last two bytes, where names differ. */
-    size_t n = cp->split.fields[k].n;
-    size_t way = n ? (n + (unsigned char)p[n - 1] * 31u + (n > 1 ? (unsigned char)p[n - 2] * 7u : 0)) % MEMO_WAYS : 0;
-    return &cp->memo[k * MEMO_WAYS + way];
+    return p >= cp->buf && p < cp->buf_end ? &cp->memo[k] : NULL;
+}
+
+/* Splits a line whose fields are all unquoted and reads each numeric field's
+ * number in the same scan (the delimiter must follow it). False when a field
+ * starts with a quote or the line has too many fields: csv_split decides. */
+static bool split_simple(struct csv_parser *cp, const char *line, size_t n)
+{
+    struct csv_splitter *s = &cp->split;
+    size_t nfields = cp->st->nfields;
+    char delim = s->delim;
+    size_t i = 0, k = 0;
+    for (;; k++) {
+        if (k == nfields || (i < n && line[i] == '"'))
+            return false;
+        const char *p = line + i;
+        struct read_number *num = &cp->number[k];
+        enum csv_kind kind;
+        size_t len = cp->numeric[k] ? csv_plain_number(p, n - i, &num->i64, &num->f64, &kind) : 0;
+        if (len && (i + len == n || p[len] == delim)) {
+            num->kind = (int)kind;
+        } else {
+            num->kind = NOT_READ;
+            const char *d = memchr(p, delim, n - i);
+            len = d ? (size_t)(d - p) : n - i;
+        }
+        s->fields[k] = (struct csv_field){p, len};
+        i += len;
+        if (i >= n)
+            break;
+        i++; /* the delimiter; a field (maybe empty) always follows it */
+    }
+    s->nfields = k + 1;
+    return true;
+}
+
+/* Stores a number in its numeric column: straight into the array when the
+ * column already has that type (the usual case), else through the table. */
+static void set_number(struct spoor_table *t, struct spoor_column *col, size_t row, const struct spoor_value *v)
+{
+    if (col->typed && col->type == v->type) {
+        if (v->type == SPOOR_F64)
+            col->f64[row] = v->f64;
+        else
+            col->i64[row] = v->i64;
+        col->valid[row / 64] |= 1ULL << (row % 64);
+        return;
+    }
+    spoor_table_set(t, col, row, v);
 }
 
 /* Stores one field in its dynamic column. A column that held text in the head
  * keeps every value as text ("007" stays "007"); a float column stores integers
  * as floats so that every batch gives the column the same type. */
 static void set_dynamic(struct spoor_table *t, struct spoor_column *col, size_t row, enum csv_kind head_kind,
-                        const char *p, size_t n, struct spoor_string_memo *memo)
+                        const char *p, size_t n, const struct read_number *num, struct spoor_string_memo *memo)
 {
     struct spoor_value v = {.text = p, .text_len = n};
-    enum csv_kind kind = head_kind == CSV_TEXT ? (spoor_field_is_blank(p, n) ? CSV_EMPTY : CSV_TEXT)
-                                               : csv_classify(p, n, &v.i64, &v.f64);
+    enum csv_kind kind;
+    if (num->kind != NOT_READ) {
+        kind = (enum csv_kind)num->kind;
+        if (kind == CSV_INT)
+            v.i64 = num->i64;
+        else
+            v.f64 = num->f64;
+    } else {
+        kind = head_kind == CSV_TEXT ? (spoor_field_is_blank(p, n) ? CSV_EMPTY : CSV_TEXT)
+                                     : csv_classify(p, n, &v.i64, &v.f64);
+    }
     switch (kind) {
     case CSV_EMPTY:
         return;
@@ -58,9 +124,16 @@ static void set_dynamic(struct spoor_table *t, struct spoor_column *col, size_t 
     case CSV_TEXT:
         v.type = SPOOR_STR;
         v.str = memo ? spoor_memo_intern(memo, t, p, n) : spoor_table_intern(t, p, n);
-        break;
+        spoor_table_set(t, col, row, &v);
+        return;
     }
-    spoor_table_set(t, col, row, &v);
+    set_number(t, col, row, &v);
+}
+
+/* Whether a time field repeats the last time read, byte for byte. */
+static bool same_time_text(const struct csv_parser *cp, const struct csv_field *f)
+{
+    return cp->last_time.p && f->n == cp->last_time.n && memcmp(f->p, cp->last_time.p, f->n) == 0;
 }
 
 /* Adds the row for a split line; returns NULL or the skip reason (row dropped). */
@@ -76,16 +149,25 @@ static const char *add_row(struct csv_parser *cp, uint64_t line_no)
         int pos = st->fixed_pos[f];
         if (pos < 0 || spoor_field_is_blank(fields[pos].p, fields[pos].n))
             continue;
+        if (f == SPOOR_FIXED_TS && same_time_text(cp, &fields[pos])) {
+            t->ts[row] = cp->last_time.ns;
+            continue;
+        }
         const char *reason = spoor_field_map_set_fixed(&st->map, t, row, f, fields[pos].p, fields[pos].n,
                                                        memo_for(cp, (size_t)pos));
         if (reason) {
             spoor_table_drop_last_row(t);
             return reason;
         }
+        if (f == SPOOR_FIXED_TS && memo_for(cp, (size_t)pos)) {
+            cp->last_time.p = fields[pos].p;
+            cp->last_time.n = fields[pos].n;
+            cp->last_time.ns = t->ts[row];
+        }
     }
     for (size_t k = 0; k < st->nfields; k++)
         if (cp->cols[k] != NO_COLUMN)
-            set_dynamic(t, &t->cols[cp->cols[k]], row, st->kind[k], fields[k].p, fields[k].n,
+            set_dynamic(t, &t->cols[cp->cols[k]], row, st->kind[k], fields[k].p, fields[k].n, &cp->number[k],
                         st->kind[k] == CSV_TEXT ? memo_for(cp, k) : NULL);
     spoor_field_map_set_phase(t, row);
     return NULL;
@@ -109,10 +191,16 @@ int csv_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
 {
     const struct csv_state *st = job->dialect->state;
     struct csv_parser cp = {.st = st, .job = job, .buf = buf, .buf_end = buf + len};
+    size_t nf = st->nfields ? st->nfields : 1;
     cp.cols = make_columns(st, job->out);
-    cp.memo = spoor_xcalloc((st->nfields ? st->nfields : 1) * MEMO_WAYS, sizeof *cp.memo);
+    cp.memo = spoor_xcalloc(nf, sizeof *cp.memo);
+    cp.number = spoor_xmalloc(nf * sizeof *cp.number);
+    cp.numeric = spoor_xmalloc(nf * sizeof *cp.numeric);
+    for (size_t k = 0; k < st->nfields; k++)
+        cp.numeric[k] = cp.cols[k] != NO_COLUMN && (st->kind[k] == CSV_INT || st->kind[k] == CSV_FLOAT);
     struct csv_splitter *s = &cp.split;
     csv_splitter_init(s, st->delim);
+    csv_splitter_reserve(s, nf);
     uint64_t line_no = 0;
     bool open_quote = false;
     int status = SPOOR_OK;
@@ -138,10 +226,14 @@ int csv_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
         }
         if (n == 0)
             continue;
-        if (!csv_split(s, line, n)) {
-            open_quote = true;
-            status = spoor_generic_skip(job, line_no, "quoted field with a line break (unsupported)", line, n, err);
-            continue;
+        if (!split_simple(&cp, line, n)) {
+            for (size_t k = 0; k < st->nfields; k++)
+                cp.number[k].kind = NOT_READ;
+            if (!csv_split(s, line, n)) {
+                open_quote = true;
+                status = spoor_generic_skip(job, line_no, "quoted field with a line break (unsupported)", line, n, err);
+                continue;
+            }
         }
         if (s->nfields != st->nfields) {
             char detail[96];
@@ -159,5 +251,7 @@ int csv_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
     csv_splitter_release(s);
     free(cp.cols);
     free(cp.memo);
+    free(cp.number);
+    free(cp.numeric);
     return status;
 }

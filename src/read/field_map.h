@@ -70,17 +70,18 @@ void spoor_head_field(struct spoor_head_fields *h, const struct spoor_field_map 
 int spoor_head_finish(const struct spoor_head_fields *h, struct spoor_field_map *m, const struct spoor_read_opts *opts,
                       struct spoor_dialect *d, const char *records, struct spoor_error *err);
 
-/* The last few strings a field held and their ids. Consecutive rows often
+/* Recent strings a field held and their ids, one per way. Consecutive rows often
  * repeat a category, a stage or a host among a handful of values, and
  * comparing bytes is cheaper than interning. A string's way is picked from its
  * length and last 8 bytes, so each value mostly keeps its own slot. The
  * remembered bytes must stay unchanged for the whole chunk (text in the chunk
  * itself, not in a scratch buffer). */
-enum { SPOOR_MEMO_WAYS = 8 };
+enum { SPOOR_MEMO_WAYS = 256 }; /* a few dozen hosts or nodes taking turns fit */
 struct spoor_string_memo {
     struct {
         const char *p;
-        size_t n;
+        uint64_t tail;      /* spoor_memo_tail of the string */
+        uint32_t n;
         uint32_t id;
     } way[SPOOR_MEMO_WAYS];
 };
@@ -105,15 +106,37 @@ static inline bool spoor_memo_equal(const char *a, const char *b, size_t n)
     return x == y && u == v;
 }
 
+static inline uint32_t spoor_memo_le32(const char *p)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    return (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 | (uint32_t)u[3] << 24;
+}
+
+/* The last (up to) 8 bytes of p[0..n) as one word, the first byte lowest: the
+ * whole string when it is that short, so comparing words compares strings. */
+static inline uint64_t spoor_memo_tail(const char *p, size_t n)
+{
+    if (n >= 8)
+        return spoor_memo_le32(p + n - 8) | (uint64_t)spoor_memo_le32(p + n - 4) << 32;
+    if (n >= 4) /* two overlapping words; the shared bytes are equal */
+        return spoor_memo_le32(p) | (uint64_t)spoor_memo_le32(p + n - 4) << (8 * (n - 4));
+    uint64_t t = 0;
+    for (size_t i = 0; i < n; i++)
+        t |= (uint64_t)(unsigned char)p[i] << (8 * i);
+    return t;
+}
+
 static inline uint32_t spoor_memo_intern(struct spoor_string_memo *m, struct spoor_table *t, const char *p, size_t n)
 {
-    uint64_t tail = 0;
-    memcpy(&tail, p + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
-    size_t w = (size_t)(((tail ^ n) * 0x9e3779b97f4a7c15ull) >> 61); /* 3 bits: 8 ways */
-    if (m->way[w].p && m->way[w].n == n && spoor_memo_equal(m->way[w].p, p, n))
+    if (n > UINT32_MAX)
+        return spoor_table_intern(t, p, n);
+    uint64_t tail = spoor_memo_tail(p, n);
+    size_t w = (size_t)(((tail ^ n) * 0x9e3779b97f4a7c15ull) >> 56); /* 8 bits: 256 ways */
+    if (m->way[w].p && m->way[w].n == n && m->way[w].tail == tail && (n <= 8 || spoor_memo_equal(m->way[w].p, p, n - 8)))
         return m->way[w].id;
     m->way[w].p = p;
-    m->way[w].n = n;
+    m->way[w].tail = tail;
+    m->way[w].n = (uint32_t)n;
     return m->way[w].id = spoor_table_intern(t, p, n);
 }
 

@@ -25,6 +25,13 @@ EXPECT_MAX_LINES=3 expect_fail 1 "m.csv:.*wrong number of fields.*--strict" seri
 grep -q "skipped 2 of" "$WORK/err" || fail "skips not reported: $(cat "$WORK/err")"
 grep -q "^cpu_usage_rate  *500 " "$WORK/out" || fail "metrics table: $(cat "$WORK/out")"
 
+# --metrics reads only the listed fields, with the same answers for them.
+metric_rows() { "$SPOOR_BIN" series "$WORK/m.csv" --time timestamp --show metrics --format csv --no-progress "$@" 2>/dev/null; }
+metric_rows > "$WORK/all.csv"
+metric_rows --metrics net_rx,cpu_usage_rate > "$WORK/two.csv"
+[ "$(grep -E '^(cpu_usage_rate|net_rx),' "$WORK/all.csv" | sort)" = "$(tail -n +2 "$WORK/two.csv" | sort)" ] \
+  || fail "--metrics changes the answers: $(cat "$WORK/two.csv")"
+
 # A failed run leaves an existing output file as it was.
 echo keep > "$WORK/o.txt"
 EXPECT_MAX_LINES=3 expect_fail 1 "--strict" series "$WORK/m.csv" --time timestamp --strict -o "$WORK/o.txt"

@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "read/csv.h"
 #include "read/time_text.h"
@@ -353,6 +357,112 @@ static void test_classify(void **state)
     assert_int_equal(csv_classify(S("  "), &i, &d), CSV_EMPTY);
 }
 
+/* csv_classify's double is strtod's, bit for bit; its integer strtoll's. */
+static void expect_like_strtod(const char *text)
+{
+    int64_t i;
+    double d, want = strtod(text, NULL);
+    enum csv_kind kind = csv_classify(text, strlen(text), &i, &d);
+    if (kind == CSV_INT)
+        assert_true(i == strtoll(text, NULL, 10));
+    else if (kind == CSV_FLOAT && memcmp(&d, &want, sizeof d) != 0)
+        fail_msg("%s: %.17g, strtod %.17g", text, d, want);
+}
+
+/* Random numbers of every shape the fast paths see or must hand over. */
+static void test_classify_matches_strtod(void **state)
+{
+    static const char *const edges[] = {"-0.0", "-0", "+1.5", "007.50", "0.000000000000001", "999999999999999.9",
+                                        "123456789012345", "1234567890123456", "0.1234567890123456",
+                                        "9007199254740993", "9007199254740993.0", "1e308", "1e309", "1e-320",
+                                        "2.2250738585072011e-308", "4.9e-324", "-1.7976931348623157e308",
+                                        "123456789012345678901234567890", "5e-1", "1.e5"};
+    for (size_t k = 0; k < sizeof edges / sizeof *edges; k++)
+        expect_like_strtod(edges[k]);
+    uint64_t seed = 42;
+    char text[64];
+    for (int n = 0; n < 20000; n++) {
+        size_t len = 0;
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t r = seed >> 16;
+        if (r % 4 == 0)
+            text[len++] = r % 8 == 0 ? '-' : '+';
+        size_t digits = 1 + (r >> 3) % 22, dot = (r >> 8) % (digits + 1);
+        for (size_t k = 0; k < digits; k++) {
+            if (k == dot && k > 0)
+                text[len++] = '.';
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            text[len++] = (char)('0' + (seed >> 33) % 10);
+        }
+        if ((r >> 16) % 5 == 0)
+            len += (size_t)snprintf(text + len, sizeof text - len, "e%d", (int)((r >> 20) % 700) - 350);
+        text[len] = '\0';
+        expect_like_strtod(text);
+    }
+    /* The line scan reads a number up to its delimiter; text after it is no number. */
+    int64_t i;
+    double d;
+    enum csv_kind kind;
+    assert_int_equal(csv_plain_number(S("12.5,x"), &i, &d, &kind), 4);
+    assert_true(kind == CSV_FLOAT && d == 12.5);
+    assert_int_equal(csv_plain_number(S("-3;"), &i, &d, &kind), 2);
+    assert_true(kind == CSV_INT && i == -3);
+    assert_int_equal(csv_plain_number(S("12."), &i, &d, &kind), 0);
+    assert_int_equal(csv_plain_number(S("+1"), &i, &d, &kind), 0);
+    assert_int_equal(csv_plain_number(S("1234567890123456"), &i, &d, &kind), 0);
+}
+
+/* Lines taking the one-scan path and those handed to the general splitter
+ * give the same values: signs, zeros, exponents, blanks, quotes, inf and nan. */
+static void test_numbers_in_lines(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("a,b\n1.5,2\n-0.0,\"3\"\n+2.25, 4 \n1e3,007\ninf,nan\n0.1,-0\n"), &plain_opts, &h),
+                     SPOOR_OK);
+    assert_int_equal(h.table->nrows, 6);
+    const struct spoor_column *a = spoor_table_find_column(h.table, "a");
+    assert_int_equal(a->type, SPOOR_STR); /* inf in the head makes it text */
+    const struct spoor_column *b = spoor_table_find_column(h.table, "b");
+    assert_int_equal(b->type, SPOOR_STR);
+    assert_string_equal(harness_cell(&h, "a", 1), "-0.0");
+    harness_free(&h);
+    assert_int_equal(load(S("a,b\n1.5,2\n-0.0,\"3\"\n+2.25, 4 \n1e3,007\n0.1,-0\n"), &plain_opts, &h), SPOOR_OK);
+    a = spoor_table_find_column(h.table, "a");
+    b = spoor_table_find_column(h.table, "b");
+    assert_int_equal(a->type, SPOOR_F64);
+    assert_int_equal(b->type, SPOOR_I64);
+    assert_true(a->f64[0] == 1.5 && a->f64[1] == 0.0 && signbit(a->f64[1]));
+    assert_true(a->f64[2] == 2.25 && a->f64[3] == 1000.0 && a->f64[4] == 0.1);
+    assert_true(b->i64[0] == 2 && b->i64[1] == 3 && b->i64[2] == 4 && b->i64[3] == 7 && b->i64[4] == 0);
+    harness_free(&h);
+}
+
+/* The string memo gives each string its own id whatever its length, and the
+ * same id when it comes back: strings that differ only in their first byte,
+ * their last byte or their length never share one. */
+static void test_string_memo(void **state)
+{
+    struct spoor_table *t = spoor_table_new();
+    struct spoor_string_memo memo = {0};
+    char text[2][64];
+    for (size_t n = 0; n < 24; n++) {
+        for (int v = 0; v < 2; v++) {
+            memset(text[v], 'a', n);
+            if (n)
+                text[v][v ? n - 1 : 0] = 'b';
+        }
+        for (int round = 0; round < 2; round++)
+            for (int v = 0; v < 2; v++) {
+                uint32_t id = spoor_memo_intern(&memo, t, text[v], n);
+                assert_int_equal(id, spoor_table_intern(t, text[v], n));
+                assert_int_equal(id, spoor_memo_intern(&memo, t, text[v], n)); /* the remembered way */
+            }
+        if (n)
+            assert_int_equal(spoor_memo_intern(&memo, t, text[0], n - 1), spoor_table_intern(t, text[0], n - 1));
+    }
+    spoor_table_free(t);
+}
+
 static void test_iso_parser(void **state)
 {
     int64_t ns;
@@ -483,6 +593,9 @@ int main(void)
         cmocka_unit_test(test_args_modes),
         cmocka_unit_test(test_sniff),
         cmocka_unit_test(test_classify),
+        cmocka_unit_test(test_classify_matches_strtod),
+        cmocka_unit_test(test_numbers_in_lines),
+        cmocka_unit_test(test_string_memo),
         cmocka_unit_test(test_iso_parser),
         cmocka_unit_test(test_decimal_parser),
         cmocka_unit_test(test_iopattern_dataset),

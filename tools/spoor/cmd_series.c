@@ -248,6 +248,11 @@ static int settle(struct args *a)
     if (!(a->show & SEC_RESAMPLE))
         a->series.resample_ns = 0;
     a->load.read.fields_exclusive = true;
+    if (a->series.metrics) { /* the reader then leaves the other fields unread */
+        a->load.read.args = SPOOR_ARGS_LISTED;
+        a->load.read.arg_keys = a->series.metrics;
+        a->load.read.n_arg_keys = a->series.nmetrics;
+    }
     return 0;
 }
 
