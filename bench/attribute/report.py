@@ -4,40 +4,14 @@ PASS/FAIL against the issue's targets."""
 import csv
 import json
 import os
-import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from report_lib import Results  # noqa: E402 (bench/report_lib.py)
+
 res = sys.argv[1]
-
-
-def median(key):
-    try:
-        with open(os.path.join(res, key + ".json")) as f:
-            return statistics.median(json.load(f)["results"][0]["times"])
-    except (OSError, KeyError, IndexError, ValueError):
-        return None
-
-
-def text(name, default="?"):
-    try:
-        with open(os.path.join(res, name)) as f:
-            return f.read().strip()
-    except OSError:
-        return default
-
-
-def rss_mb(key):
-    kb = text(key + ".rss", "")
-    return int(kb.splitlines()[-1]) / 1024 if kb else None
-
-
-failed = 0
-
-
-def check(ok):
-    global failed
-    failed += not ok
-    return "PASS" if ok else "FAIL"
+results = Results(res)
+median, text, rss_mb, check = results.median, results.text, results.rss_mb, results.check
 
 
 def same_answers():
@@ -60,8 +34,7 @@ def same_answers():
 
 nb = json.loads(text("notebook_timing.json", "{}") or "{}")
 table_mb = int(text("table_bytes", "0")) / 1e6
-print(f"- machine: {os.uname().machine}, {os.cpu_count()} cores; load average {text('load_start')} at the start, "
-      f"{text('load_end')} at the end; medians of hyperfine runs, page cache warm, --threads 2")
+print(results.load_line("medians of hyperfine runs, page cache warm, --threads 2"))
 print(f"- input: `spoor gen --size-mb 1000 --seed 1`, {nb.get('events', 0):,} events; calls: the "
       f"{nb.get('calls', 0):,} `read` calls on one training file (`--file`); the event table (its snapshot) "
       f"{table_mb:.0f} MB")
@@ -106,7 +79,7 @@ for key, label in [("notebook_cold", "`spoor attribute --compat notebook`, cold"
     mb = rss_mb(key)
     if mb is None:
         print(f"| {label} | failed |  |  |")
-        failed += 1
+        results.failed += 1
         continue
     if key == "summary_cold":  # it streams: well under the table it no longer builds
         target, ok = f"< the table ({table_mb:.0f})", mb < table_mb
@@ -118,4 +91,4 @@ print()
 print(f"| cross-check | result |\n|---|---|\n| the notebook's per-call sums equal `--compat notebook`'s "
       f"({nb.get('calls_timed', 0)} calls) | {check(same_answers())} |")
 print()
-print(f"{failed} check(s) FAILED" if failed else "all checks PASS")
+print(results.verdict())

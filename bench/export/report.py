@@ -5,46 +5,22 @@ import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from report_lib import Results  # noqa: E402 (bench/report_lib.py)
+
 res = sys.argv[1]
-
-
-def median(key):
-    try:
-        with open(os.path.join(res, key + ".json")) as f:
-            return statistics.median(json.load(f)["results"][0]["times"])
-    except (OSError, KeyError, IndexError, ValueError):
-        return None
-
-
-def cpu(key):
-    """Mean user + system seconds: what the runs cost the machine, steadier
-    than wall time when other work shares the cores."""
-    try:
-        with open(os.path.join(res, key + ".json")) as f:
-            r = json.load(f)["results"][0]
-            return r["user"] + r["system"]
-    except (OSError, KeyError, IndexError, ValueError):
-        return None
-
-
-def text(name):
-    try:
-        with open(os.path.join(res, name)) as f:
-            return f.read().strip()
-    except OSError:
-        return "?"
+results = Results(res)
+median, cpu, text = results.median, results.cpu, results.text
 
 
 stats = json.load(open(os.path.join(res, "stats.json")))
 events = stats["events"] + stats["metadata_events"]
 parse = median("parse")
-print(f"- machine: {os.uname().machine}, {os.cpu_count()} cores; load average {text('load_start')} at the start, "
-      f"{text('load_end')} at the end; medians of runs, page cache warm, cold (no index, no snapshot)")
+print(results.load_line("medians of runs, page cache warm, cold (no index, no snapshot)"))
 print(f"- input: `spoor gen --size-mb {text('size_mb')} --seed 1`, {events:,} rows; sqlite file "
       f"{int(text('sqlite_bytes')) / 1e6:.0f} MB, {text('sqlite_rows')} rows\n")
 print("| measurement | median s | rows/s | ratio to the parse | CPU s (ratio) | target | result |")
 print("|---|---:|---:|---:|---:|---|---|")
-failed = 0
 parse_cpu = cpu("parse")
 if parse:
     print(f"| `spoor stats`, cold (the parse) | {parse:.3f} | {events / parse:,.0f} | 1.00x | {parse_cpu:.3f} |  |  |")
@@ -52,10 +28,10 @@ for to in ["sqlite", "csv", "jsonl", "perfetto"]:
     t = median("export_" + to)
     if t is None or not parse:
         print(f"| `spoor export --to {to}` | failed |  |  |  |  |  |")
-        failed += to == "sqlite"
+        results.failed += to == "sqlite"
         continue
     target, result = ("< 2.00x", "PASS" if t < 2 * parse else "FAIL") if to == "sqlite" else ("", "")
-    failed += result == "FAIL"
+    results.failed += result == "FAIL"
     c = cpu("export_" + to)
     print(f"| `spoor export --to {to}` | {t:.3f} | {events / t:,.0f} | {t / parse:.2f}x | "
           f"{c:.3f} ({c / parse_cpu:.2f}x) | {target} | {result} |")
@@ -71,4 +47,4 @@ if runs and parse:
     print(f"| Python + pandas (json_normalize + to_sql), first 20 MB, extrapolated per row | {t:.3f} | "
           f"{1 / per_row:,.0f} | {t / parse:.2f}x |  |  |  |")
 print()
-print(f"{failed} check(s) FAILED" if failed else "all checks PASS")
+print(results.verdict())

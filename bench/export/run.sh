@@ -9,47 +9,24 @@
 #        BENCH_PANDAS=1 (also time pandas read_json + to_sql on the first 20 MB)
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-spoor=${SPOOR:-$root/build/spoor}
-out=${BENCH_OUT:-$root/bench/out}
+source "$(dirname "$0")/../lib.sh"
 size_mb=${BENCH_SIZE_MB:-180}
 runs=${BENCH_RUNS:-5}
-threads=${BENCH_THREADS:-2}
-py=/usr/bin/python3
+need hyperfine
 
-die() { echo "bench: $*" >&2; exit 1; }
-[ -x "$spoor" ] || die "no spoor binary at $spoor (run 'make build' or set SPOOR)"
-command -v hyperfine >/dev/null || die "hyperfine is missing: run scripts/install-bench-deps.sh"
-
-mkdir -p "$out"
+results_dir export-results
 trace=$out/export.pfw.gz
-res=$out/export-results
-rm -rf "$res"
-mkdir -p "$res"
-cut -d' ' -f1-3 /proc/loadavg >"$res/load_start"
 echo "$size_mb" >"$res/size_mb"
 echo "bench: generating the input ($size_mb MB)" >&2
 "$spoor" gen -o "$trace" --size-mb "$size_mb" --seed 1 --no-truth >/dev/null
-q() { printf '%q' "$1"; }
-cold="rm -f $(q "$trace").spoor-*"
-
-# time_it KEY PREPARE COMMAND: RUNS runs after one warm-up, PREPARE before each (cold:
-# no index or snapshot).
-time_it() {
-  local key=$1 prepare=$2
-  shift 2
-  echo "bench: $key" >&2
-  hyperfine --runs "$runs" --warmup 1 --prepare "$prepare" --export-json "$res/$key.json" --style none "$@" \
-    >/dev/null 2>"$res/$key.err" || { echo "bench: $key failed: $(tail -n 3 "$res/$key.err")" >&2; rm -f "$res/$key.json"; }
-}
+cold="rm -f $(q "$trace").spoor-*"   # every row runs cold: no index or snapshot
 
 common="--no-progress --threads $threads"
-time_it parse "$cold" "$(q "$spoor") stats $common $(q "$trace") > /dev/null"
+time_it parse --prepare "$cold" "$(q "$spoor") stats $common $(q "$trace") > /dev/null"
 # A fresh output file each run: replacing an existing one makes ext4 flush the
 # new data at the rename (~40 ms for 150 MB), for spoor as for any tool.
 for to in sqlite csv jsonl perfetto; do
-  time_it "export_$to" "$cold; rm -f $(q "$out/export.$to")" \
+  time_it "export_$to" --prepare "$cold; rm -f $(q "$out/export.$to")" \
     "$(q "$spoor") export $common --to $to -o $(q "$out/export.$to") $(q "$trace")"
 done
 "$spoor" stats $common --format json "$trace" >"$res/stats.json" 2>/dev/null
@@ -62,5 +39,5 @@ if [ "${BENCH_PANDAS:-0}" = 1 ] && "$py" -c 'import pandas' 2>/dev/null; then
       || { echo "bench: pandas failed: $(tail -n 1 "$res/pandas.err")" >&2; rm -f "$res/pandas_$i.json"; }
   done
 fi
-cut -d' ' -f1-3 /proc/loadavg >"$res/load_end"
+load_end
 "$py" "$here/report.py" "$res"

@@ -12,16 +12,15 @@ import platform
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from report_lib import Results  # noqa: E402 (bench/report_lib.py)
+
 MB = 1e6
 
 
-class Report:
-    def __init__(self, res):
-        self.res = res
-        self.failures = 0
-
-    def path(self, name):
-        return os.path.join(self.res, name)
+class Report(Results):
+    """Results as this report reads them: hyperfine's own median, and checks
+    that fail when not measured."""
 
     def number(self, name):
         try:
@@ -41,13 +40,11 @@ class Report:
         data = self.load(key + ".json")
         return data["results"][0]["median"] if data else None
 
-    def verdict(self, ok):
+    def check(self, ok):
         if ok is None:
-            self.failures += 1
+            self.failed += 1
             return "FAIL (not measured)"
-        if not ok:
-            self.failures += 1
-        return "PASS" if ok else "FAIL"
+        return super().check(ok)
 
 
 def fmt_s(v):
@@ -100,11 +97,7 @@ def main():
                                   "spoor_real_tn_cold", "duckdb")}
 
     print(f"## spoor ingest benchmark\n")
-    try:
-        with open(r.path("load_start")) as f:
-            load_start = f.read().strip()
-    except OSError:
-        load_start = "?"
+    load_start = r.text("load_start")
     load_end = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"- machine: {platform.machine()}, {os.cpu_count()} cores; load average (1, 5, 15 min) "
           f"{load_start} at the start, {load_end} at the end; medians of {a.runs} runs, page cache warm")
@@ -133,7 +126,7 @@ def main():
     def check(name, inp, key, floor, nbytes, need, floor_name):
         x = ratio(t[floor], t[key])
         row(name, inp, t[key], nbytes, fmt_x(x) + f" {floor_name}" if x else "—",
-            f">= {need:.2f}x {floor_name}", r.verdict(None if x is None else x >= need))
+            f">= {need:.2f}x {floor_name}", r.check(None if x is None else x >= need))
 
     check("`spoor stats --threads 1`, cold (no index)", ".pfw.gz", "spoor_gz_t1_cold", "igzip", raw, 0.55, "igzip")
     check(f"`spoor stats --threads {n}`, cold", ".pfw.gz", "spoor_gz_tn_cold", "igzip", raw, 1.0, "igzip")
@@ -154,21 +147,21 @@ def main():
         runs = [r.load(f"{prefix_name}_{i}.json") for i in (1, 2, 3)]
         runs = [p for p in runs if p]
         if not runs or not nbytes:
-            row("Python + pandas", inp, None, nbytes, "—", target, r.verdict(None) if target else "")
+            row("Python + pandas", inp, None, nbytes, "—", target, r.check(None) if target else "")
             return
         prefix = runs[0]["bytes"]
         full = statistics.median(p["seconds"] for p in runs) * nbytes / prefix
         x = ratio(full, spoor_secs)
         row(f"Python + pandas, first {prefix / MB:.0f} MB, extrapolated linearly to the whole file "
             "(interpreter start-up excluded)", inp, full, nbytes, f"spoor {fmt_x(x)} faster" if x else "—",
-            target, (r.verdict(None if x is None else x >= 30) if target else "(for scale)"))
+            target, (r.check(None if x is None else x >= 30) if target else "(for scale)"))
 
     pandas_row("pandas_real", "realistic .pfw.gz", plain, t["spoor_real_tn_cold"], ">= 30x")
     pandas_row("pandas", ".pfw.gz", raw, spoor_ref, "")
     pandas_row("pandas_plain", ".pfw", plain, t["spoor_plain_tn"], "")
     x = ratio(t["duckdb"], spoor_ref)
     row(f"DuckDB (node API, {n} threads, read_csv lines → JSON, group by)", ".pfw.gz", t["duckdb"], raw,
-        f"spoor {fmt_x(x)} faster" if x else "—", ">= 4x", r.verdict(None if x is None else x >= 4))
+        f"spoor {fmt_x(x)} faster" if x else "—", ">= 4x", r.check(None if x is None else x >= 4))
     print(f"\nPeers are compared with `spoor stats --threads {n}` on the same file (cold for a .pfw.gz). "
           "Python is judged on the realistic .pfw.gz: on the 3.5:1 one, 30x Python's speed would exceed "
           "igzip's own single-stream inflate, so that row is for scale.\n")
@@ -181,11 +174,11 @@ def main():
         kb = r.number(key + ".rss_kb")
         mb = kb * 1024 / MB if kb else None
         print(f"| peak RSS of spoor stats, {what} | {'—' if mb is None else f'{mb:,.0f} MB'} | < 300 MB | "
-              f"{r.verdict(None if mb is None else mb < 300)} |")
+              f"{r.check(None if mb is None else mb < 300)} |")
     idx = r.number("index_bytes")
     pct = 100 * idx / gz_bytes if idx and gz_bytes else None
     print(f"| index sidecar size, % of the .gz | {'—' if pct is None else f'{pct:.2f} %'} | < 2 % | "
-          f"{r.verdict(None if pct is None else pct < 2)} |")
+          f"{r.check(None if pct is None else pct < 2)} |")
 
     print("\n| cross-check | result |")
     print("|---|---|")
@@ -204,16 +197,16 @@ def main():
                   and stats.get("metadata_events") == truth["metadata_events"]
                   and groups_of_spoor(stats) == groups_of_truth(truth))
         print(f"| spoor stats on {label} equals the ground truth (events, metadata, count and dur sum "
-              f"per cat/name) | {r.verdict(ok)} |")
+              f"per cat/name) | {r.check(ok)} |")
     stats, duck = r.load("spoor_gz.json"), r.load("duckdb_counts.json")
     ok = None
     if stats and duck:
         ok = (duck["rows"] == stats.get("events", -1) + stats.get("metadata_events", -1)
               and groups_of_peer(duck) == groups_of_spoor(stats))
-    print(f"| DuckDB's counts and dur sums per cat/name equal spoor's | {r.verdict(ok)} |")
+    print(f"| DuckDB's counts and dur sums per cat/name equal spoor's | {r.check(ok)} |")
 
-    print(f"\n{'all checks passed' if r.failures == 0 else f'{r.failures} check(s) FAILED'}")
-    return 0 if r.failures == 0 else 1
+    print(f"\n{'all checks passed' if r.failed == 0 else f'{r.failed} check(s) FAILED'}")
+    return 0 if r.failed == 0 else 1
 
 
 if __name__ == "__main__":

@@ -14,32 +14,18 @@
 #        BENCH_PY_PREFIX_MB=20  BENCH_THREADS=2
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-spoor=${SPOOR:-$root/build/spoor}
-out=${BENCH_OUT:-$root/bench/out}
+source "$(dirname "$0")/../lib.sh"
 size_mb=${BENCH_SIZE_MB:-210}
 runs=${BENCH_RUNS:-5}
 py_prefix_mb=${BENCH_PY_PREFIX_MB:-20}
-threads=${BENCH_THREADS:-2}
-py=/usr/bin/python3
-
-die() { echo "bench: $*" >&2; exit 1; }
-[ -x "$spoor" ] || die "no spoor binary at $spoor (run 'make build' or set SPOOR)"
-for tool in igzip hyperfine zcat node /usr/bin/time; do
-  command -v "$tool" >/dev/null || die "$tool is missing: run scripts/install-bench-deps.sh"
-done
-"$py" -c 'import pandas' 2>/dev/null || die "python3-pandas is missing: run scripts/install-bench-deps.sh"
+need igzip hyperfine zcat node /usr/bin/time
+need_py pandas
 [ -d "$here/node_modules/@duckdb/node-api" ] || die "DuckDB is missing: run scripts/install-bench-deps.sh"
 
-mkdir -p "$out"
+results_dir results
 gz=$out/ingest-random.pfw.gz
 plain=$out/ingest.pfw
 real=$out/ingest.pfw.gz
-res=$out/results
-rm -rf "$res"
-mkdir -p "$res"
-cut -d' ' -f1-3 /proc/loadavg >"$res/load_start"
 
 echo "bench: generating inputs ($size_mb MB each)" >&2
 "$spoor" gen -o "$gz" --size-mb "$size_mb" --random-hashes --seed 1 >"$res/gen-gz.txt"
@@ -47,48 +33,33 @@ echo "bench: generating inputs ($size_mb MB each)" >&2
 "$spoor" gen -o "$real" --size-mb "$size_mb" --seed 2 >"$res/gen-real.txt"
 rm -f "$gz.spoor-idx" "$real.spoor-idx"
 
-# time_it KEY RUNS PREPARE COMMAND: the wall times of RUNS runs after one
-# warm-up, each after PREPARE (if not empty), into $res/KEY.json.
-time_it() {
-  local key=$1 n=$2 prepare=$3
-  shift 3
-  local args=(--runs "$n" --warmup 1 --export-json "$res/$key.json" --style none)
-  [ -n "$prepare" ] && args+=(--prepare "$prepare")
-  echo "bench: $key" >&2
-  hyperfine "${args[@]}" "$@" >/dev/null 2>"$res/$key.err" || {
-    echo "bench: $key failed: $(tail -n 3 "$res/$key.err")" >&2
-    rm -f "$res/$key.json"
-  }
-}
-
-q() { printf '%q' "$1"; }
 drop_index="rm -f $(q "$gz.spoor-idx")"
 
 # Floors.
-time_it igzip "$runs" "" "igzip -d -c $(q "$gz") > /dev/null"
-time_it zcat "$runs" "" "zcat $(q "$gz") > /dev/null"
-time_it wc "$runs" "" "wc -l $(q "$plain") > /dev/null"
-time_it igzip_real "$runs" "" "igzip -d -c $(q "$real") > /dev/null"
+time_it igzip "igzip -d -c $(q "$gz") > /dev/null"
+time_it zcat "zcat $(q "$gz") > /dev/null"
+time_it wc "wc -l $(q "$plain") > /dev/null"
+time_it igzip_real "igzip -d -c $(q "$real") > /dev/null"
 
 # spoor on the .gz: cold (no index) with 1 and N threads, then with the index.
-time_it spoor_gz_t1_cold "$runs" "$drop_index" "$(q "$spoor") stats --no-cache --threads 1 $(q "$gz") > /dev/null"
-time_it spoor_gz_tn_cold "$runs" "$drop_index" "$(q "$spoor") stats --no-cache --threads $threads $(q "$gz") > /dev/null"
+time_it spoor_gz_t1_cold --prepare "$drop_index" "$(q "$spoor") stats --no-cache --threads 1 $(q "$gz") > /dev/null"
+time_it spoor_gz_tn_cold --prepare "$drop_index" "$(q "$spoor") stats --no-cache --threads $threads $(q "$gz") > /dev/null"
 "$spoor" stats --no-cache --threads "$threads" "$gz" >/dev/null 2>&1 || true   # leaves the index behind
 if [ ! -s "$gz.spoor-idx" ] && "$spoor" index --help >/dev/null 2>&1; then
   "$spoor" index "$gz" >/dev/null 2>&1 || true
 fi
 if [ -s "$gz.spoor-idx" ]; then
   stat -c %s "$gz.spoor-idx" >"$res/index_bytes"
-  time_it spoor_gz_tn_indexed "$runs" "" "$(q "$spoor") stats --no-cache --threads $threads $(q "$gz") > /dev/null"
+  time_it spoor_gz_tn_indexed "$(q "$spoor") stats --no-cache --threads $threads $(q "$gz") > /dev/null"
 fi
 stat -c %s "$gz" >"$res/gz_bytes"
 stat -c %s "$real" >"$res/real_bytes"
-time_it spoor_real_tn_cold "$runs" "rm -f $(q "$real.spoor-idx")" \
+time_it spoor_real_tn_cold --prepare "rm -f $(q "$real.spoor-idx")" \
   "$(q "$spoor") stats --no-cache --threads $threads $(q "$real") > /dev/null"
 
 # spoor on the plain file.
-time_it spoor_plain_t1 "$runs" "" "$(q "$spoor") stats --no-cache --threads 1 $(q "$plain") > /dev/null"
-time_it spoor_plain_tn "$runs" "" "$(q "$spoor") stats --no-cache --threads $threads $(q "$plain") > /dev/null"
+time_it spoor_plain_t1 "$(q "$spoor") stats --no-cache --threads 1 $(q "$plain") > /dev/null"
+time_it spoor_plain_tn "$(q "$spoor") stats --no-cache --threads $threads $(q "$plain") > /dev/null"
 
 # What spoor counted, for the cross-checks against the ground truth and DuckDB.
 "$spoor" stats --no-cache --threads "$threads" --format json "$gz" >"$res/spoor_gz.json" 2>"$res/spoor_gz.err" || true
@@ -123,7 +94,7 @@ done
 # DuckDB with the same thread count, the same group-by, on the same .gz.
 echo "bench: duckdb" >&2
 node "$here/duckdb_groupby.mjs" "$gz" "$threads" >"$res/duckdb_counts.json"
-time_it duckdb 3 "" "node $(q "$here/duckdb_groupby.mjs") $(q "$gz") $threads > /dev/null"
+runs=3 time_it duckdb "node $(q "$here/duckdb_groupby.mjs") $(q "$gz") $threads > /dev/null"
 
 "$py" "$here/report.py" "$res" --threads "$threads" --runs "$runs" \
   --truth "$gz.truth.json" --truth-plain "$plain.truth.json"

@@ -8,47 +8,12 @@ import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from report_lib import Results  # noqa: E402 (bench/report_lib.py)
+
 res = sys.argv[1]
-
-
-def median(key):
-    try:
-        with open(os.path.join(res, key + ".json")) as f:
-            return statistics.median(json.load(f)["results"][0]["times"])
-    except (OSError, KeyError, IndexError, ValueError):
-        return None
-
-
-def cpu(key):
-    """Mean user + system seconds of the hyperfine runs (the CPU the command used)."""
-    try:
-        with open(os.path.join(res, key + ".json")) as f:
-            r = json.load(f)["results"][0]
-            return r["user"] + r["system"]
-    except (OSError, KeyError, IndexError, ValueError):
-        return None
-
-
-def text(name, default="?"):
-    try:
-        with open(os.path.join(res, name)) as f:
-            return f.read().strip()
-    except OSError:
-        return default
-
-
-def rss_mb(key):
-    kb = text(key + ".rss", "")
-    return int(kb.splitlines()[-1]) / 1024 if kb else None
-
-
-failed = 0
-
-
-def check(ok):
-    global failed
-    failed += not ok
-    return "PASS" if ok else "FAIL"
+results = Results(res)
+median, cpu, text, rss_mb, check = results.median, results.cpu, results.text, results.rss_mb, results.check
 
 
 def same_answers(n, pandas):
@@ -77,8 +42,7 @@ for n in sizes:
     except (OSError, ValueError):
         pass
 mb = int(text("log_bytes", "0")) / 1e6
-print(f"- machine: {os.uname().machine}, {os.cpu_count()} cores; load average {text('load_start')} at the start, "
-      f"{text('load_end')} at the end; medians of hyperfine runs, page cache warm, --threads 2, no snapshot")
+print(results.load_line("medians of hyperfine runs, page cache warm, --threads 2, no snapshot"))
 print(f"- input: `spoor gen --kind cascade --records {records}`: {text('gen.txt')}; the same log as Python "
       f"logging lines {int(text('pylog_bytes', '0')) / 1e6:.0f} MB")
 print()
@@ -130,4 +94,4 @@ for key, label in (("lifecycle_log", "spoor lifecycle, JSON lines"), ("lifecycle
     m = rss_mb(key)
     if m:
         print(f"| peak RSS {label} | {m:,.0f} MB |  |  |  |")
-sys.exit(1 if failed else 0)
+sys.exit(1 if results.failed else 0)

@@ -19,52 +19,24 @@
 #        BENCH_PANDAS_RECORDS="1000000 2000000"
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-spoor=${SPOOR:-$root/build/spoor}
-out=${BENCH_OUT:-$root/bench/out}
+source "$(dirname "$0")/../lib.sh"
 records=${BENCH_RECORDS:-10000000}
 runs=${BENCH_RUNS:-3}
-threads=${BENCH_THREADS:-2}
 pandas_records=${BENCH_PANDAS_RECORDS:-1000000 2000000}
-py=/usr/bin/python3
+need hyperfine
+need_py pandas
 
-die() { echo "bench: $*" >&2; exit 1; }
-[ -x "$spoor" ] || die "no spoor binary at $spoor (run 'make build' or set SPOOR)"
-command -v hyperfine >/dev/null || die "hyperfine is missing: run scripts/install-bench-deps.sh"
-"$py" -c 'import pandas' 2>/dev/null || die "pandas is missing for $py: run scripts/install-bench-deps.sh"
-
-mkdir -p "$out"
+results_dir lifecycle-results
 log=$out/cascade.jsonl
 pylog=$out/cascade.log
-res=$out/lifecycle-results
-rm -rf "$res"
-mkdir -p "$res"
-cut -d' ' -f1-3 /proc/loadavg >"$res/load_start"
 echo "bench: generating $log and $pylog ($records records each)" >&2
 "$spoor" gen --kind cascade -o "$log" --records "$records" --seed 1 --no-truth >"$res/gen.txt"
 "$spoor" gen --kind cascade -o "$pylog" --records "$records" --seed 1 --no-truth >/dev/null
 rm -f "$log".spoor-* "$pylog".spoor-*
 stat -c %s "$log" >"$res/log_bytes"
 stat -c %s "$pylog" >"$res/pylog_bytes"
-q() { printf '%q' "$1"; }
 run_spoor="$(q "$spoor")"
 common="--no-progress --threads $threads --no-cache"
-
-# time_it KEY COMMAND: RUNS runs after one warm-up.
-time_it() {
-  local key=$1
-  shift
-  echo "bench: $key" >&2
-  hyperfine --runs "$runs" --warmup 1 --export-json "$res/$key.json" --style none "$@" \
-    >/dev/null 2>"$res/$key.err" || { echo "bench: $key failed: $(tail -n 3 "$res/$key.err")" >&2; rm -f "$res/$key.json"; }
-}
-# peak KEY COMMAND: the peak resident memory of one run, in KB.
-peak() {
-  local key=$1
-  shift
-  /usr/bin/time -f %M -o "$res/$key.rss" sh -c "$*" >/dev/null 2>&1 || echo "bench: $key failed" >&2
-}
 
 for form in log pylog; do
   f=$log
@@ -86,5 +58,5 @@ for n in $pandas_records; do
 done
 echo "$pandas_records" >"$res/pandas_sizes"
 echo "$records" >"$res/records"
-cut -d' ' -f1-3 /proc/loadavg >"$res/load_end"
+load_end
 "$py" "$here/report.py" "$res"

@@ -10,33 +10,16 @@
 # env:   SPOOR=path/to/spoor  BENCH_OUT=dir  BENCH_RUNS=3
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-spoor=${SPOOR:-$root/build/spoor}
-out=${BENCH_OUT:-$root/bench/out}
+source "$(dirname "$0")/../lib.sh"
 runs=${BENCH_RUNS:-3}
-die() { echo "bench: $*" >&2; exit 1; }
-[ -x "$spoor" ] || die "no spoor binary at $spoor (run 'make build' or set SPOOR)"
-command -v hyperfine >/dev/null || die "hyperfine is missing: run scripts/install-bench-deps.sh"
+need hyperfine
 
-mkdir -p "$out"
+results_dir importance-results
 data=$out/importance-10000x200.csv
-res=$out/importance-results
-rm -rf "$res"
-mkdir -p "$res"
-load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "bench: generating $data" >&2
 python3 "$here/make_dataset.py" 10000 200 regression 1 "$data"
 
-q() { printf '%q' "$1"; }
 imp="$(q "$spoor") importance $(q "$data") --target y --group run"
-time_it() {
-  local key=$1
-  shift
-  echo "bench: $key" >&2
-  hyperfine --runs "$runs" --warmup 1 --export-json "$res/$key.json" --style none "$@" >/dev/null 2>"$res/$key.err" \
-    || die "$key failed: $(tail -n 3 "$res/$key.err")"
-}
 time_it all "$imp > /dev/null"
 time_it corr_pca "$imp --methods corr,pca > /dev/null"
 time_it read "$imp --methods corr --features io.x0 > /dev/null"
@@ -48,9 +31,11 @@ done
 "$spoor" importance "$data" --target y --group run --format json --corr-matrix "$res/spoor_pearson.csv" \
   >"$res/spoor.json" 2>/dev/null
 
-python3 - "$res" "$load_start" "$(cut -d' ' -f1-3 /proc/loadavg)" "$runs" <<'PY'
+load_end
+python3 - "$res" "$runs" <<'PY'
 import csv, json, statistics, sys
-res, load_start, load_end, runs = sys.argv[1:5]
+res, runs = sys.argv[1:3]
+load_start, load_end = (open(f"{res}/{name}").read().strip() for name in ("load_start", "load_end"))
 def median(key):
     return statistics.median(json.load(open(f"{res}/{key}.json"))["results"][0]["times"])
 def pandas_median(field):

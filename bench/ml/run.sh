@@ -16,25 +16,15 @@
 # env:   SPOOR=path/to/spoor  BENCH_OUT=dir  BENCH_SEEDS="1 2 3 4 5"  SPOOR_DATA=../shared/data
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-spoor=${SPOOR:-$root/build/spoor}
-out=${BENCH_OUT:-$root/bench/out}
+source "$(dirname "$0")/../lib.sh"
 seeds=${BENCH_SEEDS:-1 2 3 4 5}
 data=${SPOOR_DATA:-$root/../shared/data}/iopattern/consolidated_dataset.csv
-py=/usr/bin/python3
 features=trace_avg_sector_distance,trace_sector_jump_ratio,bw_mean_kbps
-
-die() { echo "bench: $*" >&2; exit 1; }
-[ -x "$spoor" ] || die "no spoor binary at $spoor (run 'make build' or set SPOOR)"
 [ -f "$data" ] || die "no dataset at $data (set SPOOR_DATA)"
-"$py" -c 'import torch' 2>/dev/null || die "torch is missing for $py: run scripts/install-bench-deps.sh"
+need_py torch
 
-res=$out/ml-results
-rm -rf "$res"
-mkdir -p "$res"
+results_dir ml-results
 results=$res/results.jsonl
-cut -d' ' -f1-3 /proc/loadavg > "$res/load_start"
 now() { date +%s%N; }
 # record KEY JSON: one result line.
 record() { printf '{"key": "%s", "data": %s}\n' "$1" "$(tr -d '\n' <<< "$2")" >> "$results"; }
@@ -98,5 +88,5 @@ for model in mlp trees; do
   done
 done
 
-cut -d' ' -f1-3 /proc/loadavg > "$res/load_end"
+load_end
 "$py" "$here/report.py" "$res"

@@ -8,39 +8,12 @@ import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from report_lib import Results  # noqa: E402 (bench/report_lib.py)
+
 res = sys.argv[1]
-failed = 0
-
-
-def text(name, default="?"):
-    try:
-        with open(os.path.join(res, name)) as f:
-            return f.read().strip()
-    except OSError:
-        return default
-
-
-def median(key, cpu=False):
-    """Median wall seconds of a hyperfine run, or CPU seconds (user + system)."""
-    try:
-        with open(os.path.join(res, key + ".json")) as f:
-            r = json.load(f)["results"][0]
-    except (OSError, KeyError, IndexError, ValueError):
-        return None
-    if not cpu:
-        return statistics.median(r["times"])
-    return r["user"] + r["system"]  # hyperfine keeps their means
-
-
-def rss_mb(key):
-    kb = text(key + ".rss", "")
-    return int(kb.splitlines()[-1]) / 1024 if kb else None
-
-
-def check(ok):
-    global failed
-    failed += not ok
-    return "PASS" if ok else "FAIL"
+results = Results(res)
+median, cpu, text, rss_mb, check = results.median, results.cpu, results.text, results.rss_mb, results.check
 
 
 pandas = []
@@ -52,11 +25,10 @@ for path in sorted(glob.glob(os.path.join(res, "pandas-*.json"))):
 pandas_s = statistics.median(p["seconds"] for p in pandas) if pandas else None
 pandas_cpu = statistics.median(p["cpu_seconds"] for p in pandas) if pandas else None
 stats_s, series_s, series_t1 = median("stats"), median("series"), median("series_t1")
-stats_cpu, series_cpu = median("stats", True), median("series", True)
+stats_cpu, series_cpu = cpu("stats"), cpu("series")
 mb = int(text("bytes", "0")) / 1e6
 
-print(f"- machine: {os.uname().machine}, {text('cores')} cores; load average (1, 5, 15 min) "
-      f"{text('load_start')} at the start, {text('load_end')} at the end; medians, page cache warm")
+print(results.load_line("medians, page cache warm", cores=text("cores"), load="load average (1, 5, 15 min)"))
 print(f"- input: `spoor gen --kind metrics --rows {text('rows')} --nodes 64` (ISO-8601 times, 5 metrics), "
       f"{mb:,.1f} MB of CSV")
 print("- spoor series: `--group node --by hour,weekday,hour-weekday --corr 0.7 --resample 1h "
@@ -101,12 +73,12 @@ for key, name in (("stats", "spoor stats"), ("series", "spoor series"), ("pandas
 agree = False
 try:
     s = json.load(open(os.path.join(res, "answers.json")))
-    cpu = next(m for m in s["metrics"] if m["metric"] == "cpu_usage_rate")
+    cpu_rate = next(m for m in s["metrics"] if m["metric"] == "cpu_usage_rate")
     p = pandas[0]
-    agree = (s["rows"] == p["rows"] and math.isclose(cpu["mean"], p["cpu_mean"], rel_tol=1e-12)
+    agree = (s["rows"] == p["rows"] and math.isclose(cpu_rate["mean"], p["cpu_mean"], rel_tol=1e-12)
              and len(s["resample"]) == p["resampled_rows"] and len(s["pairs"]) == p["strong_pairs"])
 except (OSError, ValueError, KeyError, IndexError, StopIteration):
     pass
 print(f"\n| cross-check | result |\n|---|---|\n| pandas and spoor agree (rows, cpu mean, resampled rows, "
       f"strong pairs) | {check(agree)} |")
-print("\nall checks passed" if not failed else f"\n{failed} check(s) failed")
+print("\nall checks passed" if not results.failed else f"\n{results.failed} check(s) failed")

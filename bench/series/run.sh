@@ -13,27 +13,15 @@
 #        BENCH_THREADS=2
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-spoor=${SPOOR:-$root/build/spoor}
-out=${BENCH_OUT:-$root/bench/out}
+source "$(dirname "$0")/../lib.sh"
 rows=${BENCH_ROWS:-10000000}
 runs=${BENCH_RUNS:-5}
 pandas_runs=${BENCH_PANDAS_RUNS:-3}
-threads=${BENCH_THREADS:-2}
-py=/usr/bin/python3
+need hyperfine
+need_py pandas
 
-die() { echo "bench: $*" >&2; exit 1; }
-[ -x "$spoor" ] || die "no spoor binary at $spoor (run 'make build' or set SPOOR)"
-command -v hyperfine >/dev/null || die "hyperfine is missing: run scripts/install-bench-deps.sh"
-"$py" -c 'import pandas' 2>/dev/null || die "pandas is missing for $py: run scripts/install-bench-deps.sh"
-
-mkdir -p "$out"
+results_dir series-results
 table=$out/series-$rows.csv
-res=$out/series-results
-rm -rf "$res"
-mkdir -p "$res"
-cut -d' ' -f1-3 /proc/loadavg >"$res/load_start"
 if [ ! -s "$table" ]; then
   echo "bench: generating $table ($rows rows)" >&2
   "$spoor" gen --kind metrics -o "$table" --rows "$rows" --nodes 64 --seed 1 --no-truth >/dev/null
@@ -42,25 +30,9 @@ stat -c %s "$table" >"$res/bytes"
 echo "$rows" >"$res/rows"
 nproc >"$res/cores"
 
-q() { printf '%q' "$1"; }
 stats="$(q "$spoor") stats --no-progress --no-cache --threads $threads --ts timestamp $(q "$table")"
 series="$(q "$spoor") series --no-progress --threads $threads $(q "$table") --time timestamp --group node \
 --by hour,weekday,hour-weekday --corr 0.7 --resample 1h --target cpu_usage_rate=0.65"
-
-# time_it KEY COMMAND: RUNS runs after one warm-up (page cache warm).
-time_it() {
-  local key=$1
-  shift
-  echo "bench: $key" >&2
-  hyperfine --runs "$runs" --warmup 1 --export-json "$res/$key.json" --style none "$@" \
-    >/dev/null 2>"$res/$key.err" || { echo "bench: $key failed: $(tail -n 3 "$res/$key.err")" >&2; rm -f "$res/$key.json"; }
-}
-# peak KEY COMMAND: the peak resident memory of one run, in KB.
-peak() {
-  local key=$1
-  shift
-  /usr/bin/time -f %M -o "$res/$key.rss" sh -c "$*" >/dev/null 2>&1 || echo "bench: $key failed" >&2
-}
 
 time_it stats "$stats > /dev/null"
 time_it series "$series -o /dev/null"
@@ -75,5 +47,5 @@ for i in $(seq "$pandas_runs"); do
   /usr/bin/time -f %M -o "$res/pandas.rss" "$py" "$here/pandas_series.py" "$table" >"$res/pandas-$i.json" \
     2>"$res/pandas.err" || echo "bench: pandas_series.py failed: $(tail -n 3 "$res/pandas.err")" >&2
 done
-cut -d' ' -f1-3 /proc/loadavg >"$res/load_end"
+load_end
 "$py" "$here/report.py" "$res"

@@ -11,27 +11,14 @@
 # env:   SPOOR=path/to/spoor  BENCH_OUT=dir  BENCH_SIZE_MB=200  BENCH_RUNS=5  BENCH_THREADS=2
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-spoor=${SPOOR:-$root/build/spoor}
-out=${BENCH_OUT:-$root/bench/out}
+source "$(dirname "$0")/../lib.sh"
 size_mb=${BENCH_SIZE_MB:-200}
 runs=${BENCH_RUNS:-5}
-threads=${BENCH_THREADS:-2}
-
-die() { echo "bench: $*" >&2; exit 1; }
-[ -x "$spoor" ] || die "no spoor binary at $spoor (run 'make build' or set SPOOR)"
-for tool in hyperfine node; do
-  command -v "$tool" >/dev/null || die "$tool is missing: run scripts/install-bench-deps.sh"
-done
+need hyperfine node
 [ -d "$root/bench/ingest/node_modules/@duckdb/node-api" ] || die "DuckDB is missing: run scripts/install-bench-deps.sh"
 
-mkdir -p "$out"
+results_dir sql-results
 trace=$out/sql.pfw.gz
-res=$out/sql-results
-rm -rf "$res"
-mkdir -p "$res"
-cut -d' ' -f1-3 /proc/loadavg >"$res/load_start"
 
 echo "bench: generating $trace ($size_mb MB)" >&2
 "$spoor" gen -o "$trace" --size-mb "$size_mb" --seed 1 --no-truth >/dev/null
@@ -39,36 +26,24 @@ rm -f "$trace".spoor-*
 "$spoor" index "$trace" >/dev/null   # every row below reads with the checkpoint index
 
 query="SELECT cat, name, count(*), sum(dur) FROM events GROUP BY 1, 2"
-q() { printf '%q' "$1"; }
 sql="$(q "$spoor") sql --threads $threads $(q "$trace") $(q "$query")"
 
-# time_it KEY RUNS COMMAND: RUNS runs after one warm-up, into $res/KEY.json.
-time_it() {
-  local key=$1 n=$2
-  shift 2
-  echo "bench: $key" >&2
-  hyperfine --runs "$n" --warmup 1 --export-json "$res/$key.json" --style none "$@" >/dev/null 2>"$res/$key.err" || {
-    echo "bench: $key failed: $(tail -n 3 "$res/$key.err")" >&2
-    rm -f "$res/$key.json"
-  }
-}
-
-time_it stats "$runs" "$(q "$spoor") stats --threads $threads $(q "$trace") > /dev/null"
-time_it stats_cold "$runs" "$(q "$spoor") stats --no-cache --threads $threads $(q "$trace") > /dev/null"
-time_it sql_cold "$runs" "$sql --no-cache > /dev/null"
+time_it stats "$(q "$spoor") stats --threads $threads $(q "$trace") > /dev/null"
+time_it stats_cold "$(q "$spoor") stats --no-cache --threads $threads $(q "$trace") > /dev/null"
+time_it sql_cold "$sql --no-cache > /dev/null"
 "$spoor" sql --threads "$threads" "$trace" "SELECT 1" >/dev/null   # writes the snapshot
-time_it sql_snapshot "$runs" "$sql > /dev/null"
+time_it sql_snapshot "$sql > /dev/null"
 # The same through SQLite's VDBE (--no-native), and the re-open alone.
-time_it sql_snapshot_sqlite "$runs" "$sql --no-native > /dev/null"
-time_it sql_cold_sqlite "$runs" "$sql --no-native --no-cache > /dev/null"
-time_it sql_open "$runs" "$(q "$spoor") sql --threads $threads $(q "$trace") 'SELECT 1' > /dev/null"
+time_it sql_snapshot_sqlite "$sql --no-native > /dev/null"
+time_it sql_cold_sqlite "$sql --no-native --no-cache > /dev/null"
+time_it sql_open "$(q "$spoor") sql --threads $threads $(q "$trace") 'SELECT 1' > /dev/null"
 # Native and SQLite print the same bytes for the benchmark query.
 cmp <("$spoor" sql --format csv "$trace" "$query") <("$spoor" sql --no-native --format csv "$trace" "$query") \
   && echo same >"$res/native_same" || echo differ >"$res/native_same"
 
 # The same answer from the sorter: GROUP BY +cat, +name hides the columns,
 # so rows come unsorted and SQLite sorts them (does handing them sorted pay?).
-time_it sql_sorter "$runs" "$(q "$spoor") sql --no-native --threads $threads $(q "$trace") $(q "SELECT cat, name, count(*), sum(dur) FROM events GROUP BY +cat, +name") > /dev/null"
+time_it sql_sorter "$(q "$spoor") sql --no-native --threads $threads $(q "$trace") $(q "SELECT cat, name, count(*), sum(dur) FROM events GROUP BY +cat, +name") > /dev/null"
 
 # Same groups from both, counted before timing.
 "$spoor" sql --format json "$trace" "SELECT coalesce(cat, '') AS cat, coalesce(name, '') AS name, count(*) AS n, sum(dur) AS dur_sum FROM events WHERE ph IS NOT 'M' GROUP BY cat, name" >"$res/spoor_groups.json"
@@ -80,5 +55,5 @@ for mode in cold warm; do
   for i in $(seq 3); do node "$here/duckdb_sql.mjs" "$trace" "$threads" "$mode"; done >"$res/duckdb_$mode.jsonl"
 done
 
-cut -d' ' -f1-3 /proc/loadavg >"$res/load_end"
+load_end
 python3 "$here/report.py" "$res" --trace "$trace" --runs "$runs" --threads "$threads"
