@@ -35,7 +35,7 @@ def same_answers():
 nb = json.loads(text("notebook_timing.json", "{}") or "{}")
 table_mb = int(text("table_bytes", "0")) / 1e6
 print(results.load_line("medians of hyperfine runs, page cache warm, --threads 2"))
-print(f"- input: `spoor gen --size-mb 1000 --seed 1`, {nb.get('events', 0):,} events; calls: the "
+print(f"- input: `spoor gen --size-mb {text('size_mb', '?')} --seed 1`, {nb.get('events', 0):,} events; calls: the "
       f"{nb.get('calls', 0):,} `read` calls on one training file (`--file`); the event table (its snapshot) "
       f"{table_mb:.0f} MB")
 if nb:

@@ -27,6 +27,7 @@ results_dir attribute-results
 trace=$out/attribute.pfw.gz
 echo "bench: generating $trace ($size_mb MB)" >&2
 "$spoor" gen -o "$trace" --size-mb "$size_mb" --seed 1 --no-truth >/dev/null
+echo "$size_mb" >"$res/size_mb"
 rm -f "$trace".spoor-*
 file=/lus/datasets/unet3d/train/case_00021.npz
 calls="cat = 'sys' AND name = 'read'"
