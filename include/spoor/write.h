@@ -27,6 +27,10 @@
 
 enum spoor_write_format { SPOOR_WRITE_CSV, SPOOR_WRITE_JSONL };
 
+/* The format an output file's name implies: JSON lines for .jsonl, .json and
+ * .ndjson, else (and for NULL) CSV. */
+enum spoor_write_format spoor_write_format_of_path(const char *path);
+
 /* Rows the default CSV header is chosen from. */
 enum { SPOOR_WRITE_CSV_HOLD = 1000 };
 

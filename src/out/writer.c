@@ -458,3 +458,15 @@ void spoor_columns_free(char **names, size_t n)
         free(names[i]);
     free(names);
 }
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+enum spoor_write_format spoor_write_format_of_path(const char *path)
+{
+    bool jsonl = path && (ends_with(path, ".jsonl") || ends_with(path, ".json") || ends_with(path, ".ndjson"));
+    return jsonl ? SPOOR_WRITE_JSONL : SPOOR_WRITE_CSV;
+}

@@ -61,6 +61,23 @@ struct spoor_head_fields {
     size_t records;
 };
 
+/* The head's next line at *p: [*line, *line_end) without its '\n'; *p moves
+ * past it. False at the end, and for a last line cut short by the head when a
+ * record came before it (only then is a partial line all there is to use). */
+static inline bool spoor_head_line(const char **p, const char *end, const struct spoor_head_fields *h,
+                                   const char **line, const char **line_end)
+{
+    if (*p >= end)
+        return false;
+    const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+    if (!nl && h->records)
+        return false;
+    *line = *p;
+    *line_end = nl ? nl : end;
+    *p = nl ? nl + 1 : end;
+    return true;
+}
+
 /* Notes one field of a head record (value: its text; null_value: JSON null). */
 void spoor_head_field(struct spoor_head_fields *h, const struct spoor_field_map *m, const char *key, size_t key_len,
                       const char *value, size_t value_len, bool null_value);

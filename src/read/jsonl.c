@@ -72,15 +72,9 @@ static int jsonl_detect(const char *head, size_t len, const struct spoor_read_op
     snprintf(d->name, sizeof d->name, "jsonl");
     spoor_field_map_init(&st->map, opts);
     struct spoor_head_fields head_fields = {0};
-    const char *end = head + len;
-    for (const char *p = head + spoor_bom_len(head, len); p < end;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *line_end = nl ? nl : end;
-        /* The head may cut the last line short: use it only when nothing else is there. */
-        if (!nl && head_fields.records)
-            break;
-        const char *start = skip_blanks(p, line_end);
-        p = line_end + 1;
+    const char *p = head + spoor_bom_len(head, len), *line, *line_end;
+    while (spoor_head_line(&p, head + len, &head_fields, &line, &line_end)) {
+        const char *start = skip_blanks(line, line_end);
         if (start == line_end || *start != '{')
             continue;
         head_fields.records++;

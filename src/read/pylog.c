@@ -102,14 +102,10 @@ static int pylog_detect(const char *head, size_t len, const struct spoor_read_op
     snprintf(d->name, sizeof d->name, "pylog");
     spoor_field_map_init(&st->map, opts);
     struct spoor_head_fields head_fields = {0};
-    const char *end = head + len;
-    for (const char *p = head + spoor_bom_len(head, len); p < end;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl && head_fields.records) /* the head may cut the last line short */
-            break;
-        const char *e = line_end_of(p, end);
-        const char *msg = message_start(p, e);
-        p = nl ? nl + 1 : end;
+    const char *p = head + spoor_bom_len(head, len), *line, *line_end;
+    while (spoor_head_line(&p, head + len, &head_fields, &line, &line_end)) {
+        const char *e = line_end_of(line, line_end);
+        const char *msg = message_start(line, e);
         if (!msg)
             continue;
         head_fields.records++;
@@ -179,7 +175,10 @@ static const char *add_row(struct pylog_parser *pp, const char *msg, const char 
     t->line[row] = line_no;
     const char *k, *v;
     size_t kn, vn;
-    struct key_slot spare = {0};
+    /* Keys past PYLOG_POSITIONS share one slot, set up afresh for each key
+     * (key NULL); not zeroed here, since its memo is kilobytes and rows many. */
+    struct key_slot spare;
+    spare.key = NULL;
     for (size_t position = 0; next_pair(&msg, end, &k, &kn, &v, &vn); position++) {
         if (kn == 0) {
             spoor_table_drop_last_row(t);

@@ -62,12 +62,6 @@ struct choices {
     enum spoor_write_format format;
 };
 
-static bool suffix_is(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && !strcmp(s + n - k, suffix);
-}
-
 /* Returns -1 to go on, else the exit code. */
 static int parse_choices(const struct cli *cli, struct choices *ch)
 {
@@ -87,9 +81,8 @@ static int parse_choices(const struct cli *cli, struct choices *ch)
     ch->engine.key = CLI(cli, OPT_COMPAT) ? SPOOR_IV_NONE : key_of[key];
     ch->engine.mode = CLI(cli, OPT_COMPAT) ? SPOOR_ATTR_NOTEBOOK : mode_of[time];
     ch->by = cols ? SPOOR_ATTR_BY_CAT : SPOOR_ATTR_BY_FUNCTION;
-    bool jsonl_name = cli->output && (suffix_is(cli->output, ".jsonl") || suffix_is(cli->output, ".json") ||
-                                      suffix_is(cli->output, ".ndjson"));
-    ch->format = (CLI(cli, OPT_FORMAT) ? fmt == 1 : jsonl_name) ? SPOOR_WRITE_JSONL : SPOOR_WRITE_CSV;
+    ch->format = CLI(cli, OPT_FORMAT) ? (fmt == 1 ? SPOOR_WRITE_JSONL : SPOOR_WRITE_CSV)
+                                      : spoor_write_format_of_path(cli->output);
     return -1;
 }
 

@@ -48,12 +48,6 @@ static void report_columns(const struct filter_load *f, const struct spoor_write
     filter_load_report(f, missing, nmissing, omitted, nomitted, "--format jsonl");
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && !strcmp(s + n - k, suffix);
-}
-
 /* String options, indexed by code - OPT_WHERE. */
 struct cli {
     const char *arg[3], *output;
@@ -92,10 +86,7 @@ static enum spoor_write_format output_format(const struct cli *cli)
 {
     if (CLI_FORMAT(cli))
         return strcmp(CLI_FORMAT(cli), "jsonl") ? SPOOR_WRITE_CSV : SPOOR_WRITE_JSONL;
-    const char *o = cli->output;
-    if (o && (ends_with(o, ".jsonl") || ends_with(o, ".json") || ends_with(o, ".ndjson")))
-        return SPOOR_WRITE_JSONL;
-    return SPOOR_WRITE_CSV;
+    return spoor_write_format_of_path(cli->output);
 }
 
 int cmd_events(int argc, char **argv)

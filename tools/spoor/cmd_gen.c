@@ -42,13 +42,12 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-/* Parses a whole non-negative integer; false on trailing junk or overflow. */
-bool parse_u64(const char *s, uint64_t *out)
+bool parse_upto(const char *s, uint64_t max, uint64_t *out)
 {
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || *s == '-')
+    if (errno || end == s || *end || *s == '-' || v > max)
         return false;
     *out = v;
     return true;
@@ -99,12 +98,12 @@ int cmd_gen(int argc, char **argv)
             break;
         }
         case OPT_PROCS:
-            if (!parse_u64(optarg, &v) || v < 1 || v > 4096)
+            if (!parse_upto(optarg, 4096, &v) || v < 1)
                 return usage_error("--procs wants a number from 1 to 4096, not '%s'", optarg);
             opts.procs = (int)v;
             break;
         case OPT_SEED:
-            if (!parse_u64(optarg, &v))
+            if (!parse_upto(optarg, UINT64_MAX, &v))
                 return usage_error("--seed wants a non-negative integer, not '%s'", optarg);
             opts.seed = v;
             break;
@@ -112,7 +111,7 @@ int cmd_gen(int argc, char **argv)
             opts.random_hashes = true;
             break;
         case OPT_LEVEL:
-            if (!parse_u64(optarg, &v) || v < 1 || v > 9)
+            if (!parse_upto(optarg, 9, &v) || v < 1)
                 return usage_error("--level wants a gzip level from 1 to 9, not '%s'", optarg);
             opts.gzip_level = (int)v;
             break;

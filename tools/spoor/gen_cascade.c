@@ -40,12 +40,6 @@ static int bad(const char *opt, const char *arg)
     return 2;
 }
 
-/* A whole number in [0, max]. */
-static bool number(const char *s, uint64_t max, uint64_t *out)
-{
-    return parse_u64(s, out) && *out <= max;
-}
-
 int cmd_gen_cascade(int argc, char **argv)
 {
     enum { OPT_KIND = 1000, OPT_RECORDS, OPT_HOSTS, OPT_WORKERS, OPT_SEED, OPT_FAULTS, OPT_TOP, OPT_NO_TRUTH };
@@ -68,22 +62,22 @@ int cmd_gen_cascade(int argc, char **argv)
         case 'o': path = optarg; break;
         case OPT_KIND: break;
         case OPT_RECORDS:
-            if (!number(optarg, UINT64_MAX / 2, &v) || !v)
+            if (!parse_upto(optarg, UINT64_MAX / 2, &v) || !v)
                 return bad("--records", optarg);
             o.records = v;
             break;
         case OPT_HOSTS:
         case OPT_WORKERS:
-            if (!number(optarg, 1000, &v) || !v)
+            if (!parse_upto(optarg, 1000, &v) || !v)
                 return bad(c == OPT_HOSTS ? "--hosts" : "--workers", optarg);
             *(c == OPT_HOSTS ? &o.hosts : &o.workers) = (unsigned)v;
             break;
         case OPT_SEED:
-            if (!number(optarg, UINT64_MAX, &o.seed))
+            if (!parse_upto(optarg, UINT64_MAX, &o.seed))
                 return bad("--seed", optarg);
             break;
         case OPT_TOP:
-            if (!number(optarg, 10000, &v))
+            if (!parse_upto(optarg, 10000, &v))
                 return bad("--top", optarg);
             o.top = (size_t)v;
             break;

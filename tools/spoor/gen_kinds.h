@@ -6,8 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Parses a whole non-negative integer (cmd_gen.c); false on trailing junk or overflow. */
-bool parse_u64(const char *s, uint64_t *out);
+/* Parses a whole number from 0 to max (cmd_gen.c); false on trailing junk,
+ * a sign or a value above max. */
+bool parse_upto(const char *s, uint64_t max, uint64_t *out);
 
 /* --kind metrics: the node-metric table of `spoor series`. */
 int cmd_gen_metrics(int argc, char **argv);

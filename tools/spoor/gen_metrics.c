@@ -40,9 +40,6 @@ static int usage_error(const char *what, const char *arg)
     return 2;
 }
 
-/* A whole number from 0 to max. */
-static bool parse_upto(const char *s, uint64_t max, uint64_t *out) { return parse_u64(s, out) && *out <= max; }
-
 static bool ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
