@@ -23,18 +23,31 @@ struct sqlf_buf {
     size_t len, cap;
 };
 
-void sqlf_buf_reserve(struct sqlf_buf *b, size_t n);
+void sqlf_buf_grow(struct sqlf_buf *b, size_t n);
 void sqlf_buf_free(struct sqlf_buf *b);
+
+/* Room for n more bytes (inline: checked for nearly every value written). */
+static inline void sqlf_buf_reserve(struct sqlf_buf *b, size_t n)
+{
+    if (b->len + n > b->cap)
+        sqlf_buf_grow(b, n);
+}
 
 /* sqlite_file_record.c: varints and records. */
 size_t sqlf_varint_long(uint8_t *out, uint64_t v);
 
-/* Inline: most varints (serial types, lengths) are one byte. */
+/* Inline: most varints (serial types, lengths, rowids of a leaf's cells)
+ * are one or two bytes. */
 static inline size_t sqlf_varint(uint8_t *out, uint64_t v)
 {
     if (v < 0x80) {
         out[0] = (uint8_t)v;
         return 1;
+    }
+    if (v < 0x4000) {
+        out[0] = (uint8_t)(0x80 | v >> 7);
+        out[1] = (uint8_t)(v & 0x7f);
+        return 2;
     }
     return sqlf_varint_long(out, v);
 }
@@ -60,8 +73,7 @@ void sqlf_record_free(struct sqlf_record *r);
 /* Values appended (inline: a few per column of every row). */
 static inline void sqlf_put_type(struct sqlf_record *r, uint64_t type)
 {
-    if (r->types.len + 9 > r->types.cap)
-        sqlf_buf_reserve(&r->types, 9);
+    sqlf_buf_reserve(&r->types, 9);
     if (type < 0x80)
         r->types.p[r->types.len++] = (uint8_t)type;
     else
@@ -74,8 +86,7 @@ static inline void sqlf_put_type(struct sqlf_record *r, uint64_t type)
  * by n (the buffer keeps 8 bytes of room). */
 static inline void sqlf_put_be(struct sqlf_record *r, uint64_t v, size_t n)
 {
-    if (r->body.len + 8 > r->body.cap)
-        sqlf_buf_reserve(&r->body, 8);
+    sqlf_buf_reserve(&r->body, 8);
     uint64_t be = __builtin_bswap64(v << (8 * (8 - n)));
     memcpy(r->body.p + r->body.len, &be, 8);
     r->body.len += n;
@@ -137,8 +148,25 @@ static inline size_t sqlf_record_header_len(size_t types)
     return head;
 }
 /* A record of n (at most 8) integers into out (cleared first), null[i]
- * making the i-th NULL: index entries, without a record's buffers. */
-void sqlf_record_ints(struct sqlf_buf *out, const int64_t *v, const bool *null, size_t n);
+ * making the i-th NULL: index entries, without a record's buffers. Inline:
+ * with n a constant the loop unrolls (one call per index entry). */
+static inline void sqlf_record_ints(struct sqlf_buf *out, const int64_t *v, const bool *null, size_t n)
+{
+    out->len = 0;
+    sqlf_buf_reserve(out, 1 + 9 * n + 8);      /* 8 bytes of room for the last 8-byte store */
+    uint8_t *p = out->p;
+    p[0] = (uint8_t)(n + 1);                    /* n < 127 types of one byte each */
+    size_t body = n + 1;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t t = null[i] ? 0 : sqlf_int_type(v[i]);
+        size_t w = sqlf_type_width[t];
+        p[1 + i] = t;
+        uint64_t be = __builtin_bswap64(w ? (uint64_t)v[i] << (8 * (8 - w)) : 0);
+        memcpy(p + body, &be, 8);
+        body += w;
+    }
+    out->len = body;
+}
 /* The record's bytes (header then body) into out (cleared first). */
 void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out);
 

@@ -7,10 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sqlf_buf_reserve(struct sqlf_buf *b, size_t n)
+void sqlf_buf_grow(struct sqlf_buf *b, size_t n)
 {
-    if (b->len + n <= b->cap)
-        return;
     b->cap = (b->len + n) * 2 + 64;
     b->p = spoor_xrealloc(b->p, b->cap);
 }
@@ -53,24 +51,6 @@ void sqlf_record_free(struct sqlf_record *r)
 {
     sqlf_buf_free(&r->types);
     sqlf_buf_free(&r->body);
-}
-
-void sqlf_record_ints(struct sqlf_buf *out, const int64_t *v, const bool *null, size_t n)
-{
-    out->len = 0;
-    sqlf_buf_reserve(out, 1 + 9 * n + 8);      /* 8 bytes of room for the last 8-byte store */
-    uint8_t *p = out->p;
-    p[0] = (uint8_t)(n + 1);                    /* n < 127 types of one byte each */
-    size_t body = n + 1;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t t = null[i] ? 0 : sqlf_int_type(v[i]);
-        size_t w = sqlf_type_width[t];
-        p[1 + i] = t;
-        uint64_t be = __builtin_bswap64(w ? (uint64_t)v[i] << (8 * (8 - w)) : 0);
-        memcpy(p + body, &be, 8);
-        body += w;
-    }
-    out->len = body;
 }
 
 void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out)

@@ -147,40 +147,51 @@ enum which { BY_TS, BY_NAME, BY_PID_TID };
 struct entries {
     const struct sqlw_keys *k;
     const uint32_t *rows;
-    enum which which;
-    struct sqlf_record rec;
 };
 
-/* The index record of the i-th entry: the key's values, then the rowid. */
-static void entry_record(void *ctx, size_t i, struct sqlf_buf *out)
+/* The index records of the i-th entry: the key's values, then the rowid
+ * (one function per index: this runs for every entry of each). */
+static void ts_entry(void *ctx, size_t i, struct sqlf_buf *out)
 {
-    struct entries *e = ctx;
-    const struct sqlw_keys *k = e->k;
+    const struct entries *e = ctx;
     uint32_t row = e->rows[i];
-    if (e->which == BY_NAME) {
-        sqlf_record_clear(&e->rec);
-        if (!k->name_of[row]) {
-            sqlf_record_null(&e->rec);
-        } else {
-            size_t len;
-            const char *s = spoor_strpool_get(k->names, k->name_of[row] - 1, &len);
-            sqlf_record_text(&e->rec, s, len);
-        }
-        sqlf_record_int(&e->rec, (int64_t)row + 1);
-        sqlf_record_finish(&e->rec, out);
-        return;
-    }
-    int64_t v[3];
-    size_t n = 0;
-    if (e->which == BY_TS) {
-        v[n++] = k->ts_of[row];
-    } else {
-        v[n++] = k->pid_of[row];
-        v[n++] = k->tid_of[row];
-    }
-    v[n++] = (int64_t)row + 1;
+    const int64_t v[2] = {e->k->ts_of[row], (int64_t)row + 1};
+    const bool null[2] = {v[0] == SPOOR_NULL, false};
+    sqlf_record_ints(out, v, null, 2);
+}
+
+static void pid_tid_entry(void *ctx, size_t i, struct sqlf_buf *out)
+{
+    const struct entries *e = ctx;
+    uint32_t row = e->rows[i];
+    const int64_t v[3] = {e->k->pid_of[row], e->k->tid_of[row], (int64_t)row + 1};
     const bool null[3] = {v[0] == SPOOR_NULL, v[1] == SPOOR_NULL, false};
-    sqlf_record_ints(out, v, null, n);
+    sqlf_record_ints(out, v, null, 3);
+}
+
+/* The name as text (or NULL), then the rowid, written directly. */
+static void name_entry(void *ctx, size_t i, struct sqlf_buf *out)
+{
+    const struct entries *e = ctx;
+    uint32_t row = e->rows[i], id = e->k->name_of[row];
+    size_t len = 0;
+    const char *s = id ? spoor_strpool_get(e->k->names, id - 1, &len) : NULL;
+    uint64_t type = id ? 13 + 2 * (uint64_t)len : 0;
+    int64_t rowid = (int64_t)row + 1;
+    uint8_t rowid_type = sqlf_int_type(rowid);
+    size_t head = sqlf_record_header_len(sqlf_varint_len(type) + 1);
+    out->len = 0;
+    sqlf_buf_reserve(out, head + len + 8);
+    uint8_t *p = out->p + sqlf_varint(out->p, head);
+    p += sqlf_varint(p, type);
+    *p++ = rowid_type;
+    if (len)
+        memcpy(p, s, len);
+    p += len;
+    size_t w = sqlf_type_width[rowid_type];
+    uint64_t be = __builtin_bswap64(w ? (uint64_t)rowid << (8 * (8 - w)) : 0);
+    memcpy(p, &be, 8);
+    out->len = (size_t)(p - out->p) + w;
 }
 
 /* One index: its rows sorted by its keys, then its b-tree. */
@@ -217,10 +228,10 @@ static void sort_rows(const struct sqlw_keys *k, enum which which, struct scratc
 
 static void build_index(struct build *b, struct scratch *s)
 {
+    static const sqlf_entry_fn entry_of[] = {[BY_TS] = ts_entry, [BY_NAME] = name_entry, [BY_PID_TID] = pid_tid_entry};
     sort_rows(b->k, b->which, s);
-    struct entries e = {.k = b->k, .rows = s->rows, .which = b->which};
-    b->root = sqlf_index_write(b->f, b->k->n, entry_record, &e);
-    sqlf_record_free(&e.rec);
+    struct entries e = {.k = b->k, .rows = s->rows};
+    b->root = sqlf_index_write(b->f, b->k->n, entry_of[b->which], &e);
 }
 
 /* The indexes to build, taken in turn by two threads. */
