@@ -56,18 +56,16 @@ void sqlw_encoder_add(struct sqlw_encoder *e, enum sqlw_affinity aff)
     e->affinity[e->n++] = aff;
 }
 
-/* The name index key of a row's name value: interned once per batch string
+/* The name index key of a row's name text: interned once per batch string
  * (the pool of names is shared by every thread). */
 static uint32_t name_key(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, const struct spoor_view *v,
-                         size_t row, const struct sqlw_value *value)
+                         size_t row, const char *s, size_t len)
 {
-    if (value->type != SQLW_TEXT_VALUE)
-        return 0;
     uint32_t *cached = v->kind == SPOOR_VIEW_STR && !v->stable_ids ? &e->name_key_of_id[v->str[row]] : NULL;
     if (cached && *cached)
         return *cached;
     pthread_mutex_lock(&w->mu);
-    uint32_t key = spoor_strpool_intern(w->keys.names, value->s, value->len) + 1;
+    uint32_t key = spoor_strpool_intern(w->keys.names, s, len) + 1;
     pthread_mutex_unlock(&w->mu);
     if (cached)
         *cached = key;
@@ -93,64 +91,94 @@ void sqlw_encoder_plan(const struct spoor_sqlite_writer *w, struct sqlw_encoder 
     }
 }
 
-/* The value of column i at row as stored. */
-static inline void column_value(const struct spoor_sqlite_writer *w, struct sqlw_encoder *e, size_t i, size_t row,
-                                struct sqlw_value *out)
+static inline bool invalid(const struct spoor_view *v, size_t row)
 {
-    const struct spoor_view *v = &e->views[i];
-    if (spoor_view_is_null(v, row)) {
-        out->type = SQLW_NULL;
-        return;
-    }
-    switch (e->ops[i].how) {
-    case SQLW_AS_INT:
-        out->type = SQLW_INT;
-        out->i = v->i64[row];
-        return;
-    case SQLW_AS_TEXT: {
-        uint8_t *known = v->stable_ids ? w->resolved_utf8 : e->batch_utf8;
-        if (known[v->str[row]] == UTF8_VALID) {
-            out->type = SQLW_TEXT_VALUE;
-            out->s = spoor_strpool_get(v->pool, v->str[row], &out->len);
-            return;
-        }
-        sqlw_convert(&e->scratch, e->affinity[i], v, row, known, out);
-        return;
-    }
-    case SQLW_AS_LETTER:    /* the phase letter, as one byte of text when ASCII */
-        if (v->ph[row] < 0x80) {
-            out->type = SQLW_TEXT_VALUE;
-            out->s = (const char *)&v->ph[row];
-            out->len = 1;
-            return;
-        }
-        /* fall through */
-    default:
-        sqlw_convert(&e->scratch, e->affinity[i], v, row,
-                     v->kind != SPOOR_VIEW_STR ? NULL : v->stable_ids ? w->resolved_utf8 : e->batch_utf8, out);
+    return !((v->valid[row / 64] >> (row % 64)) & 1);
+}
+
+/* Stores a column's index key (int: its integer value or SPOOR_NULL; text:
+ * NULL when not text). */
+static void put_key(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, size_t i, size_t row,
+                    const struct sqlw_row_keys *keys, int64_t as_int, const char *text, size_t len)
+{
+    switch (e->ops[i].key) {
+    case SQLW_KEY_TS: *keys->ts = as_int; break;
+    case SQLW_KEY_PID: *keys->pid = as_int; break;
+    case SQLW_KEY_TID: *keys->tid = as_int; break;
+    case SQLW_KEY_NAME: *keys->name = text ? name_key(w, e, &e->views[i], row, text, len) : 0; break;
     }
 }
 
+/* A value through the affinity conversion (the unusual cases). */
+static void encode_converted(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, size_t i, size_t row,
+                             const struct sqlw_row_keys *keys)
+{
+    const struct spoor_view *v = &e->views[i];
+    uint8_t *known = v->kind != SPOOR_VIEW_STR ? NULL : v->stable_ids ? w->resolved_utf8 : e->batch_utf8;
+    struct sqlw_value value;
+    sqlw_convert(&e->scratch, e->affinity[i], v, row, known, &value);
+    sqlw_record_value(&e->rec, &value);
+    if (e->ops[i].key != SQLW_NO_KEY)
+        put_key(w, e, i, row, keys, value.type == SQLW_INT ? value.i : SPOOR_NULL,
+                value.type == SQLW_TEXT_VALUE ? value.s : NULL, value.len);
+}
+
+/* Each column goes by how it was planned: integers and known-valid text
+ * straight into the record, the rest through encode_converted. */
 void sqlw_encode(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, size_t from, size_t to, size_t row,
                  const struct sqlw_row_keys *keys)
 {
+    struct sqlf_record *rec = &e->rec;
     for (size_t i = from; i < to; i++) {
+        const struct spoor_view *v = &e->views[i];
         struct sqlw_op op = e->ops[i];
-        if (op.how == SQLW_SKIP)
+        int64_t as_int = SPOOR_NULL;
+        const char *text = NULL;
+        size_t len = 0;
+        switch (op.how) {
+        case SQLW_SKIP:
             continue;
-        struct sqlw_value value;
-        column_value(w, e, i, row, &value);
-        sqlw_record_value(&e->rec, &value);
-        if (op.key == SQLW_NO_KEY)
+        case SQLW_AS_INT:
+            if (v->valid ? invalid(v, row) : v->i64[row] == SPOOR_NULL) {
+                sqlf_record_null(rec);
+            } else {
+                as_int = v->i64[row];
+                sqlf_record_int(rec, as_int);
+            }
+            break;
+        case SQLW_AS_TEXT: {
+            uint32_t id = v->str[row];
+            if (v->valid ? invalid(v, row) : id == 0) {
+                sqlf_record_null(rec);
+                break;
+            }
+            const uint8_t *known = v->stable_ids ? w->resolved_utf8 : e->batch_utf8;
+            if (known[id] != UTF8_VALID) {
+                encode_converted(w, e, i, row, keys);
+                continue;
+            }
+            text = spoor_strpool_get(v->pool, id, &len);
+            sqlf_record_text(rec, text, len);
+            break;
+        }
+        case SQLW_AS_LETTER:    /* the phase letter, as one byte of text when ASCII */
+            if (!v->ph[row]) {
+                sqlf_record_null(rec);
+                break;
+            }
+            if (v->ph[row] >= 0x80) {
+                encode_converted(w, e, i, row, keys);
+                continue;
+            }
+            text = (const char *)&v->ph[row];
+            len = 1;
+            sqlf_record_text(rec, text, len);
+            break;
+        default:
+            encode_converted(w, e, i, row, keys);
             continue;
-        int64_t as_int = value.type == SQLW_INT ? value.i : SPOOR_NULL;
-        if (op.key == SQLW_KEY_TS)
-            *keys->ts = as_int;
-        else if (op.key == SQLW_KEY_PID)
-            *keys->pid = as_int;
-        else if (op.key == SQLW_KEY_TID)
-            *keys->tid = as_int;
-        else
-            *keys->name = name_key(w, e, &e->views[i], row, &value);
+        }
+        if (op.key != SQLW_NO_KEY)
+            put_key(w, e, i, row, keys, as_int, text, len);
     }
 }
