@@ -167,7 +167,14 @@ static inline void sqlf_record_ints(struct sqlf_buf *out, const int64_t *v, cons
     }
     out->len = body;
 }
-/* The record's bytes (header then body) into out (cleared first). */
+/* The size of the record's bytes (header then body). */
+static inline size_t sqlf_record_len(const struct sqlf_record *r)
+{
+    return sqlf_record_header_len(r->types_used) + r->body.len;
+}
+/* Writes the record's bytes at out (sqlf_record_len of them). */
+void sqlf_record_write(const struct sqlf_record *r, uint8_t *out);
+/* The record's bytes into out (cleared first). */
 void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out);
 
 /* sqlite_file_io.c: the file and the sinks that write its pages. */

@@ -53,16 +53,21 @@ void sqlf_record_free(struct sqlf_record *r)
     sqlf_buf_free(&r->body);
 }
 
-void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out)
+void sqlf_record_write(const struct sqlf_record *r, uint8_t *out)
 {
     size_t types = r->types_used;
     size_t head = sqlf_record_header_len(types);
-    out->len = 0;
-    sqlf_buf_reserve(out, head + r->body.len);
-    size_t n = sqlf_varint(out->p, head);
+    size_t n = sqlf_varint(out, head);
     if (types)              /* an all-NULL record has no types, and maybe no buffers */
-        memcpy(out->p + n, r->types.p, types);
+        memcpy(out + n, r->types.p, types);
     if (r->body.len)
-        memcpy(out->p + head, r->body.p, r->body.len);
-    out->len = head + r->body.len;
+        memcpy(out + head, r->body.p, r->body.len);
+}
+
+void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out)
+{
+    out->len = 0;
+    sqlf_buf_reserve(out, sqlf_record_len(r));
+    sqlf_record_write(r, out->p);
+    out->len = sqlf_record_len(r);
 }

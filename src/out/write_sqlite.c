@@ -227,15 +227,22 @@ static void bind_batch(struct spoor_sqlite_writer *w, const struct spoor_table *
     sqlw_encoder_plan(w, &w->main);
 }
 
-/* One row, every column encoded here: its record to the table, its keys
- * to the indexes. */
+/* One row, every column encoded here: its record to the table (written
+ * onto the leaf page, unless it spills to overflow pages), its keys to the
+ * indexes. */
 static void add_row(struct spoor_sqlite_writer *w, size_t row)
 {
     struct sqlw_row_keys keys = sqlw_keys_next(&w->keys);
-    sqlf_record_clear(&w->main.rec);
+    struct sqlf_record *rec = &w->main.rec;
+    sqlf_record_clear(rec);
     sqlw_encode(w, &w->main, 0, w->main.n, row, &keys);
-    sqlf_record_finish(&w->main.rec, &w->bytes);
-    sqlf_table_add(&w->events, ++w->rowid, w->bytes.p, w->bytes.len);
+    uint8_t *at = sqlf_table_place(&w->events, ++w->rowid, sqlf_record_len(rec));
+    if (at) {
+        sqlf_record_write(rec, at);
+    } else {
+        sqlf_record_finish(rec, &w->bytes);
+        sqlf_table_add(&w->events, w->rowid, w->bytes.p, w->bytes.len);
+    }
 }
 
 int spoor_sqlite_writer_write(struct spoor_sqlite_writer *w, const struct spoor_table *t,
