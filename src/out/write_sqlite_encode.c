@@ -79,6 +79,7 @@ void sqlw_encoder_plan(const struct spoor_sqlite_writer *w, struct sqlw_encoder 
         enum sqlw_affinity aff = e->affinity[i];
         struct sqlw_op *op = &e->ops[i];
         op->how = i == w->generated_col                             ? SQLW_SKIP
+                : v->kind == SPOOR_VIEW_NULL                       ? SQLW_ABSENT
                 : v->kind == SPOOR_VIEW_I64 && aff == SQLW_INTEGER ? SQLW_AS_INT
                 : v->kind == SPOOR_VIEW_STR && aff == SQLW_TEXT    ? SQLW_AS_TEXT
                 : v->kind == SPOOR_VIEW_PH && aff == SQLW_TEXT     ? SQLW_AS_LETTER
@@ -138,6 +139,9 @@ void sqlw_encode(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, size_t f
         switch (op.how) {
         case SQLW_SKIP:
             continue;
+        case SQLW_ABSENT:       /* a column this batch does not have */
+            sqlf_record_null(rec);
+            break;
         case SQLW_AS_INT:
             if (v->valid ? invalid(v, row) : v->i64[row] == SPOOR_NULL) {
                 sqlf_record_null(rec);

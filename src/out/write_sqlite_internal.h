@@ -76,7 +76,7 @@ size_t sqlw_keys_write(struct sqlw_keys *k, struct sqlf_file *f, struct sqlf_obj
 
 /* How a column of a batch is encoded, chosen once per batch
  * (sqlw_encoder_plan): the usual cases go straight into the record. */
-enum sqlw_how { SQLW_SKIP, SQLW_AS_INT, SQLW_AS_TEXT, SQLW_AS_LETTER, SQLW_CONVERT };
+enum sqlw_how { SQLW_SKIP, SQLW_ABSENT, SQLW_AS_INT, SQLW_AS_TEXT, SQLW_AS_LETTER, SQLW_CONVERT };
 enum sqlw_key { SQLW_NO_KEY, SQLW_KEY_TS, SQLW_KEY_PID, SQLW_KEY_TID, SQLW_KEY_NAME };
 
 struct sqlw_op {
