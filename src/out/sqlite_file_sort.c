@@ -10,6 +10,7 @@
  * cost one pass, no sort. */
 #include "out/sqlite_file.h"
 #include "spoor/error.h"
+#include "util/huge_array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@ struct pair {
 
 static void sort_pairs(uint32_t *rows, size_t n, const uint64_t *key_of_row, uint64_t min)
 {
-    struct pair *a = spoor_xmalloc(n * sizeof *a), *b = spoor_xmalloc(n * sizeof *b);
+    struct pair *a = spoor_huge_alloc(n * sizeof *a), *b = spoor_huge_alloc(n * sizeof *b);
     size_t count[8][256];
     memset(count, 0, sizeof count);
     for (size_t i = 0; i < n; i++) {
@@ -92,8 +93,8 @@ static void sort_pairs(uint32_t *rows, size_t n, const uint64_t *key_of_row, uin
     }
     for (size_t i = 0; i < n; i++)
         rows[i] = a[i].row;
-    free(a);
-    free(b);
+    spoor_huge_free(a, n * sizeof *a);
+    spoor_huge_free(b, n * sizeof *b);
 }
 
 void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key_of_row, uint64_t *spare)

@@ -4,6 +4,7 @@
  * entries) and packed into index b-trees, on two threads. */
 #include "out/write_sqlite_internal.h"
 #include "spoor/strpool.h"
+#include "util/huge_array.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -23,24 +24,27 @@ void sqlw_keys_init(struct sqlw_keys *k, bool ts, bool name, bool pid_tid)
 
 void sqlw_keys_free(struct sqlw_keys *k)
 {
-    free(k->ts_of);
-    free(k->pid_of);
-    free(k->tid_of);
-    free(k->name_of);
+    spoor_huge_free(k->ts_of, k->cap * sizeof *k->ts_of);
+    spoor_huge_free(k->pid_of, k->cap * sizeof *k->pid_of);
+    spoor_huge_free(k->tid_of, k->cap * sizeof *k->tid_of);
+    spoor_huge_free(k->name_of, k->cap * sizeof *k->name_of);
     spoor_strpool_free(k->names);
     memset(k, 0, sizeof *k);
 }
 
+/* The key arrays (28 bytes a row) live on huge pages: 4 KiB pages cost a
+ * fault each. */
 static void grow(struct sqlw_keys *k)
 {
+    size_t old = k->cap;
     k->cap = k->cap * 2 + 4096;
     if (k->ts)
-        k->ts_of = spoor_xrealloc(k->ts_of, k->cap * sizeof *k->ts_of);
+        k->ts_of = spoor_huge_realloc(k->ts_of, old * sizeof *k->ts_of, k->cap * sizeof *k->ts_of);
     if (k->name)
-        k->name_of = spoor_xrealloc(k->name_of, k->cap * sizeof *k->name_of);
+        k->name_of = spoor_huge_realloc(k->name_of, old * sizeof *k->name_of, k->cap * sizeof *k->name_of);
     if (k->pid_tid) {
-        k->pid_of = spoor_xrealloc(k->pid_of, k->cap * sizeof *k->pid_of);
-        k->tid_of = spoor_xrealloc(k->tid_of, k->cap * sizeof *k->tid_of);
+        k->pid_of = spoor_huge_realloc(k->pid_of, old * sizeof *k->pid_of, k->cap * sizeof *k->pid_of);
+        k->tid_of = spoor_huge_realloc(k->tid_of, old * sizeof *k->tid_of, k->cap * sizeof *k->tid_of);
     }
 }
 
@@ -246,8 +250,8 @@ static void *build_some(void *arg)
 {
     struct builds *b = arg;
     size_t n = b->list[0].k->n + 1;
-    struct scratch s = {.key = spoor_xmalloc(n * sizeof *s.key), .spare = spoor_xmalloc(n * sizeof *s.spare),
-                        .rows = spoor_xmalloc(n * sizeof *s.rows)};
+    struct scratch s = {.key = spoor_huge_alloc(n * sizeof *s.key), .spare = spoor_huge_alloc(n * sizeof *s.spare),
+                        .rows = spoor_huge_alloc(n * sizeof *s.rows)};
     for (;;) {
         pthread_mutex_lock(&b->mu);
         size_t i = b->next++;
@@ -256,9 +260,9 @@ static void *build_some(void *arg)
             break;
         build_index(&b->list[i], &s);
     }
-    free(s.key);
-    free(s.spare);
-    free(s.rows);
+    spoor_huge_free(s.key, n * sizeof *s.key);
+    spoor_huge_free(s.spare, n * sizeof *s.spare);
+    spoor_huge_free(s.rows, n * sizeof *s.rows);
     return NULL;
 }
 
