@@ -61,15 +61,27 @@ struct sqlw_row_keys sqlw_keys_next(struct sqlw_keys *k)
     };
 }
 
-static void int_span(const int64_t *v, size_t n, int64_t *min, int64_t *max)
+/* The smallest and largest non-NULL values; common is cleared unless every
+ * one leaves the same remainder mod COMMON (their differences divide by it). */
+enum { COMMON = 1000 };
+
+static void int_span(const int64_t *v, size_t n, int64_t *min, int64_t *max, bool *common)
 {
     *min = INT64_MAX;
     *max = INT64_MIN;
+    int64_t first = -1;
+    bool same = true;
     for (size_t i = 0; i < n; i++)
         if (v[i] != SPOOR_NULL) {
             *min = v[i] < *min ? v[i] : *min;
             *max = v[i] > *max ? v[i] : *max;
+            int64_t r = v[i] % COMMON;
+            r += r < 0 ? COMMON : 0;
+            first = first < 0 ? r : first;
+            same &= r == first;
         }
+    if (common)
+        *common = same;
 }
 
 static unsigned bits_of(uint64_t v)
@@ -79,12 +91,20 @@ static unsigned bits_of(uint64_t v)
 
 /* Integers (SPOOR_NULL = NULL) as unsigned keys in the same order, NULL
  * first: offsets from the smallest + 1 when they fit (a short sort), else
- * the values with the sign bit flipped. */
+ * the values with the sign bit flipped. Offsets that are all multiples of
+ * 1000 are divided by it (timestamps read in microseconds, stored in
+ * nanoseconds): 10 bits fewer to sort, one pass of three on a trace's ts. */
 static void int_keys(uint64_t *key, const int64_t *v, size_t n)
 {
     int64_t min, max;
-    int_span(v, n, &min, &max);
+    bool common;
+    int_span(v, n, &min, &max, &common);
     bool offsets = min > max || (uint64_t)max - (uint64_t)min < UINT64_MAX >> 1;
+    if (offsets && common) {
+        for (size_t i = 0; i < n; i++)
+            key[i] = v[i] == SPOOR_NULL ? 0 : ((uint64_t)v[i] - (uint64_t)min) / COMMON + 1;
+        return;
+    }
     for (size_t i = 0; i < n; i++)
         key[i] = v[i] == SPOOR_NULL ? 0 : offsets ? (uint64_t)v[i] - (uint64_t)min + 1 : (uint64_t)v[i] ^ (UINT64_C(1) << 63);
 }
@@ -95,8 +115,8 @@ static void int_keys(uint64_t *key, const int64_t *v, size_t n)
 static bool pid_tid_keys(const struct sqlw_keys *k, uint64_t *key)
 {
     int64_t pid_min, pid_max, tid_min, tid_max;
-    int_span(k->pid_of, k->n, &pid_min, &pid_max);
-    int_span(k->tid_of, k->n, &tid_min, &tid_max);
+    int_span(k->pid_of, k->n, &pid_min, &pid_max, NULL);
+    int_span(k->tid_of, k->n, &tid_min, &tid_max, NULL);
     /* Spans as unsigned differences (a NULL-only column: 0). */
     uint64_t pid_span = pid_min <= pid_max ? (uint64_t)pid_max - (uint64_t)pid_min + 1 : 0;
     uint64_t tid_span = tid_min <= tid_max ? (uint64_t)tid_max - (uint64_t)tid_min + 1 : 0;
