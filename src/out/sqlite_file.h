@@ -347,8 +347,12 @@ struct sqlf_object {
  * and closes the file. */
 int sqlf_finish(struct sqlf_file *f, const struct sqlf_object *objects, size_t n, struct spoor_error *err);
 
-/* sqlite_file_sort.c: a stable LSD radix sort of row numbers by 64-bit key
- * (key_of_row may be overwritten; spare holds n words of scratch). */
-void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key_of_row, uint64_t *spare);
+/* sqlite_file_sort.c: stable LSD radix sorts of row numbers by 64-bit key.
+ * The rows 0..n-1 by key[row] into rows (key may be overwritten; spare
+ * holds n words of scratch). */
+void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key, uint64_t *spare);
+/* rows (any order of 0..n-1) reordered by key_of_row[row], ties kept in
+ * the order given: a sort by a second key after one by the first. */
+void sqlf_sort_rows_again(uint32_t *rows, size_t n, const uint64_t *key_of_row);
 
 #endif

@@ -2,8 +2,8 @@
  * keep the order they came in (rowid order, as an index wants). Keys are
  * taken relative to the smallest; when a key's significant bits and a row
  * number fit 64 bits together, each row is one word (key above, row below)
- * and only the key's digits are sorted, up to 16 bits a pass (a 37-bit span
- * of nanoseconds: 3 passes of 13 bits; (pid, tid) offsets of 14 bits: one),
+ * and only the key's digits are sorted, up to 16 bits a pass (a 27-bit span
+ * of microseconds: 2 passes of 14 bits; (pid, tid) offsets of 14 bits: one),
  * between the caller's spare words and its keys.
  * Otherwise (key, row) pairs are sorted a byte a pass, skipping bytes every
  * key shares. Keys already in order (a time-ordered trace's timestamps)
@@ -97,25 +97,33 @@ static void sort_pairs(uint32_t *rows, size_t n, const uint64_t *key_of_row, uin
     spoor_huge_free(b, n * sizeof *b);
 }
 
-void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key_of_row, uint64_t *spare)
+void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key, uint64_t *spare)
 {
-    if (n < 2)
-        return;
     uint64_t min = UINT64_MAX, max = 0, last = 0;
-    bool identity = true, ascending = true;
+    bool ascending = true;
     for (size_t i = 0; i < n; i++) {
-        uint64_t k = key_of_row[rows[i]];
+        uint64_t k = key[i];
         min = k < min ? k : min;
         max = k > max ? k : max;
-        identity &= rows[i] == i;
         ascending &= k >= last;
         last = k;
     }
-    if (ascending)
-        return;     /* already in order (a time-ordered trace's ts): a stable sort keeps it */
-    unsigned key_bits = bits_of(max - min), row_bits = bits_of(n - 1);
-    if (identity && key_bits + row_bits <= 64)
-        sort_words(rows, n, key_of_row, spare, min, key_bits, row_bits);
-    else
+    unsigned key_bits = bits_of(max - min), row_bits = bits_of(n ? n - 1 : 0);
+    if (!ascending && key_bits + row_bits <= 64) {
+        sort_words(rows, n, key, spare, min, key_bits, row_bits);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        rows[i] = (uint32_t)i;
+    if (!ascending)         /* in order already (a time-ordered trace's ts): a stable sort keeps it */
+        sort_pairs(rows, n, key, min);
+}
+
+void sqlf_sort_rows_again(uint32_t *rows, size_t n, const uint64_t *key_of_row)
+{
+    uint64_t min = UINT64_MAX;
+    for (size_t i = 0; i < n; i++)
+        min = key_of_row[i] < min ? key_of_row[i] : min;
+    if (n > 1)
         sort_pairs(rows, n, key_of_row, min);
 }

@@ -236,8 +236,6 @@ struct scratch {
 /* The rows in the index's order, into s->rows. */
 static void sort_rows(const struct sqlw_keys *k, enum which which, struct scratch *s)
 {
-    for (size_t i = 0; i < k->n; i++)
-        s->rows[i] = (uint32_t)i;
     if (which == BY_TS) {
         int_keys(s->key, k->ts_of, k->n);
     } else if (which == BY_NAME) {
@@ -246,6 +244,8 @@ static void sort_rows(const struct sqlw_keys *k, enum which which, struct scratc
         int_keys(s->key, k->tid_of, k->n);
         sqlf_sort_rows(s->rows, k->n, s->key, s->spare);
         int_keys(s->key, k->pid_of, k->n);
+        sqlf_sort_rows_again(s->rows, k->n, s->key);
+        return;
     }
     sqlf_sort_rows(s->rows, k->n, s->key, s->spare);
 }

@@ -415,6 +415,50 @@ static void sqlite_prepared_equals_in_order(void **state)
     }
 }
 
+/* A batch of rows whose ts, pid and tid are given (FX_NULL: NULL). */
+static struct spoor_table *keyed_batch(const int64_t *ts, const int64_t *pid, const int64_t *tid, size_t n)
+{
+    struct spoor_table *t = spoor_table_new();
+    spoor_table_add_source(t, "a.pfw");
+    for (size_t i = 0; i < n; i++)
+        fx_row(t, ts[i], 1, i % 3 ? "b" : "a", "x", pid[i], tid[i], 'X');
+    return t;
+}
+
+/* The rowids in the order an index gives them, and in the order SQLite
+ * sorts the table itself (ties by rowid, as in an index). */
+static void same_order(const char *path, const char *index, const char *by)
+{
+    char sql[256], want[512];
+    snprintf(sql, sizeof sql, "SELECT group_concat(rowid) FROM (SELECT rowid FROM events NOT INDEXED ORDER BY %s, rowid)",
+             by);
+    snprintf(want, sizeof want, "%s", query(path, sql));
+    snprintf(sql, sizeof sql, "SELECT group_concat(rowid) FROM (SELECT rowid FROM events INDEXED BY %s ORDER BY %s)",
+             index, by);
+    assert_string_equal(query(path, sql), want);
+}
+
+/* The indexes hold their rows in SQLite's order whichever way the keys are
+ * sorted: ts offsets that all divide by 1000 (negative values too) or not
+ * (and spanning 64 bits), (pid, tid) spanning too much to pack into one
+ * key (two sorts). */
+static void sqlite_index_order(void **state)
+{
+    enum { N = 8 };
+    static const int64_t common[N] = {-1000000, 5000, -3000, 1000, FX_NULL, 1000, -3000, 2000};
+    static const int64_t mixed[N] = {5000, -3000, 1001, FX_NULL, 1000, -3000, 2000, INT64_MIN + 7};
+    static const int64_t pid[N] = {INT64_MAX, INT64_MIN + 1, 5, 5, FX_NULL, 0, 5, 5};
+    static const int64_t tid[N] = {1, INT64_MAX, -7, 3, 2, INT64_MIN + 1, 3, FX_NULL};
+    const int64_t *ts_of[] = {common, mixed};
+    for (int i = 0; i < 2; i++) {
+        struct spoor_table *batches[2] = {keyed_batch(ts_of[i], pid, tid, N), keyed_batch(ts_of[i], tid, pid, N)};
+        const char *path = export_batches("order.db", NULL, 0, NULL, batches, 2);
+        same_order(path, "events_ts", "ts");
+        same_order(path, "events_pid_tid", "pid, tid");
+        same_order(path, "events_name", "name");
+    }
+}
+
 static void sqlite_no_rows(void **state)
 {
     struct spoor_table *empty = spoor_table_new();
@@ -552,6 +596,7 @@ int main(void)
         cmocka_unit_test(sqlite_explicit_columns),
         cmocka_unit_test(sqlite_affinity_as_sqlite_inserts),
         cmocka_unit_test(sqlite_prepared_equals_in_order),
+        cmocka_unit_test(sqlite_index_order),
         cmocka_unit_test(sqlite_no_rows),
         cmocka_unit_test(sqlite_open_fails_in_missing_dir),
         cmocka_unit_test(perfetto_events),

@@ -280,8 +280,9 @@ static int by_key_then_row(const void *a, const void *b)
 /* The index sort is stable (ties in row order) whichever way it goes: one
  * word per row (a narrow span of keys, 0 and 1 included; spans of 17 and 37
  * bits, sorted in passes of 9 and 13 bits), (key, row) pairs
- * (keys spanning 64 bits, or rows given in another order), keys already in
- * order (left as they are) or in order but the last (sorted). */
+ * (keys spanning 64 bits, or rows given in another order: the second sort
+ * of two), keys already in order (left as they are) or in order but the
+ * last (sorted). */
 static void sort_is_stable(void **state)
 {
     enum { N = 5000 };
@@ -296,13 +297,16 @@ static void sort_is_stable(void **state)
             key[i] = span == 0 ? r % 2 : span == 1 ? 1000000 + r % 977 : span == 2 ? r << 11 ^ (r & 3)
                    : span == 3 ? r % 50 : span == 6 ? r % (UINT64_C(1) << 37) : span == 7 ? r % 100000
                    : span == 5 && i == N - 1 ? 0 : 10 + i / 3;
-            rows[i] = span == 3 ? N - 1 - i : i;    /* 3: not in row order */
-            want[i] = rows[i];
+            want[i] = span == 3 ? N - 1 - i : i;    /* 3: rows given, not in row order */
+            rows[i] = span == 3 ? want[i] : 0;      /* else filled by the sort */
         }
         sort_keys = key;
         qsort(want, N, sizeof *want, by_key_then_row);
         memcpy(given, key, N * sizeof *key);   /* the sort may overwrite its keys */
-        sqlf_sort_rows(rows, N, given, spare);
+        if (span == 3)
+            sqlf_sort_rows_again(rows, N, given);
+        else
+            sqlf_sort_rows(rows, N, given, spare);
         for (uint32_t i = 1; i < N; i++) {
             assert_true(key[rows[i - 1]] <= key[rows[i]]);
             /* Ties keep the order given: row order, or reversed in case 3. */
