@@ -3,8 +3,9 @@
  * taken relative to the smallest; when a key's significant bits and a row
  * number fit 64 bits together, each row is one word (key above, row below)
  * and only the key's digits are sorted, up to 16 bits a pass (a 27-bit span
- * of microseconds: 2 passes of 14 bits; (pid, tid) offsets of 14 bits: one),
- * between the caller's spare words and its keys.
+ * of microseconds: 2 passes of 14 bits), between the caller's spare words
+ * and its keys; keys of 16 bits or less ((pid, tid) offsets of 14 bits, name
+ * ranks) are counted once and the rows placed directly.
  * Otherwise (key, row) pairs are sorted a byte a pass, skipping bytes every
  * key shares. Keys already in order (a time-ordered trace's timestamps)
  * cost one pass, no sort. */
@@ -59,6 +60,25 @@ static void sort_words(uint32_t *rows, size_t n, uint64_t *key, uint64_t *a, uin
     free(count);
 }
 
+/* Keys of at most MAX_DIGIT bits ((pid, tid) offsets, name ranks): one
+ * counting pass, each row placed straight from its key (no words built and
+ * taken apart again). */
+static void sort_short(uint32_t *rows, size_t n, const uint64_t *key, uint64_t min, unsigned key_bits)
+{
+    size_t buckets = (size_t)1 << key_bits, sum = 0;
+    size_t *count = spoor_xcalloc(buckets, sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        count[key[i] - min]++;
+    for (size_t v = 0; v < buckets; v++) {
+        size_t t = count[v];
+        count[v] = sum;
+        sum += t;
+    }
+    for (size_t i = 0; i < n; i++)
+        rows[count[key[i] - min]++] = (uint32_t)i;
+    free(count);
+}
+
 struct pair {
     uint64_t key;
     uint32_t row;
@@ -109,6 +129,10 @@ void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key, uint64_t *spare)
         last = k;
     }
     unsigned key_bits = bits_of(max - min), row_bits = bits_of(n ? n - 1 : 0);
+    if (!ascending && key_bits <= MAX_DIGIT) {
+        sort_short(rows, n, key, min, key_bits);
+        return;
+    }
     if (!ascending && key_bits + row_bits <= 64) {
         sort_words(rows, n, key, spare, min, key_bits, row_bits);
         return;

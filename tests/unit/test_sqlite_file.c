@@ -277,9 +277,10 @@ static int by_key_then_row(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The index sort is stable (ties in row order) whichever way it goes: one
- * word per row (a narrow span of keys, 0 and 1 included; spans of 17 and 37
- * bits, sorted in passes of 9 and 13 bits), (key, row) pairs
+/* The index sort is stable (ties in row order) whichever way it goes: keys
+ * of 16 bits or less counted once (a narrow span, 0 and 1 included), one
+ * word per row (spans of 17 and 37 bits, sorted in passes of 9 and 13
+ * bits), (key, row) pairs
  * (keys spanning 64 bits, or rows given in another order: the second sort
  * of two), keys already in order (left as they are) or in order but the
  * last (sorted). */
