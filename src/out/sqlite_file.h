@@ -147,25 +147,20 @@ static inline size_t sqlf_record_header_len(size_t types)
         head = types + sqlf_varint_len(head);
     return head;
 }
-/* A record of n (at most 8) integers into out (cleared first), null[i]
- * making the i-th NULL: index entries, without a record's buffers. Inline:
- * with n a constant the loop unrolls (one call per index entry). */
-static inline void sqlf_record_ints(struct sqlf_buf *out, const int64_t *v, const bool *null, size_t n)
+/* The serial type of an integer that may be NULL (SPOOR_NULL's value). */
+static inline uint8_t sqlf_int_or_null_type(int64_t v, int64_t null)
 {
-    out->len = 0;
-    sqlf_buf_reserve(out, 1 + 9 * n + 8);      /* 8 bytes of room for the last 8-byte store */
-    uint8_t *p = out->p;
-    p[0] = (uint8_t)(n + 1);                    /* n < 127 types of one byte each */
-    size_t body = n + 1;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t t = null[i] ? 0 : sqlf_int_type(v[i]);
-        size_t w = sqlf_type_width[t];
-        p[1 + i] = t;
-        uint64_t be = __builtin_bswap64(w ? (uint64_t)v[i] << (8 * (8 - w)) : 0);
-        memcpy(p + body, &be, 8);
-        body += w;
-    }
-    out->len = body;
+    return v == null ? 0 : sqlf_int_type(v);
+}
+
+/* The body of an integer of serial type t at out (its width, big-endian),
+ * with one 8-byte store (out has 8 bytes of room); returns the width. */
+static inline size_t sqlf_put_int_body(uint8_t *out, int64_t v, uint8_t t)
+{
+    size_t w = sqlf_type_width[t];
+    uint64_t be = __builtin_bswap64(w ? (uint64_t)v << (8 * (8 - w)) : 0);
+    memcpy(out, &be, 8);
+    return w;
 }
 /* The size of the record's bytes (header then body). */
 static inline size_t sqlf_record_len(const struct sqlf_record *r)

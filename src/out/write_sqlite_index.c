@@ -61,27 +61,15 @@ struct sqlw_row_keys sqlw_keys_next(struct sqlw_keys *k)
     };
 }
 
-/* The smallest and largest non-NULL values; common is cleared unless every
- * one leaves the same remainder mod COMMON (their differences divide by it). */
-enum { COMMON = 1000 };
-
-static void int_span(const int64_t *v, size_t n, int64_t *min, int64_t *max, bool *common)
+static void int_span(const int64_t *v, size_t n, int64_t *min, int64_t *max)
 {
     *min = INT64_MAX;
     *max = INT64_MIN;
-    int64_t first = -1;
-    bool same = true;
     for (size_t i = 0; i < n; i++)
         if (v[i] != SPOOR_NULL) {
             *min = v[i] < *min ? v[i] : *min;
             *max = v[i] > *max ? v[i] : *max;
-            int64_t r = v[i] % COMMON;
-            r += r < 0 ? COMMON : 0;
-            first = first < 0 ? r : first;
-            same &= r == first;
         }
-    if (common)
-        *common = same;
 }
 
 static unsigned bits_of(uint64_t v)
@@ -94,19 +82,25 @@ static unsigned bits_of(uint64_t v)
  * the values with the sign bit flipped. Offsets that are all multiples of
  * 1000 are divided by it (timestamps read in microseconds, stored in
  * nanoseconds): 10 bits fewer to sort, one pass of three on a trace's ts. */
+enum { COMMON = 1000 };
+
 static void int_keys(uint64_t *key, const int64_t *v, size_t n)
 {
     int64_t min, max;
-    bool common;
-    int_span(v, n, &min, &max, &common);
-    bool offsets = min > max || (uint64_t)max - (uint64_t)min < UINT64_MAX >> 1;
-    if (offsets && common) {
+    int_span(v, n, &min, &max);
+    if (min <= max && (uint64_t)max - (uint64_t)min >= UINT64_MAX >> 1) {
         for (size_t i = 0; i < n; i++)
-            key[i] = v[i] == SPOOR_NULL ? 0 : ((uint64_t)v[i] - (uint64_t)min) / COMMON + 1;
+            key[i] = v[i] == SPOOR_NULL ? 0 : (uint64_t)v[i] ^ (UINT64_C(1) << 63);
         return;
     }
-    for (size_t i = 0; i < n; i++)
-        key[i] = v[i] == SPOOR_NULL ? 0 : offsets ? (uint64_t)v[i] - (uint64_t)min + 1 : (uint64_t)v[i] ^ (UINT64_C(1) << 63);
+    uint64_t rest = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t offset = (uint64_t)v[i] - (uint64_t)min;
+        key[i] = v[i] == SPOOR_NULL ? 0 : offset + 1;
+        rest |= v[i] == SPOOR_NULL ? 0 : offset % COMMON;
+    }
+    for (size_t i = 0; !rest && i < n; i++)
+        key[i] = key[i] ? (key[i] - 1) / COMMON + 1 : 0;
 }
 
 /* (pid, tid) as one key, each as its offset from the smallest + 1 with 0 for
@@ -115,8 +109,8 @@ static void int_keys(uint64_t *key, const int64_t *v, size_t n)
 static bool pid_tid_keys(const struct sqlw_keys *k, uint64_t *key)
 {
     int64_t pid_min, pid_max, tid_min, tid_max;
-    int_span(k->pid_of, k->n, &pid_min, &pid_max, NULL);
-    int_span(k->tid_of, k->n, &tid_min, &tid_max, NULL);
+    int_span(k->pid_of, k->n, &pid_min, &pid_max);
+    int_span(k->tid_of, k->n, &tid_min, &tid_max);
     /* Spans as unsigned differences (a NULL-only column: 0). */
     uint64_t pid_span = pid_min <= pid_max ? (uint64_t)pid_max - (uint64_t)pid_min + 1 : 0;
     uint64_t tid_span = tid_min <= tid_max ? (uint64_t)tid_max - (uint64_t)tid_min + 1 : 0;
@@ -174,23 +168,40 @@ struct entries {
 };
 
 /* The index records of the i-th entry: the key's values, then the rowid
- * (one function per index: this runs for every entry of each). */
+ * (one function per index, each written out: this runs for every entry). */
 static void ts_entry(void *ctx, size_t i, struct sqlf_buf *out)
 {
     const struct entries *e = ctx;
     uint32_t row = e->rows[i];
-    const int64_t v[2] = {e->k->ts_of[row], (int64_t)row + 1};
-    const bool null[2] = {v[0] == SPOOR_NULL, false};
-    sqlf_record_ints(out, v, null, 2);
+    int64_t ts = e->k->ts_of[row], rowid = (int64_t)row + 1;
+    uint8_t t = sqlf_int_or_null_type(ts, SPOOR_NULL), r = sqlf_int_type(rowid);
+    out->len = 0;
+    sqlf_buf_reserve(out, 3 + 8 + 8 + 8);
+    uint8_t *p = out->p;
+    p[0] = 3;                   /* the header's size, then the types */
+    p[1] = t;
+    p[2] = r;
+    size_t len = 3 + sqlf_put_int_body(p + 3, ts, t);
+    out->len = len + sqlf_put_int_body(p + len, rowid, r);
 }
 
 static void pid_tid_entry(void *ctx, size_t i, struct sqlf_buf *out)
 {
     const struct entries *e = ctx;
     uint32_t row = e->rows[i];
-    const int64_t v[3] = {e->k->pid_of[row], e->k->tid_of[row], (int64_t)row + 1};
-    const bool null[3] = {v[0] == SPOOR_NULL, v[1] == SPOOR_NULL, false};
-    sqlf_record_ints(out, v, null, 3);
+    int64_t pid = e->k->pid_of[row], tid = e->k->tid_of[row], rowid = (int64_t)row + 1;
+    uint8_t tp = sqlf_int_or_null_type(pid, SPOOR_NULL), tt = sqlf_int_or_null_type(tid, SPOOR_NULL);
+    uint8_t r = sqlf_int_type(rowid);
+    out->len = 0;
+    sqlf_buf_reserve(out, 4 + 8 + 8 + 8 + 8);
+    uint8_t *p = out->p;
+    p[0] = 4;
+    p[1] = tp;
+    p[2] = tt;
+    p[3] = r;
+    size_t len = 4 + sqlf_put_int_body(p + 4, pid, tp);
+    len += sqlf_put_int_body(p + len, tid, tt);
+    out->len = len + sqlf_put_int_body(p + len, rowid, r);
 }
 
 /* The name as text (or NULL), then the rowid, written directly. */
@@ -212,10 +223,7 @@ static void name_entry(void *ctx, size_t i, struct sqlf_buf *out)
     if (len)
         memcpy(p, s, len);
     p += len;
-    size_t w = sqlf_type_width[rowid_type];
-    uint64_t be = __builtin_bswap64(w ? (uint64_t)rowid << (8 * (8 - w)) : 0);
-    memcpy(p, &be, 8);
-    out->len = (size_t)(p - out->p) + w;
+    out->len = (size_t)(p - out->p) + sqlf_put_int_body(p, rowid, rowid_type);
 }
 
 /* One index: its rows sorted by its keys, then its b-tree. */
