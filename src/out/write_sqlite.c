@@ -3,8 +3,9 @@
  * leaves as it arrives, so the file itself is the spill and memory holds only
  * the index keys. A record may be shorter than the final table (args
  * columns appear later): SQLite reads the missing values as NULL, as after
- * ALTER TABLE ADD COLUMN. Records are mostly encoded on the load's workers
- * (write_sqlite_prepare.c); a batch they could not encode is encoded here.
+ * ALTER TABLE ADD COLUMN. Records are encoded here, in input order, and
+ * written onto their leaf; when the caller prepares batches on the load's
+ * workers (write_sqlite_prepare.c), only what those could not encode.
  * At the end: the indexes from natively sorted keys, page 1 with the schema,
  * then the lookups and meta through SQLite. */
 #include "out/write_sqlite_internal.h"
