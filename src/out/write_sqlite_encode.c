@@ -72,6 +72,26 @@ static uint32_t name_key(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, 
     return key;
 }
 
+/* The default columns' usual plan (a trace's fixed fields): ts, dur, name,
+ * cat, pid, tid, ph, line, source (generated or stored: ANY), file, host.
+ * A batch planned so is encoded by a straight sequence, without a jump per
+ * column on its plan (one that mispredicts): 220 instructions a row fewer. */
+enum { ANY = 0xff };
+static const uint8_t usual_plan[] = {SQLW_AS_INT, SQLW_AS_INT, SQLW_AS_TEXT,   SQLW_AS_TEXT,
+                                     SQLW_AS_INT, SQLW_AS_INT, SQLW_AS_LETTER, SQLW_AS_INT,
+                                     ANY,         SQLW_AS_TEXT, SQLW_AS_TEXT};
+enum { USUAL = sizeof usual_plan, USUAL_SOURCE = 8 };
+
+static bool planned_usual(const struct spoor_sqlite_writer *w, const struct sqlw_encoder *e)
+{
+    if (!w->defaults || e->n < USUAL)
+        return false;
+    for (size_t i = 0; i < USUAL; i++)
+        if (usual_plan[i] != ANY && e->ops[i].how != usual_plan[i])
+            return false;
+    return true;
+}
+
 void sqlw_encoder_plan(const struct spoor_sqlite_writer *w, struct sqlw_encoder *e)
 {
     for (size_t i = 0; i < e->n; i++) {
@@ -90,6 +110,7 @@ void sqlw_encoder_plan(const struct spoor_sqlite_writer *w, struct sqlw_encoder 
                 : i == w->name_col && w->keys.name         ? SQLW_KEY_NAME
                                                            : SQLW_NO_KEY;
     }
+    e->usual = planned_usual(w, e);
 }
 
 static inline bool invalid(const struct spoor_view *v, size_t row)
@@ -124,65 +145,85 @@ static void encode_converted(struct spoor_sqlite_writer *w, struct sqlw_encoder 
                 value.type == SQLW_TEXT_VALUE ? value.s : NULL, value.len);
 }
 
-/* Each column goes by how it was planned: integers and known-valid text
- * straight into the record, the rest through encode_converted. */
+/* Column i of row, encoded the way planned (`how`: a constant where the
+ * caller knows it, so the switch folds away), its index key stored. */
+static inline __attribute__((always_inline)) void encode_one(struct spoor_sqlite_writer *w,
+                                                              struct sqlw_encoder *e, size_t i, size_t row,
+                                                              const struct sqlw_row_keys *keys, enum sqlw_how how)
+{
+    struct sqlf_record *rec = &e->rec;
+    const struct spoor_view *v = &e->views[i];
+    int64_t as_int = SPOOR_NULL;
+    const char *text = NULL;
+    size_t len = 0;
+    switch (how) {
+    case SQLW_SKIP:
+        return;
+    case SQLW_ABSENT:       /* a column this batch does not have */
+        sqlf_record_null(rec);
+        break;
+    case SQLW_AS_INT:
+        if (v->valid ? invalid(v, row) : v->i64[row] == SPOOR_NULL) {
+            sqlf_record_null(rec);
+        } else {
+            as_int = v->i64[row];
+            sqlf_record_int(rec, as_int);
+        }
+        break;
+    case SQLW_AS_TEXT: {
+        uint32_t id = v->str[row];
+        if (v->valid ? invalid(v, row) : id == 0) {
+            sqlf_record_null(rec);
+            break;
+        }
+        const uint8_t *known = v->stable_ids ? w->resolved_utf8 : e->batch_utf8;
+        if (known[id] != UTF8_VALID) {
+            encode_converted(w, e, i, row, keys);
+            return;
+        }
+        text = spoor_strpool_get(v->pool, id, &len);
+        sqlf_record_text(rec, text, len);
+        break;
+    }
+    case SQLW_AS_LETTER:    /* the phase letter, as one byte of text when ASCII */
+        if (!v->ph[row]) {
+            sqlf_record_null(rec);
+            break;
+        }
+        if (v->ph[row] >= 0x80) {
+            encode_converted(w, e, i, row, keys);
+            return;
+        }
+        text = (const char *)&v->ph[row];
+        len = 1;
+        sqlf_record_text(rec, text, len);
+        break;
+    default:
+        encode_converted(w, e, i, row, keys);
+        return;
+    }
+    if (e->ops[i].key != SQLW_NO_KEY)
+        put_key(w, e, i, row, keys, as_int, text, len);
+}
+
 void sqlw_encode(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, size_t from, size_t to, size_t row,
                  const struct sqlw_row_keys *keys)
 {
-    struct sqlf_record *rec = &e->rec;
-    for (size_t i = from; i < to; i++) {
-        const struct spoor_view *v = &e->views[i];
-        struct sqlw_op op = e->ops[i];
-        int64_t as_int = SPOOR_NULL;
-        const char *text = NULL;
-        size_t len = 0;
-        switch (op.how) {
-        case SQLW_SKIP:
-            continue;
-        case SQLW_ABSENT:       /* a column this batch does not have */
-            sqlf_record_null(rec);
-            break;
-        case SQLW_AS_INT:
-            if (v->valid ? invalid(v, row) : v->i64[row] == SPOOR_NULL) {
-                sqlf_record_null(rec);
-            } else {
-                as_int = v->i64[row];
-                sqlf_record_int(rec, as_int);
-            }
-            break;
-        case SQLW_AS_TEXT: {
-            uint32_t id = v->str[row];
-            if (v->valid ? invalid(v, row) : id == 0) {
-                sqlf_record_null(rec);
-                break;
-            }
-            const uint8_t *known = v->stable_ids ? w->resolved_utf8 : e->batch_utf8;
-            if (known[id] != UTF8_VALID) {
-                encode_converted(w, e, i, row, keys);
-                continue;
-            }
-            text = spoor_strpool_get(v->pool, id, &len);
-            sqlf_record_text(rec, text, len);
-            break;
-        }
-        case SQLW_AS_LETTER:    /* the phase letter, as one byte of text when ASCII */
-            if (!v->ph[row]) {
-                sqlf_record_null(rec);
-                break;
-            }
-            if (v->ph[row] >= 0x80) {
-                encode_converted(w, e, i, row, keys);
-                continue;
-            }
-            text = (const char *)&v->ph[row];
-            len = 1;
-            sqlf_record_text(rec, text, len);
-            break;
-        default:
-            encode_converted(w, e, i, row, keys);
-            continue;
-        }
-        if (op.key != SQLW_NO_KEY)
-            put_key(w, e, i, row, keys, as_int, text, len);
+    size_t i = from;
+    if (e->usual && from == 0 && to >= USUAL) {
+        encode_one(w, e, 0, row, keys, SQLW_AS_INT);
+        encode_one(w, e, 1, row, keys, SQLW_AS_INT);
+        encode_one(w, e, 2, row, keys, SQLW_AS_TEXT);
+        encode_one(w, e, 3, row, keys, SQLW_AS_TEXT);
+        encode_one(w, e, 4, row, keys, SQLW_AS_INT);
+        encode_one(w, e, 5, row, keys, SQLW_AS_INT);
+        encode_one(w, e, 6, row, keys, SQLW_AS_LETTER);
+        encode_one(w, e, 7, row, keys, SQLW_AS_INT);
+        encode_one(w, e, USUAL_SOURCE, row, keys, e->ops[USUAL_SOURCE].how);
+        encode_one(w, e, 9, row, keys, SQLW_AS_TEXT);
+        encode_one(w, e, 10, row, keys, SQLW_AS_TEXT);
+        i = USUAL;
     }
+    for (; i < to; i++)
+        encode_one(w, e, i, row, keys, e->ops[i].how);
 }

@@ -92,6 +92,7 @@ struct sqlw_encoder {
     enum sqlw_affinity *affinity;
     struct sqlw_op *ops;
     size_t n, cap;                  /* the table's columns when the batch started */
+    bool usual;                     /* the default columns planned the usual way (encode.c) */
     uint8_t *batch_utf8;            /* UTF-8 state of the batch's string ids */
     size_t batch_utf8_cap;
     uint32_t *name_key_of_id;       /* the batch's name ids -> name index key + 1; 0 = not yet */
