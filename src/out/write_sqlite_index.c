@@ -162,9 +162,19 @@ static void name_keys(const struct sqlw_keys *k, uint64_t *key)
 
 enum which { BY_TS, BY_NAME, BY_PID_TID };
 
+/* A name's part of its index records, made once per name: the record's
+ * header size and the text's serial type, then the text. */
+struct name_part {
+    const char *s;
+    size_t len;
+    uint8_t head[1 + 9];
+    uint8_t head_len;
+};
+
 struct entries {
     const struct sqlw_keys *k;
     const uint32_t *rows;
+    struct name_part *names;    /* by name id (0: NULL); the name index only */
 };
 
 /* The index records of the i-th entry: the key's values, then the rowid
@@ -204,25 +214,40 @@ static void pid_tid_entry(void *ctx, size_t i, struct sqlf_buf *out)
     out->len = len + sqlf_put_int_body(p + len, rowid, r);
 }
 
+/* Each name's part, id 0 (NULL) included. */
+static struct name_part *name_parts(const struct sqlw_keys *k)
+{
+    size_t count = spoor_strpool_count(k->names);
+    struct name_part *parts = spoor_xcalloc(count + 1, sizeof *parts);
+    for (size_t id = 0; id <= count; id++) {
+        struct name_part *n = &parts[id];
+        if (id)
+            n->s = spoor_strpool_get(k->names, (uint32_t)id - 1, &n->len);
+        uint64_t type = id ? 13 + 2 * (uint64_t)n->len : 0;
+        size_t head = sqlf_record_header_len(sqlf_varint_len(type) + 1);    /* + the rowid's type */
+        n->head_len = (uint8_t)sqlf_varint(n->head, head);
+        n->head_len += (uint8_t)sqlf_varint(n->head + n->head_len, type);
+    }
+    return parts;
+}
+
 /* The name as text (or NULL), then the rowid, written directly. */
 static void name_entry(void *ctx, size_t i, struct sqlf_buf *out)
 {
     const struct entries *e = ctx;
-    uint32_t row = e->rows[i], id = e->k->name_of[row];
-    size_t len = 0;
-    const char *s = id ? spoor_strpool_get(e->k->names, id - 1, &len) : NULL;
-    uint64_t type = id ? 13 + 2 * (uint64_t)len : 0;
+    uint32_t row = e->rows[i];
+    const struct name_part *n = &e->names[e->k->name_of[row]];
     int64_t rowid = (int64_t)row + 1;
     uint8_t rowid_type = sqlf_int_type(rowid);
-    size_t head = sqlf_record_header_len(sqlf_varint_len(type) + 1);
     out->len = 0;
-    sqlf_buf_reserve(out, head + len + 8);
-    uint8_t *p = out->p + sqlf_varint(out->p, head);
-    p += sqlf_varint(p, type);
+    sqlf_buf_reserve(out, sizeof n->head + 1 + n->len + 8);
+    uint8_t *p = out->p;
+    memcpy(p, n->head, sizeof n->head);     /* what is past head_len is overwritten */
+    p += n->head_len;
     *p++ = rowid_type;
-    if (len)
-        memcpy(p, s, len);
-    p += len;
+    if (n->len)
+        memcpy(p, n->s, n->len);
+    p += n->len;
     out->len = (size_t)(p - out->p) + sqlf_put_int_body(p, rowid, rowid_type);
 }
 
@@ -262,8 +287,9 @@ static void build_index(struct build *b, struct scratch *s)
 {
     static const sqlf_entry_fn entry_of[] = {[BY_TS] = ts_entry, [BY_NAME] = name_entry, [BY_PID_TID] = pid_tid_entry};
     sort_rows(b->k, b->which, s);
-    struct entries e = {.k = b->k, .rows = s->rows};
+    struct entries e = {.k = b->k, .rows = s->rows, .names = b->which == BY_NAME ? name_parts(b->k) : NULL};
     b->root = sqlf_index_write(b->f, b->k->n, entry_of[b->which], &e);
+    free(e.names);
 }
 
 /* The indexes to build, taken in turn by two threads. */
