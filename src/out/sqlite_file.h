@@ -37,7 +37,7 @@ static inline void sqlf_buf_reserve(struct sqlf_buf *b, size_t n)
 size_t sqlf_varint_long(uint8_t *out, uint64_t v);
 
 /* Inline: most varints (serial types, lengths, rowids of a leaf's cells)
- * are one or two bytes. */
+ * are one to three bytes. */
 static inline size_t sqlf_varint(uint8_t *out, uint64_t v)
 {
     if (v < 0x80) {
@@ -48,6 +48,12 @@ static inline size_t sqlf_varint(uint8_t *out, uint64_t v)
         out[0] = (uint8_t)(0x80 | v >> 7);
         out[1] = (uint8_t)(v & 0x7f);
         return 2;
+    }
+    if (v < 0x200000) {
+        out[0] = (uint8_t)(0x80 | v >> 14);
+        out[1] = (uint8_t)(0x80 | (v >> 7 & 0x7f));
+        out[2] = (uint8_t)(v & 0x7f);
+        return 3;
     }
     return sqlf_varint_long(out, v);
 }
