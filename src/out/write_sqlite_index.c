@@ -93,14 +93,15 @@ static void int_keys(uint64_t *key, const int64_t *v, size_t n)
             key[i] = v[i] == SPOOR_NULL ? 0 : (uint64_t)v[i] ^ (UINT64_C(1) << 63);
         return;
     }
+    /* Divided on the way; undone when some offset leaves a remainder. */
     uint64_t rest = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t offset = (uint64_t)v[i] - (uint64_t)min;
-        key[i] = v[i] == SPOOR_NULL ? 0 : offset + 1;
-        rest |= v[i] == SPOOR_NULL ? 0 : offset % COMMON;
+        uint64_t offset = (uint64_t)v[i] - (uint64_t)min, whole = offset / COMMON;
+        key[i] = v[i] == SPOOR_NULL ? 0 : whole + 1;
+        rest |= v[i] == SPOOR_NULL ? 0 : offset - whole * COMMON;
     }
-    for (size_t i = 0; !rest && i < n; i++)
-        key[i] = key[i] ? (key[i] - 1) / COMMON + 1 : 0;
+    for (size_t i = 0; rest && i < n; i++)
+        key[i] = v[i] == SPOOR_NULL ? 0 : (uint64_t)v[i] - (uint64_t)min + 1;
 }
 
 /* (pid, tid) as one key, each as its offset from the smallest + 1 with 0 for

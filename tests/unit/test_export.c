@@ -439,18 +439,19 @@ static void same_order(const char *path, const char *index, const char *by)
 }
 
 /* The indexes hold their rows in SQLite's order whichever way the keys are
- * sorted: ts offsets that all divide by 1000 (negative values too) or not
- * (and spanning 64 bits), (pid, tid) spanning too much to pack into one
- * key (two sorts). */
+ * sorted: ts offsets that all divide by 1000 (negative values too) or not,
+ * ts spanning 64 bits, (pid, tid) spanning too much to pack into one key
+ * (two sorts). */
 static void sqlite_index_order(void **state)
 {
     enum { N = 8 };
     static const int64_t common[N] = {-1000000, 5000, -3000, 1000, FX_NULL, 1000, -3000, 2000};
-    static const int64_t mixed[N] = {5000, -3000, 1001, FX_NULL, 1000, -3000, 2000, INT64_MIN + 7};
+    static const int64_t uneven[N] = {-7, 5000, -3000, 1001, FX_NULL, 1000, 2000, 3};
+    static const int64_t wide[N] = {5000, -3000, 1001, FX_NULL, 1000, -3000, 2000, INT64_MIN + 7};
     static const int64_t pid[N] = {INT64_MAX, INT64_MIN + 1, 5, 5, FX_NULL, 0, 5, 5};
     static const int64_t tid[N] = {1, INT64_MAX, -7, 3, 2, INT64_MIN + 1, 3, FX_NULL};
-    const int64_t *ts_of[] = {common, mixed};
-    for (int i = 0; i < 2; i++) {
+    const int64_t *ts_of[] = {common, uneven, wide};
+    for (int i = 0; i < 3; i++) {
         struct spoor_table *batches[2] = {keyed_batch(ts_of[i], pid, tid, N), keyed_batch(ts_of[i], tid, pid, N)};
         const char *path = export_batches("order.db", NULL, 0, NULL, batches, 2);
         same_order(path, "events_ts", "ts");
