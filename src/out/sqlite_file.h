@@ -236,6 +236,7 @@ struct sqlf_page {
     uint8_t data[SQLF_PAGE];
     enum sqlf_kind kind;
     size_t header;              /* where the b-tree header starts: 0, or 100 on page 1 */
+    size_t pointers;            /* where the cell pointers start, after that header */
     size_t reserve;             /* bytes kept free (the root of sqlite_schema moves to page 1) */
     size_t ncells, content;
     size_t last_cell_len;
@@ -249,7 +250,7 @@ static inline size_t sqlf_page_header_len(enum sqlf_kind kind)
 
 static inline bool sqlf_page_fits(const struct sqlf_page *p, size_t cell_len)
 {
-    size_t used = p->header + sqlf_page_header_len(p->kind) + 2 * p->ncells + p->reserve;
+    size_t used = p->pointers + 2 * p->ncells + p->reserve;
     return used + 2 + cell_len <= p->content;
 }
 
@@ -257,7 +258,7 @@ static inline bool sqlf_page_fits(const struct sqlf_page *p, size_t cell_len)
 static inline uint8_t *sqlf_page_add(struct sqlf_page *p, size_t cell_len)
 {
     p->content -= cell_len;
-    uint8_t *ptr = p->data + p->header + sqlf_page_header_len(p->kind) + 2 * p->ncells;
+    uint8_t *ptr = p->data + p->pointers + 2 * p->ncells;
     ptr[0] = (uint8_t)(p->content >> 8);
     ptr[1] = (uint8_t)p->content;
     p->ncells++;

@@ -38,6 +38,7 @@ void sqlf_page_start(struct sqlf_page *p, enum sqlf_kind kind, size_t reserve)
     memset(p->data, 0, sizeof p->data);
     p->kind = kind;
     p->header = 0;
+    p->pointers = sqlf_page_header_len(kind);
     p->reserve = reserve;
     p->ncells = 0;
     p->content = SQLF_PAGE;
@@ -59,6 +60,7 @@ void sqlf_page_to_page1(struct sqlf_page *p)
     memmove(p->data + 100, p->data, n);
     memset(p->data, 0, 100);
     p->header = 100;
+    p->pointers = 100 + sqlf_page_header_len(p->kind);
 }
 
 /* How much of an n-byte payload stays in the cell (the spec's X, M, K). */
