@@ -23,9 +23,11 @@ static unsigned bits_of(uint64_t v)
     return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
 }
 
-/* a: n words of scratch; key is read first, then sorted into. The key's
- * bits are split into as few passes of at most MAX_DIGIT bits as they need,
- * evenly: a pass over the rows costs more than a larger table of counts. */
+/* Keys wider than MAX_DIGIT bits: at least two passes, the last placing
+ * the rows. a: n words of scratch; key is read first, then sorted into.
+ * The key's bits are split into as few passes of at most MAX_DIGIT bits as
+ * they need, evenly: a pass over the rows costs more than a larger table
+ * of counts. */
 static void sort_words(uint32_t *rows, size_t n, uint64_t *key, uint64_t *a, uint64_t min, unsigned key_bits,
                        unsigned row_bits)
 {
@@ -40,6 +42,7 @@ static void sort_words(uint32_t *rows, size_t n, uint64_t *key, uint64_t *a, uin
         for (unsigned d = 0; d < passes; d++)
             count[d * buckets + ((k >> (digit * d)) & mask)]++;
     }
+    uint64_t row_mask = row_bits ? (UINT64_C(1) << row_bits) - 1 : 0;
     for (unsigned d = 0; d < passes; d++) {
         size_t *c = count + d * buckets, sum = 0;
         for (size_t v = 0; v < buckets; v++) {
@@ -48,15 +51,17 @@ static void sort_words(uint32_t *rows, size_t n, uint64_t *key, uint64_t *a, uin
             sum += t;
         }
         unsigned shift = row_bits + digit * d;
+        if (d + 1 == passes) {      /* the last pass places the rows themselves */
+            for (size_t i = 0; i < n; i++)
+                rows[c[(a[i] >> shift) & mask]++] = (uint32_t)(a[i] & row_mask);
+            break;
+        }
         for (size_t i = 0; i < n; i++)
             b[c[(a[i] >> shift) & mask]++] = a[i];
         uint64_t *t = a;
         a = b;
         b = t;
     }
-    uint64_t row_mask = row_bits ? (UINT64_C(1) << row_bits) - 1 : 0;
-    for (size_t i = 0; i < n; i++)
-        rows[i] = (uint32_t)(a[i] & row_mask);
     free(count);
 }
 
