@@ -7,8 +7,8 @@
  * and its keys; keys of 16 bits or less ((pid, tid) offsets of 14 bits, name
  * ranks) are counted once and the rows placed directly.
  * Otherwise (key, row) pairs are sorted a byte a pass, skipping bytes every
- * key shares. Keys already in order (a time-ordered trace's timestamps)
- * cost one pass, no sort. */
+ * key shares. Keys already in order (a time-ordered trace's timestamps,
+ * as the span gathered with them says) are not sorted. */
 #include "out/sqlite_file.h"
 #include "spoor/error.h"
 #include "util/huge_array.h"
@@ -122,18 +122,11 @@ static void sort_pairs(uint32_t *rows, size_t n, const uint64_t *key_of_row, uin
     spoor_huge_free(b, n * sizeof *b);
 }
 
-void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key, uint64_t *spare)
+void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key, uint64_t *spare, const struct sqlf_span *span)
 {
-    uint64_t min = UINT64_MAX, max = 0, last = 0;
-    bool ascending = true;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t k = key[i];
-        min = k < min ? k : min;
-        max = k > max ? k : max;
-        ascending &= k >= last;
-        last = k;
-    }
-    unsigned key_bits = bits_of(max - min), row_bits = bits_of(n ? n - 1 : 0);
+    uint64_t min = span->min;
+    bool ascending = span->ascending;
+    unsigned key_bits = n ? bits_of(span->max - min) : 0, row_bits = bits_of(n ? n - 1 : 0);
     if (!ascending && key_bits <= MAX_DIGIT) {
         sort_short(rows, n, key, min, key_bits);
         return;

@@ -84,14 +84,17 @@ static unsigned bits_of(uint64_t v)
  * nanoseconds): 10 bits fewer to sort, one pass of three on a trace's ts. */
 enum { COMMON = 1000 };
 
-static void int_keys(uint64_t *key, const int64_t *v, size_t n)
+static struct sqlf_span int_keys(uint64_t *key, const int64_t *v, size_t n)
 {
     int64_t min, max;
     int_span(v, n, &min, &max);
+    struct sqlf_span span = sqlf_span_start();
     if (min <= max && (uint64_t)max - (uint64_t)min >= UINT64_MAX >> 1) {
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             key[i] = v[i] == SPOOR_NULL ? 0 : (uint64_t)v[i] ^ (UINT64_C(1) << 63);
-        return;
+            sqlf_span_add(&span, key[i]);
+        }
+        return span;
     }
     /* Divided on the way; undone when some offset leaves a remainder. */
     uint64_t rest = 0;
@@ -99,15 +102,22 @@ static void int_keys(uint64_t *key, const int64_t *v, size_t n)
         uint64_t offset = (uint64_t)v[i] - (uint64_t)min, whole = offset / COMMON;
         key[i] = v[i] == SPOOR_NULL ? 0 : whole + 1;
         rest |= v[i] == SPOOR_NULL ? 0 : offset - whole * COMMON;
+        sqlf_span_add(&span, key[i]);
     }
-    for (size_t i = 0; rest && i < n; i++)
+    if (!rest)
+        return span;
+    span = sqlf_span_start();
+    for (size_t i = 0; i < n; i++) {
         key[i] = v[i] == SPOOR_NULL ? 0 : (uint64_t)v[i] - (uint64_t)min + 1;
+        sqlf_span_add(&span, key[i]);
+    }
+    return span;
 }
 
 /* (pid, tid) as one key, each as its offset from the smallest + 1 with 0 for
  * NULL, when both fit in 63 bits (pids and tids span little): one short sort
  * instead of two. */
-static bool pid_tid_keys(const struct sqlw_keys *k, uint64_t *key)
+static bool pid_tid_keys(const struct sqlw_keys *k, uint64_t *key, struct sqlf_span *span)
 {
     int64_t pid_min, pid_max, tid_min, tid_max;
     int_span(k->pid_of, k->n, &pid_min, &pid_max);
@@ -123,6 +133,7 @@ static bool pid_tid_keys(const struct sqlw_keys *k, uint64_t *key)
         uint64_t p = pid == SPOOR_NULL ? 0 : (uint64_t)pid - (uint64_t)pid_min + 1;
         uint64_t t = tid == SPOOR_NULL ? 0 : (uint64_t)tid - (uint64_t)tid_min + 1;
         key[i] = p << tid_bits | t;
+        sqlf_span_add(span, key[i]);
     }
     return true;
 }
@@ -142,7 +153,7 @@ static int by_bytes(const void *a, const void *b)
 }
 
 /* Names as their rank in BINARY order (NULL, id 0, ranks first). */
-static void name_keys(const struct sqlw_keys *k, uint64_t *key)
+static struct sqlf_span name_keys(const struct sqlw_keys *k, uint64_t *key)
 {
     size_t count = spoor_strpool_count(k->names);
     struct name_rank *order = spoor_xmalloc((count + 1) * sizeof *order);
@@ -155,10 +166,14 @@ static void name_keys(const struct sqlw_keys *k, uint64_t *key)
     rank[0] = 0;
     for (size_t r = 0; r < count; r++)
         rank[order[r].id + 1] = r + 1;
-    for (size_t i = 0; i < k->n; i++)
+    struct sqlf_span span = sqlf_span_start();
+    for (size_t i = 0; i < k->n; i++) {
         key[i] = rank[k->name_of[i]];
+        sqlf_span_add(&span, key[i]);
+    }
     free(rank);
     free(order);
+    return span;
 }
 
 enum which { BY_TS, BY_NAME, BY_PID_TID };
@@ -285,18 +300,19 @@ struct scratch {
 /* The rows in the index's order, into s->rows. */
 static void sort_rows(const struct sqlw_keys *k, enum which which, struct scratch *s)
 {
+    struct sqlf_span span = sqlf_span_start();
     if (which == BY_TS) {
-        int_keys(s->key, k->ts_of, k->n);
+        span = int_keys(s->key, k->ts_of, k->n);
     } else if (which == BY_NAME) {
-        name_keys(k, s->key);
-    } else if (!pid_tid_keys(k, s->key)) {
-        int_keys(s->key, k->tid_of, k->n);
-        sqlf_sort_rows(s->rows, k->n, s->key, s->spare);
+        span = name_keys(k, s->key);
+    } else if (!pid_tid_keys(k, s->key, &span)) {
+        span = int_keys(s->key, k->tid_of, k->n);
+        sqlf_sort_rows(s->rows, k->n, s->key, s->spare, &span);
         int_keys(s->key, k->pid_of, k->n);
         sqlf_sort_rows_again(s->rows, k->n, s->key);
         return;
     }
-    sqlf_sort_rows(s->rows, k->n, s->key, s->spare);
+    sqlf_sort_rows(s->rows, k->n, s->key, s->spare, &span);
 }
 
 static void build_index(struct build *b, struct scratch *s)

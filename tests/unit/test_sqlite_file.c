@@ -305,10 +305,13 @@ static void sort_is_stable(void **state)
         sort_keys = key;
         qsort(want, N, sizeof *want, by_key_then_row);
         memcpy(given, key, N * sizeof *key);   /* the sort may overwrite its keys */
+        struct sqlf_span keys_span = sqlf_span_start();
+        for (uint32_t i = 0; i < N; i++)
+            sqlf_span_add(&keys_span, key[i]);
         if (span == 3)
             sqlf_sort_rows_again(rows, N, given);
         else
-            sqlf_sort_rows(rows, N, given, spare);
+            sqlf_sort_rows(rows, N, given, spare, &keys_span);
         for (uint32_t i = 1; i < N; i++) {
             assert_true(key[rows[i - 1]] <= key[rows[i]]);
             /* Ties keep the order given: row order, or reversed in case 3. */
