@@ -73,7 +73,10 @@ struct sqlf_record {
     size_t types_used;          /* serial types up to the last non-NULL value */
 };
 
-void sqlf_record_clear(struct sqlf_record *r);
+static inline void sqlf_record_clear(struct sqlf_record *r)
+{
+    r->types.len = r->body.len = r->types_used = 0;
+}
 void sqlf_record_free(struct sqlf_record *r);
 
 /* Values appended (inline: a few per column of every row). */

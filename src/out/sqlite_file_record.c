@@ -42,11 +42,6 @@ size_t sqlf_varint_long(uint8_t *out, uint64_t v)
     return n;
 }
 
-void sqlf_record_clear(struct sqlf_record *r)
-{
-    r->types.len = r->body.len = r->types_used = 0;
-}
-
 void sqlf_record_free(struct sqlf_record *r)
 {
     sqlf_buf_free(&r->types);

@@ -34,7 +34,7 @@ void sqlw_keys_free(struct sqlw_keys *k)
 
 /* The key arrays (28 bytes a row) live on huge pages: 4 KiB pages cost a
  * fault each. */
-static void grow(struct sqlw_keys *k)
+void sqlw_keys_grow(struct sqlw_keys *k)
 {
     size_t old = k->cap;
     k->cap = k->cap * 2 + 4096;
@@ -46,19 +46,6 @@ static void grow(struct sqlw_keys *k)
         k->pid_of = spoor_huge_realloc(k->pid_of, old * sizeof *k->pid_of, k->cap * sizeof *k->pid_of);
         k->tid_of = spoor_huge_realloc(k->tid_of, old * sizeof *k->tid_of, k->cap * sizeof *k->tid_of);
     }
-}
-
-struct sqlw_row_keys sqlw_keys_next(struct sqlw_keys *k)
-{
-    if (k->n == k->cap)
-        grow(k);
-    size_t i = k->n++;
-    return (struct sqlw_row_keys){
-        .ts = k->ts ? &k->ts_of[i] : NULL,
-        .pid = k->pid_tid ? &k->pid_of[i] : NULL,
-        .tid = k->pid_tid ? &k->tid_of[i] : NULL,
-        .name = k->name ? &k->name_of[i] : NULL,
-    };
 }
 
 static void int_span(const int64_t *v, size_t n, int64_t *min, int64_t *max)

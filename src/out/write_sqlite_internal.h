@@ -68,8 +68,20 @@ struct sqlw_keys {
 
 void sqlw_keys_init(struct sqlw_keys *k, bool ts, bool name, bool pid_tid);
 void sqlw_keys_free(struct sqlw_keys *k);
-/* Where the next row's keys go (k->n is then counted). */
-struct sqlw_row_keys sqlw_keys_next(struct sqlw_keys *k);
+void sqlw_keys_grow(struct sqlw_keys *k);
+/* Where the next row's keys go (k->n is then counted). Inline: every row. */
+static inline struct sqlw_row_keys sqlw_keys_next(struct sqlw_keys *k)
+{
+    if (k->n == k->cap)
+        sqlw_keys_grow(k);
+    size_t i = k->n++;
+    return (struct sqlw_row_keys){
+        .ts = k->ts ? &k->ts_of[i] : NULL,
+        .pid = k->pid_tid ? &k->pid_of[i] : NULL,
+        .tid = k->pid_tid ? &k->tid_of[i] : NULL,
+        .name = k->name ? &k->name_of[i] : NULL,
+    };
+}
 /* Sorts each index's keys and writes its b-tree; objects receive the
  * CREATE INDEX statements and roots (at most 3). */
 size_t sqlw_keys_write(struct sqlw_keys *k, struct sqlf_file *f, struct sqlf_object *objects);
