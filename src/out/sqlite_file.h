@@ -261,6 +261,8 @@ static inline bool sqlf_page_fits(const struct sqlf_page *p, size_t cell_len)
 static inline uint8_t *sqlf_page_add(struct sqlf_page *p, size_t cell_len)
 {
     p->content -= cell_len;
+    if (cell_len <= 4)      /* maybe padded to SQLite's smallest cell: no stale bytes */
+        memset(p->data + p->content, 0, cell_len);
     uint8_t *ptr = p->data + p->pointers + 2 * p->ncells;
     ptr[0] = (uint8_t)(p->content >> 8);
     ptr[1] = (uint8_t)p->content;

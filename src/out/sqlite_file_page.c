@@ -33,9 +33,11 @@ static bool interior(enum sqlf_kind kind)
     return kind == SQLF_INDEX_INTERIOR || kind == SQLF_TABLE_INTERIOR;
 }
 
+/* The page's bytes are not cleared here (4 KiB a page): the cells cover
+ * theirs, sqlf_page_add clears a short cell's padding and sqlf_page_seal
+ * the header and the free space between pointers and cells. */
 void sqlf_page_start(struct sqlf_page *p, enum sqlf_kind kind, size_t reserve)
 {
-    memset(p->data, 0, sizeof p->data);
     p->kind = kind;
     p->header = 0;
     p->pointers = sqlf_page_header_len(kind);
@@ -47,6 +49,9 @@ void sqlf_page_start(struct sqlf_page *p, enum sqlf_kind kind, size_t reserve)
 void sqlf_page_seal(struct sqlf_page *p, uint32_t right)
 {
     uint8_t *h = p->data + p->header;
+    size_t free_from = p->pointers + 2 * p->ncells;
+    memset(h, 0, sqlf_page_header_len(p->kind));
+    memset(p->data + free_from, 0, p->content - free_from);
     h[0] = (uint8_t)p->kind;
     put_u16(h + 3, p->ncells);
     put_u16(h + 5, p->content);
