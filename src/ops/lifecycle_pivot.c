@@ -117,17 +117,36 @@ static void cache_prepare(struct batch_cache *c, size_t nstrings, size_t nattrs)
         memset(c->value[a], 0, nstrings * sizeof *c->value[a]);
 }
 
-static int stage_of(const struct spoor_lc_pivot *p, struct batch_cache *c, const struct spoor_table *b, uint32_t id)
+/* Which listed stage the batch's string `id` names (see stage_of), worked
+ * out on its first sight in the batch. */
+static int learn_stage(const struct spoor_lc_pivot *p, struct batch_cache *c, const struct spoor_table *b,
+                       uint32_t id)
 {
-    if (!c->stage[id]) {
-        size_t len;
-        const char *s = spoor_strpool_get(b->pool, id, &len);
-        c->stage[id] = 1;
-        for (size_t i = 0; i < p->nstages; i++)
-            if (strlen(p->stages[i]) == len && memcmp(p->stages[i], s, len) == 0)
-                c->stage[id] = (uint8_t)(2 + i);
-    }
+    size_t len;
+    const char *s = spoor_strpool_get(b->pool, id, &len);
+    c->stage[id] = 1;
+    for (size_t i = 0; i < p->nstages; i++)
+        if (strlen(p->stages[i]) == len && memcmp(p->stages[i], s, len) == 0)
+            c->stage[id] = (uint8_t)(2 + i);
     return c->stage[id] - 2;
+}
+
+/* The stage index of the batch's string `id`, or -1 when it is no listed stage. */
+static inline int stage_of(const struct spoor_lc_pivot *p, struct batch_cache *c, const struct spoor_table *b,
+                           uint32_t id)
+{
+    return c->stage[id] ? c->stage[id] - 2 : learn_stage(p, c, b, id);
+}
+
+/* Whether value `v` at time t should replace `have` at time t_have: earlier
+ * wins; at equal times the smaller string, so the result is the same for any
+ * split of the log. */
+static bool attr_wins(const struct entities *dst, uint32_t have, int64_t t_have, uint32_t v, int64_t t)
+{
+    if (!have || t < t_have)
+        return true;
+    return t == t_have && v != have &&
+           strcmp(spoor_strpool_get(dst->values, v, NULL), spoor_strpool_get(dst->values, have, NULL)) < 0;
 }
 
 /* A row's attribute value as text in buf (numbers printed), or NULL when absent. */
@@ -219,10 +238,10 @@ static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
             row.times[s] = t;
         row.seen[s]++;
         for (size_t a = 0; a < na; a++) {
-            if (!cols[a] || (row.attr[a] && row.attr_time[a] <= t))
+            if (!cols[a] || (row.attr[a] && row.attr_time[a] < t))
                 continue;
             uint32_t v = value_id(e, c, a, b, cols[a], r);
-            if (v) {
+            if (v && attr_wins(e, row.attr[a], row.attr_time[a], v, t)) {
                 row.attr[a] = v;
                 row.attr_time[a] = t;
             }
@@ -234,17 +253,6 @@ static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
 struct spoor_sink spoor_lc_pivot_sink(struct spoor_lc_pivot *p)
 {
     return (struct spoor_sink){.ctx = p, .map = pivot_map};
-}
-
-/* Whether value `v` at time t should replace `have` at time t_have: earlier
- * wins; at equal times the smaller string, so the result is the same for any
- * split of the log. */
-static bool attr_wins(const struct entities *dst, uint32_t have, int64_t t_have, uint32_t v, int64_t t)
-{
-    if (!have || t < t_have)
-        return true;
-    return t == t_have &&
-           strcmp(spoor_strpool_get(dst->values, v, NULL), spoor_strpool_get(dst->values, have, NULL)) < 0;
 }
 
 /* src's attribute values interned in dst once each: value_map[src id] = dst id. */
