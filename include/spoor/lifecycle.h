@@ -88,6 +88,8 @@ struct spoor_lc_counts {
     uint64_t no_time;       /* listed stage, but no time */
 };
 
+/* How many threads loaded the log (the fold uses as many). */
+int spoor_lc_pivot_threads(const struct spoor_lc_pivot *p);
 /* After merging: entities are 1..n (id order is not meaningful). */
 size_t spoor_lc_pivot_entities(const struct spoor_lc_pivot *p);
 const char *spoor_lc_pivot_name(const struct spoor_lc_pivot *p, size_t id);

@@ -328,6 +328,11 @@ void spoor_lc_pivot_free(struct spoor_lc_pivot *p)
     free(p);
 }
 
+int spoor_lc_pivot_threads(const struct spoor_lc_pivot *p)
+{
+    return p->nworkers;
+}
+
 size_t spoor_lc_pivot_entities(const struct spoor_lc_pivot *p)
 {
     return p->workers[0].table.count;
