@@ -120,9 +120,9 @@ void lc_entities_reserve(struct lc_entities *e, size_t more)
     reserve_slots(e, e->count + more);
 }
 
-uint32_t lc_entities_find(const struct lc_entities *e, const char *name, size_t len)
+uint32_t lc_entities_find_hashed(const struct lc_entities *e, const char *name, size_t len, uint32_t hash)
 {
     if (!e->nslots)
         return 0;
-    return (uint32_t)e->slots[slot_of(e, name, len, (uint32_t)spoor_hash_bytes(name, len))];
+    return (uint32_t)e->slots[slot_of(e, name, len, hash)];
 }
