@@ -235,6 +235,46 @@ static void mark_row(void *row, const void *ctx)
     *(uint64_t *)row = *(const uint64_t *)ctx;
 }
 
+/* Three workers: an entity seen by the second and third only stays with the
+ * second, one seen by the first and third with the first; either way its
+ * rows are folded (earliest times, counts added, the earlier record's
+ * attribute, at equal times the smaller value), and find() names the one kept. */
+static void test_merge_three_workers(void **state)
+{
+    (void)state;
+    struct spoor_error err;
+    struct spoor_lc_spec s = {.top = 3};
+    assert_int_equal(spoor_lc_spec_preset(&s, "cascade-transmits", &err), SPOOR_OK);
+    assert_int_equal(spoor_lc_spec_finish(&s, &err), SPOOR_OK);
+    static const char *fields[SPOOR_LC_MAX_BY + 1];
+    size_t nfields = spoor_lc_spec_fields(&s, fields);
+    struct spoor_lc_pivot *p = spoor_lc_pivot_begin(3, s.stages, s.nstages, fields, nfields);
+    const struct rec w0[] = {{"b", "transmitPlanned", 50, "remote"}};
+    const struct rec w1[] = {{"a", "transmitPlanned", 10, "remote"}, {"a", "transmitStarted", 30, "remote"}};
+    const struct rec w2[] = {{"a", "transmitStarted", 20, "remote"}, {"b", "transmitPlanned", 50, "local"},
+                             {"b", "transmitFinished", 90, "local"}, {"c", "transmitPlanned", 5, "local"}};
+    feed(p, 0, w0, 1);
+    feed(p, 1, w1, 2);
+    feed(p, 2, w2, 4);
+    spoor_lc_pivot_merge(p);
+    assert_int_equal(spoor_lc_pivot_entities(p), 3);
+    assert_int_equal(spoor_lc_pivot_counts(p).records, 7);
+    size_t a = spoor_lc_pivot_find(p, "a", 1), b = spoor_lc_pivot_find(p, "b", 1), c = spoor_lc_pivot_find(p, "c", 1);
+    assert_true(a && b && c && a != b && b != c && a != c);
+    assert_int_equal(spoor_lc_pivot_find(p, "d", 1), 0);
+    assert_string_equal(spoor_lc_pivot_name(p, a), "a");
+    assert_int_equal(spoor_lc_pivot_times(p, a)[0], 10);
+    assert_int_equal(spoor_lc_pivot_times(p, a)[1], 20);
+    assert_int_equal(spoor_lc_pivot_seen(p, a)[1], 2);
+    assert_int_equal(spoor_lc_pivot_times(p, b)[3], 90);
+    assert_int_equal(spoor_lc_pivot_seen(p, b)[0], 2);
+    assert_string_equal(spoor_lc_pivot_attr(p, b, nfields - 1), "local"); /* tie at 50: the smaller */
+    assert_string_equal(spoor_lc_pivot_attr(p, c, nfields - 1), "local");
+    assert_int_equal(spoor_lc_pivot_attr_id(p, b, nfields - 1), spoor_lc_pivot_attr_id(p, c, nfields - 1));
+    spoor_lc_pivot_free(p);
+    spoor_lc_spec_free(&s);
+}
+
 static uint32_t find(const struct lc_entities *e, const char *name, size_t len)
 {
     return lc_entities_find_hashed(e, name, len, (uint32_t)spoor_hash_bytes(name, len));
@@ -283,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_spec_errors),
         cmocka_unit_test(test_kind_and_relative),
         cmocka_unit_test(test_transfers),
+        cmocka_unit_test(test_merge_three_workers),
         cmocka_unit_test(test_entity_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
