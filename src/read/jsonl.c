@@ -229,7 +229,7 @@ static const char *add_row(struct jsonl_parser *jp, const char *obj, const char 
                                          .text = val.p, .text_len = val.n};
             else
                 spoor_json_to_value(t, &val, false, &v);
-            spoor_table_set(t, &t->cols[info->col], row, &v);
+            spoor_mapped_set(t, &t->cols[info->col], row, &v);
         }
     }
     if (got < 0) {

@@ -16,6 +16,20 @@ int spoor_mapped_finish(const struct spoor_head_fields *h, struct spoor_dialect 
 /* A mapped reader's release(): frees the field map. */
 void spoor_mapped_release(struct spoor_dialect *d);
 
+/* Stores a member's value in its column: text into a column that already holds
+ * text (nearly every row) straight into the arrays, anything else through
+ * spoor_table_set and its type checks. */
+static inline void spoor_mapped_set(struct spoor_table *t, struct spoor_column *col, size_t row,
+                                    const struct spoor_value *v)
+{
+    if (v->type == SPOOR_STR && !v->is_null && col->typed && col->type == SPOOR_STR) {
+        col->str[row] = v->str;
+        col->valid[row / 64] |= 1ULL << (row % 64);
+        return;
+    }
+    spoor_table_set(t, col, row, v);
+}
+
 /* The parse loop of a chunk: row() handles one line [line, *line_end) (its
  * '\n' already cut) and returns NULL, after adding its row or for a blank
  * line, or why the line is skipped; it may pull *line_end back to cut what the

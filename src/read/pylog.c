@@ -179,7 +179,7 @@ static const char *add_row(struct pylog_parser *pp, const char *msg, const char 
         if (s->col >= 0) {
             struct spoor_value val;
             value_of(t, s, v, vn, &val);
-            spoor_table_set(t, &t->cols[s->col], row, &val);
+            spoor_mapped_set(t, &t->cols[s->col], row, &val);
         }
     }
     spoor_field_map_set_phase(t, row);
