@@ -77,7 +77,8 @@ struct spoor_lc_pivot;
 struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const char *const *stages, size_t nstages,
                                             const char *const *attrs, size_t nattrs);
 struct spoor_sink spoor_lc_pivot_sink(struct spoor_lc_pivot *p);
-/* Merges every worker's entities into one table (call once, after loading). */
+/* Merges the workers' entities into one set, merged ids 1..n (call once,
+ * after loading). */
 void spoor_lc_pivot_merge(struct spoor_lc_pivot *p);
 void spoor_lc_pivot_free(struct spoor_lc_pivot *p);
 

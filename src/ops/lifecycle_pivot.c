@@ -4,8 +4,10 @@
  * Every worker pivots the batches it parses into its own entity table
  * (lc_entities.h: one row per entity); a batch is first mapped from its own
  * string ids to the worker's through id-indexed caches, so the per-record cost
- * is a few array lookups and a new entity in a batch costs one table lookup. merge() folds the workers' tables into the first. "First"
- * means earliest in time, which does not depend on how the log was split. */
+ * is a few array lookups and a new entity in a batch costs one table lookup.
+ * merge() keeps each entity with the first worker that saw it and folds the
+ * other workers' rows of it in. "First" in a row means earliest in time, which
+ * does not depend on how the log was split. */
 #include "spoor/lifecycle.h"
 
 #include "lc_entities.h"
