@@ -125,16 +125,29 @@ static void feed(struct spoor_lc_pivot *p, int worker, const struct rec *r, size
     spoor_table_free(t);
 }
 
-static struct spoor_lc_pivot *pivot_of(const struct spoor_lc_spec *s, const struct rec *a, size_t na,
-                                       const struct rec *b, size_t nb)
+/* The records each worker parsed. */
+struct part {
+    const struct rec *rec;
+    size_t n;
+};
+
+static struct spoor_lc_pivot *pivot_of(const struct spoor_lc_spec *s, const struct part *parts, int workers)
 {
     static const char *fields[SPOOR_LC_MAX_BY + 1];
     size_t n = spoor_lc_spec_fields(s, fields);
-    struct spoor_lc_pivot *p = spoor_lc_pivot_begin(2, s->stages, s->nstages, fields, n);
-    feed(p, 0, a, na);
-    feed(p, 1, b, nb);
+    struct spoor_lc_pivot *p = spoor_lc_pivot_begin(workers, s->stages, s->nstages, fields, n);
+    for (int w = 0; w < workers; w++)
+        feed(p, w, parts[w].rec, parts[w].n);
     spoor_lc_pivot_merge(p);
     return p;
+}
+
+static void transmits_spec(struct spoor_lc_spec *s, size_t top)
+{
+    struct spoor_error err;
+    *s = (struct spoor_lc_spec){.top = top};
+    assert_int_equal(spoor_lc_spec_preset(s, "cascade-transmits", &err), SPOOR_OK);
+    assert_int_equal(spoor_lc_spec_finish(s, &err), SPOOR_OK);
 }
 
 /* Transfers: one local (Planned and Finished only), one remote with a
@@ -142,10 +155,8 @@ static struct spoor_lc_pivot *pivot_of(const struct spoor_lc_spec *s, const stru
 static void test_transfers(void **state)
 {
     (void)state;
-    struct spoor_error err;
-    struct spoor_lc_spec s = {.top = 2};
-    assert_int_equal(spoor_lc_spec_preset(&s, "cascade-transmits", &err), SPOOR_OK);
-    assert_int_equal(spoor_lc_spec_finish(&s, &err), SPOOR_OK);
+    struct spoor_lc_spec s;
+    transmits_spec(&s, 2);
     const struct rec w0[] = {
         {"x(1):a@h1", "transmitPlanned", 100, "local"},
         {"x(2):b@h0", "transmitPlanned", 200, "remote"},
@@ -161,7 +172,7 @@ static void test_transfers(void **state)
         {"x(3):c@h0", "transmitStarted", 310, "remote"},
         {"x(3):c@h0", "transmitFinished", 320, "remote"},
     };
-    struct spoor_lc_pivot *p = pivot_of(&s, w0, 5, w1, 6);
+    struct spoor_lc_pivot *p = pivot_of(&s, (const struct part[]){{w0, 5}, {w1, 6}}, 2);
     assert_int_equal(spoor_lc_pivot_entities(p), 3);
     struct spoor_lc_counts c = spoor_lc_pivot_counts(p);
     assert_int_equal(c.records, 11);
@@ -211,7 +222,7 @@ static void test_transfers(void **state)
         {"x(3):c@h0", "transmitFinished", 40, "remote"},
         {"y:d", "transmitPlanned", 0, "remote"},
     };
-    struct spoor_lc_pivot *o = pivot_of(&s, o0, 4, o1, 3);
+    struct spoor_lc_pivot *o = pivot_of(&s, (const struct part[]){{o0, 4}, {o1, 3}}, 2);
     spoor_lc_analyze(&s, p, o, &r);
     assert_true(r.compared);
     assert_int_equal(r.matched, 2);
@@ -242,21 +253,15 @@ static void mark_row(void *row, const void *ctx)
 static void test_merge_three_workers(void **state)
 {
     (void)state;
-    struct spoor_error err;
-    struct spoor_lc_spec s = {.top = 3};
-    assert_int_equal(spoor_lc_spec_preset(&s, "cascade-transmits", &err), SPOOR_OK);
-    assert_int_equal(spoor_lc_spec_finish(&s, &err), SPOOR_OK);
-    static const char *fields[SPOOR_LC_MAX_BY + 1];
-    size_t nfields = spoor_lc_spec_fields(&s, fields);
-    struct spoor_lc_pivot *p = spoor_lc_pivot_begin(3, s.stages, s.nstages, fields, nfields);
+    struct spoor_lc_spec s;
+    transmits_spec(&s, 3);
+    const char *fields[SPOOR_LC_MAX_BY + 1];
+    size_t mode = spoor_lc_spec_fields(&s, fields) - 1; /* worker, mode */
     const struct rec w0[] = {{"b", "transmitPlanned", 50, "remote"}};
     const struct rec w1[] = {{"a", "transmitPlanned", 10, "remote"}, {"a", "transmitStarted", 30, "remote"}};
     const struct rec w2[] = {{"a", "transmitStarted", 20, "remote"}, {"b", "transmitPlanned", 50, "local"},
                              {"b", "transmitFinished", 90, "local"}, {"c", "transmitPlanned", 5, "local"}};
-    feed(p, 0, w0, 1);
-    feed(p, 1, w1, 2);
-    feed(p, 2, w2, 4);
-    spoor_lc_pivot_merge(p);
+    struct spoor_lc_pivot *p = pivot_of(&s, (const struct part[]){{w0, 1}, {w1, 2}, {w2, 4}}, 3);
     assert_int_equal(spoor_lc_pivot_entities(p), 3);
     assert_int_equal(spoor_lc_pivot_counts(p).records, 7);
     size_t a = spoor_lc_pivot_find(p, "a", 1), b = spoor_lc_pivot_find(p, "b", 1), c = spoor_lc_pivot_find(p, "c", 1);
@@ -268,9 +273,9 @@ static void test_merge_three_workers(void **state)
     assert_int_equal(spoor_lc_pivot_seen(p, a)[1], 2);
     assert_int_equal(spoor_lc_pivot_times(p, b)[3], 90);
     assert_int_equal(spoor_lc_pivot_seen(p, b)[0], 2);
-    assert_string_equal(spoor_lc_pivot_attr(p, b, nfields - 1), "local"); /* tie at 50: the smaller */
-    assert_string_equal(spoor_lc_pivot_attr(p, c, nfields - 1), "local");
-    assert_int_equal(spoor_lc_pivot_attr_id(p, b, nfields - 1), spoor_lc_pivot_attr_id(p, c, nfields - 1));
+    assert_string_equal(spoor_lc_pivot_attr(p, b, mode), "local"); /* tie at 50: the smaller */
+    assert_string_equal(spoor_lc_pivot_attr(p, c, mode), "local");
+    assert_int_equal(spoor_lc_pivot_attr_id(p, b, mode), spoor_lc_pivot_attr_id(p, c, mode));
     spoor_lc_pivot_free(p);
     spoor_lc_spec_free(&s);
 }
