@@ -77,7 +77,8 @@ struct spoor_lc_pivot;
 struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const char *const *stages, size_t nstages,
                                             const char *const *attrs, size_t nattrs);
 struct spoor_sink spoor_lc_pivot_sink(struct spoor_lc_pivot *p);
-/* Merges every worker's entities into one table (call once, after loading). */
+/* Merges the workers' entities into one set, merged ids 1..n (call once,
+ * after loading). */
 void spoor_lc_pivot_merge(struct spoor_lc_pivot *p);
 void spoor_lc_pivot_free(struct spoor_lc_pivot *p);
 
@@ -88,6 +89,8 @@ struct spoor_lc_counts {
     uint64_t no_time;       /* listed stage, but no time */
 };
 
+/* How many threads loaded the log (the fold uses as many). */
+int spoor_lc_pivot_threads(const struct spoor_lc_pivot *p);
 /* After merging: entities are 1..n (id order is not meaningful). */
 size_t spoor_lc_pivot_entities(const struct spoor_lc_pivot *p);
 const char *spoor_lc_pivot_name(const struct spoor_lc_pivot *p, size_t id);

@@ -33,10 +33,11 @@ void lc_entities_reserve(struct lc_entities *e, size_t more);
 /* Starts loading the slot where a lookup of `hash` begins. */
 static inline void lc_entities_prefetch(const struct lc_entities *e, uint32_t hash)
 {
-    __builtin_prefetch(&e->slots[hash & (e->nslots - 1)]);
+    if (e->nslots)
+        __builtin_prefetch(&e->slots[hash & (e->nslots - 1)]);
 }
-/* The id of `name`, or 0 when absent. */
-uint32_t lc_entities_find(const struct lc_entities *e, const char *name, size_t len);
+/* The id of `name` (hash as for lc_entities_get), or 0 when absent. */
+uint32_t lc_entities_find_hashed(const struct lc_entities *e, const char *name, size_t len, uint32_t hash);
 
 static inline void *lc_entities_row(const struct lc_entities *e, uint32_t id)
 {

@@ -4,11 +4,14 @@
  * Every worker pivots the batches it parses into its own entity table
  * (lc_entities.h: one row per entity); a batch is first mapped from its own
  * string ids to the worker's through id-indexed caches, so the per-record cost
- * is a few array lookups and a new entity in a batch costs one table lookup. merge() folds the workers' tables into the first. "First"
- * means earliest in time, which does not depend on how the log was split. */
+ * is a few array lookups and a new entity in a batch costs one table lookup.
+ * merge() keeps each entity with the first worker that saw it and folds the
+ * other workers' rows of it in. "First" in a row means earliest in time, which
+ * does not depend on how the log was split. */
 #include "spoor/lifecycle.h"
 
 #include "lc_entities.h"
+#include "ops/interval_internal.h" /* iv_parallel */
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,8 +25,11 @@ struct row_layout {
 
 struct entities {
     struct lc_entities table;
-    struct spoor_strpool *values;   /* attribute values */
+    struct spoor_strpool *values;   /* attribute values (after merging: the first worker's ids) */
     struct spoor_lc_counts counts;
+    uint64_t *home;                 /* merging: [id] = worker << 32 | id of the entity in the
+                                     * first worker that has it too (0 = none) */
+    uint32_t *merged_id;            /* after merging: [id] = merged id, 0 = folded into another */
 };
 
 struct batch_cache {
@@ -43,6 +49,8 @@ struct spoor_lc_pivot {
     struct entities *workers;
     struct batch_cache *caches;
     int nworkers;
+    uint64_t *where;                /* after merging: [merged id] = worker << 32 | id */
+    size_t nmerged;
 };
 
 /* An entity's fields: first time and count of each stage, attribute value
@@ -80,6 +88,8 @@ static void entities_free(struct entities *e)
 {
     lc_entities_free(&e->table);
     spoor_strpool_free(e->values);
+    free(e->home);
+    free(e->merged_id);
 }
 
 struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const char *const *stages, size_t nstages,
@@ -117,17 +127,36 @@ static void cache_prepare(struct batch_cache *c, size_t nstrings, size_t nattrs)
         memset(c->value[a], 0, nstrings * sizeof *c->value[a]);
 }
 
-static int stage_of(const struct spoor_lc_pivot *p, struct batch_cache *c, const struct spoor_table *b, uint32_t id)
+/* Which listed stage the batch's string `id` names (see stage_of), worked
+ * out on its first sight in the batch. */
+static int learn_stage(const struct spoor_lc_pivot *p, struct batch_cache *c, const struct spoor_table *b,
+                       uint32_t id)
 {
-    if (!c->stage[id]) {
-        size_t len;
-        const char *s = spoor_strpool_get(b->pool, id, &len);
-        c->stage[id] = 1;
-        for (size_t i = 0; i < p->nstages; i++)
-            if (strlen(p->stages[i]) == len && memcmp(p->stages[i], s, len) == 0)
-                c->stage[id] = (uint8_t)(2 + i);
-    }
+    size_t len;
+    const char *s = spoor_strpool_get(b->pool, id, &len);
+    c->stage[id] = 1;
+    for (size_t i = 0; i < p->nstages; i++)
+        if (strlen(p->stages[i]) == len && memcmp(p->stages[i], s, len) == 0)
+            c->stage[id] = (uint8_t)(2 + i);
     return c->stage[id] - 2;
+}
+
+/* The stage index of the batch's string `id`, or -1 when it is no listed stage. */
+static inline int stage_of(const struct spoor_lc_pivot *p, struct batch_cache *c, const struct spoor_table *b,
+                           uint32_t id)
+{
+    return c->stage[id] ? c->stage[id] - 2 : learn_stage(p, c, b, id);
+}
+
+/* Whether value `v` at time t should replace `have` at time t_have: earlier
+ * wins; at equal times the smaller string, so the result is the same for any
+ * split of the log. */
+static bool attr_wins(const struct entities *dst, uint32_t have, int64_t t_have, uint32_t v, int64_t t)
+{
+    if (!have || t < t_have)
+        return true;
+    return t == t_have && v != have &&
+           strcmp(spoor_strpool_get(dst->values, v, NULL), spoor_strpool_get(dst->values, have, NULL)) < 0;
 }
 
 /* A row's attribute value as text in buf (numbers printed), or NULL when absent. */
@@ -219,10 +248,10 @@ static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
             row.times[s] = t;
         row.seen[s]++;
         for (size_t a = 0; a < na; a++) {
-            if (!cols[a] || (row.attr[a] && row.attr_time[a] <= t))
+            if (!cols[a] || (row.attr[a] && row.attr_time[a] < t))
                 continue;
             uint32_t v = value_id(e, c, a, b, cols[a], r);
-            if (v) {
+            if (v && attr_wins(e, row.attr[a], row.attr_time[a], v, t)) {
                 row.attr[a] = v;
                 row.attr_time[a] = t;
             }
@@ -234,17 +263,6 @@ static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
 struct spoor_sink spoor_lc_pivot_sink(struct spoor_lc_pivot *p)
 {
     return (struct spoor_sink){.ctx = p, .map = pivot_map};
-}
-
-/* Whether value `v` at time t should replace `have` at time t_have: earlier
- * wins; at equal times the smaller string, so the result is the same for any
- * split of the log. */
-static bool attr_wins(const struct entities *dst, uint32_t have, int64_t t_have, uint32_t v, int64_t t)
-{
-    if (!have || t < t_have)
-        return true;
-    return t == t_have &&
-           strcmp(spoor_strpool_get(dst->values, v, NULL), spoor_strpool_get(dst->values, have, NULL)) < 0;
 }
 
 /* src's attribute values interned in dst once each: value_map[src id] = dst id. */
@@ -260,44 +278,102 @@ static uint32_t *map_values(struct entities *dst, const struct entities *src)
     return value_map;
 }
 
-static void merge_into(struct entities *dst, const struct entities *src, const struct spoor_lc_pivot *p)
+/* Worker w's attribute value ids renumbered as the first worker's. */
+static void adopt_values(const struct spoor_lc_pivot *p, int w)
 {
-    uint32_t *value_map = map_values(dst, src);
-    lc_entities_reserve(&dst->table, src->table.count);
-    for (uint32_t sid = 1; sid <= src->table.count; sid++) {
-        if (sid + PREFETCH_AHEAD <= src->table.count)
-            lc_entities_prefetch(&dst->table, src->table.hash[sid + PREFETCH_AHEAD]);
-        size_t len;
-        const char *name = lc_entities_name(&src->table, sid, &len);
-        struct entity_row from = row_at(p, src, sid);
-        struct entity_row to = row_at(p, dst, lc_entities_get(&dst->table, name, len, src->table.hash[sid]));
-        for (size_t s = 0; s < p->nstages; s++) {
-            int64_t t = from.times[s];
-            if (t != SPOOR_NULL && (to.times[s] == SPOOR_NULL || t < to.times[s]))
-                to.times[s] = t;
-            to.seen[s] += from.seen[s];
-        }
-        for (size_t a = 0; a < p->nattrs; a++) {
-            uint32_t v = value_map[from.attr[a]];
-            if (v && attr_wins(dst, to.attr[a], to.attr_time[a], v, from.attr_time[a])) {
-                to.attr[a] = v;
-                to.attr_time[a] = from.attr_time[a];
-            }
-        }
+    struct entities *e = &p->workers[w];
+    uint32_t *value_map = map_values(&p->workers[0], e);
+    for (uint32_t id = 1; id <= e->table.count; id++) {
+        uint32_t *attr = row_at(p, e, id).attr;
+        for (size_t a = 0; a < p->nattrs; a++)
+            attr[a] = value_map[attr[a]];
     }
     free(value_map);
-    dst->counts.records += src->counts.records;
-    dst->counts.other_stage += src->counts.other_stage;
-    dst->counts.no_entity += src->counts.no_entity;
-    dst->counts.no_time += src->counts.no_time;
 }
 
+/* Merging looks each entity of worker w up in the workers before it, in
+ * shares of its ids on several threads (the lookups only read). */
+struct home_search {
+    const struct spoor_lc_pivot *p;
+    int w;
+    size_t shares;
+};
+
+static void find_homes(void *ctx, size_t share, int thread)
+{
+    (void)thread;
+    const struct home_search *hs = ctx;
+    const struct entities *e = &hs->p->workers[hs->w];
+    size_t n = e->table.count;
+    uint32_t from = (uint32_t)(1 + share * n / hs->shares), to = (uint32_t)(1 + (share + 1) * n / hs->shares);
+    for (uint32_t id = from; id < to; id++) {
+        if (id + PREFETCH_AHEAD < to)
+            for (int v = 0; v < hs->w; v++)
+                lc_entities_prefetch(&hs->p->workers[v].table, e->table.hash[id + PREFETCH_AHEAD]);
+        size_t len;
+        const char *name = lc_entities_name(&e->table, id, &len);
+        e->home[id] = 0;
+        for (int v = 0; v < hs->w && !e->home[id]; v++) {
+            uint32_t at = lc_entities_find_hashed(&hs->p->workers[v].table, name, len, e->table.hash[id]);
+            e->home[id] = at ? (uint64_t)v << 32 | at : 0;
+        }
+    }
+}
+
+/* Folds row `from` into row `to` (attribute values as the first worker's). */
+static void fold_row(const struct spoor_lc_pivot *p, struct entity_row to, struct entity_row from)
+{
+    for (size_t s = 0; s < p->nstages; s++) {
+        int64_t t = from.times[s];
+        if (t != SPOOR_NULL && (to.times[s] == SPOOR_NULL || t < to.times[s]))
+            to.times[s] = t;
+        to.seen[s] += from.seen[s];
+    }
+    for (size_t a = 0; a < p->nattrs; a++) {
+        uint32_t v = from.attr[a];
+        if (v && attr_wins(&p->workers[0], to.attr[a], to.attr_time[a], v, from.attr_time[a])) {
+            to.attr[a] = v;
+            to.attr_time[a] = from.attr_time[a];
+        }
+    }
+}
+
+/* The workers' tables are not copied into one: an entity stays in the first
+ * worker that has it, the others' rows of it are folded into that one, and
+ * merged ids list the entities worker by worker. Most entities are seen by one
+ * worker only (the log is cut into large chunks), so this costs a lookup per
+ * entity instead of an insertion. */
 void spoor_lc_pivot_merge(struct spoor_lc_pivot *p)
 {
-    for (int i = 1; i < p->nworkers; i++) {
-        merge_into(&p->workers[0], &p->workers[i], p);
-        entities_free(&p->workers[i]);
-        entities_init(&p->workers[i], p);
+    for (int w = 1; w < p->nworkers; w++) {
+        struct entities *e = &p->workers[w];
+        adopt_values(p, w);
+        e->home = spoor_xmalloc((e->table.count + 1) * sizeof *e->home);
+        struct home_search hs = {.p = p, .w = w, .shares = (size_t)p->nworkers * 4};
+        iv_parallel(hs.shares, p->nworkers, find_homes, &hs);
+        for (uint32_t id = 1; id <= e->table.count; id++)
+            if (e->home[id])
+                fold_row(p, row_at(p, &p->workers[e->home[id] >> 32], (uint32_t)e->home[id]), row_at(p, e, id));
+        struct spoor_lc_counts *to = &p->workers[0].counts;
+        to->records += e->counts.records;
+        to->other_stage += e->counts.other_stage;
+        to->no_entity += e->counts.no_entity;
+        to->no_time += e->counts.no_time;
+    }
+    size_t total = 0;
+    for (int w = 0; w < p->nworkers; w++)
+        total += p->workers[w].table.count;
+    p->where = spoor_xmalloc((total + 1) * sizeof *p->where);
+    for (int w = 0; w < p->nworkers; w++) {
+        struct entities *e = &p->workers[w];
+        e->merged_id = spoor_xcalloc(e->table.count + 1, sizeof *e->merged_id);
+        for (uint32_t id = 1; id <= e->table.count; id++)
+            if (!e->home || !e->home[id]) {
+                e->merged_id[id] = (uint32_t)++p->nmerged;
+                p->where[p->nmerged] = (uint64_t)w << 32 | id;
+            }
+        free(e->home);
+        e->home = NULL;
     }
 }
 
@@ -317,37 +393,65 @@ void spoor_lc_pivot_free(struct spoor_lc_pivot *p)
     }
     free(p->workers);
     free(p->caches);
+    free(p->where);
     free(p);
+}
+
+int spoor_lc_pivot_threads(const struct spoor_lc_pivot *p)
+{
+    return p->nworkers;
 }
 
 size_t spoor_lc_pivot_entities(const struct spoor_lc_pivot *p)
 {
-    return p->workers[0].table.count;
+    return p->nmerged;
+}
+
+/* A merged id's worker and its id there. */
+static const struct entities *merged_at(const struct spoor_lc_pivot *p, size_t id, uint32_t *local)
+{
+    *local = (uint32_t)p->where[id];
+    return &p->workers[p->where[id] >> 32];
+}
+
+static struct entity_row merged_row(const struct spoor_lc_pivot *p, size_t id)
+{
+    uint32_t local;
+    const struct entities *e = merged_at(p, id, &local);
+    return row_at(p, e, local);
 }
 
 const char *spoor_lc_pivot_name(const struct spoor_lc_pivot *p, size_t id)
 {
-    return lc_entities_name(&p->workers[0].table, (uint32_t)id, NULL);
+    uint32_t local;
+    const struct entities *e = merged_at(p, id, &local);
+    return lc_entities_name(&e->table, local, NULL);
 }
 
 size_t spoor_lc_pivot_find(const struct spoor_lc_pivot *p, const char *name, size_t len)
 {
-    return lc_entities_find(&p->workers[0].table, name, len);
+    uint32_t hash = (uint32_t)spoor_hash_bytes(name, len);
+    for (int w = 0; w < p->nworkers; w++) { /* the first worker that has it keeps it */
+        uint32_t id = lc_entities_find_hashed(&p->workers[w].table, name, len, hash);
+        if (id)
+            return p->workers[w].merged_id[id];
+    }
+    return 0;
 }
 
 const int64_t *spoor_lc_pivot_times(const struct spoor_lc_pivot *p, size_t id)
 {
-    return row_at(p, &p->workers[0], (uint32_t)id).times;
+    return merged_row(p, id).times;
 }
 
 const uint32_t *spoor_lc_pivot_seen(const struct spoor_lc_pivot *p, size_t id)
 {
-    return row_at(p, &p->workers[0], (uint32_t)id).seen;
+    return merged_row(p, id).seen;
 }
 
 uint32_t spoor_lc_pivot_attr_id(const struct spoor_lc_pivot *p, size_t id, size_t attr)
 {
-    return row_at(p, &p->workers[0], (uint32_t)id).attr[attr];
+    return merged_row(p, id).attr[attr];
 }
 
 const char *spoor_lc_pivot_attr(const struct spoor_lc_pivot *p, size_t id, size_t attr)

@@ -2,16 +2,11 @@
  * mapped fields fill the fixed columns; every other member becomes a dynamic
  * column typed by what it holds (nested objects and arrays as their raw JSON
  * text, quoted numbers as strings). */
-#include "read/field_map.h"
+#include "read/mapped_reader.h"
 #include "read/json_scan.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct jsonl_state {
-    struct spoor_field_map map;
-};
 
 static const char *skip_blanks(const char *p, const char *end)
 {
@@ -39,16 +34,6 @@ static int jsonl_sniff(const char *head, size_t len)
     return chrome ? 25 : 60;
 }
 
-static void jsonl_release(struct spoor_dialect *d)
-{
-    struct jsonl_state *st = d->state;
-    if (!st)
-        return;
-    spoor_field_map_release(&st->map);
-    free(st);
-    d->state = NULL;
-}
-
 /* A key as text: the raw bytes, or its unescaped form in buf when it has
  * escapes (keys longer than buf are compared raw). */
 static const char *key_text(const struct spoor_json_tok *key, char *buf, size_t cap, size_t *len)
@@ -66,11 +51,7 @@ static const char *key_text(const struct spoor_json_tok *key, char *buf, size_t 
 static int jsonl_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
                         struct spoor_error *err)
 {
-    struct jsonl_state *st = spoor_xcalloc(1, sizeof *st);
-    d->state = st;
-    d->format = &spoor_format_jsonl;
-    snprintf(d->name, sizeof d->name, "jsonl");
-    spoor_field_map_init(&st->map, opts);
+    struct spoor_field_map *map = spoor_mapped_begin(d, &spoor_format_jsonl, opts);
     struct spoor_head_fields head_fields = {0};
     const char *p = head + spoor_bom_len(head, len), *line, *line_end;
     while (spoor_head_line(&p, head + len, &head_fields, &line, &line_end)) {
@@ -85,13 +66,10 @@ static int jsonl_detect(const char *head, size_t len, const struct spoor_read_op
             char buf[256];
             size_t n;
             const char *k = key_text(&key, buf, sizeof buf, &n);
-            spoor_head_field(&head_fields, &st->map, k, n, val.p, val.n, val.kind == SPOOR_JSON_NULL);
+            spoor_head_field(&head_fields, map, k, n, val.p, val.n, val.kind == SPOOR_JSON_NULL);
         }
     }
-    int status = spoor_head_finish(&head_fields, &st->map, opts, d, "JSON objects", err);
-    if (status)
-        jsonl_release(d);
-    return status;
+    return spoor_mapped_finish(&head_fields, d, opts, "JSON objects", err);
 }
 
 /* What a key does in this chunk, found once per distinct key spelling. */
@@ -190,8 +168,9 @@ static struct key_info *cache_lookup(struct key_cache *c, const struct spoor_jso
 
 /* Per-chunk working memory: the key cache and a buffer for unescaped strings. */
 struct jsonl_parser {
-    const struct jsonl_state *st;
+    const struct spoor_field_map *map;
     struct spoor_table *t;
+    uint32_t src;           /* the input the rows come from */
     struct key_cache keys;
     struct spoor_string_memo memo[SPOOR_FIXED_COUNT];
     char *scratch;
@@ -220,22 +199,22 @@ static const char *set_fixed(struct jsonl_parser *jp, size_t row, enum spoor_fix
             memo = NULL;
         }
     }
-    return spoor_field_map_set_fixed(&jp->st->map, jp->t, row, f, text, n, memo);
+    return spoor_field_map_set_fixed(jp->map, jp->t, row, f, text, n, memo);
 }
 
 /* Adds the row for one object line; returns NULL or the skip reason (row dropped). */
-static const char *add_row(struct jsonl_parser *jp, const char *obj, const char *end, uint32_t src, uint64_t line_no)
+static const char *add_row(struct jsonl_parser *jp, const char *obj, const char *end, uint64_t line_no)
 {
     struct spoor_table *t = jp->t;
     size_t row = spoor_table_add_row(t);
-    t->src[row] = src;
+    t->src[row] = jp->src;
     t->line[row] = line_no;
     struct spoor_json_iter it;
     struct spoor_json_tok key, val;
     spoor_json_iter_init(&it, obj, end);
     int got;
     for (size_t position = 0; (got = spoor_json_next(&it, &key, &val)) == 1; position++) {
-        struct key_info *info = cache_lookup(&jp->keys, &key, position, &jp->st->map, t);
+        struct key_info *info = cache_lookup(&jp->keys, &key, position, jp->map, t);
         for (unsigned roles = info->roles; roles; roles &= roles - 1) {
             const char *reason = set_fixed(jp, row, (enum spoor_fixed)__builtin_ctz(roles), &val);
             if (reason) {
@@ -250,7 +229,7 @@ static const char *add_row(struct jsonl_parser *jp, const char *obj, const char 
                                          .text = val.p, .text_len = val.n};
             else
                 spoor_json_to_value(t, &val, false, &v);
-            spoor_table_set(t, &t->cols[info->col], row, &v);
+            spoor_mapped_set(t, &t->cols[info->col], row, &v);
         }
     }
     if (got < 0) {
@@ -261,28 +240,20 @@ static const char *add_row(struct jsonl_parser *jp, const char *obj, const char 
     return NULL;
 }
 
+static const char *jsonl_line(void *ctx, const char *line, const char **line_end, uint64_t line_no)
+{
+    struct jsonl_parser *jp = ctx;
+    const char *start = skip_blanks(line, *line_end);
+    if (start == *line_end)
+        return NULL;
+    return *start == '{' ? add_row(jp, start, *line_end, line_no) : "not a JSON object";
+}
+
 static int jsonl_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
 {
-    struct jsonl_parser jp = {.st = job->dialect->state, .t = job->out};
+    struct jsonl_parser jp = {.map = job->dialect->state, .t = job->out, .src = job->src};
     cache_init(&jp.keys);
-    const char *end = buf + len;
-    const char *p = buf + (job->at_file_start ? spoor_bom_len(buf, len) : 0);
-    uint64_t line_no = 0;
-    int status = SPOOR_OK;
-    while (p < end && status == SPOOR_OK) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *line_end = nl ? nl : end;
-        const char *line = p;
-        p = line_end + 1;
-        line_no++;
-        const char *start = skip_blanks(line, line_end);
-        if (start == line_end)
-            continue;
-        const char *reason = *start == '{' ? add_row(&jp, start, line_end, job->src, line_no) : "not a JSON object";
-        if (reason)
-            status = spoor_generic_skip(job, line_no, reason, line, (size_t)(line_end - line), err);
-    }
-    job->lines = line_no;
+    int status = spoor_mapped_lines(job, buf, len, jsonl_line, &jp, err);
     cache_free(&jp.keys);
     free(jp.scratch);
     return status;
@@ -293,5 +264,5 @@ const struct spoor_format spoor_format_jsonl = {
     .sniff = jsonl_sniff,
     .detect = jsonl_detect,
     .parse = jsonl_parse,
-    .release = jsonl_release,
+    .release = spoor_mapped_release,
 };

@@ -9,16 +9,11 @@
  * last colon before the first '='. Each k=v pair is a field, mapped onto the
  * fixed columns like a JSON lines member (--ts, --name, ...); the prefix is not
  * kept. Values cannot hold ';'. */
-#include "read/field_map.h"
+#include "read/mapped_reader.h"
 #include "read/json_scan.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct pylog_state {
-    struct spoor_field_map map;
-};
 
 /* The message part of a line: after the last ':' before the first '=', with at
  * least four prefix separators before it. NULL when the line is no record. */
@@ -56,11 +51,13 @@ static bool next_pair(const char **p, const char *end, const char **k, size_t *k
     return true;
 }
 
+/* The end of line [p, e) without a '\r' before its '\n'. */
+static const char *cut_cr(const char *p, const char *e) { return e > p && e[-1] == '\r' ? e - 1 : e; }
+
 static const char *line_end_of(const char *p, const char *end)
 {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
-    const char *e = nl ? nl : end;
-    return e > p && e[-1] == '\r' ? e - 1 : e;
+    return cut_cr(p, nl ? nl : end);
 }
 
 /* Confident when most of the first non-empty lines are records (a log may
@@ -83,24 +80,10 @@ static int pylog_sniff(const char *head, size_t len)
     return records * 2 > lines ? 70 : 0;
 }
 
-static void pylog_release(struct spoor_dialect *d)
-{
-    struct pylog_state *st = d->state;
-    if (!st)
-        return;
-    spoor_field_map_release(&st->map);
-    free(st);
-    d->state = NULL;
-}
-
 static int pylog_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
                         struct spoor_error *err)
 {
-    struct pylog_state *st = spoor_xcalloc(1, sizeof *st);
-    d->state = st;
-    d->format = &spoor_format_pylog;
-    snprintf(d->name, sizeof d->name, "pylog");
-    spoor_field_map_init(&st->map, opts);
+    struct spoor_field_map *map = spoor_mapped_begin(d, &spoor_format_pylog, opts);
     struct spoor_head_fields head_fields = {0};
     const char *p = head + spoor_bom_len(head, len), *line, *line_end;
     while (spoor_head_line(&p, head + len, &head_fields, &line, &line_end)) {
@@ -112,12 +95,9 @@ static int pylog_detect(const char *head, size_t len, const struct spoor_read_op
         const char *k, *v;
         size_t kn, vn;
         while (next_pair(&msg, e, &k, &kn, &v, &vn))
-            spoor_head_field(&head_fields, &st->map, k, kn, v, vn, false);
+            spoor_head_field(&head_fields, map, k, kn, v, vn, false);
     }
-    int status = spoor_head_finish(&head_fields, &st->map, opts, d, "log records", err);
-    if (status)
-        pylog_release(d);
-    return status;
+    return spoor_mapped_finish(&head_fields, d, opts, "log records", err);
 }
 
 /* A key's role and column, remembered by its position in the message (records
@@ -132,8 +112,9 @@ struct key_slot {
 };
 
 struct pylog_parser {
-    const struct pylog_state *st;
+    const struct spoor_field_map *map;
     struct spoor_table *t;
+    uint32_t src;           /* the input the rows come from */
     struct key_slot at[PYLOG_POSITIONS];
     struct spoor_string_memo fixed_memo[SPOOR_FIXED_COUNT];
 };
@@ -144,7 +125,7 @@ static struct key_slot *key_for(struct pylog_parser *pp, size_t position, const 
     struct key_slot *s = position < PYLOG_POSITIONS ? &pp->at[position] : spare;
     if (s->key && s->len == kn && memcmp(s->key, k, kn) == 0)
         return s;
-    const struct spoor_field_map *map = &pp->st->map;
+    const struct spoor_field_map *map = pp->map;
     *s = (struct key_slot){.key = k, .len = kn, .col = -1};
     s->roles = spoor_field_map_roles(map, k, kn);
     if (spoor_field_map_keeps(map, k, kn, s->roles))
@@ -167,11 +148,11 @@ static void value_of(struct spoor_table *t, struct key_slot *s, const char *v, s
                                     .text_len = vn};
 }
 
-static const char *add_row(struct pylog_parser *pp, const char *msg, const char *end, uint32_t src, uint64_t line_no)
+static const char *add_row(struct pylog_parser *pp, const char *msg, const char *end, uint64_t line_no)
 {
     struct spoor_table *t = pp->t;
     size_t row = spoor_table_add_row(t);
-    t->src[row] = src;
+    t->src[row] = pp->src;
     t->line[row] = line_no;
     const char *k, *v;
     size_t kn, vn;
@@ -189,7 +170,7 @@ static const char *add_row(struct pylog_parser *pp, const char *msg, const char 
             continue;
         for (unsigned roles = s->roles; roles; roles &= roles - 1) {
             enum spoor_fixed f = (enum spoor_fixed)__builtin_ctz(roles);
-            const char *reason = spoor_field_map_set_fixed(&pp->st->map, t, row, f, v, vn, &pp->fixed_memo[f]);
+            const char *reason = spoor_field_map_set_fixed(pp->map, t, row, f, v, vn, &pp->fixed_memo[f]);
             if (reason) {
                 spoor_table_drop_last_row(t);
                 return reason;
@@ -198,36 +179,27 @@ static const char *add_row(struct pylog_parser *pp, const char *msg, const char 
         if (s->col >= 0) {
             struct spoor_value val;
             value_of(t, s, v, vn, &val);
-            spoor_table_set(t, &t->cols[s->col], row, &val);
+            spoor_mapped_set(t, &t->cols[s->col], row, &val);
         }
     }
     spoor_field_map_set_phase(t, row);
     return NULL;
 }
 
+static const char *pylog_line(void *ctx, const char *line, const char **line_end, uint64_t line_no)
+{
+    struct pylog_parser *pp = ctx;
+    *line_end = cut_cr(line, *line_end);
+    if (spoor_field_is_blank(line, (size_t)(*line_end - line)))
+        return NULL;
+    const char *msg = message_start(line, *line_end);
+    return msg ? add_row(pp, msg, *line_end, line_no) : "not a log record with a k=v message";
+}
+
 static int pylog_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
 {
-    struct pylog_parser pp = {.st = job->dialect->state, .t = job->out};
-    const char *end = buf + len;
-    const char *p = buf + (job->at_file_start ? spoor_bom_len(buf, len) : 0);
-    uint64_t line_no = 0;
-    int status = SPOOR_OK;
-    while (p < end && status == SPOOR_OK) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *line = p;
-        const char *e = line_end_of(p, end);
-        p = nl ? nl + 1 : end;
-        line_no++;
-        if (spoor_field_is_blank(line, (size_t)(e - line)))
-            continue;
-        const char *msg = message_start(line, e);
-        const char *reason = msg ? add_row(&pp, msg, e, job->src, line_no)
-                                 : "not a log record with a k=v message";
-        if (reason)
-            status = spoor_generic_skip(job, line_no, reason, line, (size_t)(e - line), err);
-    }
-    job->lines = line_no;
-    return status;
+    struct pylog_parser pp = {.map = job->dialect->state, .t = job->out, .src = job->src};
+    return spoor_mapped_lines(job, buf, len, pylog_line, &pp, err);
 }
 
 const struct spoor_format spoor_format_pylog = {
@@ -235,5 +207,5 @@ const struct spoor_format spoor_format_pylog = {
     .sniff = pylog_sniff,
     .detect = pylog_detect,
     .parse = pylog_parse,
-    .release = pylog_release,
+    .release = spoor_mapped_release,
 };

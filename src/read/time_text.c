@@ -28,8 +28,48 @@ static bool parse_with_exponent(const char *p, size_t n, int64_t unit_ns, int64_
     return true;
 }
 
+/* The value of the 8 digits at p, or false when one is no digit. One word
+ * does the work of eight steps of a digit loop: digit pairs, then quads, then
+ * all eight are combined in place (the first digit is the lowest byte). */
+static bool eight_digits(const char *p, int64_t *out)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    const uint64_t zeros = 0x3030303030303030ull, high = 0xF0F0F0F0F0F0F0F0ull;
+    if ((w & high) != zeros || ((w + 0x0606060606060606ull) & high) != zeros)
+        return false;
+    uint64_t d = w - zeros;
+    uint64_t pairs = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FFull;
+    uint64_t quads = (pairs * 100 + (pairs >> 16)) & 0x0000FFFF0000FFFFull;
+    *out = (int64_t)((quads * 10000 + (quads >> 32)) & 0xFFFFFFFFull);
+    return true;
+}
+
+/* Plain digits, as most times are: 18 of them always fit in int64, so no step
+ * needs an overflow check. False for anything else (the general parse decides). */
+static bool parse_plain_integer(const char *p, size_t n, int64_t unit_ns, int64_t *ns)
+{
+    if (n == 0 || n > 18)
+        return false;
+    int64_t v = 0;
+    size_t i = 0;
+    for (; i < n % 8; i++) {
+        if (!is_digit(p[i]))
+            return false;
+        v = v * 10 + (p[i] - '0');
+    }
+    for (int64_t group; i < n; i += 8) {
+        if (!eight_digits(p + i, &group))
+            return false;
+        v = v * 100000000 + group;
+    }
+    return !__builtin_mul_overflow(v, unit_ns, ns);
+}
+
 bool spoor_time_parse_decimal(const char *p, size_t n, int64_t unit_ns, int64_t *ns)
 {
+    if (parse_plain_integer(p, n, unit_ns, ns))
+        return true;
     size_t i = 0;
     bool negative = false;
     if (i < n && (p[i] == '-' || p[i] == '+'))

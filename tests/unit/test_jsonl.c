@@ -6,8 +6,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "read/time_text.h"
 #include "read_harness.h"
 #include "testutil.h"
+
+#include <stdlib.h>
 
 #define S(lit) lit, sizeof(lit) - 1
 
@@ -254,6 +257,38 @@ static void test_chunking(void **state)
     harness_free(&chunked);
 }
 
+/* Integer times take a shortcut (eight digits a word at a time); it must agree
+ * with a plain digit loop for every length, reject a neighbour of '0'..'9' in
+ * any position, and leave overflow to the general parse. */
+static void test_integer_times(void **state)
+{
+    int64_t ns;
+    srand(7);
+    for (int len = 1; len <= 18; len++)
+        for (int trial = 0; trial < 200; trial++) {
+            char text[20];
+            int64_t want = 0;
+            for (int i = 0; i < len; i++) {
+                text[i] = (char)('0' + rand() % 10);
+                want = want * 10 + (text[i] - '0');
+            }
+            assert_true(spoor_time_parse_decimal(text, (size_t)len, 1, &ns));
+            assert_true(ns == want);
+            for (int bad = 0; bad < len; bad++) {
+                char saved = text[bad];
+                text[bad] = trial % 2 ? '/' : ':';
+                assert_false(spoor_time_parse_decimal(text, (size_t)len, 1, &ns));
+                text[bad] = saved;
+            }
+        }
+    assert_true(spoor_time_parse_decimal(S("999999999999999999"), 1, &ns) && ns == 999999999999999999LL);
+    assert_true(spoor_time_parse_decimal(S("9223372036854775807"), 1, &ns) && ns == INT64_MAX);
+    assert_false(spoor_time_parse_decimal(S("9223372036854775808"), 1, &ns));
+    assert_false(spoor_time_parse_decimal(S("999999999999999999"), 1000, &ns));
+    assert_true(spoor_time_parse_decimal(S("1700000000123"), 1000000, &ns) && ns == 1700000000123000000LL);
+    assert_true(spoor_time_parse_decimal(S("0000000000000042"), 1, &ns) && ns == 42);
+}
+
 static void test_sniff(void **state)
 {
     int plain = spoor_format_jsonl.sniff(S("{\"entity\":\"job1\",\"at\":1}\n"));
@@ -277,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_strict),
         cmocka_unit_test(test_args_modes),
         cmocka_unit_test(test_chunking),
+        cmocka_unit_test(test_integer_times),
         cmocka_unit_test(test_sniff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -125,16 +125,29 @@ static void feed(struct spoor_lc_pivot *p, int worker, const struct rec *r, size
     spoor_table_free(t);
 }
 
-static struct spoor_lc_pivot *pivot_of(const struct spoor_lc_spec *s, const struct rec *a, size_t na,
-                                       const struct rec *b, size_t nb)
+/* The records each worker parsed. */
+struct part {
+    const struct rec *rec;
+    size_t n;
+};
+
+static struct spoor_lc_pivot *pivot_of(const struct spoor_lc_spec *s, const struct part *parts, int workers)
 {
     static const char *fields[SPOOR_LC_MAX_BY + 1];
     size_t n = spoor_lc_spec_fields(s, fields);
-    struct spoor_lc_pivot *p = spoor_lc_pivot_begin(2, s->stages, s->nstages, fields, n);
-    feed(p, 0, a, na);
-    feed(p, 1, b, nb);
+    struct spoor_lc_pivot *p = spoor_lc_pivot_begin(workers, s->stages, s->nstages, fields, n);
+    for (int w = 0; w < workers; w++)
+        feed(p, w, parts[w].rec, parts[w].n);
     spoor_lc_pivot_merge(p);
     return p;
+}
+
+static void transmits_spec(struct spoor_lc_spec *s, size_t top)
+{
+    struct spoor_error err;
+    *s = (struct spoor_lc_spec){.top = top};
+    assert_int_equal(spoor_lc_spec_preset(s, "cascade-transmits", &err), SPOOR_OK);
+    assert_int_equal(spoor_lc_spec_finish(s, &err), SPOOR_OK);
 }
 
 /* Transfers: one local (Planned and Finished only), one remote with a
@@ -142,10 +155,8 @@ static struct spoor_lc_pivot *pivot_of(const struct spoor_lc_spec *s, const stru
 static void test_transfers(void **state)
 {
     (void)state;
-    struct spoor_error err;
-    struct spoor_lc_spec s = {.top = 2};
-    assert_int_equal(spoor_lc_spec_preset(&s, "cascade-transmits", &err), SPOOR_OK);
-    assert_int_equal(spoor_lc_spec_finish(&s, &err), SPOOR_OK);
+    struct spoor_lc_spec s;
+    transmits_spec(&s, 2);
     const struct rec w0[] = {
         {"x(1):a@h1", "transmitPlanned", 100, "local"},
         {"x(2):b@h0", "transmitPlanned", 200, "remote"},
@@ -161,7 +172,7 @@ static void test_transfers(void **state)
         {"x(3):c@h0", "transmitStarted", 310, "remote"},
         {"x(3):c@h0", "transmitFinished", 320, "remote"},
     };
-    struct spoor_lc_pivot *p = pivot_of(&s, w0, 5, w1, 6);
+    struct spoor_lc_pivot *p = pivot_of(&s, (const struct part[]){{w0, 5}, {w1, 6}}, 2);
     assert_int_equal(spoor_lc_pivot_entities(p), 3);
     struct spoor_lc_counts c = spoor_lc_pivot_counts(p);
     assert_int_equal(c.records, 11);
@@ -211,7 +222,7 @@ static void test_transfers(void **state)
         {"x(3):c@h0", "transmitFinished", 40, "remote"},
         {"y:d", "transmitPlanned", 0, "remote"},
     };
-    struct spoor_lc_pivot *o = pivot_of(&s, o0, 4, o1, 3);
+    struct spoor_lc_pivot *o = pivot_of(&s, (const struct part[]){{o0, 4}, {o1, 3}}, 2);
     spoor_lc_analyze(&s, p, o, &r);
     assert_true(r.compared);
     assert_int_equal(r.matched, 2);
@@ -235,6 +246,45 @@ static void mark_row(void *row, const void *ctx)
     *(uint64_t *)row = *(const uint64_t *)ctx;
 }
 
+/* Three workers: an entity seen by the second and third only stays with the
+ * second, one seen by the first and third with the first; either way its
+ * rows are folded (earliest times, counts added, the earlier record's
+ * attribute, at equal times the smaller value), and find() names the one kept. */
+static void test_merge_three_workers(void **state)
+{
+    (void)state;
+    struct spoor_lc_spec s;
+    transmits_spec(&s, 3);
+    const char *fields[SPOOR_LC_MAX_BY + 1];
+    size_t mode = spoor_lc_spec_fields(&s, fields) - 1; /* worker, mode */
+    const struct rec w0[] = {{"b", "transmitPlanned", 50, "remote"}};
+    const struct rec w1[] = {{"a", "transmitPlanned", 10, "remote"}, {"a", "transmitStarted", 30, "remote"}};
+    const struct rec w2[] = {{"a", "transmitStarted", 20, "remote"}, {"b", "transmitPlanned", 50, "local"},
+                             {"b", "transmitFinished", 90, "local"}, {"c", "transmitPlanned", 5, "local"}};
+    struct spoor_lc_pivot *p = pivot_of(&s, (const struct part[]){{w0, 1}, {w1, 2}, {w2, 4}}, 3);
+    assert_int_equal(spoor_lc_pivot_entities(p), 3);
+    assert_int_equal(spoor_lc_pivot_counts(p).records, 7);
+    size_t a = spoor_lc_pivot_find(p, "a", 1), b = spoor_lc_pivot_find(p, "b", 1), c = spoor_lc_pivot_find(p, "c", 1);
+    assert_true(a && b && c && a != b && b != c && a != c);
+    assert_int_equal(spoor_lc_pivot_find(p, "d", 1), 0);
+    assert_string_equal(spoor_lc_pivot_name(p, a), "a");
+    assert_int_equal(spoor_lc_pivot_times(p, a)[0], 10);
+    assert_int_equal(spoor_lc_pivot_times(p, a)[1], 20);
+    assert_int_equal(spoor_lc_pivot_seen(p, a)[1], 2);
+    assert_int_equal(spoor_lc_pivot_times(p, b)[3], 90);
+    assert_int_equal(spoor_lc_pivot_seen(p, b)[0], 2);
+    assert_string_equal(spoor_lc_pivot_attr(p, b, mode), "local"); /* tie at 50: the smaller */
+    assert_string_equal(spoor_lc_pivot_attr(p, c, mode), "local");
+    assert_int_equal(spoor_lc_pivot_attr_id(p, b, mode), spoor_lc_pivot_attr_id(p, c, mode));
+    spoor_lc_pivot_free(p);
+    spoor_lc_spec_free(&s);
+}
+
+static uint32_t find(const struct lc_entities *e, const char *name, size_t len)
+{
+    return lc_entities_find_hashed(e, name, len, (uint32_t)spoor_hash_bytes(name, len));
+}
+
 /* The entity table: ids 1..n in order of first sight, names and fresh rows
  * intact across growth of the slots, rows and arena, equal hashes told apart
  * by the name. */
@@ -244,7 +294,7 @@ static void test_entity_table(void **state)
     const uint64_t mark = 0x5eed;
     struct lc_entities e;
     lc_entities_init(&e, sizeof(uint64_t), mark_row, &mark);
-    assert_int_equal(lc_entities_find(&e, "a", 1), 0);
+    assert_int_equal(find(&e, "a", 1), 0);
     char name[32];
     enum { N = 20000 };
     for (uint32_t i = 0; i < N; i++) {
@@ -263,10 +313,10 @@ static void test_entity_table(void **state)
         assert_int_equal(len, (size_t)n);
         assert_int_equal(*(uint64_t *)lc_entities_row(&e, i + 1), mark + i);
         if (i % 3)
-            assert_int_equal(lc_entities_find(&e, name, (size_t)n), i + 1);
+            assert_int_equal(find(&e, name, (size_t)n), i + 1);
     }
     assert_int_equal(e.count, N);
-    assert_int_equal(lc_entities_find(&e, "task(0):y", 9), 0);
+    assert_int_equal(find(&e, "task(0):y", 9), 0);
     lc_entities_free(&e);
 }
 
@@ -278,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_spec_errors),
         cmocka_unit_test(test_kind_and_relative),
         cmocka_unit_test(test_transfers),
+        cmocka_unit_test(test_merge_three_workers),
         cmocka_unit_test(test_entity_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
