@@ -3,10 +3,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "spoor/error.h"
 #include "spoor/strpool.h"
+#include "util/huge_array.h"
 
 void lc_entities_init(struct lc_entities *e, size_t stride, void (*init_row)(void *, const void *), const void *ctx)
 {
@@ -15,32 +15,16 @@ void lc_entities_init(struct lc_entities *e, size_t stride, void (*init_row)(voi
 
 void lc_entities_free(struct lc_entities *e)
 {
-    free(e->slots);
-    free(e->names);
-    free(e->name_at);
-    free(e->hash);
-    free(e->rows);
+    spoor_huge_free(e->slots, e->nslots * sizeof *e->slots);
+    spoor_huge_free(e->names, e->names_cap);
+    spoor_huge_free(e->name_at, (e->cap + 1) * sizeof *e->name_at);
+    spoor_huge_free(e->hash, e->cap * sizeof *e->hash);
+    spoor_huge_free(e->rows, e->cap * e->stride);
 }
 
 /* Arrays of millions of entities are touched at random (a slot and a row per
- * lookup), so past a few megabytes they live in 2 MB-aligned blocks marked for
- * huge pages: far fewer page faults and TLB misses than 4 KB pages. Growing
- * copies the old contents (realloc would keep its small pages). */
-enum { HUGE_PAGE = 2 << 20 };
-static void *grow_array(void *old, size_t old_bytes, size_t bytes)
-{
-    if (bytes < 2 * HUGE_PAGE)
-        return spoor_xrealloc(old, bytes);
-    size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    void *p = aligned_alloc(HUGE_PAGE, rounded);
-    if (!p)
-        return spoor_xrealloc(old, bytes);
-    madvise(p, rounded, MADV_HUGEPAGE);
-    if (old)
-        memcpy(p, old, old_bytes < bytes ? old_bytes : bytes);
-    free(old);
-    return p;
-}
+ * lookup), so they live on huge pages (util/huge_array.h): far fewer page
+ * faults and TLB misses than 4 KB pages. */
 
 /* The slot holding `name`, or the empty slot where it belongs. */
 static size_t slot_of(const struct lc_entities *e, const char *name, size_t len, uint32_t hash)
@@ -67,9 +51,9 @@ static void reserve_slots(struct lc_entities *e, size_t n)
     size_t nslots = e->nslots ? e->nslots : 8192;
     while (n * 2 > nslots)
         nslots *= 2;
-    free(e->slots);
+    spoor_huge_free(e->slots, e->nslots * sizeof *e->slots);
     e->nslots = nslots;
-    e->slots = grow_array(NULL, 0, nslots * sizeof *e->slots);
+    e->slots = spoor_huge_alloc(nslots * sizeof *e->slots);
     memset(e->slots, 0, nslots * sizeof *e->slots);
     size_t mask = e->nslots - 1;
     for (uint32_t id = 1; id <= e->count; id++) {
@@ -84,9 +68,9 @@ static void reserve_slots(struct lc_entities *e, size_t n)
 static void grow_rows(struct lc_entities *e)
 {
     size_t cap = e->cap ? e->cap * 2 : 4096;
-    e->rows = grow_array(e->rows, e->cap * e->stride, cap * e->stride);
-    e->name_at = grow_array(e->name_at, (e->cap + 1) * sizeof *e->name_at, (cap + 1) * sizeof *e->name_at);
-    e->hash = grow_array(e->hash, e->cap * sizeof *e->hash, cap * sizeof *e->hash);
+    e->rows = spoor_huge_realloc(e->rows, e->cap * e->stride, cap * e->stride);
+    e->name_at = spoor_huge_realloc(e->name_at, (e->cap + 1) * sizeof *e->name_at, (cap + 1) * sizeof *e->name_at);
+    e->hash = spoor_huge_realloc(e->hash, e->cap * sizeof *e->hash, cap * sizeof *e->hash);
     e->cap = cap;
 }
 
@@ -100,7 +84,7 @@ uint32_t lc_entities_get(struct lc_entities *e, const char *name, size_t len, ui
         grow_rows(e);
     if (e->names_len + len + 1 > e->names_cap) {
         size_t cap = (e->names_len + len + 1) * 2;
-        e->names = grow_array(e->names, e->names_cap, cap);
+        e->names = spoor_huge_realloc(e->names, e->names_cap, cap);
         e->names_cap = cap;
     }
     uint32_t id = (uint32_t)++e->count;
