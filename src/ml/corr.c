@@ -2,7 +2,7 @@
  * column-major copy Z, and Z^T Z / n (dsyrk) is the correlation matrix. */
 #include "ml/corr.h"
 
-#include <cblas.h>
+#include "ml/blas.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +71,7 @@ void spoor_corr_matrix(const double *x, size_t nrows, size_t ncols, bool spearma
     double *z = spoor_xmalloc((nrows * ncols + 1) * sizeof *z);
     for (size_t j = 0; j < ncols; j++)
         standardise(x, nrows, ncols, j, z + j * nrows);
-    cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, (int)ncols, (int)nrows, 1.0, z, (int)nrows, 0.0, r,
+    spoor_blas()->dsyrk(CblasColMajor, CblasUpper, CblasTrans, (int)ncols, (int)nrows, 1.0, z, (int)nrows, 0.0, r,
                 (int)ncols);
     for (size_t a = 0; a < ncols; a++) {
         r[a * ncols + a] = 1;

@@ -4,7 +4,7 @@
  * than the one BLAS call that builds G. */
 #include "ml/lasso.h"
 
-#include <cblas.h>
+#include "ml/blas.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,11 +59,11 @@ static void gram_build(const double *x, size_t nrows, size_t p, const double *y,
         for (size_t r = 0; r < n; r++)
             z[j * n + r] = gm->sd[j] > 0 ? z[j * n + r] / gm->sd[j] : 0;
     }
-    cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, (int)p, (int)n, 1.0 / (double)n, z, (int)n, 0.0, gm->g, (int)p);
+    spoor_blas()->dsyrk(CblasColMajor, CblasUpper, CblasTrans, (int)p, (int)n, 1.0 / (double)n, z, (int)n, 0.0, gm->g, (int)p);
     for (size_t a = 0; a < p; a++)
         for (size_t b = a + 1; b < p; b++)
             gm->g[a * p + b] = gm->g[b * p + a];
-    cblas_dgemv(CblasColMajor, CblasTrans, (int)n, (int)p, 1.0 / (double)n, z, (int)n, yc, 1, 0.0, gm->c, 1);
+    spoor_blas()->dgemv(CblasColMajor, CblasTrans, (int)n, (int)p, 1.0 / (double)n, z, (int)n, yc, 1, 0.0, gm->c, 1);
     free(z);
     free(yc);
 }

@@ -1,6 +1,6 @@
 #include "ml/pca.h"
 
-#include <lapacke.h>
+#include "ml/blas.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +10,7 @@ int spoor_pca_from_corr(const double *corr, size_t n, struct spoor_pca *out, str
     memset(out, 0, sizeof *out);
     double *a = spoor_xmalloc((n * n + 1) * sizeof *a), *w = spoor_xmalloc((n + 1) * sizeof *w);
     memcpy(a, corr, n * n * sizeof *a);
-    lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', (lapack_int)n, a, (lapack_int)n, w);
+    lapack_int info = spoor_blas()->dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', (lapack_int)n, a, (lapack_int)n, w);
     if (info != 0) {
         free(a);
         free(w);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cblas.h>
 
 #include "importance_print.h"
 #include "load_args.h"
@@ -321,8 +320,6 @@ int cmd_importance(int argc, char **argv)
         fprintf(stderr, "spoor importance: --corr-matrix needs the corr method\n");
         return 2;
     }
-    /* One BLAS thread: the matrices here are small, and sums then come out the same on every run. */
-    openblas_set_num_threads(1);
     struct spoor_error err;
     struct spoor_dataset *ds = NULL;
     struct spoor_importance_report r;

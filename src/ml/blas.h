@@ -1,0 +1,24 @@
+/* BLAS and LAPACK, loaded on first use.
+ *
+ * OpenBLAS starts its thread pool when it is loaded, and the pool spins on
+ * sched_yield for ~0.1 s before it sleeps: linked into spoor, every command
+ * paid ~50 ms of CPU for it (a third of `spoor stats` on a 50 MB trace), so
+ * only the commands that do linear algebra load it now, with one thread (the
+ * matrices here are small, and sums then come out the same on every run). */
+#ifndef SPOOR_ML_BLAS_H
+#define SPOOR_ML_BLAS_H
+
+#include <cblas.h>
+#include <lapacke.h>
+
+struct spoor_blas {
+    __typeof__(cblas_dsyrk) *dsyrk;
+    __typeof__(cblas_dgemv) *dgemv;
+    __typeof__(LAPACKE_dsyevd) *dsyevd;
+};
+
+/* The functions, loaded once (thread-safe). A system without the libraries
+ * (liblapacke, a BLAS) ends the program with a one-line error. */
+const struct spoor_blas *spoor_blas(void);
+
+#endif
