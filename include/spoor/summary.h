@@ -38,7 +38,11 @@ extern const char spoor_summary_default_compute[];
 struct spoor_summary_opts {
     const char *compute;    /* comma-separated cats or cat.name; NULL = default */
     size_t top;             /* top files and functions kept */
-    size_t window;          /* rows held per thread; 0 = SPOOR_SUMMARY_WINDOW */
+    size_t window;          /* rows held per reorder; 0 = SPOOR_SUMMARY_WINDOW */
+    /* Inputs fed one after another: more than one (a file per process, say)
+     * puts rows out of global start order from the start, so the unions are
+     * kept per thread at once instead of after a failed first pass. */
+    size_t inputs;
 };
 
 struct spoor_summary_layer {
@@ -89,17 +93,19 @@ extern const size_t spoor_summary_n_arg_keys;
  * spoor_summary_again. Memory follows the unions (disjoint spans per group)
  * and a bounded reorder window per thread, never the number of events.
  *
- * Self time and parents need each thread's rows in start order; they are put
- * in order by a window of rows per thread (opts->window). When a thread's rows
- * come further out of order (e.g. a long event written after everything it
- * holds, or a shuffled trace), spoor_summary_again returns true: feed the
- * inputs once more through the same sink, with those threads held whole. The
- * answer is the same either way. */
+ * Self time and parents need each thread's rows in start order, and a union
+ * is cheapest when every thread's rows come in one start order: the first
+ * pass puts all rows in order by one window (opts->window rows). When rows
+ * come further out of that order (threads written in blocks, a long event
+ * written after everything it holds, a shuffled trace), spoor_summary_again
+ * returns true: feed the inputs once more, now with a window per thread; and
+ * when a thread's rows overflow even that, once more with those threads held
+ * whole. The answer is the same either way. */
 struct spoor_summary_run;
 struct spoor_summary_run *spoor_summary_begin(const struct spoor_summary_opts *opts, int threads);
 struct spoor_sink spoor_summary_sink(struct spoor_summary_run *run);
 /* Ends a pass: false when the summary is complete, true when the inputs must
- * be fed again (at most once). */
+ * be fed again (at most twice). */
 bool spoor_summary_again(struct spoor_summary_run *run);
 /* The answer; frees the run. */
 void spoor_summary_end(struct spoor_summary_run *run, struct spoor_summary *out);

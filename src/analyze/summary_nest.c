@@ -7,23 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 struct open_event {
     int64_t end, self;
     uint32_t cat, fn, file;
     bool event;
 };
 
+/* The last row a reorder swept: a row before it comes too late. */
+struct mark {
+    struct nest_item last;
+    bool any;
+};
+
+static bool too_late(const struct mark *m, const struct nest_item *x) { return m->any && nest_before(x, &m->last); }
+
 struct thread {
-    struct nest_item *held;     /* bounded: in start order; unbounded: as they came */
-    size_t n, cap;
-    struct nest_item last;      /* the last row swept */
-    bool swept, overflow, unbounded;
-    struct thread_spans spans;
+    struct reorder rows;
+    struct mark swept;          /* per thread only */
+    bool overflow;
+    struct thread_spans spans;  /* per thread only */
     struct open_event *stack;
     size_t depth, stack_cap;
     int64_t t;
 };
+
+struct head;
 
 struct summary_nest {
     struct summary_keys ids;    /* thread keys */
@@ -31,25 +39,21 @@ struct summary_nest {
     size_t cap;
     const struct summary_keys *unbounded;
     size_t window;
-    bool overflow;
+    bool ordered, overflow;
+    /* Ordered: the threads' rows are one window of `held` rows, swept in
+     * start order by a merge of the threads (a heap of them by first row). */
+    size_t held;
+    struct mark swept;
+    struct head *heap;
+    size_t heap_cap;
 };
 
-static bool before(const struct nest_item *a, const struct nest_item *b)
-{
-    if (a->start != b->start)
-        return a->start < b->start;
-    if (a->end != b->end)
-        return a->end > b->end;
-    return a->seq > b->seq;
-}
-
-static int by_start(const void *a, const void *b) { return before(a, b) ? -1 : before(b, a) ? 1 : 0; }
-
-struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window)
+struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window, bool ordered)
 {
     struct summary_nest *n = spoor_xcalloc(1, sizeof *n);
     n->unbounded = unbounded;
     n->window = window;
+    n->ordered = ordered;
     return n;
 }
 
@@ -100,7 +104,7 @@ static void add_spans(struct thread_spans *s, const struct nest_item *x)
     thread_groups_add(&s->by_fn, x->fn, x->start, x->end);
     if (x->file != SUMMARY_NO_GROUP)
         thread_groups_add(&s->by_file, x->file, x->start, x->end);
-    if (x->io)
+    if (x->io_pid != SUMMARY_NO_GROUP)
         span_groups_add(&s->io, 0, x->start, x->end);
     if (x->compute)
         span_groups_add(&s->compute, 0, x->start, x->end);
@@ -115,8 +119,6 @@ static void sweep(struct thread *th, const struct nest_item *x, struct summary_a
         leave(&th->stack[th->depth], acc);
     }
     const struct open_event *parent = th->depth ? &th->stack[th->depth - 1] : NULL;
-    if (x->event)
-        add_spans(&th->spans, x);
     if (x->event && !(parent && parent->cat == x->cat)) {
         int64_t dur = x->end - x->start;
         acc->cats[x->cat].outer_dur += dur;
@@ -128,31 +130,92 @@ static void sweep(struct thread *th, const struct nest_item *x, struct summary_a
         th->stack = spoor_xrealloc(th->stack, th->stack_cap * sizeof *th->stack);
     }
     th->stack[th->depth++] = (struct open_event){x->end, 0, x->cat, x->fn, x->file, x->event};
-    th->last = *x;
-    th->swept = true;
 }
 
-static void hold(struct thread *th, const struct nest_item *x)
+/* Sweeps th's first row through its stack and into the unions. */
+static const struct nest_item *sweep_first(struct summary_nest *n, struct thread *th, struct summary_acc *acc)
 {
-    if (th->n == th->cap) {
-        th->cap = th->cap ? 2 * th->cap : 8; /* threads may be many and short */
-        th->held = spoor_xrealloc(th->held, th->cap * sizeof *th->held);
-    }
-    size_t i = th->n++;
-    if (!th->unbounded)
-        for (; i && before(x, &th->held[i - 1]); i--)
-            th->held[i] = th->held[i - 1];
-    th->held[i] = *x;
+    const struct nest_item *x = &th->rows.held[th->rows.first++];
+    sweep(th, x, acc);
+    if (x->event && n->ordered)
+        ordered_add(acc, x);
+    else if (x->event)
+        add_spans(&th->spans, x);
+    return x;
 }
 
-/* Sweeps held[0..k) and keeps the rest. */
-static void sweep_held(struct thread *th, size_t k, struct summary_acc *acc)
+/* Per thread: sweeps th's first k rows. */
+static void sweep_thread(struct summary_nest *n, struct thread *th, size_t k, struct summary_acc *acc)
 {
+    const struct nest_item *x = NULL;
     for (size_t i = 0; i < k; i++)
-        sweep(th, &th->held[i], acc);
-    if (k < th->n)
-        memmove(th->held, th->held + k, (th->n - k) * sizeof *th->held);
-    th->n -= k;
+        x = sweep_first(n, th, acc);
+    if (x)
+        th->swept = (struct mark){*x, true};
+}
+
+/* A thread in the merge, keyed by the start of its first row. */
+struct head {
+    int64_t start;
+    uint32_t thread;
+};
+
+static bool head_before(const struct summary_nest *n, const struct head *a, const struct head *b)
+{
+    if (a->start != b->start)
+        return a->start < b->start;
+    const struct reorder *x = &n->threads[a->thread].rows, *y = &n->threads[b->thread].rows;
+    return nest_before(&x->held[x->first], &y->held[y->first]);
+}
+
+static void sift_down(const struct summary_nest *n, struct head *h, size_t size, size_t at)
+{
+    for (;;) {
+        size_t l = 2 * at + 1, m = at;
+        if (l < size && head_before(n, &h[l], &h[m]))
+            m = l;
+        if (l + 1 < size && head_before(n, &h[l + 1], &h[m]))
+            m = l + 1;
+        if (m == at)
+            return;
+        struct head x = h[at];
+        h[at] = h[m];
+        h[m] = x;
+        at = m;
+    }
+}
+
+/* Ordered: sweeps the first k rows of all threads, in start order. The top
+ * thread gives rows for as long as they start before any other's. */
+static void sweep_merged(struct summary_nest *n, size_t k, struct summary_acc *acc)
+{
+    summary_grow((void **)&n->heap, &n->heap_cap, n->ids.n, sizeof *n->heap);
+    struct head *h = n->heap;
+    size_t size = 0;
+    for (uint32_t id = 0; id < n->ids.n; id++) {
+        const struct reorder *r = &n->threads[id].rows;
+        if (r->n > r->first)
+            h[size++] = (struct head){r->held[r->first].start, id};
+    }
+    for (size_t i = size / 2; i-- > 0;)
+        sift_down(n, h, size, i);
+    const struct nest_item *x = NULL;
+    n->held -= k;
+    while (k) {
+        int64_t second = size < 2 ? INT64_MAX : size < 3 || h[1].start < h[2].start ? h[1].start : h[2].start;
+        struct thread *th = &n->threads[h[0].thread];
+        do {
+            x = sweep_first(n, th, acc);
+            k--;
+        } while (k && th->rows.first < th->rows.n && th->rows.held[th->rows.first].start < second);
+        if (th->rows.first == th->rows.n)
+            h[0] = h[--size];
+        else
+            h[0].start = th->rows.held[th->rows.first].start;
+        sift_down(n, h, size, 0);
+    }
+    if (x)
+        n->swept = (struct mark){*x, true};
 }
 
 uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
@@ -162,36 +225,51 @@ uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
     if (id == known) {
         summary_grow((void **)&n->threads, &n->cap, id, sizeof *n->threads);
         n->threads[id].t = INT64_MIN;
-        n->threads[id].unbounded = summary_keys_find(n->unbounded, key) != SUMMARY_NO_GROUP;
+        n->threads[id].rows.unbounded = summary_keys_find(n->unbounded, key) != SUMMARY_NO_GROUP;
     }
     return id;
 }
 
-void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest_item *it, struct summary_acc *acc)
+void summary_nest_add(struct summary_nest *n, const struct nest_item *it, struct summary_acc *acc)
 {
-    struct thread *th = &n->threads[thread];
+    struct thread *th = &n->threads[it->thread];
+    if (n->ordered) {
+        if (n->overflow)
+            return;
+        if (too_late(&n->swept, it)) {
+            n->overflow = true;
+            return;
+        }
+        reorder_hold(&th->rows, it);
+        if (++n->held >= 2 * n->window)
+            sweep_merged(n, n->held - n->window, acc);
+        return;
+    }
     if (th->overflow)
         return;
-    if (!th->unbounded && th->swept && before(it, &th->last)) {
+    if (!th->rows.unbounded && too_late(&th->swept, it)) {
         th->overflow = n->overflow = true;
         return;
     }
-    hold(th, it);
-    if (!th->unbounded && th->n >= 2 * n->window)
-        sweep_held(th, th->n - n->window, acc);
+    reorder_hold(&th->rows, it);
+    size_t held = th->rows.n - th->rows.first;
+    if (!th->rows.unbounded && held >= 2 * n->window)
+        sweep_thread(n, th, held - n->window, acc);
 }
 
 bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded)
 {
+    if (n->ordered && !n->overflow)
+        sweep_merged(n, n->held, acc);
     for (uint32_t id = 0; id < n->ids.n; id++) {
         struct thread *th = &n->threads[id];
         if (th->overflow) {
             summary_keys_id(unbounded, n->ids.keys[id]);
             continue;
         }
-        if (th->unbounded && th->n)
-            qsort(th->held, th->n, sizeof *th->held, by_start);
-        sweep_held(th, th->n, acc);
+        if (th->rows.unbounded)
+            reorder_sort(&th->rows);
+        sweep_thread(n, th, th->rows.n - th->rows.first, acc);
         while (th->depth) {
             struct open_event *top = &th->stack[--th->depth];
             accrue(th, top, top->end);
@@ -200,6 +278,8 @@ bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct
     }
     return !n->overflow;
 }
+
+bool summary_nest_ordered(const struct summary_nest *n) { return n->ordered; }
 
 size_t summary_nest_count(const struct summary_nest *n) { return n->ids.n; }
 
@@ -229,8 +309,9 @@ void summary_nest_free(struct summary_nest *n)
 {
     if (!n)
         return;
+    free(n->heap);
     for (size_t i = 0; i < n->cap; i++) {
-        free(n->threads[i].held);
+        free(n->threads[i].rows.held);
         free(n->threads[i].stack);
         thread_spans_free(&n->threads[i].spans);
     }

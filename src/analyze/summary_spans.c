@@ -40,13 +40,6 @@ size_t span_groups_get(const struct span_groups *s, uint32_t group, const struct
     return group < s->cap ? s->g[group].n : 0;
 }
 
-int64_t span_groups_length(const struct span_groups *s, uint32_t group)
-{
-    const struct spoor_span *v;
-    size_t n = span_groups_get(s, group, &v);
-    return spoor_spans_length(v, n);
-}
-
 void span_groups_free(struct span_groups *s)
 {
     for (size_t i = 0; i < s->cap; i++)

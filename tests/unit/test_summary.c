@@ -443,28 +443,35 @@ static void load_opts(struct spoor_load_opts *o, int threads)
     o->input.chunk_size = 64 << 10; /* many batches */
 }
 
-static void streaming(const char *const *paths, size_t n, int threads, size_t window, struct spoor_summary *s)
+/* The streaming summary of paths, told they are `inputs` inputs (1: the first
+ * pass tries one global start order; more: per thread from the start);
+ * returns the number of passes. */
+static int streaming(const char *const *paths, size_t n, size_t inputs, int threads, size_t window,
+                     struct spoor_summary *s)
 {
     struct spoor_load_opts o;
     load_opts(&o, threads);
-    struct spoor_summary_opts so = {.top = 1000, .window = window};
+    struct spoor_summary_opts so = {.top = 1000, .window = window, .inputs = inputs};
     struct spoor_summary_run *run = spoor_summary_begin(&so, threads);
     struct spoor_sink sink = spoor_summary_sink(run);
     struct spoor_load_result res;
     struct spoor_error err;
     assert_int_equal(spoor_load(paths, n, &o, &sink, &res, &err), SPOOR_OK);
-    if (spoor_summary_again(run)) {
+    int passes = 1;
+    while (spoor_summary_again(run)) {
+        assert_true(++passes <= 3);
         spoor_load_result_free(&res);
         assert_int_equal(spoor_load(paths, n, &o, &sink, &res, &err), SPOOR_OK);
-        assert_false(spoor_summary_again(run));
     }
     spoor_load_result_free(&res);
     spoor_summary_end(run, s);
+    return passes;
 }
 
 /* The streaming summary of paths against the reference, with 1 and 3 threads
- * (only 3 when `quick`). */
-static void check_paths(const char *const *paths, size_t n, size_t window, bool quick)
+ * (only 3 when `quick`), first in global order then per thread from the
+ * start; returns the passes the global order took. */
+static int check_paths(const char *const *paths, size_t n, size_t window, bool quick)
 {
     struct spoor_load_opts o;
     load_opts(&o, 1);
@@ -473,23 +480,29 @@ static void check_paths(const char *const *paths, size_t n, size_t window, bool 
     struct spoor_error err;
     assert_int_equal(spoor_load_table(paths, n, &o, &t, &res, &err), SPOOR_OK);
     spoor_load_result_free(&res);
+    /* The whole table as one batch gives the same. */
+    struct spoor_summary whole;
+    struct spoor_summary_opts so = {.top = 1000};
+    spoor_summarize(t, &so, &whole);
+    int ordered_passes = 0;
     for (int threads = quick ? 3 : 1; threads <= 3; threads += 2) {
-        struct spoor_summary s;
-        streaming(paths, n, threads, window, &s);
-        check_against_reference(t, &s);
-        /* The whole table as one batch gives the same. */
-        struct spoor_summary whole;
-        struct spoor_summary_opts so = {.top = 1000};
-        spoor_summarize(t, &so, &whole);
-        assert_int_equal(whole.nlayers, s.nlayers);
-        for (size_t i = 0; i < s.nlayers; i++)
-            assert_memory_equal(&whole.layers[i].count, &s.layers[i].count,
-                                sizeof s.layers[i] - offsetof(struct spoor_summary_layer, count) -
-                                    sizeof s.layers[i].parent - sizeof s.layers[i].parent_share);
-        spoor_summary_free(&whole);
-        spoor_summary_free(&s);
+        for (size_t inputs = 1; inputs <= 2; inputs++) {
+            struct spoor_summary s;
+            int passes = streaming(paths, n, inputs, threads, window, &s);
+            if (inputs == 1)
+                ordered_passes = passes;
+            check_against_reference(t, &s);
+            assert_int_equal(whole.nlayers, s.nlayers);
+            for (size_t i = 0; i < s.nlayers; i++)
+                assert_memory_equal(&whole.layers[i].count, &s.layers[i].count,
+                                    sizeof s.layers[i] - offsetof(struct spoor_summary_layer, count) -
+                                        sizeof s.layers[i].parent - sizeof s.layers[i].parent_share);
+            spoor_summary_free(&s);
+        }
     }
+    spoor_summary_free(&whole);
     spoor_table_free(t);
+    return ordered_passes;
 }
 
 /* A gen trace with its event lines shuffled (metadata kept first, so that
@@ -546,11 +559,13 @@ static void streaming_matches_reference_on_gen_traces(void **state)
     g.size_bytes = 1 << 20;
     assert_int_equal(spoor_gen_write(b, &g, &res, &err), SPOOR_OK);
     const char *one[] = {a}, *two[] = {a, b}, *shuffled[] = {shuffled_trace(a)};
-    check_paths(one, 1, 0, false);
-    check_paths(two, 2, 0, false);
-    check_paths(shuffled, 1, 0, true);
-    /* A small window: threads overflow it and the inputs are fed again. */
-    check_paths(shuffled, 1, 32, false);
+    /* One gen trace is in global start order within the window: one pass. */
+    assert_int_equal(check_paths(one, 1, 0, false), 1);
+    /* Two traces of the same time, one after the other, are not: per thread. */
+    assert_int_equal(check_paths(two, 2, 0, false), 2);
+    assert_int_equal(check_paths(shuffled, 1, 0, true), 2);
+    /* A small window: threads overflow it too and the inputs are fed a third time. */
+    assert_int_equal(check_paths(shuffled, 1, 32, false), 3);
     check_paths(two, 2, 32, true);
 }
 
