@@ -10,8 +10,13 @@
 #define SUMMARY_NO_GROUP UINT32_MAX
 
 /* Grows *v (elements of `size` bytes, *cap of them) to hold index `need`,
- * zeroing the new part. */
-void summary_grow(void **v, size_t *cap, size_t need, size_t size);
+ * zeroing the new part. Inline: called per row, it rarely grows. */
+void summary_grow_to(void **v, size_t *cap, size_t need, size_t size);
+static inline void summary_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need >= *cap)
+        summary_grow_to(v, cap, need, size);
+}
 
 /* Dense ids 0..n-1 for 64-bit keys (pids, pairs of ids), in order of first
  * sight; keys[id] is the key. Zero-initialise; summary_keys_free. */
@@ -81,6 +86,7 @@ struct layer_acc {
     uint64_t count, sized;
     int64_t self, dur_sum, bytes;
     int64_t outer_dur;      /* dur of events whose parent is of another cat (or none) */
+    uint32_t last_parent, last_pair; /* the last parent cat met, its parent_pairs id + 1 */
     struct union_run run;   /* in global start order (summary_ordered.c) */
 };
 struct top_acc {
@@ -96,7 +102,7 @@ struct nest_item {
     int64_t start, end;
     uint64_t seq;           /* row number in the whole input */
     uint32_t cat, fn, file; /* fn and file SUMMARY_NO_GROUP when none */
-    uint32_t pid, thread;   /* pid id; call-stack thread in the nest */
+    uint32_t thread;        /* call-stack thread in the nest, keyed pid id << 32 | tid id */
     uint32_t io_pid;        /* id in io_pids of an I/O event, else SUMMARY_NO_GROUP */
     bool event;             /* metadata rows nest but are not summed */
     bool compute;
@@ -160,7 +166,7 @@ void reorder_sort(struct reorder *r);
 /* The unions fed in one global start order: a union_run per group. A
  * (cat, process) union is kept together with the process's compute, since
  * |C \ K| = |C u K| - |K|: then no union needs its spans. */
-void ordered_add(struct summary_acc *acc, const struct nest_item *x);
+void ordered_add(struct summary_acc *acc, const struct nest_item *x, uint32_t pid);
 /* Their lengths into acc (fn and file time, io_time, cat_time, cat_rest,
  * compute_time). */
 void ordered_lengths(struct summary_acc *acc);

@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The one reorder of all threads holds this many windows: the threads' rows
+ * interleave, so a row is further from its place than in its own thread. */
+#define ORDERED_WINDOWS 4
+
 struct open_event {
     int64_t end, self;
     uint32_t cat, fn, file;
@@ -92,11 +96,16 @@ static void advance(struct thread *th, int64_t to, struct summary_acc *acc)
         th->t = to;
 }
 
+/* A layer mostly sits in one parent layer, so each cat remembers its last pair. */
 static void add_parent_pair(struct summary_acc *acc, uint32_t cat, uint32_t parent, int64_t dur)
 {
-    uint32_t id = summary_keys_id(&acc->parent_pairs, (uint64_t)cat << 32 | parent);
-    summary_grow((void **)&acc->parent_dur, &acc->parent_cap, id, sizeof *acc->parent_dur);
-    acc->parent_dur[id] += dur;
+    struct layer_acc *l = &acc->cats[cat];
+    if (!l->last_pair || l->last_parent != parent) {
+        l->last_parent = parent;
+        l->last_pair = summary_keys_id(&acc->parent_pairs, (uint64_t)cat << 32 | parent) + 1;
+        summary_grow((void **)&acc->parent_dur, &acc->parent_cap, l->last_pair - 1, sizeof *acc->parent_dur);
+    }
+    acc->parent_dur[l->last_pair - 1] += dur;
 }
 
 static void add_spans(struct thread_spans *s, const struct nest_item *x)
@@ -138,7 +147,7 @@ static const struct nest_item *sweep_first(struct summary_nest *n, struct thread
     const struct nest_item *x = &th->rows.held[th->rows.first++];
     sweep(th, x, acc);
     if (x->event && n->ordered)
-        ordered_add(acc, x);
+        ordered_add(acc, x, (uint32_t)(n->ids.keys[x->thread] >> 32));
     else if (x->event)
         add_spans(&th->spans, x);
     return x;
@@ -241,8 +250,8 @@ void summary_nest_add(struct summary_nest *n, const struct nest_item *it, struct
             return;
         }
         reorder_hold(&th->rows, it);
-        if (++n->held >= 2 * n->window)
-            sweep_merged(n, n->held - n->window, acc);
+        if (++n->held >= 2 * ORDERED_WINDOWS * n->window)
+            sweep_merged(n, n->held - ORDERED_WINDOWS * n->window, acc);
         return;
     }
     if (th->overflow)

@@ -6,21 +6,33 @@
  * |C \ K| = |C u K| - |K|, needs no spans either: each (cat, process) run is
  * fed the cat's events and every compute event of the process. A run made
  * when its cat first comes starts as a copy of the process's compute run,
- * which is what C u K is while C is empty. */
+ * which is what C u K is while C is empty. Cats are few, so a process keeps
+ * its runs in an array by a dense slot per cat, not in a hash. */
 #include "summary_internal.h"
 
 #include <stdlib.h>
+
+/* A process's compute and, per cat it has (by slot), C u K. */
+struct cat_run {
+    struct union_run run;
+    bool seen;
+};
+struct process_runs {
+    struct union_run compute;
+    struct cat_run *cats;
+    size_t cap;
+};
 
 struct ordered_runs {
     struct union_run compute;           /* every process's compute */
     struct union_run *io;               /* per io pid id */
     size_t io_cap;
-    struct union_run *pid_compute;      /* per pid id */
-    uint32_t *pid_first;                /* per pid id: its first (cat, pid) id, + 1 */
-    size_t pid_cap, pid_first_cap;
-    struct union_run *with_compute;     /* per (cat, pid) id: C u K */
-    uint32_t *next;                     /* per (cat, pid) id: the pid's next one, + 1 */
-    size_t cat_pid_cap, next_cap;
+    struct process_runs *pids;          /* per pid id */
+    size_t pids_cap;
+    uint32_t *slot_of;                  /* per cat string id: its slot + 1 (cats are few) */
+    size_t slot_of_cap;
+    uint32_t *cat_of;                   /* per slot: the cat string id */
+    size_t nslots, cat_of_cap;
 };
 
 void union_run_add(struct union_run *r, int64_t start, int64_t end)
@@ -39,31 +51,32 @@ void union_run_add(struct union_run *r, int64_t start, int64_t end)
 
 int64_t union_run_length(const struct union_run *r) { return r->closed + (r->hi - r->lo); }
 
-/* The (cat, pid) run of x, made on first sight. */
-static struct union_run *cat_pid_run(struct summary_acc *a, struct ordered_runs *o, const struct nest_item *x)
+/* The C u K run of x's cat in process p, made on first sight. */
+static struct union_run *cat_run(struct ordered_runs *o, struct process_runs *p, uint32_t cat)
 {
-    size_t known = a->cat_pids.n;
-    uint32_t id = summary_keys_id(&a->cat_pids, (uint64_t)x->cat << 32 | x->pid);
-    if (id == known) {
-        summary_grow((void **)&o->with_compute, &o->cat_pid_cap, id, sizeof *o->with_compute);
-        summary_grow((void **)&o->next, &o->next_cap, id, sizeof *o->next);
-        summary_grow((void **)&o->pid_first, &o->pid_first_cap, x->pid, sizeof *o->pid_first);
-        o->with_compute[id] = o->pid_compute[x->pid];
-        o->next[id] = o->pid_first[x->pid];
-        o->pid_first[x->pid] = id + 1;
+    summary_grow((void **)&o->slot_of, &o->slot_of_cap, cat, sizeof *o->slot_of);
+    if (!o->slot_of[cat]) {
+        summary_grow((void **)&o->cat_of, &o->cat_of_cap, o->nslots, sizeof *o->cat_of);
+        o->cat_of[o->nslots] = cat;
+        o->slot_of[cat] = (uint32_t)++o->nslots;
     }
-    return &o->with_compute[id];
+    uint32_t slot = o->slot_of[cat] - 1;
+    summary_grow((void **)&p->cats, &p->cap, slot, sizeof *p->cats);
+    if (!p->cats[slot].seen)
+        p->cats[slot] = (struct cat_run){p->compute, true};
+    return &p->cats[slot].run;
 }
 
-static void add_compute(struct ordered_runs *o, const struct nest_item *x)
+static void add_compute(struct ordered_runs *o, struct process_runs *p, const struct nest_item *x)
 {
     union_run_add(&o->compute, x->start, x->end);
-    union_run_add(&o->pid_compute[x->pid], x->start, x->end);
-    for (uint32_t id = o->pid_first[x->pid]; id; id = o->next[id - 1])
-        union_run_add(&o->with_compute[id - 1], x->start, x->end);
+    union_run_add(&p->compute, x->start, x->end);
+    for (size_t slot = 0; slot < p->cap; slot++)
+        if (p->cats[slot].seen)
+            union_run_add(&p->cats[slot].run, x->start, x->end);
 }
 
-void ordered_add(struct summary_acc *a, const struct nest_item *x)
+void ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
 {
     if (!a->ordered)
         a->ordered = spoor_xcalloc(1, sizeof *a->ordered);
@@ -76,10 +89,11 @@ void ordered_add(struct summary_acc *a, const struct nest_item *x)
         summary_grow((void **)&o->io, &o->io_cap, x->io_pid, sizeof *o->io);
         union_run_add(&o->io[x->io_pid], x->start, x->end);
     }
-    summary_grow((void **)&o->pid_compute, &o->pid_cap, x->pid, sizeof *o->pid_compute);
-    union_run_add(cat_pid_run(a, o, x), x->start, x->end);
+    summary_grow((void **)&o->pids, &o->pids_cap, pid, sizeof *o->pids);
+    struct process_runs *p = &o->pids[pid];
+    union_run_add(cat_run(o, p, x->cat), x->start, x->end);
     if (x->compute)
-        add_compute(o, x);
+        add_compute(o, p, x);
 }
 
 void ordered_lengths(struct summary_acc *a)
@@ -93,10 +107,11 @@ void ordered_lengths(struct summary_acc *a)
         a->io_time[p] = p < o->io_cap ? union_run_length(&o->io[p]) : 0;
     for (uint32_t c = 0; c < a->cats_cap; c++)
         a->cat_time[c] = union_run_length(&a->cats[c].run);
-    for (uint32_t g = 0; g < a->cat_pids.n; g++) {
-        uint64_t key = a->cat_pids.keys[g];
-        a->cat_rest[key >> 32] +=
-            union_run_length(&o->with_compute[g]) - union_run_length(&o->pid_compute[(uint32_t)key]);
+    for (size_t pid = 0; pid < o->pids_cap; pid++) {
+        const struct process_runs *p = &o->pids[pid];
+        for (size_t slot = 0; slot < p->cap; slot++)
+            if (p->cats[slot].seen)
+                a->cat_rest[o->cat_of[slot]] += union_run_length(&p->cats[slot].run) - union_run_length(&p->compute);
     }
     a->compute_time = union_run_length(&o->compute);
 }
@@ -107,10 +122,11 @@ void ordered_free(struct summary_acc *a)
     if (!o)
         return;
     free(o->io);
-    free(o->pid_compute);
-    free(o->pid_first);
-    free(o->with_compute);
-    free(o->next);
+    for (size_t pid = 0; pid < o->pids_cap; pid++)
+        free(o->pids[pid].cats);
+    free(o->pids);
+    free(o->slot_of);
+    free(o->cat_of);
     free(o);
     a->ordered = NULL;
 }

@@ -4,10 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void summary_grow(void **v, size_t *cap, size_t need, size_t size)
+void summary_grow_to(void **v, size_t *cap, size_t need, size_t size)
 {
-    if (need < *cap)
-        return;
     size_t n = *cap ? *cap * 2 : 8;
     while (n <= need)
         n *= 2;

@@ -505,9 +505,49 @@ static int check_paths(const char *const *paths, size_t n, size_t window, bool q
     return ordered_passes;
 }
 
-/* A gen trace with its event lines shuffled (metadata kept first, so that
- * every hash resolves in order): threads' rows far out of start order. */
-static const char *shuffled_trace(const char *from)
+static void shuffle(char **lines, size_t n)
+{
+    srand(11);
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)rand() % (i + 1);
+        char *x = lines[i];
+        lines[i] = lines[j];
+        lines[j] = x;
+    }
+}
+
+struct tid_line {
+    long tid;
+    size_t at;
+    char *line;
+};
+
+static int by_tid(const void *a, const void *b)
+{
+    const struct tid_line *x = a, *y = b;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Each thread's lines in one block, in their order (a writer that flushes a
+ * buffer per thread). */
+static void block_by_thread(char **lines, size_t n)
+{
+    struct tid_line *v = malloc((n ? n : 1) * sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        const char *tid = strstr(lines[i], "\"tid\": ");
+        v[i] = (struct tid_line){tid ? atol(tid + 7) : -1, i, lines[i]};
+    }
+    qsort(v, n, sizeof *v, by_tid);
+    for (size_t i = 0; i < n; i++)
+        lines[i] = v[i].line;
+    free(v);
+}
+
+/* A gen trace with its event lines rearranged (metadata kept first, so that
+ * every hash resolves in order), written to name in the test directory. */
+static const char *rearranged_trace(const char *from, const char *name, void (*arrange)(char **lines, size_t n))
 {
     FILE *in = fopen(from, "r");
     assert_non_null(in);
@@ -526,15 +566,9 @@ static const char *shuffled_trace(const char *from)
             lines[first++] = lines[i];
             lines[i] = x;
         }
-    srand(11);
-    for (size_t i = n - 1; i > first; i--) {
-        size_t j = first + (size_t)rand() % (i - first + 1);
-        char *x = lines[i];
-        lines[i] = lines[j];
-        lines[j] = x;
-    }
-    static char path[4096];
-    snprintf(path, sizeof path, "%s/shuffled.pfw", testutil_tmpdir());
+    arrange(lines + first, n - first);
+    char *path = malloc(4096);
+    snprintf(path, 4096, "%s/%s", testutil_tmpdir(), name);
     FILE *out = fopen(path, "w");
     for (size_t i = 0; i < n; i++) {
         fputs(lines[i], out);
@@ -558,15 +592,24 @@ static void streaming_matches_reference_on_gen_traces(void **state)
     g.seed = 4;
     g.size_bytes = 1 << 20;
     assert_int_equal(spoor_gen_write(b, &g, &res, &err), SPOOR_OK);
-    const char *one[] = {a}, *two[] = {a, b}, *shuffled[] = {shuffled_trace(a)};
+    const char *one[] = {a}, *two[] = {a, b};
+    const char *shuffled[] = {rearranged_trace(a, "shuffled.pfw", shuffle)};
+    const char *blocked[] = {rearranged_trace(a, "blocked.pfw", block_by_thread)};
     /* One gen trace is in global start order within the window: one pass. */
     assert_int_equal(check_paths(one, 1, 0, false), 1);
-    /* Two traces of the same time, one after the other, are not: per thread. */
-    assert_int_equal(check_paths(two, 2, 0, false), 2);
-    assert_int_equal(check_paths(shuffled, 1, 0, true), 2);
+    /* Small traces fit in the one window whole, however fed. */
+    assert_int_equal(check_paths(two, 2, 0, false), 1);
+    assert_int_equal(check_paths(shuffled, 1, 0, true), 1);
+    /* With a smaller window, two traces of the same time, one after the
+     * other, are out of global order and so are threads written in blocks:
+     * per thread, where each is in order. */
+    assert_int_equal(check_paths(two, 2, 1024, false), 2);
+    assert_int_equal(check_paths(blocked, 1, 1024, false), 2);
     /* A small window: threads overflow it too and the inputs are fed a third time. */
     assert_int_equal(check_paths(shuffled, 1, 32, false), 3);
     check_paths(two, 2, 32, true);
+    free((char *)shuffled[0]);
+    free((char *)blocked[0]);
 }
 
 static void streaming_matches_reference_on_samples(void **state)
