@@ -77,8 +77,8 @@ int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct s
 struct union_run {
     int64_t lo, hi, closed;
 };
-/* start is no less than the start of the last add. */
-void union_run_add(struct union_run *r, int64_t start, int64_t end);
+/* False (and the union wrong) when start is before the open span. */
+bool union_run_add(struct union_run *r, int64_t start, int64_t end);
 int64_t union_run_length(const struct union_run *r);
 
 /* What the layer breakdown and the top lists sum per key. */
@@ -151,38 +151,67 @@ struct summary_acc {
 
 void summary_acc_free(struct summary_acc *a);
 
-/* Rows put in start order (nest_before): insertion from the end, since rows
- * come nearly in order (a parent right after its descendants), and taken from
- * the front. Unbounded: held as they come, sorted once at the end. */
+/* A thread's rows put in start order (nest_before): insertion from the end,
+ * since rows come nearly in order (a parent right after its descendants).
+ * Two cursors take them in that order: the call-stack sweep, and, when
+ * merging, the merge into the unions. Unbounded: held as they come, sorted
+ * once at the end. */
+static inline bool nest_before(const struct nest_item *a, const struct nest_item *b)
+{
+    if (a->start != b->start)
+        return a->start < b->start;
+    if (a->end != b->end)
+        return a->end > b->end;
+    return a->seq > b->seq;
+}
+
 struct reorder {
-    struct nest_item *held;     /* held[first..n) */
-    size_t first, n, cap;
-    bool unbounded;
+    struct nest_item *held;
+    size_t n, cap;
+    size_t swept;               /* held[0..swept) went through the stack */
+    size_t merged;              /* merging: held[0..merged) went to the unions */
+    bool unbounded, merging;
 };
-bool nest_before(const struct nest_item *a, const struct nest_item *b);
-void reorder_hold(struct reorder *r, const struct nest_item *x);
+/* Holds x no earlier than `swept`; returns its place (before `merged`: it
+ * came too late for the merge). Rows both cursors passed are dropped when
+ * room is needed. */
+size_t reorder_hold(struct reorder *r, const struct nest_item *x);
+/* Unbounded: the rows not swept, in order. */
 void reorder_sort(struct reorder *r);
+
+/* Feeds the unions (ordered_add) the next k rows not yet merged of nthreads
+ * reorders, in start order; keys: the threads' keys (pid id << 32 | tid id);
+ * h: room for nthreads heads. False when a row came too late for a union. */
+struct merge_head {
+    int64_t start;
+    uint32_t thread;
+};
+bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, struct merge_head *h, size_t k,
+                   struct summary_acc *acc);
 
 /* The unions fed in one global start order: a union_run per group. A
  * (cat, process) union is kept together with the process's compute, since
- * |C \ K| = |C u K| - |K|: then no union needs its spans. */
-void ordered_add(struct summary_acc *acc, const struct nest_item *x, uint32_t pid);
+ * |C \ K| = |C u K| - |K|: then no union needs its spans. False when x came
+ * too late for a union (see union_run_add). */
+bool ordered_add(struct summary_acc *acc, const struct nest_item *x, uint32_t pid);
 /* Their lengths into acc (fn and file time, io_time, cat_time, cat_rest,
  * compute_time). */
 void ordered_lengths(struct summary_acc *acc);
 void ordered_free(struct summary_acc *acc);
 
-/* The call stacks of every thread, rebuilt as rows stream in: rows pass a
- * bounded reorder into start order and feed each thread's stack sweep (the
+/* The call stacks of every thread, rebuilt as rows stream in: each thread's
+ * rows pass a bounded reorder into start order and feed its stack sweep (the
  * one of spoor/interval.h) that sums self time and the parent layer into acc.
- * `ordered`: one reorder for all threads, so the rows also reach the unions
- * in global start order (ordered_add); a row later than it allows fails the
- * pass, to be replayed per thread. Per thread: each thread its own reorder
- * and its own unions (thread_spans), merged at the end; a row later than its
- * thread's reorder allows marks the thread, to be replayed held whole
- * (unbounded). */
+ * A row that comes later than its thread's reorder allows marks the thread,
+ * to be replayed held whole (unbounded).
+ * `ordered`: the threads' reorders are one window, swept by a merge of the
+ * threads, so rows also reach the unions in global start order (ordered_add);
+ * a row too late for a union fails the pass, to be replayed per thread.
+ * Per thread: each thread its own window and its own unions (thread_spans),
+ * merged at the end. */
 struct summary_nest;
-/* window: rows held per reorder; the oldest half is swept when twice as many are. */
+/* window: rows held per thread (ordered: ORDERED_WINDOWS of them for all);
+ * the oldest half is swept when twice as many are. */
 struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window, bool ordered);
 /* The thread of a key (pid id << 32 | tid id), for nest_item.thread. */
 uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key);

@@ -17,17 +17,24 @@ struct open_event {
     bool event;
 };
 
-/* The last row a reorder swept: a row before it comes too late. */
+/* The last row a thread swept: a row of the thread before it comes too late. */
 struct mark {
-    struct nest_item last;
+    struct nest_item last;  /* its start, end and seq */
     bool any;
 };
 
 static bool too_late(const struct mark *m, const struct nest_item *x) { return m->any && nest_before(x, &m->last); }
 
+static void set_mark(struct mark *m, const struct nest_item *x)
+{
+    m->last.start = x->start;
+    m->last.end = x->end;
+    m->last.seq = x->seq;
+    m->any = true;
+}
+
 struct thread {
-    struct reorder rows;
-    struct mark swept;          /* per thread only */
+    struct mark swept;
     bool overflow;
     struct thread_spans spans;  /* per thread only */
     struct open_event *stack;
@@ -35,21 +42,18 @@ struct thread {
     int64_t t;
 };
 
-struct head;
-
 struct summary_nest {
     struct summary_keys ids;    /* thread keys */
     struct thread *threads;
-    size_t cap;
+    struct reorder *rows;       /* per thread */
+    size_t cap, rows_cap;
     const struct summary_keys *unbounded;
     size_t window;
     bool ordered, overflow;
-    /* Ordered: the threads' rows are one window of `held` rows, swept in
-     * start order by a merge of the threads (a heap of them by first row). */
+    /* Ordered: the rows not yet merged, over all threads (one window). */
     size_t held;
-    struct mark swept;
-    struct head *heap;
-    size_t heap_cap;
+    struct merge_head *heads;
+    size_t heads_cap;
 };
 
 struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window, bool ordered)
@@ -141,90 +145,29 @@ static void sweep(struct thread *th, const struct nest_item *x, struct summary_a
     th->stack[th->depth++] = (struct open_event){x->end, 0, x->cat, x->fn, x->file, x->event};
 }
 
-/* Sweeps th's first row through its stack and into the unions. */
-static const struct nest_item *sweep_first(struct summary_nest *n, struct thread *th, struct summary_acc *acc)
+/* Sweeps the first k rows not swept of a thread through its stack (and,
+ * per thread, into its unions). */
+static void sweep_thread(struct summary_nest *n, uint32_t id, size_t k, struct summary_acc *acc)
 {
-    const struct nest_item *x = &th->rows.held[th->rows.first++];
-    sweep(th, x, acc);
-    if (x->event && n->ordered)
-        ordered_add(acc, x, (uint32_t)(n->ids.keys[x->thread] >> 32));
-    else if (x->event)
-        add_spans(&th->spans, x);
-    return x;
-}
-
-/* Per thread: sweeps th's first k rows. */
-static void sweep_thread(struct summary_nest *n, struct thread *th, size_t k, struct summary_acc *acc)
-{
-    const struct nest_item *x = NULL;
-    for (size_t i = 0; i < k; i++)
-        x = sweep_first(n, th, acc);
-    if (x)
-        th->swept = (struct mark){*x, true};
-}
-
-/* A thread in the merge, keyed by the start of its first row. */
-struct head {
-    int64_t start;
-    uint32_t thread;
-};
-
-static bool head_before(const struct summary_nest *n, const struct head *a, const struct head *b)
-{
-    if (a->start != b->start)
-        return a->start < b->start;
-    const struct reorder *x = &n->threads[a->thread].rows, *y = &n->threads[b->thread].rows;
-    return nest_before(&x->held[x->first], &y->held[y->first]);
-}
-
-static void sift_down(const struct summary_nest *n, struct head *h, size_t size, size_t at)
-{
-    for (;;) {
-        size_t l = 2 * at + 1, m = at;
-        if (l < size && head_before(n, &h[l], &h[m]))
-            m = l;
-        if (l + 1 < size && head_before(n, &h[l + 1], &h[m]))
-            m = l + 1;
-        if (m == at)
-            return;
-        struct head x = h[at];
-        h[at] = h[m];
-        h[m] = x;
-        at = m;
+    struct thread *th = &n->threads[id];
+    struct reorder *r = &n->rows[id];
+    for (size_t i = 0; i < k; i++) {
+        const struct nest_item *x = &r->held[r->swept++];
+        sweep(th, x, acc);
+        if (x->event && !n->ordered)
+            add_spans(&th->spans, x);
+        if (i + 1 == k)
+            set_mark(&th->swept, x);
     }
 }
 
-/* Ordered: sweeps the first k rows of all threads, in start order. The top
- * thread gives rows for as long as they start before any other's. */
-static void sweep_merged(struct summary_nest *n, size_t k, struct summary_acc *acc)
+/* Ordered: the next k rows of all threads to the unions. */
+static void merge(struct summary_nest *n, size_t k, struct summary_acc *acc)
 {
-    summary_grow((void **)&n->heap, &n->heap_cap, n->ids.n, sizeof *n->heap);
-    struct head *h = n->heap;
-    size_t size = 0;
-    for (uint32_t id = 0; id < n->ids.n; id++) {
-        const struct reorder *r = &n->threads[id].rows;
-        if (r->n > r->first)
-            h[size++] = (struct head){r->held[r->first].start, id};
-    }
-    for (size_t i = size / 2; i-- > 0;)
-        sift_down(n, h, size, i);
-    const struct nest_item *x = NULL;
+    summary_grow((void **)&n->heads, &n->heads_cap, n->ids.n, sizeof *n->heads);
+    if (!reorder_merge(n->rows, n->ids.keys, n->ids.n, n->heads, k, acc))
+        n->overflow = true;
     n->held -= k;
-    while (k) {
-        int64_t second = size < 2 ? INT64_MAX : size < 3 || h[1].start < h[2].start ? h[1].start : h[2].start;
-        struct thread *th = &n->threads[h[0].thread];
-        do {
-            x = sweep_first(n, th, acc);
-            k--;
-        } while (k && th->rows.first < th->rows.n && th->rows.held[th->rows.first].start < second);
-        if (th->rows.first == th->rows.n)
-            h[0] = h[--size];
-        else
-            h[0].start = th->rows.held[th->rows.first].start;
-        sift_down(n, h, size, 0);
-    }
-    if (x)
-        n->swept = (struct mark){*x, true};
 }
 
 uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
@@ -233,8 +176,10 @@ uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
     uint32_t id = summary_keys_id(&n->ids, key);
     if (id == known) {
         summary_grow((void **)&n->threads, &n->cap, id, sizeof *n->threads);
+        summary_grow((void **)&n->rows, &n->rows_cap, id, sizeof *n->rows);
         n->threads[id].t = INT64_MIN;
-        n->threads[id].rows.unbounded = summary_keys_find(n->unbounded, key) != SUMMARY_NO_GROUP;
+        n->rows[id].unbounded = summary_keys_find(n->unbounded, key) != SUMMARY_NO_GROUP;
+        n->rows[id].merging = n->ordered;
     }
     return id;
 }
@@ -242,43 +187,40 @@ uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
 void summary_nest_add(struct summary_nest *n, const struct nest_item *it, struct summary_acc *acc)
 {
     struct thread *th = &n->threads[it->thread];
-    if (n->ordered) {
-        if (n->overflow)
-            return;
-        if (too_late(&n->swept, it)) {
-            n->overflow = true;
-            return;
-        }
-        reorder_hold(&th->rows, it);
-        if (++n->held >= 2 * ORDERED_WINDOWS * n->window)
-            sweep_merged(n, n->held - ORDERED_WINDOWS * n->window, acc);
+    struct reorder *r = &n->rows[it->thread];
+    if (th->overflow || (n->ordered && n->overflow))
         return;
-    }
-    if (th->overflow)
-        return;
-    if (!th->rows.unbounded && too_late(&th->swept, it)) {
+    if (!r->unbounded && too_late(&th->swept, it)) {
         th->overflow = n->overflow = true;
         return;
     }
-    reorder_hold(&th->rows, it);
-    size_t held = th->rows.n - th->rows.first;
-    if (!th->rows.unbounded && held >= 2 * n->window)
-        sweep_thread(n, th, held - n->window, acc);
+    size_t at = reorder_hold(r, it);
+    if (n->ordered && at < r->merged) {
+        /* Later than the merge: to the unions at once, exact or not. */
+        r->merged++;
+        if (it->event && !ordered_add(acc, it, (uint32_t)(n->ids.keys[it->thread] >> 32)))
+            n->overflow = true;
+    } else if (n->ordered && ++n->held >= 2 * ORDERED_WINDOWS * n->window) {
+        merge(n, n->held - ORDERED_WINDOWS * n->window, acc);
+    }
+    size_t held = r->n - r->swept;
+    if (!r->unbounded && held >= 2 * n->window)
+        sweep_thread(n, it->thread, held - n->window, acc);
 }
 
 bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded)
 {
     if (n->ordered && !n->overflow)
-        sweep_merged(n, n->held, acc);
+        merge(n, n->held, acc);
     for (uint32_t id = 0; id < n->ids.n; id++) {
         struct thread *th = &n->threads[id];
-        if (th->overflow) {
+        if (th->overflow)
             summary_keys_id(unbounded, n->ids.keys[id]);
-            continue;
-        }
-        if (th->rows.unbounded)
-            reorder_sort(&th->rows);
-        sweep_thread(n, th, th->rows.n - th->rows.first, acc);
+        if (n->overflow)
+            continue; /* the pass is fed again */
+        if (n->rows[id].unbounded)
+            reorder_sort(&n->rows[id]);
+        sweep_thread(n, id, n->rows[id].n - n->rows[id].swept, acc);
         while (th->depth) {
             struct open_event *top = &th->stack[--th->depth];
             accrue(th, top, top->end);
@@ -318,9 +260,11 @@ void summary_nest_free(struct summary_nest *n)
 {
     if (!n)
         return;
-    free(n->heap);
+    free(n->heads);
+    for (size_t i = 0; i < n->rows_cap; i++)
+        free(n->rows[i].held);
+    free(n->rows);
     for (size_t i = 0; i < n->cap; i++) {
-        free(n->threads[i].rows.held);
         free(n->threads[i].stack);
         thread_spans_free(&n->threads[i].spans);
     }

@@ -1,6 +1,9 @@
-/* The unions when every row comes in one global start order (see
+/* The unions when the rows come in one global start order (see
  * summary_internal.h): each span extends the group's open span or closes it,
- * so a group costs three numbers, whatever its number of spans.
+ * so a group costs three numbers, whatever its number of spans. A row later
+ * than that order is still exact when it starts in or after its group's open
+ * span (the spans closed before end before it); one that starts earlier
+ * fails the pass.
  *
  * The time of a cat not overlapped by the compute of its own process,
  * |C \ K| = |C u K| - |K|, needs no spans either: each (cat, process) run is
@@ -35,18 +38,21 @@ struct ordered_runs {
     size_t nslots, cat_of_cap;
 };
 
-void union_run_add(struct union_run *r, int64_t start, int64_t end)
+bool union_run_add(struct union_run *r, int64_t start, int64_t end)
 {
     if (end <= start)
-        return; /* an empty span adds nothing to a union */
+        return true; /* an empty span adds nothing to a union */
+    if (r->hi > r->lo && start < r->lo)
+        return false;
     if (r->hi > r->lo && start <= r->hi) {
         if (end > r->hi)
             r->hi = end;
-        return;
+        return true;
     }
     r->closed += r->hi - r->lo;
     r->lo = start;
     r->hi = end;
+    return true;
 }
 
 int64_t union_run_length(const struct union_run *r) { return r->closed + (r->hi - r->lo); }
@@ -67,33 +73,34 @@ static struct union_run *cat_run(struct ordered_runs *o, struct process_runs *p,
     return &p->cats[slot].run;
 }
 
-static void add_compute(struct ordered_runs *o, struct process_runs *p, const struct nest_item *x)
+static bool add_compute(struct ordered_runs *o, struct process_runs *p, const struct nest_item *x)
 {
-    union_run_add(&o->compute, x->start, x->end);
-    union_run_add(&p->compute, x->start, x->end);
+    bool exact = union_run_add(&o->compute, x->start, x->end) & union_run_add(&p->compute, x->start, x->end);
     for (size_t slot = 0; slot < p->cap; slot++)
         if (p->cats[slot].seen)
-            union_run_add(&p->cats[slot].run, x->start, x->end);
+            exact &= union_run_add(&p->cats[slot].run, x->start, x->end);
+    return exact;
 }
 
-void ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
+bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
 {
     if (!a->ordered)
         a->ordered = spoor_xcalloc(1, sizeof *a->ordered);
     struct ordered_runs *o = a->ordered;
-    union_run_add(&a->fn[x->fn].run, x->start, x->end);
-    union_run_add(&a->cats[x->cat].run, x->start, x->end);
+    bool exact = union_run_add(&a->fn[x->fn].run, x->start, x->end) &
+                 union_run_add(&a->cats[x->cat].run, x->start, x->end);
     if (x->file != SUMMARY_NO_GROUP)
-        union_run_add(&a->file[x->file].run, x->start, x->end);
+        exact &= union_run_add(&a->file[x->file].run, x->start, x->end);
     if (x->io_pid != SUMMARY_NO_GROUP) {
         summary_grow((void **)&o->io, &o->io_cap, x->io_pid, sizeof *o->io);
-        union_run_add(&o->io[x->io_pid], x->start, x->end);
+        exact &= union_run_add(&o->io[x->io_pid], x->start, x->end);
     }
     summary_grow((void **)&o->pids, &o->pids_cap, pid, sizeof *o->pids);
     struct process_runs *p = &o->pids[pid];
-    union_run_add(cat_run(o, p, x->cat), x->start, x->end);
+    exact &= union_run_add(cat_run(o, p, x->cat), x->start, x->end);
     if (x->compute)
-        add_compute(o, p, x);
+        exact &= add_compute(o, p, x);
+    return exact;
 }
 
 void ordered_lengths(struct summary_acc *a)

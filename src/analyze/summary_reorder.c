@@ -4,28 +4,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool nest_before(const struct nest_item *a, const struct nest_item *b)
-{
-    if (a->start != b->start)
-        return a->start < b->start;
-    if (a->end != b->end)
-        return a->end > b->end;
-    return a->seq > b->seq;
-}
-
 static int by_start(const void *a, const void *b)
 {
     return nest_before(a, b) ? -1 : nest_before(b, a) ? 1 : 0;
 }
 
-void reorder_hold(struct reorder *r, const struct nest_item *x)
+/* The first row a cursor still needs. */
+static size_t first_needed(const struct reorder *r)
+{
+    return r->merging && r->merged < r->swept ? r->merged : r->swept;
+}
+
+size_t reorder_hold(struct reorder *r, const struct nest_item *x)
 {
     if (r->n == r->cap) {
-        if (r->first && r->first >= r->n / 2) {
-            /* room in front: the rows taken */
-            memmove(r->held, r->held + r->first, (r->n - r->first) * sizeof *r->held);
-            r->n -= r->first;
-            r->first = 0;
+        size_t first = first_needed(r);
+        if (first && first >= r->n / 2) {
+            /* room in front: the rows both cursors passed */
+            memmove(r->held, r->held + first, (r->n - first) * sizeof *r->held);
+            r->n -= first;
+            r->swept -= first;
+            r->merged -= r->merging ? first : 0;
         } else {
             r->cap = r->cap ? 2 * r->cap : 8; /* threads may be many and short */
             r->held = spoor_xrealloc(r->held, r->cap * sizeof *r->held);
@@ -33,13 +32,14 @@ void reorder_hold(struct reorder *r, const struct nest_item *x)
     }
     size_t i = r->n++;
     if (!r->unbounded)
-        for (; i > r->first && nest_before(x, &r->held[i - 1]); i--)
+        for (; i > r->swept && nest_before(x, &r->held[i - 1]); i--)
             r->held[i] = r->held[i - 1];
     r->held[i] = *x;
+    return i;
 }
 
 void reorder_sort(struct reorder *r)
 {
-    if (r->n > r->first)
-        qsort(r->held + r->first, r->n - r->first, sizeof *r->held, by_start);
+    if (r->n > r->swept)
+        qsort(r->held + r->swept, r->n - r->swept, sizeof *r->held, by_start);
 }
