@@ -222,6 +222,51 @@ static void same_answer_for_any_window(void **state)
     spoor_table_free(t);
 }
 
+/* Thread (1, 1) gets a parent after a window of 1 already merged the rows
+ * around its start into the unions: exact when the row starts in or after
+ * the open span of each of its unions (a cat of its own: one pass), a second
+ * pass when not (the cat of thread (1, 2)'s rows). Either way the answer is
+ * that of one window over everything. */
+static void late_row_for_the_merge(void **state)
+{
+    (void)state;
+    for (int own_cat = 1; own_cat >= 0; own_cat--) {
+        struct spoor_table *t = spoor_table_new();
+        fx_row(t, 0, 10, "read", "posix", 1, 1, 'X');
+        fx_row(t, 12, 2, "lseek", "posix", 1, 1, 'X');
+        for (int i = 0; i < 6; i++)
+            fx_row(t, 13 + 2 * i, 1, "write", "io", 1, 2, 'X');
+        fx_row(t, 11, 5, "outer", own_cat ? "outer" : "io", 1, 1, 'X');
+        struct spoor_summary_opts opts = {.top = 10, .window = 1};
+        struct spoor_summary_run *run = spoor_summary_begin(&opts, 1);
+        struct spoor_sink sink = spoor_summary_sink(run);
+        int passes = 0;
+        do {
+            passes++;
+            assert_int_equal(sink.map(sink.ctx, 0, t), SPOOR_OK);
+            assert_int_equal(sink.reduce(sink.ctx, 0, t), SPOOR_OK);
+        } while (spoor_summary_again(run));
+        assert_int_equal(passes, own_cat ? 1 : 2);
+        struct spoor_summary s, whole;
+        spoor_summary_end(run, &s);
+        summarize(t, 0, &whole);
+        assert_int_equal(s.nlayers, whole.nlayers);
+        for (size_t i = 0; i < s.nlayers; i++) {
+            assert_string_equal(s.layers[i].cat, whole.layers[i].cat);
+            assert_int_equal(s.layers[i].time, whole.layers[i].time);
+            assert_int_equal(s.layers[i].self, whole.layers[i].self);
+            assert_int_equal(s.layers[i].not_compute, whole.layers[i].not_compute);
+        }
+        assert_int_equal(s.nfunctions, whole.nfunctions);
+        for (size_t i = 0; i < s.nfunctions; i++)
+            assert_int_equal(s.functions[i].time, whole.functions[i].time);
+        assert_int_equal(layer(&s, "io")->time, own_cat ? 6 : 6 + 3); /* [11, 16] covers [13, 14] and [15, 16] */
+        spoor_summary_free(&s);
+        spoor_summary_free(&whole);
+        spoor_table_free(t);
+    }
+}
+
 static void empty_table(void **state)
 {
     (void)state;
@@ -639,6 +684,7 @@ int main(void)
         cmocka_unit_test(imbalance_names_the_slowest_process),
         cmocka_unit_test(layer_union_from_functions_of_threads),
         cmocka_unit_test(same_answer_for_any_window),
+        cmocka_unit_test(late_row_for_the_merge),
         cmocka_unit_test(empty_table),
         cmocka_unit_test(streaming_matches_reference_on_gen_traces),
         cmocka_unit_test(streaming_matches_reference_on_samples),
