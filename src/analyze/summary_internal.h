@@ -73,13 +73,10 @@ void span_parts_free(struct span_parts *p);
 int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct spoor_span *b, size_t nb);
 
 /* A union fed in start order, reduced to what its length needs: the open
- * span and the length of the spans closed before it. */
+ * span and the length of the spans closed before it (summary_ordered.c). */
 struct union_run {
     int64_t lo, hi, closed;
 };
-/* False (and the union wrong) when start is before the open span. */
-bool union_run_add(struct union_run *r, int64_t start, int64_t end);
-int64_t union_run_length(const struct union_run *r);
 
 /* What the layer breakdown and the top lists sum per key. */
 struct layer_acc {
@@ -179,13 +176,20 @@ size_t reorder_hold(struct reorder *r, const struct nest_item *x);
 /* Unbounded: the rows not swept, in order. */
 void reorder_sort(struct reorder *r);
 
+/* A k-way merge's heap: sources keyed by the start of their next item. Ties
+ * come in any order: the merges feed only unions. */
+struct merge_head {
+    int64_t start;
+    uint32_t source;
+};
+void merge_sift_down(struct merge_head *h, size_t n, size_t at);
+void merge_heapify(struct merge_head *h, size_t n);
+/* The start up to which the top source may give items: the next head's. */
+int64_t merge_second(const struct merge_head *h, size_t n);
+
 /* Feeds the unions (ordered_add) the next k rows not yet merged of nthreads
  * reorders, in start order; keys: the threads' keys (pid id << 32 | tid id);
  * h: room for nthreads heads. False when a row came too late for a union. */
-struct merge_head {
-    int64_t start;
-    uint32_t thread;
-};
 bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, struct merge_head *h, size_t k,
                    struct summary_acc *acc);
 

@@ -38,24 +38,24 @@ struct ordered_runs {
     size_t nslots, cat_of_cap;
 };
 
-bool union_run_add(struct union_run *r, int64_t start, int64_t end)
+/* False (and the union wrong) when start is before the open span. */
+static bool union_run_add(struct union_run *r, int64_t start, int64_t end)
 {
     if (end <= start)
         return true; /* an empty span adds nothing to a union */
-    if (r->hi > r->lo && start < r->lo)
+    bool open = r->hi > r->lo;
+    if (open && start < r->lo)
         return false;
-    if (r->hi > r->lo && start <= r->hi) {
-        if (end > r->hi)
-            r->hi = end;
-        return true;
-    }
-    r->closed += r->hi - r->lo;
-    r->lo = start;
-    r->hi = end;
+    /* Whether x extends the open span is a coin toss per row: selects, not
+     * branches. */
+    bool extend = open && start <= r->hi;
+    r->closed += extend ? 0 : r->hi - r->lo;
+    r->lo = extend ? r->lo : start;
+    r->hi = extend && end < r->hi ? r->hi : end;
     return true;
 }
 
-int64_t union_run_length(const struct union_run *r) { return r->closed + (r->hi - r->lo); }
+static int64_t union_run_length(const struct union_run *r) { return r->closed + (r->hi - r->lo); }
 
 /* The C u K run of x's cat in process p, made on first sight. */
 static struct union_run *cat_run(struct ordered_runs *o, struct process_runs *p, uint32_t cat)
@@ -75,10 +75,11 @@ static struct union_run *cat_run(struct ordered_runs *o, struct process_runs *p,
 
 static bool add_compute(struct ordered_runs *o, struct process_runs *p, const struct nest_item *x)
 {
-    bool exact = union_run_add(&o->compute, x->start, x->end) & union_run_add(&p->compute, x->start, x->end);
+    bool exact = union_run_add(&o->compute, x->start, x->end);
+    exact = union_run_add(&p->compute, x->start, x->end) && exact;
     for (size_t slot = 0; slot < p->cap; slot++)
         if (p->cats[slot].seen)
-            exact &= union_run_add(&p->cats[slot].run, x->start, x->end);
+            exact = union_run_add(&p->cats[slot].run, x->start, x->end) && exact;
     return exact;
 }
 
@@ -87,19 +88,19 @@ bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
     if (!a->ordered)
         a->ordered = spoor_xcalloc(1, sizeof *a->ordered);
     struct ordered_runs *o = a->ordered;
-    bool exact = union_run_add(&a->fn[x->fn].run, x->start, x->end) &
-                 union_run_add(&a->cats[x->cat].run, x->start, x->end);
+    bool exact = union_run_add(&a->fn[x->fn].run, x->start, x->end);
+    exact = union_run_add(&a->cats[x->cat].run, x->start, x->end) && exact;
     if (x->file != SUMMARY_NO_GROUP)
-        exact &= union_run_add(&a->file[x->file].run, x->start, x->end);
+        exact = union_run_add(&a->file[x->file].run, x->start, x->end) && exact;
     if (x->io_pid != SUMMARY_NO_GROUP) {
         summary_grow((void **)&o->io, &o->io_cap, x->io_pid, sizeof *o->io);
-        exact &= union_run_add(&o->io[x->io_pid], x->start, x->end);
+        exact = union_run_add(&o->io[x->io_pid], x->start, x->end) && exact;
     }
     summary_grow((void **)&o->pids, &o->pids_cap, pid, sizeof *o->pids);
     struct process_runs *p = &o->pids[pid];
-    exact &= union_run_add(cat_run(o, p, x->cat), x->start, x->end);
+    exact = union_run_add(cat_run(o, p, x->cat), x->start, x->end) && exact;
     if (x->compute)
-        exact &= add_compute(o, p, x);
+        exact = add_compute(o, p, x) && exact;
     return exact;
 }
 

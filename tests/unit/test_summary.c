@@ -38,6 +38,20 @@ static const struct spoor_summary_layer *layer(const struct spoor_summary *s, co
     return NULL;
 }
 
+/* The same layers, every figure. */
+static void assert_same_layers(const struct spoor_summary *a, const struct spoor_summary *b)
+{
+    assert_int_equal(a->nlayers, b->nlayers);
+    for (size_t i = 0; i < a->nlayers; i++) {
+        const struct spoor_summary_layer *x = &a->layers[i], *y = &b->layers[i];
+        assert_string_equal(x->cat, y->cat);
+        assert_memory_equal(&x->count, &y->count,
+                            offsetof(struct spoor_summary_layer, parent) - offsetof(struct spoor_summary_layer, count));
+        assert_true(!x->parent == !y->parent && (!x->parent || !strcmp(x->parent, y->parent)));
+        assert_true(x->parent_share == y->parent_share);
+    }
+}
+
 /* One read on thread (1, 1) with vfs and ext4 inside, in end-time order, and
  * an overlapping read on thread (1, 2). */
 static struct spoor_table *nested_reads(void)
@@ -208,14 +222,7 @@ static void same_answer_for_any_window(void **state)
     struct spoor_summary a, b;
     summarize(t, 0, &a);
     summarize(t, 4, &b);
-    assert_int_equal(a.nlayers, b.nlayers);
-    for (size_t i = 0; i < a.nlayers; i++) {
-        assert_string_equal(a.layers[i].cat, b.layers[i].cat);
-        assert_int_equal(a.layers[i].time, b.layers[i].time);
-        assert_int_equal(a.layers[i].self, b.layers[i].self);
-        assert_int_equal(a.layers[i].not_compute, b.layers[i].not_compute);
-        assert_true(a.layers[i].parent_share == b.layers[i].parent_share);
-    }
+    assert_same_layers(&a, &b);
     assert_int_equal(a.io_time_max, b.io_time_max);
     spoor_summary_free(&a);
     spoor_summary_free(&b);
@@ -250,13 +257,7 @@ static void late_row_for_the_merge(void **state)
         struct spoor_summary s, whole;
         spoor_summary_end(run, &s);
         summarize(t, 0, &whole);
-        assert_int_equal(s.nlayers, whole.nlayers);
-        for (size_t i = 0; i < s.nlayers; i++) {
-            assert_string_equal(s.layers[i].cat, whole.layers[i].cat);
-            assert_int_equal(s.layers[i].time, whole.layers[i].time);
-            assert_int_equal(s.layers[i].self, whole.layers[i].self);
-            assert_int_equal(s.layers[i].not_compute, whole.layers[i].not_compute);
-        }
+        assert_same_layers(&s, &whole);
         assert_int_equal(s.nfunctions, whole.nfunctions);
         for (size_t i = 0; i < s.nfunctions; i++)
             assert_int_equal(s.functions[i].time, whole.functions[i].time);
@@ -537,11 +538,7 @@ static int check_paths(const char *const *paths, size_t n, size_t window, bool q
             if (inputs == 1)
                 ordered_passes = passes;
             check_against_reference(t, &s);
-            assert_int_equal(whole.nlayers, s.nlayers);
-            for (size_t i = 0; i < s.nlayers; i++)
-                assert_memory_equal(&whole.layers[i].count, &s.layers[i].count,
-                                    sizeof s.layers[i] - offsetof(struct spoor_summary_layer, count) -
-                                        sizeof s.layers[i].parent - sizeof s.layers[i].parent_share);
+            assert_same_layers(&whole, &s);
             spoor_summary_free(&s);
         }
     }
