@@ -93,19 +93,20 @@ extern const size_t spoor_summary_n_arg_keys;
  * spoor_summary_again. Memory follows the unions (disjoint spans per group)
  * and a bounded reorder window per thread, never the number of events.
  *
- * Self time and parents need each thread's rows in start order, and a union
- * is cheapest when every thread's rows come in one start order: the first
- * pass puts all rows in order by one window (opts->window rows). When rows
- * come further out of that order (threads written in blocks, a long event
- * written after everything it holds, a shuffled trace), spoor_summary_again
- * returns true: feed the inputs once more, now with a window per thread; and
- * when a thread's rows overflow even that, once more with those threads held
- * whole. The answer is the same either way. */
+ * Self time and parents need each thread's rows in start order (a window of
+ * opts->window rows per thread), and a union is cheapest when every thread's
+ * rows come in one start order: the first pass merges all threads' rows (4
+ * windows deep). When rows come further out of that order (threads written in
+ * blocks, a long event written after much else of its cat), or a thread's
+ * rows overflow its window (a long event written after everything it holds,
+ * a shuffled trace), spoor_summary_again returns true: feed the inputs once
+ * more, with unions per thread and the threads that overflowed held whole.
+ * The answer is the same either way. */
 struct spoor_summary_run;
 struct spoor_summary_run *spoor_summary_begin(const struct spoor_summary_opts *opts, int threads);
 struct spoor_sink spoor_summary_sink(struct spoor_summary_run *run);
 /* Ends a pass: false when the summary is complete, true when the inputs must
- * be fed again (at most twice). */
+ * be fed again (at most once). */
 bool spoor_summary_again(struct spoor_summary_run *run);
 /* The answer; frees the run. */
 void spoor_summary_end(struct spoor_summary_run *run, struct spoor_summary *out);

@@ -210,7 +210,9 @@ void ordered_free(struct summary_acc *acc);
  * to be replayed held whole (unbounded).
  * `ordered`: the threads' reorders are one window, swept by a merge of the
  * threads, so rows also reach the unions in global start order (ordered_add);
- * a row too late for a union fails the pass, to be replayed per thread.
+ * a row too late for a union, or a thread's overflow, fails the pass, to be
+ * replayed per thread (the stacks go on to the end, so that the replay knows
+ * every thread to hold whole).
  * Per thread: each thread its own window and its own unions (thread_spans),
  * merged at the end. */
 struct summary_nest;

@@ -161,13 +161,23 @@ static void sweep_thread(struct summary_nest *n, uint32_t id, size_t k, struct s
     }
 }
 
+/* The pass is to be fed again: no more merging (the unions are lost), but
+ * the call stacks go on, so that every thread that overflows its window is
+ * known for the next pass. */
+static void fail_pass(struct summary_nest *n)
+{
+    n->overflow = true;
+    for (uint32_t id = 0; id < n->ids.n; id++)
+        n->rows[id].merging = false;
+}
+
 /* Ordered: the next k rows of all threads to the unions. */
 static void merge(struct summary_nest *n, size_t k, struct summary_acc *acc)
 {
     summary_grow((void **)&n->heads, &n->heads_cap, n->ids.n, sizeof *n->heads);
-    if (!reorder_merge(n->rows, n->ids.keys, n->ids.n, n->heads, k, acc))
-        n->overflow = true;
     n->held -= k;
+    if (!reorder_merge(n->rows, n->ids.keys, n->ids.n, n->heads, k, acc))
+        fail_pass(n);
 }
 
 uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
@@ -179,7 +189,7 @@ uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
         summary_grow((void **)&n->rows, &n->rows_cap, id, sizeof *n->rows);
         n->threads[id].t = INT64_MIN;
         n->rows[id].unbounded = summary_keys_find(n->unbounded, key) != SUMMARY_NO_GROUP;
-        n->rows[id].merging = n->ordered;
+        n->rows[id].merging = n->ordered && !n->overflow;
     }
     return id;
 }
@@ -188,19 +198,20 @@ void summary_nest_add(struct summary_nest *n, const struct nest_item *it, struct
 {
     struct thread *th = &n->threads[it->thread];
     struct reorder *r = &n->rows[it->thread];
-    if (th->overflow || (n->ordered && n->overflow))
+    if (th->overflow)
         return;
     if (!r->unbounded && too_late(&th->swept, it)) {
-        th->overflow = n->overflow = true;
+        th->overflow = true;
+        fail_pass(n);
         return;
     }
     size_t at = reorder_hold(r, it);
-    if (n->ordered && at < r->merged) {
+    if (r->merging && at < r->merged) {
         /* Later than the merge: to the unions at once, exact or not. */
         r->merged++;
         if (it->event && !ordered_add(acc, it, (uint32_t)(n->ids.keys[it->thread] >> 32)))
-            n->overflow = true;
-    } else if (n->ordered && ++n->held >= 2 * ORDERED_WINDOWS * n->window) {
+            fail_pass(n);
+    } else if (r->merging && ++n->held >= 2 * ORDERED_WINDOWS * n->window) {
         merge(n, n->held - ORDERED_WINDOWS * n->window, acc);
     }
     size_t held = r->n - r->swept;

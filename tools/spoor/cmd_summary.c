@@ -299,11 +299,13 @@ int cmd_summary(int argc, char **argv)
     struct spoor_load_result res = {0};
     struct spoor_error err = {0};
     int st = spoor_load(paths, npaths, &opts, &sink, &res, &err);
-    /* Rows too far out of start order: once more per thread, and at most once
-     * more with the threads that overflow even that held whole. */
-    while (st == SPOOR_OK && spoor_summary_again(run)) {
+    if (st == SPOOR_OK && spoor_summary_again(run)) {
+        /* Rows too far out of start order: once more per thread, with the
+         * threads that overflowed held whole (which cannot overflow, so no
+         * third pass). */
         spoor_load_result_free(&res);
         st = spoor_load(paths, npaths, &opts, &sink, &res, &err);
+        spoor_summary_again(run);
     }
     load_args_report("summary", &res);
     struct spoor_summary sum;
