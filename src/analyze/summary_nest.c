@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The one reorder of all threads holds this many windows: the threads' rows
- * interleave, so a row is further from its place than in its own thread. */
+/* Ordered, the rows not yet merged may fill this many windows: the threads'
+ * rows interleave, so a row is further from its place in the one start order
+ * than in its thread's. */
 #define ORDERED_WINDOWS 4
 
 struct open_event {
@@ -19,19 +20,11 @@ struct open_event {
 
 /* The last row a thread swept: a row of the thread before it comes too late. */
 struct mark {
-    struct nest_item last;  /* its start, end and seq */
+    struct nest_item last;
     bool any;
 };
 
 static bool too_late(const struct mark *m, const struct nest_item *x) { return m->any && nest_before(x, &m->last); }
-
-static void set_mark(struct mark *m, const struct nest_item *x)
-{
-    m->last.start = x->start;
-    m->last.end = x->end;
-    m->last.seq = x->seq;
-    m->any = true;
-}
 
 struct thread {
     struct mark swept;
@@ -157,7 +150,7 @@ static void sweep_thread(struct summary_nest *n, uint32_t id, size_t k, struct s
         if (x->event && !n->ordered)
             add_spans(&th->spans, x);
         if (i + 1 == k)
-            set_mark(&th->swept, x);
+            th->swept = (struct mark){*x, true};
     }
 }
 
