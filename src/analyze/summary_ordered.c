@@ -3,7 +3,8 @@
  * so a group costs three numbers, whatever its number of spans. A row later
  * than that order is still exact when it starts in or after its group's open
  * span (the spans closed before end before it); one that starts earlier
- * fails the pass.
+ * fails the pass. The rows come from a merge of the threads' reorders (in this
+ * file, so that the per-row work inlines).
  *
  * The time of a cat not overlapped by the compute of its own process,
  * |C \ K| = |C u K| - |K|, needs no spans either: each (cat, process) run is
@@ -101,6 +102,35 @@ bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
     exact = union_run_add(cat_run(o, p, x->cat), x->start, x->end) && exact;
     if (x->compute)
         exact = add_compute(o, p, x) && exact;
+    return exact;
+}
+
+/* The top thread gives rows for as long as they start before any other's. */
+bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, struct merge_head *h, size_t k,
+                   struct summary_acc *acc)
+{
+    size_t size = 0;
+    for (uint32_t id = 0; id < nthreads; id++)
+        if (rows[id].n > rows[id].merged)
+            h[size++] = (struct merge_head){rows[id].held[rows[id].merged].start, id};
+    merge_heapify(h, size);
+    bool exact = true;
+    while (k) {
+        int64_t second = merge_second(h, size);
+        struct reorder *r = &rows[h[0].source];
+        uint32_t pid = (uint32_t)(keys[h[0].source] >> 32);
+        do {
+            const struct nest_item *x = &r->held[r->merged++];
+            if (x->event)
+                exact = ordered_add(acc, x, pid) && exact;
+            k--;
+        } while (k && r->merged < r->n && r->held[r->merged].start <= second);
+        if (r->merged == r->n)
+            h[0] = h[--size];
+        else
+            h[0].start = r->held[r->merged].start;
+        merge_sift_down(h, size, 0);
+    }
     return exact;
 }
 
