@@ -84,7 +84,8 @@ static bool add_compute(struct ordered_runs *o, struct process_runs *p, const st
     return exact;
 }
 
-bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
+/* Inline in the merge's loop, its caller per row. */
+static inline bool add_row(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
 {
     if (!a->ordered)
         a->ordered = spoor_xcalloc(1, sizeof *a->ordered);
@@ -105,6 +106,8 @@ bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
     return exact;
 }
 
+bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid) { return add_row(a, x, pid); }
+
 /* The top thread gives rows for as long as they start before any other's. */
 bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, struct merge_head *h, size_t k,
                    struct summary_acc *acc)
@@ -122,7 +125,7 @@ bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, 
         do {
             const struct nest_item *x = &r->held[r->merged++];
             if (x->event)
-                exact = ordered_add(acc, x, pid) && exact;
+                exact = add_row(acc, x, pid) && exact;
             k--;
         } while (k && r->merged < r->n && r->held[r->merged].start <= second);
         if (r->merged == r->n)
