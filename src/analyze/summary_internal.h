@@ -176,16 +176,41 @@ size_t reorder_hold(struct reorder *r, const struct nest_item *x);
 /* Unbounded: the rows not swept, in order. */
 void reorder_sort(struct reorder *r);
 
-/* A k-way merge's heap: sources keyed by the start of their next item. Ties
- * come in any order: the merges feed only unions. */
+/* A k-way merge's heap: sources keyed by the start of their next item (the
+ * threads' rows into the unions in one start order, summary_ordered.c; the
+ * threads' unions of a group, summary_spans.c). Ties come in any order: the
+ * merges feed only unions. */
 struct merge_head {
     int64_t start;
     uint32_t source;
 };
-void merge_sift_down(struct merge_head *h, size_t n, size_t at);
-void merge_heapify(struct merge_head *h, size_t n);
+/* Inline: the merges call it per run of items, often of one. */
+static inline void merge_sift_down(struct merge_head *h, size_t n, size_t at)
+{
+    for (;;) {
+        size_t l = 2 * at + 1, m = at;
+        if (l < n && h[l].start < h[m].start)
+            m = l;
+        if (l + 1 < n && h[l + 1].start < h[m].start)
+            m = l + 1;
+        if (m == at)
+            return;
+        struct merge_head x = h[at];
+        h[at] = h[m];
+        h[m] = x;
+        at = m;
+    }
+}
+static inline void merge_heapify(struct merge_head *h, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        merge_sift_down(h, n, i);
+}
 /* The start up to which the top source may give items: the next head's. */
-int64_t merge_second(const struct merge_head *h, size_t n);
+static inline int64_t merge_second(const struct merge_head *h, size_t n)
+{
+    return n < 2 ? INT64_MAX : n < 3 || h[1].start < h[2].start ? h[1].start : h[2].start;
+}
 
 /* Feeds the unions (ordered_add) the next k rows not yet merged of nthreads
  * reorders, in start order; keys: the threads' keys (pid id << 32 | tid id);
