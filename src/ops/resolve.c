@@ -195,7 +195,8 @@ const struct spoor_resolved *spoor_resolver_resolve_files(struct spoor_resolver 
 {
     prepare(r, t, false);
     resolve_rows(r, t, NULL, t->nrows, &file_source, &r->lookups[0], r->file);
-    memset(r->host, 0, t->nrows * sizeof *r->host);
+    if (t->nrows) /* no rows: maybe no array yet */
+        memset(r->host, 0, t->nrows * sizeof *r->host);
     return &r->out;
 }
 
