@@ -212,7 +212,7 @@ static inline int64_t merge_second(const struct merge_head *h, size_t n)
     return n < 2 ? INT64_MAX : n < 3 || h[1].start < h[2].start ? h[1].start : h[2].start;
 }
 
-/* Feeds the unions (as ordered_add) the next k rows not yet merged of nthreads
+/* Feeds the unions (ordered_add) the next k rows not yet merged of nthreads
  * reorders, in start order; keys: the threads' keys (pid id << 32 | tid id);
  * h: room for nthreads heads. False when a row came too late for a union. */
 bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, struct merge_head *h, size_t k,

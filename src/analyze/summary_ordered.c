@@ -3,8 +3,7 @@
  * so a group costs three numbers, whatever its number of spans. A row later
  * than that order is still exact when it starts in or after its group's open
  * span (the spans closed before end before it); one that starts earlier
- * fails the pass. The rows come from a merge of the threads' reorders (in this
- * file, so that the per-row work inlines).
+ * fails the pass. The rows come from a merge of the threads' reorders.
  *
  * The time of a cat not overlapped by the compute of its own process,
  * |C \ K| = |C u K| - |K|, needs no spans either: each (cat, process) run is
@@ -84,8 +83,7 @@ static bool add_compute(struct ordered_runs *o, struct process_runs *p, const st
     return exact;
 }
 
-/* Inline in the merge's loop, its caller per row. */
-static inline bool add_row(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
+bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
 {
     if (!a->ordered)
         a->ordered = spoor_xcalloc(1, sizeof *a->ordered);
@@ -106,8 +104,6 @@ static inline bool add_row(struct summary_acc *a, const struct nest_item *x, uin
     return exact;
 }
 
-bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid) { return add_row(a, x, pid); }
-
 /* The top thread gives rows for as long as they start before any other's. */
 bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, struct merge_head *h, size_t k,
                    struct summary_acc *acc)
@@ -125,7 +121,7 @@ bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, 
         do {
             const struct nest_item *x = &r->held[r->merged++];
             if (x->event)
-                exact = add_row(acc, x, pid) && exact;
+                exact = ordered_add(acc, x, pid) && exact;
             k--;
         } while (k && r->merged < r->n && r->held[r->merged].start <= second);
         if (r->merged == r->n)
