@@ -183,7 +183,7 @@ static void add_event(struct summary_batch_ctx *ctx, struct summary_acc *acc, st
     if (!row_span(b, r, &end))
         return;
     l->dur_sum += end - ts;
-    struct nest_item it = {ts,          end,    ctx->seq + r, cat, fn, file, ctx->thread, io_pid, true,
+    struct nest_item it = {ts, end, ctx->seq + r, cat, fn, file, ctx->thread, io_pid, true,
                            is_compute(b, r, v->is_cat, v->pairs, v->npairs)};
     summary_nest_add(nest, &it, acc);
 }
@@ -196,8 +196,8 @@ static void add_metadata(struct summary_batch_ctx *ctx, struct summary_acc *acc,
     if (!row_span(b, r, &end))
         return;
     pid_of(ctx, acc, nest, b, r);
-    struct nest_item it = {b->ts[r],         end,         ctx->seq + r,     global_string(ctx, acc, b, b->cat[r]),
-                           SUMMARY_NO_GROUP, SUMMARY_NO_GROUP, ctx->thread, SUMMARY_NO_GROUP, false, false};
+    struct nest_item it = {b->ts[r], end, ctx->seq + r, global_string(ctx, acc, b, b->cat[r]), SUMMARY_NO_GROUP,
+                           SUMMARY_NO_GROUP, ctx->thread, SUMMARY_NO_GROUP, false, false};
     summary_nest_add(nest, &it, acc);
 }
 
