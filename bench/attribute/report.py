@@ -70,6 +70,10 @@ if stats and summary:
     print(f"| `spoor stats`, cold | {stats:.3f} |  |  |  |")
     print(f"| `spoor summary`, cold (one streaming pass) | {summary:.3f} | {summary / stats:.2f}x of stats | <= 1.15x | "
           f"{check(summary <= 1.15 * stats)} |")
+stats_cpu, summary_cpu = results.cpu("stats_cold"), results.cpu("summary_cold")
+if stats_cpu and summary_cpu:
+    print(f"| CPU (user + system, mean s): `spoor stats` {stats_cpu:.3f}, `spoor summary` {summary_cpu:.3f} |  | "
+          f"{summary_cpu / stats_cpu:.2f}x of stats | <= 1.15x | {check(summary_cpu <= 1.15 * stats_cpu)} |")
 print()
 print("| memory | peak MB | target | result |")
 print("|---|---:|---|---|")

@@ -112,6 +112,8 @@ void spoor_resolver_free(struct spoor_resolver *r);
 /* Learns the batch's FH and HH lookups, then resolves its rows. The result
  * stays valid until the next call. Batches must come in input order. */
 const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, const struct spoor_table *batch);
+/* The same, files only: every host reads as null. */
+const struct spoor_resolved *spoor_resolver_resolve_files(struct spoor_resolver *r, const struct spoor_table *batch);
 /* The same for rows[0..n) of the batch only; the other rows read as null. */
 const struct spoor_resolved *spoor_resolver_resolve_rows(struct spoor_resolver *r, const struct spoor_table *batch,
                                                          const uint32_t *rows, size_t n);

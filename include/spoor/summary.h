@@ -38,7 +38,11 @@ extern const char spoor_summary_default_compute[];
 struct spoor_summary_opts {
     const char *compute;    /* comma-separated cats or cat.name; NULL = default */
     size_t top;             /* top files and functions kept */
-    size_t window;          /* rows held per thread; 0 = SPOOR_SUMMARY_WINDOW */
+    size_t window;          /* rows held per reorder; 0 = SPOOR_SUMMARY_WINDOW */
+    /* Inputs fed one after another: more than one (a file per process, say)
+     * puts rows out of global start order from the start, so the unions are
+     * kept per thread at once instead of after a failed first pass. */
+    size_t inputs;
 };
 
 struct spoor_summary_layer {
@@ -89,12 +93,15 @@ extern const size_t spoor_summary_n_arg_keys;
  * spoor_summary_again. Memory follows the unions (disjoint spans per group)
  * and a bounded reorder window per thread, never the number of events.
  *
- * Self time and parents need each thread's rows in start order; they are put
- * in order by a window of rows per thread (opts->window). When a thread's rows
- * come further out of order (e.g. a long event written after everything it
- * holds, or a shuffled trace), spoor_summary_again returns true: feed the
- * inputs once more through the same sink, with those threads held whole. The
- * answer is the same either way. */
+ * Self time and parents need each thread's rows in start order (a window of
+ * opts->window rows per thread), and a union is cheapest when every thread's
+ * rows come in one start order: the first pass merges all threads' rows (4
+ * windows deep). When rows come further out of that order (threads written in
+ * blocks, a long event written after much else of its cat), or a thread's
+ * rows overflow its window (a long event written after everything it holds,
+ * a shuffled trace), spoor_summary_again returns true: feed the inputs once
+ * more, with unions per thread and the threads that overflowed held whole.
+ * The answer is the same either way. */
 struct spoor_summary_run;
 struct spoor_summary_run *spoor_summary_begin(const struct spoor_summary_opts *opts, int threads);
 struct spoor_sink spoor_summary_sink(struct spoor_summary_run *run);

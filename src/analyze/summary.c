@@ -23,6 +23,7 @@ struct spoor_summary_run {
     struct summary_batch_ctx batch;
     struct summary_acc acc;
     struct summary_nest *nest;
+    bool ordered;                   /* this pass sweeps every thread in one start order */
     struct summary_keys unbounded;  /* threads held whole, after a pass overflowed their reorder */
 };
 
@@ -36,7 +37,7 @@ static void pass_begin(struct spoor_summary_run *run)
     run->stats = spoor_stats_begin(run->threads);
     run->batch = (struct summary_batch_ctx){.compute = run->opts.compute, .resolver = spoor_resolver_new()};
     run->acc = (struct summary_acc){.strings = spoor_strpool_new()};
-    run->nest = summary_nest_new(&run->unbounded, run->opts.window);
+    run->nest = summary_nest_new(&run->unbounded, run->opts.window, run->ordered);
 }
 
 static void pass_free(struct spoor_summary_run *run)
@@ -58,11 +59,12 @@ void summary_acc_free(struct summary_acc *a)
     free(a->file);
     free(a->parent_dur);
     free(a->io_time);
+    free(a->cat_time);
+    free(a->cat_rest);
+    ordered_free(a);
     struct summary_keys *keys[] = {&a->fns, &a->files, &a->pids, &a->cat_pids, &a->io_pids, &a->parent_pairs};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         summary_keys_free(keys[i]);
-    span_groups_free(&a->by_cat_pid);
-    span_groups_free(&a->compute_by_pid);
     memset(a, 0, sizeof *a);
 }
 
@@ -75,6 +77,7 @@ struct spoor_summary_run *spoor_summary_begin(const struct spoor_summary_opts *o
     if (!run->opts.window)
         run->opts.window = SPOOR_SUMMARY_WINDOW;
     run->threads = threads > 0 ? threads : 1;
+    run->ordered = run->opts.inputs <= 1;
     pass_begin(run);
     return run;
 }
@@ -103,6 +106,7 @@ bool spoor_summary_again(struct spoor_summary_run *run)
 {
     if (summary_nest_finish(run->nest, &run->acc, &run->unbounded))
         return false;
+    run->ordered = false; /* out of global order: per thread from now on */
     struct spoor_stats discard;
     spoor_stats_end(run->stats, &discard);
     spoor_stats_free(&discard);

@@ -175,16 +175,17 @@ static void add_event(struct summary_batch_ctx *ctx, struct summary_acc *acc, st
         acc->file[file].count++;
     if (bytes != SPOOR_NULL)
         add_bytes(acc, l, fn, file, bytes);
-    bool io = file != SUMMARY_NO_GROUP || bytes != SPOOR_NULL;
-    if (io)
-        summary_keys_id(&acc->io_pids, (uint64_t)b->pid[r]);
+    uint32_t io_pid = file != SUMMARY_NO_GROUP || bytes != SPOOR_NULL
+                          ? summary_keys_id(&acc->io_pids, (uint64_t)b->pid[r])
+                          : SUMMARY_NO_GROUP;
 
     int64_t ts = b->ts[r], end;
     if (!row_span(b, r, &end))
         return;
     l->dur_sum += end - ts;
-    struct nest_item it = {ts, end, ctx->seq + r, cat, fn, file, true, io, is_compute(b, r, v->is_cat, v->pairs, v->npairs)};
-    summary_nest_add(nest, ctx->thread, &it, acc);
+    struct nest_item it = {ts, end, ctx->seq + r, cat, fn, file, ctx->thread, io_pid, true,
+                           is_compute(b, r, v->is_cat, v->pairs, v->npairs)};
+    summary_nest_add(nest, &it, acc);
 }
 
 /* A metadata row with a span still holds the events inside it. */
@@ -194,16 +195,16 @@ static void add_metadata(struct summary_batch_ctx *ctx, struct summary_acc *acc,
     int64_t end;
     if (!row_span(b, r, &end))
         return;
-    struct nest_item it = {b->ts[r], end, ctx->seq + r, global_string(ctx, acc, b, b->cat[r]), SUMMARY_NO_GROUP,
-                           SUMMARY_NO_GROUP, false, false, false};
     pid_of(ctx, acc, nest, b, r);
-    summary_nest_add(nest, ctx->thread, &it, acc);
+    struct nest_item it = {b->ts[r], end, ctx->seq + r, global_string(ctx, acc, b, b->cat[r]), SUMMARY_NO_GROUP,
+                           SUMMARY_NO_GROUP, ctx->thread, SUMMARY_NO_GROUP, false, false};
+    summary_nest_add(nest, &it, acc);
 }
 
 void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, struct summary_acc *acc,
                    struct summary_nest *nest)
 {
-    const struct spoor_resolved *res = spoor_resolver_resolve(ctx->resolver, b);
+    const struct spoor_resolved *res = spoor_resolver_resolve_files(ctx->resolver, b);
     ctx->files = res->pool;
     size_t nstrings = spoor_strpool_count(b->pool);
     summary_grow((void **)&ctx->string_of, &ctx->string_cap, nstrings, sizeof *ctx->string_of);

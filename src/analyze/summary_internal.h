@@ -10,8 +10,13 @@
 #define SUMMARY_NO_GROUP UINT32_MAX
 
 /* Grows *v (elements of `size` bytes, *cap of them) to hold index `need`,
- * zeroing the new part. */
-void summary_grow(void **v, size_t *cap, size_t need, size_t size);
+ * zeroing the new part. Inline: called per row, it rarely grows. */
+void summary_grow_to(void **v, size_t *cap, size_t need, size_t size);
+static inline void summary_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need >= *cap)
+        summary_grow_to(v, cap, need, size);
+}
 
 /* Dense ids 0..n-1 for 64-bit keys (pids, pairs of ids), in order of first
  * sight; keys[id] is the key. Zero-initialise; summary_keys_free. */
@@ -42,7 +47,6 @@ struct span_groups {
 /* start is no less than the start of the group's last add. */
 void span_groups_add(struct span_groups *s, uint32_t group, int64_t start, int64_t end);
 size_t span_groups_get(const struct span_groups *s, uint32_t group, const struct spoor_span **spans);
-int64_t span_groups_length(const struct span_groups *s, uint32_t group);
 void span_groups_free(struct span_groups *s);
 
 /* Unions gathered per target group, then merged into each target's union.
@@ -68,25 +72,37 @@ void span_parts_free(struct span_parts *p);
 /* Length of the intersection of two unions. */
 int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct spoor_span *b, size_t nb);
 
+/* A union fed in start order, reduced to what its length needs: the open
+ * span and the length of the spans closed before it (summary_ordered.c). */
+struct union_run {
+    int64_t lo, hi, closed;
+};
+
 /* What the layer breakdown and the top lists sum per key. */
 struct layer_acc {
     uint64_t count, sized;
     int64_t self, dur_sum, bytes;
     int64_t outer_dur;      /* dur of events whose parent is of another cat (or none) */
+    uint32_t last_parent, last_pair; /* the last parent cat met, its parent_pairs id + 1 */
+    struct union_run run;   /* in global start order (summary_ordered.c) */
 };
 struct top_acc {
     uint64_t count;
     int64_t self, bytes, time;  /* time: the union's length, at the end */
+    struct union_run run;   /* in global start order (summary_ordered.c) */
 };
 
-/* One row taking part in the call stacks; start order is iv_before's: start
- * up, end down, seq down (of two equal spans the later row is the outer). */
+/* One row taking part in the call stacks; start order (nest_before) is
+ * iv_before's: start up, end down, seq down (of two equal spans the later row
+ * is the outer). */
 struct nest_item {
     int64_t start, end;
     uint64_t seq;           /* row number in the whole input */
     uint32_t cat, fn, file; /* fn and file SUMMARY_NO_GROUP when none */
+    uint32_t thread;        /* call-stack thread in the nest, keyed pid id << 32 | tid id */
+    uint32_t io_pid;        /* id in io_pids of an I/O event, else SUMMARY_NO_GROUP */
     bool event;             /* metadata rows nest but are not summed */
-    bool io, compute;
+    bool compute;
 };
 
 /* Unions of the groups one thread touched: ids maps a group (function or
@@ -121,32 +137,125 @@ struct summary_acc {
     struct summary_keys parent_pairs;   /* cat id << 32 | parent cat id */
     int64_t *parent_dur;
     size_t parent_cap;
-    struct span_groups by_cat_pid, compute_by_pid;
-    int64_t *io_time;                   /* per io pid id, at the end */
+    struct ordered_runs *ordered;       /* the unions in global start order, when fed so */
+    /* The unions' lengths, at the end: per io pid id; per cat string id its
+     * time and its time not overlapped by its processes' compute. */
+    int64_t *io_time, *cat_time, *cat_rest;
+    int64_t compute_time;
     uint64_t bin_count[SPOOR_SUMMARY_BINS];
     int64_t bin_bytes[SPOOR_SUMMARY_BINS];
 };
 
 void summary_acc_free(struct summary_acc *a);
 
+/* A thread's rows put in start order (nest_before): insertion from the end,
+ * since rows come nearly in order (a parent right after its descendants).
+ * Two cursors take them in that order: the call-stack sweep, and, when
+ * merging, the merge into the unions. Unbounded: held as they come, sorted
+ * once at the end. */
+static inline bool nest_before(const struct nest_item *a, const struct nest_item *b)
+{
+    if (a->start != b->start)
+        return a->start < b->start;
+    if (a->end != b->end)
+        return a->end > b->end;
+    return a->seq > b->seq;
+}
+
+struct reorder {
+    struct nest_item *held;
+    size_t n, cap;
+    size_t swept;               /* held[0..swept) went through the stack */
+    size_t merged;              /* merging: held[0..merged) went to the unions */
+    bool unbounded, merging;
+};
+/* Holds x no earlier than `swept`; returns its place (before `merged`: it
+ * came too late for the merge). Rows both cursors passed are dropped when
+ * room is needed. */
+size_t reorder_hold(struct reorder *r, const struct nest_item *x);
+/* Unbounded: the rows not swept, in order. */
+void reorder_sort(struct reorder *r);
+
+/* A k-way merge's heap: sources keyed by the start of their next item (the
+ * threads' rows into the unions in one start order, summary_ordered.c; the
+ * threads' unions of a group, summary_spans.c). Ties come in any order: the
+ * merges feed only unions. */
+struct merge_head {
+    int64_t start;
+    uint32_t source;
+};
+/* Inline: the merges call it per run of items, often of one. */
+static inline void merge_sift_down(struct merge_head *h, size_t n, size_t at)
+{
+    for (;;) {
+        size_t l = 2 * at + 1, m = at;
+        if (l < n && h[l].start < h[m].start)
+            m = l;
+        if (l + 1 < n && h[l + 1].start < h[m].start)
+            m = l + 1;
+        if (m == at)
+            return;
+        struct merge_head x = h[at];
+        h[at] = h[m];
+        h[m] = x;
+        at = m;
+    }
+}
+static inline void merge_heapify(struct merge_head *h, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        merge_sift_down(h, n, i);
+}
+/* The start up to which the top source may give items: the next head's. */
+static inline int64_t merge_second(const struct merge_head *h, size_t n)
+{
+    return n < 2 ? INT64_MAX : n < 3 || h[1].start < h[2].start ? h[1].start : h[2].start;
+}
+
+/* Feeds the unions (ordered_add) the next k rows not yet merged of nthreads
+ * reorders, in start order; keys: the threads' keys (pid id << 32 | tid id);
+ * h: room for nthreads heads. False when a row came too late for a union. */
+bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, struct merge_head *h, size_t k,
+                   struct summary_acc *acc);
+
+/* The unions fed in one global start order: a union_run per group. A
+ * (cat, process) union is kept together with the process's compute, since
+ * |C \ K| = |C u K| - |K|: then no union needs its spans. False when x came
+ * too late for a union (see union_run_add). */
+bool ordered_add(struct summary_acc *acc, const struct nest_item *x, uint32_t pid);
+/* Their lengths into acc (fn and file time, io_time, cat_time, cat_rest,
+ * compute_time). */
+void ordered_lengths(struct summary_acc *acc);
+void ordered_free(struct summary_acc *acc);
+
 /* The call stacks of every thread, rebuilt as rows stream in: each thread's
- * rows pass a bounded reorder into start order and feed a stack sweep (the
+ * rows pass a bounded reorder into start order and feed its stack sweep (the
  * one of spoor/interval.h) that sums self time and the parent layer into acc.
- * A row that comes later than the reorder allows marks the thread: the run
- * must be replayed with that thread held whole (unbounded). */
+ * A row that comes later than its thread's reorder allows marks the thread,
+ * to be replayed held whole (unbounded).
+ * `ordered`: the threads' reorders are one window, swept by a merge of the
+ * threads, so rows also reach the unions in global start order (ordered_add);
+ * a row too late for a union, or a thread's overflow, fails the pass, to be
+ * replayed per thread (the stacks go on to the end, so that the replay knows
+ * every thread to hold whole).
+ * Per thread: each thread its own window and its own unions (thread_spans),
+ * merged at the end. */
 struct summary_nest;
-/* window: rows held per thread; the oldest half is swept when twice as many are. */
-struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window);
-/* The thread of a key (pid id << 32 | tid id), for summary_nest_add. */
+/* window: rows held per thread (ordered: ORDERED_WINDOWS of them for all);
+ * the oldest half is swept when twice as many are. */
+struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window, bool ordered);
+/* The thread of a key (pid id << 32 | tid id), for nest_item.thread. */
 uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key);
-void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest_item *it, struct summary_acc *acc);
-/* Sweeps what is left; returns false when a thread overflowed its reorder,
- * with its key added to unbounded. */
+void summary_nest_add(struct summary_nest *n, const struct nest_item *it, struct summary_acc *acc);
+/* Sweeps what is left; returns false when a reorder overflowed (per thread:
+ * with the thread's key added to unbounded). */
 bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded);
-/* After finish: the threads, each with its key and unions. */
+bool summary_nest_ordered(const struct summary_nest *n);
+/* After finish, per thread: the threads, each with its key and unions. */
 size_t summary_nest_count(const struct summary_nest *n);
 struct thread_spans *summary_nest_spans(struct summary_nest *n, size_t thread, uint64_t *key);
-/* The unions of every thread merged per group into acc (on up to 2 threads). */
+/* The unions' lengths into acc: ordered, read off; per thread, the unions
+ * of every thread merged per group (on up to 2 threads). */
 void summary_unions(struct summary_nest *n, struct summary_acc *acc, int threads);
 void summary_nest_free(struct summary_nest *n);
 

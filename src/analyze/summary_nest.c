@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Ordered, the rows not yet merged may fill this many windows: the threads'
+ * rows interleave, so a row is further from its place in the one start order
+ * than in its thread's. */
+#define ORDERED_WINDOWS 4
 
 struct open_event {
     int64_t end, self;
@@ -14,12 +18,18 @@ struct open_event {
     bool event;
 };
 
+/* The last row a thread swept: a row of the thread before it comes too late. */
+struct mark {
+    struct nest_item last;
+    bool any;
+};
+
+static bool too_late(const struct mark *m, const struct nest_item *x) { return m->any && nest_before(x, &m->last); }
+
 struct thread {
-    struct nest_item *held;     /* bounded: in start order; unbounded: as they came */
-    size_t n, cap;
-    struct nest_item last;      /* the last row swept */
-    bool swept, overflow, unbounded;
-    struct thread_spans spans;
+    struct mark swept;
+    bool overflow;
+    struct thread_spans spans;  /* per thread only */
     struct open_event *stack;
     size_t depth, stack_cap;
     int64_t t;
@@ -28,28 +38,23 @@ struct thread {
 struct summary_nest {
     struct summary_keys ids;    /* thread keys */
     struct thread *threads;
-    size_t cap;
+    struct reorder *rows;       /* per thread */
+    size_t cap, rows_cap;
     const struct summary_keys *unbounded;
     size_t window;
-    bool overflow;
+    bool ordered, overflow;
+    /* Ordered: the rows not yet merged, over all threads (one window). */
+    size_t held;
+    struct merge_head *heads;
+    size_t heads_cap;
 };
 
-static bool before(const struct nest_item *a, const struct nest_item *b)
-{
-    if (a->start != b->start)
-        return a->start < b->start;
-    if (a->end != b->end)
-        return a->end > b->end;
-    return a->seq > b->seq;
-}
-
-static int by_start(const void *a, const void *b) { return before(a, b) ? -1 : before(b, a) ? 1 : 0; }
-
-struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window)
+struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window, bool ordered)
 {
     struct summary_nest *n = spoor_xcalloc(1, sizeof *n);
     n->unbounded = unbounded;
     n->window = window;
+    n->ordered = ordered;
     return n;
 }
 
@@ -88,11 +93,16 @@ static void advance(struct thread *th, int64_t to, struct summary_acc *acc)
         th->t = to;
 }
 
+/* A layer mostly sits in one parent layer, so each cat remembers its last pair. */
 static void add_parent_pair(struct summary_acc *acc, uint32_t cat, uint32_t parent, int64_t dur)
 {
-    uint32_t id = summary_keys_id(&acc->parent_pairs, (uint64_t)cat << 32 | parent);
-    summary_grow((void **)&acc->parent_dur, &acc->parent_cap, id, sizeof *acc->parent_dur);
-    acc->parent_dur[id] += dur;
+    struct layer_acc *l = &acc->cats[cat];
+    if (!l->last_pair || l->last_parent != parent) {
+        l->last_parent = parent;
+        l->last_pair = summary_keys_id(&acc->parent_pairs, (uint64_t)cat << 32 | parent) + 1;
+        summary_grow((void **)&acc->parent_dur, &acc->parent_cap, l->last_pair - 1, sizeof *acc->parent_dur);
+    }
+    acc->parent_dur[l->last_pair - 1] += dur;
 }
 
 static void add_spans(struct thread_spans *s, const struct nest_item *x)
@@ -100,7 +110,7 @@ static void add_spans(struct thread_spans *s, const struct nest_item *x)
     thread_groups_add(&s->by_fn, x->fn, x->start, x->end);
     if (x->file != SUMMARY_NO_GROUP)
         thread_groups_add(&s->by_file, x->file, x->start, x->end);
-    if (x->io)
+    if (x->io_pid != SUMMARY_NO_GROUP)
         span_groups_add(&s->io, 0, x->start, x->end);
     if (x->compute)
         span_groups_add(&s->compute, 0, x->start, x->end);
@@ -115,8 +125,6 @@ static void sweep(struct thread *th, const struct nest_item *x, struct summary_a
         leave(&th->stack[th->depth], acc);
     }
     const struct open_event *parent = th->depth ? &th->stack[th->depth - 1] : NULL;
-    if (x->event)
-        add_spans(&th->spans, x);
     if (x->event && !(parent && parent->cat == x->cat)) {
         int64_t dur = x->end - x->start;
         acc->cats[x->cat].outer_dur += dur;
@@ -128,31 +136,41 @@ static void sweep(struct thread *th, const struct nest_item *x, struct summary_a
         th->stack = spoor_xrealloc(th->stack, th->stack_cap * sizeof *th->stack);
     }
     th->stack[th->depth++] = (struct open_event){x->end, 0, x->cat, x->fn, x->file, x->event};
-    th->last = *x;
-    th->swept = true;
 }
 
-static void hold(struct thread *th, const struct nest_item *x)
+/* Sweeps the first k rows not swept of a thread through its stack (and,
+ * per thread, into its unions). */
+static void sweep_thread(struct summary_nest *n, uint32_t id, size_t k, struct summary_acc *acc)
 {
-    if (th->n == th->cap) {
-        th->cap = th->cap ? 2 * th->cap : 8; /* threads may be many and short */
-        th->held = spoor_xrealloc(th->held, th->cap * sizeof *th->held);
+    struct thread *th = &n->threads[id];
+    struct reorder *r = &n->rows[id];
+    for (size_t i = 0; i < k; i++) {
+        const struct nest_item *x = &r->held[r->swept++];
+        sweep(th, x, acc);
+        if (x->event && !n->ordered)
+            add_spans(&th->spans, x);
+        if (i + 1 == k)
+            th->swept = (struct mark){*x, true};
     }
-    size_t i = th->n++;
-    if (!th->unbounded)
-        for (; i && before(x, &th->held[i - 1]); i--)
-            th->held[i] = th->held[i - 1];
-    th->held[i] = *x;
 }
 
-/* Sweeps held[0..k) and keeps the rest. */
-static void sweep_held(struct thread *th, size_t k, struct summary_acc *acc)
+/* The pass is to be fed again: no more merging (the unions are lost), but
+ * the call stacks go on, so that every thread that overflows its window is
+ * known for the next pass. */
+static void fail_pass(struct summary_nest *n)
 {
-    for (size_t i = 0; i < k; i++)
-        sweep(th, &th->held[i], acc);
-    if (k < th->n)
-        memmove(th->held, th->held + k, (th->n - k) * sizeof *th->held);
-    th->n -= k;
+    n->overflow = true;
+    for (uint32_t id = 0; id < n->ids.n; id++)
+        n->rows[id].merging = false;
+}
+
+/* Ordered: the next k rows of all threads to the unions. */
+static void merge(struct summary_nest *n, size_t k, struct summary_acc *acc)
+{
+    summary_grow((void **)&n->heads, &n->heads_cap, n->ids.n, sizeof *n->heads);
+    n->held -= k;
+    if (!reorder_merge(n->rows, n->ids.keys, n->ids.n, n->heads, k, acc))
+        fail_pass(n);
 }
 
 uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
@@ -161,37 +179,52 @@ uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
     uint32_t id = summary_keys_id(&n->ids, key);
     if (id == known) {
         summary_grow((void **)&n->threads, &n->cap, id, sizeof *n->threads);
+        summary_grow((void **)&n->rows, &n->rows_cap, id, sizeof *n->rows);
         n->threads[id].t = INT64_MIN;
-        n->threads[id].unbounded = summary_keys_find(n->unbounded, key) != SUMMARY_NO_GROUP;
+        n->rows[id].unbounded = summary_keys_find(n->unbounded, key) != SUMMARY_NO_GROUP;
+        n->rows[id].merging = n->ordered && !n->overflow;
     }
     return id;
 }
 
-void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest_item *it, struct summary_acc *acc)
+void summary_nest_add(struct summary_nest *n, const struct nest_item *it, struct summary_acc *acc)
 {
-    struct thread *th = &n->threads[thread];
+    struct thread *th = &n->threads[it->thread];
+    struct reorder *r = &n->rows[it->thread];
     if (th->overflow)
         return;
-    if (!th->unbounded && th->swept && before(it, &th->last)) {
-        th->overflow = n->overflow = true;
+    if (!r->unbounded && too_late(&th->swept, it)) {
+        th->overflow = true;
+        fail_pass(n);
         return;
     }
-    hold(th, it);
-    if (!th->unbounded && th->n >= 2 * n->window)
-        sweep_held(th, th->n - n->window, acc);
+    size_t at = reorder_hold(r, it);
+    if (r->merging && at < r->merged) {
+        /* Later than the merge: to the unions at once, exact or not. */
+        r->merged++;
+        if (it->event && !ordered_add(acc, it, (uint32_t)(n->ids.keys[it->thread] >> 32)))
+            fail_pass(n);
+    } else if (r->merging && ++n->held >= 2 * ORDERED_WINDOWS * n->window) {
+        merge(n, n->held - ORDERED_WINDOWS * n->window, acc);
+    }
+    size_t held = r->n - r->swept;
+    if (!r->unbounded && held >= 2 * n->window)
+        sweep_thread(n, it->thread, held - n->window, acc);
 }
 
 bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded)
 {
+    if (n->ordered && !n->overflow)
+        merge(n, n->held, acc);
     for (uint32_t id = 0; id < n->ids.n; id++) {
         struct thread *th = &n->threads[id];
-        if (th->overflow) {
+        if (th->overflow)
             summary_keys_id(unbounded, n->ids.keys[id]);
-            continue;
-        }
-        if (th->unbounded && th->n)
-            qsort(th->held, th->n, sizeof *th->held, by_start);
-        sweep_held(th, th->n, acc);
+        if (n->overflow)
+            continue; /* the pass is fed again */
+        if (n->rows[id].unbounded)
+            reorder_sort(&n->rows[id]);
+        sweep_thread(n, id, n->rows[id].n - n->rows[id].swept, acc);
         while (th->depth) {
             struct open_event *top = &th->stack[--th->depth];
             accrue(th, top, top->end);
@@ -200,6 +233,8 @@ bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct
     }
     return !n->overflow;
 }
+
+bool summary_nest_ordered(const struct summary_nest *n) { return n->ordered; }
 
 size_t summary_nest_count(const struct summary_nest *n) { return n->ids.n; }
 
@@ -229,8 +264,11 @@ void summary_nest_free(struct summary_nest *n)
 {
     if (!n)
         return;
+    free(n->heads);
+    for (size_t i = 0; i < n->rows_cap; i++)
+        free(n->rows[i].held);
+    free(n->rows);
     for (size_t i = 0; i < n->cap; i++) {
-        free(n->threads[i].held);
         free(n->threads[i].stack);
         thread_spans_free(&n->threads[i].spans);
     }

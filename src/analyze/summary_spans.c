@@ -4,10 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void summary_grow(void **v, size_t *cap, size_t need, size_t size)
+void summary_grow_to(void **v, size_t *cap, size_t need, size_t size)
 {
-    if (need < *cap)
-        return;
     size_t n = *cap ? *cap * 2 : 8;
     while (n <= need)
         n *= 2;
@@ -38,13 +36,6 @@ size_t span_groups_get(const struct span_groups *s, uint32_t group, const struct
 {
     *spans = group < s->cap ? s->g[group].v : NULL;
     return group < s->cap ? s->g[group].n : 0;
-}
-
-int64_t span_groups_length(const struct span_groups *s, uint32_t group)
-{
-    const struct spoor_span *v;
-    size_t n = span_groups_get(s, group, &v);
-    return spoor_spans_length(v, n);
 }
 
 void span_groups_free(struct span_groups *s)
@@ -102,29 +93,6 @@ static size_t sort_parts(struct span_parts *p)
     return p->n;
 }
 
-/* A min-heap of unions by the start of their next span. */
-struct head {
-    int64_t start;
-    const struct spoor_span *next, *end;
-};
-
-static void sift_down(struct head *h, size_t n, size_t at)
-{
-    for (;;) {
-        size_t l = 2 * at + 1, m = at;
-        if (l < n && h[l].start < h[m].start)
-            m = l;
-        if (l + 1 < n && h[l + 1].start < h[m].start)
-            m = l + 1;
-        if (m == at)
-            return;
-        struct head x = h[at];
-        h[at] = h[m];
-        h[m] = x;
-        at = m;
-    }
-}
-
 static void close_span(struct span_group *out, int64_t lo, int64_t hi)
 {
     if (!out || hi <= lo)
@@ -173,17 +141,21 @@ static int64_t union_of(const struct span_part *parts, size_t k, struct span_gro
         spans += parts[i].spans.n;
     if (k > 64 && spans < 8 * k)
         return union_of_many(parts, k, spans, out);
-    struct head *h = spoor_xmalloc(k * sizeof *h);
-    for (size_t i = 0; i < k; i++)
-        h[i] = (struct head){parts[i].spans.v[0].start, parts[i].spans.v, parts[i].spans.v + parts[i].spans.n};
+    struct merge_head *h = spoor_xmalloc(k * sizeof *h);
+    const struct spoor_span **next = spoor_xmalloc(k * sizeof *next);
+    for (uint32_t i = 0; i < k; i++) {
+        h[i] = (struct merge_head){parts[i].spans.v[0].start, i};
+        next[i] = parts[i].spans.v;
+    }
     size_t n = k;
-    for (size_t i = k / 2; i-- > 0;)
-        sift_down(h, n, i);
+    merge_heapify(h, n);
     int64_t total = 0, lo = 0, hi = 0;
     while (n) {
-        int64_t second = n < 2 ? INT64_MAX : n < 3 || h[1].start < h[2].start ? h[1].start : h[2].start;
+        int64_t second = merge_second(h, n);
+        uint32_t top = h[0].source;
+        const struct spoor_span *end = parts[top].spans.v + parts[top].spans.n;
         do {
-            const struct spoor_span *s = h[0].next++;
+            const struct spoor_span *s = next[top]++;
             if (s->start <= hi && hi > lo) {
                 if (s->end > hi)
                     hi = s->end;
@@ -193,13 +165,14 @@ static int64_t union_of(const struct span_part *parts, size_t k, struct span_gro
                 lo = s->start;
                 hi = s->end;
             }
-        } while (h[0].next < h[0].end && h[0].next->start <= second);
-        if (h[0].next == h[0].end)
+        } while (next[top] < end && next[top]->start <= second);
+        if (next[top] == end)
             h[0] = h[--n];
         else
-            h[0].start = h[0].next->start;
-        sift_down(h, n, 0);
+            h[0].start = next[top]->start;
+        merge_sift_down(h, n, 0);
     }
+    free(next);
     free(h);
     close_span(out, lo, hi);
     return total + (hi - lo);

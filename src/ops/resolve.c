@@ -191,6 +191,15 @@ const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, co
     return &r->out;
 }
 
+const struct spoor_resolved *spoor_resolver_resolve_files(struct spoor_resolver *r, const struct spoor_table *t)
+{
+    prepare(r, t, false);
+    resolve_rows(r, t, NULL, t->nrows, &file_source, &r->lookups[0], r->file);
+    if (t->nrows) /* no rows: maybe no array yet */
+        memset(r->host, 0, t->nrows * sizeof *r->host);
+    return &r->out;
+}
+
 const struct spoor_resolved *spoor_resolver_resolve_rows(struct spoor_resolver *r, const struct spoor_table *t,
                                                          const uint32_t *rows, size_t n)
 {

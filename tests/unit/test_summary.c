@@ -38,6 +38,20 @@ static const struct spoor_summary_layer *layer(const struct spoor_summary *s, co
     return NULL;
 }
 
+/* The same layers, every figure. */
+static void assert_same_layers(const struct spoor_summary *a, const struct spoor_summary *b)
+{
+    assert_int_equal(a->nlayers, b->nlayers);
+    for (size_t i = 0; i < a->nlayers; i++) {
+        const struct spoor_summary_layer *x = &a->layers[i], *y = &b->layers[i];
+        assert_string_equal(x->cat, y->cat);
+        assert_memory_equal(&x->count, &y->count,
+                            offsetof(struct spoor_summary_layer, parent) - offsetof(struct spoor_summary_layer, count));
+        assert_true(!x->parent == !y->parent && (!x->parent || !strcmp(x->parent, y->parent)));
+        assert_true(x->parent_share == y->parent_share);
+    }
+}
+
 /* One read on thread (1, 1) with vfs and ext4 inside, in end-time order, and
  * an overlapping read on thread (1, 2). */
 static struct spoor_table *nested_reads(void)
@@ -208,18 +222,50 @@ static void same_answer_for_any_window(void **state)
     struct spoor_summary a, b;
     summarize(t, 0, &a);
     summarize(t, 4, &b);
-    assert_int_equal(a.nlayers, b.nlayers);
-    for (size_t i = 0; i < a.nlayers; i++) {
-        assert_string_equal(a.layers[i].cat, b.layers[i].cat);
-        assert_int_equal(a.layers[i].time, b.layers[i].time);
-        assert_int_equal(a.layers[i].self, b.layers[i].self);
-        assert_int_equal(a.layers[i].not_compute, b.layers[i].not_compute);
-        assert_true(a.layers[i].parent_share == b.layers[i].parent_share);
-    }
+    assert_same_layers(&a, &b);
     assert_int_equal(a.io_time_max, b.io_time_max);
     spoor_summary_free(&a);
     spoor_summary_free(&b);
     spoor_table_free(t);
+}
+
+/* Thread (1, 1) gets a parent after a window of 1 already merged the rows
+ * around its start into the unions: exact when the row starts in or after
+ * the open span of each of its unions (a cat of its own: one pass), a second
+ * pass when not (the cat of thread (1, 2)'s rows). Either way the answer is
+ * that of one window over everything. */
+static void late_row_for_the_merge(void **state)
+{
+    (void)state;
+    for (int own_cat = 1; own_cat >= 0; own_cat--) {
+        struct spoor_table *t = spoor_table_new();
+        fx_row(t, 0, 10, "read", "posix", 1, 1, 'X');
+        fx_row(t, 12, 2, "lseek", "posix", 1, 1, 'X');
+        for (int i = 0; i < 6; i++)
+            fx_row(t, 13 + 2 * i, 1, "write", "io", 1, 2, 'X');
+        fx_row(t, 11, 5, "outer", own_cat ? "outer" : "io", 1, 1, 'X');
+        struct spoor_summary_opts opts = {.top = 10, .window = 1};
+        struct spoor_summary_run *run = spoor_summary_begin(&opts, 1);
+        struct spoor_sink sink = spoor_summary_sink(run);
+        int passes = 0;
+        do {
+            passes++;
+            assert_int_equal(sink.map(sink.ctx, 0, t), SPOOR_OK);
+            assert_int_equal(sink.reduce(sink.ctx, 0, t), SPOOR_OK);
+        } while (spoor_summary_again(run));
+        assert_int_equal(passes, own_cat ? 1 : 2);
+        struct spoor_summary s, whole;
+        spoor_summary_end(run, &s);
+        summarize(t, 0, &whole);
+        assert_same_layers(&s, &whole);
+        assert_int_equal(s.nfunctions, whole.nfunctions);
+        for (size_t i = 0; i < s.nfunctions; i++)
+            assert_int_equal(s.functions[i].time, whole.functions[i].time);
+        assert_int_equal(layer(&s, "io")->time, own_cat ? 6 : 6 + 3); /* [11, 16] covers [13, 14] and [15, 16] */
+        spoor_summary_free(&s);
+        spoor_summary_free(&whole);
+        spoor_table_free(t);
+    }
 }
 
 static void empty_table(void **state)
@@ -443,28 +489,36 @@ static void load_opts(struct spoor_load_opts *o, int threads)
     o->input.chunk_size = 64 << 10; /* many batches */
 }
 
-static void streaming(const char *const *paths, size_t n, int threads, size_t window, struct spoor_summary *s)
+/* The streaming summary of paths, told they are `inputs` inputs (1: the first
+ * pass tries one global start order; more: per thread from the start);
+ * returns the number of passes. */
+static int streaming(const char *const *paths, size_t n, size_t inputs, int threads, size_t window,
+                     struct spoor_summary *s)
 {
     struct spoor_load_opts o;
     load_opts(&o, threads);
-    struct spoor_summary_opts so = {.top = 1000, .window = window};
+    struct spoor_summary_opts so = {.top = 1000, .window = window, .inputs = inputs};
     struct spoor_summary_run *run = spoor_summary_begin(&so, threads);
     struct spoor_sink sink = spoor_summary_sink(run);
     struct spoor_load_result res;
     struct spoor_error err;
     assert_int_equal(spoor_load(paths, n, &o, &sink, &res, &err), SPOOR_OK);
+    int passes = 1;
     if (spoor_summary_again(run)) {
+        passes++;
         spoor_load_result_free(&res);
         assert_int_equal(spoor_load(paths, n, &o, &sink, &res, &err), SPOOR_OK);
         assert_false(spoor_summary_again(run));
     }
     spoor_load_result_free(&res);
     spoor_summary_end(run, s);
+    return passes;
 }
 
 /* The streaming summary of paths against the reference, with 1 and 3 threads
- * (only 3 when `quick`). */
-static void check_paths(const char *const *paths, size_t n, size_t window, bool quick)
+ * (only 3 when `quick`), first in global order then per thread from the
+ * start; returns the passes the global order took. */
+static int check_paths(const char *const *paths, size_t n, size_t window, bool quick)
 {
     struct spoor_load_opts o;
     load_opts(&o, 1);
@@ -473,28 +527,70 @@ static void check_paths(const char *const *paths, size_t n, size_t window, bool 
     struct spoor_error err;
     assert_int_equal(spoor_load_table(paths, n, &o, &t, &res, &err), SPOOR_OK);
     spoor_load_result_free(&res);
+    /* The whole table as one batch gives the same. */
+    struct spoor_summary whole;
+    struct spoor_summary_opts so = {.top = 1000};
+    spoor_summarize(t, &so, &whole);
+    int ordered_passes = 0;
     for (int threads = quick ? 3 : 1; threads <= 3; threads += 2) {
-        struct spoor_summary s;
-        streaming(paths, n, threads, window, &s);
-        check_against_reference(t, &s);
-        /* The whole table as one batch gives the same. */
-        struct spoor_summary whole;
-        struct spoor_summary_opts so = {.top = 1000};
-        spoor_summarize(t, &so, &whole);
-        assert_int_equal(whole.nlayers, s.nlayers);
-        for (size_t i = 0; i < s.nlayers; i++)
-            assert_memory_equal(&whole.layers[i].count, &s.layers[i].count,
-                                sizeof s.layers[i] - offsetof(struct spoor_summary_layer, count) -
-                                    sizeof s.layers[i].parent - sizeof s.layers[i].parent_share);
-        spoor_summary_free(&whole);
-        spoor_summary_free(&s);
+        for (size_t inputs = 1; inputs <= 2; inputs++) {
+            struct spoor_summary s;
+            int passes = streaming(paths, n, inputs, threads, window, &s);
+            if (inputs == 1)
+                ordered_passes = passes;
+            check_against_reference(t, &s);
+            assert_same_layers(&whole, &s);
+            spoor_summary_free(&s);
+        }
     }
+    spoor_summary_free(&whole);
     spoor_table_free(t);
+    return ordered_passes;
 }
 
-/* A gen trace with its event lines shuffled (metadata kept first, so that
- * every hash resolves in order): threads' rows far out of start order. */
-static const char *shuffled_trace(const char *from)
+static void shuffle(char **lines, size_t n)
+{
+    srand(11);
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)rand() % (i + 1);
+        char *x = lines[i];
+        lines[i] = lines[j];
+        lines[j] = x;
+    }
+}
+
+struct tid_line {
+    long tid;
+    size_t at;
+    char *line;
+};
+
+static int by_tid(const void *a, const void *b)
+{
+    const struct tid_line *x = a, *y = b;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Each thread's lines in one block, in their order (a writer that flushes a
+ * buffer per thread). */
+static void block_by_thread(char **lines, size_t n)
+{
+    struct tid_line *v = malloc((n ? n : 1) * sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        const char *tid = strstr(lines[i], "\"tid\": ");
+        v[i] = (struct tid_line){tid ? atol(tid + 7) : -1, i, lines[i]};
+    }
+    qsort(v, n, sizeof *v, by_tid);
+    for (size_t i = 0; i < n; i++)
+        lines[i] = v[i].line;
+    free(v);
+}
+
+/* A gen trace with its event lines rearranged (metadata kept first, so that
+ * every hash resolves in order), written to name in the test directory. */
+static const char *rearranged_trace(const char *from, const char *name, void (*arrange)(char **lines, size_t n))
 {
     FILE *in = fopen(from, "r");
     assert_non_null(in);
@@ -513,15 +609,9 @@ static const char *shuffled_trace(const char *from)
             lines[first++] = lines[i];
             lines[i] = x;
         }
-    srand(11);
-    for (size_t i = n - 1; i > first; i--) {
-        size_t j = first + (size_t)rand() % (i - first + 1);
-        char *x = lines[i];
-        lines[i] = lines[j];
-        lines[j] = x;
-    }
-    static char path[4096];
-    snprintf(path, sizeof path, "%s/shuffled.pfw", testutil_tmpdir());
+    arrange(lines + first, n - first);
+    char *path = malloc(4096);
+    snprintf(path, 4096, "%s/%s", testutil_tmpdir(), name);
     FILE *out = fopen(path, "w");
     for (size_t i = 0; i < n; i++) {
         fputs(lines[i], out);
@@ -545,13 +635,25 @@ static void streaming_matches_reference_on_gen_traces(void **state)
     g.seed = 4;
     g.size_bytes = 1 << 20;
     assert_int_equal(spoor_gen_write(b, &g, &res, &err), SPOOR_OK);
-    const char *one[] = {a}, *two[] = {a, b}, *shuffled[] = {shuffled_trace(a)};
-    check_paths(one, 1, 0, false);
-    check_paths(two, 2, 0, false);
-    check_paths(shuffled, 1, 0, true);
-    /* A small window: threads overflow it and the inputs are fed again. */
-    check_paths(shuffled, 1, 32, false);
+    const char *one[] = {a}, *two[] = {a, b};
+    const char *shuffled[] = {rearranged_trace(a, "shuffled.pfw", shuffle)};
+    const char *blocked[] = {rearranged_trace(a, "blocked.pfw", block_by_thread)};
+    /* One gen trace is in global start order within the window: one pass. */
+    assert_int_equal(check_paths(one, 1, 0, false), 1);
+    /* Small traces fit in the one window whole, however fed. */
+    assert_int_equal(check_paths(two, 2, 0, false), 1);
+    assert_int_equal(check_paths(shuffled, 1, 0, true), 1);
+    /* With a smaller window, two traces of the same time, one after the
+     * other, are out of global order and so are threads written in blocks:
+     * per thread, where each is in order. */
+    assert_int_equal(check_paths(two, 2, 1024, false), 2);
+    assert_int_equal(check_paths(blocked, 1, 1024, false), 2);
+    /* A small window: threads overflow it too, and are held whole in the
+     * second pass. */
+    assert_int_equal(check_paths(shuffled, 1, 32, false), 2);
     check_paths(two, 2, 32, true);
+    free((char *)shuffled[0]);
+    free((char *)blocked[0]);
 }
 
 static void streaming_matches_reference_on_samples(void **state)
@@ -581,6 +683,7 @@ int main(void)
         cmocka_unit_test(imbalance_names_the_slowest_process),
         cmocka_unit_test(layer_union_from_functions_of_threads),
         cmocka_unit_test(same_answer_for_any_window),
+        cmocka_unit_test(late_row_for_the_merge),
         cmocka_unit_test(empty_table),
         cmocka_unit_test(streaming_matches_reference_on_gen_traces),
         cmocka_unit_test(streaming_matches_reference_on_samples),

@@ -291,16 +291,18 @@ int cmd_summary(int argc, char **argv)
         return 2;
     }
 
-    struct spoor_summary_run *run = spoor_summary_begin(&sopts, spoor_load_threads(&opts));
-    struct spoor_sink sink = spoor_summary_sink(run);
     const char *const *paths = (const char *const *)argv + optind;
     size_t npaths = (size_t)(argc - optind);
+    sopts.inputs = npaths;
+    struct spoor_summary_run *run = spoor_summary_begin(&sopts, spoor_load_threads(&opts));
+    struct spoor_sink sink = spoor_summary_sink(run);
     struct spoor_load_result res = {0};
     struct spoor_error err = {0};
     int st = spoor_load(paths, npaths, &opts, &sink, &res, &err);
     if (st == SPOOR_OK && spoor_summary_again(run)) {
-        /* Rows too far out of start order: once more, those threads held whole
-         * (which cannot overflow, so no third pass). */
+        /* Rows too far out of start order: once more per thread, with the
+         * threads that overflowed held whole (which cannot overflow, so no
+         * third pass). */
         spoor_load_result_free(&res);
         st = spoor_load(paths, npaths, &opts, &sink, &res, &err);
         spoor_summary_again(run);

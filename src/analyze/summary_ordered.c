@@ -1,0 +1,169 @@
+/* The unions when the rows come in one global start order (see
+ * summary_internal.h): each span extends the group's open span or closes it,
+ * so a group costs three numbers, whatever its number of spans. A row later
+ * than that order is still exact when it starts in or after its group's open
+ * span (the spans closed before end before it); one that starts earlier
+ * fails the pass. The rows come from a merge of the threads' reorders.
+ *
+ * The time of a cat not overlapped by the compute of its own process,
+ * |C \ K| = |C u K| - |K|, needs no spans either: each (cat, process) run is
+ * fed the cat's events and every compute event of the process. A run made
+ * when its cat first comes starts as a copy of the process's compute run,
+ * which is what C u K is while C is empty. Cats are few, so a process keeps
+ * its runs in an array by a dense slot per cat, not in a hash. */
+#include "summary_internal.h"
+
+#include <stdlib.h>
+
+/* A process's compute and, per cat it has (by slot), C u K. */
+struct cat_run {
+    struct union_run run;
+    bool seen;
+};
+struct process_runs {
+    struct union_run compute;
+    struct cat_run *cats;
+    size_t cap;
+};
+
+struct ordered_runs {
+    struct union_run compute;           /* every process's compute */
+    struct union_run *io;               /* per io pid id */
+    size_t io_cap;
+    struct process_runs *pids;          /* per pid id */
+    size_t pids_cap;
+    uint32_t *slot_of;                  /* per cat string id: its slot + 1 (cats are few) */
+    size_t slot_of_cap;
+    uint32_t *cat_of;                   /* per slot: the cat string id */
+    size_t nslots, cat_of_cap;
+};
+
+/* False (and the union wrong) when start is before the open span. */
+static bool union_run_add(struct union_run *r, int64_t start, int64_t end)
+{
+    if (end <= start)
+        return true; /* an empty span adds nothing to a union */
+    bool open = r->hi > r->lo;
+    if (open && start < r->lo)
+        return false;
+    /* Whether x extends the open span is a coin toss per row: selects, not
+     * branches. */
+    bool extend = open && start <= r->hi;
+    r->closed += extend ? 0 : r->hi - r->lo;
+    r->lo = extend ? r->lo : start;
+    r->hi = extend && end < r->hi ? r->hi : end;
+    return true;
+}
+
+static int64_t union_run_length(const struct union_run *r) { return r->closed + (r->hi - r->lo); }
+
+/* The C u K run of x's cat in process p, made on first sight. */
+static struct union_run *cat_run(struct ordered_runs *o, struct process_runs *p, uint32_t cat)
+{
+    summary_grow((void **)&o->slot_of, &o->slot_of_cap, cat, sizeof *o->slot_of);
+    if (!o->slot_of[cat]) {
+        summary_grow((void **)&o->cat_of, &o->cat_of_cap, o->nslots, sizeof *o->cat_of);
+        o->cat_of[o->nslots] = cat;
+        o->slot_of[cat] = (uint32_t)++o->nslots;
+    }
+    uint32_t slot = o->slot_of[cat] - 1;
+    summary_grow((void **)&p->cats, &p->cap, slot, sizeof *p->cats);
+    if (!p->cats[slot].seen)
+        p->cats[slot] = (struct cat_run){p->compute, true};
+    return &p->cats[slot].run;
+}
+
+static bool add_compute(struct ordered_runs *o, struct process_runs *p, const struct nest_item *x)
+{
+    bool exact = union_run_add(&o->compute, x->start, x->end);
+    exact = union_run_add(&p->compute, x->start, x->end) && exact;
+    for (size_t slot = 0; slot < p->cap; slot++)
+        if (p->cats[slot].seen)
+            exact = union_run_add(&p->cats[slot].run, x->start, x->end) && exact;
+    return exact;
+}
+
+bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
+{
+    if (!a->ordered)
+        a->ordered = spoor_xcalloc(1, sizeof *a->ordered);
+    struct ordered_runs *o = a->ordered;
+    bool exact = union_run_add(&a->fn[x->fn].run, x->start, x->end);
+    exact = union_run_add(&a->cats[x->cat].run, x->start, x->end) && exact;
+    if (x->file != SUMMARY_NO_GROUP)
+        exact = union_run_add(&a->file[x->file].run, x->start, x->end) && exact;
+    if (x->io_pid != SUMMARY_NO_GROUP) {
+        summary_grow((void **)&o->io, &o->io_cap, x->io_pid, sizeof *o->io);
+        exact = union_run_add(&o->io[x->io_pid], x->start, x->end) && exact;
+    }
+    summary_grow((void **)&o->pids, &o->pids_cap, pid, sizeof *o->pids);
+    struct process_runs *p = &o->pids[pid];
+    exact = union_run_add(cat_run(o, p, x->cat), x->start, x->end) && exact;
+    if (x->compute)
+        exact = add_compute(o, p, x) && exact;
+    return exact;
+}
+
+/* The top thread gives rows for as long as they start before any other's. */
+bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, struct merge_head *h, size_t k,
+                   struct summary_acc *acc)
+{
+    size_t size = 0;
+    for (uint32_t id = 0; id < nthreads; id++)
+        if (rows[id].n > rows[id].merged)
+            h[size++] = (struct merge_head){rows[id].held[rows[id].merged].start, id};
+    merge_heapify(h, size);
+    bool exact = true;
+    while (k) {
+        int64_t second = merge_second(h, size);
+        struct reorder *r = &rows[h[0].source];
+        uint32_t pid = (uint32_t)(keys[h[0].source] >> 32);
+        do {
+            const struct nest_item *x = &r->held[r->merged++];
+            if (x->event)
+                exact = ordered_add(acc, x, pid) && exact;
+            k--;
+        } while (k && r->merged < r->n && r->held[r->merged].start <= second);
+        if (r->merged == r->n)
+            h[0] = h[--size];
+        else
+            h[0].start = r->held[r->merged].start;
+        merge_sift_down(h, size, 0);
+    }
+    return exact;
+}
+
+void ordered_lengths(struct summary_acc *a)
+{
+    struct ordered_runs none = {0}, *o = a->ordered ? a->ordered : &none;
+    for (uint32_t f = 0; f < a->fns.n; f++)
+        a->fn[f].time = union_run_length(&a->fn[f].run);
+    for (uint32_t f = 0; f < a->files.n; f++)
+        a->file[f].time = union_run_length(&a->file[f].run);
+    for (uint32_t p = 0; p < a->io_pids.n; p++)
+        a->io_time[p] = p < o->io_cap ? union_run_length(&o->io[p]) : 0;
+    for (uint32_t c = 0; c < a->cats_cap; c++)
+        a->cat_time[c] = union_run_length(&a->cats[c].run);
+    for (size_t pid = 0; pid < o->pids_cap; pid++) {
+        const struct process_runs *p = &o->pids[pid];
+        for (size_t slot = 0; slot < p->cap; slot++)
+            if (p->cats[slot].seen)
+                a->cat_rest[o->cat_of[slot]] += union_run_length(&p->cats[slot].run) - union_run_length(&p->compute);
+    }
+    a->compute_time = union_run_length(&o->compute);
+}
+
+void ordered_free(struct summary_acc *a)
+{
+    struct ordered_runs *o = a->ordered;
+    if (!o)
+        return;
+    free(o->io);
+    for (size_t pid = 0; pid < o->pids_cap; pid++)
+        free(o->pids[pid].cats);
+    free(o->pids);
+    free(o->slot_of);
+    free(o->cat_of);
+    free(o);
+    a->ordered = NULL;
+}
