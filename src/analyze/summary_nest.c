@@ -10,7 +10,7 @@
 /* Ordered, the rows not yet merged may fill this many windows: the threads'
  * rows interleave, so a row is further from its place in the one start order
  * than in its thread's. */
-#define ORDERED_WINDOWS 4
+#define ORDERED_WINDOWS 16
 
 struct open_event {
     int64_t end, self;
