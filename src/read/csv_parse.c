@@ -57,7 +57,9 @@ static bool split_simple(struct csv_parser *cp, const char *line, size_t n)
         const char *p = line + i;
         struct read_number *num = &cp->number[k];
         enum csv_kind kind;
-        size_t len = cp->numeric[k] ? csv_plain_number(p, n - i, &num->i64, &num->f64, &kind) : 0;
+        size_t len = cp->numeric[k] ? csv_plain_number(p, n - i, (size_t)(cp->buf_end - p), &num->i64, &num->f64,
+                                                       &kind)
+                                    : 0;
         if (len && (i + len == n || p[len] == delim)) {
             num->kind = (int)kind;
         } else {
