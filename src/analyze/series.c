@@ -106,8 +106,7 @@ static void view_batch(struct spoor_series_run *run, struct series_worker *w, co
         w->view_col = spoor_xrealloc(w->view_col, w->view_cap * sizeof *w->view_col);
         w->view_n = spoor_xrealloc(w->view_n, w->view_cap * sizeof *w->view_n);
         w->view_sum = spoor_xrealloc(w->view_sum, w->view_cap * sizeof *w->view_sum);
-        w->dev = spoor_xrealloc(w->dev, w->view_cap * sizeof *w->dev);
-        w->co_sums = spoor_xrealloc(w->co_sums, w->view_cap * w->view_cap * sizeof *w->co_sums);
+        w->view_m2 = spoor_xrealloc(w->view_m2, w->view_cap * sizeof *w->view_m2);
     }
     size_t n = 0;
     pthread_mutex_lock(&run->mu);
@@ -265,27 +264,49 @@ static void merge_pair(struct series_worker *w, const struct batch_view *v, size
     series_comoments_merge(&w->comoments[(size_t)i * w->mcap + j], &part);
 }
 
-/* Every metric holds a number in every row (the usual case): one pass about
- * the batch means for all pairs at once. */
+/* Sum of x[r] * y[r] in four interleaved partial sums: they vectorise and
+ * do not wait on each other's additions. */
+static double dot(const double *x, const double *y, size_t rows)
+{
+    typedef double pair __attribute__((vector_size(16)));
+    pair s0 = {0, 0}, s1 = {0, 0};
+    size_t r = 0;
+    for (; r + 4 <= rows; r += 4) {
+        pair x0, y0, x1, y1;
+        memcpy(&x0, x + r, sizeof x0);
+        memcpy(&y0, y + r, sizeof y0);
+        memcpy(&x1, x + r + 2, sizeof x1);
+        memcpy(&y1, y + r + 2, sizeof y1);
+        s0 += x0 * y0;
+        s1 += x1 * y1;
+    }
+    double sum = (s0[0] + s1[0]) + (s0[1] + s1[1]);
+    for (; r < rows; r++)
+        sum += x[r] * y[r];
+    return sum;
+}
+
+/* Every metric holds a number in every row (the usual case): the values
+ * become deviations from the batch means in place (so this runs last), then
+ * every pair's co-moment is one dot product. */
 static void add_comoments_complete(struct series_worker *w, const struct batch_view *v, size_t rows)
 {
     size_t n = v->n;
-    double *d = w->dev, *sums = w->co_sums, *mean = w->view_sum;
-    memset(sums, 0, n * n * sizeof *sums);
-    for (size_t k = 0; k < n; k++)
+    double *mean = w->view_sum;
+    for (size_t k = 0; k < n; k++) {
         mean[k] /= (double)rows; /* the sums become means */
-    for (size_t r = 0; r < rows; r++) {
-        for (size_t k = 0; k < n; k++)
-            d[k] = v->values[k][r] - mean[k];
-        for (size_t a = 0; a < n; a++)
-            for (size_t c = a; c < n; c++)
-                sums[a * n + c] += d[a] * d[c];
+        double *x = v->values[k];
+        for (size_t r = 0; r < rows; r++)
+            x[r] -= mean[k];
     }
+    double *m2 = w->view_m2;
+    for (size_t k = 0; k < n; k++)
+        m2[k] = dot(v->values[k], v->values[k], rows);
     for (size_t a = 0; a < n; a++)
-        for (size_t c = a + 1; c < n; c++) {
+        for (size_t c = a + 1; c < n; c++)
             merge_pair(w, v, a, c,
-                       (struct spoor_comoments){rows, mean[a], mean[c], sums[a * n + a], sums[c * n + c], sums[a * n + c]});
-        }
+                       (struct spoor_comoments){rows, mean[a], mean[c], m2[a], m2[c],
+                                                dot(v->values[a], v->values[c], rows)});
 }
 
 static void add_comoments(struct series_worker *w, const struct batch_view *v, size_t rows)
@@ -371,10 +392,10 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     add_moments(w, &v, b->nrows, nlocal);
     if (run->opts.profile)
         add_profile(w, b, &v, run->opts.utc_offset_ns);
-    if (run->opts.corr)
-        add_comoments(w, &v, b->nrows);
     if (run->opts.resample_ns > 0)
         add_buckets(run, w, b, &v, nlocal);
+    if (run->opts.corr)
+        add_comoments(w, &v, b->nrows); /* last: it may turn the values into deviations */
     for (size_t g = 0; g < nlocal; g++)
         w->local_of[w->local_gid[g]] = NO_GROUP;
     return SPOOR_OK;

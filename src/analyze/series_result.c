@@ -67,8 +67,7 @@ static void worker_free(struct series_worker *w)
     free(w->view_col);
     free(w->view_n);
     free(w->view_sum);
-    free(w->dev);
-    free(w->co_sums);
+    free(w->view_m2);
     for (size_t k = 0; k < w->values_n; k++)
         free(w->values[k]);
     free(w->values);
