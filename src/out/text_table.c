@@ -45,6 +45,18 @@ void spoor_text_table_cell(struct spoor_text_table *t, const char *fmt, ...)
     push(t, cell);
 }
 
+void spoor_text_table_text(struct spoor_text_table *t, const char *text) { push(t, spoor_xstrdup(text)); }
+
+/* n spaces: fwrite of a run, cheaper than a printf width per cell. */
+static void pad(FILE *out, size_t n)
+{
+    static const char spaces[] = "                                ";
+    for (size_t k; n; n -= k) {
+        k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+        fwrite(spaces, 1, k, out);
+    }
+}
+
 void spoor_text_table_print(const struct spoor_text_table *t, FILE *out)
 {
     size_t *width = spoor_xcalloc(t->ncols, sizeof *width);
@@ -56,13 +68,12 @@ void spoor_text_table_print(const struct spoor_text_table *t, FILE *out)
     for (size_t i = 0; i < t->ncells; i++) {
         size_t c = i % t->ncols;
         bool last = c == t->ncols - 1 || i == t->ncells - 1;
-        int w = (int)width[c];
+        size_t len = strlen(t->cells[i]);
         if (t->right[c])
-            fprintf(out, "%*s", w, t->cells[i]);
-        else if (last)
-            fputs(t->cells[i], out);
-        else
-            fprintf(out, "%-*s", w, t->cells[i]);
+            pad(out, width[c] - len);
+        fwrite(t->cells[i], 1, len, out);
+        if (!t->right[c] && !last)
+            pad(out, width[c] - len);
         fputs(last ? "\n" : "  ", out);
     }
     free(width);

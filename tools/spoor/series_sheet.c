@@ -109,7 +109,7 @@ static void write_table(FILE *out, const struct sheet *s)
     char buf[40];
     for (size_t i = 0; i < s->nrows * s->ncols; i++) {
         const char *cell = cell_text(s, i, true, buf, sizeof buf);
-        spoor_text_table_cell(t, "%s", cell ? cell : "-");
+        spoor_text_table_text(t, cell ? cell : "-");
     }
     fprintf(out, "%s\n", s->title);
     spoor_text_table_print(t, out);
