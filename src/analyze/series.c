@@ -74,9 +74,29 @@ static bool text_number(const char *s, double *v)
     return end != s && *end == '\0' && isfinite(*v);
 }
 
+/* column_values for a float column (the usual metric), without branches:
+ * a value not there or not finite (1e999 reads as inf) becomes NaN. Reads the
+ * array under unset rows too; what it holds there is never used. */
+static void float_values(const struct spoor_column *c, size_t rows, double *out, uint64_t *non_numeric)
+{
+    uint64_t bad = 0;
+    for (size_t r = 0; r < rows; r++) {
+        bool there = (c->valid[r >> 6] >> (r & 63)) & 1;
+        double v = c->f64[r];
+        bool finite = v - v == 0; /* false for inf and NaN */
+        out[r] = there && finite ? v : NAN;
+        bad += there && !finite;
+    }
+    *non_numeric += bad;
+}
+
 /* Dense values of a column; counts values that are there but not numbers. */
 static void column_values(const struct spoor_table *b, const struct spoor_column *c, double *out, uint64_t *non_numeric)
 {
+    if (c->typed && c->type == SPOOR_F64) {
+        float_values(c, b->nrows, out, non_numeric);
+        return;
+    }
     const uint64_t *valid = c->valid;
     for (size_t r = 0; r < b->nrows; r++) {
         out[r] = NAN;

@@ -19,27 +19,21 @@ enum { WINDOW = 16 };
  * come from three multiply-adds. With i integer digits, N is the number times
  * 10^(15 - i): an integer below 10^15 (exact as a double) divided by an exact
  * power of ten, which one correctly rounded division turns into strtod's value
- * (for an integer, the integer itself). */
-size_t csv_plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
+ * (for an integer, the integer itself). `window` holds the 16 bytes after the
+ * sign (n and the sign counted from the number's start). */
+static inline __attribute__((always_inline)) size_t read_window(const char *window, size_t n, size_t negative,
+                                                                int64_t *iv, double *dv, enum csv_kind *kind)
 {
     static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     static const char position[WINDOW] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    size_t negative = n > 0 && p[0] == '-';
-    const char *s = p + negative;
-    char padded[WINDOW];
-    if (avail - negative < WINDOW) { /* the end of a buffer: zero bytes are no digits */
-        memset(padded, 0, WINDOW);
-        memcpy(padded, s, avail - negative);
-        s = padded;
-    }
-    __m128i d = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)s), _mm_set1_epi8('0'));
+    __m128i d = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)window), _mm_set1_epi8('0'));
     unsigned digits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
     unsigned int_digits = (unsigned)__builtin_ctz(~digits);
     if (int_digits == 0 || int_digits == WINDOW)
         return 0;
     unsigned end = int_digits, kept = int_digits + 1; /* kept: window bytes that hold digits once moved */
-    bool fraction = s[int_digits] == '.';
+    bool fraction = window[int_digits] == '.';
     if (fraction) {
         end = kept = (unsigned)__builtin_ctz(~digits & ~((2u << int_digits) - 1));
         if (end == int_digits + 1 || end == WINDOW)
@@ -69,6 +63,25 @@ size_t csv_plain_number(const char *p, size_t n, size_t avail, int64_t *iv, doub
         *kind = CSV_INT;
     }
     return negative + end;
+}
+
+/* The end of a buffer: the window is its last bytes, then zeros (no digits).
+ * Out of line, so the usual path makes no call and saves no registers. */
+static __attribute__((noinline)) size_t read_padded(const char *p, size_t n, size_t avail, int64_t *iv, double *dv,
+                                                    enum csv_kind *kind)
+{
+    size_t negative = n > 0 && p[0] == '-';
+    char padded[WINDOW] = {0};
+    memcpy(padded, p + negative, avail - negative);
+    return read_window(padded, n, negative, iv, dv, kind);
+}
+
+size_t csv_plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
+{
+    size_t negative = n > 0 && p[0] == '-';
+    if (avail - negative < WINDOW)
+        return read_padded(p, n, avail, iv, dv, kind);
+    return read_window(p + negative, n, negative, iv, dv, kind);
 }
 
 #else
