@@ -92,6 +92,17 @@ static void set_number(struct spoor_table *t, struct spoor_column *col, size_t r
     spoor_table_set(t, col, row, v);
 }
 
+/* The most common cell of a metric table, a decimal read by the line scan for
+ * a float column, stored with no other test. */
+static bool set_scanned_float(struct spoor_column *col, size_t row, const struct read_number *num)
+{
+    if (num->kind != CSV_FLOAT || !col->typed || col->type != SPOOR_F64)
+        return false;
+    col->f64[row] = num->f64;
+    col->valid[row / 64] |= 1ULL << (row % 64);
+    return true;
+}
+
 /* Stores one field in its dynamic column. A column that held text in the head
  * keeps every value as text ("007" stays "007"); a float column stores integers
  * as floats so that every batch gives the column the same type. */
@@ -167,10 +178,14 @@ static const char *add_row(struct csv_parser *cp, uint64_t line_no)
             cp->last_time.ns = t->ts[row];
         }
     }
-    for (size_t k = 0; k < st->nfields; k++)
-        if (cp->cols[k] != NO_COLUMN)
-            set_dynamic(t, &t->cols[cp->cols[k]], row, st->kind[k], fields[k].p, fields[k].n, &cp->number[k],
+    for (size_t k = 0; k < st->nfields; k++) {
+        if (cp->cols[k] == NO_COLUMN)
+            continue;
+        struct spoor_column *col = &t->cols[cp->cols[k]];
+        if (!set_scanned_float(col, row, &cp->number[k]))
+            set_dynamic(t, col, row, st->kind[k], fields[k].p, fields[k].n, &cp->number[k],
                         st->kind[k] == CSV_TEXT ? memo_for(cp, k) : NULL);
+    }
     spoor_field_map_set_phase(t, row);
     return NULL;
 }
