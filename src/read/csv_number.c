@@ -26,7 +26,8 @@ static inline __attribute__((always_inline)) size_t read_window(const char *wind
 {
     static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    static const char position[WINDOW] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    /* 16 bytes at ramp + WINDOW - k: k bytes of all ones, then zeros. */
+    static const char ramp[2 * WINDOW] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
     __m128i d = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)window), _mm_set1_epi8('0'));
     unsigned digits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
     unsigned int_digits = (unsigned)__builtin_ctz(~digits);
@@ -41,10 +42,9 @@ static inline __attribute__((always_inline)) size_t read_window(const char *wind
     }
     if (negative + end > n)
         return 0;
-    __m128i pos = _mm_loadu_si128((const __m128i *)position);
-    __m128i moved = _mm_cmplt_epi8(pos, _mm_set1_epi8((char)(int_digits + 1)));
+    __m128i moved = _mm_loadu_si128((const __m128i *)(ramp + WINDOW - (int_digits + 1)));
     __m128i x = _mm_or_si128(_mm_and_si128(moved, _mm_slli_si128(d, 1)), _mm_andnot_si128(moved, d));
-    x = _mm_and_si128(x, _mm_cmplt_epi8(pos, _mm_set1_epi8((char)kept)));
+    x = _mm_and_si128(x, _mm_loadu_si128((const __m128i *)(ramp + WINDOW - kept)));
     /* Multiply-adds of 16-bit lanes by (10, 1), then (100, 1), then (10000, 1). */
     __m128i zero = _mm_setzero_si128(), tens = _mm_set1_epi32(0x0001000a);
     __m128i pairs = _mm_packs_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(x, zero), tens),

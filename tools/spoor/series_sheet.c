@@ -1,6 +1,7 @@
 /* Sheets: cells collected row by row, rendered once in the chosen format. */
 #include "series_sheet.h"
 #include "spoor/error.h"
+#include "spoor/format_g.h"
 #include "spoor/json_out.h"
 #include "spoor/text_table.h"
 
@@ -88,7 +89,7 @@ static const char *cell_text(const struct sheet *s, size_t i, bool table, char *
     if (isnan(s->numbers[i]))
         return NULL;
     if (table) {
-        snprintf(buf, cap, "%.6g", s->numbers[i]);
+        spoor_format_g6(buf, cap, s->numbers[i]);
         return buf;
     }
     /* The shortest spelling that reads back to the same double. */
