@@ -244,8 +244,7 @@ static void add_moments(struct series_worker *w, const struct batch_view *v, siz
     }
 }
 
-/* Local time slot (weekday * 24 + hour, Monday = 0) of a UTC ns time. */
-static unsigned hour_weekday_slot(int64_t local_ns)
+unsigned series_hour_weekday_slot(int64_t local_ns)
 {
     int64_t day = floor_div(local_ns, ns_per_day);
     int64_t hour = (local_ns - day * ns_per_day) / ns_per_hour;
@@ -262,7 +261,7 @@ static void add_profile(struct series_worker *w, const struct spoor_table *b, co
         if (b->ts[r] == SPOOR_NULL)
             continue;
         if (b->ts[r] != last_ts) /* the groups of a table often share each time */
-            slot = hour_weekday_slot((last_ts = b->ts[r]) + offset);
+            slot = series_hour_weekday_slot((last_ts = b->ts[r]) + offset);
         w->hour_weekday_rows[slot]++;
         struct spoor_bucket_sum *sums = w->hour_weekday + (size_t)slot * w->mcap;
         for (size_t k = 0; k < v->n; k++) {
@@ -419,7 +418,7 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     size_t nlocal = group_rows(run, w, b);
     count_rows(w, b);
     add_moments(w, &v, b->nrows, nlocal);
-    if (run->opts.profile)
+    if (run->opts.profile && !run->opts.profile_from_buckets)
         add_profile(w, b, &v, run->opts.utc_offset_ns);
     if (run->opts.resample_ns > 0)
         add_buckets(run, w, b, &v, nlocal);

@@ -48,6 +48,7 @@ struct series_worker {
 struct spoor_series_run {
     struct {
         bool has_group, listed, profile, corr;
+        bool profile_from_buckets;      /* each resample bucket lies in one hour: sum those at the end */
         int64_t resample_ns, utc_offset_ns;
     } opts;
     pthread_mutex_t mu;
