@@ -3,7 +3,6 @@
  * sniffing. Tolerant where RFC 4180 is strict: a quote inside an unquoted field
  * is a literal, and text after a closing quote is kept as part of the field. */
 #include "read/csv.h"
-#include "read/csv_number.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,6 @@
  * the mapped fields and one dynamic column per kept field, read as the kind the
  * head showed (a later value of a wider kind promotes the column). */
 #include "read/csv.h"
-#include "read/csv_number.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "read/csv.h"
-#include "read/csv_number.h"
 
 #define S(lit) lit, sizeof(lit) - 1, sizeof(lit) - 1
 
