@@ -84,12 +84,12 @@ static void float_values(const struct spoor_column *c, size_t rows, double *out,
     for (size_t start = 0; start < rows; start += 64) {
         size_t end = rows - start < 64 ? rows : start + 64;
         bool all_there = c->valid[start >> 6] == (end - start == 64 ? ~0ULL : (1ULL << (end - start)) - 1);
-        double finite = 0; /* stays 0 unless some v - v is NaN (v inf or NaN) */
+        bool odd = false; /* some v - v is not 0: v is inf or NaN (an OR, not a chain of adds) */
         for (size_t r = start; r < end; r++) {
             out[r] = f[r];
-            finite += f[r] - f[r];
+            odd |= !(f[r] - f[r] == 0);
         }
-        if (all_there && finite == 0)
+        if (all_there && !odd)
             continue;
         for (size_t r = start; r < end; r++) {
             bool there = (c->valid[r >> 6] >> (r & 63)) & 1;
