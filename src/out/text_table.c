@@ -24,8 +24,8 @@ static void push(struct spoor_text_table *t, const char *cell)
         t->len = spoor_xrealloc(t->len, t->cap * sizeof *t->len);
     }
     size_t n = strlen(cell);
-    if (t->used + n > t->room) {
-        t->room = (t->used + n) * 2;
+    if (t->used + n >= t->room) { /* >=: the block exists even when every cell is empty */
+        t->room = (t->used + n) * 2 + 64;
         t->text = spoor_xrealloc(t->text, t->room);
     }
     memcpy(t->text + t->used, cell, n);
@@ -71,8 +71,8 @@ struct line {
 static void line_put(struct line *l, const char *s, size_t n, size_t spaces_before, size_t spaces_after)
 {
     size_t need = l->n + spaces_before + n + spaces_after;
-    if (need > l->cap) {
-        l->cap = need * 2;
+    if (need >= l->cap) { /* >=: never a memcpy to a null buffer */
+        l->cap = need * 2 + 64;
         l->p = spoor_xrealloc(l->p, l->cap);
     }
     memset(l->p + l->n, ' ', spaces_before);
