@@ -13,6 +13,8 @@ struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *h
 /* Adds a cell to the current row; a row is complete after ncols cells. */
 void spoor_text_table_cell(struct spoor_text_table *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Adds a cell holding text as it is: no format to read, for tables of many cells. */
+void spoor_text_table_text(struct spoor_text_table *t, const char *text);
 void spoor_text_table_print(const struct spoor_text_table *t, FILE *out);
 void spoor_text_table_free(struct spoor_text_table *t);
 

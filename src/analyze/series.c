@@ -74,9 +74,38 @@ static bool text_number(const char *s, double *v)
     return end != s && *end == '\0' && isfinite(*v);
 }
 
+/* column_values for a float column (the usual metric): 64 rows at a time, a
+ * plain copy when all 64 are there and finite (1e999 reads as inf), else row
+ * by row with the absent and non-finite ones made NaN. Reads the array under
+ * unset rows too; what it holds there is never used. */
+static void float_values(const struct spoor_column *c, size_t rows, double *out, uint64_t *non_numeric)
+{
+    const double *f = c->f64;
+    for (size_t start = 0; start < rows; start += 64) {
+        size_t end = rows - start < 64 ? rows : start + 64;
+        bool all_there = c->valid[start >> 6] == (end - start == 64 ? ~0ULL : (1ULL << (end - start)) - 1);
+        bool odd = false; /* some v - v is not 0: v is inf or NaN (an OR, not a chain of adds) */
+        for (size_t r = start; r < end; r++) {
+            out[r] = f[r];
+            odd |= !(f[r] - f[r] == 0);
+        }
+        if (all_there && !odd)
+            continue;
+        for (size_t r = start; r < end; r++) {
+            bool there = (c->valid[r >> 6] >> (r & 63)) & 1;
+            out[r] = there && f[r] - f[r] == 0 ? f[r] : NAN;
+            *non_numeric += there && f[r] - f[r] != 0;
+        }
+    }
+}
+
 /* Dense values of a column; counts values that are there but not numbers. */
 static void column_values(const struct spoor_table *b, const struct spoor_column *c, double *out, uint64_t *non_numeric)
 {
+    if (c->typed && c->type == SPOOR_F64) {
+        float_values(c, b->nrows, out, non_numeric);
+        return;
+    }
     const uint64_t *valid = c->valid;
     for (size_t r = 0; r < b->nrows; r++) {
         out[r] = NAN;
@@ -106,8 +135,7 @@ static void view_batch(struct spoor_series_run *run, struct series_worker *w, co
         w->view_col = spoor_xrealloc(w->view_col, w->view_cap * sizeof *w->view_col);
         w->view_n = spoor_xrealloc(w->view_n, w->view_cap * sizeof *w->view_n);
         w->view_sum = spoor_xrealloc(w->view_sum, w->view_cap * sizeof *w->view_sum);
-        w->dev = spoor_xrealloc(w->dev, w->view_cap * sizeof *w->dev);
-        w->co_sums = spoor_xrealloc(w->co_sums, w->view_cap * w->view_cap * sizeof *w->co_sums);
+        w->view_m2 = spoor_xrealloc(w->view_m2, w->view_cap * sizeof *w->view_m2);
     }
     size_t n = 0;
     pthread_mutex_lock(&run->mu);
@@ -216,8 +244,7 @@ static void add_moments(struct series_worker *w, const struct batch_view *v, siz
     }
 }
 
-/* Local time slot (weekday * 24 + hour, Monday = 0) of a UTC ns time. */
-static unsigned hour_weekday_slot(int64_t local_ns)
+unsigned series_hour_weekday_slot(int64_t local_ns)
 {
     int64_t day = floor_div(local_ns, ns_per_day);
     int64_t hour = (local_ns - day * ns_per_day) / ns_per_hour;
@@ -234,7 +261,7 @@ static void add_profile(struct series_worker *w, const struct spoor_table *b, co
         if (b->ts[r] == SPOOR_NULL)
             continue;
         if (b->ts[r] != last_ts) /* the groups of a table often share each time */
-            slot = hour_weekday_slot((last_ts = b->ts[r]) + offset);
+            slot = series_hour_weekday_slot((last_ts = b->ts[r]) + offset);
         w->hour_weekday_rows[slot]++;
         struct spoor_bucket_sum *sums = w->hour_weekday + (size_t)slot * w->mcap;
         for (size_t k = 0; k < v->n; k++) {
@@ -265,27 +292,49 @@ static void merge_pair(struct series_worker *w, const struct batch_view *v, size
     series_comoments_merge(&w->comoments[(size_t)i * w->mcap + j], &part);
 }
 
-/* Every metric holds a number in every row (the usual case): one pass about
- * the batch means for all pairs at once. */
+/* Sum of x[r] * y[r] in four interleaved partial sums: they vectorise and
+ * do not wait on each other's additions. */
+static double dot(const double *x, const double *y, size_t rows)
+{
+    typedef double pair __attribute__((vector_size(16)));
+    pair s0 = {0, 0}, s1 = {0, 0};
+    size_t r = 0;
+    for (; r + 4 <= rows; r += 4) {
+        pair x0, y0, x1, y1;
+        memcpy(&x0, x + r, sizeof x0);
+        memcpy(&y0, y + r, sizeof y0);
+        memcpy(&x1, x + r + 2, sizeof x1);
+        memcpy(&y1, y + r + 2, sizeof y1);
+        s0 += x0 * y0;
+        s1 += x1 * y1;
+    }
+    double sum = (s0[0] + s1[0]) + (s0[1] + s1[1]);
+    for (; r < rows; r++)
+        sum += x[r] * y[r];
+    return sum;
+}
+
+/* Every metric holds a number in every row (the usual case): the values
+ * become deviations from the batch means in place (so this runs last), then
+ * every pair's co-moment is one dot product. */
 static void add_comoments_complete(struct series_worker *w, const struct batch_view *v, size_t rows)
 {
     size_t n = v->n;
-    double *d = w->dev, *sums = w->co_sums, *mean = w->view_sum;
-    memset(sums, 0, n * n * sizeof *sums);
-    for (size_t k = 0; k < n; k++)
+    double *mean = w->view_sum;
+    for (size_t k = 0; k < n; k++) {
         mean[k] /= (double)rows; /* the sums become means */
-    for (size_t r = 0; r < rows; r++) {
-        for (size_t k = 0; k < n; k++)
-            d[k] = v->values[k][r] - mean[k];
-        for (size_t a = 0; a < n; a++)
-            for (size_t c = a; c < n; c++)
-                sums[a * n + c] += d[a] * d[c];
+        double *x = v->values[k];
+        for (size_t r = 0; r < rows; r++)
+            x[r] -= mean[k];
     }
+    double *m2 = w->view_m2;
+    for (size_t k = 0; k < n; k++)
+        m2[k] = dot(v->values[k], v->values[k], rows);
     for (size_t a = 0; a < n; a++)
-        for (size_t c = a + 1; c < n; c++) {
+        for (size_t c = a + 1; c < n; c++)
             merge_pair(w, v, a, c,
-                       (struct spoor_comoments){rows, mean[a], mean[c], sums[a * n + a], sums[c * n + c], sums[a * n + c]});
-        }
+                       (struct spoor_comoments){rows, mean[a], mean[c], m2[a], m2[c],
+                                                dot(v->values[a], v->values[c], rows)});
 }
 
 static void add_comoments(struct series_worker *w, const struct batch_view *v, size_t rows)
@@ -369,12 +418,12 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     size_t nlocal = group_rows(run, w, b);
     count_rows(w, b);
     add_moments(w, &v, b->nrows, nlocal);
-    if (run->opts.profile)
+    if (run->opts.profile && !run->opts.profile_from_buckets)
         add_profile(w, b, &v, run->opts.utc_offset_ns);
-    if (run->opts.corr)
-        add_comoments(w, &v, b->nrows);
     if (run->opts.resample_ns > 0)
         add_buckets(run, w, b, &v, nlocal);
+    if (run->opts.corr)
+        add_comoments(w, &v, b->nrows); /* last: it may turn the values into deviations */
     for (size_t g = 0; g < nlocal; g++)
         w->local_of[w->local_gid[g]] = NO_GROUP;
     return SPOOR_OK;

@@ -8,6 +8,9 @@
 
 #include "spoor/series.h"
 
+/* Local time slot (weekday * 24 + hour, Monday = 0) of a local ns time. */
+unsigned series_hour_weekday_slot(int64_t local_ns);
+
 void series_moments_init(struct spoor_moments *m);
 void series_moments_merge(struct spoor_moments *a, const struct spoor_moments *b);
 void series_comoments_merge(struct spoor_comoments *a, const struct spoor_comoments *b);

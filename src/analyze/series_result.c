@@ -17,6 +17,8 @@ struct spoor_series_run *spoor_series_begin(const struct spoor_series_opts *opts
     run->opts.corr = opts->corr;
     run->opts.resample_ns = opts->resample_ns;
     run->opts.utc_offset_ns = opts->utc_offset_ns;
+    run->opts.profile_from_buckets =
+        opts->profile && opts->resample_ns > 0 && 3600000000000LL % opts->resample_ns == 0;
     pthread_mutex_init(&run->mu, NULL);
     run->metric_names = spoor_strpool_new();
     run->groups = spoor_strpool_new();
@@ -67,8 +69,7 @@ static void worker_free(struct series_worker *w)
     free(w->view_col);
     free(w->view_n);
     free(w->view_sum);
-    free(w->dev);
-    free(w->co_sums);
+    free(w->view_m2);
     for (size_t k = 0; k < w->values_n; k++)
         free(w->values[k]);
     free(w->values);
@@ -142,6 +143,22 @@ struct totals {
     struct series_buckets buckets;
 };
 
+/* The hour x weekday sums as the merged resample buckets give them, when each
+ * bucket lies within one local hour (profile_from_buckets): the rows then
+ * skip the profile, and the buckets are summed by slot here. */
+static void profile_from_buckets(const struct spoor_series_run *run, struct totals *t, struct spoor_series *out)
+{
+    const struct series_buckets *b = &t->buckets;
+    for (size_t e = 0; e < b->n; e++) {
+        unsigned slot = series_hour_weekday_slot(b->bucket[e] * run->opts.resample_ns);
+        out->hour_weekday_rows[slot] += b->rows[e];
+        for (size_t mi = 0; mi < t->m && mi < b->stride; mi++) {
+            t->hour_weekday[slot * t->m + mi].n += b->sums[e * b->stride + mi].n;
+            t->hour_weekday[slot * t->m + mi].sum += b->sums[e * b->stride + mi].sum;
+        }
+    }
+}
+
 static void merge_workers(const struct spoor_series_run *run, struct totals *t, struct spoor_series *out)
 {
     size_t m = t->m = run->nmetrics, g = t->g = spoor_strpool_count(run->groups);
@@ -178,6 +195,8 @@ static void merge_workers(const struct spoor_series_run *run, struct totals *t, 
                     series_comoments_merge(&t->comoments[i * m + j], &w->comoments[i * w->mcap + j]);
         series_buckets_merge(&t->buckets, &w->buckets);
     }
+    if (run->opts.profile_from_buckets)
+        profile_from_buckets(run, t, out);
 }
 
 static void totals_free(struct totals *t)

@@ -30,7 +30,7 @@ struct series_worker {
     const struct spoor_column **view_col;
     uint64_t *view_n;                   /* numbers per batch metric */
     double *view_sum;                   /* their sum */
-    double *dev, *co_sums;              /* co-moment fast path: [k], [k * k] */
+    double *view_m2;                    /* co-moment fast path: squared deviations */
     size_t view_cap;
     double **values;
     size_t values_n, values_rows;
@@ -48,6 +48,7 @@ struct series_worker {
 struct spoor_series_run {
     struct {
         bool has_group, listed, profile, corr;
+        bool profile_from_buckets;      /* each resample bucket lies in one hour: sum those at the end */
         int64_t resample_ns, utc_offset_ns;
     } opts;
     pthread_mutex_t mu;

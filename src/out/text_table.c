@@ -5,20 +5,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Cells are kept back to back in one text block (offset and length each):
+ * one allocation for a table, not one per cell. */
 struct spoor_text_table {
     size_t ncols;
-    char **cells;       /* row-major, headers first */
+    size_t *at, *len;   /* per cell, row-major, headers first */
     size_t ncells, cap;
+    char *text;
+    size_t used, room;
     bool *right;
 };
 
-static void push(struct spoor_text_table *t, char *cell)
+static void push(struct spoor_text_table *t, const char *cell)
 {
     if (t->ncells == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 64;
-        t->cells = spoor_xrealloc(t->cells, t->cap * sizeof *t->cells);
+        t->at = spoor_xrealloc(t->at, t->cap * sizeof *t->at);
+        t->len = spoor_xrealloc(t->len, t->cap * sizeof *t->len);
     }
-    t->cells[t->ncells++] = cell;
+    size_t n = strlen(cell);
+    if (t->used + n >= t->room) { /* >=: the block exists even when every cell is empty */
+        t->room = (t->used + n) * 2 + 64;
+        t->text = spoor_xrealloc(t->text, t->room);
+    }
+    memcpy(t->text + t->used, cell, n);
+    t->at[t->ncells] = t->used;
+    t->len[t->ncells++] = n;
+    t->used += n;
 }
 
 struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *headers,
@@ -28,7 +41,7 @@ struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *h
     t->ncols = ncols;
     t->right = spoor_xcalloc(ncols, sizeof *t->right);
     for (size_t i = 0; i < ncols; i++) {
-        push(t, spoor_xstrdup(headers[i]));
+        push(t, headers[i]);
         t->right[i] = right_align && right_align[i];
     }
     return t;
@@ -40,39 +53,61 @@ void spoor_text_table_cell(struct spoor_text_table *t, const char *fmt, ...)
     va_start(ap, fmt);
     char *cell = NULL;
     if (vasprintf(&cell, fmt, ap) < 0)
-        cell = spoor_xstrdup("?");
+        cell = NULL;
     va_end(ap);
-    push(t, cell);
+    push(t, cell ? cell : "?");
+    free(cell);
+}
+
+void spoor_text_table_text(struct spoor_text_table *t, const char *text) { push(t, text); }
+
+/* A row of text being laid out, written with one fwrite: a table can have
+ * hundreds of thousands of cells, too many for stdio calls (and locks) each. */
+struct line {
+    char *p;
+    size_t n, cap;
+};
+
+static void line_put(struct line *l, const char *s, size_t n, size_t spaces_before, size_t spaces_after)
+{
+    size_t need = l->n + spaces_before + n + spaces_after;
+    if (need >= l->cap) { /* >=: never a memcpy to a null buffer */
+        l->cap = need * 2 + 64;
+        l->p = spoor_xrealloc(l->p, l->cap);
+    }
+    memset(l->p + l->n, ' ', spaces_before);
+    memcpy(l->p + l->n + spaces_before, s, n);
+    memset(l->p + l->n + spaces_before + n, ' ', spaces_after);
+    l->n = need;
 }
 
 void spoor_text_table_print(const struct spoor_text_table *t, FILE *out)
 {
     size_t *width = spoor_xcalloc(t->ncols, sizeof *width);
-    for (size_t i = 0; i < t->ncells; i++) {
-        size_t w = strlen(t->cells[i]);
-        if (w > width[i % t->ncols])
-            width[i % t->ncols] = w;
-    }
+    for (size_t i = 0; i < t->ncells; i++)
+        if (t->len[i] > width[i % t->ncols])
+            width[i % t->ncols] = t->len[i];
+    struct line l = {0};
     for (size_t i = 0; i < t->ncells; i++) {
         size_t c = i % t->ncols;
         bool last = c == t->ncols - 1 || i == t->ncells - 1;
-        int w = (int)width[c];
-        if (t->right[c])
-            fprintf(out, "%*s", w, t->cells[i]);
-        else if (last)
-            fputs(t->cells[i], out);
-        else
-            fprintf(out, "%-*s", w, t->cells[i]);
-        fputs(last ? "\n" : "  ", out);
+        size_t gap = width[c] - t->len[i];
+        line_put(&l, t->text + t->at[i], t->len[i], t->right[c] ? gap : 0, t->right[c] || last ? 0 : gap);
+        line_put(&l, last ? "\n" : "  ", last ? 1 : 2, 0, 0);
+        if (last) {
+            fwrite(l.p, 1, l.n, out);
+            l.n = 0;
+        }
     }
+    free(l.p);
     free(width);
 }
 
 void spoor_text_table_free(struct spoor_text_table *t)
 {
-    for (size_t i = 0; i < t->ncells; i++)
-        free(t->cells[i]);
-    free(t->cells);
+    free(t->at);
+    free(t->len);
+    free(t->text);
     free(t->right);
     free(t);
 }

@@ -1,5 +1,6 @@
 /* Private pieces of the CSV reader: the RFC 4180 line splitter, value
- * classification, delimiter sniffing (csv_line.c), the detected header and
+ * classification, delimiter sniffing (csv_line.c), the number reader of the
+ * line scan (csv_number.c), the detected header and
  * column types (csv.c) and the chunk parser (csv_parse.c). */
 #ifndef SPOOR_READ_CSV_H
 #define SPOOR_READ_CSV_H
@@ -45,10 +46,12 @@ enum csv_kind { CSV_EMPTY, CSV_INT, CSV_FLOAT, CSV_TEXT };
  * hashes or ids, not quantities. */
 enum csv_kind csv_classify(const char *p, size_t n, int64_t *i, double *d);
 
-/* The usual number, "[-]digits[.digits]" with at most 15 digits, at the start
- * of p[0..n) in one tight pass: its length, 0 when p does not start with that
- * shape. Fills *kind and *i or *d with the value csv_classify gives. */
-size_t csv_plain_number(const char *p, size_t n, int64_t *i, double *d, enum csv_kind *kind);
+/* The usual number, "[-]digits[.digits]" of at most 15 characters after the
+ * sign, at the start of p[0..n): its length, 0 when p does not start with that
+ * shape. Fills *kind and *i or *d with the value csv_classify gives
+ * (csv_number.c). It may read up to avail >= n bytes at p, sixteen at a time;
+ * 0 too when the digits run on past n. */
+size_t csv_plain_number(const char *p, size_t n, size_t avail, int64_t *i, double *d, enum csv_kind *kind);
 
 /* Picks the delimiter among ',', ';', '\t', '|' that splits the first lines of
  * head into the same non-zero number of fields. *lines_agreeing (if not NULL)

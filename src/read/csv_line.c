@@ -132,45 +132,6 @@ static double decimal_to_double(const char *p, size_t n, uint64_t mantissa, int 
     return strtod(buf, NULL);
 }
 
-/* The digits starting p[0..n), added to *m (which wraps beyond 19 digits;
- * callers reject those); their count. A plain loop: the usual runs are too
- * short and varied for eight-at-a-time tricks to pay. */
-static size_t digit_run(const char *p, size_t n, uint64_t *m)
-{
-    size_t i = 0;
-    for (; i < n && is_digit(p[i]); i++)
-        *m = *m * 10 + (uint64_t)(p[i] - '0');
-    return i;
-}
-
-size_t csv_plain_number(const char *p, size_t n, int64_t *iv, double *dv, enum csv_kind *kind)
-{
-    static const double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    bool negative = n > 0 && p[0] == '-';
-    size_t i = negative;
-    uint64_t m = 0;
-    size_t int_digits = digit_run(p + i, n - i, &m);
-    i += int_digits;
-    if (int_digits == 0 || int_digits > 15)
-        return 0;
-    if (i == n || p[i] != '.') {
-        *iv = negative ? -(int64_t)m : (int64_t)m;
-        *kind = CSV_INT;
-        return i;
-    }
-    i++;
-    size_t frac = digit_run(p + i, n - i, &m);
-    i += frac;
-    if (frac == 0 || int_digits + frac > 15)
-        return 0;
-    /* Both m and 10^frac are exact doubles, so one correctly rounded
-     * division gives the correctly rounded value (what strtod gives). */
-    double v = (double)m / pow10[frac];
-    *dv = negative ? -v : v;
-    *kind = CSV_FLOAT;
-    return i;
-}
-
 enum csv_kind csv_classify(const char *p, size_t n, int64_t *iv, double *dv)
 {
     spoor_field_trim(&p, &n);
@@ -179,7 +140,7 @@ enum csv_kind csv_classify(const char *p, size_t n, int64_t *iv, double *dv)
     if (n > 100)
         return CSV_TEXT;
     enum csv_kind plain;
-    if (csv_plain_number(p, n, iv, dv, &plain) == n)
+    if (csv_plain_number(p, n, n, iv, dv, &plain) == n)
         return plain;
     size_t i = 0;
     bool negative = p[0] == '-';

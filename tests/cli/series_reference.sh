@@ -28,6 +28,11 @@ for tf in iso iso-offset s ms us ns; do
   done
 done
 
+# A table without gaps takes the co-moment path for whole batches.
+"$SPOOR_BIN" gen --kind metrics -o "$WORK/full.csv" --rows 30000 --nodes 5 --seed 9 > /dev/null
+series_json "$WORK/out.json" "$WORK/full.csv" --threads 2
+$CHECK "$WORK/full.csv.truth.json" "$WORK/out.json" $SECTIONS || fail "a table without gaps differs from the truth"
+
 # The unit guessed from the magnitude is said, and --time-unit overrides it.
 "$SPOOR_BIN" series "$WORK/t-ms.csv" --time timestamp --no-progress 2>/dev/null | grep -q "in ms (guessed" \
   || fail "the guessed epoch unit is not reported"

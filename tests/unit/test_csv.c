@@ -399,17 +399,6 @@ static void test_classify_matches_strtod(void **state)
         text[len] = '\0';
         expect_like_strtod(text);
     }
-    /* The line scan reads a number up to its delimiter; text after it is no number. */
-    int64_t i;
-    double d;
-    enum csv_kind kind;
-    assert_int_equal(csv_plain_number(S("12.5,x"), &i, &d, &kind), 4);
-    assert_true(kind == CSV_FLOAT && d == 12.5);
-    assert_int_equal(csv_plain_number(S("-3;"), &i, &d, &kind), 2);
-    assert_true(kind == CSV_INT && i == -3);
-    assert_int_equal(csv_plain_number(S("12."), &i, &d, &kind), 0);
-    assert_int_equal(csv_plain_number(S("+1"), &i, &d, &kind), 0);
-    assert_int_equal(csv_plain_number(S("1234567890123456"), &i, &d, &kind), 0);
 }
 
 /* Lines taking the one-scan path and those handed to the general splitter

@@ -156,6 +156,40 @@ static void test_moments_keep_precision_under_offsets(void **state)
     spoor_table_free(t2);
 }
 
+/* Float cells 64 rows at a time: a block with an absent cell, one with an
+ * infinity (non-numeric) and a short last block, beside full blocks. */
+static void test_float_blocks(void **state)
+{
+    (void)state;
+    enum { ROWS = 150 };
+    struct row rows[ROWS];
+    double sum = 0;
+    for (size_t i = 0; i < ROWS; i++) {
+        rows[i] = (struct row){0, "", (double)i, "1"};
+        sum += i == 70 || i == 100 || i == 140 ? 0 : (double)i;
+    }
+    rows[70].cpu = NAN; /* absent */
+    rows[100].cpu = INFINITY;
+    rows[140].cpu = -INFINITY;
+    struct spoor_series_opts opts = {.corr = true};
+    struct spoor_series_run *run = spoor_series_begin(&opts, 1);
+    struct spoor_sink sink = spoor_series_sink(run);
+    struct spoor_table *t = batch(rows, ROWS);
+    sink.map(sink.ctx, 0, t);
+    sink.reduce(sink.ctx, 0, t);
+    struct spoor_series s;
+    spoor_series_end(run, &s);
+    assert_string_equal(s.metrics[0].name, "cpu");
+    assert_int_equal(s.metrics[0].all.n, ROWS - 3);
+    assert_int_equal(s.metrics[0].missing, 1);
+    assert_int_equal(s.metrics[0].non_numeric, 2);
+    assert_true(s.metrics[0].all.sum == sum);
+    assert_true(s.metrics[0].all.min == 0 && s.metrics[0].all.max == ROWS - 1);
+    assert_int_equal(s.comoments[0 * 2 + 1].n, ROWS - 3);
+    spoor_series_free(&s);
+    spoor_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_parse_offset),
         cmocka_unit_test(test_run_on_two_workers),
         cmocka_unit_test(test_moments_keep_precision_under_offsets),
+        cmocka_unit_test(test_float_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

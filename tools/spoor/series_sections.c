@@ -24,7 +24,16 @@ static const char *offset_text(char *buf, size_t cap, int64_t ns)
     return buf;
 }
 
-/* ISO-8601 of a UTC time as seen at the offset ("Z" for UTC). */
+/* v in width digits, zeros in front; the end. */
+static char *put_digits(char *p, unsigned v, int width)
+{
+    for (int k = width - 1; k >= 0; k--, v /= 10)
+        p[k] = (char)('0' + v % 10);
+    return p + width;
+}
+
+/* ISO-8601 of a UTC time as seen at the offset ("Z" for UTC). Written digit by
+ * digit: the resample section has one per row, too many for snprintf. */
 static const char *iso_text(char *buf, size_t cap, int64_t utc_ns, int64_t offset_ns)
 {
     int64_t local_s = (utc_ns + offset_ns) / 1000000000LL - ((utc_ns + offset_ns) % 1000000000LL < 0);
@@ -32,16 +41,34 @@ static const char *iso_text(char *buf, size_t cap, int64_t utc_ns, int64_t offse
     time_t t = (time_t)local_s;
     struct tm tm;
     gmtime_r(&t, &tm);
-    char zone[16] = "Z";
+    int year = tm.tm_year + 1900;
+    char *p = buf;
+    if (year >= 0 && year <= 9999)
+        p = put_digits(p, (unsigned)year, 4);
+    else
+        p += snprintf(p, cap, "%04d", year);
+    const struct {
+        char sep;
+        int value;
+    } parts[] = {{'-', tm.tm_mon + 1}, {'-', tm.tm_mday}, {'T', tm.tm_hour}, {':', tm.tm_min}, {':', tm.tm_sec}};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        *p++ = parts[i].sep;
+        p = put_digits(p, (unsigned)parts[i].value, 2);
+    }
+    if (frac) {
+        *p++ = '.';
+        p = put_digits(p, (unsigned)frac, 9);
+    }
     if (offset_ns) {
         int64_t min = (offset_ns < 0 ? -offset_ns : offset_ns) / 60000000000LL;
-        snprintf(zone, sizeof zone, "%c%02d:%02d", offset_ns < 0 ? '-' : '+', (int)(min / 60), (int)(min % 60));
+        *p++ = offset_ns < 0 ? '-' : '+';
+        p = put_digits(p, (unsigned)(min / 60), 2);
+        *p++ = ':';
+        p = put_digits(p, (unsigned)(min % 60), 2);
+    } else {
+        *p++ = 'Z';
     }
-    char fr[16] = "";
-    if (frac)
-        snprintf(fr, sizeof fr, ".%09" PRId64, frac);
-    snprintf(buf, cap, "%04d-%02d-%02dT%02d:%02d:%02d%s%s", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-             tm.tm_min, tm.tm_sec, fr, zone);
+    *p = '\0';
     return buf;
 }
 

@@ -1,6 +1,7 @@
 /* Sheets: cells collected row by row, rendered once in the chosen format. */
 #include "series_sheet.h"
 #include "spoor/error.h"
+#include "spoor/format_g.h"
 #include "spoor/json_out.h"
 #include "spoor/text_table.h"
 
@@ -88,7 +89,7 @@ static const char *cell_text(const struct sheet *s, size_t i, bool table, char *
     if (isnan(s->numbers[i]))
         return NULL;
     if (table) {
-        snprintf(buf, cap, "%.6g", s->numbers[i]);
+        spoor_format_g6(buf, cap, s->numbers[i]);
         return buf;
     }
     /* The shortest spelling that reads back to the same double. */
@@ -109,7 +110,7 @@ static void write_table(FILE *out, const struct sheet *s)
     char buf[40];
     for (size_t i = 0; i < s->nrows * s->ncols; i++) {
         const char *cell = cell_text(s, i, true, buf, sizeof buf);
-        spoor_text_table_cell(t, "%s", cell ? cell : "-");
+        spoor_text_table_text(t, cell ? cell : "-");
     }
     fprintf(out, "%s\n", s->title);
     spoor_text_table_print(t, out);

@@ -1,0 +1,11 @@
+/* printf's "%.6g" for text tables, without printf's multiprecision digits for
+ * the usual values (format_g.c). */
+#ifndef SPOOR_FORMAT_G_H
+#define SPOOR_FORMAT_G_H
+
+#include <stddef.h>
+
+/* Writes v as snprintf(buf, cap, "%.6g", v) would, byte for byte; cap >= 32. */
+void spoor_format_g6(char *buf, size_t cap, double v);
+
+#endif

@@ -1,0 +1,81 @@
+/* "%.6g" the short way for values from 1e-4 to below 1e6 (plain notation),
+ * the usual table cells: six significant digits D = round(|v| * 10^(5-e)),
+ * with e the decimal exponent, from one correctly rounded multiply by an
+ * exact power of ten. That product is within 2^-33 of the exact one
+ * (it is below 2^20), so D is the exact rounding unless the product lies
+ * within 2^-30 of a half: then, as for every other value, snprintf decides. */
+#include "spoor/format_g.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { DIGITS = 6, LOW_EXP = -4 };
+
+/* Six digits of |v| and its exponent e (10^e <= |v| < 10^(e+1) after
+ * rounding), when they are certain and -4 <= e < 6. */
+static bool six_digits(double a, unsigned *digits, int *exp10)
+{
+    static const double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+    if (!(a >= 1e-4 && a < 1e6))
+        return false;
+    int e = LOW_EXP;
+    while (e < DIGITS - 1 && a >= pow10[e + 1 - LOW_EXP] / pow10[-LOW_EXP])
+        e++;
+    double scaled = a * pow10[DIGITS - 1 - e]; /* 10^0..10^9 */
+    double whole = floor(scaled), frac = scaled - whole;
+    if (fabs(frac - 0.5) < 0x1p-30)
+        return false;
+    unsigned d = (unsigned)whole + (frac > 0.5);
+    if (d == 1000000) { /* rounded up to the next power of ten */
+        d = 100000;
+        e++;
+    } else if (d < 100000 || d > 999999) { /* e was off by one at a power of ten */
+        return false;
+    }
+    if (e >= DIGITS)
+        return false;
+    *digits = d;
+    *exp10 = e;
+    return true;
+}
+
+void spoor_format_g6(char *buf, size_t cap, double v)
+{
+    unsigned d;
+    int e;
+    if (!six_digits(fabs(v), &d, &e)) {
+        snprintf(buf, cap, "%.6g", v);
+        return;
+    }
+    char digits[DIGITS];
+    int used = DIGITS;
+    for (int k = DIGITS - 1; k >= 0; k--, d /= 10)
+        digits[k] = (char)('0' + d % 10);
+    while (used > 1 && digits[used - 1] == '0') /* %g drops trailing zeros */
+        used--;
+    char *p = buf;
+    if (v < 0)
+        *p++ = '-';
+    if (e < 0) {
+        *p++ = '0';
+        *p++ = '.';
+        for (int z = -1; z > e; z--)
+            *p++ = '0';
+        memcpy(p, digits, (size_t)used);
+        p += used;
+    } else {
+        int whole = e + 1;
+        memcpy(p, digits, (size_t)(used < whole ? used : whole));
+        p += used < whole ? used : whole;
+        for (int k = used; k < whole; k++)
+            *p++ = '0';
+        if (used > whole) {
+            *p++ = '.';
+            memcpy(p, digits + whole, (size_t)(used - whole));
+            p += used - whole;
+        }
+    }
+    *p = '\0';
+}
