@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "spoor/read.h"
+#include "util/bytes.h"
 
 #include <string.h>
 
@@ -103,26 +104,6 @@ struct spoor_string_memo {
     } way[SPOOR_MEMO_WAYS];
 };
 
-/* a[0..n) == b[0..n), inline for the short strings memos mostly hold (the
- * call into libc's memcmp costs more than comparing them). */
-static inline bool spoor_memo_equal(const char *a, const char *b, size_t n)
-{
-    if (n > 16)
-        return memcmp(a, b, n) == 0;
-    if (n < 8) {
-        for (size_t i = 0; i < n; i++)
-            if (a[i] != b[i])
-                return false;
-        return true;
-    }
-    uint64_t x, y, u, v; /* two overlapping 8-byte words cover 8..16 bytes */
-    memcpy(&x, a, 8);
-    memcpy(&y, b, 8);
-    memcpy(&u, a + n - 8, 8);
-    memcpy(&v, b + n - 8, 8);
-    return x == y && u == v;
-}
-
 static inline uint32_t spoor_memo_le32(const char *p)
 {
     const unsigned char *u = (const unsigned char *)p;
@@ -149,7 +130,7 @@ static inline uint32_t spoor_memo_intern(struct spoor_string_memo *m, struct spo
         return spoor_table_intern(t, p, n);
     uint64_t tail = spoor_memo_tail(p, n);
     size_t w = (size_t)(((tail ^ n) * 0x9e3779b97f4a7c15ull) >> 56); /* 8 bits: 256 ways */
-    if (m->way[w].p && m->way[w].n == n && m->way[w].tail == tail && (n <= 8 || spoor_memo_equal(m->way[w].p, p, n - 8)))
+    if (m->way[w].p && m->way[w].n == n && m->way[w].tail == tail && (n <= 8 || spoor_same_bytes(m->way[w].p, p, n - 8)))
         return m->way[w].id;
     m->way[w].p = p;
     m->way[w].tail = tail;

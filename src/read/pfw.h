@@ -12,6 +12,7 @@
 
 #include "read/json_scan.h"
 #include "spoor/read.h"
+#include "util/bytes.h"
 
 /* What each writer does differently; see docs/formats.md. */
 enum pfw_dialect_id {
@@ -162,28 +163,6 @@ static inline unsigned pfw_cache_slot(const struct spoor_json_tok *tok)
     return (h * 0x9E3779B1u) >> (32 - PFW_CACHE_BITS);
 }
 
-/* Whether n bytes at a and b are equal: word compares for the lengths names
- * have (a libc call per line was a measurable cost), reading only the n
- * bytes of each. */
-static inline bool pfw_same_bytes(const char *a, const char *b, size_t n)
-{
-    if (n < 8) {
-        for (size_t i = 0; i < n; i++)
-            if (a[i] != b[i])
-                return false;
-        return true;
-    }
-    uint64_t x, y, diff = 0;
-    for (size_t i = 0; i + 8 < n; i += 8) {
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        diff |= x ^ y;
-    }
-    memcpy(&x, a + n - 8, 8);
-    memcpy(&y, b + n - 8, 8);
-    return (diff | (x ^ y)) == 0;
-}
-
 /* padded: 16 bytes are readable from tok->p (the fast tokenizer's tokens). */
 static inline bool pfw_cache_find(const struct pfw_intern_cache *c, const struct spoor_json_tok *tok, bool padded,
                                   uint32_t *id)
@@ -202,7 +181,7 @@ static inline bool pfw_cache_find(const struct pfw_intern_cache *c, const struct
         memcpy(mask, ones + 16 - n, 16);
         if ((w[0] & mask[0]) != c->slot[h].head[0] || (w[1] & mask[1]) != c->slot[h].head[1])
             return false;
-    } else if (!pfw_same_bytes(c->slot[h].p, tok->p, n)) {
+    } else if (!spoor_same_bytes(c->slot[h].p, tok->p, n)) {
         return false;
     }
     *id = c->slot[h].id;

@@ -439,7 +439,7 @@ static struct pfw_shape *args_shape_for(struct pfw_fast *fs, const struct pfw_fi
             s->owner_n = name->n;
             return s;
         }
-        if (s->owner_n == name->n && pfw_same_bytes(s->owner, name->p, name->n))
+        if (s->owner_n == name->n && spoor_same_bytes(s->owner, name->p, name->n))
             return s;
     }
     if (!learn)

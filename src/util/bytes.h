@@ -4,6 +4,8 @@
 #ifndef SPOOR_UTIL_BYTES_H
 #define SPOOR_UTIL_BYTES_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -19,6 +21,28 @@ static inline uint64_t spoor_get64(const uint8_t *p)
     uint64_t v;
     memcpy(&v, p, 8);
     return v;
+}
+
+/* Whether n bytes at a and b are equal: word compares for the short strings
+ * names, keys and memo entries are (the call into libc's memcmp cost more than
+ * comparing them), reading only the n bytes of each. */
+static inline bool spoor_same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            if (a[i] != b[i])
+                return false;
+        return true;
+    }
+    uint64_t x, y, diff = 0;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        diff |= x ^ y;
+    }
+    memcpy(&x, a + n - 8, 8); /* the last word overlaps the loop's */
+    memcpy(&y, b + n - 8, 8);
+    return (diff | (x ^ y)) == 0;
 }
 
 static inline void spoor_put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
