@@ -180,12 +180,19 @@ static inline __attribute__((always_inline)) void out_type(struct out *o, uint64
         o->types_used = o->types;
 }
 
+/* An integer: its width is worked out beside its serial type, not looked
+ * up from it (5 bytes are stored as 6, 7 as 8): where the next body goes
+ * then waits on no table load, and every value of the row is on that chain. */
 static inline __attribute__((always_inline)) void out_int(struct out *o, int64_t v)
 {
-    uint8_t t = sqlf_int_type(v);
-    out_type(o, t);
-    size_t w = sqlf_type_width[t];
-    uint64_t be = __builtin_bswap64(w ? (uint64_t)v << (8 * (8 - w)) : 0);
+    *o->types++ = sqlf_int_type(v);     /* one byte, never NULL's 0 */
+    o->types_used = o->types;
+    if ((uint64_t)v <= 1)               /* 0 and 1: no body */
+        return;
+    uint64_t m = (uint64_t)(v ^ (v >> 63));
+    size_t bytes = m ? (size_t)(64 - __builtin_clzll(m) + 8) / 8 : 1;  /* with the sign bit */
+    size_t w = bytes + ((bytes > 4) & bytes & 1);
+    uint64_t be = __builtin_bswap64((uint64_t)v << (8 * (8 - w)));
     memcpy(o->body, &be, 8);
     o->body += w;
 }
