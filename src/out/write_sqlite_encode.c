@@ -155,7 +155,7 @@ struct out {
 
 static inline __attribute__((always_inline)) void out_load(struct sqlf_record *rec, struct out *o, size_t columns)
 {
-    sqlf_buf_reserve(&rec->types, 9 * columns);
+    sqlf_buf_reserve(&rec->types, 9 * columns + 1);    /* + 1: a buffer even for no column */
     sqlf_buf_reserve(&rec->body, 8 * columns + 8);
     o->types = rec->types.p + rec->types.len;
     o->types_used = rec->types.p + rec->types_used;
