@@ -208,19 +208,20 @@ int sqlf_file_close(struct sqlf_file *f, const uint8_t *page1, struct spoor_erro
 void sqlf_file_abort(struct sqlf_file *f);
 
 /* Appends pages to a file in blocks of numbers of its own, so that several
- * sinks (one thread each) can write one file at once. */
+ * sinks (one thread each) can write one file at once. A page is built in
+ * its place in the block (no copy of each 4 KiB into it). */
 struct sqlf_sink {
     struct sqlf_file *f;
     uint8_t *buf;               /* the block being filled */
-    uint32_t first;             /* its first page number */
+    uint32_t first;             /* its first page number (claimed with its first page) */
     size_t used, size;
 };
 
 void sqlf_sink_start(struct sqlf_sink *s, struct sqlf_file *f);
-/* The number the next page appended will get. */
-uint32_t sqlf_sink_next(struct sqlf_sink *s);
-/* Appends a page; returns its number. */
-uint32_t sqlf_sink_append(struct sqlf_sink *s, const uint8_t *page);
+/* Where the next page is built (the same place until it is appended). */
+uint8_t *sqlf_sink_page(struct sqlf_sink *s);
+/* Appends the page built at sqlf_sink_page's place; returns its number. */
+uint32_t sqlf_sink_append(struct sqlf_sink *s);
 /* Writes what is buffered; numbers not used go back or to the freelist. */
 void sqlf_sink_finish(struct sqlf_sink *s);
 
@@ -236,7 +237,7 @@ enum sqlf_kind {
 
 /* A page being filled: cell pointers grow from the header, cells from the end. */
 struct sqlf_page {
-    uint8_t data[SQLF_PAGE];
+    uint8_t *data;              /* SQLF_PAGE bytes, in a sink's block */
     enum sqlf_kind kind;
     size_t header;              /* where the b-tree header starts: 0, or 100 on page 1 */
     size_t pointers;            /* where the cell pointers start, after that header */
@@ -245,7 +246,7 @@ struct sqlf_page {
     size_t last_cell_len;
 };
 
-void sqlf_page_start(struct sqlf_page *p, enum sqlf_kind kind, size_t reserve);
+void sqlf_page_start(struct sqlf_page *p, uint8_t *data, enum sqlf_kind kind, size_t reserve);
 static inline size_t sqlf_page_header_len(enum sqlf_kind kind)
 {
     return kind == SQLF_INDEX_INTERIOR || kind == SQLF_TABLE_INTERIOR ? 12 : 8;
@@ -331,9 +332,10 @@ void sqlf_table_add(struct sqlf_table *t, uint64_t rowid, const uint8_t *record,
  * the caller to write it there (no copy through a buffer); NULL when it
  * spills to overflow pages: then sqlf_table_add. */
 uint8_t *sqlf_table_place(struct sqlf_table *t, uint64_t rowid, size_t n);
-/* Writes the rest; returns the root page (1 when on_page1: the page is then
- * in root, for the caller to write with the database header). */
-uint32_t sqlf_table_finish(struct sqlf_table *t, struct sqlf_page *root);
+/* Writes the rest; returns the root page (1 when on_page1: the page's
+ * bytes are then in page1, for the caller to write with the database
+ * header). */
+uint32_t sqlf_table_finish(struct sqlf_table *t, uint8_t *page1);
 /* Frees what an unfinished table holds. */
 void sqlf_table_free(struct sqlf_table *t);
 

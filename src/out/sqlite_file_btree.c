@@ -28,7 +28,7 @@ struct builder {
     struct sqlf_file *f;
     struct sqlf_sink *sink;
     bool on_page1;
-    struct sqlf_page *root;     /* on_page1: where the root page is left */
+    uint8_t *page1;             /* on_page1: where the root page's bytes are left */
     sqlf_entry_fn record;
     void *ctx;
     struct sqlf_buf cur, next;  /* payloads of the key being placed and the one after */
@@ -70,10 +70,10 @@ static uint32_t close_page(struct builder *b, uint32_t right, bool root)
     sqlf_page_seal(&b->page, right);
     if (root && b->on_page1) {
         sqlf_page_to_page1(&b->page);
-        memcpy(b->root, &b->page, sizeof b->page);
+        memcpy(b->page1, b->page.data, SQLF_PAGE);
         return 1;
     }
-    return sqlf_sink_append(b->sink, b->page.data);
+    return sqlf_sink_append(b->sink);
 }
 
 /* Packs one level into pages; out receives them and the keys between them. */
@@ -81,7 +81,7 @@ static inline __attribute__((always_inline)) void build_level_of(struct builder 
                                                                 const struct level *in, struct level *out)
 {
     size_t reserve = b->on_page1 ? PAGE1_HEADER : 0;
-    sqlf_page_start(&b->page, kind, reserve);
+    sqlf_page_start(&b->page, sqlf_sink_page(b->sink), kind, reserve);
     bool have_next = false;
     for (size_t i = 0; i < in->n; i++) {
         uint32_t child = in->children ? in->children[i] : 0;
@@ -105,7 +105,7 @@ static inline __attribute__((always_inline)) void build_level_of(struct builder 
         uint64_t key = in->keys ? in->keys[i] : i;
         if (split) {
             push(out, close_page(b, child, false), key, true);
-            sqlf_page_start(&b->page, kind, reserve);
+            sqlf_page_start(&b->page, sqlf_sink_page(b->sink), kind, reserve);
             continue;
         }
         uint8_t *cell = sqlf_page_add(&b->page, len);
@@ -161,7 +161,7 @@ void sqlf_table_start(struct sqlf_table *t, struct sqlf_file *f, bool on_page1)
     t->f = f;
     sqlf_sink_start(&t->sink, f);
     t->on_page1 = on_page1;
-    sqlf_page_start(&t->page, SQLF_TABLE_LEAF, on_page1 ? PAGE1_HEADER : 0);
+    sqlf_page_start(&t->page, sqlf_sink_page(&t->sink), SQLF_TABLE_LEAF, on_page1 ? PAGE1_HEADER : 0);
 }
 
 static void flush_leaf(struct sqlf_table *t)
@@ -172,9 +172,9 @@ static void flush_leaf(struct sqlf_table *t)
         t->max_rowid = spoor_xrealloc(t->max_rowid, t->cap * sizeof *t->max_rowid);
     }
     sqlf_page_seal(&t->page, 0);
-    t->leaves[t->nleaves] = sqlf_sink_append(&t->sink, t->page.data);
+    t->leaves[t->nleaves] = sqlf_sink_append(&t->sink);
     t->max_rowid[t->nleaves++] = t->last_rowid;
-    sqlf_page_start(&t->page, SQLF_TABLE_LEAF, t->page.reserve);
+    sqlf_page_start(&t->page, sqlf_sink_page(&t->sink), SQLF_TABLE_LEAF, t->page.reserve);
 }
 
 /* Room for the cell of a record of n bytes, on a new leaf if need be. */
@@ -202,9 +202,9 @@ void sqlf_table_add(struct sqlf_table *t, uint64_t rowid, const uint8_t *record,
     sqlf_cell_write(t->f, cell, SQLF_TABLE_LEAF, 0, rowid, record, n);
 }
 
-uint32_t sqlf_table_finish(struct sqlf_table *t, struct sqlf_page *root)
+uint32_t sqlf_table_finish(struct sqlf_table *t, uint8_t *page1)
 {
-    struct builder b = {.f = t->f, .sink = &t->sink, .on_page1 = t->on_page1, .root = root};
+    struct builder b = {.f = t->f, .sink = &t->sink, .on_page1 = t->on_page1, .page1 = page1};
     uint32_t page;
     if (!t->nleaves) {
         memcpy(&b.page, &t->page, sizeof b.page);

@@ -82,30 +82,30 @@ void sqlf_sink_start(struct sqlf_sink *s, struct sqlf_file *f)
     s->f = f;
 }
 
-/* Writes the block; a full one is followed by a larger one. */
 static void flush(struct sqlf_sink *s)
 {
     if (s->used)
         sqlf_file_write(s->f, s->first, s->buf, s->used);
 }
 
-uint32_t sqlf_sink_next(struct sqlf_sink *s)
+/* A full block is written and followed by a larger one, whose numbers are
+ * claimed when its first page is appended (as many pages as before then). */
+uint8_t *sqlf_sink_page(struct sqlf_sink *s)
 {
     if (s->used == s->size) {
         flush(s);
         s->size = s->size ? (s->size < MAX_BLOCK ? s->size * 2 : MAX_BLOCK) : 1;
         s->buf = spoor_xrealloc(s->buf, s->size * SQLF_PAGE);
-        s->first = sqlf_file_claim(s->f, s->size);
         s->used = 0;
     }
-    return s->first + (uint32_t)s->used;
+    return s->buf + s->used * SQLF_PAGE;
 }
 
-uint32_t sqlf_sink_append(struct sqlf_sink *s, const uint8_t *page)
+uint32_t sqlf_sink_append(struct sqlf_sink *s)
 {
-    uint32_t n = sqlf_sink_next(s);
-    memcpy(s->buf + s->used++ * SQLF_PAGE, page, SQLF_PAGE);
-    return n;
+    if (!s->used)
+        s->first = sqlf_file_claim(s->f, s->size);
+    return s->first + (uint32_t)s->used++;
 }
 
 void sqlf_sink_finish(struct sqlf_sink *s)
@@ -114,7 +114,9 @@ void sqlf_sink_finish(struct sqlf_sink *s)
     struct sqlf_file *f = s->f;
     pthread_mutex_lock(&f->mu);
     uint32_t end = s->first + (uint32_t)s->size;
-    if (s->size && end == f->npages + 1) {
+    if (!s->used) {
+        /* no page appended to this block: no numbers claimed for it */
+    } else if (end == f->npages + 1) {
         f->npages -= (uint32_t)(s->size - s->used);     /* the last block: give the rest back */
     } else if (s->used < s->size) {
         size_t n = s->size - s->used;

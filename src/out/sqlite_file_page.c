@@ -36,8 +36,9 @@ static bool interior(enum sqlf_kind kind)
 /* The page's bytes are not cleared here (4 KiB a page): the cells cover
  * theirs, sqlf_page_add clears a short cell's padding and sqlf_page_seal
  * the header and the free space between pointers and cells. */
-void sqlf_page_start(struct sqlf_page *p, enum sqlf_kind kind, size_t reserve)
+void sqlf_page_start(struct sqlf_page *p, uint8_t *data, enum sqlf_kind kind, size_t reserve)
 {
+    p->data = data;
     p->kind = kind;
     p->header = 0;
     p->pointers = sqlf_page_header_len(kind);

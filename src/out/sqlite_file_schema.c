@@ -51,9 +51,9 @@ int sqlf_finish(struct sqlf_file *f, const struct sqlf_object *objects, size_t n
     }
     sqlf_record_free(&rec);
     sqlf_buf_free(&bytes);
-    struct sqlf_page page1;
-    sqlf_table_finish(&schema, &page1);
+    uint8_t page1[SQLF_PAGE];
+    sqlf_table_finish(&schema, page1);
     uint32_t nfree, freelist = sqlf_file_freelist(f, &nfree);
-    write_header(page1.data, f->npages, freelist, nfree);
-    return sqlf_file_close(f, page1.data, err);
+    write_header(page1, f->npages, freelist, nfree);
+    return sqlf_file_close(f, page1, err);
 }

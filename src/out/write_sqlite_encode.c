@@ -145,13 +145,80 @@ static void encode_converted(struct spoor_sqlite_writer *w, struct sqlw_encoder 
                 value.type == SQLW_TEXT_VALUE ? value.s : NULL, value.len);
 }
 
+/* Where a row's serial types and body go, held in locals while the row is
+ * encoded: stored through the record's own fields, each byte written
+ * (a char store may alias them) would make the compiler load them again.
+ * Room for every column's type and fixed-size body is made once. */
+struct out {
+    uint8_t *types, *types_used, *body, *body_end;
+};
+
+static inline __attribute__((always_inline)) void out_load(struct sqlf_record *rec, struct out *o, size_t columns)
+{
+    sqlf_buf_reserve(&rec->types, 9 * columns + 1);    /* + 1: a buffer even for no column */
+    sqlf_buf_reserve(&rec->body, 8 * columns + 8);
+    o->types = rec->types.p + rec->types.len;
+    o->types_used = rec->types.p + rec->types_used;
+    o->body = rec->body.p + rec->body.len;
+    o->body_end = rec->body.p + rec->body.cap;
+}
+
+static inline __attribute__((always_inline)) void out_store(struct sqlf_record *rec, const struct out *o)
+{
+    rec->types.len = (size_t)(o->types - rec->types.p);
+    rec->types_used = (size_t)(o->types_used - rec->types.p);
+    rec->body.len = (size_t)(o->body - rec->body.p);
+}
+
+static inline __attribute__((always_inline)) void out_type(struct out *o, uint64_t type)
+{
+    if (type < 0x80)
+        *o->types++ = (uint8_t)type;
+    else
+        o->types += sqlf_varint(o->types, type);
+    if (type)
+        o->types_used = o->types;
+}
+
+/* An integer: its width is worked out beside its serial type, not looked
+ * up from it (5 bytes are stored as 6, 7 as 8): where the next body goes
+ * then waits on no table load, and every value of the row is on that chain. */
+static inline __attribute__((always_inline)) void out_int(struct out *o, int64_t v)
+{
+    *o->types++ = sqlf_int_type(v);     /* one byte, never NULL's 0 */
+    o->types_used = o->types;
+    if ((uint64_t)v <= 1)               /* 0 and 1: no body */
+        return;
+    uint64_t m = (uint64_t)(v ^ (v >> 63));
+    size_t bytes = m ? (size_t)(64 - __builtin_clzll(m) + 8) / 8 : 1;  /* with the sign bit */
+    size_t w = bytes + ((bytes > 4) & bytes & 1);
+    uint64_t be = __builtin_bswap64((uint64_t)v << (8 * (8 - w)));
+    memcpy(o->body, &be, 8);
+    o->body += w;
+}
+
+/* Text; columns: how many may follow it (their room is kept). */
+static inline __attribute__((always_inline)) void out_text(struct sqlf_record *rec, struct out *o, const char *s,
+                                                           size_t len, size_t columns)
+{
+    out_type(o, 13 + 2 * (uint64_t)len);
+    if ((size_t)(o->body_end - o->body) < len + 8 * columns + 8) {
+        out_store(rec, o);
+        sqlf_buf_grow(&rec->body, len + 8 * columns + 8);
+        out_load(rec, o, columns);
+    }
+    memcpy(o->body, s, len);
+    o->body += len;
+}
+
 /* Column i of row, encoded the way planned (`how`: a constant where the
- * caller knows it, so the switch folds away), its index key stored. */
+ * caller knows it, so the switch folds away), its index key stored; left
+ * is the number of columns after it. */
 static inline __attribute__((always_inline)) void encode_one(struct spoor_sqlite_writer *w,
-                                                              struct sqlw_encoder *e, size_t i, size_t row,
+                                                              struct sqlw_encoder *e, struct out *o, size_t i,
+                                                              size_t left, size_t row,
                                                               const struct sqlw_row_keys *keys, enum sqlw_how how)
 {
-    struct sqlf_record *rec = &e->rec;
     const struct spoor_view *v = &e->views[i];
     int64_t as_int = SPOOR_NULL;
     const char *text = NULL;
@@ -160,70 +227,73 @@ static inline __attribute__((always_inline)) void encode_one(struct spoor_sqlite
     case SQLW_SKIP:
         return;
     case SQLW_ABSENT:       /* a column this batch does not have */
-        sqlf_record_null(rec);
+        out_type(o, 0);
         break;
     case SQLW_AS_INT:
         if (v->valid ? invalid(v, row) : v->i64[row] == SPOOR_NULL) {
-            sqlf_record_null(rec);
+            out_type(o, 0);
         } else {
             as_int = v->i64[row];
-            sqlf_record_int(rec, as_int);
+            out_int(o, as_int);
         }
         break;
     case SQLW_AS_TEXT: {
         uint32_t id = v->str[row];
         if (v->valid ? invalid(v, row) : id == 0) {
-            sqlf_record_null(rec);
+            out_type(o, 0);
             break;
         }
         const uint8_t *known = v->stable_ids ? w->resolved_utf8 : e->batch_utf8;
-        if (known[id] != UTF8_VALID) {
-            encode_converted(w, e, i, row, keys);
-            return;
-        }
+        if (known[id] != UTF8_VALID)
+            goto converted;
         text = spoor_strpool_get(v->pool, id, &len);
-        sqlf_record_text(rec, text, len);
+        out_text(&e->rec, o, text, len, left);
         break;
     }
     case SQLW_AS_LETTER:    /* the phase letter, as one byte of text when ASCII */
         if (!v->ph[row]) {
-            sqlf_record_null(rec);
+            out_type(o, 0);
             break;
         }
-        if (v->ph[row] >= 0x80) {
-            encode_converted(w, e, i, row, keys);
-            return;
-        }
+        if (v->ph[row] >= 0x80)
+            goto converted;
         text = (const char *)&v->ph[row];
         len = 1;
-        sqlf_record_text(rec, text, len);
+        out_text(&e->rec, o, text, len, left);
         break;
     default:
-        encode_converted(w, e, i, row, keys);
-        return;
+        goto converted;
     }
     if (e->ops[i].key != SQLW_NO_KEY)
         put_key(w, e, i, row, keys, as_int, text, len);
+    return;
+converted:
+    out_store(&e->rec, o);
+    encode_converted(w, e, i, row, keys);
+    out_load(&e->rec, o, left);
 }
 
 void sqlw_encode(struct spoor_sqlite_writer *w, struct sqlw_encoder *e, size_t from, size_t to, size_t row,
                  const struct sqlw_row_keys *keys)
 {
+    struct out o;
+    out_load(&e->rec, &o, to - from);
     size_t i = from;
     if (e->usual && from == 0 && to >= USUAL) {
-        encode_one(w, e, 0, row, keys, SQLW_AS_INT);
-        encode_one(w, e, 1, row, keys, SQLW_AS_INT);
-        encode_one(w, e, 2, row, keys, SQLW_AS_TEXT);
-        encode_one(w, e, 3, row, keys, SQLW_AS_TEXT);
-        encode_one(w, e, 4, row, keys, SQLW_AS_INT);
-        encode_one(w, e, 5, row, keys, SQLW_AS_INT);
-        encode_one(w, e, 6, row, keys, SQLW_AS_LETTER);
-        encode_one(w, e, 7, row, keys, SQLW_AS_INT);
-        encode_one(w, e, USUAL_SOURCE, row, keys, e->ops[USUAL_SOURCE].how);
-        encode_one(w, e, 9, row, keys, SQLW_AS_TEXT);
-        encode_one(w, e, 10, row, keys, SQLW_AS_TEXT);
+        encode_one(w, e, &o, 0, to - 1, row, keys, SQLW_AS_INT);
+        encode_one(w, e, &o, 1, to - 2, row, keys, SQLW_AS_INT);
+        encode_one(w, e, &o, 2, to - 3, row, keys, SQLW_AS_TEXT);
+        encode_one(w, e, &o, 3, to - 4, row, keys, SQLW_AS_TEXT);
+        encode_one(w, e, &o, 4, to - 5, row, keys, SQLW_AS_INT);
+        encode_one(w, e, &o, 5, to - 6, row, keys, SQLW_AS_INT);
+        encode_one(w, e, &o, 6, to - 7, row, keys, SQLW_AS_LETTER);
+        encode_one(w, e, &o, 7, to - 8, row, keys, SQLW_AS_INT);
+        encode_one(w, e, &o, USUAL_SOURCE, to - 9, row, keys, e->ops[USUAL_SOURCE].how);
+        encode_one(w, e, &o, 9, to - 10, row, keys, SQLW_AS_TEXT);
+        encode_one(w, e, &o, 10, to - 11, row, keys, SQLW_AS_TEXT);
         i = USUAL;
     }
     for (; i < to; i++)
-        encode_one(w, e, i, row, keys, e->ops[i].how);
+        encode_one(w, e, &o, i, to - 1 - i, row, keys, e->ops[i].how);
+    out_store(&e->rec, &o);
 }

@@ -33,11 +33,13 @@ void sqlw_keys_free(struct sqlw_keys *k)
 }
 
 /* The key arrays (28 bytes a row) live on huge pages: 4 KiB pages cost a
- * fault each. */
+ * fault each. They start large enough to be mapped so (only what is
+ * touched costs), not in malloc'd memory copied out later. */
+enum { FIRST_KEYS = 1 << 19 };
 void sqlw_keys_grow(struct sqlw_keys *k)
 {
     size_t old = k->cap;
-    k->cap = k->cap * 2 + 4096;
+    k->cap = k->cap ? k->cap * 2 : FIRST_KEYS;
     if (k->ts)
         k->ts_of = spoor_huge_realloc(k->ts_of, old * sizeof *k->ts_of, k->cap * sizeof *k->ts_of);
     if (k->name)

@@ -460,6 +460,39 @@ static void sqlite_index_order(void **state)
     }
 }
 
+/* Integers of every width a record stores (1, 2, 3, 4, 6 and 8 bytes, and
+ * 0 and 1 without a body), either side of each boundary, read back as
+ * written. */
+static void sqlite_integer_widths(void **state)
+{
+    enum { BITS = 16, N = 4 * BITS + 5 };
+    static const int bits[BITS] = {7, 8, 15, 16, 23, 24, 31, 32, 39, 40, 47, 48, 55, 56, 61, 62};
+    int64_t ts[N], one[N];
+    size_t n = 0;
+    for (int b = 0; b < BITS; b++) {
+        int64_t p = (int64_t)1 << bits[b];
+        ts[n++] = p - 1;
+        ts[n++] = p;
+        ts[n++] = -p;
+        ts[n++] = -p - 1;
+    }
+    const int64_t ends[] = {0, 1, -1, INT64_MAX, INT64_MIN + 1};
+    for (size_t i = 0; i < 5; i++)
+        ts[n++] = ends[i];
+    for (size_t i = 0; i < N; i++)
+        one[i] = 1;
+    struct spoor_table *batch = keyed_batch(ts, one, one, N);
+    const char *path = export_batches("widths.db", NULL, 0, NULL, &batch, 1);
+    for (size_t i = 0; i < N; i++) {
+        char sql[64], want[32];
+        snprintf(sql, sizeof sql, "SELECT ts FROM events WHERE rowid = %zu", i + 1);
+        snprintf(want, sizeof want, "%lld", (long long)ts[i]);
+        assert_string_equal(query(path, sql), want);
+    }
+    assert_string_equal(query(path, "PRAGMA integrity_check"), "ok");
+    same_order(path, "events_ts", "ts");
+}
+
 static void sqlite_no_rows(void **state)
 {
     struct spoor_table *empty = spoor_table_new();
@@ -598,6 +631,7 @@ int main(void)
         cmocka_unit_test(sqlite_affinity_as_sqlite_inserts),
         cmocka_unit_test(sqlite_prepared_equals_in_order),
         cmocka_unit_test(sqlite_index_order),
+        cmocka_unit_test(sqlite_integer_widths),
         cmocka_unit_test(sqlite_no_rows),
         cmocka_unit_test(sqlite_open_fails_in_missing_dir),
         cmocka_unit_test(perfetto_events),
