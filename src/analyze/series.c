@@ -367,9 +367,9 @@ static size_t bucket_entry(struct series_worker *w, uint32_t local, int64_t buck
 static void add_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
                      const struct batch_view *v, size_t nlocal)
 {
-    size_t n = v->n;
-    if (w->local_moments_cap < nlocal * n) {
-        w->local_moments_cap = nlocal * n;
+    size_t n = v->n, need = nlocal * n > 0 ? nlocal * n : 1; /* never NULL, even with no metric */
+    if (w->local_moments_cap < need) {
+        w->local_moments_cap = need;
         w->local_moments = spoor_xrealloc(w->local_moments, w->local_moments_cap * sizeof *w->local_moments);
     }
     for (size_t i = 0; i < nlocal * n; i++)
