@@ -208,39 +208,32 @@ static size_t group_rows(struct spoor_series_run *run, struct series_worker *w, 
     return nlocal;
 }
 
-/* Per (group, metric) moments of the batch, about the batch means, merged in. */
-static void add_moments(struct series_worker *w, const struct batch_view *v, size_t rows, size_t nlocal)
+/* The batch's moments finished: per metric the group means, the batch's count
+ * and sum, the squared deviations about the group means (a second pass), then
+ * each (group, metric) merged into the worker's. add_rows gave the counts,
+ * sums, minima and maxima. */
+static void finish_moments(struct series_worker *w, const struct batch_view *v, size_t rows, size_t nlocal)
 {
+    size_t n = v->n;
     struct spoor_moments *local = w->local_moments;
-    for (size_t k = 0; k < v->n; k++) {
+    for (size_t k = 0; k < n; k++) {
         const double *x = v->values[k];
-        for (size_t g = 0; g < nlocal; g++)
-            series_moments_init(&local[g]);
-        for (size_t r = 0; r < rows; r++)
-            if (x[r] == x[r]) {
-                struct spoor_moments *m = &local[w->row_local[r]];
-                m->n++;
-                m->sum += x[r];
-                if (x[r] < m->min)
-                    m->min = x[r];
-                if (x[r] > m->max)
-                    m->max = x[r];
-            }
         w->view_n[k] = 0;
         w->view_sum[k] = 0;
         for (size_t g = 0; g < nlocal; g++) {
-            local[g].mean = local[g].n ? local[g].sum / (double)local[g].n : 0;
-            w->view_n[k] += local[g].n;
-            w->view_sum[k] += local[g].sum;
+            struct spoor_moments *m = &local[g * n + k];
+            m->mean = m->n ? m->sum / (double)m->n : 0;
+            w->view_n[k] += m->n;
+            w->view_sum[k] += m->sum;
         }
         for (size_t r = 0; r < rows; r++)
             if (x[r] == x[r]) {
-                struct spoor_moments *m = &local[w->row_local[r]];
+                struct spoor_moments *m = &local[(size_t)w->row_local[r] * n + k];
                 double d = x[r] - m->mean;
                 m->m2 += d * d;
             }
         for (size_t g = 0; g < nlocal; g++)
-            series_moments_merge(&w->moments[(size_t)w->local_gid[g] * w->mcap + v->id[k]], &local[g]);
+            series_moments_merge(&w->moments[(size_t)w->local_gid[g] * w->mcap + v->id[k]], &local[g * n + k]);
     }
 }
 
@@ -356,29 +349,58 @@ static void add_comoments(struct series_worker *w, const struct batch_view *v, s
         }
 }
 
-static void add_buckets(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
-                        const struct batch_view *v, size_t nlocal)
+/* The resample entry of a row's group and bucket: each group's last one is
+ * remembered, as a group's rows mostly stay in its bucket. */
+static size_t bucket_entry(struct series_worker *w, uint32_t local, int64_t bucket)
 {
-    struct series_buckets *bk = &w->buckets;
+    if (w->local_bucket[local] != bucket) {
+        w->local_bucket[local] = bucket;
+        w->local_entry[local] = series_buckets_get(&w->buckets, w->local_gid[local], bucket);
+    }
+    return w->local_entry[local];
+}
+
+/* One pass over the rows feeds both per-row sums: each (group, metric)'s
+ * count, sum, minimum and maximum, and when resampling each (group, bucket)'s
+ * counts and sums. One pass loads each value and each row's group once, where
+ * a pass per metric and another for the buckets loaded them again. */
+static void add_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
+                     const struct batch_view *v, size_t nlocal)
+{
+    size_t n = v->n, need = nlocal * n > 0 ? nlocal * n : 1; /* never NULL, even with no metric */
+    if (w->local_moments_cap < need) {
+        w->local_moments_cap = need;
+        w->local_moments = spoor_xrealloc(w->local_moments, w->local_moments_cap * sizeof *w->local_moments);
+    }
+    for (size_t i = 0; i < nlocal * n; i++)
+        series_moments_init(&w->local_moments[i]);
     for (size_t g = 0; g < nlocal; g++)
         w->local_bucket[g] = SPOOR_NULL;
+    struct series_buckets *bk = &w->buckets;
+    bool resample = run->opts.resample_ns > 0;
     int64_t last_ts = SPOOR_NULL, bucket = 0;
     for (size_t r = 0; r < b->nrows; r++) {
-        if (b->ts[r] == SPOOR_NULL)
-            continue;
-        if (b->ts[r] != last_ts)
-            bucket = floor_div((last_ts = b->ts[r]) + run->opts.utc_offset_ns, run->opts.resample_ns);
         uint32_t local = w->row_local[r];
-        if (w->local_bucket[local] != bucket) { /* a group's rows mostly stay in its bucket */
-            w->local_bucket[local] = bucket;
-            w->local_entry[local] = series_buckets_get(bk, w->local_gid[local], bucket);
+        struct spoor_moments *m = w->local_moments + (size_t)local * n;
+        struct spoor_bucket_sum *sums = NULL;
+        if (resample && b->ts[r] != SPOOR_NULL) {
+            if (b->ts[r] != last_ts)
+                bucket = floor_div((last_ts = b->ts[r]) + run->opts.utc_offset_ns, run->opts.resample_ns);
+            size_t e = bucket_entry(w, local, bucket);
+            bk->rows[e]++;
+            sums = bk->sums + e * bk->stride;
         }
-        size_t e = w->local_entry[local];
-        bk->rows[e]++;
-        struct spoor_bucket_sum *sums = bk->sums + e * bk->stride;
-        for (size_t k = 0; k < v->n; k++) {
+        for (size_t k = 0; k < n; k++) {
             double x = v->values[k][r];
-            if (x == x) {
+            if (x != x)
+                continue;
+            m[k].n++;
+            m[k].sum += x;
+            if (x < m[k].min)
+                m[k].min = x;
+            if (x > m[k].max)
+                m[k].max = x;
+            if (sums) {
                 sums[v->id[k]].n++;
                 sums[v->id[k]].sum += x;
             }
@@ -400,7 +422,6 @@ static void worker_scratch(struct series_worker *w, size_t rows)
         w->row_cap = rows;
         w->row_local = spoor_xrealloc(w->row_local, rows * sizeof *w->row_local);
         w->local_gid = spoor_xrealloc(w->local_gid, rows * sizeof *w->local_gid);
-        w->local_moments = spoor_xrealloc(w->local_moments, rows * sizeof *w->local_moments);
         w->local_bucket = spoor_xrealloc(w->local_bucket, rows * sizeof *w->local_bucket);
         w->local_entry = spoor_xrealloc(w->local_entry, rows * sizeof *w->local_entry);
     }
@@ -417,11 +438,10 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     view_batch(run, w, b, &v);
     size_t nlocal = group_rows(run, w, b);
     count_rows(w, b);
-    add_moments(w, &v, b->nrows, nlocal);
+    add_rows(run, w, b, &v, nlocal);
+    finish_moments(w, &v, b->nrows, nlocal);
     if (run->opts.profile && !run->opts.profile_from_buckets)
         add_profile(w, b, &v, run->opts.utc_offset_ns);
-    if (run->opts.resample_ns > 0)
-        add_buckets(run, w, b, &v, nlocal);
     if (run->opts.corr)
         add_comoments(w, &v, b->nrows); /* last: it may turn the values into deviations */
     for (size_t g = 0; g < nlocal; g++)

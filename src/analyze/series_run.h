@@ -39,7 +39,8 @@ struct series_worker {
     uint32_t *local_of;                 /* group id -> batch-local index */
     size_t local_cap;
     uint32_t *row_local, *local_gid;
-    struct spoor_moments *local_moments;
+    struct spoor_moments *local_moments; /* [local group][batch metric] */
+    size_t local_moments_cap;
     int64_t *local_bucket;              /* per local group: its last bucket and entry */
     size_t *local_entry;
     size_t row_cap;

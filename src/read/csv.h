@@ -53,6 +53,20 @@ enum csv_kind csv_classify(const char *p, size_t n, int64_t *i, double *d);
  * 0 too when the digits run on past n. */
 size_t csv_plain_number(const char *p, size_t n, size_t avail, int64_t *i, double *d, enum csv_kind *kind);
 
+/* A field's number as the line scan read it (kind a csv_kind), or CSV_NOT_READ. */
+enum { CSV_NOT_READ = -1 };
+struct csv_number {
+    int kind;
+    int64_t i64;
+    double f64;
+};
+
+/* Reads the number of every field of a split line marked numeric whose whole
+ * text is csv_plain_number's shape (csv_number.c); other fields' kind is
+ * CSV_NOT_READ. Fields lie in a buffer ending at buf_end. */
+void csv_line_numbers(const struct csv_field *fields, size_t nfields, const bool *numeric, const char *buf_end,
+                      struct csv_number *out);
+
 /* Picks the delimiter among ',', ';', '\t', '|' that splits the first lines of
  * head into the same non-zero number of fields. *lines_agreeing (if not NULL)
  * receives how many sampled lines agree with the first; 0 when no candidate

@@ -11,6 +11,36 @@
 
 enum { WINDOW = 16 };
 
+/* N / 10^k, as one correctly rounded division would give it. When 5^k
+ * divides N (every short decimal that is a multiple of a power of two, like
+ * the generator's multiples of 1/256, and every integer) the quotient is
+ * (N / 5^k) * 2^-k, both factors exact, so a multiply and a compare replace
+ * the division, whose latency was most of a number's cost. N * 5^-k mod 2^64
+ * is N / 5^k exactly when it is at most (2^64 - 1) / 5^k, else 5^k does not
+ * divide N. */
+static inline __attribute__((always_inline)) double over_pow10(uint64_t n, unsigned k)
+{
+    static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    static const double pow2_neg[] = {0x1p-0, 0x1p-1, 0x1p-2,  0x1p-3,  0x1p-4,  0x1p-5,  0x1p-6,  0x1p-7,
+                                      0x1p-8, 0x1p-9, 0x1p-10, 0x1p-11, 0x1p-12, 0x1p-13, 0x1p-14, 0x1p-15};
+    /* 5^-k mod 2^64 and (2^64 - 1) / 5^k */
+    static const uint64_t inverse_pow5[] = {
+        0x1,                0xcccccccccccccccd, 0x8f5c28f5c28f5c29, 0x1cac083126e978d5,
+        0xd288ce703afb7e91, 0x5d4e8fb00bcbe61d, 0x790fb65668c26139, 0xe5032477ae8d46a5,
+        0xc767074b22e90e21, 0x8e47ce423a2e9c6d, 0x4fa7f60d3ed61f49, 0x0fee64690c913975,
+        0x3662e0e1cf503eb1, 0xa47a2cf9f6433fbd, 0x54186f653140a659, 0x7738164770402145};
+    static const uint64_t max_quotient_pow5[] = {
+        18446744073709551615u, 3689348814741910323u, 737869762948382064u, 147573952589676412u,
+        29514790517935282u,    5902958103587056u,    1180591620717411u,   236118324143482u,
+        47223664828696u,       9444732965739u,       1888946593147u,      377789318629u,
+        75557863725u,          15111572745u,         3022314549u,         604462909u};
+    uint64_t q = n * inverse_pow5[k];
+    if (q <= max_quotient_pow5[k])
+        return (double)q * pow2_neg[k];
+    return (double)n / pow10[k];
+}
+
 /* How it works: the bytes that are digits give a 16-bit mask, whose first
  * zero is the end of the integer digits and, after a dot, the next zero the
  * end of the fraction. The integer digits then move one byte right over the
@@ -18,14 +48,12 @@ enum { WINDOW = 16 };
  * and the window reads as a 16-digit integer N; pairs, quads and octets of it
  * come from three multiply-adds. With i integer digits, N is the number times
  * 10^(15 - i): an integer below 10^15 (exact as a double) divided by an exact
- * power of ten, which one correctly rounded division turns into strtod's value
- * (for an integer, the integer itself). `window` holds the 16 bytes after the
+ * power of ten, which one correctly rounded division (over_pow10) turns into
+ * strtod's value (for an integer, the integer itself). `window` holds the 16 bytes after the
  * sign (n and the sign counted from the number's start). */
 static inline __attribute__((always_inline)) size_t read_window(const char *window, size_t n, size_t negative,
                                                                 int64_t *iv, double *dv, enum csv_kind *kind)
 {
-    static const double pow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     /* 16 bytes at ramp + WINDOW - k: k bytes of all ones, then zeros. */
     static const char ramp[2 * WINDOW] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
     __m128i d = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)window), _mm_set1_epi8('0'));
@@ -52,7 +80,7 @@ static inline __attribute__((always_inline)) size_t read_window(const char *wind
     __m128i quads = _mm_madd_epi16(pairs, _mm_set1_epi32(0x00010064));
     __m128i octets = _mm_madd_epi16(_mm_packs_epi32(quads, quads), _mm_set1_epi32(0x00012710));
     uint64_t high = (uint32_t)_mm_cvtsi128_si32(octets), low = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(octets, 4));
-    double v = (double)(high * 100000000 + low) / pow10[WINDOW - 1 - int_digits];
+    double v = over_pow10(high * 100000000 + low, WINDOW - 1 - int_digits);
     if (negative)
         v = -v;
     if (fraction) {
@@ -76,7 +104,7 @@ static __attribute__((noinline)) size_t read_padded(const char *p, size_t n, siz
     return read_window(padded, n, negative, iv, dv, kind);
 }
 
-size_t csv_plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
+static size_t plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
 {
     size_t negative = n > 0 && p[0] == '-';
     if (avail - negative < WINDOW)
@@ -87,10 +115,33 @@ size_t csv_plain_number(const char *p, size_t n, size_t avail, int64_t *iv, doub
 #else
 
 /* Without SSE2 the line scan hands every number to csv_classify. */
-size_t csv_plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
+static size_t plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
 {
     (void)p, (void)n, (void)avail, (void)iv, (void)dv, (void)kind;
     return 0;
 }
 
 #endif
+
+size_t csv_plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
+{
+    return plain_number(p, n, avail, iv, dv, kind);
+}
+
+/* Here rather than in the line scan: a call within this file lets the compiler
+ * see which registers the reader uses, so the line's loop keeps its values in
+ * registers across it (a call to another file cost ~4 % of series' time). */
+void csv_line_numbers(const struct csv_field *fields, size_t nfields, const bool *numeric, const char *buf_end,
+                      struct csv_number *out)
+{
+    for (size_t f = 0; f < nfields; f++) {
+        out[f].kind = CSV_NOT_READ;
+        if (!numeric[f])
+            continue;
+        enum csv_kind kind;
+        if (plain_number(fields[f].p, fields[f].n, (size_t)(buf_end - fields[f].p), &out[f].i64, &out[f].f64,
+                         &kind) == fields[f].n &&
+            fields[f].n)
+            out[f].kind = (int)kind;
+    }
+}

@@ -12,14 +12,6 @@
 
 enum { NO_COLUMN = -1 };
 
-/* A field's number as the line scan read it (csv_kind), or NOT_READ. */
-enum { NOT_READ = -1 };
-struct read_number {
-    int kind;
-    int64_t i64;
-    double f64;
-};
-
 /* Per-chunk working memory. */
 struct csv_parser {
     const struct csv_state *st;
@@ -27,7 +19,7 @@ struct csv_parser {
     struct csv_splitter split;
     int *cols;                          /* dynamic column per field, or NO_COLUMN */
     bool *numeric;                      /* a kept field the head showed as numbers */
-    struct read_number *number;         /* per field, of the line being added */
+    struct csv_number *number;         /* per field, of the line being added */
     struct spoor_string_memo *memo;     /* per field */
     const char *buf, *buf_end;          /* the chunk: text there stays put */
     struct {                            /* the last time read: rows often share it */
@@ -95,18 +87,7 @@ static bool split_simple(struct csv_parser *cp, const char *line, size_t n)
     }
     s->fields[k++] = (struct csv_field){line + start, n - start};
     s->nfields = k;
-    for (size_t f = 0; f < k; f++) {
-        struct read_number *num = &cp->number[f];
-        num->kind = NOT_READ;
-        if (!cp->numeric[f])
-            continue;
-        const struct csv_field *field = &s->fields[f];
-        enum csv_kind kind;
-        if (csv_plain_number(field->p, field->n, (size_t)(cp->buf_end - field->p), &num->i64, &num->f64, &kind) ==
-                field->n &&
-            field->n)
-            num->kind = (int)kind;
-    }
+    csv_line_numbers(s->fields, k, cp->numeric, cp->buf_end, cp->number);
     return true;
 }
 
@@ -127,7 +108,7 @@ static void set_number(struct spoor_table *t, struct spoor_column *col, size_t r
 
 /* The most common cell of a metric table, a decimal read by the line scan for
  * a float column, stored with no other test. */
-static bool set_scanned_float(struct spoor_column *col, size_t row, const struct read_number *num)
+static bool set_scanned_float(struct spoor_column *col, size_t row, const struct csv_number *num)
 {
     if (num->kind != CSV_FLOAT || !col->typed || col->type != SPOOR_F64)
         return false;
@@ -140,11 +121,11 @@ static bool set_scanned_float(struct spoor_column *col, size_t row, const struct
  * keeps every value as text ("007" stays "007"); a float column stores integers
  * as floats so that every batch gives the column the same type. */
 static void set_dynamic(struct spoor_table *t, struct spoor_column *col, size_t row, enum csv_kind head_kind,
-                        const char *p, size_t n, const struct read_number *num, struct spoor_string_memo *memo)
+                        const char *p, size_t n, const struct csv_number *num, struct spoor_string_memo *memo)
 {
     struct spoor_value v = {.text = p, .text_len = n};
     enum csv_kind kind;
-    if (num->kind != NOT_READ) {
+    if (num->kind != CSV_NOT_READ) {
         kind = (enum csv_kind)num->kind;
         if (kind == CSV_INT)
             v.i64 = num->i64;
@@ -278,7 +259,7 @@ int csv_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
             continue;
         if (!split_simple(&cp, line, n)) {
             for (size_t k = 0; k < st->nfields; k++)
-                cp.number[k].kind = NOT_READ;
+                cp.number[k].kind = CSV_NOT_READ;
             if (!csv_split(s, line, n)) {
                 open_quote = true;
                 status = spoor_generic_skip(job, line_no, "quoted field with a line break (unsupported)", line, n, err);

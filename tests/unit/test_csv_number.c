@@ -115,12 +115,52 @@ static void test_lengths(void **state)
     assert_true(kind == CSV_FLOAT && d == 1.2345);
 }
 
+/* Multiples of 2^-j written with their j exact decimals (like the generator's
+ * multiples of 1/256, and integers at j = 0): the reader's path without a
+ * division must give strtod's bits too, for every fraction length and sign. */
+static void test_dyadic_matches_strtod(void **state)
+{
+    uint64_t seed = 11;
+    char text[64];
+    for (int n = 0; n < 200000; n++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t r = seed >> 11;
+        int int_digits = 1 + (int)(r % 6), j = (int)((r >> 4) % (uint64_t)(15 - int_digits)); /* <= 15 characters */
+        uint64_t limit = 1;
+        for (int k = 0; k < int_digits; k++)
+            limit *= 10;
+        double value = (double)((r >> 8) % limit) + (double)((r >> 30) & ((1u << j) - 1)) / (double)(1u << j);
+        snprintf(text, sizeof text, "%s%.*f", (r >> 60) & 1 ? "-" : "", j, value);
+        expect_number(text, ",5", true);
+    }
+}
+
+/* A split line's numbers: only fields marked numeric are read, and only when
+ * the whole field is a plain number. */
+static void test_line_numbers(void **state)
+{
+    static const char line[] = "2024-01-01,7,0.25,x,12.5e3,-4.5";
+    const struct csv_field fields[] = {{line, 10}, {line + 11, 1}, {line + 13, 4}, {line + 18, 1}, {line + 20, 6},
+                                       {line + 27, 4}};
+    const bool numeric[] = {false, true, true, true, true, true};
+    struct csv_number out[6];
+    csv_line_numbers(fields, 6, numeric, line + sizeof line - 1, out);
+    assert_int_equal(out[0].kind, CSV_NOT_READ);
+    assert_true(out[1].kind == CSV_INT && out[1].i64 == 7);
+    assert_true(out[2].kind == CSV_FLOAT && out[2].f64 == 0.25);
+    assert_int_equal(out[3].kind, CSV_NOT_READ);
+    assert_int_equal(out[4].kind, CSV_NOT_READ);
+    assert_true(out[5].kind == CSV_FLOAT && out[5].f64 == -4.5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hard_cases),
         cmocka_unit_test(test_random_matches_strtod),
         cmocka_unit_test(test_lengths),
+        cmocka_unit_test(test_dyadic_matches_strtod),
+        cmocka_unit_test(test_line_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
