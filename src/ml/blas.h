@@ -17,8 +17,7 @@ struct spoor_blas {
     __typeof__(LAPACKE_dsyevd) *dsyevd;
 };
 
-/* The functions, loaded once (thread-safe). A system without the libraries
- * (liblapacke, a BLAS) ends the program with a one-line error. */
+/* The functions, loaded once (thread-safe; util/dl.h). */
 const struct spoor_blas *spoor_blas(void);
 
 #endif

@@ -2,11 +2,11 @@
  * XGBoost computes in), NaN as missing; every call's failure becomes one
  * error line with XGBoost's own message. */
 #include "ml/xgb.h"
+#include "ml/xgb_api.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <xgboost/c_api.h>
 
 struct spoor_xgb {
     BoosterHandle booster;
@@ -24,7 +24,7 @@ void spoor_xgb_params_default(struct spoor_xgb_params *p, enum spoor_xgb_task ta
 
 static int xgb_fail(struct spoor_error *err, const char *what)
 {
-    return spoor_fail(err, SPOOR_EFORMAT, "xgboost: %s: %s", what, XGBGetLastError());
+    return spoor_fail(err, SPOOR_EFORMAT, "xgboost: %s: %s", what, spoor_xgb_api()->XGBGetLastError());
 }
 
 static int make_dmatrix(const double *x, size_t nrows, size_t ncols, DMatrixHandle *out, struct spoor_error *err)
@@ -32,7 +32,7 @@ static int make_dmatrix(const double *x, size_t nrows, size_t ncols, DMatrixHand
     float *xf = spoor_xmalloc((nrows * ncols + 1) * sizeof *xf);
     for (size_t i = 0; i < nrows * ncols; i++)
         xf[i] = (float)x[i];
-    int rc = XGDMatrixCreateFromMat(xf, nrows, ncols, NAN, out);
+    int rc = spoor_xgb_api()->XGDMatrixCreateFromMat(xf, nrows, ncols, NAN, out);
     free(xf);
     return rc == 0 ? SPOOR_OK : xgb_fail(err, "creating the data matrix");
 }
@@ -41,7 +41,7 @@ static int set_param(BoosterHandle b, const char *name, const char *fmt, double 
 {
     char text[64];
     snprintf(text, sizeof text, fmt, v);
-    return XGBoosterSetParam(b, name, text) == 0 ? SPOOR_OK : xgb_fail(err, name);
+    return spoor_xgb_api()->XGBoosterSetParam(b, name, text) == 0 ? SPOOR_OK : xgb_fail(err, name);
 }
 
 static int configure(BoosterHandle b, const struct spoor_xgb_params *p, struct spoor_error *err)
@@ -53,8 +53,9 @@ static int configure(BoosterHandle b, const struct spoor_xgb_params *p, struct s
     };
     /* hist is deterministic for a given seed and fast on wide data; verbosity 0
      * keeps XGBoost's own warnings off our stderr. */
-    if (XGBoosterSetParam(b, "objective", objective[p->task]) != 0 ||
-        XGBoosterSetParam(b, "tree_method", "hist") != 0 || XGBoosterSetParam(b, "verbosity", "0") != 0)
+    const struct spoor_xgb_api *xgb = spoor_xgb_api();
+    if (xgb->XGBoosterSetParam(b, "objective", objective[p->task]) != 0 ||
+        xgb->XGBoosterSetParam(b, "tree_method", "hist") != 0 || xgb->XGBoosterSetParam(b, "verbosity", "0") != 0)
         return xgb_fail(err, "setting parameters");
     int rc = set_param(b, "max_depth", "%.0f", p->max_depth, err);
     if (rc == SPOOR_OK) rc = set_param(b, "max_bin", "%.0f", p->max_bin, err);
@@ -84,17 +85,17 @@ int spoor_xgb_train(const double *x, size_t nrows, size_t ncols, const double *y
     struct spoor_xgb *b = spoor_xcalloc(1, sizeof *b);
     b->ncols = ncols;
     b->outputs = p->task == SPOOR_XGB_MULTICLASS ? p->nclass : 1;
-    if (XGDMatrixSetFloatInfo(d, "label", yf, nrows) != 0)
+    if (spoor_xgb_api()->XGDMatrixSetFloatInfo(d, "label", yf, nrows) != 0)
         rc = xgb_fail(err, "setting the labels");
-    else if (XGBoosterCreate(&d, 1, &b->booster) != 0)
+    else if (spoor_xgb_api()->XGBoosterCreate(&d, 1, &b->booster) != 0)
         rc = xgb_fail(err, "creating the booster");
     else
         rc = configure(b->booster, p, err);
     for (int round = 0; rc == SPOOR_OK && round < p->rounds; round++)
-        if (XGBoosterUpdateOneIter(b->booster, round, d) != 0)
+        if (spoor_xgb_api()->XGBoosterUpdateOneIter(b->booster, round, d) != 0)
             rc = xgb_fail(err, "training");
     free(yf);
-    XGDMatrixFree(d);
+    spoor_xgb_api()->XGDMatrixFree(d);
     if (rc != SPOOR_OK) {
         spoor_xgb_free(b);
         return rc;
@@ -120,7 +121,7 @@ static int predict_type(struct spoor_xgb *b, const double *x, size_t nrows, int 
     const bst_ulong *shape;
     bst_ulong dim;
     const float *result;
-    if (XGBoosterPredictFromDMatrix(b->booster, d, config, &shape, &dim, &result) != 0) {
+    if (spoor_xgb_api()->XGBoosterPredictFromDMatrix(b->booster, d, config, &shape, &dim, &result) != 0) {
         rc = xgb_fail(err, "predicting");
     } else {
         size_t n = 1;
@@ -131,7 +132,7 @@ static int predict_type(struct spoor_xgb *b, const double *x, size_t nrows, int 
         for (size_t i = 0; rc == SPOOR_OK && i < n; i++)
             out[i] = result[i];
     }
-    XGDMatrixFree(d);
+    spoor_xgb_api()->XGDMatrixFree(d);
     return rc;
 }
 
@@ -149,7 +150,7 @@ int spoor_xgb_forest(struct spoor_xgb *b, struct spoor_forest *f, struct spoor_e
 {
     bst_ulong len;
     const char *json;
-    if (XGBoosterSaveModelToBuffer(b->booster, "{\"format\": \"json\"}", &len, &json) != 0)
+    if (spoor_xgb_api()->XGBoosterSaveModelToBuffer(b->booster, "{\"format\": \"json\"}", &len, &json) != 0)
         return xgb_fail(err, "saving the model");
     return spoor_forest_from_xgb_json(json, len, f, err);
 }
@@ -159,6 +160,6 @@ void spoor_xgb_free(struct spoor_xgb *b)
     if (!b)
         return;
     if (b->booster)
-        XGBoosterFree(b->booster);
+        spoor_xgb_api()->XGBoosterFree(b->booster);
     free(b);
 }
