@@ -1,11 +1,10 @@
 /* spoor gen: writes a synthetic DataCrumbs trace and its ground-truth sidecar. */
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_number.h"
 #include "gen_kinds.h"
 #include "spoor/gen.h"
 
@@ -40,17 +39,6 @@ static int usage_error(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fputs("; see 'spoor gen --help'\n", stderr);
     return 2;
-}
-
-bool parse_upto(const char *s, uint64_t max, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || *s == '-' || v > max)
-        return false;
-    *out = v;
-    return true;
 }
 
 int cmd_gen(int argc, char **argv)
@@ -88,9 +76,8 @@ int cmd_gen(int argc, char **argv)
             path = optarg;
             break;
         case OPT_SIZE: {
-            char *end;
-            double mb = strtod(optarg, &end);
-            if (end == optarg || *end || !isfinite(mb) || mb <= 0 || mb > 1e9)
+            double mb;
+            if (!cli_real(optarg, 0, 1e9, &mb) || mb <= 0)
                 return usage_error("--size-mb wants a positive number of MB, not '%s'", optarg);
             opts.size_bytes = (uint64_t)(mb * 1e6);
             if (opts.size_bytes == 0)
@@ -98,12 +85,12 @@ int cmd_gen(int argc, char **argv)
             break;
         }
         case OPT_PROCS:
-            if (!parse_upto(optarg, 4096, &v) || v < 1)
+            if (!cli_count(optarg, 4096, &v) || v < 1)
                 return usage_error("--procs wants a number from 1 to 4096, not '%s'", optarg);
             opts.procs = (int)v;
             break;
         case OPT_SEED:
-            if (!parse_upto(optarg, UINT64_MAX, &v))
+            if (!cli_count(optarg, UINT64_MAX, &v))
                 return usage_error("--seed wants a non-negative integer, not '%s'", optarg);
             opts.seed = v;
             break;
@@ -111,7 +98,7 @@ int cmd_gen(int argc, char **argv)
             opts.random_hashes = true;
             break;
         case OPT_LEVEL:
-            if (!parse_upto(optarg, 9, &v) || v < 1)
+            if (!cli_count(optarg, 9, &v) || v < 1)
                 return usage_error("--level wants a gzip level from 1 to 9, not '%s'", optarg);
             opts.gzip_level = (int)v;
             break;

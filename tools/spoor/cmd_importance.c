@@ -7,6 +7,7 @@
 #include <string.h>
 
 
+#include "cli_number.h"
 #include "importance_print.h"
 #include "load_args.h"
 #include "ml/dataset.h"
@@ -76,9 +77,8 @@ static int bad_value(const char *opt, const char *arg, const char *want)
 
 static bool parse_size(const char *arg, size_t lo, size_t *out)
 {
-    char *end;
-    unsigned long long v = strtoull(arg, &end, 10);
-    if (end == arg || *end || arg[0] == '-' || v < lo)
+    uint64_t v;
+    if (!cli_count(arg, SIZE_MAX, &v) || v < lo)
         return false;
     *out = (size_t)v;
     return true;
@@ -87,9 +87,8 @@ static bool parse_size(const char *arg, size_t lo, size_t *out)
 /* A share in (0, 1), or (0, 1] with allow_one. */
 static bool parse_share(const char *arg, bool allow_one, double *out)
 {
-    char *end;
-    double v = strtod(arg, &end);
-    if (end == arg || *end || !(v > 0 && (v < 1 || (allow_one && v == 1))))
+    double v;
+    if (!cli_real(arg, 0, 1, &v) || v == 0 || (v == 1 && !allow_one))
         return false;
     *out = v;
     return true;

@@ -1,10 +1,10 @@
 /* spoor lifecycle: per-entity delays between the stages of an event log. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_number.h"
 #include "load_args.h"
 #include "spoor/atomic_file.h"
 #include "spoor/lifecycle_write.h"
@@ -175,10 +175,8 @@ int cmd_lifecycle(int argc, char **argv)
         case OPT_TOP_BY: a.top_by = optarg; break;
         case OPT_COMPARE: compare = optarg; break;
         case OPT_TOP: {
-            char *end;
-            errno = 0;
-            unsigned long long n = strtoull(optarg, &end, 10);
-            if (errno || end == optarg || *end || *optarg == '-' || n > 10000) {
+            uint64_t n;
+            if (!cli_count(optarg, 10000, &n)) {
                 fprintf(stderr, "spoor lifecycle: --top '%s': expected a count from 0 to 10000\n", optarg);
                 return 2;
             }

@@ -1,13 +1,14 @@
 /* spoor series: profiles of metric tables (node metrics sampled over time) in
  * one streaming pass: statistics per metric and group, means by hour and
  * weekday, correlations, resampled means and headroom to a target. */
+#include <float.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_number.h"
 #include "load_args.h"
 #include "series_sections.h"
 #include "spoor/atomic_file.h"
@@ -143,9 +144,8 @@ static int parse_sections(const char *list, const char *const *names, size_t nna
 static int parse_target(struct args *a, const char *arg)
 {
     const char *eq = strrchr(arg, '=');
-    char *end;
-    double v = eq ? strtod(eq + 1, &end) : 0;
-    if (!eq || eq == arg || end == eq + 1 || *end || !isfinite(v))
+    double v;
+    if (!eq || eq == arg || !cli_real(eq + 1, -DBL_MAX, DBL_MAX, &v))
         return usage_error("--target wants METRIC=VALUE, not", arg);
     free(a->target_metric);
     a->target_metric = spoor_xmalloc((size_t)(eq - arg) + 1);
@@ -164,7 +164,6 @@ static int handle_option(struct args *a, int c, const char *arg)
     static const unsigned by_bits[] = {SEC_HOUR, SEC_WEEKDAY, SEC_HOUR_WEEKDAY};
     static const unsigned show_bits[] = {SEC_METRICS, SEC_GROUPS,   SEC_HOUR,     SEC_WEEKDAY, SEC_HOUR_WEEKDAY,
                                          SEC_CORR,    SEC_PAIRS,    SEC_RESAMPLE, SEC_HEADROOM};
-    char *end;
     switch (c) {
     case OPT_TIME:
         a->load.read.field_ts = arg;
@@ -189,8 +188,7 @@ static int handle_option(struct args *a, int c, const char *arg)
         a->asked |= SEC_RESAMPLE;
         return 1;
     case OPT_CORR:
-        a->view.corr_threshold = strtod(arg, &end);
-        if (end == arg || *end || !(a->view.corr_threshold >= 0 && a->view.corr_threshold <= 1))
+        if (!cli_real(arg, 0, 1, &a->view.corr_threshold))
             return usage_error("--corr wants a threshold from 0 to 1, not", arg);
         a->asked |= SEC_CORR | SEC_PAIRS;
         return 1;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_number.h"
 #include "load_args.h"
 #include "spoor/atomic_file.h"
 #include "spoor/json_out.h"
@@ -233,9 +234,8 @@ static int parse_format(const char *arg, enum format *format)
 
 static int parse_top(const char *arg, size_t *top)
 {
-    char *end;
-    unsigned long long n = strtoull(arg, &end, 10);
-    if (!*arg || *end || arg[0] == '-') {
+    uint64_t n;
+    if (!cli_count(arg, SIZE_MAX, &n)) {
         fprintf(stderr, "spoor summary: --top '%s': expected a count\n", arg);
         return -1;
     }

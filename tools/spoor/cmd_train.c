@@ -1,11 +1,11 @@
 /* spoor train: fits a classifier on a dataset, scores it on held-out rows (or
  * by cross-validation) beside the baselines, and saves it as a JSON model. */
-#include <errno.h>
 #include <time.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_number.h"
 #include "load_args.h"
 #include "ml/evaluate.h"
 #include "ml/model_json.h"
@@ -61,17 +61,6 @@ struct cli {
     struct spoor_train_opts train;
 };
 
-static bool number(const char *arg, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(arg, &end);
-    if (errno || end == arg || *end || !(v >= lo && v <= hi))
-        return false;
-    *out = v;
-    return true;
-}
-
 /* "mlp:32,16", "logistic", "rule", "trees". */
 static bool parse_model(const char *arg, struct spoor_train_opts *o)
 {
@@ -89,7 +78,7 @@ static bool parse_model(const char *arg, struct spoor_train_opts *o)
     bool ok = n >= 1 && n <= 8;
     for (size_t i = 0; ok && i < n; i++) {
         double w;
-        ok = number(widths[i], 1, 1024, &w) && w == (size_t)w;
+        ok = cli_real(widths[i], 1, 1024, &w) && w == (size_t)w;
         o->hidden[i] = (size_t)w;
     }
     o->nhidden = n;
@@ -103,13 +92,13 @@ static bool set_number(int code, const char *arg, struct cli *c)
     struct spoor_train_opts *o = &c->train;
     double v;
     switch (code) {
-    case OPT_TEST: return number(arg, 0.01, 0.99, &c->test);
-    case OPT_DROPOUT: return number(arg, 0, 0.95, &o->dropout);
-    case OPT_LR: return number(arg, 1e-9, 10, &o->lr);
-    case OPT_VAL: return number(arg, 0, 0.9, &o->val_frac);
-    case OPT_ETA: return number(arg, 1e-6, 1, &o->trees_eta);
+    case OPT_TEST: return cli_real(arg, 0.01, 0.99, &c->test);
+    case OPT_DROPOUT: return cli_real(arg, 0, 0.95, &o->dropout);
+    case OPT_LR: return cli_real(arg, 1e-9, 10, &o->lr);
+    case OPT_VAL: return cli_real(arg, 0, 0.9, &o->val_frac);
+    case OPT_ETA: return cli_real(arg, 1e-6, 1, &o->trees_eta);
     }
-    if (!number(arg, 0, 1e15, &v) || v != (double)(uint64_t)v)
+    if (!cli_real(arg, 0, 1e15, &v) || v != (double)(uint64_t)v)
         return false;
     switch (code) {
     case OPT_BATCH: return (o->batch = (size_t)v) > 0;
@@ -280,8 +269,8 @@ static int cross_validate(const struct cli *c, const struct spoor_dataset *ds, s
 {
     struct spoor_folds folds;
     bool logo = strcmp(c->cv, "logo") == 0;
-    double k = 0;
-    if (!logo && !number(c->cv, 2, 1e6, &k))
+    uint64_t k = 0;
+    if (!logo && (!cli_count(c->cv, 1000000, &k) || k < 2))
         return spoor_fail(err, SPOOR_EUSAGE, "--cv '%s': expected a number of folds or logo", c->cv);
     int st = logo ? spoor_folds_logo(ds, NULL, 0, &folds, err)
                   : spoor_folds_kfold(ds, NULL, 0, (size_t)k, c->train.seed, &folds, err);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_number.h"
 #include "gen_kinds.h"
 #include "spoor/gen_cascade.h"
 
@@ -62,22 +63,22 @@ int cmd_gen_cascade(int argc, char **argv)
         case 'o': path = optarg; break;
         case OPT_KIND: break;
         case OPT_RECORDS:
-            if (!parse_upto(optarg, UINT64_MAX / 2, &v) || !v)
+            if (!cli_count(optarg, UINT64_MAX / 2, &v) || !v)
                 return bad("--records", optarg);
             o.records = v;
             break;
         case OPT_HOSTS:
         case OPT_WORKERS:
-            if (!parse_upto(optarg, 1000, &v) || !v)
+            if (!cli_count(optarg, 1000, &v) || !v)
                 return bad(c == OPT_HOSTS ? "--hosts" : "--workers", optarg);
             *(c == OPT_HOSTS ? &o.hosts : &o.workers) = (unsigned)v;
             break;
         case OPT_SEED:
-            if (!parse_upto(optarg, UINT64_MAX, &o.seed))
+            if (!cli_count(optarg, UINT64_MAX, &o.seed))
                 return bad("--seed", optarg);
             break;
         case OPT_TOP:
-            if (!parse_upto(optarg, 10000, &v))
+            if (!cli_count(optarg, 10000, &v))
                 return bad("--top", optarg);
             o.top = (size_t)v;
             break;

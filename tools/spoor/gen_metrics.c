@@ -1,11 +1,11 @@
 /* spoor gen --kind metrics: the node-metric table of `spoor series` tests and
  * benchmarks, with its ground truth. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_number.h"
 #include "gen_kinds.h"
 #include "spoor/gen.h"
 #include "spoor/gen_metrics.h"
@@ -60,7 +60,6 @@ int cmd_gen_metrics(int argc, char **argv)
     struct spoor_gen_metrics_opts o = {.rows = 100000, .nodes = 16, .interval_s = 30, .seed = 1, .truth = true};
     const char *path = NULL;
     uint64_t v;
-    char *end;
     opterr = 0;
     optind = 1;
     int c;
@@ -72,16 +71,16 @@ int cmd_gen_metrics(int argc, char **argv)
         case OPT_KIND:
             break; /* "metrics": how we got here */
         case OPT_ROWS:
-            if (!parse_upto(optarg, UINT64_MAX / 2, &o.rows))
+            if (!cli_count(optarg, UINT64_MAX / 2, &o.rows))
                 return usage_error("--rows wants a number of rows, not", optarg);
             break;
         case OPT_NODES:
-            if (!parse_upto(optarg, 10000, &v) || v < 1)
+            if (!cli_count(optarg, 10000, &v) || v < 1)
                 return usage_error("--nodes wants a number from 1 to 10000, not", optarg);
             o.nodes = (int)v;
             break;
         case OPT_INTERVAL:
-            if (!parse_upto(optarg, 86400, &v) || v < 1)
+            if (!cli_count(optarg, 86400, &v) || v < 1)
                 return usage_error("--interval wants seconds from 1 to 86400, not", optarg);
             o.interval_s = (int)v;
             break;
@@ -90,16 +89,15 @@ int cmd_gen_metrics(int argc, char **argv)
                 return usage_error("--time-format wants iso, iso-offset, s, ms, us or ns, not", optarg);
             break;
         case OPT_MISSING:
-            o.missing = strtod(optarg, &end);
-            if (end == optarg || *end || !(o.missing >= 0 && o.missing <= 1))
+            if (!cli_real(optarg, 0, 1, &o.missing))
                 return usage_error("--missing wants a share from 0 to 1, not", optarg);
             break;
         case OPT_BAD:
-            if (!parse_upto(optarg, UINT64_MAX / 2, &o.bad_lines))
+            if (!cli_count(optarg, UINT64_MAX / 2, &o.bad_lines))
                 return usage_error("--bad-lines wants a number of lines, not", optarg);
             break;
         case OPT_SEED:
-            if (!parse_upto(optarg, UINT64_MAX, &o.seed))
+            if (!cli_count(optarg, UINT64_MAX, &o.seed))
                 return usage_error("--seed wants a non-negative integer, not", optarg);
             break;
         case OPT_NO_TRUTH:

@@ -1,3 +1,4 @@
+#include "cli_number.h"
 #include "load_args.h"
 
 #include <stdio.h>
@@ -26,9 +27,8 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
     struct spoor_read_opts *r = &opts->read;
     switch (code) {
     case LOAD_OPT_THREADS: {
-        char *end;
-        long n = strtol(arg, &end, 10);
-        if (*end || n < 1 || n > 1024) {
+        uint64_t n;
+        if (!cli_count(arg, 1024, &n) || n < 1) {
             fprintf(stderr, "spoor %s: --threads '%s': expected a number from 1 to 1024\n", cmd, arg);
             return -1;
         }
