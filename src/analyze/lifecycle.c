@@ -3,7 +3,7 @@
  * entities and, with a second log, entity-by-entity differences. */
 #include "spoor/lifecycle.h"
 
-#include "ops/interval_internal.h" /* iv_parallel */
+#include "util/parallel.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -407,7 +407,7 @@ void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot
     sh.folds = spoor_xcalloc(sh.nfolds, sizeof *sh.folds);
     for (size_t i = 0; i < sh.nfolds; i++)
         fold_init(&sh.folds[i], s, other != NULL);
-    iv_parallel(sh.nfolds, threads, fold_share, &sh);
+    spoor_parallel_for(sh.nfolds, threads, fold_share, &sh);
     struct fold *f = &sh.folds[0];
     for (size_t i = 1; i < sh.nfolds; i++)
         fold_add(f, &sh.folds[i], s);

@@ -4,6 +4,7 @@
  * run on threads; hits are put back in call order, so the answer does not
  * depend on them. */
 #include "ops/interval_internal.h"
+#include "util/parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ static void self_pieces(struct job *j, const uint32_t *events, size_t nevents, s
     iv_keys_free(keys);
     iv_nest_out_alloc(&j->nest, t->nrows);
     j->segs = spoor_xcalloc(j->threads.n ? j->threads.n : 1, sizeof *j->segs);
-    iv_parallel(j->threads.n, threads, timeline, j);
+    spoor_parallel_for(j->threads.n, threads, timeline, j);
     j->pieces = spoor_xcalloc(j->events.n ? j->events.n : 1, sizeof *j->pieces);
     for (size_t g = 0; g < j->threads.n; g++) {
         struct iv_items *to = &j->pieces[iv_keys_of_row(join_keys, t, j->threads.items[j->threads.first[g]].row)];
@@ -194,7 +195,7 @@ int spoor_attribute(const struct spoor_table *t, const uint32_t *calls, size_t n
     iv_keys_free(keys);
 
     j.hits = spoor_xcalloc((size_t)threads, sizeof *j.hits);
-    iv_parallel(j.calls.n, threads, join_group, &j);
+    spoor_parallel_for(j.calls.n, threads, join_group, &j);
     gather(out, j.hits, threads);
     for (int w = 0; w < threads; w++)
         free(j.hits[w].v);

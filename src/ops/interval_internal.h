@@ -78,10 +78,6 @@ void iv_nest_group(struct iv_groups *groups, size_t g, const struct iv_nest_out 
 void iv_nest_out_alloc(struct iv_nest_out *out, size_t nrows);
 void iv_nest_out_free(struct iv_nest_out *out);
 
-/* Runs fn(ctx, task, worker) for task 0..ntasks-1 on up to `threads` threads
- * (the caller's included); tasks are claimed in order. */
-void iv_parallel(size_t ntasks, int threads, void (*fn)(void *ctx, size_t task, int worker), void *ctx);
-
 /* Attributes the calls of one group to its pieces (events, or for
  * SPOOR_ATTR_SELF self-time segments), both in start order; appends one hit
  * per (call, function) to hits, each call's hits together. */

@@ -1,5 +1,6 @@
 /* spoor_nesting_build: group, order each group by start, sweep its stack. */
 #include "ops/interval_internal.h"
+#include "util/parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ int spoor_nesting_build(const struct spoor_table *t, const uint32_t *rows, size_
     iv_groups_build(&j.groups, t, rows, n, ids, iv_keys_count(keys));
     free(ids);
     iv_keys_free(keys);
-    iv_parallel(j.groups.n, threads, nest_group, &j);
+    spoor_parallel_for(j.groups.n, threads, nest_group, &j);
     iv_groups_free(&j.groups);
     return 0;
 }

@@ -11,7 +11,7 @@
 #include "spoor/lifecycle.h"
 
 #include "lc_entities.h"
-#include "ops/interval_internal.h" /* iv_parallel */
+#include "util/parallel.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -350,7 +350,7 @@ void spoor_lc_pivot_merge(struct spoor_lc_pivot *p)
         adopt_values(p, w);
         e->home = spoor_xmalloc((e->table.count + 1) * sizeof *e->home);
         struct home_search hs = {.p = p, .w = w, .shares = (size_t)p->nworkers * 4};
-        iv_parallel(hs.shares, p->nworkers, find_homes, &hs);
+        spoor_parallel_for(hs.shares, p->nworkers, find_homes, &hs);
         for (uint32_t id = 1; id <= e->table.count; id++)
             if (e->home[id])
                 fold_row(p, row_at(p, &p->workers[e->home[id] >> 32], (uint32_t)e->home[id]), row_at(p, e, id));

@@ -1,7 +1,7 @@
-/* A parallel for over independent tasks (groups): threads claim the next task
+/* A parallel for over independent tasks (groups, shares): threads claim the next task
  * from a shared counter, so big and small groups balance out. Every task
  * writes only its own outputs, so results do not depend on the threads. */
-#include "ops/interval_internal.h"
+#include "util/parallel.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -26,7 +26,7 @@ static void *work(void *arg)
     return NULL;
 }
 
-void iv_parallel(size_t ntasks, int threads, void (*fn)(void *ctx, size_t task, int worker), void *ctx)
+void spoor_parallel_for(size_t ntasks, int threads, void (*fn)(void *ctx, size_t task, int worker), void *ctx)
 {
     struct pool p = {fn, ctx, ntasks, 0};
     if (threads < 1)
