@@ -1,11 +1,8 @@
 /* The lifecycle pivot's entity table (lc_entities.h). */
 #include "lc_entities.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-#include "spoor/error.h"
-#include "spoor/strpool.h"
 #include "util/huge_array.h"
 
 void lc_entities_init(struct lc_entities *e, size_t stride, void (*init_row)(void *, const void *), const void *ctx)
