@@ -46,26 +46,24 @@ enum csv_kind { CSV_EMPTY, CSV_INT, CSV_FLOAT, CSV_TEXT };
  * hashes or ids, not quantities. */
 enum csv_kind csv_classify(const char *p, size_t n, int64_t *i, double *d);
 
-/* The usual number, "[-]digits[.digits]" of at most 15 characters after the
- * sign, at the start of p[0..n): its length, 0 when p does not start with that
- * shape. Fills *kind and *i or *d with the value csv_classify gives
- * (csv_number.c). It may read up to avail >= n bytes at p, sixteen at a time;
- * 0 too when the digits run on past n. */
-size_t csv_plain_number(const char *p, size_t n, size_t avail, int64_t *i, double *d, enum csv_kind *kind);
+/* Whether p[0..n) is the usual number, "[-]digits[.digits]" of 1 to 15
+ * characters after the sign; fills *kind and *i or *d with the value
+ * csv_classify gives (csv_number.c). It may read up to avail >= n bytes at p,
+ * sixteen at a time. */
+bool csv_plain_number(const char *p, size_t n, size_t avail, int64_t *i, double *d, enum csv_kind *kind);
 
-/* A field's number as the line scan read it (kind a csv_kind), or CSV_NOT_READ. */
-enum { CSV_NOT_READ = -1 };
-struct csv_number {
-    int kind;
-    int64_t i64;
-    double f64;
+/* A kept field the head showed as numbers, and its dynamic column. */
+struct csv_number_field {
+    uint32_t field, column;
 };
 
-/* Reads the number of every field of a split line marked numeric whose whole
- * text is csv_plain_number's shape (csv_number.c); other fields' kind is
- * CSV_NOT_READ. Fields lie in a buffer ending at buf_end. */
-void csv_line_numbers(const struct csv_field *fields, size_t nfields, const bool *numeric, const char *buf_end,
-                      struct csv_number *out);
+/* Stores each listed field of a split line that is csv_plain_number's shape
+ * straight into its column when the column already has the value's type (a
+ * float column takes integers as floats), as csv_parse's general path would.
+ * The indexes into `list` of the fields it left go to `left`; returns their
+ * count. Fields lie in a buffer ending at buf_end (csv_number.c). */
+size_t csv_store_numbers(struct spoor_table *t, size_t row, const struct csv_number_field *list, size_t n,
+                         const struct csv_field *fields, const char *buf_end, uint32_t *left);
 
 /* Picks the delimiter among ',', ';', '\t', '|' that splits the first lines of
  * head into the same non-zero number of fields. *lines_agreeing (if not NULL)

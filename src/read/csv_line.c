@@ -140,7 +140,7 @@ enum csv_kind csv_classify(const char *p, size_t n, int64_t *iv, double *dv)
     if (n > 100)
         return CSV_TEXT;
     enum csv_kind plain;
-    if (csv_plain_number(p, n, n, iv, dv, &plain) == n)
+    if (csv_plain_number(p, n, n, iv, dv, &plain))
         return plain;
     size_t i = 0;
     bool negative = p[0] == '-';

@@ -1,7 +1,8 @@
-/* The CSV line scan's number reader: "[-]digits[.digits]" of up to fifteen
- * characters after the sign, read in one 16-byte SSE2 window with no loop and
- * no branch on the number's length (digit loops paid for their unpredictable
- * exits more than for the digits). */
+/* The CSV line scan's number reader: a whole field "[-]digits[.digits]" of up
+ * to fifteen characters after the sign, read in one 16-byte SSE2 window with
+ * one branch on its shape and none on its length. The field's length is known
+ * from the split, so the shape is a test of three bit masks (where the digits,
+ * the dot and the field are) rather than a search for the number's end. */
 #include "read/csv.h"
 
 #include <string.h>
@@ -37,39 +38,35 @@ static inline __attribute__((always_inline)) double over_pow10(uint64_t n, unsig
         75557863725u,          15111572745u,         3022314549u,         604462909u};
     uint64_t q = n * inverse_pow5[k];
     if (q <= max_quotient_pow5[k])
-        return (double)q * pow2_neg[k];
-    return (double)n / pow10[k];
+        return (double)(int64_t)q * pow2_neg[k]; /* q < 2^53 here: a signed convert is exact and shorter */
+    return (double)(int64_t)n / pow10[k];
 }
 
-/* How it works: the bytes that are digits give a 16-bit mask, whose first
- * zero is the end of the integer digits and, after a dot, the next zero the
- * end of the fraction. The integer digits then move one byte right over the
- * dot, so the digits stand together from byte 1, bytes past them are zeroed,
- * and the window reads as a 16-digit integer N; pairs, quads and octets of it
- * come from three multiply-adds. With i integer digits, N is the number times
- * 10^(15 - i): an integer below 10^15 (exact as a double) divided by an exact
- * power of ten, which one correctly rounded division (over_pow10) turns into
- * strtod's value (for an integer, the integer itself). `window` holds the 16 bytes after the
- * sign (n and the sign counted from the number's start). */
-static inline __attribute__((always_inline)) size_t read_window(const char *window, size_t n, size_t negative,
-                                                                int64_t *iv, double *dv, enum csv_kind *kind)
+/* How it works: with m characters after the sign, the bytes that are digits
+ * give a 16-bit mask, and the field's other bytes must be none, or one dot
+ * that is neither first nor last. The digits before the dot (all of them when
+ * there is none) move one byte right, so the digits stand together from byte
+ * 1, bytes past them are zeroed, and the window reads as a 16-digit integer
+ * N; pairs, quads and octets of it come from three multiply-adds. With i
+ * digits before the dot, N is the number times 10^(15 - i): an integer below
+ * 10^15 (exact as a double) divided by an exact power of ten, which one
+ * correctly rounded division (over_pow10) turns into strtod's value.
+ * `window` holds the 16 bytes after the sign. */
+static inline __attribute__((always_inline)) bool read_window(const char *window, size_t m, bool negative,
+                                                              int64_t *iv, double *dv, enum csv_kind *kind)
 {
     /* 16 bytes at ramp + WINDOW - k: k bytes of all ones, then zeros. */
     static const char ramp[2 * WINDOW] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
-    __m128i d = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)window), _mm_set1_epi8('0'));
+    __m128i raw = _mm_loadu_si128((const __m128i *)window);
+    __m128i d = _mm_sub_epi8(raw, _mm_set1_epi8('0'));
     unsigned digits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d));
-    unsigned int_digits = (unsigned)__builtin_ctz(~digits);
-    if (int_digits == 0 || int_digits == WINDOW)
-        return 0;
-    unsigned end = int_digits, kept = int_digits + 1; /* kept: window bytes that hold digits once moved */
-    bool fraction = window[int_digits] == '.';
-    if (fraction) {
-        end = kept = (unsigned)__builtin_ctz(~digits & ~((2u << int_digits) - 1));
-        if (end == int_digits + 1 || end == WINDOW)
-            return 0;
-    }
-    if (negative + end > n)
-        return 0;
+    unsigned dots = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(raw, _mm_set1_epi8('.')));
+    unsigned field = (1u << m) - 1, edges = 1u | (1u << (m - 1));
+    unsigned others = field & ~digits; /* no bit, or the dot's */
+    if ((others & ~dots) | (others & (others - 1)) | (others & edges))
+        return false;
+    bool fraction = others != 0;
+    unsigned int_digits = (unsigned)__builtin_ctz(others | (1u << m)), kept = (unsigned)m + !fraction;
     __m128i moved = _mm_loadu_si128((const __m128i *)(ramp + WINDOW - (int_digits + 1)));
     __m128i x = _mm_or_si128(_mm_and_si128(moved, _mm_slli_si128(d, 1)), _mm_andnot_si128(moved, d));
     x = _mm_and_si128(x, _mm_loadu_si128((const __m128i *)(ramp + WINDOW - kept)));
@@ -81,67 +78,81 @@ static inline __attribute__((always_inline)) size_t read_window(const char *wind
     __m128i octets = _mm_madd_epi16(_mm_packs_epi32(quads, quads), _mm_set1_epi32(0x00012710));
     uint64_t high = (uint32_t)_mm_cvtsi128_si32(octets), low = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(octets, 4));
     double v = over_pow10(high * 100000000 + low, WINDOW - 1 - int_digits);
-    if (negative)
-        v = -v;
-    if (fraction) {
+    v = negative ? -v : v;
+    if (fraction) /* not both: callers may pass the two halves of one union */
         *dv = v;
-        *kind = CSV_FLOAT;
-    } else {
+    else
         *iv = (int64_t)v;
-        *kind = CSV_INT;
-    }
-    return negative + end;
+    *kind = fraction ? CSV_FLOAT : CSV_INT;
+    return true;
 }
 
 /* The end of a buffer: the window is its last bytes, then zeros (no digits).
- * Out of line, so the usual path makes no call and saves no registers. */
-static __attribute__((noinline)) size_t read_padded(const char *p, size_t n, size_t avail, int64_t *iv, double *dv,
-                                                    enum csv_kind *kind)
+ * Out of line and given only the bytes, so the usual path makes no call and
+ * its results stay in registers. */
+static __attribute__((noinline)) const char *padded_window(char *padded, const char *p, size_t avail)
 {
-    size_t negative = n > 0 && p[0] == '-';
-    char padded[WINDOW] = {0};
-    memcpy(padded, p + negative, avail - negative);
-    return read_window(padded, n, negative, iv, dv, kind);
+    memset(padded, 0, WINDOW);
+    memcpy(padded, p, avail < WINDOW ? avail : WINDOW);
+    return padded;
 }
 
-static size_t plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
+static inline __attribute__((always_inline)) bool plain_number(const char *p, size_t n, size_t avail, int64_t *iv,
+                                                               double *dv, enum csv_kind *kind)
 {
-    size_t negative = n > 0 && p[0] == '-';
-    if (avail - negative < WINDOW)
-        return read_padded(p, n, avail, iv, dv, kind);
-    return read_window(p + negative, n, negative, iv, dv, kind);
+    bool negative = n > 0 && p[0] == '-';
+    size_t m = n - negative;
+    if (m - 1 >= WINDOW - 1) /* 1..15 characters after the sign */
+        return false;
+    char padded[WINDOW];
+    const char *window = avail - negative < WINDOW ? padded_window(padded, p + negative, avail - negative)
+                                                   : p + negative;
+    return read_window(window, m, negative, iv, dv, kind);
 }
 
 #else
 
 /* Without SSE2 the line scan hands every number to csv_classify. */
-static size_t plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
+static bool plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
 {
     (void)p, (void)n, (void)avail, (void)iv, (void)dv, (void)kind;
-    return 0;
+    return false;
 }
 
 #endif
 
-size_t csv_plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
+bool csv_plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
 {
     return plain_number(p, n, avail, iv, dv, kind);
 }
 
-/* Here rather than in the line scan: a call within this file lets the compiler
- * see which registers the reader uses, so the line's loop keeps its values in
- * registers across it (a call to another file cost ~4 % of series' time). */
-void csv_line_numbers(const struct csv_field *fields, size_t nfields, const bool *numeric, const char *buf_end,
-                      struct csv_number *out)
+/* Here rather than in the chunk parser: a call within this file lets the
+ * compiler see which registers the reader uses, so the loop keeps its values
+ * in registers across it (a call to another file cost ~4 % of series' time). */
+size_t csv_store_numbers(struct spoor_table *t, size_t row, const struct csv_number_field *list, size_t n,
+                         const struct csv_field *fields, const char *buf_end, uint32_t *left)
 {
-    for (size_t f = 0; f < nfields; f++) {
-        out[f].kind = CSV_NOT_READ;
-        if (!numeric[f])
-            continue;
+    size_t nleft = 0;
+    uint64_t bit = 1ULL << (row % 64);
+    for (size_t i = 0; i < n; i++) {
+        const struct csv_field *f = &fields[list[i].field];
+        struct spoor_column *col = &t->cols[list[i].column];
+        int64_t iv;
+        double dv;
         enum csv_kind kind;
-        if (plain_number(fields[f].p, fields[f].n, (size_t)(buf_end - fields[f].p), &out[f].i64, &out[f].f64,
-                         &kind) == fields[f].n &&
-            fields[f].n)
-            out[f].kind = (int)kind;
+        if (col->typed && plain_number(f->p, f->n, (size_t)(buf_end - f->p), &iv, &dv, &kind)) {
+            if (col->type == SPOOR_F64) {
+                col->f64[row] = kind == CSV_INT ? (double)iv : dv; /* "-0" is 0 as an integer */
+                col->valid[row / 64] |= bit;
+                continue;
+            }
+            if (col->type == SPOOR_I64 && kind == CSV_INT) {
+                col->i64[row] = iv;
+                col->valid[row / 64] |= bit;
+                continue;
+            }
+        }
+        left[nleft++] = (uint32_t)i;
     }
+    return nleft;
 }

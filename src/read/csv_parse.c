@@ -18,8 +18,11 @@ struct csv_parser {
     struct spoor_parse_job *job;
     struct csv_splitter split;
     int *cols;                          /* dynamic column per field, or NO_COLUMN */
-    bool *numeric;                      /* a kept field the head showed as numbers */
-    struct csv_number *number;         /* per field, of the line being added */
+    struct csv_number_field *numbers;   /* the kept fields the head showed as numbers */
+    size_t nnumbers;
+    uint32_t *texts;                    /* the other kept fields */
+    size_t ntexts;
+    uint32_t *left;                     /* numbers csv_store_numbers left to set_dynamic */
     struct spoor_string_memo *memo;     /* per field */
     const char *buf, *buf_end;          /* the chunk: text there stays put */
     struct {                            /* the last time read: rows often share it */
@@ -39,15 +42,8 @@ static struct spoor_string_memo *memo_for(struct csv_parser *cp, size_t k)
 
 enum { BLOCK = 16 };
 
-/* Bit i set where block[i] is the delimiter, and where it is a quote, for the
- * 16 bytes at p (bytes past avail read as zero). */
-static void block_marks(const char *p, size_t avail, char delim, unsigned *delims, unsigned *quotes)
+static void marks_of(const char *p, char delim, unsigned *delims, unsigned *quotes)
 {
-    char padded[BLOCK] = {0};
-    if (avail < BLOCK) {
-        memcpy(padded, p, avail);
-        p = padded;
-    }
 #if defined(__SSE2__)
     __m128i v = _mm_loadu_si128((const __m128i *)p);
     *delims = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(delim)));
@@ -61,11 +57,30 @@ static void block_marks(const char *p, size_t avail, char delim, unsigned *delim
 #endif
 }
 
-/* Splits a line without quotes: the delimiters first, 16 bytes at a time,
- * then each numeric field's number. Reading a number no longer decides where
- * the next field starts, so the numbers of a line are read side by side
- * rather than one after another. False when the line holds a quote or too
- * many fields: csv_split decides. */
+/* The last bytes of the buffer, then zeros. Out of line: the usual block
+ * neither zeroes nor copies. */
+static __attribute__((noinline)) void padded_marks(const char *p, size_t avail, char delim, unsigned *delims,
+                                                   unsigned *quotes)
+{
+    char padded[BLOCK] = {0};
+    memcpy(padded, p, avail);
+    marks_of(padded, delim, delims, quotes);
+}
+
+/* Bit i set where block[i] is the delimiter, and where it is a quote, for the
+ * 16 bytes at p (bytes past avail read as zero). */
+static void block_marks(const char *p, size_t avail, char delim, unsigned *delims, unsigned *quotes)
+{
+    if (avail < BLOCK)
+        padded_marks(p, avail, delim, delims, quotes);
+    else
+        marks_of(p, delim, delims, quotes);
+}
+
+/* Splits a line without quotes: the delimiters 16 bytes at a time. The
+ * splitter has room for a block's worth of fields past nfields, so the count
+ * is checked once a block. False when the line holds a quote or too many
+ * fields: csv_split decides. */
 static bool split_simple(struct csv_parser *cp, const char *line, size_t n)
 {
     struct csv_splitter *s = &cp->split;
@@ -78,16 +93,15 @@ static bool split_simple(struct csv_parser *cp, const char *line, size_t n)
         if (quotes & live)
             return false;
         for (delims &= live; delims; delims &= delims - 1) {
-            if (k + 2 > nfields)
-                return false;
             size_t end = off + (size_t)__builtin_ctz(delims);
             s->fields[k++] = (struct csv_field){line + start, end - start};
             start = end + 1;
         }
+        if (k >= nfields)
+            return false;
     }
     s->fields[k++] = (struct csv_field){line + start, n - start};
     s->nfields = k;
-    csv_line_numbers(s->fields, k, cp->numeric, cp->buf_end, cp->number);
     return true;
 }
 
@@ -106,35 +120,15 @@ static void set_number(struct spoor_table *t, struct spoor_column *col, size_t r
     spoor_table_set(t, col, row, v);
 }
 
-/* The most common cell of a metric table, a decimal read by the line scan for
- * a float column, stored with no other test. */
-static bool set_scanned_float(struct spoor_column *col, size_t row, const struct csv_number *num)
-{
-    if (num->kind != CSV_FLOAT || !col->typed || col->type != SPOOR_F64)
-        return false;
-    col->f64[row] = num->f64;
-    col->valid[row / 64] |= 1ULL << (row % 64);
-    return true;
-}
-
 /* Stores one field in its dynamic column. A column that held text in the head
  * keeps every value as text ("007" stays "007"); a float column stores integers
  * as floats so that every batch gives the column the same type. */
 static void set_dynamic(struct spoor_table *t, struct spoor_column *col, size_t row, enum csv_kind head_kind,
-                        const char *p, size_t n, const struct csv_number *num, struct spoor_string_memo *memo)
+                        const char *p, size_t n, struct spoor_string_memo *memo)
 {
     struct spoor_value v = {.text = p, .text_len = n};
-    enum csv_kind kind;
-    if (num->kind != CSV_NOT_READ) {
-        kind = (enum csv_kind)num->kind;
-        if (kind == CSV_INT)
-            v.i64 = num->i64;
-        else
-            v.f64 = num->f64;
-    } else {
-        kind = head_kind == CSV_TEXT ? (spoor_field_is_blank(p, n) ? CSV_EMPTY : CSV_TEXT)
-                                     : csv_classify(p, n, &v.i64, &v.f64);
-    }
+    enum csv_kind kind = head_kind == CSV_TEXT ? (spoor_field_is_blank(p, n) ? CSV_EMPTY : CSV_TEXT)
+                                               : csv_classify(p, n, &v.i64, &v.f64);
     switch (kind) {
     case CSV_EMPTY:
         return;
@@ -192,13 +186,15 @@ static const char *add_row(struct csv_parser *cp, uint64_t line_no)
             cp->last_time.ns = t->ts[row];
         }
     }
-    for (size_t k = 0; k < st->nfields; k++) {
-        if (cp->cols[k] == NO_COLUMN)
-            continue;
-        struct spoor_column *col = &t->cols[cp->cols[k]];
-        if (!set_scanned_float(col, row, &cp->number[k]))
-            set_dynamic(t, col, row, st->kind[k], fields[k].p, fields[k].n, &cp->number[k],
-                        st->kind[k] == CSV_TEXT ? memo_for(cp, k) : NULL);
+    size_t nleft = csv_store_numbers(t, row, cp->numbers, cp->nnumbers, fields, cp->buf_end, cp->left);
+    for (size_t i = 0; i < nleft; i++) {
+        uint32_t k = cp->numbers[cp->left[i]].field;
+        set_dynamic(t, &t->cols[cp->cols[k]], row, st->kind[k], fields[k].p, fields[k].n, NULL);
+    }
+    for (size_t i = 0; i < cp->ntexts; i++) {
+        uint32_t k = cp->texts[i];
+        set_dynamic(t, &t->cols[cp->cols[k]], row, st->kind[k], fields[k].p, fields[k].n,
+                    st->kind[k] == CSV_TEXT ? memo_for(cp, k) : NULL);
     }
     spoor_field_map_set_phase(t, row);
     return NULL;
@@ -218,6 +214,25 @@ static int *make_columns(const struct csv_state *st, struct spoor_table *t)
     return cols;
 }
 
+/* The kept fields in two lists: those the head showed as numbers, which
+ * csv_store_numbers reads, and the others. */
+static void split_kept_fields(struct csv_parser *cp)
+{
+    const struct csv_state *st = cp->st;
+    size_t nf = st->nfields ? st->nfields : 1;
+    cp->numbers = spoor_xmalloc(nf * sizeof *cp->numbers);
+    cp->texts = spoor_xmalloc(nf * sizeof *cp->texts);
+    cp->left = spoor_xmalloc(nf * sizeof *cp->left);
+    for (size_t k = 0; k < st->nfields; k++) {
+        if (cp->cols[k] == NO_COLUMN)
+            continue;
+        if (st->kind[k] == CSV_INT || st->kind[k] == CSV_FLOAT)
+            cp->numbers[cp->nnumbers++] = (struct csv_number_field){(uint32_t)k, (uint32_t)cp->cols[k]};
+        else
+            cp->texts[cp->ntexts++] = (uint32_t)k;
+    }
+}
+
 int csv_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
 {
     const struct csv_state *st = job->dialect->state;
@@ -225,13 +240,10 @@ int csv_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
     size_t nf = st->nfields ? st->nfields : 1;
     cp.cols = make_columns(st, job->out);
     cp.memo = spoor_xcalloc(nf, sizeof *cp.memo);
-    cp.number = spoor_xmalloc(nf * sizeof *cp.number);
-    cp.numeric = spoor_xmalloc(nf * sizeof *cp.numeric);
-    for (size_t k = 0; k < st->nfields; k++)
-        cp.numeric[k] = cp.cols[k] != NO_COLUMN && (st->kind[k] == CSV_INT || st->kind[k] == CSV_FLOAT);
+    split_kept_fields(&cp);
     struct csv_splitter *s = &cp.split;
     csv_splitter_init(s, st->delim);
-    csv_splitter_reserve(s, nf);
+    csv_splitter_reserve(s, nf + BLOCK);
     uint64_t line_no = 0;
     bool open_quote = false;
     int status = SPOOR_OK;
@@ -258,8 +270,6 @@ int csv_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
         if (n == 0)
             continue;
         if (!split_simple(&cp, line, n)) {
-            for (size_t k = 0; k < st->nfields; k++)
-                cp.number[k].kind = CSV_NOT_READ;
             if (!csv_split(s, line, n)) {
                 open_quote = true;
                 status = spoor_generic_skip(job, line_no, "quoted field with a line break (unsupported)", line, n, err);
@@ -282,7 +292,8 @@ int csv_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
     csv_splitter_release(s);
     free(cp.cols);
     free(cp.memo);
-    free(cp.number);
-    free(cp.numeric);
+    free(cp.numbers);
+    free(cp.texts);
+    free(cp.left);
     return status;
 }

@@ -1,13 +1,14 @@
 /* The line scan's number reader (csv_plain_number): the value is strtod's bit
- * for bit (strtoll's for integers), the length stops at the first byte that
- * is not part of the number, shapes it does not take give 0, and reading
- * sixteen bytes at a time never lets bytes past n or avail change the answer. */
+ * for bit (strtoll's for integers), only a whole field of its shape is taken,
+ * and reading sixteen bytes at a time never lets bytes past n or avail change
+ * the answer; csv_store_numbers stores what it reads as the general path would. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,14 +40,11 @@ static void expect_number(const char *text, const char *tail, bool tail_readable
     int64_t i = 0;
     double d = 0, want = strtod(text, NULL);
     enum csv_kind kind;
-    size_t len = csv_plain_number(buf, n, avail, &i, &d, &kind);
-    if (!takes(text)) { /* at most a number in front ("1" of "1e5"), never the whole text */
-        if (n ? len >= n : len != 0)
-            fail_msg("%s: took %zu bytes of a shape it must hand over", text, len);
+    bool took = csv_plain_number(buf, n, avail, &i, &d, &kind);
+    if (took != takes(text))
+        fail_msg("%s (then \"%s\"): %s", text, tail, took ? "took a shape it must hand over" : "not taken");
+    if (!took)
         return;
-    }
-    if (len != n)
-        fail_msg("%s (then \"%s\"): length %zu, not %zu", text, tail, len, n);
     if (strchr(text, '.')) {
         if (kind != CSV_FLOAT || memcmp(&d, &want, sizeof d) != 0)
             fail_msg("%s: %.17g, strtod %.17g", text, d, want);
@@ -98,21 +96,25 @@ static void test_random_matches_strtod(void **state)
     }
 }
 
-/* The length ends at the delimiter; digits past n are not read as the number's. */
-static void test_lengths(void **state)
+/* Only the whole field: a number followed by more of the field is not taken,
+ * and digits past n are not read as the number's. */
+static void test_whole_field(void **state)
 {
     int64_t i;
     double d;
     enum csv_kind kind;
-    assert_int_equal(csv_plain_number(S("12.5,x"), &i, &d, &kind), 4);
+    assert_false(csv_plain_number(S("12.5,x"), &i, &d, &kind));
+    assert_true(csv_plain_number("12.5,x", 4, 6, &i, &d, &kind));
     assert_true(kind == CSV_FLOAT && d == 12.5);
-    assert_int_equal(csv_plain_number(S("-3;"), &i, &d, &kind), 2);
+    assert_true(csv_plain_number("-3;", 2, 3, &i, &d, &kind));
     assert_true(kind == CSV_INT && i == -3);
-    assert_int_equal(csv_plain_number(S("12.x"), &i, &d, &kind), 0);
-    assert_int_equal(csv_plain_number("123456", 3, 6, &i, &d, &kind), 0);
-    assert_int_equal(csv_plain_number("1.2345", 4, 6, &i, &d, &kind), 0);
-    assert_int_equal(csv_plain_number("1.2345", 6, 6, &i, &d, &kind), 6);
-    assert_true(kind == CSV_FLOAT && d == 1.2345);
+    assert_false(csv_plain_number(S("12.x"), &i, &d, &kind));
+    assert_true(csv_plain_number("123456", 3, 6, &i, &d, &kind));
+    assert_true(kind == CSV_INT && i == 123);
+    assert_false(csv_plain_number("1.2345", 2, 6, &i, &d, &kind));
+    assert_true(csv_plain_number("1.2345", 4, 6, &i, &d, &kind));
+    assert_true(kind == CSV_FLOAT && d == 1.23);
+    assert_false(csv_plain_number("1.2.3", 5, 5, &i, &d, &kind));
 }
 
 /* Multiples of 2^-j written with their j exact decimals (like the generator's
@@ -135,22 +137,35 @@ static void test_dyadic_matches_strtod(void **state)
     }
 }
 
-/* A split line's numbers: only fields marked numeric are read, and only when
- * the whole field is a plain number. */
-static void test_line_numbers(void **state)
+/* A split line's numbers go to columns of their type (an integer to a float
+ * column as a float, "-0" as 0); what does not fit, or is not the plain shape,
+ * is left for the general path, and untyped columns are left too. */
+static void test_store_numbers(void **state)
 {
-    static const char line[] = "2024-01-01,7,0.25,x,12.5e3,-4.5";
-    const struct csv_field fields[] = {{line, 10}, {line + 11, 1}, {line + 13, 4}, {line + 18, 1}, {line + 20, 6},
-                                       {line + 27, 4}};
-    const bool numeric[] = {false, true, true, true, true, true};
-    struct csv_number out[6];
-    csv_line_numbers(fields, 6, numeric, line + sizeof line - 1, out);
-    assert_int_equal(out[0].kind, CSV_NOT_READ);
-    assert_true(out[1].kind == CSV_INT && out[1].i64 == 7);
-    assert_true(out[2].kind == CSV_FLOAT && out[2].f64 == 0.25);
-    assert_int_equal(out[3].kind, CSV_NOT_READ);
-    assert_int_equal(out[4].kind, CSV_NOT_READ);
-    assert_true(out[5].kind == CSV_FLOAT && out[5].f64 == -4.5);
+    static const char line[] = "7,0.25,x,12.5e3,-4.5,-0,3.5,9";
+    const struct csv_field fields[] = {{line, 1},      {line + 2, 4},  {line + 7, 1},  {line + 9, 6},
+                                       {line + 16, 4}, {line + 21, 2}, {line + 24, 3}, {line + 28, 1}};
+    struct spoor_table *t = spoor_table_new();
+    struct spoor_column *f = spoor_table_column(t, spoor_table_intern(t, "f", 1));
+    struct spoor_column *i = spoor_table_column(t, spoor_table_intern(t, "i", 1));
+    struct spoor_column *u = spoor_table_column(t, spoor_table_intern(t, "u", 1));
+    size_t row = spoor_table_add_row(t);
+    spoor_table_set(t, f, row, &(struct spoor_value){.type = SPOOR_F64, .f64 = 1});
+    spoor_table_set(t, i, row, &(struct spoor_value){.type = SPOOR_I64, .i64 = 1});
+    row = spoor_table_add_row(t);
+    uint32_t fc = (uint32_t)(f - t->cols), ic = (uint32_t)(i - t->cols), uc = (uint32_t)(u - t->cols);
+    const struct csv_number_field list[] = {{0, fc}, {1, fc}, {2, fc}, {3, fc}, {4, fc}, {5, fc}, {6, ic}, {7, ic}, {7, uc}};
+    uint32_t left[9];
+    size_t nleft = csv_store_numbers(t, row, list, 9, fields, line + sizeof line - 1, left);
+    assert_int_equal(nleft, 4);
+    assert_int_equal(left[0], 2); /* x */
+    assert_int_equal(left[1], 3); /* 12.5e3: not the plain shape */
+    assert_int_equal(left[2], 6); /* 3.5 to an integer column */
+    assert_int_equal(left[3], 8); /* untyped column */
+    assert_true(f->f64[row] == -0.0 && !signbit(f->f64[row])); /* the last float stored: "-0" */
+    assert_true(i->i64[row] == 9);
+    assert_true((f->valid[0] >> row) & 1 && (i->valid[0] >> row) & 1 && !((u->valid[0] >> row) & 1));
+    spoor_table_free(t);
 }
 
 int main(void)
@@ -158,9 +173,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hard_cases),
         cmocka_unit_test(test_random_matches_strtod),
-        cmocka_unit_test(test_lengths),
+        cmocka_unit_test(test_whole_field),
         cmocka_unit_test(test_dyadic_matches_strtod),
-        cmocka_unit_test(test_line_numbers),
+        cmocka_unit_test(test_store_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
