@@ -77,8 +77,8 @@ static bool parse_model(const char *arg, struct spoor_train_opts *o)
     char **widths = ml_list_split(colon + 1, &n);
     bool ok = n >= 1 && n <= 8;
     for (size_t i = 0; ok && i < n; i++) {
-        double w;
-        ok = cli_real(widths[i], 1, 1024, &w) && w == (size_t)w;
+        uint64_t w;
+        ok = cli_count(widths[i], 1024, &w) && w >= 1;
         o->hidden[i] = (size_t)w;
     }
     o->nhidden = n;
@@ -90,7 +90,7 @@ static bool parse_model(const char *arg, struct spoor_train_opts *o)
 static bool set_number(int code, const char *arg, struct cli *c)
 {
     struct spoor_train_opts *o = &c->train;
-    double v;
+    uint64_t v;
     switch (code) {
     case OPT_TEST: return cli_real(arg, 0.01, 0.99, &c->test);
     case OPT_DROPOUT: return cli_real(arg, 0, 0.95, &o->dropout);
@@ -98,7 +98,7 @@ static bool set_number(int code, const char *arg, struct cli *c)
     case OPT_VAL: return cli_real(arg, 0, 0.9, &o->val_frac);
     case OPT_ETA: return cli_real(arg, 1e-6, 1, &o->trees_eta);
     }
-    if (!cli_real(arg, 0, 1e15, &v) || v != (double)(uint64_t)v)
+    if (!cli_count(arg, UINT64_MAX, &v))
         return false;
     switch (code) {
     case OPT_BATCH: return (o->batch = (size_t)v) > 0;
@@ -106,7 +106,7 @@ static bool set_number(int code, const char *arg, struct cli *c)
     case OPT_PATIENCE: return (o->patience = (size_t)v) > 0;
     case OPT_ROUNDS: return (o->trees_rounds = (size_t)v) > 0 && v <= 10000;
     case OPT_DEPTH: return (o->trees_depth = (size_t)v) > 0 && v <= 16;
-    case OPT_SEED: o->seed = (uint64_t)v; return true;
+    case OPT_SEED: o->seed = v; return true;
     }
     return false;
 }
