@@ -1,9 +1,13 @@
 """Markdown tables of bench/ml/run.sh's results: medians over seeds or runs,
 ratios, and PASS/FAIL against the targets."""
 import json
+import os
 import statistics
 import sys
 from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from report_lib import Results  # noqa: E402 (bench/report_lib.py)
 
 
 def load(res):
@@ -25,9 +29,7 @@ def method(r, name):
 def main():
     res = Path(sys.argv[1])
     by = load(res)
-    load_start = (res / "load_start").read_text().strip()
-    load_end = (res / "load_end").read_text().strip()
-    print(f"load average at start {load_start}, at end {load_end}\n")
+    print(Results(str(res)).load_line("medians over seeds or runs") + "\n")
 
     spoor, torch = by["spoor_mlp"], by["torch_mlp"]
     s_train, t_train = med([r["train_ms"] for r in spoor]), med([r["train_ms"] for r in torch])

@@ -6,13 +6,10 @@ import argparse
 import json
 import os
 import statistics
+import sys
 
-
-def hyperfine_median(res, key):
-    path = os.path.join(res, key + ".json")
-    if not os.path.exists(path):
-        return None
-    return json.load(open(path))["results"][0]["median"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from report_lib import Results  # noqa: E402 (bench/report_lib.py)
 
 
 def duckdb_median(res, mode):
@@ -38,26 +35,21 @@ def main():
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--threads", type=int, default=2)
     a = p.parse_args()
-    t = {k: hyperfine_median(a.res, k) for k in ("stats", "stats_cold", "sql_cold", "sql_snapshot", "sql_sorter",
-                                                  "sql_snapshot_sqlite", "sql_cold_sqlite", "sql_open")}
+    results = Results(a.res)
+    t = {k: results.median(k) for k in ("stats", "stats_cold", "sql_cold", "sql_snapshot", "sql_sorter",
+                                        "sql_snapshot_sqlite", "sql_cold_sqlite", "sql_open")}
     duck_cold, duck_rows = duckdb_median(a.res, "cold")
     duck_warm, _ = duckdb_median(a.res, "warm")
-    failures = 0
 
     def verdict(ok):
-        nonlocal failures
-        if ok is None:
-            return "n/a"
-        failures += not ok
-        return "PASS" if ok else "FAIL"
+        return "n/a" if ok is None else results.check(ok)
 
     def ratio(a_, b_):
         return None if a_ is None or b_ is None else a_ / b_
 
-    load = [open(os.path.join(a.res, f)).read().strip() for f in ("load_start", "load_end")]
     size = os.path.getsize(a.trace) / 1e6
-    print(f"- machine: {os.uname().machine}, {os.cpu_count()} cores; load average (1, 5, 15 min) {load[0]} at the "
-          f"start, {load[1]} at the end; medians of {a.runs} runs (DuckDB: 3), --threads {a.threads}, page cache warm")
+    print(results.load_line(f"medians of {a.runs} runs (DuckDB: 3), --threads {a.threads}, page cache warm",
+                            load="load average (1, 5, 15 min)"))
     print(f"- input: `spoor gen --size-mb 200 --seed 1`, {size:.1f} MB .pfw.gz, with its checkpoint index")
     print('- query: `SELECT cat, name, count(*), sum(dur) FROM events GROUP BY 1, 2`')
     print()
@@ -105,8 +97,8 @@ def main():
     total = stats["events"] + stats["metadata_events"]
     print(f"| DuckDB's row count equals spoor's ({total:,}) | {verdict(None if duck_rows is None else duck_rows == total)} |")
     print()
-    print(f"{failures} check(s) FAILED" if failures else "all checks PASS")
-    return 1 if failures else 0
+    print(results.verdict())
+    return 1 if results.failed else 0
 
 
 if __name__ == "__main__":
