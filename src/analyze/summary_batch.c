@@ -131,6 +131,7 @@ static uint32_t pid_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, s
         ctx->last_tid = b->tid[r];
         ctx->thread_known = true;
         ctx->pid = summary_keys_id(&acc->pids, (uint64_t)b->pid[r]);
+        summary_grow((void **)&acc->io_of, &acc->io_of_cap, ctx->pid, sizeof *acc->io_of);
         ctx->thread = summary_nest_thread(nest, (uint64_t)ctx->pid << 32 | summary_keys_id(&ctx->tids, (uint64_t)b->tid[r]));
     }
     return ctx->pid;
@@ -175,17 +176,16 @@ static void add_event(struct summary_batch_ctx *ctx, struct summary_acc *acc, st
         acc->file[file].count++;
     if (bytes != SPOOR_NULL)
         add_bytes(acc, l, fn, file, bytes);
-    uint32_t io_pid = file != SUMMARY_NO_GROUP || bytes != SPOOR_NULL
-                          ? summary_keys_id(&acc->io_pids, (uint64_t)b->pid[r])
-                          : SUMMARY_NO_GROUP;
+    bool io = file != SUMMARY_NO_GROUP || bytes != SPOOR_NULL;
+    if (io && !acc->io_of[ctx->pid])
+        acc->io_of[ctx->pid] = summary_keys_id(&acc->io_pids, (uint64_t)b->pid[r]) + 1;
 
     int64_t ts = b->ts[r], end;
     if (!row_span(b, r, &end))
         return;
     l->dur_sum += end - ts;
-    struct nest_item it = {ts, end, ctx->seq + r, cat, fn, file, ctx->thread, io_pid, true,
-                           is_compute(b, r, v->is_cat, v->pairs, v->npairs)};
-    summary_nest_add(nest, &it, acc);
+    struct nest_item it = {ts, end, cat, fn, file, true, is_compute(b, r, v->is_cat, v->pairs, v->npairs), io};
+    summary_nest_add(nest, ctx->thread, &it, acc);
 }
 
 /* A metadata row with a span still holds the events inside it. */
@@ -196,9 +196,9 @@ static void add_metadata(struct summary_batch_ctx *ctx, struct summary_acc *acc,
     if (!row_span(b, r, &end))
         return;
     pid_of(ctx, acc, nest, b, r);
-    struct nest_item it = {b->ts[r], end, ctx->seq + r, global_string(ctx, acc, b, b->cat[r]), SUMMARY_NO_GROUP,
-                           SUMMARY_NO_GROUP, ctx->thread, SUMMARY_NO_GROUP, false, false};
-    summary_nest_add(nest, &it, acc);
+    struct nest_item it = {b->ts[r], end, global_string(ctx, acc, b, b->cat[r]), SUMMARY_NO_GROUP, SUMMARY_NO_GROUP,
+                           false, false, false};
+    summary_nest_add(nest, ctx->thread, &it, acc);
 }
 
 void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, struct summary_acc *acc,
@@ -225,7 +225,6 @@ void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, s
         else
             add_event(ctx, acc, nest, b, &v, res->file, r);
     }
-    ctx->seq += b->nrows;
     free(v.is_cat);
     free(v.pairs);
 }

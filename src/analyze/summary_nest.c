@@ -24,7 +24,8 @@ struct mark {
     bool any;
 };
 
-static bool too_late(const struct mark *m, const struct nest_item *x) { return m->any && nest_before(x, &m->last); }
+/* x came after the last row swept, so it goes before it unless its span is later. */
+static bool too_late(const struct mark *m, const struct nest_item *x) { return m->any && !span_before(&m->last, x); }
 
 struct thread {
     struct mark swept;
@@ -110,7 +111,7 @@ static void add_spans(struct thread_spans *s, const struct nest_item *x)
     thread_groups_add(&s->by_fn, x->fn, x->start, x->end);
     if (x->file != SUMMARY_NO_GROUP)
         thread_groups_add(&s->by_file, x->file, x->start, x->end);
-    if (x->io_pid != SUMMARY_NO_GROUP)
+    if (x->io)
         span_groups_add(&s->io, 0, x->start, x->end);
     if (x->compute)
         span_groups_add(&s->compute, 0, x->start, x->end);
@@ -187,10 +188,10 @@ uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
     return id;
 }
 
-void summary_nest_add(struct summary_nest *n, const struct nest_item *it, struct summary_acc *acc)
+void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest_item *it, struct summary_acc *acc)
 {
-    struct thread *th = &n->threads[it->thread];
-    struct reorder *r = &n->rows[it->thread];
+    struct thread *th = &n->threads[thread];
+    struct reorder *r = &n->rows[thread];
     if (th->overflow)
         return;
     if (!r->unbounded && too_late(&th->swept, it)) {
@@ -202,14 +203,14 @@ void summary_nest_add(struct summary_nest *n, const struct nest_item *it, struct
     if (r->merging && at < r->merged) {
         /* Later than the merge: to the unions at once, exact or not. */
         r->merged++;
-        if (it->event && !ordered_add(acc, it, (uint32_t)(n->ids.keys[it->thread] >> 32)))
+        if (it->event && !ordered_add(acc, it, (uint32_t)(n->ids.keys[thread] >> 32)))
             fail_pass(n);
     } else if (r->merging && ++n->held >= 2 * ORDERED_WINDOWS * n->window) {
         merge(n, n->held - ORDERED_WINDOWS * n->window, acc);
     }
     size_t held = r->n - r->swept;
     if (!r->unbounded && held >= 2 * n->window)
-        sweep_thread(n, it->thread, held - n->window, acc);
+        sweep_thread(n, thread, held - n->window, acc);
 }
 
 bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded)

@@ -92,9 +92,10 @@ bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
     exact = union_run_add(&a->cats[x->cat].run, x->start, x->end) && exact;
     if (x->file != SUMMARY_NO_GROUP)
         exact = union_run_add(&a->file[x->file].run, x->start, x->end) && exact;
-    if (x->io_pid != SUMMARY_NO_GROUP) {
-        summary_grow((void **)&o->io, &o->io_cap, x->io_pid, sizeof *o->io);
-        exact = union_run_add(&o->io[x->io_pid], x->start, x->end) && exact;
+    if (x->io) {
+        uint32_t io = a->io_of[pid] - 1;
+        summary_grow((void **)&o->io, &o->io_cap, io, sizeof *o->io);
+        exact = union_run_add(&o->io[io], x->start, x->end) && exact;
     }
     summary_grow((void **)&o->pids, &o->pids_cap, pid, sizeof *o->pids);
     struct process_runs *p = &o->pids[pid];

@@ -4,9 +4,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int by_start(const void *a, const void *b)
+/* A stable merge sort by span_before: rows of the same span keep their order. */
+static void sort_stable(struct nest_item *v, size_t n)
 {
-    return nest_before(a, b) ? -1 : nest_before(b, a) ? 1 : 0;
+    struct nest_item *tmp = spoor_xmalloc(n * sizeof *tmp);
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi)
+                tmp[o++] = span_before(&v[b], &v[a]) ? v[b++] : v[a++];
+            while (a < mid)
+                tmp[o++] = v[a++];
+            while (b < hi)
+                tmp[o++] = v[b++];
+        }
+        memcpy(v, tmp, n * sizeof *v);
+    }
+    free(tmp);
 }
 
 /* The first row a cursor still needs. */
@@ -32,14 +47,22 @@ size_t reorder_hold(struct reorder *r, const struct nest_item *x)
     }
     size_t i = r->n++;
     if (!r->unbounded)
-        for (; i > r->swept && nest_before(x, &r->held[i - 1]); i--)
+        for (; i > r->swept && !span_before(&r->held[i - 1], x); i--)
             r->held[i] = r->held[i - 1];
     r->held[i] = *x;
     return i;
 }
 
+/* Held as they came: reversed, then sorted stably, the later row of a span
+ * comes first. */
 void reorder_sort(struct reorder *r)
 {
-    if (r->n > r->swept)
-        qsort(r->held + r->swept, r->n - r->swept, sizeof *r->held, by_start);
+    struct nest_item *v = r->held + r->swept;
+    size_t n = r->n - r->swept;
+    for (size_t i = 0; i < n / 2; i++) {
+        struct nest_item x = v[i];
+        v[i] = v[n - 1 - i];
+        v[n - 1 - i] = x;
+    }
+    sort_stable(v, n);
 }
