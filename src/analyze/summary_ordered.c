@@ -38,11 +38,10 @@ struct ordered_runs {
     size_t nslots, cat_of_cap;
 };
 
-/* False (and the union wrong) when start is before the open span. */
-static bool union_run_add(struct union_run *r, int64_t start, int64_t end)
+/* False (and the union wrong) when start is before the open span; end >
+ * start. Inline: 3 to 6 runs a row. */
+static inline __attribute__((always_inline)) bool union_run_add(struct union_run *r, int64_t start, int64_t end)
 {
-    if (end <= start)
-        return true; /* an empty span adds nothing to a union */
     bool open = r->hi > r->lo;
     if (open && start < r->lo)
         return false;
@@ -83,11 +82,25 @@ static bool add_compute(struct ordered_runs *o, struct process_runs *p, const st
     return exact;
 }
 
-bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
+static struct ordered_runs *runs_of(struct summary_acc *a)
 {
     if (!a->ordered)
         a->ordered = spoor_xcalloc(1, sizeof *a->ordered);
-    struct ordered_runs *o = a->ordered;
+    return a->ordered;
+}
+
+static struct process_runs *process_of(struct ordered_runs *o, uint32_t pid)
+{
+    summary_grow((void **)&o->pids, &o->pids_cap, pid, sizeof *o->pids);
+    return &o->pids[pid];
+}
+
+/* x into the runs of its groups; p is its process's (pid id pid). */
+static bool add_row(struct summary_acc *a, struct ordered_runs *o, struct process_runs *p, uint32_t pid,
+                    const struct nest_item *x)
+{
+    if (x->end <= x->start)
+        return true; /* an empty span adds nothing to a union */
     bool exact = union_run_add(&a->fn[x->fn].run, x->start, x->end);
     exact = union_run_add(&a->cats[x->cat].run, x->start, x->end) && exact;
     if (x->file != SUMMARY_NO_GROUP)
@@ -97,15 +110,20 @@ bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
         summary_grow((void **)&o->io, &o->io_cap, io, sizeof *o->io);
         exact = union_run_add(&o->io[io], x->start, x->end) && exact;
     }
-    summary_grow((void **)&o->pids, &o->pids_cap, pid, sizeof *o->pids);
-    struct process_runs *p = &o->pids[pid];
     exact = union_run_add(cat_run(o, p, x->cat), x->start, x->end) && exact;
     if (x->compute)
         exact = add_compute(o, p, x) && exact;
     return exact;
 }
 
-/* The top thread gives rows for as long as they start before any other's. */
+bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
+{
+    struct ordered_runs *o = runs_of(a);
+    return add_row(a, o, process_of(o, pid), pid, x);
+}
+
+/* The top thread gives rows for as long as they start before any other's
+ * (its process's runs looked up once for them). */
 bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, struct merge_head *h, size_t k,
                    struct summary_acc *acc)
 {
@@ -114,15 +132,17 @@ bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, 
         if (rows[id].n > rows[id].merged)
             h[size++] = (struct merge_head){rows[id].held[rows[id].merged].start, id};
     merge_heapify(h, size);
+    struct ordered_runs *o = runs_of(acc);
     bool exact = true;
     while (k) {
         int64_t second = merge_second(h, size);
         struct reorder *r = &rows[h[0].source];
         uint32_t pid = (uint32_t)(keys[h[0].source] >> 32);
+        struct process_runs *p = process_of(o, pid);
         do {
             const struct nest_item *x = &r->held[r->merged++];
             if (x->event)
-                exact = ordered_add(acc, x, pid) && exact;
+                exact = add_row(acc, o, p, pid, x) && exact;
             k--;
         } while (k && r->merged < r->n && r->held[r->merged].start <= second);
         if (r->merged == r->n)
