@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A numeric args value as int64, or SPOOR_NULL. */
+/* A numeric args value as int64, or SPOOR_NULL. The valid bit is read here,
+ * not through spoor_column_valid: up to four columns a row, most of them null. */
 static int64_t arg_at(const struct spoor_column *c, size_t r)
 {
-    if (!c || !spoor_column_valid(c, r))
+    if (!c || !(c->valid[r / 64] >> (r % 64) & 1))
         return SPOOR_NULL;
     if (c->type == SPOOR_I64)
         return c->i64[r];
@@ -121,34 +122,20 @@ static bool row_span(const struct spoor_table *b, size_t r, int64_t *end)
     return true;
 }
 
-/* The pid id of a row; sets ctx->thread to its call-stack thread, keyed
- * (pid id << 32 | tid id). Consecutive rows mostly come from the same thread. */
-static uint32_t pid_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, struct summary_nest *nest,
-                       const struct spoor_table *b, size_t r)
+/* Sets ctx->pid and ctx->thread to those of row r, its call-stack thread
+ * keyed (pid id << 32 | tid id). Consecutive rows mostly come from the same
+ * thread. */
+static void thread_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, struct summary_nest *nest,
+                      const struct spoor_table *b, size_t r)
 {
-    if (b->pid[r] != ctx->last_pid || b->tid[r] != ctx->last_tid || !ctx->thread_known) {
-        ctx->last_pid = b->pid[r];
-        ctx->last_tid = b->tid[r];
-        ctx->thread_known = true;
-        ctx->pid = summary_keys_id(&acc->pids, (uint64_t)b->pid[r]);
-        summary_grow((void **)&acc->io_of, &acc->io_of_cap, ctx->pid, sizeof *acc->io_of);
-        ctx->thread = summary_nest_thread(nest, (uint64_t)ctx->pid << 32 | summary_keys_id(&ctx->tids, (uint64_t)b->tid[r]));
-    }
-    return ctx->pid;
-}
-
-/* The function id of a row, cached per batch by name (a name rarely has two cats). */
-static uint32_t fn_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, const struct spoor_table *b, size_t r,
-                      uint32_t cat)
-{
-    struct fn_cache *c = &ctx->fn_of[b->name[r]];
-    if (c->cat != b->cat[r] || c->fn == SUMMARY_NO_GROUP) {
-        uint32_t name = global_string(ctx, acc, b, b->name[r]);
-        c->cat = b->cat[r];
-        c->fn = summary_keys_id(&acc->fns, (uint64_t)cat << 32 | name);
-        summary_grow((void **)&acc->fn, &acc->fn_cap, c->fn, sizeof *acc->fn);
-    }
-    return c->fn;
+    if (b->pid[r] == ctx->last_pid && b->tid[r] == ctx->last_tid && ctx->thread_known)
+        return;
+    ctx->last_pid = b->pid[r];
+    ctx->last_tid = b->tid[r];
+    ctx->thread_known = true;
+    ctx->pid = summary_keys_id(&acc->pids, (uint64_t)b->pid[r]);
+    summary_grow((void **)&acc->io_of, &acc->io_of_cap, ctx->pid, sizeof *acc->io_of);
+    ctx->thread = summary_nest_thread(nest, (uint64_t)ctx->pid << 32 | summary_keys_id(&ctx->tids, (uint64_t)b->tid[r]));
 }
 
 /* The columns and compute ids of one batch. */
@@ -159,15 +146,30 @@ struct batch_view {
     size_t npairs;
 };
 
+/* A row's cat, function and compute flag, cached per batch by name (a name
+ * rarely has two cats). */
+static const struct fn_cache *fn_of(struct summary_batch_ctx *ctx, struct summary_acc *acc,
+                                    const struct spoor_table *b, const struct batch_view *v, size_t r)
+{
+    struct fn_cache *c = &ctx->fn_of[b->name[r]];
+    if (c->cat != b->cat[r] || c->fn == SUMMARY_NO_GROUP) {
+        uint32_t cat = global_string(ctx, acc, b, b->cat[r]), name = global_string(ctx, acc, b, b->name[r]);
+        uint32_t fn = summary_keys_id(&acc->fns, (uint64_t)cat << 32 | name);
+        summary_grow((void **)&acc->fn, &acc->fn_cap, fn, sizeof *acc->fn);
+        *c = (struct fn_cache){b->cat[r], cat, fn, is_compute(b, r, v->is_cat, v->pairs, v->npairs)};
+    }
+    return c;
+}
+
 static void add_event(struct summary_batch_ctx *ctx, struct summary_acc *acc, struct summary_nest *nest,
                       const struct spoor_table *b, const struct batch_view *v, const uint32_t *file_of, size_t r)
 {
-    uint32_t cat = global_string(ctx, acc, b, b->cat[r]);
-    uint32_t fn = fn_of(ctx, acc, b, r, cat);
+    const struct fn_cache *f = fn_of(ctx, acc, b, v, r);
+    uint32_t cat = f->acc_cat, fn = f->fn;
     uint32_t file = file_of[r] ? id_in(&acc->files, file_of[r], (void **)&acc->file, &acc->file_cap,
                                        sizeof *acc->file)
                                : SUMMARY_NO_GROUP;
-    pid_of(ctx, acc, nest, b, r);
+    thread_of(ctx, acc, nest, b, r);
     int64_t bytes = row_bytes(v->size_sum, v->size, v->ret, v->count, r);
     struct layer_acc *l = &acc->cats[cat];
     l->count++;
@@ -184,7 +186,7 @@ static void add_event(struct summary_batch_ctx *ctx, struct summary_acc *acc, st
     if (!row_span(b, r, &end))
         return;
     l->dur_sum += end - ts;
-    struct nest_item it = {ts, end, cat, fn, file, true, is_compute(b, r, v->is_cat, v->pairs, v->npairs), io};
+    struct nest_item it = {ts, end, cat, fn, file, true, f->compute, io};
     summary_nest_add(nest, ctx->thread, &it, acc);
 }
 
@@ -195,7 +197,7 @@ static void add_metadata(struct summary_batch_ctx *ctx, struct summary_acc *acc,
     int64_t end;
     if (!row_span(b, r, &end))
         return;
-    pid_of(ctx, acc, nest, b, r);
+    thread_of(ctx, acc, nest, b, r);
     struct nest_item it = {b->ts[r], end, global_string(ctx, acc, b, b->cat[r]), SUMMARY_NO_GROUP, SUMMARY_NO_GROUP,
                            false, false, false};
     summary_nest_add(nest, ctx->thread, &it, acc);

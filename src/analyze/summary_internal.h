@@ -268,7 +268,9 @@ struct summary_batch_ctx {
     uint32_t *string_of;        /* per batch string id: acc string id */
     size_t string_cap;
     struct fn_cache {
-        uint32_t cat, fn;       /* batch cat id, acc function id */
+        uint32_t cat;           /* batch cat id */
+        uint32_t acc_cat, fn;   /* acc cat string id, function id */
+        bool compute;
     } *fn_of;                   /* per batch name id */
     size_t fn_cap;
     int64_t last_pid, last_tid; /* the last row's thread */
