@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A numeric args value as int64, or SPOOR_NULL. The valid bit is read here,
- * not through spoor_column_valid: up to four columns a row, most of them null. */
-static int64_t arg_at(const struct spoor_column *c, size_t r)
+/* A numeric args value as int64, or SPOOR_NULL. Inline, and the valid bit
+ * read here, not through spoor_column_valid: up to four columns a row, most
+ * of them null. */
+static inline __attribute__((always_inline)) int64_t arg_at(const struct spoor_column *c, size_t r)
 {
     if (!c || !(c->valid[r / 64] >> (r % 64) & 1))
         return SPOOR_NULL;
@@ -123,19 +124,24 @@ static bool row_span(const struct spoor_table *b, size_t r, int64_t *end)
 }
 
 /* Sets ctx->pid and ctx->thread to those of row r, its call-stack thread
- * keyed (pid id << 32 | tid id). Consecutive rows mostly come from the same
- * thread. */
-static void thread_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, struct summary_nest *nest,
-                      const struct spoor_table *b, size_t r)
+ * keyed (pid id << 32 | tid id). */
+static void new_thread(struct summary_batch_ctx *ctx, struct summary_acc *acc, struct summary_nest *nest,
+                       const struct spoor_table *b, size_t r)
 {
-    if (b->pid[r] == ctx->last_pid && b->tid[r] == ctx->last_tid && ctx->thread_known)
-        return;
     ctx->last_pid = b->pid[r];
     ctx->last_tid = b->tid[r];
     ctx->thread_known = true;
     ctx->pid = summary_keys_id(&acc->pids, (uint64_t)b->pid[r]);
     summary_grow((void **)&acc->io_of, &acc->io_of_cap, ctx->pid, sizeof *acc->io_of);
     ctx->thread = summary_nest_thread(nest, (uint64_t)ctx->pid << 32 | summary_keys_id(&ctx->tids, (uint64_t)b->tid[r]));
+}
+
+/* Consecutive rows mostly come from the same thread: inline, the check. */
+static inline void thread_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, struct summary_nest *nest,
+                             const struct spoor_table *b, size_t r)
+{
+    if (b->pid[r] != ctx->last_pid || b->tid[r] != ctx->last_tid || !ctx->thread_known)
+        new_thread(ctx, acc, nest, b, r);
 }
 
 /* The columns and compute ids of one batch. */

@@ -168,10 +168,22 @@ struct reorder {
     size_t merged;              /* merging: held[0..merged) went to the unions */
     bool unbounded, merging;
 };
+/* Room for one more row: rows both cursors passed are dropped, or the
+ * buffer grows. */
+void reorder_make_room(struct reorder *r);
 /* Holds x no earlier than `swept`; returns its place (before `merged`: it
- * came too late for the merge). Rows both cursors passed are dropped when
- * room is needed. */
-size_t reorder_hold(struct reorder *r, const struct nest_item *x);
+ * came too late for the merge). Inline: once a row. */
+static inline size_t reorder_hold(struct reorder *r, const struct nest_item *x)
+{
+    if (r->n == r->cap)
+        reorder_make_room(r);
+    size_t i = r->n++;
+    if (!r->unbounded)
+        for (; i > r->swept && !span_before(&r->held[i - 1], x); i--)
+            r->held[i] = r->held[i - 1];
+    r->held[i] = *x;
+    return i;
+}
 /* Unbounded: the rows not swept, in order (the later of the same span first). */
 void reorder_sort(struct reorder *r);
 

@@ -30,27 +30,19 @@ static size_t first_needed(const struct reorder *r)
     return r->merging && r->merged < r->swept ? r->merged : r->swept;
 }
 
-size_t reorder_hold(struct reorder *r, const struct nest_item *x)
+void reorder_make_room(struct reorder *r)
 {
-    if (r->n == r->cap) {
-        size_t first = first_needed(r);
-        if (first && first >= r->n / 2) {
-            /* room in front: the rows both cursors passed */
-            memmove(r->held, r->held + first, (r->n - first) * sizeof *r->held);
-            r->n -= first;
-            r->swept -= first;
-            r->merged -= r->merging ? first : 0;
-        } else {
-            r->cap = r->cap ? 2 * r->cap : 8; /* threads may be many and short */
-            r->held = spoor_xrealloc(r->held, r->cap * sizeof *r->held);
-        }
+    size_t first = first_needed(r);
+    if (first && first >= r->n / 2) {
+        /* room in front: the rows both cursors passed */
+        memmove(r->held, r->held + first, (r->n - first) * sizeof *r->held);
+        r->n -= first;
+        r->swept -= first;
+        r->merged -= r->merging ? first : 0;
+    } else {
+        r->cap = r->cap ? 2 * r->cap : 8; /* threads may be many and short */
+        r->held = spoor_xrealloc(r->held, r->cap * sizeof *r->held);
     }
-    size_t i = r->n++;
-    if (!r->unbounded)
-        for (; i > r->swept && !span_before(&r->held[i - 1], x); i--)
-            r->held[i] = r->held[i - 1];
-    r->held[i] = *x;
-    return i;
 }
 
 /* Held as they came: reversed, then sorted stably, the later row of a span
