@@ -56,8 +56,8 @@ static inline __attribute__((always_inline)) bool union_run_add(struct union_run
 
 static int64_t union_run_length(const struct union_run *r) { return r->closed + (r->hi - r->lo); }
 
-/* The C u K run of x's cat in process p, made on first sight. */
-static struct union_run *cat_run(struct ordered_runs *o, struct process_runs *p, uint32_t cat)
+/* The C u K run of a cat in process p, made on first sight. */
+static struct union_run *new_cat_run(struct ordered_runs *o, struct process_runs *p, uint32_t cat)
 {
     summary_grow((void **)&o->slot_of, &o->slot_of_cap, cat, sizeof *o->slot_of);
     if (!o->slot_of[cat]) {
@@ -70,6 +70,15 @@ static struct union_run *cat_run(struct ordered_runs *o, struct process_runs *p,
     if (!p->cats[slot].seen)
         p->cats[slot] = (struct cat_run){p->compute, true};
     return &p->cats[slot].run;
+}
+
+/* Inline, the run seen before: once a row. */
+static inline struct union_run *cat_run(struct ordered_runs *o, struct process_runs *p, uint32_t cat)
+{
+    uint32_t slot = cat < o->slot_of_cap ? o->slot_of[cat] : 0;
+    if (slot && slot <= p->cap && p->cats[slot - 1].seen)
+        return &p->cats[slot - 1].run;
+    return new_cat_run(o, p, cat);
 }
 
 static bool add_compute(struct ordered_runs *o, struct process_runs *p, const struct nest_item *x)
