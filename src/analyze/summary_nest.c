@@ -144,16 +144,19 @@ static void sweep(struct thread *th, const struct nest_item *x, struct summary_a
  * per thread, into its unions). */
 static void sweep_thread(struct summary_nest *n, uint32_t id, size_t k, struct summary_acc *acc)
 {
+    if (!k)
+        return;
     struct thread *th = &n->threads[id];
     struct reorder *r = &n->rows[id];
-    for (size_t i = 0; i < k; i++) {
-        const struct nest_item *x = &r->held[r->swept++];
+    const struct nest_item *x = r->held + r->swept, *end = x + k;
+    bool spans = !n->ordered;
+    for (; x < end; x++) {
         sweep(th, x, acc);
-        if (x->event && !n->ordered)
+        if (spans && x->event)
             add_spans(&th->spans, x);
-        if (i + 1 == k)
-            th->swept = (struct mark){*x, true};
     }
+    r->swept += k;
+    th->swept = (struct mark){end[-1], true};
 }
 
 /* The pass is to be fed again: no more merging (the unions are lost), but
