@@ -27,13 +27,20 @@ struct mark {
 /* x came after the last row swept, so it goes before it unless its span is later. */
 static bool too_late(const struct mark *m, const struct nest_item *x) { return m->any && !span_before(&m->last, x); }
 
+/* A thread's open events; t: how far its time has been handed out. The
+ * sweep works on a copy in locals, so that the sums it adds into acc cannot
+ * alias it (they would reload it at every step). */
+struct call_stack {
+    struct open_event *v;
+    size_t depth, cap;
+    int64_t t;
+};
+
 struct thread {
     struct mark swept;
     bool overflow;
     struct thread_spans spans;  /* per thread only */
-    struct open_event *stack;
-    size_t depth, stack_cap;
-    int64_t t;
+    struct call_stack stack;
 };
 
 struct summary_nest {
@@ -60,39 +67,40 @@ struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size
 }
 
 /* Inline: once a row, from three places. */
-static inline __attribute__((always_inline)) void leave(struct open_event *e, struct summary_acc *acc)
+static inline __attribute__((always_inline)) void leave(const struct open_event *e, struct summary_acc *acc)
 {
     if (!e->event)
         return;
-    acc->cats[e->cat].self += e->self;
-    acc->fn[e->fn].self += e->self;
+    int64_t self = e->self;
+    acc->cats[e->cat].self += self;
+    acc->fn[e->fn].self += self;
     if (e->file != SUMMARY_NO_GROUP)
-        acc->file[e->file].self += e->self;
+        acc->file[e->file].self += self;
 }
 
-static void accrue(struct thread *th, struct open_event *e, int64_t to)
+static void accrue(struct call_stack *s, struct open_event *e, int64_t to)
 {
-    if (to <= th->t)
+    if (to <= s->t)
         return;
-    e->self += to - th->t;
-    th->t = to;
+    e->self += to - s->t;
+    s->t = to;
 }
 
 /* Hands out time up to `to`: events ending before it leave the stack. */
-static void advance(struct thread *th, int64_t to, struct summary_acc *acc)
+static void advance(struct call_stack *s, int64_t to, struct summary_acc *acc)
 {
-    while (th->depth) {
-        struct open_event *top = &th->stack[th->depth - 1];
+    while (s->depth) {
+        struct open_event *top = &s->v[s->depth - 1];
         if (top->end >= to) {
-            accrue(th, top, to);
+            accrue(s, top, to);
             break;
         }
-        accrue(th, top, top->end);
+        accrue(s, top, top->end);
         leave(top, acc);
-        th->depth--;
+        s->depth--;
     }
-    if (th->t < to)
-        th->t = to;
+    if (s->t < to)
+        s->t = to;
 }
 
 /* A layer mostly sits in one parent layer, so each cat remembers its last pair. */
@@ -118,26 +126,26 @@ static void add_spans(struct thread_spans *s, const struct nest_item *x)
         span_groups_add(&s->compute, 0, x->start, x->end);
 }
 
-static void sweep(struct thread *th, const struct nest_item *x, struct summary_acc *acc)
+static void sweep(struct call_stack *s, const struct nest_item *x, struct summary_acc *acc)
 {
-    advance(th, x->start, acc);
+    advance(s, x->start, acc);
     /* Open events ending before x cannot hold it, nor anything after it. */
-    while (th->depth && th->stack[th->depth - 1].end < x->end) {
-        th->depth--;
-        leave(&th->stack[th->depth], acc);
+    while (s->depth && s->v[s->depth - 1].end < x->end) {
+        s->depth--;
+        leave(&s->v[s->depth], acc);
     }
-    const struct open_event *parent = th->depth ? &th->stack[th->depth - 1] : NULL;
+    const struct open_event *parent = s->depth ? &s->v[s->depth - 1] : NULL;
     if (x->event && !(parent && parent->cat == x->cat)) {
         int64_t dur = x->end - x->start;
         acc->cats[x->cat].outer_dur += dur;
         if (parent)
             add_parent_pair(acc, x->cat, parent->cat, dur);
     }
-    if (th->depth == th->stack_cap) {
-        th->stack_cap = th->stack_cap ? 2 * th->stack_cap : 8;
-        th->stack = spoor_xrealloc(th->stack, th->stack_cap * sizeof *th->stack);
+    if (s->depth == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 8;
+        s->v = spoor_xrealloc(s->v, s->cap * sizeof *s->v);
     }
-    th->stack[th->depth++] = (struct open_event){x->end, 0, x->cat, x->fn, x->file, x->event};
+    s->v[s->depth++] = (struct open_event){x->end, 0, x->cat, x->fn, x->file, x->event};
 }
 
 /* Sweeps the first k rows not swept of a thread through its stack (and,
@@ -150,11 +158,13 @@ static void sweep_thread(struct summary_nest *n, uint32_t id, size_t k, struct s
     struct reorder *r = &n->rows[id];
     const struct nest_item *x = r->held + r->swept, *end = x + k;
     bool spans = !n->ordered;
+    struct call_stack s = th->stack;
     for (; x < end; x++) {
-        sweep(th, x, acc);
+        sweep(&s, x, acc);
         if (spans && x->event)
             add_spans(&th->spans, x);
     }
+    th->stack = s;
     r->swept += k;
     th->swept = (struct mark){end[-1], true};
 }
@@ -185,7 +195,7 @@ uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
     if (id == known) {
         summary_grow((void **)&n->threads, &n->cap, id, sizeof *n->threads);
         summary_grow((void **)&n->rows, &n->rows_cap, id, sizeof *n->rows);
-        n->threads[id].t = INT64_MIN;
+        n->threads[id].stack.t = INT64_MIN;
         n->rows[id].unbounded = summary_keys_find(n->unbounded, key) != SUMMARY_NO_GROUP;
         n->rows[id].merging = n->ordered && !n->overflow;
     }
@@ -230,9 +240,10 @@ bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct
         if (n->rows[id].unbounded)
             reorder_sort(&n->rows[id]);
         sweep_thread(n, id, n->rows[id].n - n->rows[id].swept, acc);
-        while (th->depth) {
-            struct open_event *top = &th->stack[--th->depth];
-            accrue(th, top, top->end);
+        struct call_stack *s = &th->stack;
+        while (s->depth) {
+            struct open_event *top = &s->v[--s->depth];
+            accrue(s, top, top->end);
             leave(top, acc);
         }
     }
@@ -274,7 +285,7 @@ void summary_nest_free(struct summary_nest *n)
         free(n->rows[i].held);
     free(n->rows);
     for (size_t i = 0; i < n->cap; i++) {
-        free(n->threads[i].stack);
+        free(n->threads[i].stack.v);
         thread_spans_free(&n->threads[i].spans);
     }
     free(n->threads);
