@@ -42,15 +42,18 @@ struct ordered_runs {
  * start. Inline: 3 to 6 runs a row. */
 static inline __attribute__((always_inline)) bool union_run_add(struct union_run *r, int64_t start, int64_t end)
 {
-    bool open = r->hi > r->lo;
-    if (open && start < r->lo)
+    int64_t lo = r->lo, hi = r->hi;
+    bool open = hi > lo;
+    if (open && start < lo)
         return false;
-    /* Whether x extends the open span is a coin toss per row: selects, not
-     * branches. */
-    bool extend = open && start <= r->hi;
-    r->closed += extend ? 0 : r->hi - r->lo;
-    r->lo = extend ? r->lo : start;
-    r->hi = extend && end < r->hi ? r->hi : end;
+    /* Whether x extends the open span is a coin toss per row: masks, not
+     * branches (the compiler turns selects into jumps). A run never opened
+     * has hi == lo: closing it adds nothing. */
+    int64_t gap = -(int64_t)(start > hi || !open), keep = ~gap;
+    int64_t reach = end > hi ? end : hi;
+    r->closed += (hi - lo) & gap;
+    r->lo = (start & gap) | (lo & keep);
+    r->hi = (end & gap) | (reach & keep);
     return true;
 }
 
