@@ -255,7 +255,7 @@ struct summary_nest;
 /* window: rows held per thread (ordered: ORDERED_WINDOWS of them for all);
  * the oldest half is swept when twice as many are. */
 struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window, bool ordered);
-/* The thread of a key (pid id << 32 | tid id), for nest_item.thread. */
+/* The thread of a key (pid id << 32 | tid id), for summary_nest_add. */
 uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key);
 /* Adds a row of a thread (summary_nest_thread). */
 void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest_item *it, struct summary_acc *acc);

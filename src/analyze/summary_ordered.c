@@ -108,8 +108,9 @@ static struct process_runs *process_of(struct ordered_runs *o, uint32_t pid)
 }
 
 /* x into the runs of its groups; p is its process's (pid id pid). */
-static inline __attribute__((always_inline)) bool add_row(struct summary_acc *a, struct ordered_runs *o, struct process_runs *p, uint32_t pid,
-                                                       const struct nest_item *x)
+static inline __attribute__((always_inline)) bool add_row(struct summary_acc *a, struct ordered_runs *o,
+                                                          struct process_runs *p, uint32_t pid,
+                                                          const struct nest_item *x)
 {
     if (x->end <= x->start)
         return true; /* an empty span adds nothing to a union */
