@@ -58,6 +58,7 @@ void summary_acc_free(struct summary_acc *a)
     free(a->fn);
     free(a->file);
     free(a->parent_dur);
+    free(a->io_of);
     free(a->io_time);
     free(a->cat_time);
     free(a->cat_rest);

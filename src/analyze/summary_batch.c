@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A numeric args value as int64, or SPOOR_NULL. */
-static int64_t arg_at(const struct spoor_column *c, size_t r)
+/* A numeric args value as int64, or SPOOR_NULL. Inline, and the valid bit
+ * read here, not through spoor_column_valid: up to four columns a row, most
+ * of them null. */
+static inline __attribute__((always_inline)) int64_t arg_at(const struct spoor_column *c, size_t r)
 {
-    if (!c || !spoor_column_valid(c, r))
+    if (!c || !(c->valid[r / 64] >> (r % 64) & 1))
         return SPOOR_NULL;
     if (c->type == SPOOR_I64)
         return c->i64[r];
@@ -121,33 +123,25 @@ static bool row_span(const struct spoor_table *b, size_t r, int64_t *end)
     return true;
 }
 
-/* The pid id of a row; sets ctx->thread to its call-stack thread, keyed
- * (pid id << 32 | tid id). Consecutive rows mostly come from the same thread. */
-static uint32_t pid_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, struct summary_nest *nest,
+/* Sets ctx->pid and ctx->thread to those of row r, its call-stack thread
+ * keyed (pid id << 32 | tid id). */
+static void new_thread(struct summary_batch_ctx *ctx, struct summary_acc *acc, struct summary_nest *nest,
                        const struct spoor_table *b, size_t r)
 {
-    if (b->pid[r] != ctx->last_pid || b->tid[r] != ctx->last_tid || !ctx->thread_known) {
-        ctx->last_pid = b->pid[r];
-        ctx->last_tid = b->tid[r];
-        ctx->thread_known = true;
-        ctx->pid = summary_keys_id(&acc->pids, (uint64_t)b->pid[r]);
-        ctx->thread = summary_nest_thread(nest, (uint64_t)ctx->pid << 32 | summary_keys_id(&ctx->tids, (uint64_t)b->tid[r]));
-    }
-    return ctx->pid;
+    ctx->last_pid = b->pid[r];
+    ctx->last_tid = b->tid[r];
+    ctx->thread_known = true;
+    ctx->pid = summary_keys_id(&acc->pids, (uint64_t)b->pid[r]);
+    summary_grow((void **)&acc->io_of, &acc->io_of_cap, ctx->pid, sizeof *acc->io_of);
+    ctx->thread = summary_nest_thread(nest, (uint64_t)ctx->pid << 32 | summary_keys_id(&ctx->tids, (uint64_t)b->tid[r]));
 }
 
-/* The function id of a row, cached per batch by name (a name rarely has two cats). */
-static uint32_t fn_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, const struct spoor_table *b, size_t r,
-                      uint32_t cat)
+/* Consecutive rows mostly come from the same thread: inline, the check. */
+static inline void thread_of(struct summary_batch_ctx *ctx, struct summary_acc *acc, struct summary_nest *nest,
+                             const struct spoor_table *b, size_t r)
 {
-    struct fn_cache *c = &ctx->fn_of[b->name[r]];
-    if (c->cat != b->cat[r] || c->fn == SUMMARY_NO_GROUP) {
-        uint32_t name = global_string(ctx, acc, b, b->name[r]);
-        c->cat = b->cat[r];
-        c->fn = summary_keys_id(&acc->fns, (uint64_t)cat << 32 | name);
-        summary_grow((void **)&acc->fn, &acc->fn_cap, c->fn, sizeof *acc->fn);
-    }
-    return c->fn;
+    if (b->pid[r] != ctx->last_pid || b->tid[r] != ctx->last_tid || !ctx->thread_known)
+        new_thread(ctx, acc, nest, b, r);
 }
 
 /* The columns and compute ids of one batch. */
@@ -158,15 +152,30 @@ struct batch_view {
     size_t npairs;
 };
 
+/* A row's cat, function and compute flag, cached per batch by name (a name
+ * rarely has two cats). */
+static const struct fn_cache *fn_of(struct summary_batch_ctx *ctx, struct summary_acc *acc,
+                                    const struct spoor_table *b, const struct batch_view *v, size_t r)
+{
+    struct fn_cache *c = &ctx->fn_of[b->name[r]];
+    if (c->cat != b->cat[r] || c->fn == SUMMARY_NO_GROUP) {
+        uint32_t cat = global_string(ctx, acc, b, b->cat[r]), name = global_string(ctx, acc, b, b->name[r]);
+        uint32_t fn = summary_keys_id(&acc->fns, (uint64_t)cat << 32 | name);
+        summary_grow((void **)&acc->fn, &acc->fn_cap, fn, sizeof *acc->fn);
+        *c = (struct fn_cache){b->cat[r], cat, fn, is_compute(b, r, v->is_cat, v->pairs, v->npairs)};
+    }
+    return c;
+}
+
 static void add_event(struct summary_batch_ctx *ctx, struct summary_acc *acc, struct summary_nest *nest,
                       const struct spoor_table *b, const struct batch_view *v, const uint32_t *file_of, size_t r)
 {
-    uint32_t cat = global_string(ctx, acc, b, b->cat[r]);
-    uint32_t fn = fn_of(ctx, acc, b, r, cat);
+    const struct fn_cache *f = fn_of(ctx, acc, b, v, r);
+    uint32_t cat = f->acc_cat, fn = f->fn;
     uint32_t file = file_of[r] ? id_in(&acc->files, file_of[r], (void **)&acc->file, &acc->file_cap,
                                        sizeof *acc->file)
                                : SUMMARY_NO_GROUP;
-    pid_of(ctx, acc, nest, b, r);
+    thread_of(ctx, acc, nest, b, r);
     int64_t bytes = row_bytes(v->size_sum, v->size, v->ret, v->count, r);
     struct layer_acc *l = &acc->cats[cat];
     l->count++;
@@ -175,17 +184,16 @@ static void add_event(struct summary_batch_ctx *ctx, struct summary_acc *acc, st
         acc->file[file].count++;
     if (bytes != SPOOR_NULL)
         add_bytes(acc, l, fn, file, bytes);
-    uint32_t io_pid = file != SUMMARY_NO_GROUP || bytes != SPOOR_NULL
-                          ? summary_keys_id(&acc->io_pids, (uint64_t)b->pid[r])
-                          : SUMMARY_NO_GROUP;
+    bool io = file != SUMMARY_NO_GROUP || bytes != SPOOR_NULL;
+    if (io && !acc->io_of[ctx->pid])
+        acc->io_of[ctx->pid] = summary_keys_id(&acc->io_pids, (uint64_t)b->pid[r]) + 1;
 
     int64_t ts = b->ts[r], end;
     if (!row_span(b, r, &end))
         return;
     l->dur_sum += end - ts;
-    struct nest_item it = {ts, end, ctx->seq + r, cat, fn, file, ctx->thread, io_pid, true,
-                           is_compute(b, r, v->is_cat, v->pairs, v->npairs)};
-    summary_nest_add(nest, &it, acc);
+    struct nest_item it = {ts, end, cat, fn, file, true, f->compute, io};
+    summary_nest_add(nest, ctx->thread, &it, acc);
 }
 
 /* A metadata row with a span still holds the events inside it. */
@@ -195,10 +203,10 @@ static void add_metadata(struct summary_batch_ctx *ctx, struct summary_acc *acc,
     int64_t end;
     if (!row_span(b, r, &end))
         return;
-    pid_of(ctx, acc, nest, b, r);
-    struct nest_item it = {b->ts[r], end, ctx->seq + r, global_string(ctx, acc, b, b->cat[r]), SUMMARY_NO_GROUP,
-                           SUMMARY_NO_GROUP, ctx->thread, SUMMARY_NO_GROUP, false, false};
-    summary_nest_add(nest, &it, acc);
+    thread_of(ctx, acc, nest, b, r);
+    struct nest_item it = {b->ts[r], end, global_string(ctx, acc, b, b->cat[r]), SUMMARY_NO_GROUP, SUMMARY_NO_GROUP,
+                           false, false, false};
+    summary_nest_add(nest, ctx->thread, &it, acc);
 }
 
 void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, struct summary_acc *acc,
@@ -225,7 +233,6 @@ void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, s
         else
             add_event(ctx, acc, nest, b, &v, res->file, r);
     }
-    ctx->seq += b->nrows;
     free(v.is_cat);
     free(v.pairs);
 }

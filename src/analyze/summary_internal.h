@@ -92,17 +92,16 @@ struct top_acc {
     struct union_run run;   /* in global start order (summary_ordered.c) */
 };
 
-/* One row taking part in the call stacks; start order (nest_before) is
- * iv_before's: start up, end down, seq down (of two equal spans the later row
- * is the outer). */
+/* One row taking part in the call stacks, held in its thread's reorder (32
+ * bytes: rows are moved while put in order, and held until merged). Its
+ * thread is the reorder's; the later of two rows with the same span is the
+ * outer, so arrival order breaks ties (see span_before). */
 struct nest_item {
     int64_t start, end;
-    uint64_t seq;           /* row number in the whole input */
     uint32_t cat, fn, file; /* fn and file SUMMARY_NO_GROUP when none */
-    uint32_t thread;        /* call-stack thread in the nest, keyed pid id << 32 | tid id */
-    uint32_t io_pid;        /* id in io_pids of an I/O event, else SUMMARY_NO_GROUP */
     bool event;             /* metadata rows nest but are not summed */
     bool compute;
+    bool io;                /* an I/O event (a file or bytes): in its process's I/O union */
 };
 
 /* Unions of the groups one thread touched: ids maps a group (function or
@@ -134,6 +133,8 @@ struct summary_acc {
     size_t file_cap;
     struct summary_keys pids, cat_pids; /* pid; cat id << 32 | pid id */
     struct summary_keys io_pids;        /* pids with I/O events */
+    uint32_t *io_of;                    /* per pid id: its io_pids id + 1, 0 before its first I/O */
+    size_t io_of_cap;
     struct summary_keys parent_pairs;   /* cat id << 32 | parent cat id */
     int64_t *parent_dur;
     size_t parent_cap;
@@ -148,18 +149,16 @@ struct summary_acc {
 
 void summary_acc_free(struct summary_acc *a);
 
-/* A thread's rows put in start order (nest_before): insertion from the end,
- * since rows come nearly in order (a parent right after its descendants).
- * Two cursors take them in that order: the call-stack sweep, and, when
- * merging, the merge into the unions. Unbounded: held as they come, sorted
- * once at the end. */
-static inline bool nest_before(const struct nest_item *a, const struct nest_item *b)
+/* A thread's rows put in start order: start up, end down (iv_before's) and,
+ * for the same span, the later row first (it is the outer). Insertion from
+ * the end, since rows come nearly in order (a parent right after its
+ * descendants): a new row goes before every held row whose span is not
+ * before its own. Two cursors take them in that order: the call-stack sweep,
+ * and, when merging, the merge into the unions. Unbounded: held as they
+ * come, sorted once at the end. */
+static inline bool span_before(const struct nest_item *a, const struct nest_item *b)
 {
-    if (a->start != b->start)
-        return a->start < b->start;
-    if (a->end != b->end)
-        return a->end > b->end;
-    return a->seq > b->seq;
+    return a->start != b->start ? a->start < b->start : a->end > b->end;
 }
 
 struct reorder {
@@ -169,11 +168,23 @@ struct reorder {
     size_t merged;              /* merging: held[0..merged) went to the unions */
     bool unbounded, merging;
 };
+/* Room for one more row: rows both cursors passed are dropped, or the
+ * buffer grows. */
+void reorder_make_room(struct reorder *r);
 /* Holds x no earlier than `swept`; returns its place (before `merged`: it
- * came too late for the merge). Rows both cursors passed are dropped when
- * room is needed. */
-size_t reorder_hold(struct reorder *r, const struct nest_item *x);
-/* Unbounded: the rows not swept, in order. */
+ * came too late for the merge). Inline: once a row. */
+static inline size_t reorder_hold(struct reorder *r, const struct nest_item *x)
+{
+    if (r->n == r->cap)
+        reorder_make_room(r);
+    size_t i = r->n++;
+    if (!r->unbounded)
+        for (; i > r->swept && !span_before(&r->held[i - 1], x); i--)
+            r->held[i] = r->held[i - 1];
+    r->held[i] = *x;
+    return i;
+}
+/* Unbounded: the rows not swept, in order (the later of the same span first). */
 void reorder_sort(struct reorder *r);
 
 /* A k-way merge's heap: sources keyed by the start of their next item (the
@@ -244,9 +255,10 @@ struct summary_nest;
 /* window: rows held per thread (ordered: ORDERED_WINDOWS of them for all);
  * the oldest half is swept when twice as many are. */
 struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window, bool ordered);
-/* The thread of a key (pid id << 32 | tid id), for nest_item.thread. */
+/* The thread of a key (pid id << 32 | tid id), for summary_nest_add. */
 uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key);
-void summary_nest_add(struct summary_nest *n, const struct nest_item *it, struct summary_acc *acc);
+/* Adds a row of a thread (summary_nest_thread). */
+void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest_item *it, struct summary_acc *acc);
 /* Sweeps what is left; returns false when a reorder overflowed (per thread:
  * with the thread's key added to unbounded). */
 bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded);
@@ -265,11 +277,12 @@ struct summary_batch_ctx {
     struct spoor_resolver *resolver;
     const struct spoor_strpool *files; /* the resolver's names, once a batch came */
     struct summary_keys tids;
-    uint64_t seq;               /* rows so far */
     uint32_t *string_of;        /* per batch string id: acc string id */
     size_t string_cap;
     struct fn_cache {
-        uint32_t cat, fn;       /* batch cat id, acc function id */
+        uint32_t cat;           /* batch cat id */
+        uint32_t acc_cat, fn;   /* acc cat string id, function id */
+        bool compute;
     } *fn_of;                   /* per batch name id */
     size_t fn_cap;
     int64_t last_pid, last_tid; /* the last row's thread */

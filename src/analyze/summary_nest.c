@@ -24,15 +24,23 @@ struct mark {
     bool any;
 };
 
-static bool too_late(const struct mark *m, const struct nest_item *x) { return m->any && nest_before(x, &m->last); }
+/* x came after the last row swept, so it goes before it unless its span is later. */
+static bool too_late(const struct mark *m, const struct nest_item *x) { return m->any && !span_before(&m->last, x); }
+
+/* A thread's open events; t: how far its time has been handed out. The
+ * sweep works on a copy in locals, so that the sums it adds into acc cannot
+ * alias it (they would reload it at every step). */
+struct call_stack {
+    struct open_event *v;
+    size_t depth, cap;
+    int64_t t;
+};
 
 struct thread {
     struct mark swept;
     bool overflow;
     struct thread_spans spans;  /* per thread only */
-    struct open_event *stack;
-    size_t depth, stack_cap;
-    int64_t t;
+    struct call_stack stack;
 };
 
 struct summary_nest {
@@ -58,39 +66,41 @@ struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size
     return n;
 }
 
-static void leave(struct open_event *e, struct summary_acc *acc)
+/* Inline: once a row, from three places. */
+static inline __attribute__((always_inline)) void leave(const struct open_event *e, struct summary_acc *acc)
 {
     if (!e->event)
         return;
-    acc->cats[e->cat].self += e->self;
-    acc->fn[e->fn].self += e->self;
+    int64_t self = e->self;
+    acc->cats[e->cat].self += self;
+    acc->fn[e->fn].self += self;
     if (e->file != SUMMARY_NO_GROUP)
-        acc->file[e->file].self += e->self;
+        acc->file[e->file].self += self;
 }
 
-static void accrue(struct thread *th, struct open_event *e, int64_t to)
+static void accrue(struct call_stack *s, struct open_event *e, int64_t to)
 {
-    if (to <= th->t)
+    if (to <= s->t)
         return;
-    e->self += to - th->t;
-    th->t = to;
+    e->self += to - s->t;
+    s->t = to;
 }
 
 /* Hands out time up to `to`: events ending before it leave the stack. */
-static void advance(struct thread *th, int64_t to, struct summary_acc *acc)
+static void advance(struct call_stack *s, int64_t to, struct summary_acc *acc)
 {
-    while (th->depth) {
-        struct open_event *top = &th->stack[th->depth - 1];
+    while (s->depth) {
+        struct open_event *top = &s->v[s->depth - 1];
         if (top->end >= to) {
-            accrue(th, top, to);
+            accrue(s, top, to);
             break;
         }
-        accrue(th, top, top->end);
+        accrue(s, top, top->end);
         leave(top, acc);
-        th->depth--;
+        s->depth--;
     }
-    if (th->t < to)
-        th->t = to;
+    if (s->t < to)
+        s->t = to;
 }
 
 /* A layer mostly sits in one parent layer, so each cat remembers its last pair. */
@@ -110,48 +120,53 @@ static void add_spans(struct thread_spans *s, const struct nest_item *x)
     thread_groups_add(&s->by_fn, x->fn, x->start, x->end);
     if (x->file != SUMMARY_NO_GROUP)
         thread_groups_add(&s->by_file, x->file, x->start, x->end);
-    if (x->io_pid != SUMMARY_NO_GROUP)
+    if (x->io)
         span_groups_add(&s->io, 0, x->start, x->end);
     if (x->compute)
         span_groups_add(&s->compute, 0, x->start, x->end);
 }
 
-static void sweep(struct thread *th, const struct nest_item *x, struct summary_acc *acc)
+static void sweep(struct call_stack *s, const struct nest_item *x, struct summary_acc *acc)
 {
-    advance(th, x->start, acc);
+    advance(s, x->start, acc);
     /* Open events ending before x cannot hold it, nor anything after it. */
-    while (th->depth && th->stack[th->depth - 1].end < x->end) {
-        th->depth--;
-        leave(&th->stack[th->depth], acc);
+    while (s->depth && s->v[s->depth - 1].end < x->end) {
+        s->depth--;
+        leave(&s->v[s->depth], acc);
     }
-    const struct open_event *parent = th->depth ? &th->stack[th->depth - 1] : NULL;
+    const struct open_event *parent = s->depth ? &s->v[s->depth - 1] : NULL;
     if (x->event && !(parent && parent->cat == x->cat)) {
         int64_t dur = x->end - x->start;
         acc->cats[x->cat].outer_dur += dur;
         if (parent)
             add_parent_pair(acc, x->cat, parent->cat, dur);
     }
-    if (th->depth == th->stack_cap) {
-        th->stack_cap = th->stack_cap ? 2 * th->stack_cap : 8;
-        th->stack = spoor_xrealloc(th->stack, th->stack_cap * sizeof *th->stack);
+    if (s->depth == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 8;
+        s->v = spoor_xrealloc(s->v, s->cap * sizeof *s->v);
     }
-    th->stack[th->depth++] = (struct open_event){x->end, 0, x->cat, x->fn, x->file, x->event};
+    s->v[s->depth++] = (struct open_event){x->end, 0, x->cat, x->fn, x->file, x->event};
 }
 
 /* Sweeps the first k rows not swept of a thread through its stack (and,
  * per thread, into its unions). */
 static void sweep_thread(struct summary_nest *n, uint32_t id, size_t k, struct summary_acc *acc)
 {
+    if (!k)
+        return;
     struct thread *th = &n->threads[id];
     struct reorder *r = &n->rows[id];
-    for (size_t i = 0; i < k; i++) {
-        const struct nest_item *x = &r->held[r->swept++];
-        sweep(th, x, acc);
-        if (x->event && !n->ordered)
+    const struct nest_item *x = r->held + r->swept, *end = x + k;
+    bool spans = !n->ordered;
+    struct call_stack s = th->stack;
+    for (; x < end; x++) {
+        sweep(&s, x, acc);
+        if (spans && x->event)
             add_spans(&th->spans, x);
-        if (i + 1 == k)
-            th->swept = (struct mark){*x, true};
     }
+    th->stack = s;
+    r->swept += k;
+    th->swept = (struct mark){end[-1], true};
 }
 
 /* The pass is to be fed again: no more merging (the unions are lost), but
@@ -180,17 +195,17 @@ uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
     if (id == known) {
         summary_grow((void **)&n->threads, &n->cap, id, sizeof *n->threads);
         summary_grow((void **)&n->rows, &n->rows_cap, id, sizeof *n->rows);
-        n->threads[id].t = INT64_MIN;
+        n->threads[id].stack.t = INT64_MIN;
         n->rows[id].unbounded = summary_keys_find(n->unbounded, key) != SUMMARY_NO_GROUP;
         n->rows[id].merging = n->ordered && !n->overflow;
     }
     return id;
 }
 
-void summary_nest_add(struct summary_nest *n, const struct nest_item *it, struct summary_acc *acc)
+void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest_item *it, struct summary_acc *acc)
 {
-    struct thread *th = &n->threads[it->thread];
-    struct reorder *r = &n->rows[it->thread];
+    struct thread *th = &n->threads[thread];
+    struct reorder *r = &n->rows[thread];
     if (th->overflow)
         return;
     if (!r->unbounded && too_late(&th->swept, it)) {
@@ -202,14 +217,14 @@ void summary_nest_add(struct summary_nest *n, const struct nest_item *it, struct
     if (r->merging && at < r->merged) {
         /* Later than the merge: to the unions at once, exact or not. */
         r->merged++;
-        if (it->event && !ordered_add(acc, it, (uint32_t)(n->ids.keys[it->thread] >> 32)))
+        if (it->event && !ordered_add(acc, it, (uint32_t)(n->ids.keys[thread] >> 32)))
             fail_pass(n);
     } else if (r->merging && ++n->held >= 2 * ORDERED_WINDOWS * n->window) {
         merge(n, n->held - ORDERED_WINDOWS * n->window, acc);
     }
     size_t held = r->n - r->swept;
     if (!r->unbounded && held >= 2 * n->window)
-        sweep_thread(n, it->thread, held - n->window, acc);
+        sweep_thread(n, thread, held - n->window, acc);
 }
 
 bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded)
@@ -225,9 +240,10 @@ bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct
         if (n->rows[id].unbounded)
             reorder_sort(&n->rows[id]);
         sweep_thread(n, id, n->rows[id].n - n->rows[id].swept, acc);
-        while (th->depth) {
-            struct open_event *top = &th->stack[--th->depth];
-            accrue(th, top, top->end);
+        struct call_stack *s = &th->stack;
+        while (s->depth) {
+            struct open_event *top = &s->v[--s->depth];
+            accrue(s, top, top->end);
             leave(top, acc);
         }
     }
@@ -269,7 +285,7 @@ void summary_nest_free(struct summary_nest *n)
         free(n->rows[i].held);
     free(n->rows);
     for (size_t i = 0; i < n->cap; i++) {
-        free(n->threads[i].stack);
+        free(n->threads[i].stack.v);
         thread_spans_free(&n->threads[i].spans);
     }
     free(n->threads);
