@@ -1,8 +1,10 @@
-/* The series recipe's streaming pass: each worker turns a batch into dense
- * value arrays (NaN = no number), then feeds per-group moments, hour x weekday
- * sums, co-moments and resampling buckets. Metric and group ids are global
- * (a registry under a lock, touched once per batch and per new group), so
- * worker accumulators merge index by index at the end (series_result.c). */
+/* The series recipe's streaming pass: each worker orders a batch's rows by
+ * group (series_order.c), turns each metric column into a dense value array in
+ * that order (NaN = no number, series_values.c), then feeds per-group moments,
+ * hour x weekday and resampling sums (series_group_pass.c) and co-moments.
+ * Metric and group ids are global (a registry under a lock, touched once per
+ * batch and per new group), so worker accumulators merge index by index at
+ * the end (series_result.c). */
 #include "analyze/series_run.h"
 #include "spoor/error.h"
 
@@ -10,11 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NO_GROUP = UINT32_MAX, DAY_HOURS = 24 };
-static const int64_t ns_per_hour = 3600000000000LL;
-static const int64_t ns_per_day = 86400000000000LL;
-
-static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+enum { NO_GROUP = UINT32_MAX };
 
 /* Grows the worker's per-metric state to n metrics. */
 static void worker_widen(struct series_worker *w, size_t n)
@@ -59,73 +57,8 @@ static void worker_grow_groups(struct series_worker *w, size_t n)
     w->gcap = cap;
 }
 
-/* The worker's view of one batch: metric id and values of each metric column. */
-struct batch_view {
-    size_t n;
-    uint32_t *id;     /* global metric id per batch metric */
-    double **values;  /* per batch metric: rows values, NaN = none */
-};
-
-/* Whether text is a whole finite number; its value in *v. */
-static bool text_number(const char *s, double *v)
-{
-    char *end;
-    *v = strtod(s, &end);
-    return end != s && *end == '\0' && isfinite(*v);
-}
-
-/* column_values for a float column (the usual metric): 64 rows at a time, a
- * plain copy when all 64 are there and finite (1e999 reads as inf), else row
- * by row with the absent and non-finite ones made NaN. Reads the array under
- * unset rows too; what it holds there is never used. */
-static void float_values(const struct spoor_column *c, size_t rows, double *out, uint64_t *non_numeric)
-{
-    const double *f = c->f64;
-    for (size_t start = 0; start < rows; start += 64) {
-        size_t end = rows - start < 64 ? rows : start + 64;
-        bool all_there = c->valid[start >> 6] == (end - start == 64 ? ~0ULL : (1ULL << (end - start)) - 1);
-        bool odd = false; /* some v - v is not 0: v is inf or NaN (an OR, not a chain of adds) */
-        for (size_t r = start; r < end; r++) {
-            out[r] = f[r];
-            odd |= !(f[r] - f[r] == 0);
-        }
-        if (all_there && !odd)
-            continue;
-        for (size_t r = start; r < end; r++) {
-            bool there = (c->valid[r >> 6] >> (r & 63)) & 1;
-            out[r] = there && f[r] - f[r] == 0 ? f[r] : NAN;
-            *non_numeric += there && f[r] - f[r] != 0;
-        }
-    }
-}
-
-/* Dense values of a column; counts values that are there but not numbers. */
-static void column_values(const struct spoor_table *b, const struct spoor_column *c, double *out, uint64_t *non_numeric)
-{
-    if (c->typed && c->type == SPOOR_F64) {
-        float_values(c, b->nrows, out, non_numeric);
-        return;
-    }
-    const uint64_t *valid = c->valid;
-    for (size_t r = 0; r < b->nrows; r++) {
-        out[r] = NAN;
-        if (!c->typed || !((valid[r >> 6] >> (r & 63)) & 1))
-            continue;
-        double v;
-        if (c->type == SPOOR_F64)
-            v = c->f64[r];
-        else if (c->type == SPOOR_I64)
-            v = (double)c->i64[r];
-        else if (!text_number(spoor_table_str(b, c->str[r]), &v))
-            v = NAN;
-        if (isfinite(v))
-            out[r] = v;
-        else
-            ++*non_numeric;
-    }
-}
-
-/* Finds the batch's metric columns, registering new metrics. */
+/* Finds the batch's metric columns, registering new metrics, and sizes the
+ * value arrays. */
 static void view_batch(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
                        struct batch_view *v)
 {
@@ -161,9 +94,16 @@ static void view_batch(struct spoor_series_run *run, struct series_worker *w, co
         for (size_t k = 0; k < w->values_n; k++)
             w->values[k] = spoor_xmalloc(w->values_rows * sizeof **w->values);
     }
-    for (size_t k = 0; k < n; k++)
-        column_values(b, w->view_col[k], w->values[k], &w->non_numeric[w->view_id[k]]);
     *v = (struct batch_view){.n = n, .id = w->view_id, .values = w->values};
+}
+
+/* Fills the view's values at the rows' places (so after series_order_rows). */
+static void batch_values(struct series_worker *w, const struct spoor_table *b, struct batch_view *v)
+{
+    v->complete = true;
+    for (size_t k = 0; k < v->n; k++)
+        v->complete &= series_column_values(b, w->view_col[k], w->place_row, v->values[k],
+                                            &w->non_numeric[v->id[k]]) == b->nrows;
 }
 
 /* Global group id of every row (0 when no group field) and the batch's local
@@ -208,65 +148,6 @@ static size_t group_rows(struct spoor_series_run *run, struct series_worker *w, 
     return nlocal;
 }
 
-/* The batch's moments finished: per metric the group means, the batch's count
- * and sum, the squared deviations about the group means (a second pass), then
- * each (group, metric) merged into the worker's. add_rows gave the counts,
- * sums, minima and maxima. */
-static void finish_moments(struct series_worker *w, const struct batch_view *v, size_t rows, size_t nlocal)
-{
-    size_t n = v->n;
-    struct spoor_moments *local = w->local_moments;
-    for (size_t k = 0; k < n; k++) {
-        const double *x = v->values[k];
-        w->view_n[k] = 0;
-        w->view_sum[k] = 0;
-        for (size_t g = 0; g < nlocal; g++) {
-            struct spoor_moments *m = &local[g * n + k];
-            m->mean = m->n ? m->sum / (double)m->n : 0;
-            w->view_n[k] += m->n;
-            w->view_sum[k] += m->sum;
-        }
-        for (size_t r = 0; r < rows; r++)
-            if (x[r] == x[r]) {
-                struct spoor_moments *m = &local[(size_t)w->row_local[r] * n + k];
-                double d = x[r] - m->mean;
-                m->m2 += d * d;
-            }
-        for (size_t g = 0; g < nlocal; g++)
-            series_moments_merge(&w->moments[(size_t)w->local_gid[g] * w->mcap + v->id[k]], &local[g * n + k]);
-    }
-}
-
-unsigned series_hour_weekday_slot(int64_t local_ns)
-{
-    int64_t day = floor_div(local_ns, ns_per_day);
-    int64_t hour = (local_ns - day * ns_per_day) / ns_per_hour;
-    int64_t weekday = ((day + 3) % 7 + 7) % 7; /* 1970-01-01 was a Thursday */
-    return (unsigned)(weekday * DAY_HOURS + hour);
-}
-
-static void add_profile(struct series_worker *w, const struct spoor_table *b, const struct batch_view *v,
-                        int64_t offset)
-{
-    int64_t last_ts = SPOOR_NULL;
-    unsigned slot = 0;
-    for (size_t r = 0; r < b->nrows; r++) {
-        if (b->ts[r] == SPOOR_NULL)
-            continue;
-        if (b->ts[r] != last_ts) /* the groups of a table often share each time */
-            slot = series_hour_weekday_slot((last_ts = b->ts[r]) + offset);
-        w->hour_weekday_rows[slot]++;
-        struct spoor_bucket_sum *sums = w->hour_weekday + (size_t)slot * w->mcap;
-        for (size_t k = 0; k < v->n; k++) {
-            double x = v->values[k][r];
-            if (x == x) {
-                sums[v->id[k]].n++;
-                sums[v->id[k]].sum += x;
-            }
-        }
-    }
-}
-
 /* Merges the co-moments of batch metrics a and c (global ids ordered i < j). */
 static void merge_pair(struct series_worker *w, const struct batch_view *v, size_t a, size_t c,
                        struct spoor_comoments part)
@@ -307,38 +188,49 @@ static double dot(const double *x, const double *y, size_t rows)
     return sum;
 }
 
-/* Every metric holds a number in every row (the usual case): the values
- * become deviations from the batch means in place (so this runs last), then
- * every pair's co-moment is one dot product. */
-static void add_comoments_complete(struct series_worker *w, const struct batch_view *v, size_t rows)
+/* Between-group part of the co-moment of batch metrics a and c: each local
+ * group's count times its means' offsets from the batch means. */
+static double between_groups(const struct series_worker *w, size_t n, size_t nlocal, const double *mean, size_t a,
+                             size_t c)
+{
+    double sum = 0;
+    for (size_t g = 0; g < nlocal; g++) {
+        const struct spoor_moments *ma = &w->local_moments[g * n + a], *mc = &w->local_moments[g * n + c];
+        sum += (double)ma->n * (ma->mean - mean[a]) * (mc->mean - mean[c]);
+    }
+    return sum;
+}
+
+/* Every metric holds a number in every row (the usual case), and the group
+ * pass made each value its deviation from its group's mean: about the batch
+ * means, a pair's co-moment is the dot product of those deviations plus the
+ * between-group part, and a metric's squared deviations are its groups' m2
+ * plus the same (as in the pairwise merge). */
+static void add_comoments_complete(struct series_worker *w, const struct batch_view *v, size_t rows, size_t nlocal)
 {
     size_t n = v->n;
-    double *mean = w->view_sum;
-    for (size_t k = 0; k < n; k++) {
-        mean[k] /= (double)rows; /* the sums become means */
-        double *x = v->values[k];
-        for (size_t r = 0; r < rows; r++)
-            x[r] -= mean[k];
-    }
-    double *m2 = w->view_m2;
+    double *mean = w->view_sum, *m2 = w->view_m2;
     for (size_t k = 0; k < n; k++)
-        m2[k] = dot(v->values[k], v->values[k], rows);
+        mean[k] /= (double)rows; /* the sums become means */
+    for (size_t k = 0; k < n; k++) {
+        m2[k] = between_groups(w, n, nlocal, mean, k, k);
+        for (size_t g = 0; g < nlocal; g++)
+            m2[k] += w->local_moments[g * n + k].m2;
+    }
     for (size_t a = 0; a < n; a++)
         for (size_t c = a + 1; c < n; c++)
             merge_pair(w, v, a, c,
                        (struct spoor_comoments){rows, mean[a], mean[c], m2[a], m2[c],
-                                                dot(v->values[a], v->values[c], rows)});
+                                                dot(v->values[a], v->values[c], rows) +
+                                                    between_groups(w, n, nlocal, mean, a, c)});
 }
 
-static void add_comoments(struct series_worker *w, const struct batch_view *v, size_t rows)
+static void add_comoments(struct series_worker *w, const struct batch_view *v, size_t rows, size_t nlocal)
 {
     if (v->n < 2)
         return;
-    bool complete = true;
-    for (size_t k = 0; k < v->n; k++)
-        complete = complete && w->view_n[k] == rows;
-    if (complete) {
-        add_comoments_complete(w, v, rows);
+    if (v->complete) {
+        add_comoments_complete(w, v, rows, nlocal);
         return;
     }
     for (size_t a = 0; a < v->n; a++)
@@ -349,65 +241,6 @@ static void add_comoments(struct series_worker *w, const struct batch_view *v, s
         }
 }
 
-/* The resample entry of a row's group and bucket: each group's last one is
- * remembered, as a group's rows mostly stay in its bucket. */
-static size_t bucket_entry(struct series_worker *w, uint32_t local, int64_t bucket)
-{
-    if (w->local_bucket[local] != bucket) {
-        w->local_bucket[local] = bucket;
-        w->local_entry[local] = series_buckets_get(&w->buckets, w->local_gid[local], bucket);
-    }
-    return w->local_entry[local];
-}
-
-/* One pass over the rows feeds both per-row sums: each (group, metric)'s
- * count, sum, minimum and maximum, and when resampling each (group, bucket)'s
- * counts and sums. One pass loads each value and each row's group once, where
- * a pass per metric and another for the buckets loaded them again. */
-static void add_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
-                     const struct batch_view *v, size_t nlocal)
-{
-    size_t n = v->n, need = nlocal * n > 0 ? nlocal * n : 1; /* never NULL, even with no metric */
-    if (w->local_moments_cap < need) {
-        w->local_moments_cap = need;
-        w->local_moments = spoor_xrealloc(w->local_moments, w->local_moments_cap * sizeof *w->local_moments);
-    }
-    for (size_t i = 0; i < nlocal * n; i++)
-        series_moments_init(&w->local_moments[i]);
-    for (size_t g = 0; g < nlocal; g++)
-        w->local_bucket[g] = SPOOR_NULL;
-    struct series_buckets *bk = &w->buckets;
-    bool resample = run->opts.resample_ns > 0;
-    int64_t last_ts = SPOOR_NULL, bucket = 0;
-    for (size_t r = 0; r < b->nrows; r++) {
-        uint32_t local = w->row_local[r];
-        struct spoor_moments *m = w->local_moments + (size_t)local * n;
-        struct spoor_bucket_sum *sums = NULL;
-        if (resample && b->ts[r] != SPOOR_NULL) {
-            if (b->ts[r] != last_ts)
-                bucket = floor_div((last_ts = b->ts[r]) + run->opts.utc_offset_ns, run->opts.resample_ns);
-            size_t e = bucket_entry(w, local, bucket);
-            bk->rows[e]++;
-            sums = bk->sums + e * bk->stride;
-        }
-        for (size_t k = 0; k < n; k++) {
-            double x = v->values[k][r];
-            if (x != x)
-                continue;
-            m[k].n++;
-            m[k].sum += x;
-            if (x < m[k].min)
-                m[k].min = x;
-            if (x > m[k].max)
-                m[k].max = x;
-            if (sums) {
-                sums[v->id[k]].n++;
-                sums[v->id[k]].sum += x;
-            }
-        }
-    }
-}
-
 static void count_rows(struct series_worker *w, const struct spoor_table *b)
 {
     w->rows += b->nrows;
@@ -415,16 +248,25 @@ static void count_rows(struct series_worker *w, const struct spoor_table *b)
         w->rows_without_time += b->ts[r] == SPOOR_NULL;
 }
 
-/* Scratch sized for a batch of `rows` rows and at most `groups` groups. */
+/* Scratch sized for a batch of `rows` rows (so at most `rows` local groups).
+ * The per-row arrays share row_local's block: nine words a row and four more
+ * (group_spans and spans have an end mark each). */
 static void worker_scratch(struct series_worker *w, size_t rows)
 {
-    if (w->row_cap < rows) {
-        w->row_cap = rows;
-        w->row_local = spoor_xrealloc(w->row_local, rows * sizeof *w->row_local);
-        w->local_gid = spoor_xrealloc(w->local_gid, rows * sizeof *w->local_gid);
-        w->local_bucket = spoor_xrealloc(w->local_bucket, rows * sizeof *w->local_bucket);
-        w->local_entry = spoor_xrealloc(w->local_entry, rows * sizeof *w->local_entry);
-    }
+    if (w->row_cap >= rows)
+        return;
+    w->row_cap = rows;
+    uint32_t *block = spoor_xrealloc(w->row_local, (9 * rows + 4) * sizeof *block);
+    w->row_local = block;
+    w->place_row = block + rows;
+    w->row_entry = block + 2 * rows;
+    w->row_slot = block + 3 * rows;
+    w->local_end = block + 4 * rows;
+    w->group_spans = block + 5 * rows;
+    w->spans = (struct series_span *)(block + 6 * rows + 1);
+    w->local_gid = spoor_xrealloc(w->local_gid, rows * sizeof *w->local_gid);
+    w->local_bucket = spoor_xrealloc(w->local_bucket, rows * sizeof *w->local_bucket);
+    w->local_entry = spoor_xrealloc(w->local_entry, rows * sizeof *w->local_entry);
 }
 
 static int series_map(void *ctx, int worker, const struct spoor_table *b)
@@ -438,12 +280,12 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     view_batch(run, w, b, &v);
     size_t nlocal = group_rows(run, w, b);
     count_rows(w, b);
-    add_rows(run, w, b, &v, nlocal);
-    finish_moments(w, &v, b->nrows, nlocal);
-    if (run->opts.profile && !run->opts.profile_from_buckets)
-        add_profile(w, b, &v, run->opts.utc_offset_ns);
+    series_order_rows(run, w, b, nlocal);
+    batch_values(w, b, &v);
+    bool corr_of_complete = run->opts.corr && v.complete && v.n >= 2;
+    series_group_pass(w, &v, nlocal, corr_of_complete);
     if (run->opts.corr)
-        add_comoments(w, &v, b->nrows); /* last: it may turn the values into deviations */
+        add_comoments(w, &v, b->nrows, nlocal);
     for (size_t g = 0; g < nlocal; g++)
         w->local_of[w->local_gid[g]] = NO_GROUP;
     return SPOOR_OK;

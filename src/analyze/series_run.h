@@ -13,6 +13,15 @@ enum { SERIES_SLOTS = 7 * 24 };
 #define SERIES_NOT_METRIC UINT32_MAX
 #define SERIES_NO_RANK UINT32_MAX
 
+#define SERIES_NO_KEY UINT32_MAX
+
+/* Places (rows in group order) from start up to the next span's start that
+ * share a group, a resample entry and an hour x weekday slot (SERIES_NO_KEY:
+ * the rows have no time, or the table is not kept per row). */
+struct series_span {
+    uint32_t start, entry, slot;
+};
+
 struct series_worker {
     size_t mcap, gcap;                  /* metric stride, groups allocated */
     struct spoor_moments *moments;      /* [group * mcap + metric] */
@@ -32,17 +41,24 @@ struct series_worker {
     double *view_sum;                   /* their sum */
     double *view_m2;                    /* co-moment fast path: squared deviations */
     size_t view_cap;
-    double **values;
+    double **values;                    /* per batch metric, in group order */
     size_t values_n, values_rows;
     uint32_t *gid_of_str;               /* batch string id -> group id */
     size_t gid_cap;
     uint32_t *local_of;                 /* group id -> batch-local index */
     size_t local_cap;
-    uint32_t *row_local, *local_gid;
+    uint32_t *local_gid;
     struct spoor_moments *local_moments; /* [local group][batch metric] */
     size_t local_moments_cap;
     int64_t *local_bucket;              /* per local group: its last bucket and entry */
     size_t *local_entry;
+    /* Per-row arrays, all in the one block row_local owns (freed with it). */
+    uint32_t *row_local;                /* row -> batch-local group */
+    uint32_t *place_row;                /* place in group order -> its row */
+    uint32_t *row_entry, *row_slot;     /* per row: resample entry, hour x weekday slot */
+    uint32_t *local_end;                /* per local group: one past its last place */
+    uint32_t *group_spans;              /* per local group: its first span; [nlocal] = nspans */
+    struct series_span *spans;          /* nspans + 1: the last only marks the end */
     size_t row_cap;
 };
 
@@ -62,6 +78,27 @@ struct spoor_series_run {
     struct series_worker *workers;
     int nworkers;
 };
+
+/* The worker's view of one batch: metric id and values of each metric column. */
+struct batch_view {
+    size_t n;
+    uint32_t *id;     /* global metric id per batch metric */
+    double **values;  /* per batch metric: values in group order, NaN = none */
+    bool complete;    /* every value of every metric is a number */
+};
+
+/* Orders the batch's rows by local group (place_row) and splits the places
+ * into spans; counts the rows of each resample entry and hour x weekday slot. */
+void series_order_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
+                       size_t nlocal);
+/* Column c's values in group order (out[p] from row place_row[p]); returns
+ * how many are numbers and counts those there but not numbers. */
+size_t series_column_values(const struct spoor_table *b, const struct spoor_column *c, const uint32_t *place_row,
+                            double *out, uint64_t *non_numeric);
+/* Per metric and group: moments (merged into the worker's, left in
+ * local_moments), resample and hour x weekday sums. With `deviate` each value
+ * becomes its deviation from its group's mean (for the co-moments). */
+void series_group_pass(struct series_worker *w, const struct batch_view *v, size_t nlocal, bool deviate);
 
 /* The id of the metric in the column `name`, registering it when every numeric
  * column is a metric; SERIES_NOT_METRIC when it is none. Called with mu held. */

@@ -1,0 +1,93 @@
+/* A metric column as dense doubles in group order (series_order.c), NaN where
+ * a row holds no number: I64, F64 and text columns alike, text parsed with
+ * strtod. Gathered place by place: the stores go in order, which the cache
+ * streams, where storing each row at its place scattered them. */
+#include "analyze/series_run.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether text is a whole finite number; its value in *v. */
+static bool text_number(const char *s, double *v)
+{
+    char *end;
+    *v = strtod(s, &end);
+    return end != s && *end == '\0' && isfinite(*v);
+}
+
+/* Whether every row of a float column holds a finite number (1e999 reads as
+ * inf): its validity words are full and no v - v is other than 0 (an OR over
+ * pairs of lanes, not a chain of adds). */
+static bool all_finite(const struct spoor_column *c, size_t rows)
+{
+    for (size_t i = 0; i < rows / 64; i++)
+        if (c->valid[i] != ~0ULL)
+            return false;
+    if (rows % 64 && c->valid[rows / 64] != (1ULL << (rows % 64)) - 1)
+        return false;
+    typedef double pair __attribute__((vector_size(16)));
+    typedef int64_t pair_mask __attribute__((vector_size(16)));
+    pair_mask odd = {0, 0};
+    size_t r = 0;
+    for (; r + 2 <= rows; r += 2) {
+        pair x;
+        memcpy(&x, c->f64 + r, sizeof x);
+        odd |= x - x != (pair){0, 0};
+    }
+    bool any = odd[0] | odd[1];
+    for (; r < rows; r++)
+        any |= !(c->f64[r] - c->f64[r] == 0);
+    return !any;
+}
+
+/* A float column (the usual metric): a plain gather when all its values are
+ * finite numbers, else row by row with the absent and non-finite ones made
+ * NaN. Reads the array under unset rows too; what it holds there is never
+ * used. */
+static size_t float_values(const struct spoor_column *c, size_t rows, const uint32_t *place_row, double *out,
+                           uint64_t *non_numeric)
+{
+    const double *f = c->f64;
+    if (all_finite(c, rows)) {
+        for (size_t p = 0; p < rows; p++)
+            out[p] = f[place_row[p]];
+        return rows;
+    }
+    size_t numbers = 0;
+    for (size_t p = 0; p < rows; p++) {
+        uint32_t r = place_row[p];
+        bool there = (c->valid[r >> 6] >> (r & 63)) & 1, number = there && f[r] - f[r] == 0;
+        out[p] = number ? f[r] : NAN;
+        numbers += number;
+        *non_numeric += there && !number;
+    }
+    return numbers;
+}
+
+size_t series_column_values(const struct spoor_table *b, const struct spoor_column *c, const uint32_t *place_row,
+                            double *out, uint64_t *non_numeric)
+{
+    if (c->typed && c->type == SPOOR_F64)
+        return float_values(c, b->nrows, place_row, out, non_numeric);
+    const uint64_t *valid = c->valid;
+    size_t numbers = 0;
+    for (size_t p = 0; p < b->nrows; p++) {
+        uint32_t r = place_row[p];
+        out[p] = NAN;
+        if (!c->typed || !((valid[r >> 6] >> (r & 63)) & 1))
+            continue;
+        double v;
+        if (c->type == SPOOR_I64)
+            v = (double)c->i64[r];
+        else if (!text_number(spoor_table_str(b, c->str[r]), &v))
+            v = NAN;
+        if (isfinite(v)) {
+            out[p] = v;
+            numbers++;
+        } else {
+            ++*non_numeric;
+        }
+    }
+    return numbers;
+}
