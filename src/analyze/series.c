@@ -67,8 +67,6 @@ static void view_batch(struct spoor_series_run *run, struct series_worker *w, co
         w->view_id = spoor_xrealloc(w->view_id, w->view_cap * sizeof *w->view_id);
         w->view_col = spoor_xrealloc(w->view_col, w->view_cap * sizeof *w->view_col);
         w->view_n = spoor_xrealloc(w->view_n, w->view_cap * sizeof *w->view_n);
-        w->view_sum = spoor_xrealloc(w->view_sum, w->view_cap * sizeof *w->view_sum);
-        w->view_m2 = spoor_xrealloc(w->view_m2, w->view_cap * sizeof *w->view_m2);
     }
     size_t n = 0;
     pthread_mutex_lock(&run->mu);
@@ -94,16 +92,14 @@ static void view_batch(struct spoor_series_run *run, struct series_worker *w, co
         for (size_t k = 0; k < w->values_n; k++)
             w->values[k] = spoor_xmalloc(w->values_rows * sizeof **w->values);
     }
-    *v = (struct batch_view){.n = n, .id = w->view_id, .values = w->values};
+    *v = (struct batch_view){.n = n, .id = w->view_id, .values = w->values, .numbers = w->view_n, .rows = b->nrows};
 }
 
-/* Fills the view's values at the rows' places (so after series_order_rows). */
-static void batch_values(struct series_worker *w, const struct spoor_table *b, struct batch_view *v)
+/* Fills the view's values in group order (so after series_order_rows). */
+static void batch_values(struct series_worker *w, const struct spoor_table *b, const struct batch_view *v)
 {
-    v->complete = true;
     for (size_t k = 0; k < v->n; k++)
-        v->complete &= series_column_values(b, w->view_col[k], w->place_row, v->values[k],
-                                            &w->non_numeric[v->id[k]]) == b->nrows;
+        w->view_n[k] = series_column_values(b, w->view_col[k], w->place_row, v->values[k], &w->non_numeric[v->id[k]]);
 }
 
 /* Global group id of every row (0 when no group field) and the batch's local
@@ -148,99 +144,6 @@ static size_t group_rows(struct spoor_series_run *run, struct series_worker *w, 
     return nlocal;
 }
 
-/* Merges the co-moments of batch metrics a and c (global ids ordered i < j). */
-static void merge_pair(struct series_worker *w, const struct batch_view *v, size_t a, size_t c,
-                       struct spoor_comoments part)
-{
-    uint32_t i = v->id[a], j = v->id[c];
-    if (i > j) {
-        uint32_t t = i;
-        i = j;
-        j = t;
-        double mx = part.mean_x, m2x = part.m2_x;
-        part.mean_x = part.mean_y;
-        part.m2_x = part.m2_y;
-        part.mean_y = mx;
-        part.m2_y = m2x;
-    }
-    series_comoments_merge(&w->comoments[(size_t)i * w->mcap + j], &part);
-}
-
-/* Sum of x[r] * y[r] in four interleaved partial sums: they vectorise and
- * do not wait on each other's additions. */
-static double dot(const double *x, const double *y, size_t rows)
-{
-    typedef double pair __attribute__((vector_size(16)));
-    pair s0 = {0, 0}, s1 = {0, 0};
-    size_t r = 0;
-    for (; r + 4 <= rows; r += 4) {
-        pair x0, y0, x1, y1;
-        memcpy(&x0, x + r, sizeof x0);
-        memcpy(&y0, y + r, sizeof y0);
-        memcpy(&x1, x + r + 2, sizeof x1);
-        memcpy(&y1, y + r + 2, sizeof y1);
-        s0 += x0 * y0;
-        s1 += x1 * y1;
-    }
-    double sum = (s0[0] + s1[0]) + (s0[1] + s1[1]);
-    for (; r < rows; r++)
-        sum += x[r] * y[r];
-    return sum;
-}
-
-/* Between-group part of the co-moment of batch metrics a and c: each local
- * group's count times its means' offsets from the batch means. */
-static double between_groups(const struct series_worker *w, size_t n, size_t nlocal, const double *mean, size_t a,
-                             size_t c)
-{
-    double sum = 0;
-    for (size_t g = 0; g < nlocal; g++) {
-        const struct spoor_moments *ma = &w->local_moments[g * n + a], *mc = &w->local_moments[g * n + c];
-        sum += (double)ma->n * (ma->mean - mean[a]) * (mc->mean - mean[c]);
-    }
-    return sum;
-}
-
-/* Every metric holds a number in every row (the usual case), and the group
- * pass made each value its deviation from its group's mean: about the batch
- * means, a pair's co-moment is the dot product of those deviations plus the
- * between-group part, and a metric's squared deviations are its groups' m2
- * plus the same (as in the pairwise merge). */
-static void add_comoments_complete(struct series_worker *w, const struct batch_view *v, size_t rows, size_t nlocal)
-{
-    size_t n = v->n;
-    double *mean = w->view_sum, *m2 = w->view_m2;
-    for (size_t k = 0; k < n; k++)
-        mean[k] /= (double)rows; /* the sums become means */
-    for (size_t k = 0; k < n; k++) {
-        m2[k] = between_groups(w, n, nlocal, mean, k, k);
-        for (size_t g = 0; g < nlocal; g++)
-            m2[k] += w->local_moments[g * n + k].m2;
-    }
-    for (size_t a = 0; a < n; a++)
-        for (size_t c = a + 1; c < n; c++)
-            merge_pair(w, v, a, c,
-                       (struct spoor_comoments){rows, mean[a], mean[c], m2[a], m2[c],
-                                                dot(v->values[a], v->values[c], rows) +
-                                                    between_groups(w, n, nlocal, mean, a, c)});
-}
-
-static void add_comoments(struct series_worker *w, const struct batch_view *v, size_t rows, size_t nlocal)
-{
-    if (v->n < 2)
-        return;
-    if (v->complete) {
-        add_comoments_complete(w, v, rows, nlocal);
-        return;
-    }
-    for (size_t a = 0; a < v->n; a++)
-        for (size_t c = a + 1; c < v->n; c++) {
-            struct spoor_comoments part;
-            series_comoments_of(v->values[a], v->values[c], rows, &part);
-            merge_pair(w, v, a, c, part);
-        }
-}
-
 static void count_rows(struct series_worker *w, const struct spoor_table *b)
 {
     w->rows += b->nrows;
@@ -282,10 +185,7 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     count_rows(w, b);
     series_order_rows(run, w, b, nlocal);
     batch_values(w, b, &v);
-    bool corr_of_complete = run->opts.corr && v.complete && v.n >= 2;
-    series_group_pass(w, &v, nlocal, corr_of_complete);
-    if (run->opts.corr)
-        add_comoments(w, &v, b->nrows, nlocal);
+    series_group_pass(w, &v, nlocal, run->opts.corr);
     for (size_t g = 0; g < nlocal; g++)
         w->local_of[w->local_gid[g]] = NO_GROUP;
     return SPOOR_OK;

@@ -1,10 +1,8 @@
-/* The group pass over a batch in group order (series_order.c): per metric and
- * group, each span's count, sum, minimum and maximum, summed in registers and
- * added whole to the group's moments, its resample bucket and its hour x
- * weekday slot; then the squared deviations about the group's batch mean over
- * its values, still in the cache. The kernels take two pairs of lanes a step
- * and treat NaN as no number by masks, so one loop serves batches with and
- * without gaps. */
+/* The group pass over a batch in group order (series_order.c), group by
+ * group: per metric each span's count, sum, minimum and maximum, summed in
+ * registers and added whole to the group's moments, its resample bucket and
+ * its hour x weekday slot; then the squared deviations about the group's mean
+ * and the co-moments, while the group's values are in the cache. */
 #include "analyze/series_run.h"
 #include "spoor/error.h"
 
@@ -16,7 +14,6 @@
 #endif
 
 typedef double pair __attribute__((vector_size(16)));
-typedef int64_t pair_mask __attribute__((vector_size(16)));
 
 /* Lane by lane: x when x < lo, else lo (so a NaN x keeps lo); one minpd on SSE2. */
 static pair lower(pair x, pair lo)
@@ -24,6 +21,7 @@ static pair lower(pair x, pair lo)
 #if defined(__SSE2__)
     return (pair)_mm_min_pd((__m128d)x, (__m128d)lo);
 #else
+    typedef int64_t pair_mask __attribute__((vector_size(16)));
     pair_mask less = x < lo;
     return (pair)(((pair_mask)x & less) | ((pair_mask)lo & ~less));
 #endif
@@ -35,34 +33,33 @@ static pair higher(pair x, pair hi)
 #if defined(__SSE2__)
     return (pair)_mm_max_pd((__m128d)x, (__m128d)hi);
 #else
+    typedef int64_t pair_mask __attribute__((vector_size(16)));
     pair_mask more = x > hi;
     return (pair)(((pair_mask)x & more) | ((pair_mask)hi & ~more));
 #endif
 }
 
-/* x where it is a number, else 0. */
-static pair numbers_only(pair x) { return (pair)((pair_mask)x & (x == x)); }
-
-/* Count, sum, minimum and maximum of the numbers in x[0..len). */
-static struct spoor_moments span_sums(const double *x, size_t len)
+/* Count, sum, minimum and maximum of the numbers in x[0..len). Values with
+ * gaps (NaN) take the scalar loop that tests each; gap-free ones go two pairs
+ * of lanes a step first. */
+static struct spoor_moments span_sums(const double *x, size_t len, bool gap_free)
 {
     pair sum0 = {0, 0}, sum1 = {0, 0}, lo0 = {INFINITY, INFINITY}, lo1 = lo0, hi0 = -lo0, hi1 = hi0;
-    pair_mask count = {0, 0}; /* minus the count: a true compare is -1 */
     size_t i = 0;
-    for (; i + 4 <= len; i += 4) {
-        pair a, b;
-        memcpy(&a, x + i, sizeof a);
-        memcpy(&b, x + i + 2, sizeof b);
-        count += (a == a) + (b == b);
-        sum0 += numbers_only(a);
-        sum1 += numbers_only(b);
-        lo0 = lower(a, lo0);
-        lo1 = lower(b, lo1);
-        hi0 = higher(a, hi0);
-        hi1 = higher(b, hi1);
-    }
+    if (gap_free)
+        for (; i + 4 <= len; i += 4) {
+            pair a, b;
+            memcpy(&a, x + i, sizeof a);
+            memcpy(&b, x + i + 2, sizeof b);
+            sum0 += a;
+            sum1 += b;
+            lo0 = lower(a, lo0);
+            lo1 = lower(b, lo1);
+            hi0 = higher(a, hi0);
+            hi1 = higher(b, hi1);
+        }
     pair lo = lower(lo0, lo1), hi = higher(hi0, hi1);
-    struct spoor_moments m = {.n = (uint64_t)-(count[0] + count[1]),
+    struct spoor_moments m = {.n = i,
                               .sum = (sum0[0] + sum1[0]) + (sum0[1] + sum1[1]),
                               .min = lo[0] < lo[1] ? lo[0] : lo[1],
                               .max = hi[0] > hi[1] ? hi[0] : hi[1]};
@@ -77,24 +74,26 @@ static struct spoor_moments span_sums(const double *x, size_t len)
 }
 
 /* Sum of the squared deviations about mean of the numbers in x[0..len); with
- * `write` each value becomes its deviation. */
-static double squared_deviations(double *x, size_t len, double mean, bool write)
+ * `write` each value becomes its deviation. Gap-free values go two pairs of
+ * lanes a step first, as in span_sums. */
+static double squared_deviations(double *x, size_t len, double mean, bool gap_free, bool write)
 {
     pair centre = {mean, mean}, sum0 = {0, 0}, sum1 = {0, 0};
     size_t i = 0;
-    for (; i + 4 <= len; i += 4) {
-        pair a, b;
-        memcpy(&a, x + i, sizeof a);
-        memcpy(&b, x + i + 2, sizeof b);
-        a = numbers_only(a - centre);
-        b = numbers_only(b - centre);
-        if (write) {
-            memcpy(x + i, &a, sizeof a);
-            memcpy(x + i + 2, &b, sizeof b);
+    if (gap_free)
+        for (; i + 4 <= len; i += 4) {
+            pair a, b;
+            memcpy(&a, x + i, sizeof a);
+            memcpy(&b, x + i + 2, sizeof b);
+            a -= centre;
+            b -= centre;
+            if (write) {
+                memcpy(x + i, &a, sizeof a);
+                memcpy(x + i + 2, &b, sizeof b);
+            }
+            sum0 += a * a;
+            sum1 += b * b;
         }
-        sum0 += a * a;
-        sum1 += b * b;
-    }
     double sum = (sum0[0] + sum1[0]) + (sum0[1] + sum1[1]);
     for (; i < len; i++)
         if (x[i] == x[i]) {
@@ -112,16 +111,18 @@ static void add_to_sum(struct spoor_bucket_sum *s, const struct spoor_moments *p
     s->sum += part->sum;
 }
 
-/* Metric k's moments over local group g, fed into its spans' tables. */
-static void group_moments(struct series_worker *w, const struct batch_view *v, size_t k, size_t g, bool deviate)
+/* Metric k's count, sum, minimum and maximum over local group g, span by
+ * span, each span's also added to its bucket's and slot's sums. */
+static void group_sums(struct series_worker *w, const struct batch_view *v, size_t k, size_t g,
+                       struct spoor_moments *m)
 {
-    struct spoor_moments *m = &w->local_moments[g * v->n + k];
     series_moments_init(m);
-    double *x = v->values[k];
+    const double *x = v->values[k];
     uint32_t id = v->id[k];
-    const struct series_span *first = &w->spans[w->group_spans[g]], *end = &w->spans[w->group_spans[g + 1]];
-    for (const struct series_span *s = first; s < end; s++) {
-        struct spoor_moments part = span_sums(x + s->start, s[1].start - s->start);
+    bool gap_free = v->numbers[k] == v->rows;
+    const struct series_span *end = &w->spans[w->group_spans[g + 1]];
+    for (const struct series_span *s = &w->spans[w->group_spans[g]]; s < end; s++) {
+        struct spoor_moments part = span_sums(x + s->start, s[1].start - s->start, gap_free);
         m->n += part.n;
         m->sum += part.sum;
         m->min = part.min < m->min ? part.min : m->min;
@@ -131,28 +132,72 @@ static void group_moments(struct series_worker *w, const struct batch_view *v, s
         if (s->slot != SERIES_NO_KEY)
             add_to_sum(&w->hour_weekday[(size_t)s->slot * w->mcap + id], &part);
     }
-    if (m->n) {
-        m->mean = m->sum / (double)m->n;
-        m->m2 = squared_deviations(x + first->start, end->start - first->start, m->mean, deviate);
-    }
 }
 
-void series_group_pass(struct series_worker *w, const struct batch_view *v, size_t nlocal, bool deviate)
+/* Merges the co-moments of batch metrics a and c (global ids ordered i < j). */
+static void merge_pair(struct series_worker *w, const struct batch_view *v, size_t a, size_t c,
+                       struct spoor_comoments part)
 {
-    size_t n = v->n, need = nlocal * n > 0 ? nlocal * n : 1; /* never NULL, even with no metric */
+    uint32_t i = v->id[a], j = v->id[c];
+    if (i > j) {
+        uint32_t t = i;
+        i = j;
+        j = t;
+        double mx = part.mean_x, m2x = part.m2_x;
+        part.mean_x = part.mean_y;
+        part.m2_x = part.m2_y;
+        part.mean_y = mx;
+        part.m2_y = m2x;
+    }
+    series_comoments_merge(&w->comoments[(size_t)i * w->mcap + j], &part);
+}
+
+/* One local group, its values at places [start, start + len): per metric the
+ * moments; with corr per pair the co-moments, as dot products of deviations
+ * when every metric has a number in every row (the usual case; the
+ * deviations are made in place while summing their squares), else over the
+ * rows where both have one. Groups merge into the worker's totals one by one
+ * (the pairwise update), so a batch with gaps in some groups costs the slow
+ * path in those only, and a group's values are still in the cache. */
+static void pass_group(struct series_worker *w, const struct batch_view *v, size_t g, bool corr)
+{
+    size_t n = v->n;
+    struct spoor_moments *m = w->local_moments;
+    uint32_t start = w->spans[w->group_spans[g]].start, len = w->spans[w->group_spans[g + 1]].start - start;
+    bool complete = true;
+    for (size_t k = 0; k < n; k++) {
+        group_sums(w, v, k, g, &m[k]);
+        complete = complete && m[k].n == len;
+    }
+    bool deviate = corr && complete && n >= 2;
+    for (size_t k = 0; k < n; k++) {
+        if (m[k].n) {
+            m[k].mean = m[k].sum / (double)m[k].n;
+            m[k].m2 = squared_deviations(v->values[k] + start, len, m[k].mean, v->numbers[k] == v->rows, deviate);
+        }
+        series_moments_merge(&w->moments[(size_t)w->local_gid[g] * w->mcap + v->id[k]], &m[k]);
+    }
+    if (!corr)
+        return;
+    for (size_t a = 0; a < n; a++)
+        for (size_t c = a + 1; c < n; c++) {
+            const double *x = v->values[a] + start, *y = v->values[c] + start;
+            struct spoor_comoments part;
+            if (deviate)
+                part = (struct spoor_comoments){len, m[a].mean, m[c].mean, m[a].m2, m[c].m2, series_dot(x, y, len)};
+            else
+                series_comoments_of(x, y, len, &part);
+            merge_pair(w, v, a, c, part);
+        }
+}
+
+void series_group_pass(struct series_worker *w, const struct batch_view *v, size_t nlocal, bool corr)
+{
+    size_t need = v->n > 0 ? v->n : 1; /* never NULL, even with no metric */
     if (w->local_moments_cap < need) {
         w->local_moments_cap = need;
         w->local_moments = spoor_xrealloc(w->local_moments, w->local_moments_cap * sizeof *w->local_moments);
     }
-    for (size_t k = 0; k < n; k++) {
-        w->view_n[k] = 0;
-        w->view_sum[k] = 0;
-        for (size_t g = 0; g < nlocal; g++) {
-            group_moments(w, v, k, g, deviate);
-            const struct spoor_moments *m = &w->local_moments[g * n + k];
-            w->view_n[k] += m->n;
-            w->view_sum[k] += m->sum;
-            series_moments_merge(&w->moments[(size_t)w->local_gid[g] * w->mcap + v->id[k]], m);
-        }
-    }
+    for (size_t g = 0; g < nlocal; g++)
+        pass_group(w, v, g, corr);
 }

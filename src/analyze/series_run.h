@@ -38,8 +38,7 @@ struct series_worker {
     uint32_t *view_id;
     const struct spoor_column **view_col;
     uint64_t *view_n;                   /* numbers per batch metric */
-    double *view_sum;                   /* their sum */
-    double *view_m2;                    /* co-moment fast path: squared deviations */
+    double *view_sum, *view_m2;         /* unused, always NULL: series_result.c still frees them */
     size_t view_cap;
     double **values;                    /* per batch metric, in group order */
     size_t values_n, values_rows;
@@ -48,7 +47,7 @@ struct series_worker {
     uint32_t *local_of;                 /* group id -> batch-local index */
     size_t local_cap;
     uint32_t *local_gid;
-    struct spoor_moments *local_moments; /* [local group][batch metric] */
+    struct spoor_moments *local_moments; /* [batch metric], of the group being summed */
     size_t local_moments_cap;
     int64_t *local_bucket;              /* per local group: its last bucket and entry */
     size_t *local_entry;
@@ -84,7 +83,8 @@ struct batch_view {
     size_t n;
     uint32_t *id;     /* global metric id per batch metric */
     double **values;  /* per batch metric: values in group order, NaN = none */
-    bool complete;    /* every value of every metric is a number */
+    const uint64_t *numbers; /* per batch metric: how many values are numbers */
+    size_t rows;
 };
 
 /* Orders the batch's rows by local group (place_row) and splits the places
@@ -95,10 +95,10 @@ void series_order_rows(struct spoor_series_run *run, struct series_worker *w, co
  * how many are numbers and counts those there but not numbers. */
 size_t series_column_values(const struct spoor_table *b, const struct spoor_column *c, const uint32_t *place_row,
                             double *out, uint64_t *non_numeric);
-/* Per metric and group: moments (merged into the worker's, left in
- * local_moments), resample and hour x weekday sums. With `deviate` each value
- * becomes its deviation from its group's mean (for the co-moments). */
-void series_group_pass(struct series_worker *w, const struct batch_view *v, size_t nlocal, bool deviate);
+/* Per group: each metric's moments, resample and hour x weekday sums, and
+ * with `corr` each metric pair's co-moments, merged into the worker's. May
+ * turn the values into deviations. */
+void series_group_pass(struct series_worker *w, const struct batch_view *v, size_t nlocal, bool corr);
 
 /* The id of the metric in the column `name`, registering it when every numeric
  * column is a metric; SERIES_NOT_METRIC when it is none. Called with mu held. */

@@ -16,40 +16,44 @@ static bool text_number(const char *s, double *v)
     return end != s && *end == '\0' && isfinite(*v);
 }
 
-/* Whether every row of a float column holds a finite number (1e999 reads as
- * inf): its validity words are full and no v - v is other than 0 (an OR over
- * pairs of lanes, not a chain of adds). */
-static bool all_finite(const struct spoor_column *c, size_t rows)
+/* Whether a column's validity words are full: every row holds a value. */
+static bool all_there(const struct spoor_column *c, size_t rows)
 {
     for (size_t i = 0; i < rows / 64; i++)
         if (c->valid[i] != ~0ULL)
             return false;
-    if (rows % 64 && c->valid[rows / 64] != (1ULL << (rows % 64)) - 1)
-        return false;
+    return rows % 64 == 0 || c->valid[rows / 64] == (1ULL << (rows % 64)) - 1;
+}
+
+/* Whether x[0..n) are all finite (1e999 reads as inf): no v - v is other
+ * than 0 (an OR over pairs of lanes, not a chain of adds). */
+static bool all_finite(const double *x, size_t n)
+{
     typedef double pair __attribute__((vector_size(16)));
     typedef int64_t pair_mask __attribute__((vector_size(16)));
     pair_mask odd = {0, 0};
-    size_t r = 0;
-    for (; r + 2 <= rows; r += 2) {
-        pair x;
-        memcpy(&x, c->f64 + r, sizeof x);
-        odd |= x - x != (pair){0, 0};
+    size_t i = 0;
+    for (; i + 2 <= n; i += 2) {
+        pair v;
+        memcpy(&v, x + i, sizeof v);
+        odd |= v - v != (pair){0, 0};
     }
     bool any = odd[0] | odd[1];
-    for (; r < rows; r++)
-        any |= !(c->f64[r] - c->f64[r] == 0);
+    for (; i < n; i++)
+        any |= !(x[i] - x[i] == 0);
     return !any;
 }
 
-/* A float column (the usual metric): a plain gather when all its values are
- * finite numbers, else row by row with the absent and non-finite ones made
- * NaN. Reads the array under unset rows too; what it holds there is never
- * used. */
+/* A float column (the usual metric): a plain gather when every row holds a
+ * finite number (checked first, reading the column in order), else place by
+ * place with the absent and non-finite ones made NaN. Reads the array under
+ * unset rows too; what it holds there is never used. Returns how many are
+ * numbers. */
 static size_t float_values(const struct spoor_column *c, size_t rows, const uint32_t *place_row, double *out,
                            uint64_t *non_numeric)
 {
     const double *f = c->f64;
-    if (all_finite(c, rows)) {
+    if (all_there(c, rows) && all_finite(f, rows)) {
         for (size_t p = 0; p < rows; p++)
             out[p] = f[place_row[p]];
         return rows;
