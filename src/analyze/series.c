@@ -152,21 +152,24 @@ static void count_rows(struct series_worker *w, const struct spoor_table *b)
 }
 
 /* Scratch sized for a batch of `rows` rows (so at most `rows` local groups).
- * The per-row arrays share row_local's block: nine words a row and four more
- * (group_spans and spans have an end mark each). */
+ * The per-row arrays share row_local's block: eleven words a row, the place
+ * flags and four words more (group_spans and spans have an end mark each). */
 static void worker_scratch(struct series_worker *w, size_t rows)
 {
     if (w->row_cap >= rows)
         return;
     w->row_cap = rows;
-    uint32_t *block = spoor_xrealloc(w->row_local, (9 * rows + 4) * sizeof *block);
+    uint32_t *block = spoor_xrealloc(w->row_local, (11 * rows + 4) * sizeof *block + rows * sizeof(bool));
     w->row_local = block;
     w->place_row = block + rows;
-    w->row_entry = block + 2 * rows;
-    w->row_slot = block + 3 * rows;
+    w->place_entry = block + 2 * rows;
+    w->place_slot = block + 3 * rows;
     w->local_end = block + 4 * rows;
-    w->group_spans = block + 5 * rows;
-    w->spans = (struct series_span *)(block + 6 * rows + 1);
+    w->local_last_entry = block + 5 * rows;
+    w->local_last_slot = block + 6 * rows;
+    w->group_spans = block + 7 * rows;
+    w->spans = (struct series_span *)(block + 8 * rows + 1);
+    w->place_starts = (bool *)(block + 11 * rows + 4);
     w->local_gid = spoor_xrealloc(w->local_gid, rows * sizeof *w->local_gid);
     w->local_bucket = spoor_xrealloc(w->local_bucket, rows * sizeof *w->local_bucket);
     w->local_entry = spoor_xrealloc(w->local_entry, rows * sizeof *w->local_entry);

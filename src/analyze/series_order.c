@@ -32,9 +32,9 @@ static uint32_t bucket_entry(struct series_worker *w, uint32_t local, int64_t bu
     return (uint32_t)w->local_entry[local];
 }
 
-/* The rows in group order: each group's rows in row order, groups one after
- * another; local_end[g] ends as one past group g's last place. */
-static void place_rows(struct series_worker *w, size_t rows, size_t nlocal)
+/* Where each local group's places begin: local_end[g] as a start, to be
+ * moved past each place given out. */
+static void count_places(struct series_worker *w, size_t rows, size_t nlocal)
 {
     uint32_t *next = w->local_end;
     for (size_t g = 0; g < nlocal; g++)
@@ -47,51 +47,61 @@ static void place_rows(struct series_worker *w, size_t rows, size_t nlocal)
         next[g] = at;
         at += count;
     }
-    for (size_t r = 0; r < rows; r++)
-        w->place_row[next[w->row_local[r]]++] = (uint32_t)r;
 }
 
-/* Each row's resample entry and hour x weekday slot, in row order so they are
- * computed once per time while consecutive rows share it. */
-static void key_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
-                     size_t nlocal)
+/* In row order, so each time's bucket and slot are computed once while
+ * consecutive rows share it: each row's place (after its group's earlier
+ * rows), and whether it starts a span, as its entry or slot differs from its
+ * group's previous row's; a span's start keeps its entry and slot. */
+static void place_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
+                       size_t nlocal)
 {
     bool resample = run->opts.resample_ns > 0, profile = run->opts.profile && !run->opts.profile_from_buckets;
     int64_t offset = run->opts.utc_offset_ns, last_ts = SPOOR_NULL, bucket = 0;
-    uint32_t slot = 0;
-    for (size_t g = 0; g < nlocal; g++)
+    const int64_t *ts = b->ts;
+    const uint32_t *row_local = w->row_local;
+    uint32_t *next = w->local_end, *place_row = w->place_row, *last_entry = w->local_last_entry,
+             *last_slot = w->local_last_slot, time_slot = 0;
+    bool *starts = w->place_starts;
+    for (size_t g = 0; g < nlocal; g++) {
         w->local_bucket[g] = SPOOR_NULL;
+        last_slot[g] = SERIES_SLOTS; /* no slot: a group's first row starts a span */
+    }
     for (size_t r = 0; r < b->nrows; r++) {
-        w->row_entry[r] = w->row_slot[r] = SERIES_NO_KEY;
-        if (b->ts[r] == SPOOR_NULL)
-            continue;
-        if (b->ts[r] != last_ts) {
-            last_ts = b->ts[r];
+        uint32_t local = row_local[r], p = next[local]++, entry = SERIES_NO_KEY, slot = SERIES_NO_KEY;
+        place_row[p] = (uint32_t)r;
+        if (ts[r] != SPOOR_NULL) {
+            if (ts[r] != last_ts) {
+                last_ts = ts[r];
+                if (resample)
+                    bucket = floor_div(last_ts + offset, run->opts.resample_ns);
+                if (profile)
+                    time_slot = series_hour_weekday_slot(last_ts + offset);
+            }
             if (resample)
-                bucket = floor_div(last_ts + offset, run->opts.resample_ns);
+                entry = bucket_entry(w, local, bucket);
             if (profile)
-                slot = series_hour_weekday_slot(last_ts + offset);
+                slot = time_slot;
         }
-        if (resample)
-            w->row_entry[r] = bucket_entry(w, w->row_local[r], bucket);
-        if (profile)
-            w->row_slot[r] = slot;
+        starts[p] = entry != last_entry[local] || slot != last_slot[local];
+        if (starts[p]) {
+            w->place_entry[p] = last_entry[local] = entry;
+            w->place_slot[p] = last_slot[local] = slot;
+        }
     }
 }
 
-/* Cuts each group's places where the entry or the slot changes, and counts
- * each span's rows into its entry and slot. */
-static void split_spans(struct series_worker *w, size_t rows, size_t nlocal)
+/* The spans in place order, and each span's rows counted into its entry and
+ * slot. */
+static void list_spans(struct series_worker *w, size_t rows, size_t nlocal)
 {
     size_t n = 0;
-    uint32_t start = 0, entry = 0, slot = 0;
+    uint32_t start = 0;
     for (size_t g = 0; g < nlocal; g++) {
         w->group_spans[g] = (uint32_t)n;
-        for (uint32_t p = start; p < w->local_end[g]; p++) {
-            uint32_t r = w->place_row[p];
-            if (p == start || w->row_entry[r] != entry || w->row_slot[r] != slot)
-                w->spans[n++] = (struct series_span){p, entry = w->row_entry[r], slot = w->row_slot[r]};
-        }
+        for (uint32_t p = start; p < w->local_end[g]; p++)
+            if (w->place_starts[p])
+                w->spans[n++] = (struct series_span){p, w->place_entry[p], w->place_slot[p]};
         start = w->local_end[g];
     }
     w->group_spans[nlocal] = (uint32_t)n;
@@ -108,7 +118,7 @@ static void split_spans(struct series_worker *w, size_t rows, size_t nlocal)
 void series_order_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
                        size_t nlocal)
 {
-    place_rows(w, b->nrows, nlocal);
-    key_rows(run, w, b, nlocal);
-    split_spans(w, b->nrows, nlocal);
+    count_places(w, b->nrows, nlocal);
+    place_rows(run, w, b, nlocal);
+    list_spans(w, b->nrows, nlocal);
 }

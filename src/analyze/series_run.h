@@ -54,8 +54,10 @@ struct series_worker {
     /* Per-row arrays, all in the one block row_local owns (freed with it). */
     uint32_t *row_local;                /* row -> batch-local group */
     uint32_t *place_row;                /* place in group order -> its row */
-    uint32_t *row_entry, *row_slot;     /* per row: resample entry, hour x weekday slot */
+    bool *place_starts;                 /* per place: a span starts there */
+    uint32_t *place_entry, *place_slot; /* per place that starts a span: its entry and slot */
     uint32_t *local_end;                /* per local group: one past its last place */
+    uint32_t *local_last_entry, *local_last_slot; /* per local group: its last row's */
     uint32_t *group_spans;              /* per local group: its first span; [nlocal] = nspans */
     struct series_span *spans;          /* nspans + 1: the last only marks the end */
     size_t row_cap;
