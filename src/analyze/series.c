@@ -92,14 +92,7 @@ static void view_batch(struct spoor_series_run *run, struct series_worker *w, co
         for (size_t k = 0; k < w->values_n; k++)
             w->values[k] = spoor_xmalloc(w->values_rows * sizeof **w->values);
     }
-    *v = (struct batch_view){.n = n, .id = w->view_id, .values = w->values, .numbers = w->view_n, .rows = b->nrows};
-}
-
-/* Fills the view's values in group order (so after series_order_rows). */
-static void batch_values(struct series_worker *w, const struct spoor_table *b, const struct batch_view *v)
-{
-    for (size_t k = 0; k < v->n; k++)
-        w->view_n[k] = series_column_values(b, w->view_col[k], w->place_row, v->values[k], &w->non_numeric[v->id[k]]);
+    *v = (struct batch_view){.n = n, .id = w->view_id, .cols = w->view_col, .values = w->values, .numbers = w->view_n};
 }
 
 /* Global group id of every row (0 when no group field) and the batch's local
@@ -187,8 +180,7 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     size_t nlocal = group_rows(run, w, b);
     count_rows(w, b);
     series_order_rows(run, w, b, nlocal);
-    batch_values(w, b, &v);
-    series_group_pass(w, &v, nlocal, run->opts.corr);
+    series_group_pass(w, b, &v, nlocal, run->opts.corr);
     for (size_t g = 0; g < nlocal; g++)
         w->local_of[w->local_gid[g]] = NO_GROUP;
     return SPOOR_OK;

@@ -119,10 +119,10 @@ static void group_sums(struct series_worker *w, const struct batch_view *v, size
     series_moments_init(m);
     const double *x = v->values[k];
     uint32_t id = v->id[k];
-    bool gap_free = v->numbers[k] == v->rows;
+    bool gap_free = v->numbers[k] == v->places;
     const struct series_span *end = &w->spans[w->group_spans[g + 1]];
     for (const struct series_span *s = &w->spans[w->group_spans[g]]; s < end; s++) {
-        struct spoor_moments part = span_sums(x + s->start, s[1].start - s->start, gap_free);
+        struct spoor_moments part = span_sums(x + (s->start - v->first), s[1].start - s->start, gap_free);
         m->n += part.n;
         m->sum += part.sum;
         m->min = part.min < m->min ? part.min : m->min;
@@ -163,7 +163,7 @@ static void pass_group(struct series_worker *w, const struct batch_view *v, size
 {
     size_t n = v->n;
     struct spoor_moments *m = w->local_moments;
-    uint32_t start = w->spans[w->group_spans[g]].start, len = w->spans[w->group_spans[g + 1]].start - start;
+    uint32_t start = w->spans[w->group_spans[g]].start, len = w->local_end[g] - start;
     bool complete = true;
     for (size_t k = 0; k < n; k++) {
         group_sums(w, v, k, g, &m[k]);
@@ -173,7 +173,8 @@ static void pass_group(struct series_worker *w, const struct batch_view *v, size
     for (size_t k = 0; k < n; k++) {
         if (m[k].n) {
             m[k].mean = m[k].sum / (double)m[k].n;
-            m[k].m2 = squared_deviations(v->values[k] + start, len, m[k].mean, v->numbers[k] == v->rows, deviate);
+            m[k].m2 = squared_deviations(v->values[k] + (start - v->first), len, m[k].mean,
+                                         v->numbers[k] == v->places, deviate);
         }
         series_moments_merge(&w->moments[(size_t)w->local_gid[g] * w->mcap + v->id[k]], &m[k]);
     }
@@ -181,7 +182,7 @@ static void pass_group(struct series_worker *w, const struct batch_view *v, size
         return;
     for (size_t a = 0; a < n; a++)
         for (size_t c = a + 1; c < n; c++) {
-            const double *x = v->values[a] + start, *y = v->values[c] + start;
+            const double *x = v->values[a] + (start - v->first), *y = v->values[c] + (start - v->first);
             struct spoor_comoments part;
             if (deviate)
                 part = (struct spoor_comoments){len, m[a].mean, m[c].mean, m[a].m2, m[c].m2, series_dot(x, y, len)};
@@ -191,13 +192,35 @@ static void pass_group(struct series_worker *w, const struct batch_view *v, size
         }
 }
 
-void series_group_pass(struct series_worker *w, const struct batch_view *v, size_t nlocal, bool corr)
+/* Gathers the values of the groups from `from` on whose places, together,
+ * stay within chunk_places (at least one group); returns the group after. */
+static size_t gather_chunk(struct series_worker *w, const struct spoor_table *b, struct batch_view *v, size_t from,
+                           size_t nlocal)
+{
+    enum { chunk_places = 8192 }; /* 64 KiB a metric: they stay in the cache for the group pass */
+    uint32_t first = w->spans[w->group_spans[from]].start;
+    size_t to = from + 1;
+    while (to < nlocal && w->local_end[to] - first <= chunk_places)
+        to++;
+    v->first = first;
+    v->places = w->local_end[to - 1] - first;
+    for (size_t k = 0; k < v->n; k++)
+        v->numbers[k] = series_column_values(b, v->cols[k], w->place_row + first, v->places, v->values[k],
+                                             &w->non_numeric[v->id[k]]);
+    return to;
+}
+
+void series_group_pass(struct series_worker *w, const struct spoor_table *b, struct batch_view *v, size_t nlocal,
+                       bool corr)
 {
     size_t need = v->n > 0 ? v->n : 1; /* never NULL, even with no metric */
     if (w->local_moments_cap < need) {
         w->local_moments_cap = need;
         w->local_moments = spoor_xrealloc(w->local_moments, w->local_moments_cap * sizeof *w->local_moments);
     }
-    for (size_t g = 0; g < nlocal; g++)
-        pass_group(w, v, g, corr);
+    for (size_t g = 0; g < nlocal;) {
+        size_t to = gather_chunk(w, b, v, g, nlocal);
+        for (; g < to; g++)
+            pass_group(w, v, g, corr);
+    }
 }

@@ -84,23 +84,25 @@ struct spoor_series_run {
 struct batch_view {
     size_t n;
     uint32_t *id;     /* global metric id per batch metric */
-    double **values;  /* per batch metric: values in group order, NaN = none */
-    const uint64_t *numbers; /* per batch metric: how many values are numbers */
-    size_t rows;
+    const struct spoor_column **cols;
+    /* the groups being summed: places [first, first + places) */
+    uint32_t first, places;
+    double **values;  /* per batch metric: the values at those places, NaN = none */
+    uint64_t *numbers; /* per batch metric: how many of them are numbers */
 };
 
 /* Orders the batch's rows by local group (place_row) and splits the places
  * into spans; counts the rows of each resample entry and hour x weekday slot. */
 void series_order_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
                        size_t nlocal);
-/* Column c's values in group order (out[p] from row place_row[p]); returns
- * how many are numbers and counts those there but not numbers. */
+/* Column c's values at `places` places (out[p] from row place_row[p]);
+ * returns how many are numbers and counts those there but not numbers. */
 size_t series_column_values(const struct spoor_table *b, const struct spoor_column *c, const uint32_t *place_row,
-                            double *out, uint64_t *non_numeric);
+                            size_t places, double *out, uint64_t *non_numeric);
 /* Per group: each metric's moments, resample and hour x weekday sums, and
- * with `corr` each metric pair's co-moments, merged into the worker's. May
- * turn the values into deviations. */
-void series_group_pass(struct series_worker *w, const struct batch_view *v, size_t nlocal, bool corr);
+ * with `corr` each metric pair's co-moments, merged into the worker's. */
+void series_group_pass(struct series_worker *w, const struct spoor_table *b, struct batch_view *v, size_t nlocal,
+                       bool corr);
 
 /* The id of the metric in the column `name`, registering it when every numeric
  * column is a metric; SERIES_NOT_METRIC when it is none. Called with mu held. */

@@ -1,7 +1,8 @@
-/* A metric column as dense doubles in group order (series_order.c), NaN where
- * a row holds no number: I64, F64 and text columns alike, text parsed with
- * strtod. Gathered place by place: the stores go in order, which the cache
- * streams, where storing each row at its place scattered them. */
+/* A metric column's values at a run of places in group order (series_order.c)
+ * as dense doubles, NaN where a row holds no number: I64, F64 and text
+ * columns alike, text parsed with strtod. Gathered place by place: the stores
+ * go in order, which the cache streams, where storing each row at its place
+ * scattered them. */
 #include "analyze/series_run.h"
 
 #include <math.h>
@@ -25,41 +26,41 @@ static bool all_there(const struct spoor_column *c, size_t rows)
     return rows % 64 == 0 || c->valid[rows / 64] == (1ULL << (rows % 64)) - 1;
 }
 
-/* Whether x[0..n) are all finite (1e999 reads as inf): no v - v is other
- * than 0 (an OR over pairs of lanes, not a chain of adds). */
-static bool all_finite(const double *x, size_t n)
+/* out[p] = f[place_row[p]], two places a step; whether all are finite
+ * (1e999 reads as inf): no v - v is other than 0 (an OR over the pairs, not a
+ * chain of adds). */
+static bool gather_finite(const double *f, const uint32_t *place_row, size_t places, double *out)
 {
     typedef double pair __attribute__((vector_size(16)));
     typedef int64_t pair_mask __attribute__((vector_size(16)));
     pair_mask odd = {0, 0};
-    size_t i = 0;
-    for (; i + 2 <= n; i += 2) {
-        pair v;
-        memcpy(&v, x + i, sizeof v);
+    size_t p = 0;
+    for (; p + 2 <= places; p += 2) {
+        pair v = {f[place_row[p]], f[place_row[p + 1]]};
+        memcpy(out + p, &v, sizeof v);
         odd |= v - v != (pair){0, 0};
     }
     bool any = odd[0] | odd[1];
-    for (; i < n; i++)
-        any |= !(x[i] - x[i] == 0);
+    for (; p < places; p++) {
+        out[p] = f[place_row[p]];
+        any |= !(out[p] - out[p] == 0);
+    }
     return !any;
 }
 
-/* A float column (the usual metric): a plain gather when every row holds a
- * finite number (checked first, reading the column in order), else place by
- * place with the absent and non-finite ones made NaN. Reads the array under
- * unset rows too; what it holds there is never used. Returns how many are
+/* A float column (the usual metric): a plain gather when every row of the
+ * column holds a value and the gathered ones are finite, else place by place
+ * with the absent and non-finite ones made NaN. Reads the array under unset
+ * rows too; what it holds there is never used. Returns how many are
  * numbers. */
-static size_t float_values(const struct spoor_column *c, size_t rows, const uint32_t *place_row, double *out,
-                           uint64_t *non_numeric)
+static size_t float_values(const struct spoor_column *c, size_t rows, const uint32_t *place_row, size_t places,
+                           double *out, uint64_t *non_numeric)
 {
     const double *f = c->f64;
-    if (all_there(c, rows) && all_finite(f, rows)) {
-        for (size_t p = 0; p < rows; p++)
-            out[p] = f[place_row[p]];
-        return rows;
-    }
+    if (all_there(c, rows) && gather_finite(f, place_row, places, out))
+        return places;
     size_t numbers = 0;
-    for (size_t p = 0; p < rows; p++) {
+    for (size_t p = 0; p < places; p++) {
         uint32_t r = place_row[p];
         bool there = (c->valid[r >> 6] >> (r & 63)) & 1, number = there && f[r] - f[r] == 0;
         out[p] = number ? f[r] : NAN;
@@ -70,13 +71,13 @@ static size_t float_values(const struct spoor_column *c, size_t rows, const uint
 }
 
 size_t series_column_values(const struct spoor_table *b, const struct spoor_column *c, const uint32_t *place_row,
-                            double *out, uint64_t *non_numeric)
+                            size_t places, double *out, uint64_t *non_numeric)
 {
     if (c->typed && c->type == SPOOR_F64)
-        return float_values(c, b->nrows, place_row, out, non_numeric);
+        return float_values(c, b->nrows, place_row, places, out, non_numeric);
     const uint64_t *valid = c->valid;
     size_t numbers = 0;
-    for (size_t p = 0; p < b->nrows; p++) {
+    for (size_t p = 0; p < places; p++) {
         uint32_t r = place_row[p];
         out[p] = NAN;
         if (!c->typed || !((valid[r >> 6] >> (r & 63)) & 1))
