@@ -137,35 +137,25 @@ static size_t group_rows(struct spoor_series_run *run, struct series_worker *w, 
     return nlocal;
 }
 
-static void count_rows(struct series_worker *w, const struct spoor_table *b)
-{
-    w->rows += b->nrows;
-    for (size_t r = 0; r < b->nrows; r++)
-        w->rows_without_time += b->ts[r] == SPOOR_NULL;
-}
-
 /* Scratch sized for a batch of `rows` rows (so at most `rows` local groups).
- * The per-row arrays share row_local's block: eleven words a row, the place
- * flags and four words more (group_spans and spans have an end mark each). */
+ * The per-row arrays share row_local's block: fourteen words a row and four
+ * more (group_spans and spans have an end mark each). */
 static void worker_scratch(struct series_worker *w, size_t rows)
 {
     if (w->row_cap >= rows)
         return;
     w->row_cap = rows;
-    uint32_t *block = spoor_xrealloc(w->row_local, (11 * rows + 4) * sizeof *block + rows * sizeof(bool));
+    uint32_t *block = spoor_xrealloc(w->row_local, (14 * rows + 4) * sizeof *block);
     w->row_local = block;
     w->place_row = block + rows;
-    w->place_entry = block + 2 * rows;
-    w->place_slot = block + 3 * rows;
-    w->local_end = block + 4 * rows;
-    w->local_last_entry = block + 5 * rows;
-    w->local_last_slot = block + 6 * rows;
-    w->group_spans = block + 7 * rows;
-    w->spans = (struct series_span *)(block + 8 * rows + 1);
-    w->place_starts = (bool *)(block + 11 * rows + 4);
+    w->local_end = block + 2 * rows;
+    w->local_slot = block + 3 * rows;
+    w->local_spans = block + 4 * rows;
+    w->group_spans = block + 5 * rows;
+    w->found = (struct series_span_start *)(block + 6 * rows + 1);
+    w->spans = (struct series_span *)(block + 10 * rows + 1);
     w->local_gid = spoor_xrealloc(w->local_gid, rows * sizeof *w->local_gid);
     w->local_bucket = spoor_xrealloc(w->local_bucket, rows * sizeof *w->local_bucket);
-    w->local_entry = spoor_xrealloc(w->local_entry, rows * sizeof *w->local_entry);
 }
 
 static int series_map(void *ctx, int worker, const struct spoor_table *b)
@@ -178,7 +168,7 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     struct batch_view v;
     view_batch(run, w, b, &v);
     size_t nlocal = group_rows(run, w, b);
-    count_rows(w, b);
+    w->rows += b->nrows;
     series_order_rows(run, w, b, nlocal);
     series_group_pass(w, b, &v, nlocal, run->opts.corr);
     for (size_t g = 0; g < nlocal; g++)

@@ -21,17 +21,6 @@ unsigned series_hour_weekday_slot(int64_t local_ns)
     return (unsigned)(weekday * DAY_HOURS + hour);
 }
 
-/* The resample entry of a row's group and bucket: each group's last one is
- * remembered, as a group's rows mostly stay in its bucket. */
-static uint32_t bucket_entry(struct series_worker *w, uint32_t local, int64_t bucket)
-{
-    if (w->local_bucket[local] != bucket) {
-        w->local_bucket[local] = bucket;
-        w->local_entry[local] = series_buckets_get(&w->buckets, w->local_gid[local], bucket);
-    }
-    return (uint32_t)w->local_entry[local];
-}
-
 /* Where each local group's places begin: local_end[g] as a start, to be
  * moved past each place given out. */
 static void count_places(struct series_worker *w, size_t rows, size_t nlocal)
@@ -51,62 +40,63 @@ static void count_places(struct series_worker *w, size_t rows, size_t nlocal)
 
 /* In row order, so each time's bucket and slot are computed once while
  * consecutive rows share it: each row's place (after its group's earlier
- * rows), and whether it starts a span, as its entry or slot differs from its
- * group's previous row's; a span's start keeps its entry and slot. */
-static void place_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
-                       size_t nlocal)
+ * rows), and a span's start where a row's bucket or slot differs from its
+ * group's previous row's. A row without time has bucket SPOOR_NULL. Returns
+ * the number of span starts. */
+static size_t place_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
+                         size_t nlocal)
 {
     bool resample = run->opts.resample_ns > 0, profile = run->opts.profile && !run->opts.profile_from_buckets;
-    int64_t offset = run->opts.utc_offset_ns, last_ts = SPOOR_NULL, bucket = 0;
+    int64_t offset = run->opts.utc_offset_ns, last_ts = SPOOR_NULL, bucket = SPOOR_NULL, *local_bucket = w->local_bucket;
     const int64_t *ts = b->ts;
     const uint32_t *row_local = w->row_local;
-    uint32_t *next = w->local_end, *place_row = w->place_row, *last_entry = w->local_last_entry,
-             *last_slot = w->local_last_slot, time_slot = 0;
-    bool *starts = w->place_starts;
+    uint32_t *next = w->local_end, *place_row = w->place_row, *local_slot = w->local_slot, slot = SERIES_NO_KEY;
     for (size_t g = 0; g < nlocal; g++) {
-        w->local_bucket[g] = SPOOR_NULL;
-        last_slot[g] = SERIES_SLOTS; /* no slot: a group's first row starts a span */
+        local_bucket[g] = SPOOR_NULL;
+        local_slot[g] = SERIES_SLOTS; /* no slot: a group's first row starts a span */
+        w->local_spans[g] = 0;
     }
+    size_t nfound = 0;
+    uint64_t without_time = 0;
     for (size_t r = 0; r < b->nrows; r++) {
-        uint32_t local = row_local[r], p = next[local]++, entry = SERIES_NO_KEY, slot = SERIES_NO_KEY;
+        uint32_t local = row_local[r], p = next[local]++;
         place_row[p] = (uint32_t)r;
-        if (ts[r] != SPOOR_NULL) {
-            if (ts[r] != last_ts) {
-                last_ts = ts[r];
-                if (resample)
-                    bucket = floor_div(last_ts + offset, run->opts.resample_ns);
-                if (profile)
-                    time_slot = series_hour_weekday_slot(last_ts + offset);
-            }
-            if (resample)
-                entry = bucket_entry(w, local, bucket);
-            if (profile)
-                slot = time_slot;
+        if (ts[r] != last_ts) {
+            last_ts = ts[r];
+            bool timed = last_ts != SPOOR_NULL;
+            bucket = !timed ? SPOOR_NULL : resample ? floor_div(last_ts + offset, run->opts.resample_ns) : 0;
+            slot = timed && profile ? series_hour_weekday_slot(last_ts + offset) : SERIES_NO_KEY;
         }
-        starts[p] = entry != last_entry[local] || slot != last_slot[local];
-        if (starts[p]) {
-            w->place_entry[p] = last_entry[local] = entry;
-            w->place_slot[p] = last_slot[local] = slot;
+        without_time += last_ts == SPOOR_NULL;
+        if (bucket != local_bucket[local] || slot != local_slot[local]) {
+            local_bucket[local] = bucket;
+            local_slot[local] = slot;
+            uint32_t entry = resample && bucket != SPOOR_NULL
+                                 ? (uint32_t)series_buckets_get(&w->buckets, w->local_gid[local], bucket)
+                                 : SERIES_NO_KEY;
+            w->found[nfound++] = (struct series_span_start){local, {p, entry, slot}};
+            w->local_spans[local]++;
         }
     }
+    w->rows_without_time += without_time;
+    return nfound;
 }
 
-/* The spans in place order, and each span's rows counted into its entry and
- * slot. */
-static void list_spans(struct series_worker *w, size_t rows, size_t nlocal)
+/* The spans in place order (a group's starts were found in place order), and
+ * each span's rows counted into its entry and slot. */
+static void list_spans(struct series_worker *w, size_t rows, size_t nlocal, size_t nfound)
 {
-    size_t n = 0;
-    uint32_t start = 0;
+    uint32_t at = 0;
     for (size_t g = 0; g < nlocal; g++) {
-        w->group_spans[g] = (uint32_t)n;
-        for (uint32_t p = start; p < w->local_end[g]; p++)
-            if (w->place_starts[p])
-                w->spans[n++] = (struct series_span){p, w->place_entry[p], w->place_slot[p]};
-        start = w->local_end[g];
+        w->group_spans[g] = at;
+        at += w->local_spans[g];
+        w->local_spans[g] = w->group_spans[g];
     }
-    w->group_spans[nlocal] = (uint32_t)n;
-    w->spans[n].start = (uint32_t)rows;
-    for (size_t s = 0; s < n; s++) {
+    w->group_spans[nlocal] = at;
+    for (size_t i = 0; i < nfound; i++)
+        w->spans[w->local_spans[w->found[i].local]++] = w->found[i].span;
+    w->spans[nfound].start = (uint32_t)rows;
+    for (size_t s = 0; s < nfound; s++) {
         uint32_t len = w->spans[s + 1].start - w->spans[s].start;
         if (w->spans[s].entry != SERIES_NO_KEY)
             w->buckets.rows[w->spans[s].entry] += len;
@@ -119,6 +109,5 @@ void series_order_rows(struct spoor_series_run *run, struct series_worker *w, co
                        size_t nlocal)
 {
     count_places(w, b->nrows, nlocal);
-    place_rows(run, w, b, nlocal);
-    list_spans(w, b->nrows, nlocal);
+    list_spans(w, b->nrows, nlocal, place_rows(run, w, b, nlocal));
 }

@@ -22,6 +22,12 @@ struct series_span {
     uint32_t start, entry, slot;
 };
 
+/* A span's start as found walking the rows, with its local group. */
+struct series_span_start {
+    uint32_t local;
+    struct series_span span;
+};
+
 struct series_worker {
     size_t mcap, gcap;                  /* metric stride, groups allocated */
     struct spoor_moments *moments;      /* [group * mcap + metric] */
@@ -49,16 +55,16 @@ struct series_worker {
     uint32_t *local_gid;
     struct spoor_moments *local_moments; /* [batch metric], of the group being summed */
     size_t local_moments_cap;
-    int64_t *local_bucket;              /* per local group: its last bucket and entry */
-    size_t *local_entry;
+    int64_t *local_bucket;              /* per local group: its last row's bucket */
+    size_t *local_entry;                /* unused, always NULL: series_result.c still frees it */
     /* Per-row arrays, all in the one block row_local owns (freed with it). */
     uint32_t *row_local;                /* row -> batch-local group */
     uint32_t *place_row;                /* place in group order -> its row */
-    bool *place_starts;                 /* per place: a span starts there */
-    uint32_t *place_entry, *place_slot; /* per place that starts a span: its entry and slot */
     uint32_t *local_end;                /* per local group: one past its last place */
-    uint32_t *local_last_entry, *local_last_slot; /* per local group: its last row's */
+    uint32_t *local_slot;               /* per local group: its last row's slot */
+    uint32_t *local_spans;              /* per local group: spans found, then where the next goes */
     uint32_t *group_spans;              /* per local group: its first span; [nlocal] = nspans */
+    struct series_span_start *found;    /* span starts in row order */
     struct series_span *spans;          /* nspans + 1: the last only marks the end */
     size_t row_cap;
 };
@@ -92,7 +98,8 @@ struct batch_view {
 };
 
 /* Orders the batch's rows by local group (place_row) and splits the places
- * into spans; counts the rows of each resample entry and hour x weekday slot. */
+ * into spans; counts the rows of each resample entry and hour x weekday slot,
+ * and the rows without time. */
 void series_order_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
                        size_t nlocal);
 /* Column c's values at `places` places (out[p] from row place_row[p]);
