@@ -138,22 +138,26 @@ static size_t group_rows(struct spoor_series_run *run, struct series_worker *w, 
 }
 
 /* Scratch sized for a batch of `rows` rows (so at most `rows` local groups).
- * The per-row arrays share row_local's block: fourteen words a row and four
- * more (group_spans and spans have an end mark each). */
+ * The per-row arrays share row_local's block: eighteen words a row and five
+ * more (group_spans, chunk_group and spans have an end mark each). */
 static void worker_scratch(struct series_worker *w, size_t rows)
 {
     if (w->row_cap >= rows)
         return;
     w->row_cap = rows;
-    uint32_t *block = spoor_xrealloc(w->row_local, (14 * rows + 4) * sizeof *block);
+    uint32_t *block = spoor_xrealloc(w->row_local, (18 * rows + 5) * sizeof *block);
     w->row_local = block;
-    w->place_row = block + rows;
-    w->local_end = block + 2 * rows;
-    w->local_slot = block + 3 * rows;
-    w->local_spans = block + 4 * rows;
-    w->group_spans = block + 5 * rows;
-    w->found = (struct series_span_start *)(block + 6 * rows + 1);
-    w->spans = (struct series_span *)(block + 10 * rows + 1);
+    w->chunk_row = block + rows;
+    w->chunk_place = block + 2 * rows;
+    w->chunk_next = block + 3 * rows;
+    w->local_chunk = block + 4 * rows;
+    w->local_end = block + 5 * rows;
+    w->local_slot = block + 6 * rows;
+    w->local_spans = block + 7 * rows;
+    w->group_spans = block + 8 * rows;
+    w->chunk_group = block + 9 * rows + 1;
+    w->found = (struct series_span_start *)(block + 10 * rows + 2);
+    w->spans = (struct series_span *)(block + 14 * rows + 2);
     w->local_gid = spoor_xrealloc(w->local_gid, rows * sizeof *w->local_gid);
     w->local_bucket = spoor_xrealloc(w->local_bucket, rows * sizeof *w->local_bucket);
 }
@@ -170,7 +174,7 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     size_t nlocal = group_rows(run, w, b);
     w->rows += b->nrows;
     series_order_rows(run, w, b, nlocal);
-    series_group_pass(w, b, &v, nlocal, run->opts.corr);
+    series_group_pass(w, b, &v, run->opts.corr);
     for (size_t g = 0; g < nlocal; g++)
         w->local_of[w->local_gid[g]] = NO_GROUP;
     return SPOOR_OK;

@@ -21,8 +21,9 @@ unsigned series_hour_weekday_slot(int64_t local_ns)
     return (unsigned)(weekday * DAY_HOURS + hour);
 }
 
-/* Where each local group's places begin: local_end[g] as a start, to be
- * moved past each place given out. */
+/* Where each local group's places begin (local_end[g] as a start, to be
+ * moved past each place given out), and the chunks: consecutive groups whose
+ * places together stay within SERIES_CHUNK_PLACES, at least one a chunk. */
 static void count_places(struct series_worker *w, size_t rows, size_t nlocal)
 {
     uint32_t *next = w->local_end;
@@ -31,16 +32,24 @@ static void count_places(struct series_worker *w, size_t rows, size_t nlocal)
     for (size_t r = 0; r < rows; r++)
         next[w->row_local[r]]++;
     uint32_t at = 0;
+    size_t n = 0;
     for (size_t g = 0; g < nlocal; g++) {
         uint32_t count = next[g];
+        if (g == 0 || at + count - w->chunk_next[n - 1] > SERIES_CHUNK_PLACES) {
+            w->chunk_group[n] = (uint32_t)g;
+            w->chunk_next[n++] = at;
+        }
+        w->local_chunk[g] = (uint32_t)n - 1;
         next[g] = at;
         at += count;
     }
+    w->chunk_group[n] = (uint32_t)nlocal;
+    w->nchunks = n;
 }
 
 /* In row order, so each time's bucket and slot are computed once while
  * consecutive rows share it: each row's place (after its group's earlier
- * rows), and a span's start where a row's bucket or slot differs from its
+ * rows), listed in its chunk with its row, and a span's start where a row's bucket or slot differs from its
  * group's previous row's. A row without time has bucket SPOOR_NULL. Returns
  * the number of span starts. */
 static size_t place_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
@@ -50,7 +59,7 @@ static size_t place_rows(struct spoor_series_run *run, struct series_worker *w, 
     int64_t offset = run->opts.utc_offset_ns, last_ts = SPOOR_NULL, bucket = SPOOR_NULL, *local_bucket = w->local_bucket;
     const int64_t *ts = b->ts;
     const uint32_t *row_local = w->row_local;
-    uint32_t *next = w->local_end, *place_row = w->place_row, *local_slot = w->local_slot, slot = SERIES_NO_KEY;
+    uint32_t *next = w->local_end, *local_slot = w->local_slot, slot = SERIES_NO_KEY;
     for (size_t g = 0; g < nlocal; g++) {
         local_bucket[g] = SPOOR_NULL;
         local_slot[g] = SERIES_SLOTS; /* no slot: a group's first row starts a span */
@@ -59,8 +68,9 @@ static size_t place_rows(struct spoor_series_run *run, struct series_worker *w, 
     size_t nfound = 0;
     uint64_t without_time = 0;
     for (size_t r = 0; r < b->nrows; r++) {
-        uint32_t local = row_local[r], p = next[local]++;
-        place_row[p] = (uint32_t)r;
+        uint32_t local = row_local[r], p = next[local]++, i = w->chunk_next[w->local_chunk[local]]++;
+        w->chunk_row[i] = (uint32_t)r;
+        w->chunk_place[i] = p;
         if (ts[r] != last_ts) {
             last_ts = ts[r];
             bool timed = last_ts != SPOOR_NULL;

@@ -9,7 +9,8 @@
 #include "analyze/series_internal.h"
 #include "spoor/table.h"
 
-enum { SERIES_SLOTS = 7 * 24 };
+/* A chunk's values, 64 KiB a metric, stay in the cache for the group pass. */
+enum { SERIES_SLOTS = 7 * 24, SERIES_CHUNK_PLACES = 8192 };
 #define SERIES_NOT_METRIC UINT32_MAX
 #define SERIES_NO_RANK UINT32_MAX
 
@@ -59,7 +60,11 @@ struct series_worker {
     size_t *local_entry;                /* unused, always NULL: series_result.c still frees it */
     /* Per-row arrays, all in the one block row_local owns (freed with it). */
     uint32_t *row_local;                /* row -> batch-local group */
-    uint32_t *place_row;                /* place in group order -> its row */
+    uint32_t *chunk_row, *chunk_place;  /* a chunk's rows in row order and their places (chunk by chunk) */
+    uint32_t *chunk_group;              /* per chunk: its first local group; [nchunks] = nlocal */
+    uint32_t *chunk_next;               /* per chunk: where its next row goes */
+    size_t nchunks;
+    uint32_t *local_chunk;              /* per local group: its chunk */
     uint32_t *local_end;                /* per local group: one past its last place */
     uint32_t *local_slot;               /* per local group: its last row's slot */
     uint32_t *local_spans;              /* per local group: spans found, then where the next goes */
@@ -97,19 +102,21 @@ struct batch_view {
     uint64_t *numbers; /* per batch metric: how many of them are numbers */
 };
 
-/* Orders the batch's rows by local group (place_row) and splits the places
- * into spans; counts the rows of each resample entry and hour x weekday slot,
- * and the rows without time. */
+/* Orders the batch's rows by local group (each row's place), groups them in
+ * chunks of about series_chunk_places places and splits the places into
+ * spans; counts the rows of each resample entry and hour x weekday slot, and
+ * the rows without time. */
 void series_order_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
                        size_t nlocal);
-/* Column c's values at `places` places (out[p] from row place_row[p]);
- * returns how many are numbers and counts those there but not numbers. */
-size_t series_column_values(const struct spoor_table *b, const struct spoor_column *c, const uint32_t *place_row,
-                            size_t places, double *out, uint64_t *non_numeric);
-/* Per group: each metric's moments, resample and hour x weekday sums, and
- * with `corr` each metric pair's co-moments, merged into the worker's. */
-void series_group_pass(struct series_worker *w, const struct spoor_table *b, struct batch_view *v, size_t nlocal,
-                       bool corr);
+/* Column c's values of n rows (row[i] at place[i], out indexed by place -
+ * first); returns how many are numbers and counts those there but not
+ * numbers. */
+size_t series_column_values(const struct spoor_table *b, const struct spoor_column *c, const uint32_t *row,
+                            const uint32_t *place, size_t n, uint32_t first, double *out, uint64_t *non_numeric);
+/* Chunk by chunk, the values gathered, then per group: each metric's
+ * moments, resample and hour x weekday sums, and with `corr` each metric
+ * pair's co-moments, merged into the worker's. */
+void series_group_pass(struct series_worker *w, const struct spoor_table *b, struct batch_view *v, bool corr);
 
 /* The id of the metric in the column `name`, registering it when every numeric
  * column is a metric; SERIES_NOT_METRIC when it is none. Called with mu held. */

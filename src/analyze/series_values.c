@@ -26,24 +26,26 @@ static bool all_there(const struct spoor_column *c, size_t rows)
     return rows % 64 == 0 || c->valid[rows / 64] == (1ULL << (rows % 64)) - 1;
 }
 
-/* out[p] = f[place_row[p]], two places a step; whether all are finite
+/* out[place[i] - first] = f[row[i]], two a step; whether all are finite
  * (1e999 reads as inf): no v - v is other than 0 (an OR over the pairs, not a
  * chain of adds). */
-static bool gather_finite(const double *f, const uint32_t *place_row, size_t places, double *out)
+static bool copy_finite(const double *f, const uint32_t *row, const uint32_t *place, size_t n, uint32_t first,
+                        double *out)
 {
     typedef double pair __attribute__((vector_size(16)));
     typedef int64_t pair_mask __attribute__((vector_size(16)));
     pair_mask odd = {0, 0};
-    size_t p = 0;
-    for (; p + 2 <= places; p += 2) {
-        pair v = {f[place_row[p]], f[place_row[p + 1]]};
-        memcpy(out + p, &v, sizeof v);
+    size_t i = 0;
+    for (; i + 2 <= n; i += 2) {
+        pair v = {f[row[i]], f[row[i + 1]]};
+        out[place[i] - first] = v[0];
+        out[place[i + 1] - first] = v[1];
         odd |= v - v != (pair){0, 0};
     }
     bool any = odd[0] | odd[1];
-    for (; p < places; p++) {
-        out[p] = f[place_row[p]];
-        any |= !(out[p] - out[p] == 0);
+    for (; i < n; i++) {
+        out[place[i] - first] = f[row[i]];
+        any |= !(f[row[i]] - f[row[i]] == 0);
     }
     return !any;
 }
@@ -53,33 +55,34 @@ static bool gather_finite(const double *f, const uint32_t *place_row, size_t pla
  * with the absent and non-finite ones made NaN. Reads the array under unset
  * rows too; what it holds there is never used. Returns how many are
  * numbers. */
-static size_t float_values(const struct spoor_column *c, size_t rows, const uint32_t *place_row, size_t places,
-                           double *out, uint64_t *non_numeric)
+static size_t float_values(const struct spoor_column *c, size_t rows, const uint32_t *row, const uint32_t *place,
+                           size_t n, uint32_t first, double *out, uint64_t *non_numeric)
 {
     const double *f = c->f64;
-    if (all_there(c, rows) && gather_finite(f, place_row, places, out))
-        return places;
+    if (all_there(c, rows) && copy_finite(f, row, place, n, first, out))
+        return n;
     size_t numbers = 0;
-    for (size_t p = 0; p < places; p++) {
-        uint32_t r = place_row[p];
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = row[i];
         bool there = (c->valid[r >> 6] >> (r & 63)) & 1, number = there && f[r] - f[r] == 0;
-        out[p] = number ? f[r] : NAN;
+        out[place[i] - first] = number ? f[r] : NAN;
         numbers += number;
         *non_numeric += there && !number;
     }
     return numbers;
 }
 
-size_t series_column_values(const struct spoor_table *b, const struct spoor_column *c, const uint32_t *place_row,
-                            size_t places, double *out, uint64_t *non_numeric)
+size_t series_column_values(const struct spoor_table *b, const struct spoor_column *c, const uint32_t *row,
+                            const uint32_t *place, size_t n, uint32_t first, double *out, uint64_t *non_numeric)
 {
     if (c->typed && c->type == SPOOR_F64)
-        return float_values(c, b->nrows, place_row, places, out, non_numeric);
+        return float_values(c, b->nrows, row, place, n, first, out, non_numeric);
     const uint64_t *valid = c->valid;
     size_t numbers = 0;
-    for (size_t p = 0; p < places; p++) {
-        uint32_t r = place_row[p];
-        out[p] = NAN;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = row[i];
+        double *at = &out[place[i] - first];
+        *at = NAN;
         if (!c->typed || !((valid[r >> 6] >> (r & 63)) & 1))
             continue;
         double v;
@@ -88,7 +91,7 @@ size_t series_column_values(const struct spoor_table *b, const struct spoor_colu
         else if (!text_number(spoor_table_str(b, c->str[r]), &v))
             v = NAN;
         if (isfinite(v)) {
-            out[p] = v;
+            *at = v;
             numbers++;
         } else {
             ++*non_numeric;
