@@ -95,8 +95,38 @@ static void view_batch(struct spoor_series_run *run, struct series_worker *w, co
     *v = (struct batch_view){.n = n, .id = w->view_id, .cols = w->view_col, .values = w->values, .numbers = w->view_n};
 }
 
-/* Global group id of every row (0 when no group field) and the batch's local
- * index of each, so per-batch sums use a small dense array. */
+/* The batch-local index of the group in string s, seen for the first time in
+ * the batch: its global id comes from the registry (under the lock). */
+static uint32_t first_sight(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
+                            uint32_t s, size_t *nlocal)
+{
+    size_t len;
+    const char *text = spoor_strpool_get(b->pool, s, &len);
+    pthread_mutex_lock(&run->mu);
+    uint32_t g = spoor_strpool_intern(run->groups, text, len);
+    pthread_mutex_unlock(&run->mu);
+    w->gid_of_str[s] = g;
+    worker_grow_groups(w, (size_t)g + 1);
+    if (w->local_cap <= g) {
+        size_t cap = w->local_cap ? w->local_cap : 64;
+        while (cap <= g)
+            cap *= 2;
+        w->local_of = spoor_xrealloc(w->local_of, cap * sizeof *w->local_of);
+        for (size_t i = w->local_cap; i < cap; i++)
+            w->local_of[i] = NO_GROUP;
+        w->local_cap = cap;
+    }
+    if (w->local_of[g] == NO_GROUP) {
+        w->local_of[g] = (uint32_t)*nlocal;
+        w->local_end[*nlocal] = 0; /* its rows, counted by group_rows */
+        w->local_gid[(*nlocal)++] = g;
+    }
+    return w->local_of[g];
+}
+
+/* The batch's local group of every row (global group 0 when no group field),
+ * so per-batch sums use a small dense array, and each local group's rows
+ * (into local_end, where series_order_rows starts from them). */
 static size_t group_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b)
 {
     size_t pool_n = spoor_strpool_count(b->pool);
@@ -107,33 +137,15 @@ static size_t group_rows(struct spoor_series_run *run, struct series_worker *w, 
     for (size_t i = 0; i < pool_n; i++)
         w->gid_of_str[i] = NO_GROUP;
     size_t nlocal = 0;
+    uint32_t *count = w->local_end, *row_local = w->row_local;
     for (size_t r = 0; r < b->nrows; r++) {
-        uint32_t s = run->opts.has_group ? b->name[r] : 0;
-        if (w->gid_of_str[s] == NO_GROUP) {
-            size_t len;
-            const char *text = spoor_strpool_get(b->pool, s, &len);
-            pthread_mutex_lock(&run->mu);
-            uint32_t g = spoor_strpool_intern(run->groups, text, len);
-            pthread_mutex_unlock(&run->mu);
-            w->gid_of_str[s] = g;
-            worker_grow_groups(w, (size_t)g + 1);
-            if (w->local_cap <= g) {
-                size_t cap = w->local_cap ? w->local_cap : 64;
-                while (cap <= g)
-                    cap *= 2;
-                w->local_of = spoor_xrealloc(w->local_of, cap * sizeof *w->local_of);
-                for (size_t i = w->local_cap; i < cap; i++)
-                    w->local_of[i] = NO_GROUP;
-                w->local_cap = cap;
-            }
-            if (w->local_of[g] == NO_GROUP) {
-                w->local_of[g] = (uint32_t)nlocal;
-                w->local_gid[nlocal++] = g;
-            }
-        }
-        w->row_local[r] = w->local_of[w->gid_of_str[s]];
-        w->group_rows[w->gid_of_str[s]]++;
+        uint32_t s = run->opts.has_group ? b->name[r] : 0, g = w->gid_of_str[s];
+        uint32_t local = g == NO_GROUP ? first_sight(run, w, b, s, &nlocal) : w->local_of[g];
+        row_local[r] = local;
+        count[local]++;
     }
+    for (size_t l = 0; l < nlocal; l++)
+        w->group_rows[w->local_gid[l]] += count[l];
     return nlocal;
 }
 

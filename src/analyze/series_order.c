@@ -21,17 +21,13 @@ unsigned series_hour_weekday_slot(int64_t local_ns)
     return (unsigned)(weekday * DAY_HOURS + hour);
 }
 
-/* Where each local group's places begin (local_end[g] as a start, to be
- * moved past each place given out), and the chunks: consecutive groups whose
- * places together stay within SERIES_CHUNK_PLACES, at least one a chunk. */
-static void count_places(struct series_worker *w, size_t rows, size_t nlocal)
+/* From each local group's rows (in local_end): where its places begin
+ * (local_end[g] as a start, to be moved past each place given out), and the
+ * chunks: consecutive groups whose places together stay within
+ * SERIES_CHUNK_PLACES, at least one a chunk. */
+static void count_places(struct series_worker *w, size_t nlocal)
 {
-    uint32_t *next = w->local_end;
-    for (size_t g = 0; g < nlocal; g++)
-        next[g] = 0;
-    for (size_t r = 0; r < rows; r++)
-        next[w->row_local[r]]++;
-    uint32_t at = 0;
+    uint32_t *next = w->local_end, at = 0;
     size_t n = 0;
     for (size_t g = 0; g < nlocal; g++) {
         uint32_t count = next[g];
@@ -118,6 +114,6 @@ static void list_spans(struct series_worker *w, size_t rows, size_t nlocal, size
 void series_order_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
                        size_t nlocal)
 {
-    count_places(w, b->nrows, nlocal);
+    count_places(w, nlocal);
     list_spans(w, b->nrows, nlocal, place_rows(run, w, b, nlocal));
 }

@@ -65,7 +65,7 @@ struct series_worker {
     uint32_t *chunk_next;               /* per chunk: where its next row goes */
     size_t nchunks;
     uint32_t *local_chunk;              /* per local group: its chunk */
-    uint32_t *local_end;                /* per local group: one past its last place */
+    uint32_t *local_end;                /* per local group: its rows, then one past its last place */
     uint32_t *local_slot;               /* per local group: its last row's slot */
     uint32_t *local_spans;              /* per local group: spans found, then where the next goes */
     uint32_t *group_spans;              /* per local group: its first span; [nlocal] = nspans */
