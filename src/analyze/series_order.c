@@ -45,9 +45,9 @@ static void count_places(struct series_worker *w, size_t nlocal)
 
 /* In row order, so each time's bucket and slot are computed once while
  * consecutive rows share it: each row's place (after its group's earlier
- * rows), listed in its chunk with its row, and a span's start where a row's bucket or slot differs from its
- * group's previous row's. A row without time has bucket SPOOR_NULL. Returns
- * the number of span starts. */
+ * rows), listed in its chunk with its row, and a span's start where a row's
+ * bucket or slot differs from its group's previous row's. A row without time
+ * has bucket SPOOR_NULL. Returns the number of span starts. */
 static size_t place_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
                          size_t nlocal)
 {
