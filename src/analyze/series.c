@@ -150,26 +150,31 @@ static size_t group_rows(struct spoor_series_run *run, struct series_worker *w, 
 }
 
 /* Scratch sized for a batch of `rows` rows (so at most `rows` local groups).
- * The per-row arrays share row_local's block: eighteen words a row and five
- * more (group_spans, chunk_group and spans have an end mark each). */
+ * The per-row arrays share row_local's block: row_local padded to an even
+ * number of words, so the found span starts after it have their int64
+ * aligned, then the rest, thirteen words a row and five more (group_spans,
+ * chunk_group and spans have an end mark each). */
 static void worker_scratch(struct series_worker *w, size_t rows)
 {
     if (w->row_cap >= rows)
         return;
     w->row_cap = rows;
-    uint32_t *block = spoor_xrealloc(w->row_local, (18 * rows + 5) * sizeof *block);
+    size_t padded = rows + (rows & 1);
+    uint32_t *block = spoor_xrealloc(w->row_local, padded * sizeof *block + rows * sizeof *w->found +
+                                                       (13 * rows + 5) * sizeof *block);
     w->row_local = block;
-    w->chunk_row = block + rows;
-    w->chunk_place = block + 2 * rows;
-    w->chunk_next = block + 3 * rows;
-    w->local_chunk = block + 4 * rows;
-    w->local_end = block + 5 * rows;
-    w->local_slot = block + 6 * rows;
-    w->local_spans = block + 7 * rows;
-    w->group_spans = block + 8 * rows;
-    w->chunk_group = block + 9 * rows + 1;
-    w->found = (struct series_span_start *)(block + 10 * rows + 2);
-    w->spans = (struct series_span *)(block + 14 * rows + 2);
+    w->found = (struct series_span_start *)(block + padded);
+    uint32_t *rest = (uint32_t *)(w->found + rows);
+    w->chunk_row = rest;
+    w->chunk_place = rest + rows;
+    w->chunk_next = rest + 2 * rows;
+    w->local_chunk = rest + 3 * rows;
+    w->local_end = rest + 4 * rows;
+    w->local_slot = rest + 5 * rows;
+    w->local_spans = rest + 6 * rows;
+    w->group_spans = rest + 7 * rows;
+    w->chunk_group = rest + 8 * rows + 1;
+    w->spans = (struct series_span *)(rest + 9 * rows + 2);
     w->local_gid = spoor_xrealloc(w->local_gid, rows * sizeof *w->local_gid);
     w->local_bucket = spoor_xrealloc(w->local_bucket, rows * sizeof *w->local_bucket);
 }

@@ -77,10 +77,7 @@ static size_t place_rows(struct spoor_series_run *run, struct series_worker *w, 
         if (bucket != local_bucket[local] || slot != local_slot[local]) {
             local_bucket[local] = bucket;
             local_slot[local] = slot;
-            uint32_t entry = resample && bucket != SPOOR_NULL
-                                 ? (uint32_t)series_buckets_get(&w->buckets, w->local_gid[local], bucket)
-                                 : SERIES_NO_KEY;
-            w->found[nfound++] = (struct series_span_start){local, {p, entry, slot}};
+            w->found[nfound++] = (struct series_span_start){bucket, local, p, slot};
             w->local_spans[local]++;
         }
     }
@@ -88,9 +85,10 @@ static size_t place_rows(struct spoor_series_run *run, struct series_worker *w, 
     return nfound;
 }
 
-/* The spans in place order (a group's starts were found in place order), and
- * each span's rows counted into its entry and slot. */
-static void list_spans(struct series_worker *w, size_t rows, size_t nlocal, size_t nfound)
+/* The spans in place order (a group's starts were found in place order), each
+ * with its resample entry (asked in row order, so entries keep the order of
+ * first sight), and each span's rows counted into its entry and slot. */
+static void list_spans(struct series_worker *w, size_t rows, size_t nlocal, size_t nfound, bool resample)
 {
     uint32_t at = 0;
     for (size_t g = 0; g < nlocal; g++) {
@@ -99,8 +97,13 @@ static void list_spans(struct series_worker *w, size_t rows, size_t nlocal, size
         w->local_spans[g] = w->group_spans[g];
     }
     w->group_spans[nlocal] = at;
-    for (size_t i = 0; i < nfound; i++)
-        w->spans[w->local_spans[w->found[i].local]++] = w->found[i].span;
+    for (size_t i = 0; i < nfound; i++) {
+        const struct series_span_start *f = &w->found[i];
+        uint32_t entry = resample && f->bucket != SPOOR_NULL
+                             ? (uint32_t)series_buckets_get(&w->buckets, w->local_gid[f->local], f->bucket)
+                             : SERIES_NO_KEY;
+        w->spans[w->local_spans[f->local]++] = (struct series_span){f->start, entry, f->slot};
+    }
     w->spans[nfound].start = (uint32_t)rows;
     for (size_t s = 0; s < nfound; s++) {
         uint32_t len = w->spans[s + 1].start - w->spans[s].start;
@@ -115,5 +118,5 @@ void series_order_rows(struct spoor_series_run *run, struct series_worker *w, co
                        size_t nlocal)
 {
     count_places(w, nlocal);
-    list_spans(w, b->nrows, nlocal, place_rows(run, w, b, nlocal));
+    list_spans(w, b->nrows, nlocal, place_rows(run, w, b, nlocal), run->opts.resample_ns > 0);
 }

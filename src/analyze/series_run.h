@@ -23,10 +23,11 @@ struct series_span {
     uint32_t start, entry, slot;
 };
 
-/* A span's start as found walking the rows, with its local group. */
+/* A span's start as found walking the rows: its local group, place, bucket
+ * (SPOOR_NULL: no time) and slot. */
 struct series_span_start {
-    uint32_t local;
-    struct series_span span;
+    int64_t bucket;
+    uint32_t local, start, slot;
 };
 
 struct series_worker {
