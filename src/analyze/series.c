@@ -95,10 +95,11 @@ static void view_batch(struct spoor_series_run *run, struct series_worker *w, co
     *v = (struct batch_view){.n = n, .id = w->view_id, .cols = w->view_col, .values = w->values, .numbers = w->view_n};
 }
 
-/* The batch-local index of the group in string s, seen for the first time in
- * the batch: its global id comes from the registry (under the lock). */
-static uint32_t first_sight(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
-                            uint32_t s, size_t *nlocal)
+/* The group in string s, seen for the first time in the batch: its global id
+ * comes from the registry (under the lock), and it gets a batch-local index
+ * unless another string of the batch named it. */
+static void first_sight(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b, uint32_t s,
+                        size_t *nlocal)
 {
     size_t len;
     const char *text = spoor_strpool_get(b->pool, s, &len);
@@ -121,7 +122,6 @@ static uint32_t first_sight(struct spoor_series_run *run, struct series_worker *
         w->local_end[*nlocal] = 0; /* its rows, counted by group_rows */
         w->local_gid[(*nlocal)++] = g;
     }
-    return w->local_of[g];
 }
 
 /* The batch's local group of every row (global group 0 when no group field),
@@ -136,16 +136,22 @@ static size_t group_rows(struct spoor_series_run *run, struct series_worker *w, 
     }
     for (size_t i = 0; i < pool_n; i++)
         w->gid_of_str[i] = NO_GROUP;
-    size_t nlocal = 0;
-    uint32_t *count = w->local_end, *row_local = w->row_local;
-    for (size_t r = 0; r < b->nrows; r++) {
-        uint32_t s = run->opts.has_group ? b->name[r] : 0, g = w->gid_of_str[s];
-        uint32_t local = g == NO_GROUP ? first_sight(run, w, b, s, &nlocal) : w->local_of[g];
-        row_local[r] = local;
-        count[local]++;
+    size_t nlocal = 0, r = 0;
+    bool has_group = run->opts.has_group;
+    while (r < b->nrows) {
+        /* up to the next row whose group is new to the batch, with no call in
+         * the loop, so it keeps its pointers in registers */
+        const uint32_t *name = b->name, *gid_of_str = w->gid_of_str, *local_of = w->local_of;
+        uint32_t *count = w->local_end, *row_local = w->row_local, g;
+        for (; r < b->nrows && (g = gid_of_str[has_group ? name[r] : 0]) != NO_GROUP; r++) {
+            row_local[r] = local_of[g];
+            count[local_of[g]]++;
+        }
+        if (r < b->nrows)
+            first_sight(run, w, b, has_group ? name[r] : 0, &nlocal);
     }
     for (size_t l = 0; l < nlocal; l++)
-        w->group_rows[w->local_gid[l]] += count[l];
+        w->group_rows[w->local_gid[l]] += w->local_end[l];
     return nlocal;
 }
 
