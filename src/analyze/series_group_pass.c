@@ -39,6 +39,13 @@ static pair higher(pair x, pair hi)
 #endif
 }
 
+static pair load_pair(const double *x)
+{
+    pair v;
+    memcpy(&v, x, sizeof v);
+    return v;
+}
+
 /* Count, sum, minimum and maximum of the numbers in x[0..len). Values with
  * gaps (NaN) take the scalar loop that tests each; gap-free ones go two pairs
  * of lanes a step first. */
@@ -48,9 +55,7 @@ static struct spoor_moments span_sums(const double *x, size_t len, bool gap_free
     size_t i = 0;
     if (gap_free)
         for (; i + 4 <= len; i += 4) {
-            pair a, b;
-            memcpy(&a, x + i, sizeof a);
-            memcpy(&b, x + i + 2, sizeof b);
+            pair a = load_pair(x + i), b = load_pair(x + i + 2);
             sum0 += a;
             sum1 += b;
             lo0 = lower(a, lo0);
@@ -82,9 +87,7 @@ static double squared_deviations(double *x, size_t len, double mean, bool gap_fr
     size_t i = 0;
     if (gap_free)
         for (; i + 4 <= len; i += 4) {
-            pair a, b;
-            memcpy(&a, x + i, sizeof a);
-            memcpy(&b, x + i + 2, sizeof b);
+            pair a = load_pair(x + i), b = load_pair(x + i + 2);
             a -= centre;
             b -= centre;
             if (write) {
