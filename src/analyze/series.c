@@ -57,8 +57,8 @@ static void worker_grow_groups(struct series_worker *w, size_t n)
     w->gcap = cap;
 }
 
-/* Finds the batch's metric columns, registering new metrics, and sizes the
- * value arrays. */
+/* Finds the batch's metric columns, registering new metrics, sizes the value
+ * arrays and finds each metric's values in row order. */
 static void view_batch(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
                        struct batch_view *v)
 {
@@ -88,11 +88,20 @@ static void view_batch(struct spoor_series_run *run, struct series_worker *w, co
             free(w->values[k]);
         w->values_rows = b->nrows > w->values_rows ? b->nrows : w->values_rows;
         w->values_n = n > w->values_n ? n : w->values_n;
-        w->values = spoor_xrealloc(w->values, w->values_n * sizeof *w->values);
+        /* the arrays, then as many borrowed pointers: the sources */
+        w->values = spoor_xrealloc(w->values, 2 * w->values_n * sizeof *w->values);
         for (size_t k = 0; k < w->values_n; k++)
-            w->values[k] = spoor_xmalloc(w->values_rows * sizeof **w->values);
+            w->values[k] = spoor_xmalloc(2 * w->values_rows * sizeof **w->values);
     }
-    *v = (struct batch_view){.n = n, .id = w->view_id, .cols = w->view_col, .values = w->values, .numbers = w->view_n};
+    *v = (struct batch_view){.n = n,
+                             .id = w->view_id,
+                             .cols = w->view_col,
+                             .source = w->values + w->values_n,
+                             .values = w->values,
+                             .numbers = w->view_n};
+    for (size_t k = 0; k < n; k++)
+        v->source[k] = series_column_source(b, w->view_col[k], w->values[k] + w->values_rows,
+                                            &w->non_numeric[w->view_id[k]]);
 }
 
 /* The group in string s, seen for the first time in the batch: its global id
@@ -197,7 +206,7 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     size_t nlocal = group_rows(run, w, b);
     w->rows += b->nrows;
     series_order_rows(run, w, b, nlocal);
-    series_group_pass(w, b, &v, run->opts.corr);
+    series_group_pass(w, &v, run->opts.corr);
     for (size_t g = 0; g < nlocal; g++)
         w->local_of[w->local_gid[g]] = NO_GROUP;
     return SPOOR_OK;

@@ -197,17 +197,18 @@ static void pass_group(struct series_worker *w, const struct batch_view *v, size
 
 /* Gathers the values of chunk c's groups (rows in row order, each value to
  * its place). */
-static void gather_chunk(struct series_worker *w, const struct spoor_table *b, struct batch_view *v, size_t c)
+static void gather_chunk(struct series_worker *w, struct batch_view *v, size_t c)
 {
     uint32_t first = w->spans[w->group_spans[w->chunk_group[c]]].start;
     v->first = first;
     v->places = w->local_end[w->chunk_group[c + 1] - 1] - first;
     for (size_t k = 0; k < v->n; k++)
-        v->numbers[k] = series_column_values(b, v->cols[k], w->chunk_row + first, w->chunk_place + first, v->places,
-                                             first, v->values[k], &w->non_numeric[v->id[k]]);
+        v->numbers[k] = series_column_values(v->source[k], v->source[k] == v->cols[k]->f64, w->chunk_row + first,
+                                             w->chunk_place + first, v->places, first, v->values[k],
+                                             &w->non_numeric[v->id[k]]);
 }
 
-void series_group_pass(struct series_worker *w, const struct spoor_table *b, struct batch_view *v, bool corr)
+void series_group_pass(struct series_worker *w, struct batch_view *v, bool corr)
 {
     size_t need = v->n > 0 ? v->n : 1; /* never NULL, even with no metric */
     if (w->local_moments_cap < need) {
@@ -215,7 +216,7 @@ void series_group_pass(struct series_worker *w, const struct spoor_table *b, str
         w->local_moments = spoor_xrealloc(w->local_moments, w->local_moments_cap * sizeof *w->local_moments);
     }
     for (size_t c = 0; c < w->nchunks; c++) {
-        gather_chunk(w, b, v, c);
+        gather_chunk(w, v, c);
         for (size_t g = w->chunk_group[c]; g < w->chunk_group[c + 1]; g++)
             pass_group(w, v, g, corr);
     }

@@ -48,7 +48,10 @@ struct series_worker {
     uint64_t *view_n;                   /* numbers per batch metric */
     double *view_sum, *view_m2;         /* unused, always NULL: series_result.c still frees them */
     size_t view_cap;
-    double **values;                    /* per batch metric, in group order */
+    /* per batch metric: 2 x values_rows doubles, a chunk's values in group
+     * order, then the column converted in row order when it must be; then
+     * values_n borrowed pointers (batch_view's source) */
+    double **values;
     size_t values_n, values_rows;
     uint32_t *gid_of_str;               /* batch string id -> group id */
     size_t gid_cap;
@@ -99,6 +102,7 @@ struct batch_view {
     const struct spoor_column **cols;
     /* the groups being summed: places [first, first + places) */
     uint32_t first, places;
+    double **source;  /* per batch metric: its values in row order, NaN = none (read only) */
     double **values;  /* per batch metric: the values at those places, NaN = none */
     uint64_t *numbers; /* per batch metric: how many of them are numbers */
 };
@@ -109,15 +113,20 @@ struct batch_view {
  * the rows without time. */
 void series_order_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
                        size_t nlocal);
-/* Column c's values of n rows (row[i] at place[i], out indexed by place -
- * first); returns how many are numbers and counts those there but not
- * numbers. */
-size_t series_column_values(const struct spoor_table *b, const struct spoor_column *c, const uint32_t *row,
-                            const uint32_t *place, size_t n, uint32_t first, double *out, uint64_t *non_numeric);
+/* Column c's values in row order: a float column whose rows all hold a value
+ * (the usual metric) is its own array; any other is converted into scratch,
+ * NaN where a row holds no number, counting those there but not numbers. */
+double *series_column_source(const struct spoor_table *b, const struct spoor_column *c, double *scratch,
+                             uint64_t *non_numeric);
+/* out[place[i] - first] = source[row[i]] for n rows; returns how many are
+ * numbers. A non-finite value in a column's `own` array (rare) becomes NaN
+ * and counts as there but not a number. */
+size_t series_column_values(const double *source, bool own, const uint32_t *row, const uint32_t *place, size_t n,
+                            uint32_t first, double *out, uint64_t *non_numeric);
 /* Chunk by chunk, the values gathered, then per group: each metric's
  * moments, resample and hour x weekday sums, and with `corr` each metric
  * pair's co-moments, merged into the worker's. */
-void series_group_pass(struct series_worker *w, const struct spoor_table *b, struct batch_view *v, bool corr);
+void series_group_pass(struct series_worker *w, struct batch_view *v, bool corr);
 
 /* The id of the metric in the column `name`, registering it when every numeric
  * column is a metric; SERIES_NOT_METRIC when it is none. Called with mu held. */
