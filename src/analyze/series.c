@@ -1,14 +1,13 @@
-/* The series recipe's streaming pass: each worker orders a batch's rows by
- * group (series_order.c), turns each metric column into a dense value array in
- * that order (NaN = no number, series_values.c), then feeds per-group moments,
- * hour x weekday and resampling sums (series_group_pass.c) and co-moments.
- * Metric and group ids are global (a registry under a lock, touched once per
- * batch and per new group), so worker accumulators merge index by index at
- * the end (series_result.c). */
+/* The series recipe's streaming pass: each worker puts a batch's rows in
+ * group order (series_order.c), then chunk by chunk reads each metric's values
+ * in that order (series_values.c) and feeds per-group moments, co-moments,
+ * hour x weekday and resampling sums (series_group_pass.c). Metric and group
+ * ids are global (a registry under a lock, touched once per batch and per new
+ * group), so worker accumulators merge index by index at the end
+ * (series_result.c). */
 #include "analyze/series_run.h"
 #include "spoor/error.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -62,7 +62,8 @@ struct series_worker {
     size_t local_moments_cap;
     int64_t *local_bucket;              /* per local group: its last row's bucket */
     size_t *local_entry;                /* unused, always NULL: series_result.c still frees it */
-    /* Per-row arrays, all in the one block row_local owns (freed with it). */
+    /* Arrays sized by the batch's rows, all in the one block row_local owns
+     * (freed with it). */
     uint32_t *row_local;                /* row -> batch-local group */
     uint32_t *chunk_row, *chunk_place;  /* a chunk's rows in row order and their places (chunk by chunk) */
     uint32_t *chunk_group;              /* per chunk: its first local group; [nchunks] = nlocal */
@@ -108,7 +109,7 @@ struct batch_view {
 };
 
 /* Orders the batch's rows by local group (each row's place), groups them in
- * chunks of about series_chunk_places places and splits the places into
+ * chunks of about SERIES_CHUNK_PLACES places and splits the places into
  * spans; counts the rows of each resample entry and hour x weekday slot, and
  * the rows without time. */
 void series_order_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
