@@ -63,9 +63,16 @@ static size_t copy_values(const double *x, const uint32_t *row, const uint32_t *
 {
     typedef double pair __attribute__((vector_size(16)));
     typedef int64_t pair_mask __attribute__((vector_size(16)));
+    /* The reads wait on memory (a batch's column is first touched here), and
+     * skip through it where the chunk's groups interleave with others: asking
+     * for the value this many rows of the list ahead gained ~8 % of the pass
+     * (16 to 1024 tried). */
+    enum { ahead = 192 };
     pair_mask odd = {0, 0}, numbers = {0, 0}; /* minus the count: a true compare is -1 */
     size_t i = 0;
     for (; i + 2 <= n; i += 2) {
+        if (i + ahead < n)
+            __builtin_prefetch(x + row[i + ahead]);
         pair v = {x[row[i]], x[row[i + 1]]};
         out[place[i] - first] = v[0];
         out[place[i + 1] - first] = v[1];
