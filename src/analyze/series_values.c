@@ -34,10 +34,9 @@ double *series_column_source(const struct spoor_table *b, const struct spoor_col
 {
     if (plain_floats(c, b->nrows))
         return c->f64;
-    double *out = scratch;
     const uint64_t *valid = c->valid;
     for (size_t r = 0; r < b->nrows; r++) {
-        out[r] = NAN;
+        scratch[r] = NAN;
         if (!c->typed || !((valid[r >> 6] >> (r & 63)) & 1))
             continue;
         double v;
@@ -48,11 +47,11 @@ double *series_column_source(const struct spoor_table *b, const struct spoor_col
         else if (!text_number(spoor_table_str(b, c->str[r]), &v))
             v = NAN;
         if (isfinite(v))
-            out[r] = v;
+            scratch[r] = v;
         else
             ++*non_numeric;
     }
-    return out;
+    return scratch;
 }
 
 /* out[place[i] - first] = x[row[i]], two a step; returns how many are numbers
