@@ -1,20 +1,17 @@
-/* The series recipe's streaming pass: each worker turns a batch into dense
- * value arrays (NaN = no number), then feeds per-group moments, hour x weekday
- * sums, co-moments and resampling buckets. Metric and group ids are global
- * (a registry under a lock, touched once per batch and per new group), so
- * worker accumulators merge index by index at the end (series_result.c). */
+/* The series recipe's streaming pass: each worker puts a batch's rows in
+ * group order (series_order.c), then chunk by chunk reads each metric's values
+ * in that order (series_values.c) and feeds per-group moments, co-moments,
+ * hour x weekday and resampling sums (series_group_pass.c). Metric and group
+ * ids are global (a registry under a lock, touched once per batch and per new
+ * group), so worker accumulators merge index by index at the end
+ * (series_result.c). */
 #include "analyze/series_run.h"
 #include "spoor/error.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { NO_GROUP = UINT32_MAX, DAY_HOURS = 24 };
-static const int64_t ns_per_hour = 3600000000000LL;
-static const int64_t ns_per_day = 86400000000000LL;
-
-static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+enum { NO_GROUP = UINT32_MAX };
 
 /* Grows the worker's per-metric state to n metrics. */
 static void worker_widen(struct series_worker *w, size_t n)
@@ -59,73 +56,8 @@ static void worker_grow_groups(struct series_worker *w, size_t n)
     w->gcap = cap;
 }
 
-/* The worker's view of one batch: metric id and values of each metric column. */
-struct batch_view {
-    size_t n;
-    uint32_t *id;     /* global metric id per batch metric */
-    double **values;  /* per batch metric: rows values, NaN = none */
-};
-
-/* Whether text is a whole finite number; its value in *v. */
-static bool text_number(const char *s, double *v)
-{
-    char *end;
-    *v = strtod(s, &end);
-    return end != s && *end == '\0' && isfinite(*v);
-}
-
-/* column_values for a float column (the usual metric): 64 rows at a time, a
- * plain copy when all 64 are there and finite (1e999 reads as inf), else row
- * by row with the absent and non-finite ones made NaN. Reads the array under
- * unset rows too; what it holds there is never used. */
-static void float_values(const struct spoor_column *c, size_t rows, double *out, uint64_t *non_numeric)
-{
-    const double *f = c->f64;
-    for (size_t start = 0; start < rows; start += 64) {
-        size_t end = rows - start < 64 ? rows : start + 64;
-        bool all_there = c->valid[start >> 6] == (end - start == 64 ? ~0ULL : (1ULL << (end - start)) - 1);
-        bool odd = false; /* some v - v is not 0: v is inf or NaN (an OR, not a chain of adds) */
-        for (size_t r = start; r < end; r++) {
-            out[r] = f[r];
-            odd |= !(f[r] - f[r] == 0);
-        }
-        if (all_there && !odd)
-            continue;
-        for (size_t r = start; r < end; r++) {
-            bool there = (c->valid[r >> 6] >> (r & 63)) & 1;
-            out[r] = there && f[r] - f[r] == 0 ? f[r] : NAN;
-            *non_numeric += there && f[r] - f[r] != 0;
-        }
-    }
-}
-
-/* Dense values of a column; counts values that are there but not numbers. */
-static void column_values(const struct spoor_table *b, const struct spoor_column *c, double *out, uint64_t *non_numeric)
-{
-    if (c->typed && c->type == SPOOR_F64) {
-        float_values(c, b->nrows, out, non_numeric);
-        return;
-    }
-    const uint64_t *valid = c->valid;
-    for (size_t r = 0; r < b->nrows; r++) {
-        out[r] = NAN;
-        if (!c->typed || !((valid[r >> 6] >> (r & 63)) & 1))
-            continue;
-        double v;
-        if (c->type == SPOOR_F64)
-            v = c->f64[r];
-        else if (c->type == SPOOR_I64)
-            v = (double)c->i64[r];
-        else if (!text_number(spoor_table_str(b, c->str[r]), &v))
-            v = NAN;
-        if (isfinite(v))
-            out[r] = v;
-        else
-            ++*non_numeric;
-    }
-}
-
-/* Finds the batch's metric columns, registering new metrics. */
+/* Finds the batch's metric columns, registering new metrics, sizes the value
+ * arrays and finds each metric's values in row order. */
 static void view_batch(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
                        struct batch_view *v)
 {
@@ -134,8 +66,6 @@ static void view_batch(struct spoor_series_run *run, struct series_worker *w, co
         w->view_id = spoor_xrealloc(w->view_id, w->view_cap * sizeof *w->view_id);
         w->view_col = spoor_xrealloc(w->view_col, w->view_cap * sizeof *w->view_col);
         w->view_n = spoor_xrealloc(w->view_n, w->view_cap * sizeof *w->view_n);
-        w->view_sum = spoor_xrealloc(w->view_sum, w->view_cap * sizeof *w->view_sum);
-        w->view_m2 = spoor_xrealloc(w->view_m2, w->view_cap * sizeof *w->view_m2);
     }
     size_t n = 0;
     pthread_mutex_lock(&run->mu);
@@ -157,17 +87,54 @@ static void view_batch(struct spoor_series_run *run, struct series_worker *w, co
             free(w->values[k]);
         w->values_rows = b->nrows > w->values_rows ? b->nrows : w->values_rows;
         w->values_n = n > w->values_n ? n : w->values_n;
-        w->values = spoor_xrealloc(w->values, w->values_n * sizeof *w->values);
+        /* the arrays, then as many borrowed pointers: the sources */
+        w->values = spoor_xrealloc(w->values, 2 * w->values_n * sizeof *w->values);
         for (size_t k = 0; k < w->values_n; k++)
-            w->values[k] = spoor_xmalloc(w->values_rows * sizeof **w->values);
+            w->values[k] = spoor_xmalloc(2 * w->values_rows * sizeof **w->values);
     }
+    *v = (struct batch_view){.n = n,
+                             .id = w->view_id,
+                             .cols = w->view_col,
+                             .source = w->values + w->values_n,
+                             .values = w->values,
+                             .numbers = w->view_n};
     for (size_t k = 0; k < n; k++)
-        column_values(b, w->view_col[k], w->values[k], &w->non_numeric[w->view_id[k]]);
-    *v = (struct batch_view){.n = n, .id = w->view_id, .values = w->values};
+        v->source[k] = series_column_source(b, w->view_col[k], w->values[k] + w->values_rows,
+                                            &w->non_numeric[w->view_id[k]]);
 }
 
-/* Global group id of every row (0 when no group field) and the batch's local
- * index of each, so per-batch sums use a small dense array. */
+/* The group in string s, seen for the first time in the batch: its global id
+ * comes from the registry (under the lock), and it gets a batch-local index
+ * unless another string of the batch named it. */
+static void first_sight(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b, uint32_t s,
+                        size_t *nlocal)
+{
+    size_t len;
+    const char *text = spoor_strpool_get(b->pool, s, &len);
+    pthread_mutex_lock(&run->mu);
+    uint32_t g = spoor_strpool_intern(run->groups, text, len);
+    pthread_mutex_unlock(&run->mu);
+    w->gid_of_str[s] = g;
+    worker_grow_groups(w, (size_t)g + 1);
+    if (w->local_cap <= g) {
+        size_t cap = w->local_cap ? w->local_cap : 64;
+        while (cap <= g)
+            cap *= 2;
+        w->local_of = spoor_xrealloc(w->local_of, cap * sizeof *w->local_of);
+        for (size_t i = w->local_cap; i < cap; i++)
+            w->local_of[i] = NO_GROUP;
+        w->local_cap = cap;
+    }
+    if (w->local_of[g] == NO_GROUP) {
+        w->local_of[g] = (uint32_t)*nlocal;
+        w->local_end[*nlocal] = 0; /* its rows, counted by group_rows */
+        w->local_gid[(*nlocal)++] = g;
+    }
+}
+
+/* The batch's local group of every row (global group 0 when no group field),
+ * so per-batch sums use a small dense array, and each local group's rows
+ * (into local_end, where series_order_rows starts from them). */
 static size_t group_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b)
 {
     size_t pool_n = spoor_strpool_count(b->pool);
@@ -177,254 +144,53 @@ static size_t group_rows(struct spoor_series_run *run, struct series_worker *w, 
     }
     for (size_t i = 0; i < pool_n; i++)
         w->gid_of_str[i] = NO_GROUP;
-    size_t nlocal = 0;
-    for (size_t r = 0; r < b->nrows; r++) {
-        uint32_t s = run->opts.has_group ? b->name[r] : 0;
-        if (w->gid_of_str[s] == NO_GROUP) {
-            size_t len;
-            const char *text = spoor_strpool_get(b->pool, s, &len);
-            pthread_mutex_lock(&run->mu);
-            uint32_t g = spoor_strpool_intern(run->groups, text, len);
-            pthread_mutex_unlock(&run->mu);
-            w->gid_of_str[s] = g;
-            worker_grow_groups(w, (size_t)g + 1);
-            if (w->local_cap <= g) {
-                size_t cap = w->local_cap ? w->local_cap : 64;
-                while (cap <= g)
-                    cap *= 2;
-                w->local_of = spoor_xrealloc(w->local_of, cap * sizeof *w->local_of);
-                for (size_t i = w->local_cap; i < cap; i++)
-                    w->local_of[i] = NO_GROUP;
-                w->local_cap = cap;
-            }
-            if (w->local_of[g] == NO_GROUP) {
-                w->local_of[g] = (uint32_t)nlocal;
-                w->local_gid[nlocal++] = g;
-            }
+    size_t nlocal = 0, r = 0;
+    bool has_group = run->opts.has_group;
+    while (r < b->nrows) {
+        /* up to the next row whose group is new to the batch, with no call in
+         * the loop, so it keeps its pointers in registers */
+        const uint32_t *name = b->name, *gid_of_str = w->gid_of_str, *local_of = w->local_of;
+        uint32_t *count = w->local_end, *row_local = w->row_local, g;
+        for (; r < b->nrows && (g = gid_of_str[has_group ? name[r] : 0]) != NO_GROUP; r++) {
+            row_local[r] = local_of[g];
+            count[local_of[g]]++;
         }
-        w->row_local[r] = w->local_of[w->gid_of_str[s]];
-        w->group_rows[w->gid_of_str[s]]++;
+        if (r < b->nrows)
+            first_sight(run, w, b, has_group ? name[r] : 0, &nlocal);
     }
+    for (size_t l = 0; l < nlocal; l++)
+        w->group_rows[w->local_gid[l]] += w->local_end[l];
     return nlocal;
 }
 
-/* The batch's moments finished: per metric the group means, the batch's count
- * and sum, the squared deviations about the group means (a second pass), then
- * each (group, metric) merged into the worker's. add_rows gave the counts,
- * sums, minima and maxima. */
-static void finish_moments(struct series_worker *w, const struct batch_view *v, size_t rows, size_t nlocal)
-{
-    size_t n = v->n;
-    struct spoor_moments *local = w->local_moments;
-    for (size_t k = 0; k < n; k++) {
-        const double *x = v->values[k];
-        w->view_n[k] = 0;
-        w->view_sum[k] = 0;
-        for (size_t g = 0; g < nlocal; g++) {
-            struct spoor_moments *m = &local[g * n + k];
-            m->mean = m->n ? m->sum / (double)m->n : 0;
-            w->view_n[k] += m->n;
-            w->view_sum[k] += m->sum;
-        }
-        for (size_t r = 0; r < rows; r++)
-            if (x[r] == x[r]) {
-                struct spoor_moments *m = &local[(size_t)w->row_local[r] * n + k];
-                double d = x[r] - m->mean;
-                m->m2 += d * d;
-            }
-        for (size_t g = 0; g < nlocal; g++)
-            series_moments_merge(&w->moments[(size_t)w->local_gid[g] * w->mcap + v->id[k]], &local[g * n + k]);
-    }
-}
-
-unsigned series_hour_weekday_slot(int64_t local_ns)
-{
-    int64_t day = floor_div(local_ns, ns_per_day);
-    int64_t hour = (local_ns - day * ns_per_day) / ns_per_hour;
-    int64_t weekday = ((day + 3) % 7 + 7) % 7; /* 1970-01-01 was a Thursday */
-    return (unsigned)(weekday * DAY_HOURS + hour);
-}
-
-static void add_profile(struct series_worker *w, const struct spoor_table *b, const struct batch_view *v,
-                        int64_t offset)
-{
-    int64_t last_ts = SPOOR_NULL;
-    unsigned slot = 0;
-    for (size_t r = 0; r < b->nrows; r++) {
-        if (b->ts[r] == SPOOR_NULL)
-            continue;
-        if (b->ts[r] != last_ts) /* the groups of a table often share each time */
-            slot = series_hour_weekday_slot((last_ts = b->ts[r]) + offset);
-        w->hour_weekday_rows[slot]++;
-        struct spoor_bucket_sum *sums = w->hour_weekday + (size_t)slot * w->mcap;
-        for (size_t k = 0; k < v->n; k++) {
-            double x = v->values[k][r];
-            if (x == x) {
-                sums[v->id[k]].n++;
-                sums[v->id[k]].sum += x;
-            }
-        }
-    }
-}
-
-/* Merges the co-moments of batch metrics a and c (global ids ordered i < j). */
-static void merge_pair(struct series_worker *w, const struct batch_view *v, size_t a, size_t c,
-                       struct spoor_comoments part)
-{
-    uint32_t i = v->id[a], j = v->id[c];
-    if (i > j) {
-        uint32_t t = i;
-        i = j;
-        j = t;
-        double mx = part.mean_x, m2x = part.m2_x;
-        part.mean_x = part.mean_y;
-        part.m2_x = part.m2_y;
-        part.mean_y = mx;
-        part.m2_y = m2x;
-    }
-    series_comoments_merge(&w->comoments[(size_t)i * w->mcap + j], &part);
-}
-
-/* Sum of x[r] * y[r] in four interleaved partial sums: they vectorise and
- * do not wait on each other's additions. */
-static double dot(const double *x, const double *y, size_t rows)
-{
-    typedef double pair __attribute__((vector_size(16)));
-    pair s0 = {0, 0}, s1 = {0, 0};
-    size_t r = 0;
-    for (; r + 4 <= rows; r += 4) {
-        pair x0, y0, x1, y1;
-        memcpy(&x0, x + r, sizeof x0);
-        memcpy(&y0, y + r, sizeof y0);
-        memcpy(&x1, x + r + 2, sizeof x1);
-        memcpy(&y1, y + r + 2, sizeof y1);
-        s0 += x0 * y0;
-        s1 += x1 * y1;
-    }
-    double sum = (s0[0] + s1[0]) + (s0[1] + s1[1]);
-    for (; r < rows; r++)
-        sum += x[r] * y[r];
-    return sum;
-}
-
-/* Every metric holds a number in every row (the usual case): the values
- * become deviations from the batch means in place (so this runs last), then
- * every pair's co-moment is one dot product. */
-static void add_comoments_complete(struct series_worker *w, const struct batch_view *v, size_t rows)
-{
-    size_t n = v->n;
-    double *mean = w->view_sum;
-    for (size_t k = 0; k < n; k++) {
-        mean[k] /= (double)rows; /* the sums become means */
-        double *x = v->values[k];
-        for (size_t r = 0; r < rows; r++)
-            x[r] -= mean[k];
-    }
-    double *m2 = w->view_m2;
-    for (size_t k = 0; k < n; k++)
-        m2[k] = dot(v->values[k], v->values[k], rows);
-    for (size_t a = 0; a < n; a++)
-        for (size_t c = a + 1; c < n; c++)
-            merge_pair(w, v, a, c,
-                       (struct spoor_comoments){rows, mean[a], mean[c], m2[a], m2[c],
-                                                dot(v->values[a], v->values[c], rows)});
-}
-
-static void add_comoments(struct series_worker *w, const struct batch_view *v, size_t rows)
-{
-    if (v->n < 2)
-        return;
-    bool complete = true;
-    for (size_t k = 0; k < v->n; k++)
-        complete = complete && w->view_n[k] == rows;
-    if (complete) {
-        add_comoments_complete(w, v, rows);
-        return;
-    }
-    for (size_t a = 0; a < v->n; a++)
-        for (size_t c = a + 1; c < v->n; c++) {
-            struct spoor_comoments part;
-            series_comoments_of(v->values[a], v->values[c], rows, &part);
-            merge_pair(w, v, a, c, part);
-        }
-}
-
-/* The resample entry of a row's group and bucket: each group's last one is
- * remembered, as a group's rows mostly stay in its bucket. */
-static size_t bucket_entry(struct series_worker *w, uint32_t local, int64_t bucket)
-{
-    if (w->local_bucket[local] != bucket) {
-        w->local_bucket[local] = bucket;
-        w->local_entry[local] = series_buckets_get(&w->buckets, w->local_gid[local], bucket);
-    }
-    return w->local_entry[local];
-}
-
-/* One pass over the rows feeds both per-row sums: each (group, metric)'s
- * count, sum, minimum and maximum, and when resampling each (group, bucket)'s
- * counts and sums. One pass loads each value and each row's group once, where
- * a pass per metric and another for the buckets loaded them again. */
-static void add_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
-                     const struct batch_view *v, size_t nlocal)
-{
-    size_t n = v->n, need = nlocal * n > 0 ? nlocal * n : 1; /* never NULL, even with no metric */
-    if (w->local_moments_cap < need) {
-        w->local_moments_cap = need;
-        w->local_moments = spoor_xrealloc(w->local_moments, w->local_moments_cap * sizeof *w->local_moments);
-    }
-    for (size_t i = 0; i < nlocal * n; i++)
-        series_moments_init(&w->local_moments[i]);
-    for (size_t g = 0; g < nlocal; g++)
-        w->local_bucket[g] = SPOOR_NULL;
-    struct series_buckets *bk = &w->buckets;
-    bool resample = run->opts.resample_ns > 0;
-    int64_t last_ts = SPOOR_NULL, bucket = 0;
-    for (size_t r = 0; r < b->nrows; r++) {
-        uint32_t local = w->row_local[r];
-        struct spoor_moments *m = w->local_moments + (size_t)local * n;
-        struct spoor_bucket_sum *sums = NULL;
-        if (resample && b->ts[r] != SPOOR_NULL) {
-            if (b->ts[r] != last_ts)
-                bucket = floor_div((last_ts = b->ts[r]) + run->opts.utc_offset_ns, run->opts.resample_ns);
-            size_t e = bucket_entry(w, local, bucket);
-            bk->rows[e]++;
-            sums = bk->sums + e * bk->stride;
-        }
-        for (size_t k = 0; k < n; k++) {
-            double x = v->values[k][r];
-            if (x != x)
-                continue;
-            m[k].n++;
-            m[k].sum += x;
-            if (x < m[k].min)
-                m[k].min = x;
-            if (x > m[k].max)
-                m[k].max = x;
-            if (sums) {
-                sums[v->id[k]].n++;
-                sums[v->id[k]].sum += x;
-            }
-        }
-    }
-}
-
-static void count_rows(struct series_worker *w, const struct spoor_table *b)
-{
-    w->rows += b->nrows;
-    for (size_t r = 0; r < b->nrows; r++)
-        w->rows_without_time += b->ts[r] == SPOOR_NULL;
-}
-
-/* Scratch sized for a batch of `rows` rows and at most `groups` groups. */
+/* Scratch sized for a batch of `rows` rows (so at most `rows` local groups).
+ * The per-row arrays share row_local's block: row_local padded to an even
+ * number of words, so the found span starts after it have their int64
+ * aligned, then the rest, thirteen words a row and five more (group_spans,
+ * chunk_group and spans have an end mark each). */
 static void worker_scratch(struct series_worker *w, size_t rows)
 {
-    if (w->row_cap < rows) {
-        w->row_cap = rows;
-        w->row_local = spoor_xrealloc(w->row_local, rows * sizeof *w->row_local);
-        w->local_gid = spoor_xrealloc(w->local_gid, rows * sizeof *w->local_gid);
-        w->local_bucket = spoor_xrealloc(w->local_bucket, rows * sizeof *w->local_bucket);
-        w->local_entry = spoor_xrealloc(w->local_entry, rows * sizeof *w->local_entry);
-    }
+    if (w->row_cap >= rows)
+        return;
+    w->row_cap = rows;
+    size_t padded = rows + (rows & 1);
+    uint32_t *block = spoor_xrealloc(w->row_local, padded * sizeof *block + rows * sizeof *w->found +
+                                                       (13 * rows + 5) * sizeof *block);
+    w->row_local = block;
+    w->found = (struct series_span_start *)(block + padded);
+    uint32_t *rest = (uint32_t *)(w->found + rows);
+    w->chunk_row = rest;
+    w->chunk_place = rest + rows;
+    w->chunk_next = rest + 2 * rows;
+    w->local_chunk = rest + 3 * rows;
+    w->local_end = rest + 4 * rows;
+    w->local_slot = rest + 5 * rows;
+    w->local_spans = rest + 6 * rows;
+    w->group_spans = rest + 7 * rows;
+    w->chunk_group = rest + 8 * rows + 1;
+    w->spans = (struct series_span *)(rest + 9 * rows + 2);
+    w->local_gid = spoor_xrealloc(w->local_gid, rows * sizeof *w->local_gid);
+    w->local_bucket = spoor_xrealloc(w->local_bucket, rows * sizeof *w->local_bucket);
 }
 
 static int series_map(void *ctx, int worker, const struct spoor_table *b)
@@ -437,13 +203,9 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     struct batch_view v;
     view_batch(run, w, b, &v);
     size_t nlocal = group_rows(run, w, b);
-    count_rows(w, b);
-    add_rows(run, w, b, &v, nlocal);
-    finish_moments(w, &v, b->nrows, nlocal);
-    if (run->opts.profile && !run->opts.profile_from_buckets)
-        add_profile(w, b, &v, run->opts.utc_offset_ns);
-    if (run->opts.corr)
-        add_comoments(w, &v, b->nrows); /* last: it may turn the values into deviations */
+    w->rows += b->nrows;
+    series_order_rows(run, w, b, nlocal);
+    series_group_pass(w, &v, run->opts.corr);
     for (size_t g = 0; g < nlocal; g++)
         w->local_of[w->local_gid[g]] = NO_GROUP;
     return SPOOR_OK;

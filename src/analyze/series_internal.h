@@ -16,6 +16,8 @@ void series_moments_merge(struct spoor_moments *a, const struct spoor_moments *b
 void series_comoments_merge(struct spoor_comoments *a, const struct spoor_comoments *b);
 /* Co-moments over the rows where both x[r] and y[r] are numbers (not NaN). */
 void series_comoments_of(const double *x, const double *y, size_t rows, struct spoor_comoments *out);
+/* Sum of x[r] * y[r]: the co-moment of deviations from the means. */
+double series_dot(const double *x, const double *y, size_t rows);
 
 /* Sums per (group, bucket): entries in order of first sight, each with `stride`
  * metric sums stored at sums + entry * stride. */

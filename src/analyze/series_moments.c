@@ -4,6 +4,7 @@
 #include "analyze/series_internal.h"
 
 #include <math.h>
+#include <string.h>
 
 void series_moments_init(struct spoor_moments *m)
 {
@@ -71,6 +72,28 @@ void series_comoments_of(const double *x, const double *y, size_t rows, struct s
             cxy += dx * dy;
         }
     *out = (struct spoor_comoments){n, mx, my, m2x, m2y, cxy};
+}
+
+/* Four interleaved partial sums: they vectorise and do not wait on each
+ * other's additions. */
+double series_dot(const double *x, const double *y, size_t rows)
+{
+    typedef double pair __attribute__((vector_size(16)));
+    pair s0 = {0, 0}, s1 = {0, 0};
+    size_t r = 0;
+    for (; r + 4 <= rows; r += 4) {
+        pair x0, y0, x1, y1;
+        memcpy(&x0, x + r, sizeof x0);
+        memcpy(&y0, y + r, sizeof y0);
+        memcpy(&x1, x + r + 2, sizeof x1);
+        memcpy(&y1, y + r + 2, sizeof y1);
+        s0 += x0 * y0;
+        s1 += x1 * y1;
+    }
+    double sum = (s0[0] + s1[0]) + (s0[1] + s1[1]);
+    for (; r < rows; r++)
+        sum += x[r] * y[r];
+    return sum;
 }
 
 double spoor_moments_std(const struct spoor_moments *m)

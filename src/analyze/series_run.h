@@ -9,9 +9,26 @@
 #include "analyze/series_internal.h"
 #include "spoor/table.h"
 
-enum { SERIES_SLOTS = 7 * 24 };
+/* A chunk's values, 64 KiB a metric, stay in the cache for the group pass. */
+enum { SERIES_SLOTS = 7 * 24, SERIES_CHUNK_PLACES = 8192 };
 #define SERIES_NOT_METRIC UINT32_MAX
 #define SERIES_NO_RANK UINT32_MAX
+
+#define SERIES_NO_KEY UINT32_MAX
+
+/* Places (rows in group order) from start up to the next span's start that
+ * share a group, a resample entry and an hour x weekday slot (SERIES_NO_KEY:
+ * the rows have no time, or the table is not kept per row). */
+struct series_span {
+    uint32_t start, entry, slot;
+};
+
+/* A span's start as found walking the rows: its local group, place, bucket
+ * (SPOOR_NULL: no time) and slot. */
+struct series_span_start {
+    int64_t bucket;
+    uint32_t local, start, slot;
+};
 
 struct series_worker {
     size_t mcap, gcap;                  /* metric stride, groups allocated */
@@ -29,20 +46,36 @@ struct series_worker {
     uint32_t *view_id;
     const struct spoor_column **view_col;
     uint64_t *view_n;                   /* numbers per batch metric */
-    double *view_sum;                   /* their sum */
-    double *view_m2;                    /* co-moment fast path: squared deviations */
+    double *view_sum, *view_m2;         /* unused, always NULL: series_result.c still frees them */
     size_t view_cap;
+    /* per batch metric: 2 x values_rows doubles, a chunk's values in group
+     * order, then the column converted in row order when it must be; then
+     * values_n borrowed pointers (batch_view's source) */
     double **values;
     size_t values_n, values_rows;
     uint32_t *gid_of_str;               /* batch string id -> group id */
     size_t gid_cap;
     uint32_t *local_of;                 /* group id -> batch-local index */
     size_t local_cap;
-    uint32_t *row_local, *local_gid;
-    struct spoor_moments *local_moments; /* [local group][batch metric] */
+    uint32_t *local_gid;
+    struct spoor_moments *local_moments; /* [batch metric], of the group being summed */
     size_t local_moments_cap;
-    int64_t *local_bucket;              /* per local group: its last bucket and entry */
-    size_t *local_entry;
+    int64_t *local_bucket;              /* per local group: its last row's bucket */
+    size_t *local_entry;                /* unused, always NULL: series_result.c still frees it */
+    /* Arrays sized by the batch's rows, all in the one block row_local owns
+     * (freed with it). */
+    uint32_t *row_local;                /* row -> batch-local group */
+    uint32_t *chunk_row, *chunk_place;  /* a chunk's rows in row order and their places (chunk by chunk) */
+    uint32_t *chunk_group;              /* per chunk: its first local group; [nchunks] = nlocal */
+    uint32_t *chunk_next;               /* per chunk: where its next row goes */
+    size_t nchunks;
+    uint32_t *local_chunk;              /* per local group: its chunk */
+    uint32_t *local_end;                /* per local group: its rows, then one past its last place */
+    uint32_t *local_slot;               /* per local group: its last row's slot */
+    uint32_t *local_spans;              /* per local group: spans found, then where the next goes */
+    uint32_t *group_spans;              /* per local group: its first span; [nlocal] = nspans */
+    struct series_span_start *found;    /* span starts in row order */
+    struct series_span *spans;          /* nspans + 1: the last only marks the end */
     size_t row_cap;
 };
 
@@ -62,6 +95,39 @@ struct spoor_series_run {
     struct series_worker *workers;
     int nworkers;
 };
+
+/* The worker's view of one batch: metric id and values of each metric column. */
+struct batch_view {
+    size_t n;
+    uint32_t *id;     /* global metric id per batch metric */
+    const struct spoor_column **cols;
+    /* the groups being summed: places [first, first + places) */
+    uint32_t first, places;
+    double **source;  /* per batch metric: its values in row order, NaN = none (read only) */
+    double **values;  /* per batch metric: the values at those places, NaN = none */
+    uint64_t *numbers; /* per batch metric: how many of them are numbers */
+};
+
+/* Orders the batch's rows by local group (each row's place), groups them in
+ * chunks of about SERIES_CHUNK_PLACES places and splits the places into
+ * spans; counts the rows of each resample entry and hour x weekday slot, and
+ * the rows without time. */
+void series_order_rows(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
+                       size_t nlocal);
+/* Column c's values in row order: a float column whose rows all hold a value
+ * (the usual metric) is its own array; any other is converted into scratch,
+ * NaN where a row holds no number, counting those there but not numbers. */
+double *series_column_source(const struct spoor_table *b, const struct spoor_column *c, double *scratch,
+                             uint64_t *non_numeric);
+/* out[place[i] - first] = source[row[i]] for n rows; returns how many are
+ * numbers. A non-finite value in a column's `own` array (rare) becomes NaN
+ * and counts as there but not a number. */
+size_t series_column_values(const double *source, bool own, const uint32_t *row, const uint32_t *place, size_t n,
+                            uint32_t first, double *out, uint64_t *non_numeric);
+/* Chunk by chunk, the values gathered, then per group: each metric's
+ * moments, resample and hour x weekday sums, and with `corr` each metric
+ * pair's co-moments, merged into the worker's. */
+void series_group_pass(struct series_worker *w, struct batch_view *v, bool corr);
 
 /* The id of the metric in the column `name`, registering it when every numeric
  * column is a metric; SERIES_NOT_METRIC when it is none. Called with mu held. */
