@@ -40,15 +40,32 @@ static void rehash(struct series_buckets *b, size_t nslots)
     }
 }
 
+static void set_cap(struct series_buckets *b, size_t cap)
+{
+    b->cap = cap;
+    b->group = spoor_xrealloc(b->group, cap * sizeof *b->group);
+    b->bucket = spoor_xrealloc(b->bucket, cap * sizeof *b->bucket);
+    b->rows = spoor_xrealloc(b->rows, cap * sizeof *b->rows);
+    b->sums = spoor_xrealloc(b->sums, cap * (b->stride ? b->stride : 1) * sizeof *b->sums);
+}
+
+/* Room for n entries, so that adding them neither regrows nor rehashes: a
+ * merge of a large map would otherwise copy and rehash it log2(n) times. */
+static void reserve(struct series_buckets *b, size_t n)
+{
+    if (n > b->cap)
+        set_cap(b, n);
+    size_t nslots = b->nslots ? b->nslots : 256;
+    while (n * 2 > nslots)
+        nslots *= 2;
+    if (nslots != b->nslots)
+        rehash(b, nslots);
+}
+
 static size_t add_entry(struct series_buckets *b, uint32_t group, int64_t bucket)
 {
-    if (b->n == b->cap) {
-        b->cap = b->cap ? b->cap * 2 : 64;
-        b->group = spoor_xrealloc(b->group, b->cap * sizeof *b->group);
-        b->bucket = spoor_xrealloc(b->bucket, b->cap * sizeof *b->bucket);
-        b->rows = spoor_xrealloc(b->rows, b->cap * sizeof *b->rows);
-        b->sums = spoor_xrealloc(b->sums, b->cap * (b->stride ? b->stride : 1) * sizeof *b->sums);
-    }
+    if (b->n == b->cap)
+        set_cap(b, b->cap ? b->cap * 2 : 64);
     size_t e = b->n++;
     b->group[e] = group;
     b->bucket[e] = bucket;
@@ -95,6 +112,7 @@ void series_buckets_widen(struct series_buckets *b, size_t stride)
 
 void series_buckets_merge(struct series_buckets *dst, const struct series_buckets *src)
 {
+    reserve(dst, dst->n + src->n);
     for (size_t e = 0; e < src->n; e++) {
         size_t d = series_buckets_get(dst, src->group[e], src->bucket[e]);
         dst->rows[d] += src->rows[e];
@@ -104,4 +122,52 @@ void series_buckets_merge(struct series_buckets *dst, const struct series_bucket
             dst->sums[d * dst->stride + m].sum += src->sums[e * src->stride + m].sum;
         }
     }
+}
+
+/* One stable counting-sort pass of the entries in `from` into `to`, by the
+ * digit (key[e] >> shift) & mask, below radix. */
+static void order_pass(const uint32_t *from, uint32_t *to, size_t n, const uint64_t *key, unsigned shift,
+                       uint64_t mask, size_t radix, size_t *count)
+{
+    memset(count, 0, radix * sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        count[key[from[i]] >> shift & mask]++;
+    for (size_t d = 0, at = 0; d < radix; d++) {
+        size_t c = count[d];
+        count[d] = at;
+        at += c;
+    }
+    for (size_t i = 0; i < n; i++)
+        to[count[key[from[i]] >> shift & mask]++] = from[i];
+}
+
+uint32_t *series_buckets_order(const struct series_buckets *b, const uint32_t *group_rank, size_t ngroups)
+{
+    size_t n = b->n, radix = ngroups > 256 ? ngroups : 256;
+    uint32_t *order = spoor_xmalloc((n ? n : 1) * sizeof *order);
+    uint32_t *other = spoor_xmalloc((n ? n : 1) * sizeof *other);
+    uint64_t *key = spoor_xmalloc((n ? n : 1) * sizeof *key);
+    size_t *count = spoor_xmalloc(radix * sizeof *count);
+    int64_t low = INT64_MAX;
+    for (size_t e = 0; e < n; e++)
+        low = b->bucket[e] < low ? b->bucket[e] : low;
+    uint64_t span = 0; /* the bits any bucket's offset from the lowest uses */
+    for (size_t e = 0; e < n; e++) {
+        order[e] = (uint32_t)e;
+        key[e] = (uint64_t)b->bucket[e] - (uint64_t)low;
+        span |= key[e];
+    }
+    for (unsigned shift = 0; shift < 64 && span >> shift; shift += 8) {
+        order_pass(order, other, n, key, shift, 255, 256, count);
+        uint32_t *swap = order;
+        order = other;
+        other = swap;
+    }
+    for (size_t e = 0; e < n; e++)
+        key[e] = group_rank[b->group[e]];
+    order_pass(order, other, n, key, 0, UINT64_MAX, radix, count);
+    free(order);
+    free(key);
+    free(count);
+    return other;
 }

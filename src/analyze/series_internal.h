@@ -37,6 +37,9 @@ size_t series_buckets_get(struct series_buckets *b, uint32_t group, int64_t buck
 void series_buckets_widen(struct series_buckets *b, size_t stride);
 /* Adds every entry of src into dst (the metrics both have room for). */
 void series_buckets_merge(struct series_buckets *dst, const struct series_buckets *src);
+/* The entries ordered by group_rank[group], then bucket (a radix sort: one pass
+ * per byte the buckets span, one by group); the caller frees the array. */
+uint32_t *series_buckets_order(const struct series_buckets *b, const uint32_t *group_rank, size_t ngroups);
 
 /* Re-lays a rows x old_cols matrix of elem-byte cells as rows x new_cols, the
  * new cells copied from init. Returns the new block (the old one is freed). */

@@ -235,41 +235,29 @@ static size_t pick_groups(const struct spoor_series_run *run, const struct total
     return n;
 }
 
-struct bucket_order {
-    uint32_t group; /* output index */
-    int64_t bucket;
-    size_t entry;
-};
-
-static int by_group_bucket(const void *a, const void *b)
-{
-    const struct bucket_order *x = a, *y = b;
-    if (x->group != y->group)
-        return x->group < y->group ? -1 : 1;
-    return x->bucket < y->bucket ? -1 : x->bucket > y->bucket;
-}
-
+/* The merged buckets sorted by group, then start; their sums in one block. */
 static void fill_buckets(const struct spoor_series_run *run, const struct totals *t, const struct order *mo,
                          const uint32_t *group_index, struct spoor_series *out)
 {
     const struct series_buckets *b = &t->buckets;
-    struct bucket_order *o = spoor_xmalloc((b->n ? b->n : 1) * sizeof *o);
-    for (size_t e = 0; e < b->n; e++)
-        o[e] = (struct bucket_order){group_index[b->group[e]], b->bucket[e], e};
-    qsort(o, b->n, sizeof *o, by_group_bucket);
+    size_t m = out->nmetrics;
+    uint32_t *order = series_buckets_order(b, group_index, out->ngroups);
     out->nbuckets = b->n;
-    out->buckets = spoor_xcalloc(b->n ? b->n : 1, sizeof *out->buckets);
+    out->buckets = spoor_xmalloc((b->n ? b->n : 1) * sizeof *out->buckets);
+    out->bucket_sums = spoor_xmalloc((b->n ? b->n : 1) * (m ? m : 1) * sizeof *out->bucket_sums);
     for (size_t i = 0; i < b->n; i++) {
-        struct spoor_series_bucket *ob = &out->buckets[i];
-        size_t e = o[i].entry;
-        ob->group = o[i].group;
-        ob->start_ns = o[i].bucket * run->opts.resample_ns - run->opts.utc_offset_ns;
-        ob->rows = b->rows[e];
-        ob->sums = spoor_xmalloc((out->nmetrics ? out->nmetrics : 1) * sizeof *ob->sums);
-        for (size_t k = 0; k < out->nmetrics; k++)
-            ob->sums[k] = b->sums[e * b->stride + mo[k].id];
+        size_t e = order[i];
+        struct spoor_bucket_sum *sums = out->bucket_sums + i * m;
+        for (size_t k = 0; k < m; k++)
+            sums[k] = b->sums[e * b->stride + mo[k].id];
+        out->buckets[i] = (struct spoor_series_bucket){
+            .group = group_index[b->group[e]],
+            .start_ns = b->bucket[e] * run->opts.resample_ns - run->opts.utc_offset_ns,
+            .rows = b->rows[e],
+            .sums = sums,
+        };
     }
-    free(o);
+    free(order);
 }
 
 void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
@@ -341,9 +329,8 @@ void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
 
 void spoor_series_free(struct spoor_series *s)
 {
-    for (size_t i = 0; i < s->nbuckets; i++)
-        free(s->buckets[i].sums);
     free(s->buckets);
+    free(s->bucket_sums);
     free(s->metrics);
     free(s->groups);
     free(s->group_moments);
