@@ -33,12 +33,10 @@ void sheet_free(struct sheet *s)
         return;
     for (size_t c = 0; c < s->ncols; c++)
         free(s->headers[c]);
-    for (size_t i = 0; i < s->nrows * s->ncols; i++)
-        free(s->cells[i]);
     free(s->headers);
-    free(s->cells);
-    free(s->numeric);
-    free(s->numbers);
+    free(s->values);
+    free(s->kinds);
+    free(s->text);
     free(s->title);
     free(s);
 }
@@ -52,50 +50,70 @@ void sheet_header(struct sheet *s, size_t c, const char *name)
 /* Cells written so far; a row is complete after ncols. */
 static size_t ncells(const struct sheet *s) { return s->nrows * s->ncols + s->pending; }
 
-static void add_cell(struct sheet *s, char *text, double number, bool numeric)
+static void add_cell(struct sheet *s, union sheet_value v, enum sheet_cell kind)
 {
     size_t i = ncells(s);
     if (i == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 64;
-        s->cells = spoor_xrealloc(s->cells, s->cap * sizeof *s->cells);
-        s->numeric = spoor_xrealloc(s->numeric, s->cap * sizeof *s->numeric);
-        s->numbers = spoor_xrealloc(s->numbers, s->cap * sizeof *s->numbers);
+        s->values = spoor_xrealloc(s->values, s->cap * sizeof *s->values);
+        s->kinds = spoor_xrealloc(s->kinds, s->cap * sizeof *s->kinds);
     }
-    s->cells[i] = text;
-    s->numbers[i] = number;
-    s->numeric[i] = numeric;
+    s->values[i] = v;
+    s->kinds[i] = (unsigned char)kind;
     if (++s->pending == s->ncols) {
         s->pending = 0;
         s->nrows++;
     }
 }
 
-void sheet_text(struct sheet *s, const char *text) { add_cell(s, spoor_xstrdup(text), 0, false); }
-
-void sheet_number(struct sheet *s, double v) { add_cell(s, NULL, isfinite(v) ? v : NAN, true); }
-
-void sheet_count(struct sheet *s, unsigned long long n)
+void sheet_text(struct sheet *s, const char *text)
 {
-    char buf[24];
-    snprintf(buf, sizeof buf, "%llu", n);
-    add_cell(s, spoor_xstrdup(buf), 0, true);
+    size_t n = strlen(text) + 1;
+    if (s->text_used + n > s->text_room) {
+        s->text_room = (s->text_used + n) * 2;
+        s->text = spoor_xrealloc(s->text, s->text_room);
+    }
+    memcpy(s->text + s->text_used, text, n);
+    add_cell(s, (union sheet_value){.text = s->text_used}, SHEET_TEXT);
+    s->text_used += n;
 }
 
-/* Cell i as text: NULL when empty. */
+void sheet_number(struct sheet *s, double v)
+{
+    add_cell(s, (union sheet_value){.number = isfinite(v) ? v : NAN}, SHEET_NUMBER);
+}
+
+void sheet_count(struct sheet *s, unsigned long long n) { add_cell(s, (union sheet_value){.count = n}, SHEET_COUNT); }
+
+/* n in decimal, as "%llu" writes it. */
+static const char *count_text(char *buf, size_t cap, unsigned long long n)
+{
+    char *p = buf + cap - 1;
+    *p = '\0';
+    do
+        *--p = (char)('0' + n % 10);
+    while (n /= 10);
+    return p;
+}
+
+/* Cell i as text (buf holds it unless it is a text cell): NULL when empty. */
 static const char *cell_text(const struct sheet *s, size_t i, bool table, char *buf, size_t cap)
 {
-    if (s->cells[i])
-        return s->cells[i];
-    if (isnan(s->numbers[i]))
+    union sheet_value v = s->values[i];
+    if (s->kinds[i] == SHEET_TEXT)
+        return s->text + v.text;
+    if (s->kinds[i] == SHEET_COUNT)
+        return count_text(buf, cap, v.count);
+    if (isnan(v.number))
         return NULL;
     if (table) {
-        spoor_format_g6(buf, cap, s->numbers[i]);
+        spoor_format_g6(buf, cap, v.number);
         return buf;
     }
     /* The shortest spelling that reads back to the same double. */
     for (int digits = 15; digits <= 17; digits++) {
-        snprintf(buf, cap, "%.*g", digits, s->numbers[i]);
-        if (strtod(buf, NULL) == s->numbers[i])
+        snprintf(buf, cap, "%.*g", digits, v.number);
+        if (strtod(buf, NULL) == v.number)
             break;
     }
     return buf;
@@ -105,7 +123,7 @@ static void write_table(FILE *out, const struct sheet *s)
 {
     bool *right = spoor_xcalloc(s->ncols, sizeof *right);
     for (size_t c = 0; c < s->ncols; c++)
-        right[c] = s->nrows && s->numeric[c];
+        right[c] = s->nrows && s->kinds[c] != SHEET_TEXT;
     struct spoor_text_table *t = spoor_text_table_new(s->ncols, (const char *const *)s->headers, right);
     char buf[40];
     for (size_t i = 0; i < s->nrows * s->ncols; i++) {
@@ -166,7 +184,7 @@ static void write_json(FILE *out, const struct sheet *s)
             fputs(": ", out);
             if (!cell)
                 fputs("null", out);
-            else if (s->numeric[r * s->ncols + c])
+            else if (s->kinds[r * s->ncols + c] != SHEET_TEXT)
                 fputs(cell, out);
             else
                 spoor_json_write_string(out, cell, strlen(cell));

@@ -9,14 +9,24 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+enum sheet_cell { SHEET_TEXT, SHEET_NUMBER, SHEET_COUNT };
+
+/* A cell's value: no allocation per cell, as a resample sheet has ~700 K. */
+union sheet_value {
+    double number;          /* NaN = empty */
+    unsigned long long count;
+    size_t text;            /* offset of its text (NUL-terminated) in the sheet's text block */
+};
+
 struct sheet {
     const char *key;        /* JSON key and CSV section name, e.g. "by_hour" */
     char *title;            /* one line above the text table */
     size_t ncols, nrows;
     char **headers;
-    char **cells;           /* nrows * ncols: text, or NULL for a number */
-    double *numbers;        /* per cell: the number when cells[i] is NULL (NaN = empty) */
-    bool *numeric;          /* per cell: a number or count (right-aligned, unquoted in JSON) */
+    union sheet_value *values; /* nrows * ncols */
+    unsigned char *kinds;   /* per cell: enum sheet_cell (numbers and counts right-aligned, unquoted in JSON) */
+    char *text;             /* the text cells back to back */
+    size_t text_used, text_room;
     size_t cap, pending;    /* cells allocated; cells of the unfinished row */
 };
 
