@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Cells are kept back to back in one text block (offset and length each):
- * one allocation for a table, not one per cell. */
+/* Cells are kept back to back in one text block, each ending where the next
+ * begins: one allocation for a table, not one per cell. */
 struct spoor_text_table {
     size_t ncols;
-    size_t *at, *len;   /* per cell, row-major, headers first */
+    size_t *end;        /* per cell, row-major, headers first: its end in text */
     size_t ncells, cap;
     char *text;
     size_t used, room;
@@ -20,8 +20,7 @@ static void push(struct spoor_text_table *t, const char *cell)
 {
     if (t->ncells == t->cap) {
         t->cap = t->cap ? t->cap * 2 : 64;
-        t->at = spoor_xrealloc(t->at, t->cap * sizeof *t->at);
-        t->len = spoor_xrealloc(t->len, t->cap * sizeof *t->len);
+        t->end = spoor_xrealloc(t->end, t->cap * sizeof *t->end);
     }
     size_t n = strlen(cell);
     if (t->used + n >= t->room) { /* >=: the block exists even when every cell is empty */
@@ -29,9 +28,8 @@ static void push(struct spoor_text_table *t, const char *cell)
         t->text = spoor_xrealloc(t->text, t->room);
     }
     memcpy(t->text + t->used, cell, n);
-    t->at[t->ncells] = t->used;
-    t->len[t->ncells++] = n;
     t->used += n;
+    t->end[t->ncells++] = t->used;
 }
 
 struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *headers,
@@ -61,52 +59,54 @@ void spoor_text_table_cell(struct spoor_text_table *t, const char *fmt, ...)
 
 void spoor_text_table_text(struct spoor_text_table *t, const char *text) { push(t, text); }
 
-/* A row of text being laid out, written with one fwrite: a table can have
- * hundreds of thousands of cells, too many for stdio calls (and locks) each. */
-struct line {
-    char *p;
-    size_t n, cap;
-};
+static size_t cell_start(const struct spoor_text_table *t, size_t i) { return i ? t->end[i - 1] : 0; }
 
-static void line_put(struct line *l, const char *s, size_t n, size_t spaces_before, size_t spaces_after)
-{
-    size_t need = l->n + spaces_before + n + spaces_after;
-    if (need >= l->cap) { /* >=: never a memcpy to a null buffer */
-        l->cap = need * 2 + 64;
-        l->p = spoor_xrealloc(l->p, l->cap);
-    }
-    memset(l->p + l->n, ' ', spaces_before);
-    memcpy(l->p + l->n + spaces_before, s, n);
-    memset(l->p + l->n + spaces_before + n, ' ', spaces_after);
-    l->n = need;
-}
-
+/* Rows are laid out in a buffer written whenever it cannot hold one more line:
+ * a table can have hundreds of thousands of cells, too many for stdio calls
+ * (and locks) each. */
 void spoor_text_table_print(const struct spoor_text_table *t, FILE *out)
 {
     size_t *width = spoor_xcalloc(t->ncols, sizeof *width);
-    for (size_t i = 0; i < t->ncells; i++)
-        if (t->len[i] > width[i % t->ncols])
-            width[i % t->ncols] = t->len[i];
-    struct line l = {0};
-    for (size_t i = 0; i < t->ncells; i++) {
-        size_t c = i % t->ncols;
+    for (size_t i = 0, c = 0; i < t->ncells; i++, c = c + 1 == t->ncols ? 0 : c + 1)
+        if (t->end[i] - cell_start(t, i) > width[c])
+            width[c] = t->end[i] - cell_start(t, i);
+    size_t line = 1; /* the longest a line can be */
+    for (size_t c = 0; c < t->ncols; c++)
+        line += width[c] + 2;
+    size_t cap = line > 65536 ? line : 65536;
+    char *buf = spoor_xmalloc(cap), *p = buf;
+    for (size_t i = 0, c = 0; i < t->ncells; i++, c = c + 1 == t->ncols ? 0 : c + 1) {
+        size_t at = cell_start(t, i), n = t->end[i] - at, gap = width[c] - n;
         bool last = c == t->ncols - 1 || i == t->ncells - 1;
-        size_t gap = width[c] - t->len[i];
-        line_put(&l, t->text + t->at[i], t->len[i], t->right[c] ? gap : 0, t->right[c] || last ? 0 : gap);
-        line_put(&l, last ? "\n" : "  ", last ? 1 : 2, 0, 0);
-        if (last) {
-            fwrite(l.p, 1, l.n, out);
-            l.n = 0;
+        if (t->right[c]) {
+            memset(p, ' ', gap);
+            p += gap;
         }
+        memcpy(p, t->text + at, n);
+        p += n;
+        if (last) {
+            *p++ = '\n';
+            if (cap - (size_t)(p - buf) < line) {
+                fwrite(buf, 1, (size_t)(p - buf), out);
+                p = buf;
+            }
+            continue;
+        }
+        if (!t->right[c]) {
+            memset(p, ' ', gap);
+            p += gap;
+        }
+        *p++ = ' ';
+        *p++ = ' ';
     }
-    free(l.p);
+    fwrite(buf, 1, (size_t)(p - buf), out);
+    free(buf);
     free(width);
 }
 
 void spoor_text_table_free(struct spoor_text_table *t)
 {
-    free(t->at);
-    free(t->len);
+    free(t->end);
     free(t->text);
     free(t->right);
     free(t);
