@@ -5,7 +5,8 @@
 
 #include <stddef.h>
 
-/* Writes v as snprintf(buf, cap, "%.6g", v) would, byte for byte; cap >= 32. */
-void spoor_format_g6(char *buf, size_t cap, double v);
+/* Writes v as snprintf(buf, cap, "%.6g", v) would, byte for byte; cap >= 32.
+ * Returns the length written. */
+size_t spoor_format_g6(char *buf, size_t cap, double v);
 
 #endif

@@ -18,10 +18,11 @@ enum { DIGITS = 6, LOW_EXP = -4 };
 static bool six_digits(double a, unsigned *digits, int *exp10)
 {
     static const double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+    static const double next[] = {1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5}; /* 10^(e+1), e = -4..4 */
     if (!(a >= 1e-4 && a < 1e6))
         return false;
     int e = LOW_EXP;
-    while (e < DIGITS - 1 && a >= pow10[e + 1 - LOW_EXP] / pow10[-LOW_EXP])
+    while (e < DIGITS - 1 && a >= next[e - LOW_EXP])
         e++;
     double scaled = a * pow10[DIGITS - 1 - e]; /* 10^0..10^9 */
     double whole = floor(scaled), frac = scaled - whole;
@@ -41,14 +42,12 @@ static bool six_digits(double a, unsigned *digits, int *exp10)
     return true;
 }
 
-void spoor_format_g6(char *buf, size_t cap, double v)
+size_t spoor_format_g6(char *buf, size_t cap, double v)
 {
     unsigned d;
     int e;
-    if (!six_digits(fabs(v), &d, &e)) {
-        snprintf(buf, cap, "%.6g", v);
-        return;
-    }
+    if (!six_digits(fabs(v), &d, &e))
+        return (size_t)snprintf(buf, cap, "%.6g", v);
     char digits[DIGITS];
     int used = DIGITS;
     for (int k = DIGITS - 1; k >= 0; k--, d /= 10)
@@ -78,4 +77,5 @@ void spoor_format_g6(char *buf, size_t cap, double v)
         }
     }
     *p = '\0';
+    return (size_t)(p - buf);
 }

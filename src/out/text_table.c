@@ -16,17 +16,22 @@ struct spoor_text_table {
     bool *right;
 };
 
-static void push(struct spoor_text_table *t, const char *cell)
+void spoor_text_table_reserve(struct spoor_text_table *t, size_t cells, size_t bytes)
 {
-    if (t->ncells == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 64;
+    if (t->ncells + cells > t->cap) {
+        t->cap = t->ncells + cells;
         t->end = spoor_xrealloc(t->end, t->cap * sizeof *t->end);
     }
-    size_t n = strlen(cell);
-    if (t->used + n >= t->room) { /* >=: the block exists even when every cell is empty */
-        t->room = (t->used + n) * 2 + 64;
+    if (t->used + bytes >= t->room) { /* >=: the block exists even when every cell is empty */
+        t->room = t->used + bytes + 1;
         t->text = spoor_xrealloc(t->text, t->room);
     }
+}
+
+static void push(struct spoor_text_table *t, const char *cell, size_t n)
+{
+    if (t->ncells == t->cap || t->used + n >= t->room)
+        spoor_text_table_reserve(t, t->ncells + 64, t->used + n + 64);
     memcpy(t->text + t->used, cell, n);
     t->used += n;
     t->end[t->ncells++] = t->used;
@@ -39,7 +44,7 @@ struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *h
     t->ncols = ncols;
     t->right = spoor_xcalloc(ncols, sizeof *t->right);
     for (size_t i = 0; i < ncols; i++) {
-        push(t, headers[i]);
+        push(t, headers[i], strlen(headers[i]));
         t->right[i] = right_align && right_align[i];
     }
     return t;
@@ -53,11 +58,13 @@ void spoor_text_table_cell(struct spoor_text_table *t, const char *fmt, ...)
     if (vasprintf(&cell, fmt, ap) < 0)
         cell = NULL;
     va_end(ap);
-    push(t, cell ? cell : "?");
+    spoor_text_table_text(t, cell ? cell : "?");
     free(cell);
 }
 
-void spoor_text_table_text(struct spoor_text_table *t, const char *text) { push(t, text); }
+void spoor_text_table_text(struct spoor_text_table *t, const char *text) { push(t, text, strlen(text)); }
+
+void spoor_text_table_textn(struct spoor_text_table *t, const char *text, size_t len) { push(t, text, len); }
 
 static size_t cell_start(const struct spoor_text_table *t, size_t i) { return i ? t->end[i - 1] : 0; }
 

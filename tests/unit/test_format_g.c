@@ -1,4 +1,5 @@
-/* spoor_format_g6 writes what snprintf's "%.6g" writes, byte for byte: at
+/* spoor_format_g6 writes what snprintf's "%.6g" writes, byte for byte (and
+ * returns its length): at
  * powers of ten and the plain/exponent border, at exact halves (dyadic values
  * such as 2^-10 = 0.0009765625, whose seventh digit is a tie), for random
  * values of every magnitude and sign, and for zeros, infinities and NaN. */
@@ -17,9 +18,11 @@ static void expect_like_printf(double v)
 {
     char want[64], got[64];
     snprintf(want, sizeof want, "%.6g", v);
-    spoor_format_g6(got, sizeof got, v);
+    size_t n = spoor_format_g6(got, sizeof got, v);
     if (strcmp(want, got) != 0)
         fail_msg("%.17g: \"%s\", printf \"%s\"", v, got, want);
+    if (n != strlen(got))
+        fail_msg("%.17g: length %zu, not %zu", v, n, strlen(got));
 }
 
 static void test_edges(void **state)

@@ -236,6 +236,7 @@ static struct sheet *resample_sheet(const struct series_view *v)
     for (size_t k = 0; k < s->nmetrics; k++)
         sheet_header(sh, first + 2 + k, s->metrics[k].name);
     char iso[64];
+    sheet_reserve(sh, s->nbuckets);
     for (size_t i = 0; i < s->nbuckets; i++) {
         const struct spoor_series_bucket *b = &s->buckets[i];
         if (grouped)

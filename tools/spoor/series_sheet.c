@@ -50,14 +50,24 @@ void sheet_header(struct sheet *s, size_t c, const char *name)
 /* Cells written so far; a row is complete after ncols. */
 static size_t ncells(const struct sheet *s) { return s->nrows * s->ncols + s->pending; }
 
+static void set_cap(struct sheet *s, size_t cap)
+{
+    s->cap = cap;
+    s->values = spoor_xrealloc(s->values, s->cap * sizeof *s->values);
+    s->kinds = spoor_xrealloc(s->kinds, s->cap * sizeof *s->kinds);
+}
+
+void sheet_reserve(struct sheet *s, size_t rows)
+{
+    if (ncells(s) + rows * s->ncols > s->cap)
+        set_cap(s, ncells(s) + rows * s->ncols);
+}
+
 static void add_cell(struct sheet *s, union sheet_value v, enum sheet_cell kind)
 {
     size_t i = ncells(s);
-    if (i == s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 64;
-        s->values = spoor_xrealloc(s->values, s->cap * sizeof *s->values);
-        s->kinds = spoor_xrealloc(s->kinds, s->cap * sizeof *s->kinds);
-    }
+    if (i == s->cap)
+        set_cap(s, s->cap ? s->cap * 2 : 64);
     s->values[i] = v;
     s->kinds[i] = (unsigned char)kind;
     if (++s->pending == s->ncols) {
@@ -85,34 +95,38 @@ void sheet_number(struct sheet *s, double v)
 
 void sheet_count(struct sheet *s, unsigned long long n) { add_cell(s, (union sheet_value){.count = n}, SHEET_COUNT); }
 
-/* n in decimal, as "%llu" writes it. */
-static const char *count_text(char *buf, size_t cap, unsigned long long n)
+/* n in decimal at the end of buf, as "%llu" writes it; its length in *len. */
+static const char *count_text(char *buf, size_t cap, unsigned long long n, size_t *len)
 {
     char *p = buf + cap - 1;
     *p = '\0';
     do
         *--p = (char)('0' + n % 10);
     while (n /= 10);
+    *len = (size_t)(buf + cap - 1 - p);
     return p;
 }
 
-/* Cell i as text (buf holds it unless it is a text cell): NULL when empty. */
-static const char *cell_text(const struct sheet *s, size_t i, bool table, char *buf, size_t cap)
+/* Cell i as text (buf holds it unless it is a text cell) and its length in
+ * *len: NULL when empty. */
+static const char *cell_text(const struct sheet *s, size_t i, bool table, char *buf, size_t cap, size_t *len)
 {
     union sheet_value v = s->values[i];
-    if (s->kinds[i] == SHEET_TEXT)
+    if (s->kinds[i] == SHEET_TEXT) {
+        *len = strlen(s->text + v.text);
         return s->text + v.text;
+    }
     if (s->kinds[i] == SHEET_COUNT)
-        return count_text(buf, cap, v.count);
+        return count_text(buf, cap, v.count, len);
     if (isnan(v.number))
         return NULL;
     if (table) {
-        spoor_format_g6(buf, cap, v.number);
+        *len = spoor_format_g6(buf, cap, v.number);
         return buf;
     }
     /* The shortest spelling that reads back to the same double. */
     for (int digits = 15; digits <= 17; digits++) {
-        snprintf(buf, cap, "%.*g", digits, v.number);
+        *len = (size_t)snprintf(buf, cap, "%.*g", digits, v.number);
         if (strtod(buf, NULL) == v.number)
             break;
     }
@@ -125,10 +139,12 @@ static void write_table(FILE *out, const struct sheet *s)
     for (size_t c = 0; c < s->ncols; c++)
         right[c] = s->nrows && s->kinds[c] != SHEET_TEXT;
     struct spoor_text_table *t = spoor_text_table_new(s->ncols, (const char *const *)s->headers, right);
+    spoor_text_table_reserve(t, s->nrows * s->ncols, s->text_used + s->nrows * s->ncols * 20); /* 20: the longest count */
     char buf[40];
     for (size_t i = 0; i < s->nrows * s->ncols; i++) {
-        const char *cell = cell_text(s, i, true, buf, sizeof buf);
-        spoor_text_table_text(t, cell ? cell : "-");
+        size_t len;
+        const char *cell = cell_text(s, i, true, buf, sizeof buf, &len);
+        spoor_text_table_textn(t, cell ? cell : "-", cell ? len : 1);
     }
     fprintf(out, "%s\n", s->title);
     spoor_text_table_print(t, out);
@@ -166,7 +182,8 @@ static void write_csv_row(FILE *out, const struct sheet *s, size_t r)
     for (size_t c = 0; c < s->ncols; c++) {
         if (c)
             fputc(',', out);
-        csv_cell(out, cell_text(s, r * s->ncols + c, false, buf, sizeof buf));
+        size_t len;
+        csv_cell(out, cell_text(s, r * s->ncols + c, false, buf, sizeof buf, &len));
     }
     fputc('\n', out);
 }
@@ -178,7 +195,8 @@ static void write_json(FILE *out, const struct sheet *s)
     for (size_t r = 0; r < s->nrows; r++) {
         fprintf(out, "%s\n    {", r ? "," : "");
         for (size_t c = 0; c < s->ncols; c++) {
-            const char *cell = cell_text(s, r * s->ncols + c, false, buf, sizeof buf);
+            size_t len;
+            const char *cell = cell_text(s, r * s->ncols + c, false, buf, sizeof buf, &len);
             fprintf(out, "%s", c ? ", " : "");
             spoor_json_write_string(out, s->headers[c], strlen(s->headers[c]));
             fputs(": ", out);
@@ -187,7 +205,7 @@ static void write_json(FILE *out, const struct sheet *s)
             else if (s->kinds[r * s->ncols + c] != SHEET_TEXT)
                 fputs(cell, out);
             else
-                spoor_json_write_string(out, cell, strlen(cell));
+                spoor_json_write_string(out, cell, len);
         }
         fputc('}', out);
     }

@@ -32,6 +32,8 @@ struct sheet {
 
 struct sheet *sheet_new(const char *key, size_t ncols, const char *title_fmt, ...) __attribute__((format(printf, 3, 4)));
 void sheet_free(struct sheet *s);
+/* Room for `rows` more rows, for a sheet that knows its size. */
+void sheet_reserve(struct sheet *s, size_t rows);
 /* Names column c. */
 void sheet_header(struct sheet *s, size_t c, const char *name);
 /* Appends cells row by row: text, a number (NaN = empty), a count. */
