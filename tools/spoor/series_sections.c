@@ -32,25 +32,39 @@ static char *put_digits(char *p, unsigned v, int width)
     return p + width;
 }
 
+/* The date of a local day, remembered: a resample sheet has a row per bucket,
+ * so gmtime runs once per day of buckets, not once per row. */
+struct iso_day {
+    int64_t day;            /* days since 1970-01-01; INT64_MIN: none yet */
+    int year, mon, mday;
+};
+
 /* ISO-8601 of a UTC time as seen at the offset ("Z" for UTC). Written digit by
  * digit: the resample section has one per row, too many for snprintf. */
-static const char *iso_text(char *buf, size_t cap, int64_t utc_ns, int64_t offset_ns)
+static const char *iso_text(char *buf, size_t cap, int64_t utc_ns, int64_t offset_ns, struct iso_day *date)
 {
     int64_t local_s = (utc_ns + offset_ns) / 1000000000LL - ((utc_ns + offset_ns) % 1000000000LL < 0);
     int64_t frac = (utc_ns + offset_ns) - local_s * 1000000000LL;
-    time_t t = (time_t)local_s;
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    int year = tm.tm_year + 1900;
+    int64_t day = local_s / 86400 - (local_s % 86400 < 0), second = local_s - day * 86400;
+    if (day != date->day) {
+        time_t t = (time_t)local_s;
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        *date = (struct iso_day){day, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday};
+    }
     char *p = buf;
-    if (year >= 0 && year <= 9999)
-        p = put_digits(p, (unsigned)year, 4);
+    if (date->year >= 0 && date->year <= 9999)
+        p = put_digits(p, (unsigned)date->year, 4);
     else
-        p += snprintf(p, cap, "%04d", year);
+        p += snprintf(p, cap, "%04d", date->year);
     const struct {
         char sep;
         int value;
-    } parts[] = {{'-', tm.tm_mon + 1}, {'-', tm.tm_mday}, {'T', tm.tm_hour}, {':', tm.tm_min}, {':', tm.tm_sec}};
+    } parts[] = {{'-', date->mon},
+                 {'-', date->mday},
+                 {'T', (int)(second / 3600)},
+                 {':', (int)(second / 60 % 60)},
+                 {':', (int)(second % 60)}};
     for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
         *p++ = parts[i].sep;
         p = put_digits(p, (unsigned)parts[i].value, 2);
@@ -236,12 +250,13 @@ static struct sheet *resample_sheet(const struct series_view *v)
     for (size_t k = 0; k < s->nmetrics; k++)
         sheet_header(sh, first + 2 + k, s->metrics[k].name);
     char iso[64];
+    struct iso_day date = {.day = INT64_MIN};
     sheet_reserve(sh, s->nbuckets);
     for (size_t i = 0; i < s->nbuckets; i++) {
         const struct spoor_series_bucket *b = &s->buckets[i];
         if (grouped)
             sheet_text(sh, group_name(s->groups[b->group]));
-        sheet_text(sh, iso_text(iso, sizeof iso, b->start_ns, v->utc_offset_ns));
+        sheet_text(sh, iso_text(iso, sizeof iso, b->start_ns, v->utc_offset_ns, &date));
         sheet_count(sh, b->rows);
         for (size_t k = 0; k < s->nmetrics; k++)
             sheet_number(sh, mean_of(&b->sums[k]));
