@@ -49,9 +49,7 @@ static void set_cap(struct series_buckets *b, size_t cap)
     b->sums = spoor_xrealloc(b->sums, cap * (b->stride ? b->stride : 1) * sizeof *b->sums);
 }
 
-/* Room for n entries, so that adding them neither regrows nor rehashes: a
- * merge of a large map would otherwise copy and rehash it log2(n) times. */
-static void reserve(struct series_buckets *b, size_t n)
+void series_buckets_reserve(struct series_buckets *b, size_t n)
 {
     if (n > b->cap)
         set_cap(b, n);
@@ -112,7 +110,7 @@ void series_buckets_widen(struct series_buckets *b, size_t stride)
 
 void series_buckets_merge(struct series_buckets *dst, const struct series_buckets *src)
 {
-    reserve(dst, dst->n + src->n);
+    series_buckets_reserve(dst, dst->n + src->n);
     for (size_t e = 0; e < src->n; e++) {
         size_t d = series_buckets_get(dst, src->group[e], src->bucket[e]);
         dst->rows[d] += src->rows[e];

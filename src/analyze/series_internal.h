@@ -35,6 +35,9 @@ void series_buckets_release(struct series_buckets *b);
 size_t series_buckets_get(struct series_buckets *b, uint32_t group, int64_t bucket);
 /* Widens every entry to `stride` metrics (new ones empty). */
 void series_buckets_widen(struct series_buckets *b, size_t stride);
+/* Room for n entries in all, so that adding them neither regrows nor rehashes
+ * (a merge of large maps would otherwise copy and rehash log2(n) times). */
+void series_buckets_reserve(struct series_buckets *b, size_t n);
 /* Adds every entry of src into dst (the metrics both have room for). */
 void series_buckets_merge(struct series_buckets *dst, const struct series_buckets *src);
 /* The entries ordered by group_rank[group], then bucket (a radix sort: one pass

@@ -159,7 +159,29 @@ static void profile_from_buckets(const struct spoor_series_run *run, struct tota
     }
 }
 
-static void merge_workers(const struct spoor_series_run *run, struct totals *t, struct spoor_series *out)
+/* The workers' resample maps in one: the first worker's is taken over as it
+ * is (merging it into an empty map would give the same entries, in the same
+ * order, with the same sums) and the others are added to it, in room reserved
+ * once for all. */
+static void merge_buckets(struct spoor_series_run *run, struct totals *t)
+{
+    if (!run->nworkers) {
+        series_buckets_init(&t->buckets, t->m);
+        return;
+    }
+    t->buckets = run->workers[0].buckets;
+    series_buckets_init(&run->workers[0].buckets, 0);
+    if (t->buckets.stride < t->m)
+        series_buckets_widen(&t->buckets, t->m);
+    size_t entries = 0;
+    for (int k = 0; k < run->nworkers; k++)
+        entries += k ? run->workers[k].buckets.n : t->buckets.n;
+    series_buckets_reserve(&t->buckets, entries);
+    for (int k = 1; k < run->nworkers; k++)
+        series_buckets_merge(&t->buckets, &run->workers[k].buckets);
+}
+
+static void merge_workers(struct spoor_series_run *run, struct totals *t, struct spoor_series *out)
 {
     size_t m = t->m = run->nmetrics, g = t->g = spoor_strpool_count(run->groups);
     t->moments = spoor_xmalloc((g ? g : 1) * (m ? m : 1) * sizeof *t->moments);
@@ -169,7 +191,6 @@ static void merge_workers(const struct spoor_series_run *run, struct totals *t, 
     t->non_numeric = spoor_xcalloc(m ? m : 1, sizeof *t->non_numeric);
     t->hour_weekday = spoor_xcalloc(SERIES_SLOTS * (m ? m : 1), sizeof *t->hour_weekday);
     t->comoments = spoor_xcalloc((m ? m : 1) * (m ? m : 1), sizeof *t->comoments);
-    series_buckets_init(&t->buckets, m);
     for (int k = 0; k < run->nworkers; k++) {
         const struct series_worker *w = &run->workers[k];
         out->rows += w->rows;
@@ -193,8 +214,8 @@ static void merge_workers(const struct spoor_series_run *run, struct totals *t, 
             for (size_t i = 0; i < wm; i++)
                 for (size_t j = i + 1; j < wm; j++)
                     series_comoments_merge(&t->comoments[i * m + j], &w->comoments[i * w->mcap + j]);
-        series_buckets_merge(&t->buckets, &w->buckets);
     }
+    merge_buckets(run, t);
     if (run->opts.profile_from_buckets)
         profile_from_buckets(run, t, out);
 }
