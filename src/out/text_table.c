@@ -1,36 +1,44 @@
 #include "spoor/text_table.h"
 #include "spoor/error.h"
+#include "util/huge_array.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Cells and gaps of up to SHORT bytes are laid out with one fixed 16-byte copy
+ * (two instructions, where memcpy is a call): the text block and the line
+ * buffer keep that much room past their ends for it. */
+enum { SHORT = 16 };
+
 /* Cells are kept back to back in one text block, each ending where the next
- * begins: one allocation for a table, not one per cell. */
+ * begins: one allocation for a table, not one per cell. A large table's
+ * arrays are huge-page mappings (util/huge_array.h): a resample table's
+ * ~10 MB in 4 KiB pages cost thousands of page faults. */
 struct spoor_text_table {
     size_t ncols;
     size_t *end;        /* per cell, row-major, headers first: its end in text */
     size_t ncells, cap;
     char *text;
-    size_t used, room;
+    size_t used, room;  /* room >= used + SHORT */
     bool *right;
 };
 
 void spoor_text_table_reserve(struct spoor_text_table *t, size_t cells, size_t bytes)
 {
     if (t->ncells + cells > t->cap) {
+        t->end = spoor_huge_realloc(t->end, t->cap * sizeof *t->end, (t->ncells + cells) * sizeof *t->end);
         t->cap = t->ncells + cells;
-        t->end = spoor_xrealloc(t->end, t->cap * sizeof *t->end);
     }
-    if (t->used + bytes >= t->room) { /* >=: the block exists even when every cell is empty */
-        t->room = t->used + bytes + 1;
-        t->text = spoor_xrealloc(t->text, t->room);
+    if (t->used + bytes + SHORT > t->room) {
+        t->text = spoor_huge_realloc(t->text, t->room, t->used + bytes + SHORT);
+        t->room = t->used + bytes + SHORT;
     }
 }
 
 static void push(struct spoor_text_table *t, const char *cell, size_t n)
 {
-    if (t->ncells == t->cap || t->used + n >= t->room)
+    if (t->ncells == t->cap || t->used + n + SHORT > t->room)
         spoor_text_table_reserve(t, t->ncells + 64, t->used + n + 64);
     memcpy(t->text + t->used, cell, n);
     t->used += n;
@@ -68,6 +76,19 @@ void spoor_text_table_textn(struct spoor_text_table *t, const char *text, size_t
 
 static size_t cell_start(const struct spoor_text_table *t, size_t i) { return i ? t->end[i - 1] : 0; }
 
+/* n bytes of src at p, which has SHORT bytes of room past them (and src too). */
+static char *put_text(char *p, const char *src, size_t n)
+{
+    memcpy(p, src, n <= SHORT ? SHORT : n);
+    return p + n;
+}
+
+static char *put_spaces(char *p, size_t n)
+{
+    memset(p, ' ', n <= SHORT ? SHORT : n);
+    return p + n;
+}
+
 /* Rows are laid out in a buffer written whenever it cannot hold one more line:
  * a table can have hundreds of thousands of cells, too many for stdio calls
  * (and locks) each. */
@@ -77,7 +98,7 @@ void spoor_text_table_print(const struct spoor_text_table *t, FILE *out)
     for (size_t i = 0, c = 0; i < t->ncells; i++, c = c + 1 == t->ncols ? 0 : c + 1)
         if (t->end[i] - cell_start(t, i) > width[c])
             width[c] = t->end[i] - cell_start(t, i);
-    size_t line = 1; /* the longest a line can be */
+    size_t line = 1 + SHORT; /* the longest a line can be, and room for a short copy */
     for (size_t c = 0; c < t->ncols; c++)
         line += width[c] + 2;
     size_t cap = line > 65536 ? line : 65536;
@@ -85,12 +106,9 @@ void spoor_text_table_print(const struct spoor_text_table *t, FILE *out)
     for (size_t i = 0, c = 0; i < t->ncells; i++, c = c + 1 == t->ncols ? 0 : c + 1) {
         size_t at = cell_start(t, i), n = t->end[i] - at, gap = width[c] - n;
         bool last = c == t->ncols - 1 || i == t->ncells - 1;
-        if (t->right[c]) {
-            memset(p, ' ', gap);
-            p += gap;
-        }
-        memcpy(p, t->text + at, n);
-        p += n;
+        if (t->right[c])
+            p = put_spaces(p, gap);
+        p = put_text(p, t->text + at, n);
         if (last) {
             *p++ = '\n';
             if (cap - (size_t)(p - buf) < line) {
@@ -99,10 +117,8 @@ void spoor_text_table_print(const struct spoor_text_table *t, FILE *out)
             }
             continue;
         }
-        if (!t->right[c]) {
-            memset(p, ' ', gap);
-            p += gap;
-        }
+        if (!t->right[c])
+            p = put_spaces(p, gap);
         *p++ = ' ';
         *p++ = ' ';
     }
@@ -113,8 +129,8 @@ void spoor_text_table_print(const struct spoor_text_table *t, FILE *out)
 
 void spoor_text_table_free(struct spoor_text_table *t)
 {
-    free(t->end);
-    free(t->text);
+    spoor_huge_free(t->end, t->cap * sizeof *t->end);
+    spoor_huge_free(t->text, t->room);
     free(t->right);
     free(t);
 }
