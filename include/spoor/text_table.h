@@ -21,6 +21,10 @@ void spoor_text_table_cell(struct spoor_text_table *t, const char *fmt, ...)
 void spoor_text_table_text(struct spoor_text_table *t, const char *text);
 /* The same for the first len bytes of text, whose length the caller knows. */
 void spoor_text_table_textn(struct spoor_text_table *t, const char *text, size_t len);
+/* Adds a cell holding v as "%.6g" or n as "%llu", written straight into the
+ * table (spoor_format_g6, spoor_format_u64): no buffer, no copy. */
+void spoor_text_table_g6(struct spoor_text_table *t, double v);
+void spoor_text_table_u64(struct spoor_text_table *t, unsigned long long n);
 void spoor_text_table_print(const struct spoor_text_table *t, FILE *out);
 void spoor_text_table_free(struct spoor_text_table *t);
 

@@ -79,3 +79,13 @@ size_t spoor_format_g6(char *buf, size_t cap, double v)
     *p = '\0';
     return (size_t)(p - buf);
 }
+
+size_t spoor_format_u64(char *buf, unsigned long long n)
+{
+    size_t len = 1;
+    for (unsigned long long rest = n / 10; rest; rest /= 10)
+        len++;
+    for (size_t k = len; k-- > 0; n /= 10)
+        buf[k] = (char)('0' + n % 10);
+    return len;
+}

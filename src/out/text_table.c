@@ -1,5 +1,6 @@
 #include "spoor/text_table.h"
 #include "spoor/error.h"
+#include "spoor/format_g.h"
 #include "util/huge_array.h"
 
 #include <stdarg.h>
@@ -36,13 +37,25 @@ void spoor_text_table_reserve(struct spoor_text_table *t, size_t cells, size_t b
     }
 }
 
-static void push(struct spoor_text_table *t, const char *cell, size_t n)
+/* Room for one more cell of up to n bytes, at t->text + t->used. */
+static void room_for(struct spoor_text_table *t, size_t n)
 {
     if (t->ncells == t->cap || t->used + n + SHORT > t->room)
         spoor_text_table_reserve(t, t->ncells + 64, t->used + n + 64);
-    memcpy(t->text + t->used, cell, n);
+}
+
+/* Ends the cell whose n bytes were written at t->text + t->used. */
+static void close_cell(struct spoor_text_table *t, size_t n)
+{
     t->used += n;
     t->end[t->ncells++] = t->used;
+}
+
+static void push(struct spoor_text_table *t, const char *cell, size_t n)
+{
+    room_for(t, n);
+    memcpy(t->text + t->used, cell, n);
+    close_cell(t, n);
 }
 
 struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *headers,
@@ -73,6 +86,18 @@ void spoor_text_table_cell(struct spoor_text_table *t, const char *fmt, ...)
 void spoor_text_table_text(struct spoor_text_table *t, const char *text) { push(t, text, strlen(text)); }
 
 void spoor_text_table_textn(struct spoor_text_table *t, const char *text, size_t len) { push(t, text, len); }
+
+void spoor_text_table_g6(struct spoor_text_table *t, double v)
+{
+    room_for(t, 32);
+    close_cell(t, spoor_format_g6(t->text + t->used, 32, v));
+}
+
+void spoor_text_table_u64(struct spoor_text_table *t, unsigned long long n)
+{
+    room_for(t, 20);
+    close_cell(t, spoor_format_u64(t->text + t->used, n));
+}
 
 static size_t cell_start(const struct spoor_text_table *t, size_t i) { return i ? t->end[i - 1] : 0; }
 

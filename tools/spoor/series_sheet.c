@@ -95,35 +95,22 @@ void sheet_number(struct sheet *s, double v)
 
 void sheet_count(struct sheet *s, unsigned long long n) { add_cell(s, (union sheet_value){.count = n}, SHEET_COUNT); }
 
-/* n in decimal at the end of buf, as "%llu" writes it; its length in *len. */
-static const char *count_text(char *buf, size_t cap, unsigned long long n, size_t *len)
-{
-    char *p = buf + cap - 1;
-    *p = '\0';
-    do
-        *--p = (char)('0' + n % 10);
-    while (n /= 10);
-    *len = (size_t)(buf + cap - 1 - p);
-    return p;
-}
-
-/* Cell i as text (buf holds it unless it is a text cell) and its length in
- * *len: NULL when empty. */
-static const char *cell_text(const struct sheet *s, size_t i, bool table, char *buf, size_t cap, size_t *len)
+/* Cell i as CSV and JSON spell it (buf holds it unless it is a text cell) and
+ * its length in *len: NULL when empty. */
+static const char *cell_text(const struct sheet *s, size_t i, char *buf, size_t cap, size_t *len)
 {
     union sheet_value v = s->values[i];
     if (s->kinds[i] == SHEET_TEXT) {
         *len = strlen(s->text + v.text);
         return s->text + v.text;
     }
-    if (s->kinds[i] == SHEET_COUNT)
-        return count_text(buf, cap, v.count, len);
-    if (isnan(v.number))
-        return NULL;
-    if (table) {
-        *len = spoor_format_g6(buf, cap, v.number);
+    if (s->kinds[i] == SHEET_COUNT) {
+        *len = spoor_format_u64(buf, v.count);
+        buf[*len] = '\0';
         return buf;
     }
+    if (isnan(v.number))
+        return NULL;
     /* The shortest spelling that reads back to the same double. */
     for (int digits = 15; digits <= 17; digits++) {
         *len = (size_t)snprintf(buf, cap, "%.*g", digits, v.number);
@@ -139,12 +126,18 @@ static void write_table(FILE *out, const struct sheet *s)
     for (size_t c = 0; c < s->ncols; c++)
         right[c] = s->nrows && s->kinds[c] != SHEET_TEXT;
     struct spoor_text_table *t = spoor_text_table_new(s->ncols, (const char *const *)s->headers, right);
-    spoor_text_table_reserve(t, s->nrows * s->ncols, s->text_used + s->nrows * s->ncols * 20); /* 20: the longest count */
-    char buf[40];
+    /* A bound: text cells take at most the sheet's text, others the 32 bytes a number's room is */
+    spoor_text_table_reserve(t, s->nrows * s->ncols, s->text_used + s->nrows * s->ncols * 32);
     for (size_t i = 0; i < s->nrows * s->ncols; i++) {
-        size_t len;
-        const char *cell = cell_text(s, i, true, buf, sizeof buf, &len);
-        spoor_text_table_textn(t, cell ? cell : "-", cell ? len : 1);
+        union sheet_value v = s->values[i];
+        if (s->kinds[i] == SHEET_COUNT)
+            spoor_text_table_u64(t, v.count);
+        else if (s->kinds[i] == SHEET_TEXT)
+            spoor_text_table_text(t, s->text + v.text);
+        else if (isnan(v.number))
+            spoor_text_table_textn(t, "-", 1);
+        else
+            spoor_text_table_g6(t, v.number);
     }
     fprintf(out, "%s\n", s->title);
     spoor_text_table_print(t, out);
@@ -183,7 +176,7 @@ static void write_csv_row(FILE *out, const struct sheet *s, size_t r)
         if (c)
             fputc(',', out);
         size_t len;
-        csv_cell(out, cell_text(s, r * s->ncols + c, false, buf, sizeof buf, &len));
+        csv_cell(out, cell_text(s, r * s->ncols + c, buf, sizeof buf, &len));
     }
     fputc('\n', out);
 }
@@ -196,7 +189,7 @@ static void write_json(FILE *out, const struct sheet *s)
         fprintf(out, "%s\n    {", r ? "," : "");
         for (size_t c = 0; c < s->ncols; c++) {
             size_t len;
-            const char *cell = cell_text(s, r * s->ncols + c, false, buf, sizeof buf, &len);
+            const char *cell = cell_text(s, r * s->ncols + c, buf, sizeof buf, &len);
             fprintf(out, "%s", c ? ", " : "");
             spoor_json_write_string(out, s->headers[c], strlen(s->headers[c]));
             fputs(": ", out);
