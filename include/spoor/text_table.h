@@ -25,6 +25,9 @@ void spoor_text_table_textn(struct spoor_text_table *t, const char *text, size_t
  * table (spoor_format_g6, spoor_format_u64): no buffer, no copy. */
 void spoor_text_table_g6(struct spoor_text_table *t, double v);
 void spoor_text_table_u64(struct spoor_text_table *t, unsigned long long n);
+/* Adds the cells of `rows` (a table of as many columns), headers left out:
+ * parts of a large table can be filled on several threads, then joined. */
+void spoor_text_table_append(struct spoor_text_table *t, const struct spoor_text_table *rows);
 void spoor_text_table_print(const struct spoor_text_table *t, FILE *out);
 void spoor_text_table_free(struct spoor_text_table *t);
 

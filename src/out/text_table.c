@@ -25,6 +25,8 @@ struct spoor_text_table {
     bool *right;
 };
 
+static size_t cell_start(const struct spoor_text_table *t, size_t i) { return i ? t->end[i - 1] : 0; }
+
 void spoor_text_table_reserve(struct spoor_text_table *t, size_t cells, size_t bytes)
 {
     if (t->ncells + cells > t->cap) {
@@ -87,6 +89,18 @@ void spoor_text_table_text(struct spoor_text_table *t, const char *text) { push(
 
 void spoor_text_table_textn(struct spoor_text_table *t, const char *text, size_t len) { push(t, text, len); }
 
+void spoor_text_table_append(struct spoor_text_table *t, const struct spoor_text_table *rows)
+{
+    size_t skip = cell_start(rows, rows->ncols); /* its headers' text */
+    size_t cells = rows->ncells - rows->ncols, bytes = rows->used - skip;
+    spoor_text_table_reserve(t, cells, bytes);
+    memcpy(t->text + t->used, rows->text + skip, bytes);
+    for (size_t i = 0; i < cells; i++)
+        t->end[t->ncells + i] = rows->end[rows->ncols + i] - skip + t->used;
+    t->ncells += cells;
+    t->used += bytes;
+}
+
 void spoor_text_table_g6(struct spoor_text_table *t, double v)
 {
     room_for(t, 32);
@@ -98,8 +112,6 @@ void spoor_text_table_u64(struct spoor_text_table *t, unsigned long long n)
     room_for(t, 20);
     close_cell(t, spoor_format_u64(t->text + t->used, n));
 }
-
-static size_t cell_start(const struct spoor_text_table *t, size_t i) { return i ? t->end[i - 1] : 0; }
 
 /* n bytes of src at p, which has SHORT bytes of room past them (and src too). */
 static char *put_text(char *p, const char *src, size_t n)

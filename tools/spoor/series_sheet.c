@@ -5,6 +5,7 @@
 #include "spoor/json_out.h"
 #include "spoor/text_table.h"
 #include "util/huge_array.h"
+#include "util/parallel.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -122,15 +123,24 @@ static const char *cell_text(const struct sheet *s, size_t i, char *buf, size_t 
     return buf;
 }
 
-static void write_table(FILE *out, const struct sheet *s)
+/* Rows a thread formats at the least: fewer are not worth a thread. */
+enum { ROWS_PER_THREAD = 8192 };
+
+struct table_job {
+    const struct sheet *s;
+    struct spoor_text_table **parts;
+    size_t nparts;
+};
+
+/* Part k of the sheet's rows as text table cells, in parts[k]. */
+static void format_part(void *ctx, size_t k, int worker)
 {
-    bool *right = spoor_xcalloc(s->ncols, sizeof *right);
-    for (size_t c = 0; c < s->ncols; c++)
-        right[c] = s->nrows && s->kinds[c] != SHEET_TEXT;
-    struct spoor_text_table *t = spoor_text_table_new(s->ncols, (const char *const *)s->headers, right);
-    /* A bound: text cells take at most the sheet's text, others the 32 bytes a number's room is */
-    spoor_text_table_reserve(t, s->nrows * s->ncols, s->text_used + s->nrows * s->ncols * 32);
-    for (size_t i = 0; i < s->nrows * s->ncols; i++) {
+    (void)worker;
+    const struct table_job *j = ctx;
+    const struct sheet *s = j->s;
+    size_t from = s->nrows * k / j->nparts * s->ncols, to = s->nrows * (k + 1) / j->nparts * s->ncols;
+    struct spoor_text_table *t = j->parts[k];
+    for (size_t i = from; i < to; i++) {
         union sheet_value v = s->values[i];
         if (s->kinds[i] == SHEET_COUNT)
             spoor_text_table_u64(t, v.count);
@@ -141,9 +151,31 @@ static void write_table(FILE *out, const struct sheet *s)
         else
             spoor_text_table_g6(t, v.number);
     }
+}
+
+/* A large sheet's cells are formatted in parts on the threads, then joined. */
+static void write_table(FILE *out, const struct sheet *s, int threads)
+{
+    bool *right = spoor_xcalloc(s->ncols, sizeof *right);
+    for (size_t c = 0; c < s->ncols; c++)
+        right[c] = s->nrows && s->kinds[c] != SHEET_TEXT;
+    size_t nparts = s->nrows / ROWS_PER_THREAD;
+    nparts = nparts < 1 ? 1 : nparts > (size_t)threads ? (size_t)threads : nparts;
+    struct spoor_text_table *parts[nparts];
+    for (size_t k = 0; k < nparts; k++) {
+        parts[k] = spoor_text_table_new(s->ncols, (const char *const *)s->headers, right);
+        /* A bound: text cells take at most the sheet's text, others the 32 bytes a number's room is */
+        size_t cells = k ? s->nrows * s->ncols / nparts + s->ncols : s->nrows * s->ncols;
+        spoor_text_table_reserve(parts[k], cells, s->text_used + cells * 32);
+    }
+    spoor_parallel_for(nparts, threads, format_part, &(struct table_job){s, parts, nparts});
+    for (size_t k = 1; k < nparts; k++) {
+        spoor_text_table_append(parts[0], parts[k]);
+        spoor_text_table_free(parts[k]);
+    }
     fprintf(out, "%s\n", s->title);
-    spoor_text_table_print(t, out);
-    spoor_text_table_free(t);
+    spoor_text_table_print(parts[0], out);
+    spoor_text_table_free(parts[0]);
     free(right);
 }
 
@@ -207,7 +239,8 @@ static void write_json(FILE *out, const struct sheet *s)
     fputs("\n  ]", out);
 }
 
-void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_format format, const char *head)
+void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_format format, const char *head,
+                  int threads)
 {
     if (format == SHEET_JSON)
         fprintf(out, "{\n  %s", head);
@@ -216,7 +249,7 @@ void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_f
         switch (format) {
         case SHEET_TABLE:
             fputc('\n', out);
-            write_table(out, s);
+            write_table(out, s, threads);
             break;
         case SHEET_CSV:
             if (n > 1)

@@ -45,7 +45,10 @@ enum sheet_format { SHEET_TABLE, SHEET_CSV, SHEET_JSON };
 
 /* Writes the sheets; CSV with more than one sheet puts "# key" before each and
  * a blank line between them. JSON: one object, one array of row objects per
- * key, after the members `head` has already written (e.g. "\"rows\": 5"). */
-void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_format format, const char *head);
+ * key, after the members `head` has already written (e.g. "\"rows\": 5").
+ * A text table of many rows is formatted on up to `threads` threads (the
+ * bytes do not depend on them). */
+void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_format format, const char *head,
+                  int threads);
 
 #endif
