@@ -49,17 +49,6 @@ static void set_cap(struct series_buckets *b, size_t cap)
     b->sums = spoor_xrealloc(b->sums, cap * (b->stride ? b->stride : 1) * sizeof *b->sums);
 }
 
-void series_buckets_reserve(struct series_buckets *b, size_t n)
-{
-    if (n > b->cap)
-        set_cap(b, n);
-    size_t nslots = b->nslots ? b->nslots : 256;
-    while (n * 2 > nslots)
-        nslots *= 2;
-    if (nslots != b->nslots)
-        rehash(b, nslots);
-}
-
 static size_t add_entry(struct series_buckets *b, uint32_t group, int64_t bucket)
 {
     if (b->n == b->cap)
@@ -108,20 +97,6 @@ void series_buckets_widen(struct series_buckets *b, size_t stride)
     b->stride = stride;
 }
 
-void series_buckets_merge(struct series_buckets *dst, const struct series_buckets *src)
-{
-    series_buckets_reserve(dst, dst->n + src->n);
-    for (size_t e = 0; e < src->n; e++) {
-        size_t d = series_buckets_get(dst, src->group[e], src->bucket[e]);
-        dst->rows[d] += src->rows[e];
-        size_t stride = src->stride < dst->stride ? src->stride : dst->stride;
-        for (size_t m = 0; m < stride; m++) {
-            dst->sums[d * dst->stride + m].n += src->sums[e * src->stride + m].n;
-            dst->sums[d * dst->stride + m].sum += src->sums[e * src->stride + m].sum;
-        }
-    }
-}
-
 /* One stable counting-sort pass of the entries in `from` into `to`, by the
  * digit (key[e] >> shift) & mask, below radix. */
 static void order_pass(const uint32_t *from, uint32_t *to, size_t n, const uint64_t *key, unsigned shift,
@@ -139,20 +114,20 @@ static void order_pass(const uint32_t *from, uint32_t *to, size_t n, const uint6
         to[count[key[from[i]] >> shift & mask]++] = from[i];
 }
 
-uint32_t *series_buckets_order(const struct series_buckets *b, const uint32_t *group_rank, size_t ngroups)
+uint32_t *series_buckets_order(const uint32_t *group, const int64_t *bucket, size_t n, size_t ngroups)
 {
-    size_t n = b->n, radix = ngroups > 256 ? ngroups : 256;
+    size_t radix = ngroups > 256 ? ngroups : 256;
     uint32_t *order = spoor_xmalloc((n ? n : 1) * sizeof *order);
     uint32_t *other = spoor_xmalloc((n ? n : 1) * sizeof *other);
     uint64_t *key = spoor_xmalloc((n ? n : 1) * sizeof *key);
     size_t *count = spoor_xmalloc(radix * sizeof *count);
     int64_t low = INT64_MAX;
     for (size_t e = 0; e < n; e++)
-        low = b->bucket[e] < low ? b->bucket[e] : low;
+        low = bucket[e] < low ? bucket[e] : low;
     uint64_t span = 0; /* the bits any bucket's offset from the lowest uses */
     for (size_t e = 0; e < n; e++) {
         order[e] = (uint32_t)e;
-        key[e] = (uint64_t)b->bucket[e] - (uint64_t)low;
+        key[e] = (uint64_t)bucket[e] - (uint64_t)low;
         span |= key[e];
     }
     for (unsigned shift = 0; shift < 64 && span >> shift; shift += 8) {
@@ -162,7 +137,7 @@ uint32_t *series_buckets_order(const struct series_buckets *b, const uint32_t *g
         other = swap;
     }
     for (size_t e = 0; e < n; e++)
-        key[e] = group_rank[b->group[e]];
+        key[e] = group[e];
     order_pass(order, other, n, key, 0, UINT64_MAX, radix, count);
     free(order);
     free(key);

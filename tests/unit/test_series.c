@@ -132,6 +132,46 @@ static void test_run_on_two_workers(void **state)
     spoor_table_free(tb);
 }
 
+/* A bucket that two workers saw sums their parts in worker order, and hourly
+ * buckets give the hour x weekday sums in the order a merge of the workers'
+ * maps holds them: worker 0's in first sight, then worker 1's new ones. The
+ * values make any other order give other bits: (1e16 + 0.3) - 1e16 is 0, not
+ * 0.3. */
+static void test_buckets_merge_in_worker_order(void **state)
+{
+    (void)state;
+    const struct row a[] = {{336, "n", 1e16, "1"}, {0, "n", 0.1, "1"}};
+    const struct row b[] = {{168, "n", -1e16, "1"}, {0, "n", 0.2, "1"}};
+    struct spoor_series_opts opts = {.groups = true, .profile = true, .resample_ns = hour_ns};
+    struct spoor_series_run *run = spoor_series_begin(&opts, 2);
+    struct spoor_sink sink = spoor_series_sink(run);
+    struct spoor_table *ta = batch(a, 2), *tb = batch(b, 2);
+    assert_int_equal(sink.map(sink.ctx, 1, tb), 0);
+    assert_int_equal(sink.map(sink.ctx, 0, ta), 0);
+    assert_int_equal(sink.reduce(sink.ctx, 0, ta), 0);
+    assert_int_equal(sink.reduce(sink.ctx, 0, tb), 0);
+    struct spoor_series s;
+    spoor_series_end(run, &s);
+
+    assert_int_equal(s.nbuckets, 3);
+    assert_true(s.buckets[0].start_ns == monday_ns);
+    assert_int_equal(s.buckets[0].rows, 2);
+    double both = 0.1;
+    both += 0.2;
+    assert_true(s.buckets[0].sums[0].sum == both);
+    assert_true(s.buckets[1].sums[0].sum == -1e16 && s.buckets[2].sums[0].sum == 1e16);
+    double monday0 = 1e16;
+    monday0 += both;
+    monday0 += -1e16;
+    assert_int_equal(s.hour_weekday[0].n, 4);
+    assert_true(s.hour_weekday[0].sum == monday0);
+    assert_int_equal(s.hour_weekday_rows[0], 4);
+
+    spoor_series_free(&s);
+    spoor_table_free(ta);
+    spoor_table_free(tb);
+}
+
 /* Values near 1e9 whose spread is a few units: merged partial moments keep
  * the variance that a naive sum of squares would lose to cancellation. */
 static void test_moments_keep_precision_under_offsets(void **state)
@@ -196,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_parse_duration),
         cmocka_unit_test(test_parse_offset),
         cmocka_unit_test(test_run_on_two_workers),
+        cmocka_unit_test(test_buckets_merge_in_worker_order),
         cmocka_unit_test(test_moments_keep_precision_under_offsets),
         cmocka_unit_test(test_float_blocks),
     };
