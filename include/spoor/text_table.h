@@ -29,6 +29,9 @@ void spoor_text_table_u64(struct spoor_text_table *t, unsigned long long n);
  * parts of a large table can be filled on several threads, then joined. */
 void spoor_text_table_append(struct spoor_text_table *t, const struct spoor_text_table *rows);
 void spoor_text_table_print(const struct spoor_text_table *t, FILE *out);
+/* The same bytes, the rows of a large table laid out in parts on up to
+ * `threads` threads. */
+void spoor_text_table_print_parallel(const struct spoor_text_table *t, FILE *out, int threads);
 void spoor_text_table_free(struct spoor_text_table *t);
 
 /* Formats n with thousands separators. */

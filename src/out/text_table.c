@@ -2,6 +2,7 @@
 #include "spoor/error.h"
 #include "spoor/format_g.h"
 #include "util/huge_array.h"
+#include "util/parallel.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -126,21 +127,16 @@ static char *put_spaces(char *p, size_t n)
     return p + n;
 }
 
-/* Rows are laid out in a buffer written whenever it cannot hold one more line:
- * a table can have hundreds of thousands of cells, too many for stdio calls
- * (and locks) each. */
-void spoor_text_table_print(const struct spoor_text_table *t, FILE *out)
+/* Lays out cells [from, to) in buf (cap bytes) with the column widths; line
+ * is the longest a line can be. With out, buf is written there whenever it
+ * cannot hold one more line: a table can have hundreds of thousands of cells,
+ * too many for stdio calls (and locks) each; without, buf holds them all.
+ * Returns the end of what buf holds. */
+static char *lay_out(const struct spoor_text_table *t, const size_t *width, size_t line, size_t from, size_t to,
+                     char *buf, size_t cap, FILE *out)
 {
-    size_t *width = spoor_xcalloc(t->ncols, sizeof *width);
-    for (size_t i = 0, c = 0; i < t->ncells; i++, c = c + 1 == t->ncols ? 0 : c + 1)
-        if (t->end[i] - cell_start(t, i) > width[c])
-            width[c] = t->end[i] - cell_start(t, i);
-    size_t line = 1 + SHORT; /* the longest a line can be, and room for a short copy */
-    for (size_t c = 0; c < t->ncols; c++)
-        line += width[c] + 2;
-    size_t cap = line > 65536 ? line : 65536;
-    char *buf = spoor_xmalloc(cap), *p = buf;
-    for (size_t i = 0, c = 0; i < t->ncells; i++, c = c + 1 == t->ncols ? 0 : c + 1) {
+    char *p = buf;
+    for (size_t i = from, c = 0; i < to; i++, c = c + 1 == t->ncols ? 0 : c + 1) {
         size_t at = cell_start(t, i), n = t->end[i] - at, gap = width[c] - n;
         bool last = c == t->ncols - 1 || i == t->ncells - 1;
         if (t->right[c])
@@ -148,7 +144,7 @@ void spoor_text_table_print(const struct spoor_text_table *t, FILE *out)
         p = put_text(p, t->text + at, n);
         if (last) {
             *p++ = '\n';
-            if (cap - (size_t)(p - buf) < line) {
+            if (out && cap - (size_t)(p - buf) < line) {
                 fwrite(buf, 1, (size_t)(p - buf), out);
                 p = buf;
             }
@@ -159,10 +155,68 @@ void spoor_text_table_print(const struct spoor_text_table *t, FILE *out)
         *p++ = ' ';
         *p++ = ' ';
     }
-    fwrite(buf, 1, (size_t)(p - buf), out);
-    free(buf);
+    return p;
+}
+
+/* Rows a thread lays out at the least: fewer are not worth a thread. */
+enum { ROWS_PER_THREAD = 8192 };
+
+struct print_job {
+    const struct spoor_text_table *t;
+    const size_t *width;
+    size_t line, nrows, nparts;
+    FILE *out;
+    char **laid;            /* [part > 0]: its lines, written after the first part's */
+    size_t *laid_len, *laid_cap;
+};
+
+/* Part k of the rows: the first written as it is laid out, the others kept. */
+static void print_part(void *ctx, size_t k, int worker)
+{
+    (void)worker;
+    const struct print_job *j = ctx;
+    const struct spoor_text_table *t = j->t;
+    size_t from = j->nrows * k / j->nparts * t->ncols, to = j->nrows * (k + 1) / j->nparts * t->ncols;
+    to = to < t->ncells ? to : t->ncells;
+    if (k == 0) {
+        size_t cap = j->line > 65536 ? j->line : 65536;
+        char *buf = spoor_xmalloc(cap);
+        fwrite(buf, 1, (size_t)(lay_out(t, j->width, j->line, from, to, buf, cap, j->out) - buf), j->out);
+        free(buf);
+        return;
+    }
+    j->laid_cap[k] = ((to - from) / t->ncols + 1) * j->line;
+    j->laid[k] = spoor_huge_alloc(j->laid_cap[k]);
+    j->laid_len[k] = (size_t)(lay_out(t, j->width, j->line, from, to, j->laid[k], j->laid_cap[k], NULL) - j->laid[k]);
+}
+
+void spoor_text_table_print_parallel(const struct spoor_text_table *t, FILE *out, int threads)
+{
+    if (!t->ncols)
+        return;
+    size_t *width = spoor_xcalloc(t->ncols, sizeof *width);
+    for (size_t i = 0, c = 0; i < t->ncells; i++, c = c + 1 == t->ncols ? 0 : c + 1)
+        if (t->end[i] - cell_start(t, i) > width[c])
+            width[c] = t->end[i] - cell_start(t, i);
+    size_t line = 1 + SHORT; /* the longest a line can be, and room for a short copy */
+    for (size_t c = 0; c < t->ncols; c++)
+        line += width[c] + 2;
+    size_t nrows = (t->ncells + t->ncols - 1) / t->ncols, nparts = threads > 1 ? nrows / ROWS_PER_THREAD : 1;
+    nparts = nparts > (size_t)threads ? (size_t)threads : nparts < 1 ? 1 : nparts;
+    struct print_job j = {t, width, line, nrows, nparts, out, spoor_xcalloc(nparts, sizeof *j.laid),
+                          spoor_xcalloc(nparts, sizeof *j.laid_len), spoor_xcalloc(nparts, sizeof *j.laid_cap)};
+    spoor_parallel_for(nparts, threads, print_part, &j);
+    for (size_t k = 1; k < nparts; k++) {
+        fwrite(j.laid[k], 1, j.laid_len[k], out);
+        spoor_huge_free(j.laid[k], j.laid_cap[k]);
+    }
+    free(j.laid);
+    free(j.laid_len);
+    free(j.laid_cap);
     free(width);
 }
+
+void spoor_text_table_print(const struct spoor_text_table *t, FILE *out) { spoor_text_table_print_parallel(t, out, 1); }
 
 void spoor_text_table_free(struct spoor_text_table *t)
 {

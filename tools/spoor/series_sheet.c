@@ -153,7 +153,8 @@ static void format_part(void *ctx, size_t k, int worker)
     }
 }
 
-/* A large sheet's cells are formatted in parts on the threads, then joined. */
+/* A large sheet's cells are formatted in parts on the threads, then joined,
+ * and its rows laid out in parts. */
 static void write_table(FILE *out, const struct sheet *s, int threads)
 {
     bool *right = spoor_xcalloc(s->ncols, sizeof *right);
@@ -174,7 +175,7 @@ static void write_table(FILE *out, const struct sheet *s, int threads)
         spoor_text_table_free(parts[k]);
     }
     fprintf(out, "%s\n", s->title);
-    spoor_text_table_print(parts[0], out);
+    spoor_text_table_print_parallel(parts[0], out, threads);
     spoor_text_table_free(parts[0]);
     free(right);
 }
