@@ -310,6 +310,9 @@ static void profile_from_buckets(const struct spoor_series_run *run, struct tota
  * added into their buckets (merging hash maps cost a random access per entry
  * and a map as large as the result; reading the entries in sorted order, a
  * cache miss each). */
+/* Entries ahead whose buckets are fetched: far enough to hide a miss. */
+enum { AHEAD = 16 };
+
 static void fill_buckets(const struct spoor_series_run *run, struct totals *t, const struct order *mo,
                          const uint32_t *group_index, struct spoor_series *out)
 {
@@ -338,6 +341,12 @@ static void fill_buckets(const struct spoor_series_run *run, struct totals *t, c
     for (int w = 0; w < run->nworkers; w++) {
         const struct series_buckets *b = &run->workers[w].buckets;
         for (size_t e = 0, g = a.first[w]; e < b->n; e++, g++) {
+            if (g + AHEAD < a.n) { /* one bucket per group is being written: too many streams to detect */
+                size_t ahead = bucket_of[g + AHEAD];
+                __builtin_prefetch(&out->buckets[ahead], 1);
+                __builtin_prefetch(out->bucket_sums + ahead * m, 1);
+                __builtin_prefetch(out->bucket_sums + ahead * m + m - 1, 1);
+            }
             struct spoor_series_bucket *ob = &out->buckets[bucket_of[g]];
             if (role[g] != LATER) { /* its bucket's first entry: the workers are read in order */
                 ob->rows = 0;
