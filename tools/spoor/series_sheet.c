@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct sheet *sheet_new(const char *key, size_t ncols, const char *title_fmt, ...)
 {
@@ -91,6 +92,10 @@ void sheet_text(struct sheet *s, const char *text)
     s->text_used += n;
 }
 
+void sheet_name(struct sheet *s, const char *name) { add_cell(s, (union sheet_value){.name = name}, SHEET_NAME); }
+
+void sheet_time(struct sheet *s, int64_t utc_ns) { add_cell(s, (union sheet_value){.time = utc_ns}, SHEET_TIME); }
+
 void sheet_number(struct sheet *s, double v)
 {
     add_cell(s, (union sheet_value){.number = isfinite(v) ? v : NAN}, SHEET_NUMBER);
@@ -98,15 +103,93 @@ void sheet_number(struct sheet *s, double v)
 
 void sheet_count(struct sheet *s, unsigned long long n) { add_cell(s, (union sheet_value){.count = n}, SHEET_COUNT); }
 
-/* Cell i as CSV and JSON spell it (buf holds it unless it is a text cell) and
- * its length in *len: NULL when empty. */
-static const char *cell_text(const struct sheet *s, size_t i, char *buf, size_t cap, size_t *len)
+static bool numeric(unsigned char kind) { return kind == SHEET_NUMBER || kind == SHEET_COUNT; }
+
+/* v in width digits, zeros in front; the end. */
+static char *put_digits(char *p, unsigned v, int width)
+{
+    for (int k = width - 1; k >= 0; k--, v /= 10)
+        p[k] = (char)('0' + v % 10);
+    return p + width;
+}
+
+/* The date of a local day, remembered: a resample sheet has a row per bucket,
+ * so gmtime runs once per day of buckets, not once per row. */
+struct iso_day {
+    int64_t day;            /* days since 1970-01-01; INT64_MIN: none yet */
+    int year, mon, mday;
+};
+
+/* ISO-8601 of a UTC time as seen at the offset ("Z" for UTC) in buf; returns
+ * its length. Written digit by digit: the resample section has one per row,
+ * too many for snprintf. */
+static size_t iso_text(char *buf, size_t cap, int64_t utc_ns, int64_t offset_ns, struct iso_day *date)
+{
+    int64_t local_s = (utc_ns + offset_ns) / 1000000000LL - ((utc_ns + offset_ns) % 1000000000LL < 0);
+    int64_t frac = (utc_ns + offset_ns) - local_s * 1000000000LL;
+    int64_t day = local_s / 86400 - (local_s % 86400 < 0), second = local_s - day * 86400;
+    if (day != date->day) {
+        time_t t = (time_t)local_s;
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        *date = (struct iso_day){day, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday};
+    }
+    char *p = buf;
+    if (date->year >= 0 && date->year <= 9999)
+        p = put_digits(p, (unsigned)date->year, 4);
+    else
+        p += snprintf(p, cap, "%04d", date->year);
+    const struct {
+        char sep;
+        int value;
+    } parts[] = {{'-', date->mon},
+                 {'-', date->mday},
+                 {'T', (int)(second / 3600)},
+                 {':', (int)(second / 60 % 60)},
+                 {':', (int)(second % 60)}};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        *p++ = parts[i].sep;
+        p = put_digits(p, (unsigned)parts[i].value, 2);
+    }
+    if (frac) {
+        *p++ = '.';
+        p = put_digits(p, (unsigned)frac, 9);
+    }
+    if (offset_ns) {
+        int64_t min = (offset_ns < 0 ? -offset_ns : offset_ns) / 60000000000LL;
+        *p++ = offset_ns < 0 ? '-' : '+';
+        p = put_digits(p, (unsigned)(min / 60), 2);
+        *p++ = ':';
+        p = put_digits(p, (unsigned)(min % 60), 2);
+    } else {
+        *p++ = 'Z';
+    }
+    *p = '\0';
+    return (size_t)(p - buf);
+}
+
+/* Cell i when it is text, a name or a time: its spelling (in buf for a time,
+ * 40 bytes at least) and length. */
+static const char *text_of(const struct sheet *s, size_t i, char *buf, struct iso_day *date, size_t *len)
 {
     union sheet_value v = s->values[i];
-    if (s->kinds[i] == SHEET_TEXT) {
-        *len = strlen(s->text + v.text);
-        return s->text + v.text;
+    const char *text = s->kinds[i] == SHEET_TEXT ? s->text + v.text : v.name;
+    if (s->kinds[i] == SHEET_TIME) {
+        *len = iso_text(buf, 40, v.time, s->time_offset_ns, date);
+        return buf;
     }
+    *len = strlen(text);
+    return text;
+}
+
+/* Cell i as CSV and JSON spell it (buf holds it unless it is text or a name)
+ * and its length in *len: NULL when empty. */
+static const char *cell_text(const struct sheet *s, size_t i, char *buf, size_t cap, struct iso_day *date,
+                             size_t *len)
+{
+    union sheet_value v = s->values[i];
+    if (!numeric(s->kinds[i]))
+        return text_of(s, i, buf, date, len);
     if (s->kinds[i] == SHEET_COUNT) {
         *len = spoor_format_u64(buf, v.count);
         buf[*len] = '\0';
@@ -140,16 +223,21 @@ static void format_part(void *ctx, size_t k, int worker)
     const struct sheet *s = j->s;
     size_t from = s->nrows * k / j->nparts * s->ncols, to = s->nrows * (k + 1) / j->nparts * s->ncols;
     struct spoor_text_table *t = j->parts[k];
+    struct iso_day date = {.day = INT64_MIN};
+    char buf[40];
     for (size_t i = from; i < to; i++) {
         union sheet_value v = s->values[i];
-        if (s->kinds[i] == SHEET_COUNT)
+        if (s->kinds[i] == SHEET_COUNT) {
             spoor_text_table_u64(t, v.count);
-        else if (s->kinds[i] == SHEET_TEXT)
-            spoor_text_table_text(t, s->text + v.text);
-        else if (isnan(v.number))
+        } else if (!numeric(s->kinds[i])) {
+            size_t len;
+            const char *text = text_of(s, i, buf, &date, &len);
+            spoor_text_table_textn(t, text, len);
+        } else if (isnan(v.number)) {
             spoor_text_table_textn(t, "-", 1);
-        else
+        } else {
             spoor_text_table_g6(t, v.number);
+        }
     }
 }
 
@@ -159,7 +247,7 @@ static void write_table(FILE *out, const struct sheet *s, int threads)
 {
     bool *right = spoor_xcalloc(s->ncols, sizeof *right);
     for (size_t c = 0; c < s->ncols; c++)
-        right[c] = s->nrows && s->kinds[c] != SHEET_TEXT;
+        right[c] = s->nrows && numeric(s->kinds[c]);
     size_t nparts = s->nrows / ROWS_PER_THREAD;
     nparts = nparts < 1 ? 1 : nparts > (size_t)threads ? (size_t)threads : nparts;
     struct spoor_text_table *parts[nparts];
@@ -204,14 +292,14 @@ static void write_csv_header(FILE *out, const struct sheet *s)
     fputc('\n', out);
 }
 
-static void write_csv_row(FILE *out, const struct sheet *s, size_t r)
+static void write_csv_row(FILE *out, const struct sheet *s, size_t r, struct iso_day *date)
 {
     char buf[40];
     for (size_t c = 0; c < s->ncols; c++) {
         if (c)
             fputc(',', out);
         size_t len;
-        csv_cell(out, cell_text(s, r * s->ncols + c, buf, sizeof buf, &len));
+        csv_cell(out, cell_text(s, r * s->ncols + c, buf, sizeof buf, date, &len));
     }
     fputc('\n', out);
 }
@@ -220,17 +308,18 @@ static void write_json(FILE *out, const struct sheet *s)
 {
     fprintf(out, "\"%s\": [", s->key);
     char buf[40];
+    struct iso_day date = {.day = INT64_MIN};
     for (size_t r = 0; r < s->nrows; r++) {
         fprintf(out, "%s\n    {", r ? "," : "");
         for (size_t c = 0; c < s->ncols; c++) {
             size_t len;
-            const char *cell = cell_text(s, r * s->ncols + c, buf, sizeof buf, &len);
+            const char *cell = cell_text(s, r * s->ncols + c, buf, sizeof buf, &date, &len);
             fprintf(out, "%s", c ? ", " : "");
             spoor_json_write_string(out, s->headers[c], strlen(s->headers[c]));
             fputs(": ", out);
             if (!cell)
                 fputs("null", out);
-            else if (s->kinds[r * s->ncols + c] != SHEET_TEXT)
+            else if (numeric(s->kinds[r * s->ncols + c]))
                 fputs(cell, out);
             else
                 spoor_json_write_string(out, cell, len);
@@ -256,8 +345,9 @@ void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_f
             if (n > 1)
                 fprintf(out, "%s# %s\n", i ? "\n" : "", s->key);
             write_csv_header(out, s);
+            struct iso_day date = {.day = INT64_MIN};
             for (size_t r = 0; r < s->nrows; r++)
-                write_csv_row(out, s, r);
+                write_csv_row(out, s, r, &date);
             break;
         case SHEET_JSON:
             fputs(",\n  ", out);

@@ -7,15 +7,18 @@
 #define SPOOR_SERIES_SHEET_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
-enum sheet_cell { SHEET_TEXT, SHEET_NUMBER, SHEET_COUNT };
+enum sheet_cell { SHEET_TEXT, SHEET_NAME, SHEET_TIME, SHEET_NUMBER, SHEET_COUNT };
 
 /* A cell's value: no allocation per cell, as a resample sheet has ~700 K. */
 union sheet_value {
     double number;          /* NaN = empty */
     unsigned long long count;
     size_t text;            /* offset of its text (NUL-terminated) in the sheet's text block */
+    const char *name;       /* text that outlives the sheet */
+    int64_t time;           /* UTC ns */
 };
 
 struct sheet {
@@ -28,6 +31,7 @@ struct sheet {
     char *text;             /* the text cells back to back */
     size_t text_used, text_room;
     size_t cap, pending;    /* cells allocated; cells of the unfinished row */
+    int64_t time_offset_ns; /* time cells are spelled as seen at this offset from UTC */
 };
 
 struct sheet *sheet_new(const char *key, size_t ncols, const char *title_fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -38,6 +42,12 @@ void sheet_reserve(struct sheet *s, size_t rows);
 void sheet_header(struct sheet *s, size_t c, const char *name);
 /* Appends cells row by row: text, a number (NaN = empty), a count. */
 void sheet_text(struct sheet *s, const char *text);
+/* Text that outlives the sheet (e.g. the series' group names): kept by
+ * pointer, not copied. */
+void sheet_name(struct sheet *s, const char *name);
+/* A time, spelled ISO-8601 as seen at the sheet's offset ("Z" at UTC) when
+ * written: on the threads that format a large table. */
+void sheet_time(struct sheet *s, int64_t utc_ns);
 void sheet_number(struct sheet *s, double v);
 void sheet_count(struct sheet *s, unsigned long long n);
 
