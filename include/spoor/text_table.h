@@ -25,13 +25,12 @@ void spoor_text_table_textn(struct spoor_text_table *t, const char *text, size_t
  * table (spoor_format_g6, spoor_format_u64): no buffer, no copy. */
 void spoor_text_table_g6(struct spoor_text_table *t, double v);
 void spoor_text_table_u64(struct spoor_text_table *t, unsigned long long n);
-/* Adds the cells of `rows` (a table of as many columns), headers left out:
- * parts of a large table can be filled on several threads, then joined. */
-void spoor_text_table_append(struct spoor_text_table *t, const struct spoor_text_table *rows);
 void spoor_text_table_print(const struct spoor_text_table *t, FILE *out);
-/* The same bytes, the rows of a large table laid out in parts on up to
- * `threads` threads. */
-void spoor_text_table_print_parallel(const struct spoor_text_table *t, FILE *out, int threads);
+/* Prints tables of as many columns as one: the first, then the rows of each
+ * other (their headers left out), aligned together. A large table filled in
+ * parts on several threads is measured and laid out there too, on up to
+ * `threads` threads; the bytes do not depend on them. */
+void spoor_text_table_print_parts(const struct spoor_text_table *const *parts, size_t nparts, FILE *out, int threads);
 void spoor_text_table_free(struct spoor_text_table *t);
 
 /* Formats n with thousands separators. */

@@ -90,18 +90,6 @@ void spoor_text_table_text(struct spoor_text_table *t, const char *text) { push(
 
 void spoor_text_table_textn(struct spoor_text_table *t, const char *text, size_t len) { push(t, text, len); }
 
-void spoor_text_table_append(struct spoor_text_table *t, const struct spoor_text_table *rows)
-{
-    size_t skip = cell_start(rows, rows->ncols); /* its headers' text */
-    size_t cells = rows->ncells - rows->ncols, bytes = rows->used - skip;
-    spoor_text_table_reserve(t, cells, bytes);
-    memcpy(t->text + t->used, rows->text + skip, bytes);
-    for (size_t i = 0; i < cells; i++)
-        t->end[t->ncells + i] = rows->end[rows->ncols + i] - skip + t->used;
-    t->ncells += cells;
-    t->used += bytes;
-}
-
 void spoor_text_table_g6(struct spoor_text_table *t, double v)
 {
     room_for(t, 32);
@@ -158,65 +146,74 @@ static char *lay_out(const struct spoor_text_table *t, const size_t *width, size
     return p;
 }
 
-/* Rows a thread lays out at the least: fewer are not worth a thread. */
-enum { ROWS_PER_THREAD = 8192 };
-
 struct print_job {
-    const struct spoor_text_table *t;
-    const size_t *width;
-    size_t line, nrows, nparts;
+    const struct spoor_text_table *const *parts;
+    size_t nparts, ncols;
+    size_t *widths;         /* [part * ncols + column] */
+    size_t line;            /* the longest a line can be, and room for a short copy */
     FILE *out;
     char **laid;            /* [part > 0]: its lines, written after the first part's */
     size_t *laid_len, *laid_cap;
 };
 
-/* Part k of the rows: the first written as it is laid out, the others kept. */
+static void part_widths(void *ctx, size_t k, int worker)
+{
+    (void)worker;
+    const struct print_job *j = ctx;
+    const struct spoor_text_table *t = j->parts[k];
+    size_t *width = j->widths + k * j->ncols;
+    for (size_t i = 0, c = 0; i < t->ncells; i++, c = c + 1 == t->ncols ? 0 : c + 1)
+        if (t->end[i] - cell_start(t, i) > width[c])
+            width[c] = t->end[i] - cell_start(t, i);
+}
+
+/* Part k: the first written as it is laid out, the others (headers left out)
+ * kept; the widths are the first part's, which by then hold every part's. */
 static void print_part(void *ctx, size_t k, int worker)
 {
     (void)worker;
     const struct print_job *j = ctx;
-    const struct spoor_text_table *t = j->t;
-    size_t from = j->nrows * k / j->nparts * t->ncols, to = j->nrows * (k + 1) / j->nparts * t->ncols;
-    to = to < t->ncells ? to : t->ncells;
+    const struct spoor_text_table *t = j->parts[k];
     if (k == 0) {
         size_t cap = j->line > 65536 ? j->line : 65536;
         char *buf = spoor_xmalloc(cap);
-        fwrite(buf, 1, (size_t)(lay_out(t, j->width, j->line, from, to, buf, cap, j->out) - buf), j->out);
+        fwrite(buf, 1, (size_t)(lay_out(t, j->widths, j->line, 0, t->ncells, buf, cap, j->out) - buf), j->out);
         free(buf);
         return;
     }
-    j->laid_cap[k] = ((to - from) / t->ncols + 1) * j->line;
+    j->laid_cap[k] = (t->ncells / t->ncols + 1) * j->line;
     j->laid[k] = spoor_huge_alloc(j->laid_cap[k]);
-    j->laid_len[k] = (size_t)(lay_out(t, j->width, j->line, from, to, j->laid[k], j->laid_cap[k], NULL) - j->laid[k]);
+    char *end = lay_out(t, j->widths, j->line, t->ncols, t->ncells, j->laid[k], j->laid_cap[k], NULL);
+    j->laid_len[k] = (size_t)(end - j->laid[k]);
 }
 
-void spoor_text_table_print_parallel(const struct spoor_text_table *t, FILE *out, int threads)
+void spoor_text_table_print_parts(const struct spoor_text_table *const *parts, size_t nparts, FILE *out, int threads)
 {
-    if (!t->ncols)
+    size_t ncols = parts[0]->ncols;
+    if (!ncols)
         return;
-    size_t *width = spoor_xcalloc(t->ncols, sizeof *width);
-    for (size_t i = 0, c = 0; i < t->ncells; i++, c = c + 1 == t->ncols ? 0 : c + 1)
-        if (t->end[i] - cell_start(t, i) > width[c])
-            width[c] = t->end[i] - cell_start(t, i);
-    size_t line = 1 + SHORT; /* the longest a line can be, and room for a short copy */
-    for (size_t c = 0; c < t->ncols; c++)
-        line += width[c] + 2;
-    size_t nrows = (t->ncells + t->ncols - 1) / t->ncols, nparts = threads > 1 ? nrows / ROWS_PER_THREAD : 1;
-    nparts = nparts > (size_t)threads ? (size_t)threads : nparts < 1 ? 1 : nparts;
-    struct print_job j = {t, width, line, nrows, nparts, out, spoor_xcalloc(nparts, sizeof *j.laid),
-                          spoor_xcalloc(nparts, sizeof *j.laid_len), spoor_xcalloc(nparts, sizeof *j.laid_cap)};
+    struct print_job j = {parts, nparts, ncols, spoor_xcalloc(nparts * ncols, sizeof *j.widths), 1 + SHORT, out,
+                          spoor_xcalloc(nparts, sizeof *j.laid), spoor_xcalloc(nparts, sizeof *j.laid_len),
+                          spoor_xcalloc(nparts, sizeof *j.laid_cap)};
+    spoor_parallel_for(nparts, threads, part_widths, &j);
+    for (size_t k = 1; k < nparts; k++)
+        for (size_t c = 0; c < ncols; c++)
+            if (j.widths[k * ncols + c] > j.widths[c])
+                j.widths[c] = j.widths[k * ncols + c];
+    for (size_t c = 0; c < ncols; c++)
+        j.line += j.widths[c] + 2;
     spoor_parallel_for(nparts, threads, print_part, &j);
     for (size_t k = 1; k < nparts; k++) {
         fwrite(j.laid[k], 1, j.laid_len[k], out);
         spoor_huge_free(j.laid[k], j.laid_cap[k]);
     }
+    free(j.widths);
     free(j.laid);
     free(j.laid_len);
     free(j.laid_cap);
-    free(width);
 }
 
-void spoor_text_table_print(const struct spoor_text_table *t, FILE *out) { spoor_text_table_print_parallel(t, out, 1); }
+void spoor_text_table_print(const struct spoor_text_table *t, FILE *out) { spoor_text_table_print_parts(&t, 1, out, 1); }
 
 void spoor_text_table_free(struct spoor_text_table *t)
 {

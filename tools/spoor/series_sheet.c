@@ -241,8 +241,8 @@ static void format_part(void *ctx, size_t k, int worker)
     }
 }
 
-/* A large sheet's cells are formatted in parts on the threads, then joined,
- * and its rows laid out in parts. */
+/* A large sheet's cells are formatted in parts on the threads, and printed
+ * as one table from the parts. */
 static void write_table(FILE *out, const struct sheet *s, int threads)
 {
     bool *right = spoor_xcalloc(s->ncols, sizeof *right);
@@ -254,17 +254,14 @@ static void write_table(FILE *out, const struct sheet *s, int threads)
     for (size_t k = 0; k < nparts; k++) {
         parts[k] = spoor_text_table_new(s->ncols, (const char *const *)s->headers, right);
         /* A bound: text cells take at most the sheet's text, others the 32 bytes a number's room is */
-        size_t cells = k ? s->nrows * s->ncols / nparts + s->ncols : s->nrows * s->ncols;
+        size_t cells = s->nrows * s->ncols / nparts + s->ncols;
         spoor_text_table_reserve(parts[k], cells, s->text_used + cells * 32);
     }
     spoor_parallel_for(nparts, threads, format_part, &(struct table_job){s, parts, nparts});
-    for (size_t k = 1; k < nparts; k++) {
-        spoor_text_table_append(parts[0], parts[k]);
-        spoor_text_table_free(parts[k]);
-    }
     fprintf(out, "%s\n", s->title);
-    spoor_text_table_print_parallel(parts[0], out, threads);
-    spoor_text_table_free(parts[0]);
+    spoor_text_table_print_parts((const struct spoor_text_table *const *)parts, nparts, out, threads);
+    for (size_t k = 0; k < nparts; k++)
+        spoor_text_table_free(parts[k]);
     free(right);
 }
 
