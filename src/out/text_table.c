@@ -102,16 +102,23 @@ void spoor_text_table_u64(struct spoor_text_table *t, unsigned long long n)
     close_cell(t, spoor_format_u64(t->text + t->used, n));
 }
 
-/* n bytes of src at p, which has SHORT bytes of room past them (and src too). */
+/* n bytes of src at p, which has SHORT bytes of room past them (and src too).
+ * The short case is a copy of constant size, so the compiler inlines it. */
 static char *put_text(char *p, const char *src, size_t n)
 {
-    memcpy(p, src, n <= SHORT ? SHORT : n);
+    if (n <= SHORT)
+        memcpy(p, src, SHORT);
+    else
+        memcpy(p, src, n);
     return p + n;
 }
 
 static char *put_spaces(char *p, size_t n)
 {
-    memset(p, ' ', n <= SHORT ? SHORT : n);
+    if (n <= SHORT)
+        memset(p, ' ', SHORT);
+    else
+        memset(p, ' ', n);
     return p + n;
 }
 
