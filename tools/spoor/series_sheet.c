@@ -173,11 +173,11 @@ static size_t iso_text(char *buf, size_t cap, int64_t utc_ns, int64_t offset_ns,
 static const char *text_of(const struct sheet *s, size_t i, char *buf, struct iso_day *date, size_t *len)
 {
     union sheet_value v = s->values[i];
-    const char *text = s->kinds[i] == SHEET_TEXT ? s->text + v.text : v.name;
     if (s->kinds[i] == SHEET_TIME) {
         *len = iso_text(buf, 40, v.time, s->time_offset_ns, date);
         return buf;
     }
+    const char *text = s->kinds[i] == SHEET_TEXT ? s->text + v.text : v.name;
     *len = strlen(text);
     return text;
 }
@@ -248,12 +248,12 @@ static void write_table(FILE *out, const struct sheet *s, int threads)
     bool *right = spoor_xcalloc(s->ncols, sizeof *right);
     for (size_t c = 0; c < s->ncols; c++)
         right[c] = s->nrows && numeric(s->kinds[c]);
-    size_t nparts = s->nrows / ROWS_PER_THREAD;
-    nparts = nparts < 1 ? 1 : nparts > (size_t)threads ? (size_t)threads : nparts;
+    size_t nparts = s->nrows / ROWS_PER_THREAD, most = threads > 1 ? (size_t)threads : 1;
+    nparts = nparts < 1 ? 1 : nparts > most ? most : nparts;
     struct spoor_text_table *parts[nparts];
     for (size_t k = 0; k < nparts; k++) {
         parts[k] = spoor_text_table_new(s->ncols, (const char *const *)s->headers, right);
-        /* A bound: text cells take at most the sheet's text, others the 32 bytes a number's room is */
+        /* Seldom short (the table grows if it is): the sheet's text, and 32 bytes a cell */
         size_t cells = s->nrows * s->ncols / nparts + s->ncols;
         spoor_text_table_reserve(parts[k], cells, s->text_used + cells * 32);
     }
