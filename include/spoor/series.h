@@ -76,6 +76,7 @@ struct spoor_series {
     struct spoor_comoments *comoments;     /* [i * nmetrics + j], i < j */
     struct spoor_series_bucket *buckets;   /* sorted by group, then start */
     size_t nbuckets;
+    struct spoor_bucket_sum *bucket_sums;  /* [bucket * nmetrics + metric]: what their sums point into */
     struct spoor_strpool *strings;         /* owns metric and group names */
 };
 

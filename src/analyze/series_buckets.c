@@ -40,15 +40,19 @@ static void rehash(struct series_buckets *b, size_t nslots)
     }
 }
 
+static void set_cap(struct series_buckets *b, size_t cap)
+{
+    b->cap = cap;
+    b->group = spoor_xrealloc(b->group, cap * sizeof *b->group);
+    b->bucket = spoor_xrealloc(b->bucket, cap * sizeof *b->bucket);
+    b->rows = spoor_xrealloc(b->rows, cap * sizeof *b->rows);
+    b->sums = spoor_xrealloc(b->sums, cap * (b->stride ? b->stride : 1) * sizeof *b->sums);
+}
+
 static size_t add_entry(struct series_buckets *b, uint32_t group, int64_t bucket)
 {
-    if (b->n == b->cap) {
-        b->cap = b->cap ? b->cap * 2 : 64;
-        b->group = spoor_xrealloc(b->group, b->cap * sizeof *b->group);
-        b->bucket = spoor_xrealloc(b->bucket, b->cap * sizeof *b->bucket);
-        b->rows = spoor_xrealloc(b->rows, b->cap * sizeof *b->rows);
-        b->sums = spoor_xrealloc(b->sums, b->cap * (b->stride ? b->stride : 1) * sizeof *b->sums);
-    }
+    if (b->n == b->cap)
+        set_cap(b, b->cap ? b->cap * 2 : 64);
     size_t e = b->n++;
     b->group[e] = group;
     b->bucket[e] = bucket;
@@ -93,15 +97,50 @@ void series_buckets_widen(struct series_buckets *b, size_t stride)
     b->stride = stride;
 }
 
-void series_buckets_merge(struct series_buckets *dst, const struct series_buckets *src)
+/* One stable counting-sort pass of the entries in `from` into `to`, by the
+ * digit (key[e] >> shift) & mask, below radix. */
+static void order_pass(const uint32_t *from, uint32_t *to, size_t n, const uint64_t *key, unsigned shift,
+                       uint64_t mask, size_t radix, size_t *count)
 {
-    for (size_t e = 0; e < src->n; e++) {
-        size_t d = series_buckets_get(dst, src->group[e], src->bucket[e]);
-        dst->rows[d] += src->rows[e];
-        size_t stride = src->stride < dst->stride ? src->stride : dst->stride;
-        for (size_t m = 0; m < stride; m++) {
-            dst->sums[d * dst->stride + m].n += src->sums[e * src->stride + m].n;
-            dst->sums[d * dst->stride + m].sum += src->sums[e * src->stride + m].sum;
-        }
+    memset(count, 0, radix * sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        count[key[from[i]] >> shift & mask]++;
+    for (size_t d = 0, at = 0; d < radix; d++) {
+        size_t c = count[d];
+        count[d] = at;
+        at += c;
     }
+    for (size_t i = 0; i < n; i++)
+        to[count[key[from[i]] >> shift & mask]++] = from[i];
+}
+
+uint32_t *series_buckets_order(const uint32_t *group, const int64_t *bucket, size_t n, size_t ngroups)
+{
+    size_t radix = ngroups > 256 ? ngroups : 256;
+    uint32_t *order = spoor_xmalloc((n ? n : 1) * sizeof *order);
+    uint32_t *other = spoor_xmalloc((n ? n : 1) * sizeof *other);
+    uint64_t *key = spoor_xmalloc((n ? n : 1) * sizeof *key);
+    size_t *count = spoor_xmalloc(radix * sizeof *count);
+    int64_t low = INT64_MAX;
+    for (size_t e = 0; e < n; e++)
+        low = bucket[e] < low ? bucket[e] : low;
+    uint64_t span = 0; /* the bits any bucket's offset from the lowest uses */
+    for (size_t e = 0; e < n; e++) {
+        order[e] = (uint32_t)e;
+        key[e] = (uint64_t)bucket[e] - (uint64_t)low;
+        span |= key[e];
+    }
+    for (unsigned shift = 0; shift < 64 && span >> shift; shift += 8) {
+        order_pass(order, other, n, key, shift, 255, 256, count);
+        uint32_t *swap = order;
+        order = other;
+        other = swap;
+    }
+    for (size_t e = 0; e < n; e++)
+        key[e] = group[e];
+    order_pass(order, other, n, key, 0, UINT64_MAX, radix, count);
+    free(order);
+    free(key);
+    free(count);
+    return other;
 }

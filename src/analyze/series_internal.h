@@ -37,8 +37,10 @@ void series_buckets_release(struct series_buckets *b);
 size_t series_buckets_get(struct series_buckets *b, uint32_t group, int64_t bucket);
 /* Widens every entry to `stride` metrics (new ones empty). */
 void series_buckets_widen(struct series_buckets *b, size_t stride);
-/* Adds every entry of src into dst (the metrics both have room for). */
-void series_buckets_merge(struct series_buckets *dst, const struct series_buckets *src);
+/* The order of n entries by group (below ngroups), then bucket, stable: a
+ * radix sort, one pass per byte the buckets span and one by group. The caller
+ * frees the array. */
+uint32_t *series_buckets_order(const uint32_t *group, const int64_t *bucket, size_t n, size_t ngroups);
 
 /* Re-lays a rows x old_cols matrix of elem-byte cells as rows x new_cols, the
  * new cells copied from init. Returns the new block (the old one is freed). */

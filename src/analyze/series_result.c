@@ -3,6 +3,7 @@
  * groups sorted (digit runs compared as numbers: node2 before node10). */
 #include "analyze/series_run.h"
 #include "spoor/error.h"
+#include "util/huge_array.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -140,26 +141,9 @@ struct totals {
     uint64_t *group_rows, *non_numeric;
     struct spoor_bucket_sum *hour_weekday;
     struct spoor_comoments *comoments;
-    struct series_buckets buckets;
 };
 
-/* The hour x weekday sums as the merged resample buckets give them, when each
- * bucket lies within one local hour (profile_from_buckets): the rows then
- * skip the profile, and the buckets are summed by slot here. */
-static void profile_from_buckets(const struct spoor_series_run *run, struct totals *t, struct spoor_series *out)
-{
-    const struct series_buckets *b = &t->buckets;
-    for (size_t e = 0; e < b->n; e++) {
-        unsigned slot = series_hour_weekday_slot(b->bucket[e] * run->opts.resample_ns);
-        out->hour_weekday_rows[slot] += b->rows[e];
-        for (size_t mi = 0; mi < t->m && mi < b->stride; mi++) {
-            t->hour_weekday[slot * t->m + mi].n += b->sums[e * b->stride + mi].n;
-            t->hour_weekday[slot * t->m + mi].sum += b->sums[e * b->stride + mi].sum;
-        }
-    }
-}
-
-static void merge_workers(const struct spoor_series_run *run, struct totals *t, struct spoor_series *out)
+static void merge_workers(struct spoor_series_run *run, struct totals *t, struct spoor_series *out)
 {
     size_t m = t->m = run->nmetrics, g = t->g = spoor_strpool_count(run->groups);
     t->moments = spoor_xmalloc((g ? g : 1) * (m ? m : 1) * sizeof *t->moments);
@@ -169,7 +153,6 @@ static void merge_workers(const struct spoor_series_run *run, struct totals *t, 
     t->non_numeric = spoor_xcalloc(m ? m : 1, sizeof *t->non_numeric);
     t->hour_weekday = spoor_xcalloc(SERIES_SLOTS * (m ? m : 1), sizeof *t->hour_weekday);
     t->comoments = spoor_xcalloc((m ? m : 1) * (m ? m : 1), sizeof *t->comoments);
-    series_buckets_init(&t->buckets, m);
     for (int k = 0; k < run->nworkers; k++) {
         const struct series_worker *w = &run->workers[k];
         out->rows += w->rows;
@@ -193,10 +176,7 @@ static void merge_workers(const struct spoor_series_run *run, struct totals *t, 
             for (size_t i = 0; i < wm; i++)
                 for (size_t j = i + 1; j < wm; j++)
                     series_comoments_merge(&t->comoments[i * m + j], &w->comoments[i * w->mcap + j]);
-        series_buckets_merge(&t->buckets, &w->buckets);
     }
-    if (run->opts.profile_from_buckets)
-        profile_from_buckets(run, t, out);
 }
 
 static void totals_free(struct totals *t)
@@ -206,7 +186,6 @@ static void totals_free(struct totals *t)
     free(t->non_numeric);
     free(t->hour_weekday);
     free(t->comoments);
-    series_buckets_release(&t->buckets);
 }
 
 /* The metrics to report, in order: listed ones all; otherwise those that held a number. */
@@ -235,41 +214,161 @@ static size_t pick_groups(const struct spoor_series_run *run, const struct total
     return n;
 }
 
-struct bucket_order {
-    uint32_t group; /* output index */
-    int64_t bucket;
-    size_t entry;
-};
-
-static int by_group_bucket(const void *a, const void *b)
+/* The sizes of the bucket arrays, which are on huge pages (megabytes, written
+ * once: in 4 KiB pages their faults were a third of fill_buckets). */
+static size_t buckets_bytes(const struct spoor_series *s)
 {
-    const struct bucket_order *x = a, *y = b;
-    if (x->group != y->group)
-        return x->group < y->group ? -1 : 1;
-    return x->bucket < y->bucket ? -1 : x->bucket > y->bucket;
+    return (s->nbuckets ? s->nbuckets : 1) * sizeof *s->buckets;
 }
 
-static void fill_buckets(const struct spoor_series_run *run, const struct totals *t, const struct order *mo,
+static size_t bucket_sums_bytes(const struct spoor_series *s)
+{
+    return (s->nbuckets ? s->nbuckets : 1) * (s->nmetrics ? s->nmetrics : 1) * sizeof *s->bucket_sums;
+}
+
+/* Every worker's resample entries one after the other: entry g is entry
+ * g - first[k] of worker k, for the k with first[k] <= g < first[k + 1]. */
+struct all_entries {
+    size_t n, *first;
+    uint32_t *group;        /* output group index */
+    int64_t *bucket;
+};
+
+static void all_entries(const struct spoor_series_run *run, const uint32_t *group_index, struct all_entries *a)
+{
+    a->first = spoor_xmalloc(((size_t)run->nworkers + 1) * sizeof *a->first);
+    a->first[0] = 0;
+    for (int k = 0; k < run->nworkers; k++)
+        a->first[k + 1] = a->first[k] + run->workers[k].buckets.n;
+    a->n = a->first[run->nworkers];
+    a->group = spoor_xmalloc((a->n ? a->n : 1) * sizeof *a->group);
+    a->bucket = spoor_xmalloc((a->n ? a->n : 1) * sizeof *a->bucket);
+    for (int k = 0; k < run->nworkers; k++) {
+        const struct series_buckets *b = &run->workers[k].buckets;
+        for (size_t e = 0; e < b->n; e++) {
+            a->group[a->first[k] + e] = group_index[b->group[e]];
+            a->bucket[a->first[k] + e] = b->bucket[e];
+        }
+    }
+}
+
+static bool same_key(const struct all_entries *a, size_t g, size_t h)
+{
+    return a->group[g] == a->group[h] && a->bucket[g] == a->bucket[h];
+}
+
+/* An entry's part in its (group, bucket): the first of several, the only
+ * one, or a later one (its worker comes after the first's). */
+enum role { FIRST, ONLY, LATER };
+
+/* Entry e's sum of metric id; none when its worker never had room for it. */
+static struct spoor_bucket_sum entry_sum(const struct series_buckets *b, size_t e, uint32_t id)
+{
+    return id < b->stride ? b->sums[e * b->stride + id] : (struct spoor_bucket_sum){0, 0};
+}
+
+/* The hour x weekday sums as the resample buckets give them, when each bucket
+ * lies within one local hour (profile_from_buckets): the rows then skip the
+ * profile. Buckets are added in the order a merge of the workers' maps would
+ * hold them (each where its first entry stands), so the sums come out the
+ * same to the last bit. A bucket of one entry is read from its worker's map,
+ * in order, not from the sorted buckets, all over memory. */
+static void profile_from_buckets(const struct spoor_series_run *run, struct totals *t, const struct order *mo,
+                                 const struct all_entries *a, const size_t *bucket_of, const unsigned char *role,
+                                 struct spoor_series *out)
+{
+    size_t m = out->nmetrics;
+    int64_t last_bucket = 0;
+    unsigned slot = series_hour_weekday_slot(0);
+    for (int w = 0; w < run->nworkers; w++) {
+        const struct series_buckets *b = &run->workers[w].buckets;
+        for (size_t e = 0, g = a->first[w]; e < b->n; e++, g++) {
+            if (role[g] == LATER)
+                continue;
+            if (b->bucket[e] != last_bucket) /* the groups of a time bucket mostly follow each other */
+                slot = series_hour_weekday_slot((last_bucket = b->bucket[e]) * run->opts.resample_ns);
+            const struct spoor_series_bucket *ob = &out->buckets[bucket_of[g]];
+            out->hour_weekday_rows[slot] += role[g] == ONLY ? b->rows[e] : ob->rows;
+            for (size_t k = 0; k < m; k++) {
+                struct spoor_bucket_sum sum;
+                if (role[g] == ONLY) { /* as the bucket holds it: added to an empty one */
+                    struct spoor_bucket_sum own = entry_sum(b, e, mo[k].id);
+                    sum = (struct spoor_bucket_sum){0 + own.n, 0.0 + own.sum};
+                } else {
+                    sum = ob->sums[k];
+                }
+                t->hour_weekday[slot * t->m + mo[k].id].n += sum.n;
+                t->hour_weekday[slot * t->m + mo[k].id].sum += sum.sum;
+            }
+        }
+    }
+}
+
+/* The buckets of every worker, merged, sorted by group, then start, their
+ * sums in one block. One radix sort of all the workers' entries finds each
+ * entry's bucket; then each worker's map is read straight through, its entries
+ * added into their buckets (merging hash maps cost a random access per entry
+ * and a map as large as the result; reading the entries in sorted order, a
+ * cache miss each). */
+/* Entries ahead whose buckets are fetched: far enough to hide a miss. */
+enum { AHEAD = 16 };
+
+static void fill_buckets(const struct spoor_series_run *run, struct totals *t, const struct order *mo,
                          const uint32_t *group_index, struct spoor_series *out)
 {
-    const struct series_buckets *b = &t->buckets;
-    struct bucket_order *o = spoor_xmalloc((b->n ? b->n : 1) * sizeof *o);
-    for (size_t e = 0; e < b->n; e++)
-        o[e] = (struct bucket_order){group_index[b->group[e]], b->bucket[e], e};
-    qsort(o, b->n, sizeof *o, by_group_bucket);
-    out->nbuckets = b->n;
-    out->buckets = spoor_xcalloc(b->n ? b->n : 1, sizeof *out->buckets);
-    for (size_t i = 0; i < b->n; i++) {
-        struct spoor_series_bucket *ob = &out->buckets[i];
-        size_t e = o[i].entry;
-        ob->group = o[i].group;
-        ob->start_ns = o[i].bucket * run->opts.resample_ns - run->opts.utc_offset_ns;
-        ob->rows = b->rows[e];
-        ob->sums = spoor_xmalloc((out->nmetrics ? out->nmetrics : 1) * sizeof *ob->sums);
-        for (size_t k = 0; k < out->nmetrics; k++)
-            ob->sums[k] = b->sums[e * b->stride + mo[k].id];
+    struct all_entries a;
+    all_entries(run, group_index, &a);
+    uint32_t *order = series_buckets_order(a.group, a.bucket, a.n, out->ngroups);
+    for (size_t r = 0; r < a.n; r++)
+        out->nbuckets += r == 0 || !same_key(&a, order[r - 1], order[r]);
+    out->buckets = spoor_huge_alloc(buckets_bytes(out));
+    out->bucket_sums = spoor_huge_alloc(bucket_sums_bytes(out));
+    size_t m = out->nmetrics, i = SIZE_MAX;
+    size_t *bucket_of = spoor_xmalloc((a.n ? a.n : 1) * sizeof *bucket_of);
+    unsigned char *role = spoor_xmalloc(a.n ? a.n : 1);
+    for (size_t r = 0; r < a.n; r++) {
+        size_t g = order[r];
+        bool first = r == 0 || !same_key(&a, order[r - 1], g);
+        if (first)
+            out->buckets[++i] = (struct spoor_series_bucket){
+                .group = a.group[g],
+                .start_ns = a.bucket[g] * run->opts.resample_ns - run->opts.utc_offset_ns,
+                .sums = out->bucket_sums + i * m,
+            };
+        bucket_of[g] = i;
+        role[g] = !first ? LATER : r + 1 == a.n || !same_key(&a, g, order[r + 1]) ? ONLY : FIRST;
     }
-    free(o);
+    for (int w = 0; w < run->nworkers; w++) {
+        const struct series_buckets *b = &run->workers[w].buckets;
+        for (size_t e = 0, g = a.first[w]; e < b->n; e++, g++) {
+            if (g + AHEAD < a.n) { /* one bucket per group is being written: too many streams to detect */
+                size_t ahead = bucket_of[g + AHEAD];
+                __builtin_prefetch(&out->buckets[ahead], 1);
+                __builtin_prefetch(out->bucket_sums + ahead * m, 1);
+                __builtin_prefetch(out->bucket_sums + ahead * m + m - 1, 1);
+            }
+            struct spoor_series_bucket *ob = &out->buckets[bucket_of[g]];
+            if (role[g] != LATER) { /* its bucket's first entry: the workers are read in order */
+                ob->rows = 0;
+                for (size_t k = 0; k < m; k++)
+                    ob->sums[k] = (struct spoor_bucket_sum){0, 0};
+            }
+            ob->rows += b->rows[e];
+            for (size_t k = 0; k < m; k++) {
+                struct spoor_bucket_sum own = entry_sum(b, e, mo[k].id);
+                ob->sums[k].n += own.n;
+                ob->sums[k].sum += own.sum;
+            }
+        }
+    }
+    if (run->opts.profile_from_buckets)
+        profile_from_buckets(run, t, mo, &a, bucket_of, role, out);
+    free(role);
+    free(bucket_of);
+    free(order);
+    free(a.first);
+    free(a.group);
+    free(a.bucket);
 }
 
 void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
@@ -305,6 +404,7 @@ void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
         }
         om->missing = out->rows - om->all.n - om->non_numeric;
     }
+    fill_buckets(run, &t, mo, group_index, out); /* before the hour x weekday sums: it may add to them */
     out->hour_weekday = spoor_xcalloc(SERIES_SLOTS * (m ? m : 1), sizeof *out->hour_weekday);
     for (size_t s = 0; s < SERIES_SLOTS; s++)
         for (size_t k = 0; k < m; k++)
@@ -323,7 +423,6 @@ void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
             }
             out->comoments[i * m + j] = c;
         }
-    fill_buckets(run, &t, mo, group_index, out);
 
     free(group_index);
     free(go);
@@ -341,9 +440,8 @@ void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
 
 void spoor_series_free(struct spoor_series *s)
 {
-    for (size_t i = 0; i < s->nbuckets; i++)
-        free(s->buckets[i].sums);
-    free(s->buckets);
+    spoor_huge_free(s->buckets, buckets_bytes(s));
+    spoor_huge_free(s->bucket_sums, bucket_sums_bytes(s));
     free(s->metrics);
     free(s->groups);
     free(s->group_moments);

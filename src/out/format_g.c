@@ -18,11 +18,12 @@ enum { DIGITS = 6, LOW_EXP = -4 };
 static bool six_digits(double a, unsigned *digits, int *exp10)
 {
     static const double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+    static const double next[] = {1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5}; /* 10^(e+1), e = -4..4 */
     if (!(a >= 1e-4 && a < 1e6))
         return false;
-    int e = LOW_EXP;
-    while (e < DIGITS - 1 && a >= pow10[e + 1 - LOW_EXP] / pow10[-LOW_EXP])
-        e++;
+    int e = LOW_EXP; /* counted, not searched: no branch to mispredict */
+    for (size_t i = 0; i < sizeof next / sizeof *next; i++)
+        e += a >= next[i];
     double scaled = a * pow10[DIGITS - 1 - e]; /* 10^0..10^9 */
     double whole = floor(scaled), frac = scaled - whole;
     if (fabs(frac - 0.5) < 0x1p-30)
@@ -41,41 +42,57 @@ static bool six_digits(double a, unsigned *digits, int *exp10)
     return true;
 }
 
-void spoor_format_g6(char *buf, size_t cap, double v)
+size_t spoor_format_g6(char *buf, size_t cap, double v)
 {
     unsigned d;
     int e;
-    if (!six_digits(fabs(v), &d, &e)) {
-        snprintf(buf, cap, "%.6g", v);
-        return;
-    }
-    char digits[DIGITS];
+    if (!six_digits(fabs(v), &d, &e))
+        return (size_t)snprintf(buf, cap, "%.6g", v);
+    static const char pairs[] = /* "00" to "99" */
+        "0001020304050607080910111213141516171819"
+        "2021222324252627282930313233343536373839"
+        "4041424344454647484950515253545556575859"
+        "6061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    char digits[16] = {0}; /* six, and room for the fixed-size copies below */
+    memcpy(digits, pairs + 2 * (d / 10000), 2);
+    memcpy(digits + 2, pairs + 2 * (d / 100 % 100), 2);
+    memcpy(digits + 4, pairs + 2 * (d % 100), 2);
     int used = DIGITS;
-    for (int k = DIGITS - 1; k >= 0; k--, d /= 10)
-        digits[k] = (char)('0' + d % 10);
     while (used > 1 && digits[used - 1] == '0') /* %g drops trailing zeros */
         used--;
+    /* Pieces are copied 8 bytes at a time (cap >= 32 leaves room), then the end
+     * is moved to where the piece ends. */
     char *p = buf;
-    if (v < 0)
-        *p++ = '-';
-    if (e < 0) {
-        *p++ = '0';
-        *p++ = '.';
-        for (int z = -1; z > e; z--)
-            *p++ = '0';
-        memcpy(p, digits, (size_t)used);
+    *p = '-';
+    p += v < 0;
+    if (e < 0) { /* 0.000ddd */
+        memcpy(p, "0.000000", 8);
+        p += 1 - e;
+        memcpy(p, digits, 8);
         p += used;
+    } else if (used <= e + 1) { /* a whole number: its digits, then zeros */
+        memcpy(p, digits, 8);
+        p += used;
+        memcpy(p, "00000000", 8);
+        p += e + 1 - used;
     } else {
-        int whole = e + 1;
-        memcpy(p, digits, (size_t)(used < whole ? used : whole));
-        p += used < whole ? used : whole;
-        for (int k = used; k < whole; k++)
-            *p++ = '0';
-        if (used > whole) {
-            *p++ = '.';
-            memcpy(p, digits + whole, (size_t)(used - whole));
-            p += used - whole;
-        }
+        memcpy(p, digits, 8);
+        p += e + 1;
+        *p++ = '.';
+        memcpy(p, digits + e + 1, 8);
+        p += used - (e + 1);
     }
     *p = '\0';
+    return (size_t)(p - buf);
+}
+
+size_t spoor_format_u64(char *buf, unsigned long long n)
+{
+    size_t len = 1;
+    for (unsigned long long rest = n / 10; rest; rest /= 10)
+        len++;
+    for (size_t k = len; k-- > 0; n /= 10)
+        buf[k] = (char)('0' + n % 10);
+    return len;
 }

@@ -1,37 +1,64 @@
 #include "spoor/text_table.h"
 #include "spoor/error.h"
+#include "spoor/format_g.h"
+#include "util/huge_array.h"
+#include "util/parallel.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Cells are kept back to back in one text block (offset and length each):
- * one allocation for a table, not one per cell. */
+/* Cells and gaps of up to SHORT bytes are laid out with one fixed 16-byte copy
+ * (two instructions, where memcpy is a call): the text block and the line
+ * buffer keep that much room past their ends for it. */
+enum { SHORT = 16 };
+
+/* Cells are kept back to back in one text block, each ending where the next
+ * begins: one allocation for a table, not one per cell. A large table's
+ * arrays are huge-page mappings (util/huge_array.h): a resample table's
+ * ~10 MB in 4 KiB pages cost thousands of page faults. */
 struct spoor_text_table {
     size_t ncols;
-    size_t *at, *len;   /* per cell, row-major, headers first */
+    size_t *end;        /* per cell, row-major, headers first: its end in text */
     size_t ncells, cap;
     char *text;
-    size_t used, room;
+    size_t used, room;  /* room >= used + SHORT */
     bool *right;
 };
 
-static void push(struct spoor_text_table *t, const char *cell)
+static size_t cell_start(const struct spoor_text_table *t, size_t i) { return i ? t->end[i - 1] : 0; }
+
+void spoor_text_table_reserve(struct spoor_text_table *t, size_t cells, size_t bytes)
 {
-    if (t->ncells == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 64;
-        t->at = spoor_xrealloc(t->at, t->cap * sizeof *t->at);
-        t->len = spoor_xrealloc(t->len, t->cap * sizeof *t->len);
+    if (t->ncells + cells > t->cap) {
+        t->end = spoor_huge_realloc(t->end, t->cap * sizeof *t->end, (t->ncells + cells) * sizeof *t->end);
+        t->cap = t->ncells + cells;
     }
-    size_t n = strlen(cell);
-    if (t->used + n >= t->room) { /* >=: the block exists even when every cell is empty */
-        t->room = (t->used + n) * 2 + 64;
-        t->text = spoor_xrealloc(t->text, t->room);
+    if (t->used + bytes + SHORT > t->room) {
+        t->text = spoor_huge_realloc(t->text, t->room, t->used + bytes + SHORT);
+        t->room = t->used + bytes + SHORT;
     }
-    memcpy(t->text + t->used, cell, n);
-    t->at[t->ncells] = t->used;
-    t->len[t->ncells++] = n;
+}
+
+/* Room for one more cell of up to n bytes, at t->text + t->used. */
+static void room_for(struct spoor_text_table *t, size_t n)
+{
+    if (t->ncells == t->cap || t->used + n + SHORT > t->room)
+        spoor_text_table_reserve(t, t->ncells + 64, t->used + n + 64);
+}
+
+/* Ends the cell whose n bytes were written at t->text + t->used. */
+static void close_cell(struct spoor_text_table *t, size_t n)
+{
     t->used += n;
+    t->end[t->ncells++] = t->used;
+}
+
+static void push(struct spoor_text_table *t, const char *cell, size_t n)
+{
+    room_for(t, n);
+    memcpy(t->text + t->used, cell, n);
+    close_cell(t, n);
 }
 
 struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *headers,
@@ -41,7 +68,7 @@ struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *h
     t->ncols = ncols;
     t->right = spoor_xcalloc(ncols, sizeof *t->right);
     for (size_t i = 0; i < ncols; i++) {
-        push(t, headers[i]);
+        push(t, headers[i], strlen(headers[i]));
         t->right[i] = right_align && right_align[i];
     }
     return t;
@@ -55,59 +82,150 @@ void spoor_text_table_cell(struct spoor_text_table *t, const char *fmt, ...)
     if (vasprintf(&cell, fmt, ap) < 0)
         cell = NULL;
     va_end(ap);
-    push(t, cell ? cell : "?");
+    spoor_text_table_text(t, cell ? cell : "?");
     free(cell);
 }
 
-void spoor_text_table_text(struct spoor_text_table *t, const char *text) { push(t, text); }
+void spoor_text_table_text(struct spoor_text_table *t, const char *text) { push(t, text, strlen(text)); }
 
-/* A row of text being laid out, written with one fwrite: a table can have
- * hundreds of thousands of cells, too many for stdio calls (and locks) each. */
-struct line {
-    char *p;
-    size_t n, cap;
+void spoor_text_table_textn(struct spoor_text_table *t, const char *text, size_t len) { push(t, text, len); }
+
+void spoor_text_table_g6(struct spoor_text_table *t, double v)
+{
+    room_for(t, 32);
+    close_cell(t, spoor_format_g6(t->text + t->used, 32, v));
+}
+
+void spoor_text_table_u64(struct spoor_text_table *t, unsigned long long n)
+{
+    room_for(t, 20);
+    close_cell(t, spoor_format_u64(t->text + t->used, n));
+}
+
+/* n bytes of src at p, which has SHORT bytes of room past them (and src too).
+ * The short case is a copy of constant size, so the compiler inlines it. */
+static char *put_text(char *p, const char *src, size_t n)
+{
+    if (n <= SHORT)
+        memcpy(p, src, SHORT);
+    else
+        memcpy(p, src, n);
+    return p + n;
+}
+
+static char *put_spaces(char *p, size_t n)
+{
+    if (n <= SHORT)
+        memset(p, ' ', SHORT);
+    else
+        memset(p, ' ', n);
+    return p + n;
+}
+
+/* Lays out cells [from, to) in buf (cap bytes) with the column widths; line
+ * is the longest a line can be. With out, buf is written there whenever it
+ * cannot hold one more line: a table can have hundreds of thousands of cells,
+ * too many for stdio calls (and locks) each; without, buf holds them all.
+ * Returns the end of what buf holds. */
+static char *lay_out(const struct spoor_text_table *t, const size_t *width, size_t line, size_t from, size_t to,
+                     char *buf, size_t cap, FILE *out)
+{
+    char *p = buf;
+    for (size_t i = from, c = 0; i < to; i++, c = c + 1 == t->ncols ? 0 : c + 1) {
+        size_t at = cell_start(t, i), n = t->end[i] - at, gap = width[c] - n;
+        bool last = c == t->ncols - 1 || i == t->ncells - 1;
+        if (t->right[c])
+            p = put_spaces(p, gap);
+        p = put_text(p, t->text + at, n);
+        if (last) {
+            *p++ = '\n';
+            if (out && cap - (size_t)(p - buf) < line) {
+                fwrite(buf, 1, (size_t)(p - buf), out);
+                p = buf;
+            }
+            continue;
+        }
+        if (!t->right[c])
+            p = put_spaces(p, gap);
+        *p++ = ' ';
+        *p++ = ' ';
+    }
+    return p;
+}
+
+struct print_job {
+    const struct spoor_text_table *const *parts;
+    size_t nparts, ncols;
+    size_t *widths;         /* [part * ncols + column] */
+    size_t line;            /* the longest a line can be, and room for a short copy */
+    FILE *out;
+    char **laid;            /* [part > 0]: its lines, written after the first part's */
+    size_t *laid_len, *laid_cap;
 };
 
-static void line_put(struct line *l, const char *s, size_t n, size_t spaces_before, size_t spaces_after)
+static void part_widths(void *ctx, size_t k, int worker)
 {
-    size_t need = l->n + spaces_before + n + spaces_after;
-    if (need >= l->cap) { /* >=: never a memcpy to a null buffer */
-        l->cap = need * 2 + 64;
-        l->p = spoor_xrealloc(l->p, l->cap);
-    }
-    memset(l->p + l->n, ' ', spaces_before);
-    memcpy(l->p + l->n + spaces_before, s, n);
-    memset(l->p + l->n + spaces_before + n, ' ', spaces_after);
-    l->n = need;
+    (void)worker;
+    const struct print_job *j = ctx;
+    const struct spoor_text_table *t = j->parts[k];
+    size_t *width = j->widths + k * j->ncols;
+    for (size_t i = 0, c = 0; i < t->ncells; i++, c = c + 1 == t->ncols ? 0 : c + 1)
+        if (t->end[i] - cell_start(t, i) > width[c])
+            width[c] = t->end[i] - cell_start(t, i);
 }
 
-void spoor_text_table_print(const struct spoor_text_table *t, FILE *out)
+/* Part k: the first written as it is laid out, the others (headers left out)
+ * kept; the widths are the first part's, which by then hold every part's. */
+static void print_part(void *ctx, size_t k, int worker)
 {
-    size_t *width = spoor_xcalloc(t->ncols, sizeof *width);
-    for (size_t i = 0; i < t->ncells; i++)
-        if (t->len[i] > width[i % t->ncols])
-            width[i % t->ncols] = t->len[i];
-    struct line l = {0};
-    for (size_t i = 0; i < t->ncells; i++) {
-        size_t c = i % t->ncols;
-        bool last = c == t->ncols - 1 || i == t->ncells - 1;
-        size_t gap = width[c] - t->len[i];
-        line_put(&l, t->text + t->at[i], t->len[i], t->right[c] ? gap : 0, t->right[c] || last ? 0 : gap);
-        line_put(&l, last ? "\n" : "  ", last ? 1 : 2, 0, 0);
-        if (last) {
-            fwrite(l.p, 1, l.n, out);
-            l.n = 0;
-        }
+    (void)worker;
+    const struct print_job *j = ctx;
+    const struct spoor_text_table *t = j->parts[k];
+    if (k == 0) {
+        size_t cap = j->line > 65536 ? j->line : 65536;
+        char *buf = spoor_xmalloc(cap);
+        fwrite(buf, 1, (size_t)(lay_out(t, j->widths, j->line, 0, t->ncells, buf, cap, j->out) - buf), j->out);
+        free(buf);
+        return;
     }
-    free(l.p);
-    free(width);
+    j->laid_cap[k] = (t->ncells / t->ncols + 1) * j->line;
+    j->laid[k] = spoor_huge_alloc(j->laid_cap[k]);
+    char *end = lay_out(t, j->widths, j->line, t->ncols, t->ncells, j->laid[k], j->laid_cap[k], NULL);
+    j->laid_len[k] = (size_t)(end - j->laid[k]);
 }
+
+void spoor_text_table_print_parts(const struct spoor_text_table *const *parts, size_t nparts, FILE *out, int threads)
+{
+    size_t ncols = parts[0]->ncols;
+    if (!ncols)
+        return;
+    struct print_job j = {parts, nparts, ncols, spoor_xcalloc(nparts * ncols, sizeof *j.widths), 1 + SHORT, out,
+                          spoor_xcalloc(nparts, sizeof *j.laid), spoor_xcalloc(nparts, sizeof *j.laid_len),
+                          spoor_xcalloc(nparts, sizeof *j.laid_cap)};
+    spoor_parallel_for(nparts, threads, part_widths, &j);
+    for (size_t k = 1; k < nparts; k++)
+        for (size_t c = 0; c < ncols; c++)
+            if (j.widths[k * ncols + c] > j.widths[c])
+                j.widths[c] = j.widths[k * ncols + c];
+    for (size_t c = 0; c < ncols; c++)
+        j.line += j.widths[c] + 2;
+    spoor_parallel_for(nparts, threads, print_part, &j);
+    for (size_t k = 1; k < nparts; k++) {
+        fwrite(j.laid[k], 1, j.laid_len[k], out);
+        spoor_huge_free(j.laid[k], j.laid_cap[k]);
+    }
+    free(j.widths);
+    free(j.laid);
+    free(j.laid_len);
+    free(j.laid_cap);
+}
+
+void spoor_text_table_print(const struct spoor_text_table *t, FILE *out) { spoor_text_table_print_parts(&t, 1, out, 1); }
 
 void spoor_text_table_free(struct spoor_text_table *t)
 {
-    free(t->at);
-    free(t->len);
-    free(t->text);
+    spoor_huge_free(t->end, t->cap * sizeof *t->end);
+    spoor_huge_free(t->text, t->room);
     free(t->right);
     free(t);
 }

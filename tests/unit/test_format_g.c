@@ -1,4 +1,5 @@
-/* spoor_format_g6 writes what snprintf's "%.6g" writes, byte for byte: at
+/* spoor_format_g6 writes what snprintf's "%.6g" writes, byte for byte (and
+ * returns its length): at
  * powers of ten and the plain/exponent border, at exact halves (dyadic values
  * such as 2^-10 = 0.0009765625, whose seventh digit is a tie), for random
  * values of every magnitude and sign, and for zeros, infinities and NaN. */
@@ -17,9 +18,11 @@ static void expect_like_printf(double v)
 {
     char want[64], got[64];
     snprintf(want, sizeof want, "%.6g", v);
-    spoor_format_g6(got, sizeof got, v);
+    size_t n = spoor_format_g6(got, sizeof got, v);
     if (strcmp(want, got) != 0)
         fail_msg("%.17g: \"%s\", printf \"%s\"", v, got, want);
+    if (n != strlen(got))
+        fail_msg("%.17g: length %zu, not %zu", v, n, strlen(got));
 }
 
 static void test_edges(void **state)
@@ -69,12 +72,32 @@ static void test_random(void **state)
     }
 }
 
+/* spoor_format_u64 writes what "%llu" writes: at every power of ten and its
+ * neighbours, and at the largest value. */
+static void test_u64(void **state)
+{
+    (void)state;
+    unsigned long long p = 1;
+    for (int e = 0; e <= 19; e++, p *= 10)
+        for (unsigned long long v = p > 1 ? p - 1 : 0; v <= p + 1; v++) {
+            char want[32], got[32];
+            snprintf(want, sizeof want, "%llu", v);
+            size_t n = spoor_format_u64(got, v);
+            got[n] = '\0';
+            assert_string_equal(got, want);
+        }
+    char got[32];
+    got[spoor_format_u64(got, ~0ULL)] = '\0';
+    assert_string_equal(got, "18446744073709551615");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_dyadic),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_u64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

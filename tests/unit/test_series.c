@@ -72,21 +72,31 @@ static struct spoor_table *batch(const struct row *rows, size_t n)
     return t;
 }
 
+/* A run of two workers: batch b mapped on worker 1, then batch a on worker 0,
+ * reduced in the order a, b. */
+static void run_two_workers(const struct spoor_series_opts *opts, const struct row *a, size_t na, const struct row *b,
+                            size_t nb, struct spoor_series *s)
+{
+    struct spoor_series_run *run = spoor_series_begin(opts, 2);
+    struct spoor_sink sink = spoor_series_sink(run);
+    struct spoor_table *ta = batch(a, na), *tb = batch(b, nb);
+    assert_int_equal(sink.map(sink.ctx, 1, tb), 0);
+    assert_int_equal(sink.map(sink.ctx, 0, ta), 0);
+    assert_int_equal(sink.reduce(sink.ctx, 0, ta), 0);
+    assert_int_equal(sink.reduce(sink.ctx, 0, tb), 0);
+    spoor_series_end(run, s);
+    spoor_table_free(ta);
+    spoor_table_free(tb);
+}
+
 static void test_run_on_two_workers(void **state)
 {
     (void)state;
     const struct row a[] = {{0, "node10", 1.0, "5"}, {1, "node2", 3.0, "7"}, {-1, "node2", NAN, "n/a"}};
     const struct row b[] = {{25, "node10", 5.0, "9"}, {1, "node2", 7.0, "11"}};
     struct spoor_series_opts opts = {.groups = true, .profile = true, .corr = true, .resample_ns = 24 * hour_ns};
-    struct spoor_series_run *run = spoor_series_begin(&opts, 2);
-    struct spoor_sink sink = spoor_series_sink(run);
-    struct spoor_table *ta = batch(a, 3), *tb = batch(b, 2);
-    assert_int_equal(sink.map(sink.ctx, 1, tb), 0);
-    assert_int_equal(sink.map(sink.ctx, 0, ta), 0);
-    assert_int_equal(sink.reduce(sink.ctx, 0, ta), 0);
-    assert_int_equal(sink.reduce(sink.ctx, 0, tb), 0);
     struct spoor_series s;
-    spoor_series_end(run, &s);
+    run_two_workers(&opts, a, 3, b, 2, &s);
 
     assert_int_equal(s.rows, 5);
     assert_int_equal(s.rows_without_time, 1);
@@ -128,8 +138,37 @@ static void test_run_on_two_workers(void **state)
     assert_true(s.buckets[2].sums[0].sum == 5.0);
 
     spoor_series_free(&s);
-    spoor_table_free(ta);
-    spoor_table_free(tb);
+}
+
+/* A bucket that two workers saw sums their parts in worker order, and hourly
+ * buckets give the hour x weekday sums in the order a merge of the workers'
+ * maps holds them: worker 0's in first sight, then worker 1's new ones. The
+ * values make any other order give other bits: (1e16 + 0.3) - 1e16 is 0, not
+ * 0.3. */
+static void test_buckets_merge_in_worker_order(void **state)
+{
+    (void)state;
+    const struct row a[] = {{336, "n", 1e16, "1"}, {0, "n", 0.1, "1"}};
+    const struct row b[] = {{168, "n", -1e16, "1"}, {0, "n", 0.2, "1"}};
+    struct spoor_series_opts opts = {.groups = true, .profile = true, .resample_ns = hour_ns};
+    struct spoor_series s;
+    run_two_workers(&opts, a, 2, b, 2, &s);
+
+    assert_int_equal(s.nbuckets, 3);
+    assert_true(s.buckets[0].start_ns == monday_ns);
+    assert_int_equal(s.buckets[0].rows, 2);
+    double both = 0.1;
+    both += 0.2;
+    assert_true(s.buckets[0].sums[0].sum == both);
+    assert_true(s.buckets[1].sums[0].sum == -1e16 && s.buckets[2].sums[0].sum == 1e16);
+    double monday0 = 1e16;
+    monday0 += both;
+    monday0 += -1e16;
+    assert_int_equal(s.hour_weekday[0].n, 4);
+    assert_true(s.hour_weekday[0].sum == monday0);
+    assert_int_equal(s.hour_weekday_rows[0], 4);
+
+    spoor_series_free(&s);
 }
 
 /* Values near 1e9 whose spread is a few units: merged partial moments keep
@@ -196,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_parse_duration),
         cmocka_unit_test(test_parse_offset),
         cmocka_unit_test(test_run_on_two_workers),
+        cmocka_unit_test(test_buckets_merge_in_worker_order),
         cmocka_unit_test(test_moments_keep_precision_under_offsets),
         cmocka_unit_test(test_float_blocks),
     };

@@ -311,7 +311,7 @@ static int write_output(const struct args *a, const struct spoor_series *s, cons
         char *head = a->format == SHEET_JSON ? json_head(res, s) : NULL;
         if (a->format == SHEET_TABLE)
             print_inputs(out.fp, res);
-        sheets_write(out.fp, sheets, n, a->format, head);
+        sheets_write(out.fp, sheets, n, a->format, head, spoor_load_threads(&a->load));
         free(head);
         st = spoor_atomic_file_commit(&out, err);
     }

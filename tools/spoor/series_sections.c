@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 const char *const series_section_names[] = {"metrics",     "groups", "hour",     "weekday", "hour-weekday",
                                             "corr",        "pairs",  "resample", "headroom"};
@@ -21,54 +20,6 @@ static const char *offset_text(char *buf, size_t cap, int64_t ns)
 {
     int64_t min = (ns < 0 ? -ns : ns) / 60000000000LL;
     snprintf(buf, cap, "UTC%c%02d:%02d", ns < 0 ? '-' : '+', (int)(min / 60), (int)(min % 60));
-    return buf;
-}
-
-/* v in width digits, zeros in front; the end. */
-static char *put_digits(char *p, unsigned v, int width)
-{
-    for (int k = width - 1; k >= 0; k--, v /= 10)
-        p[k] = (char)('0' + v % 10);
-    return p + width;
-}
-
-/* ISO-8601 of a UTC time as seen at the offset ("Z" for UTC). Written digit by
- * digit: the resample section has one per row, too many for snprintf. */
-static const char *iso_text(char *buf, size_t cap, int64_t utc_ns, int64_t offset_ns)
-{
-    int64_t local_s = (utc_ns + offset_ns) / 1000000000LL - ((utc_ns + offset_ns) % 1000000000LL < 0);
-    int64_t frac = (utc_ns + offset_ns) - local_s * 1000000000LL;
-    time_t t = (time_t)local_s;
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    int year = tm.tm_year + 1900;
-    char *p = buf;
-    if (year >= 0 && year <= 9999)
-        p = put_digits(p, (unsigned)year, 4);
-    else
-        p += snprintf(p, cap, "%04d", year);
-    const struct {
-        char sep;
-        int value;
-    } parts[] = {{'-', tm.tm_mon + 1}, {'-', tm.tm_mday}, {'T', tm.tm_hour}, {':', tm.tm_min}, {':', tm.tm_sec}};
-    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
-        *p++ = parts[i].sep;
-        p = put_digits(p, (unsigned)parts[i].value, 2);
-    }
-    if (frac) {
-        *p++ = '.';
-        p = put_digits(p, (unsigned)frac, 9);
-    }
-    if (offset_ns) {
-        int64_t min = (offset_ns < 0 ? -offset_ns : offset_ns) / 60000000000LL;
-        *p++ = offset_ns < 0 ? '-' : '+';
-        p = put_digits(p, (unsigned)(min / 60), 2);
-        *p++ = ':';
-        p = put_digits(p, (unsigned)(min % 60), 2);
-    } else {
-        *p++ = 'Z';
-    }
-    *p = '\0';
     return buf;
 }
 
@@ -235,12 +186,13 @@ static struct sheet *resample_sheet(const struct series_view *v)
     sheet_header(sh, first + 1, "rows");
     for (size_t k = 0; k < s->nmetrics; k++)
         sheet_header(sh, first + 2 + k, s->metrics[k].name);
-    char iso[64];
+    sh->time_offset_ns = v->utc_offset_ns;
+    sheet_reserve(sh, s->nbuckets);
     for (size_t i = 0; i < s->nbuckets; i++) {
         const struct spoor_series_bucket *b = &s->buckets[i];
         if (grouped)
-            sheet_text(sh, group_name(s->groups[b->group]));
-        sheet_text(sh, iso_text(iso, sizeof iso, b->start_ns, v->utc_offset_ns));
+            sheet_name(sh, group_name(s->groups[b->group]));
+        sheet_time(sh, b->start_ns);
         sheet_count(sh, b->rows);
         for (size_t k = 0; k < s->nmetrics; k++)
             sheet_number(sh, mean_of(&b->sums[k]));

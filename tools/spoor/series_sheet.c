@@ -4,11 +4,14 @@
 #include "spoor/format_g.h"
 #include "spoor/json_out.h"
 #include "spoor/text_table.h"
+#include "util/huge_array.h"
+#include "util/parallel.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct sheet *sheet_new(const char *key, size_t ncols, const char *title_fmt, ...)
 {
@@ -33,12 +36,10 @@ void sheet_free(struct sheet *s)
         return;
     for (size_t c = 0; c < s->ncols; c++)
         free(s->headers[c]);
-    for (size_t i = 0; i < s->nrows * s->ncols; i++)
-        free(s->cells[i]);
     free(s->headers);
-    free(s->cells);
-    free(s->numeric);
-    free(s->numbers);
+    spoor_huge_free(s->values, s->cap * sizeof *s->values);
+    spoor_huge_free(s->kinds, s->cap * sizeof *s->kinds);
+    free(s->text);
     free(s->title);
     free(s);
 }
@@ -52,69 +53,215 @@ void sheet_header(struct sheet *s, size_t c, const char *name)
 /* Cells written so far; a row is complete after ncols. */
 static size_t ncells(const struct sheet *s) { return s->nrows * s->ncols + s->pending; }
 
-static void add_cell(struct sheet *s, char *text, double number, bool numeric)
+/* A resample sheet's cells take megabytes: on huge pages, far fewer faults. */
+static void set_cap(struct sheet *s, size_t cap)
+{
+    s->values = spoor_huge_realloc(s->values, s->cap * sizeof *s->values, cap * sizeof *s->values);
+    s->kinds = spoor_huge_realloc(s->kinds, s->cap * sizeof *s->kinds, cap * sizeof *s->kinds);
+    s->cap = cap;
+}
+
+void sheet_reserve(struct sheet *s, size_t rows)
+{
+    if (ncells(s) + rows * s->ncols > s->cap)
+        set_cap(s, ncells(s) + rows * s->ncols);
+}
+
+static void add_cell(struct sheet *s, union sheet_value v, enum sheet_cell kind)
 {
     size_t i = ncells(s);
-    if (i == s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 64;
-        s->cells = spoor_xrealloc(s->cells, s->cap * sizeof *s->cells);
-        s->numeric = spoor_xrealloc(s->numeric, s->cap * sizeof *s->numeric);
-        s->numbers = spoor_xrealloc(s->numbers, s->cap * sizeof *s->numbers);
-    }
-    s->cells[i] = text;
-    s->numbers[i] = number;
-    s->numeric[i] = numeric;
+    if (i == s->cap)
+        set_cap(s, s->cap ? s->cap * 2 : 64);
+    s->values[i] = v;
+    s->kinds[i] = (unsigned char)kind;
     if (++s->pending == s->ncols) {
         s->pending = 0;
         s->nrows++;
     }
 }
 
-void sheet_text(struct sheet *s, const char *text) { add_cell(s, spoor_xstrdup(text), 0, false); }
-
-void sheet_number(struct sheet *s, double v) { add_cell(s, NULL, isfinite(v) ? v : NAN, true); }
-
-void sheet_count(struct sheet *s, unsigned long long n)
+void sheet_text(struct sheet *s, const char *text)
 {
-    char buf[24];
-    snprintf(buf, sizeof buf, "%llu", n);
-    add_cell(s, spoor_xstrdup(buf), 0, true);
+    size_t n = strlen(text) + 1;
+    if (s->text_used + n > s->text_room) {
+        s->text_room = (s->text_used + n) * 2;
+        s->text = spoor_xrealloc(s->text, s->text_room);
+    }
+    memcpy(s->text + s->text_used, text, n);
+    add_cell(s, (union sheet_value){.text = s->text_used}, SHEET_TEXT);
+    s->text_used += n;
 }
 
-/* Cell i as text: NULL when empty. */
-static const char *cell_text(const struct sheet *s, size_t i, bool table, char *buf, size_t cap)
+void sheet_name(struct sheet *s, const char *name) { add_cell(s, (union sheet_value){.name = name}, SHEET_NAME); }
+
+void sheet_time(struct sheet *s, int64_t utc_ns) { add_cell(s, (union sheet_value){.time = utc_ns}, SHEET_TIME); }
+
+void sheet_number(struct sheet *s, double v)
 {
-    if (s->cells[i])
-        return s->cells[i];
-    if (isnan(s->numbers[i]))
-        return NULL;
-    if (table) {
-        spoor_format_g6(buf, cap, s->numbers[i]);
+    add_cell(s, (union sheet_value){.number = isfinite(v) ? v : NAN}, SHEET_NUMBER);
+}
+
+void sheet_count(struct sheet *s, unsigned long long n) { add_cell(s, (union sheet_value){.count = n}, SHEET_COUNT); }
+
+static bool numeric(unsigned char kind) { return kind == SHEET_NUMBER || kind == SHEET_COUNT; }
+
+/* v in width digits, zeros in front; the end. */
+static char *put_digits(char *p, unsigned v, int width)
+{
+    for (int k = width - 1; k >= 0; k--, v /= 10)
+        p[k] = (char)('0' + v % 10);
+    return p + width;
+}
+
+/* The date of a local day, remembered: a resample sheet has a row per bucket,
+ * so gmtime runs once per day of buckets, not once per row. */
+struct iso_day {
+    int64_t day;            /* days since 1970-01-01; INT64_MIN: none yet */
+    int year, mon, mday;
+};
+
+/* ISO-8601 of a UTC time as seen at the offset ("Z" for UTC) in buf; returns
+ * its length. Written digit by digit: the resample section has one per row,
+ * too many for snprintf. */
+static size_t iso_text(char *buf, size_t cap, int64_t utc_ns, int64_t offset_ns, struct iso_day *date)
+{
+    int64_t local_s = (utc_ns + offset_ns) / 1000000000LL - ((utc_ns + offset_ns) % 1000000000LL < 0);
+    int64_t frac = (utc_ns + offset_ns) - local_s * 1000000000LL;
+    int64_t day = local_s / 86400 - (local_s % 86400 < 0), second = local_s - day * 86400;
+    if (day != date->day) {
+        time_t t = (time_t)local_s;
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        *date = (struct iso_day){day, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday};
+    }
+    char *p = buf;
+    if (date->year >= 0 && date->year <= 9999)
+        p = put_digits(p, (unsigned)date->year, 4);
+    else
+        p += snprintf(p, cap, "%04d", date->year);
+    const struct {
+        char sep;
+        int value;
+    } parts[] = {{'-', date->mon},
+                 {'-', date->mday},
+                 {'T', (int)(second / 3600)},
+                 {':', (int)(second / 60 % 60)},
+                 {':', (int)(second % 60)}};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        *p++ = parts[i].sep;
+        p = put_digits(p, (unsigned)parts[i].value, 2);
+    }
+    if (frac) {
+        *p++ = '.';
+        p = put_digits(p, (unsigned)frac, 9);
+    }
+    if (offset_ns) {
+        int64_t min = (offset_ns < 0 ? -offset_ns : offset_ns) / 60000000000LL;
+        *p++ = offset_ns < 0 ? '-' : '+';
+        p = put_digits(p, (unsigned)(min / 60), 2);
+        *p++ = ':';
+        p = put_digits(p, (unsigned)(min % 60), 2);
+    } else {
+        *p++ = 'Z';
+    }
+    *p = '\0';
+    return (size_t)(p - buf);
+}
+
+/* Cell i when it is text, a name or a time: its spelling (in buf for a time,
+ * 40 bytes at least) and length. */
+static const char *text_of(const struct sheet *s, size_t i, char *buf, struct iso_day *date, size_t *len)
+{
+    union sheet_value v = s->values[i];
+    if (s->kinds[i] == SHEET_TIME) {
+        *len = iso_text(buf, 40, v.time, s->time_offset_ns, date);
         return buf;
     }
+    const char *text = s->kinds[i] == SHEET_TEXT ? s->text + v.text : v.name;
+    *len = strlen(text);
+    return text;
+}
+
+/* Cell i as CSV and JSON spell it (buf holds it unless it is text or a name)
+ * and its length in *len: NULL when empty. */
+static const char *cell_text(const struct sheet *s, size_t i, char *buf, size_t cap, struct iso_day *date,
+                             size_t *len)
+{
+    union sheet_value v = s->values[i];
+    if (!numeric(s->kinds[i]))
+        return text_of(s, i, buf, date, len);
+    if (s->kinds[i] == SHEET_COUNT) {
+        *len = spoor_format_u64(buf, v.count);
+        buf[*len] = '\0';
+        return buf;
+    }
+    if (isnan(v.number))
+        return NULL;
     /* The shortest spelling that reads back to the same double. */
     for (int digits = 15; digits <= 17; digits++) {
-        snprintf(buf, cap, "%.*g", digits, s->numbers[i]);
-        if (strtod(buf, NULL) == s->numbers[i])
+        *len = (size_t)snprintf(buf, cap, "%.*g", digits, v.number);
+        if (strtod(buf, NULL) == v.number)
             break;
     }
     return buf;
 }
 
-static void write_table(FILE *out, const struct sheet *s)
+/* Rows a thread formats at the least: fewer are not worth a thread. */
+enum { ROWS_PER_THREAD = 8192 };
+
+struct table_job {
+    const struct sheet *s;
+    struct spoor_text_table **parts;
+    size_t nparts;
+};
+
+/* Part k of the sheet's rows as text table cells, in parts[k]. */
+static void format_part(void *ctx, size_t k, int worker)
+{
+    (void)worker;
+    const struct table_job *j = ctx;
+    const struct sheet *s = j->s;
+    size_t from = s->nrows * k / j->nparts * s->ncols, to = s->nrows * (k + 1) / j->nparts * s->ncols;
+    struct spoor_text_table *t = j->parts[k];
+    struct iso_day date = {.day = INT64_MIN};
+    char buf[40];
+    for (size_t i = from; i < to; i++) {
+        union sheet_value v = s->values[i];
+        if (s->kinds[i] == SHEET_COUNT) {
+            spoor_text_table_u64(t, v.count);
+        } else if (!numeric(s->kinds[i])) {
+            size_t len;
+            const char *text = text_of(s, i, buf, &date, &len);
+            spoor_text_table_textn(t, text, len);
+        } else if (isnan(v.number)) {
+            spoor_text_table_textn(t, "-", 1);
+        } else {
+            spoor_text_table_g6(t, v.number);
+        }
+    }
+}
+
+/* A large sheet's cells are formatted in parts on the threads, and printed
+ * as one table from the parts. */
+static void write_table(FILE *out, const struct sheet *s, int threads)
 {
     bool *right = spoor_xcalloc(s->ncols, sizeof *right);
     for (size_t c = 0; c < s->ncols; c++)
-        right[c] = s->nrows && s->numeric[c];
-    struct spoor_text_table *t = spoor_text_table_new(s->ncols, (const char *const *)s->headers, right);
-    char buf[40];
-    for (size_t i = 0; i < s->nrows * s->ncols; i++) {
-        const char *cell = cell_text(s, i, true, buf, sizeof buf);
-        spoor_text_table_text(t, cell ? cell : "-");
+        right[c] = s->nrows && numeric(s->kinds[c]);
+    size_t nparts = s->nrows / ROWS_PER_THREAD, most = threads > 1 ? (size_t)threads : 1;
+    nparts = nparts < 1 ? 1 : nparts > most ? most : nparts;
+    struct spoor_text_table *parts[nparts];
+    for (size_t k = 0; k < nparts; k++) {
+        parts[k] = spoor_text_table_new(s->ncols, (const char *const *)s->headers, right);
+        /* Seldom short (the table grows if it is): the sheet's text, and 32 bytes a cell */
+        size_t cells = s->nrows * s->ncols / nparts + s->ncols;
+        spoor_text_table_reserve(parts[k], cells, s->text_used + cells * 32);
     }
+    spoor_parallel_for(nparts, threads, format_part, &(struct table_job){s, parts, nparts});
     fprintf(out, "%s\n", s->title);
-    spoor_text_table_print(t, out);
-    spoor_text_table_free(t);
+    spoor_text_table_print_parts((const struct spoor_text_table *const *)parts, nparts, out, threads);
+    for (size_t k = 0; k < nparts; k++)
+        spoor_text_table_free(parts[k]);
     free(right);
 }
 
@@ -142,13 +289,14 @@ static void write_csv_header(FILE *out, const struct sheet *s)
     fputc('\n', out);
 }
 
-static void write_csv_row(FILE *out, const struct sheet *s, size_t r)
+static void write_csv_row(FILE *out, const struct sheet *s, size_t r, struct iso_day *date)
 {
     char buf[40];
     for (size_t c = 0; c < s->ncols; c++) {
         if (c)
             fputc(',', out);
-        csv_cell(out, cell_text(s, r * s->ncols + c, false, buf, sizeof buf));
+        size_t len;
+        csv_cell(out, cell_text(s, r * s->ncols + c, buf, sizeof buf, date, &len));
     }
     fputc('\n', out);
 }
@@ -157,26 +305,29 @@ static void write_json(FILE *out, const struct sheet *s)
 {
     fprintf(out, "\"%s\": [", s->key);
     char buf[40];
+    struct iso_day date = {.day = INT64_MIN};
     for (size_t r = 0; r < s->nrows; r++) {
         fprintf(out, "%s\n    {", r ? "," : "");
         for (size_t c = 0; c < s->ncols; c++) {
-            const char *cell = cell_text(s, r * s->ncols + c, false, buf, sizeof buf);
+            size_t len;
+            const char *cell = cell_text(s, r * s->ncols + c, buf, sizeof buf, &date, &len);
             fprintf(out, "%s", c ? ", " : "");
             spoor_json_write_string(out, s->headers[c], strlen(s->headers[c]));
             fputs(": ", out);
             if (!cell)
                 fputs("null", out);
-            else if (s->numeric[r * s->ncols + c])
+            else if (numeric(s->kinds[r * s->ncols + c]))
                 fputs(cell, out);
             else
-                spoor_json_write_string(out, cell, strlen(cell));
+                spoor_json_write_string(out, cell, len);
         }
         fputc('}', out);
     }
     fputs("\n  ]", out);
 }
 
-void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_format format, const char *head)
+void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_format format, const char *head,
+                  int threads)
 {
     if (format == SHEET_JSON)
         fprintf(out, "{\n  %s", head);
@@ -185,14 +336,15 @@ void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_f
         switch (format) {
         case SHEET_TABLE:
             fputc('\n', out);
-            write_table(out, s);
+            write_table(out, s, threads);
             break;
         case SHEET_CSV:
             if (n > 1)
                 fprintf(out, "%s# %s\n", i ? "\n" : "", s->key);
             write_csv_header(out, s);
+            struct iso_day date = {.day = INT64_MIN};
             for (size_t r = 0; r < s->nrows; r++)
-                write_csv_row(out, s, r);
+                write_csv_row(out, s, r, &date);
             break;
         case SHEET_JSON:
             fputs(",\n  ", out);
