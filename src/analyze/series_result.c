@@ -69,8 +69,6 @@ static void worker_free(struct series_worker *w)
     free(w->view_id);
     free(w->view_col);
     free(w->view_n);
-    free(w->view_sum);
-    free(w->view_m2);
     for (size_t k = 0; k < w->values_n; k++)
         free(w->values[k]);
     free(w->values);
@@ -80,7 +78,6 @@ static void worker_free(struct series_worker *w)
     free(w->local_gid);
     free(w->local_moments);
     free(w->local_bucket);
-    free(w->local_entry);
 }
 
 /* Natural order: runs of digits compare by value, the rest bytewise. */

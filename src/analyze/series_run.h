@@ -46,7 +46,6 @@ struct series_worker {
     uint32_t *view_id;
     const struct spoor_column **view_col;
     uint64_t *view_n;                   /* numbers per batch metric */
-    double *view_sum, *view_m2;         /* unused, always NULL: series_result.c still frees them */
     size_t view_cap;
     /* per batch metric: 2 x values_rows doubles, a chunk's values in group
      * order, then the column converted in row order when it must be; then
@@ -61,7 +60,6 @@ struct series_worker {
     struct spoor_moments *local_moments; /* [batch metric], of the group being summed */
     size_t local_moments_cap;
     int64_t *local_bucket;              /* per local group: its last row's bucket */
-    size_t *local_entry;                /* unused, always NULL: series_result.c still frees it */
     /* Arrays sized by the batch's rows, all in the one block row_local owns
      * (freed with it). */
     uint32_t *row_local;                /* row -> batch-local group */
