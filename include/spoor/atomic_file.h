@@ -1,10 +1,13 @@
 /* Output files that appear whole or not at all: rows go to a temporary file
  * in the target's directory, renamed over the target on success and removed
  * on failure, so an error never leaves a truncated file behind (nor destroys
- * an existing one). A path of "-" or NULL means stdout. */
+ * an existing one). A path of "-" or NULL means stdout. A path that names
+ * something other than a regular file (/dev/null, a FIFO, /dev/stdout) is
+ * written in place: renaming over it would replace the device. */
 #ifndef SPOOR_ATOMIC_FILE_H
 #define SPOOR_ATOMIC_FILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "spoor/error.h"
@@ -12,8 +15,12 @@
 struct spoor_atomic_file {
     FILE *fp;               /* write here */
     char *path;             /* the target, NULL for stdout */
-    char *tmp;              /* the temporary file */
+    char *tmp;              /* the temporary file, NULL when the target is written in place */
 };
+
+/* Whether path exists and is neither a regular file nor a directory: a
+ * device, FIFO or socket, which output goes to directly. */
+bool spoor_path_is_special(const char *path);
 
 int spoor_atomic_file_open(struct spoor_atomic_file *f, const char *path, struct spoor_error *err);
 /* Flushes, closes and renames into place. On failure the temporary is removed. */

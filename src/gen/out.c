@@ -1,4 +1,5 @@
 #include "gen/out.h"
+#include "spoor/atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,25 +15,38 @@ bool gen_out_is_gzip_path(const char *path)
     return n > 3 && !strcmp(path + n - 3, ".gz");
 }
 
-int gen_out_open(struct gen_out *o, const char *path, int gzip_level, struct spoor_error *err)
+/* The temporary file next to path that commit renames over it. */
+static int open_temporary(struct gen_out *o, const char *path, struct spoor_error *err)
 {
-    memset(o, 0, sizeof *o);
-    o->fd = -1;
-    o->path = spoor_xstrdup(path);
     size_t n = strlen(path) + 16;
     o->tmp_path = spoor_xmalloc(n);
     snprintf(o->tmp_path, n, "%s.tmp.XXXXXX", path);
     o->fd = mkstemp(o->tmp_path);
     if (o->fd < 0) {
-        int rc = spoor_fail(err, SPOOR_EIO, "%s: cannot create a temporary file next to it: %s", path,
-                            strerror(errno));
         free(o->tmp_path);
         o->tmp_path = NULL;
-        gen_out_abort(o);
-        return rc;
+        return spoor_fail(err, SPOOR_EIO, "%s: cannot create a temporary file next to it: %s", path,
+                          strerror(errno));
     }
     /* mkstemp creates 0600; a trace is as readable as any file the user writes. */
     fchmod(o->fd, 0644);
+    return 0;
+}
+
+int gen_out_open(struct gen_out *o, const char *path, int gzip_level, struct spoor_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    o->path = spoor_xstrdup(path);
+    int rc = 0;
+    if (!spoor_path_is_special(path))
+        rc = open_temporary(o, path, err);
+    else if ((o->fd = open(path, O_WRONLY)) < 0) /* /dev/null, a FIFO: written in place, never renamed over */
+        rc = spoor_fail(err, SPOOR_EIO, "%s: cannot write: %s", path, strerror(errno));
+    if (rc) {
+        gen_out_abort(o);
+        return rc;
+    }
     if (gzip_level > 0)
         o->gz = gen_gzpar_start(o->fd, gzip_level, 0);
     return 0;
@@ -45,7 +59,8 @@ static int write_all(struct gen_out *o, const char *p, size_t len, struct spoor_
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            return spoor_fail(err, SPOOR_EIO, "%s: write failed: %s", o->tmp_path, strerror(errno));
+            return spoor_fail(err, SPOOR_EIO, "%s: write failed: %s", o->tmp_path ? o->tmp_path : o->path,
+                              strerror(errno));
         }
         p += w;
         len -= (size_t)w;
@@ -80,9 +95,10 @@ int gen_out_commit(struct gen_out *o, uint64_t *disk_bytes, struct spoor_error *
         int fd = o->fd;
         o->fd = -1;
         if (close(fd) != 0)
-            rc = spoor_fail(err, SPOOR_EIO, "%s: close failed: %s", o->tmp_path, strerror(errno));
+            rc = spoor_fail(err, SPOOR_EIO, "%s: close failed: %s", o->tmp_path ? o->tmp_path : o->path,
+                            strerror(errno));
     }
-    if (!rc && rename(o->tmp_path, o->path) != 0)
+    if (!rc && o->tmp_path && rename(o->tmp_path, o->path) != 0)
         rc = spoor_fail(err, SPOOR_EIO, "%s: cannot rename %s to it: %s", o->path, o->tmp_path, strerror(errno));
     if (rc) {
         gen_out_abort(o);

@@ -28,6 +28,12 @@ static mode_t file_mode(const char *path)
     return 0666 & ~mask;
 }
 
+bool spoor_path_is_special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 int spoor_atomic_file_open(struct spoor_atomic_file *f, const char *path, struct spoor_error *err)
 {
     memset(f, 0, sizeof *f);
@@ -38,6 +44,13 @@ int spoor_atomic_file_open(struct spoor_atomic_file *f, const char *path, struct
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return spoor_fail(err, SPOOR_EIO, "cannot write %s: it is a directory", path);
+    if (spoor_path_is_special(path)) {
+        f->fp = fopen(path, "w");
+        if (!f->fp)
+            return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", path, strerror(errno));
+        f->path = spoor_xstrdup(path);
+        return SPOOR_OK;
+    }
     const char *slash = strrchr(path, '/');
     size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
     const char *base = slash ? slash + 1 : path;
@@ -77,12 +90,13 @@ int spoor_atomic_file_commit(struct spoor_atomic_file *f, struct spoor_error *er
         bad = 1;
         e = errno;
     }
-    if (!bad && rename(f->tmp, f->path) != 0) {
+    if (!bad && f->tmp && rename(f->tmp, f->path) != 0) {
         bad = 1;
         e = errno;
     }
     if (bad) {
-        unlink(f->tmp);
+        if (f->tmp)
+            unlink(f->tmp);
         spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", f->path, strerror(e ? e : EIO));
     }
     release(f);
@@ -93,7 +107,8 @@ void spoor_atomic_file_abort(struct spoor_atomic_file *f)
 {
     if (f->path) {
         fclose(f->fp);
-        unlink(f->tmp);
+        if (f->tmp)
+            unlink(f->tmp);
     }
     release(f);
 }

@@ -51,4 +51,16 @@ if "$SPOOR_BIN" events --no-progress -o "$WORK/out" "$WORK/t.pfw.gz" 2> "$WORK/e
 fi
 grep -q "is a directory" "$WORK/err" || fail "unexpected error for -o FOLDER: $(cat "$WORK/err")"
 only_entries "e.csv "
+
+# A FIFO (like /dev/null) is written in place, not replaced by a renamed file.
+mkfifo "$WORK/fifo"
+wc -l < "$WORK/fifo" > "$WORK/fifo_lines" &
+"$SPOOR_BIN" events --no-progress --format csv -o "$WORK/fifo" "$WORK/t.pfw.gz" || fail "-o FIFO failed"
+wait
+[ -p "$WORK/fifo" ] || fail "-o FIFO replaced the FIFO"
+[ "$(cat "$WORK/fifo_lines")" -gt 100 ] || fail "-o FIFO: the reader got $(cat "$WORK/fifo_lines") lines"
+"$SPOOR_BIN" gen -o "$WORK/fifo" --size-mb 1 --no-truth > /dev/null &
+cat "$WORK/fifo" > /dev/null
+wait
+[ -p "$WORK/fifo" ] || fail "spoor gen -o FIFO replaced the FIFO"
 echo ok
