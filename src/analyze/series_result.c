@@ -326,12 +326,14 @@ static void fill_buckets(const struct spoor_series_run *run, struct totals *t, c
     for (size_t r = 0; r < a.n; r++) {
         size_t g = order[r];
         bool first = r == 0 || !same_key(&a, order[r - 1], g);
-        if (first)
-            out->buckets[++i] = (struct spoor_series_bucket){
+        if (first) {
+            i++;
+            out->buckets[i] = (struct spoor_series_bucket){
                 .group = a.group[g],
                 .start_ns = a.bucket[g] * run->opts.resample_ns - run->opts.utc_offset_ns,
                 .sums = out->bucket_sums + i * m,
             };
+        }
         bucket_of[g] = i;
         role[g] = !first ? LATER : r + 1 == a.n || !same_key(&a, g, order[r + 1]) ? ONLY : FIRST;
     }
