@@ -48,7 +48,7 @@ struct spoor_column {
         uint32_t *str;
         void *data;
     };
-    uint64_t *valid;        /* bit per row */
+    uint64_t *valid;        /* bit per row; 0 at every row from nrows on, so a new row starts absent */
 };
 
 /* Lookup maps filled from metadata events. */
@@ -108,7 +108,8 @@ void spoor_table_clear(struct spoor_table *t, bool clear_strings);
 
 /* Appends a row with every fixed column absent; returns its index. */
 size_t spoor_table_add_row(struct spoor_table *t);
-/* Removes the last row (a reader that fails halfway through a line). */
+/* Removes the last row (a reader that fails halfway through a line), its
+ * dynamic columns' bits cleared. */
 void spoor_table_drop_last_row(struct spoor_table *t);
 
 uint32_t spoor_table_intern(struct spoor_table *t, const char *s, size_t len);

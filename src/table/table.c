@@ -106,9 +106,7 @@ size_t spoor_table_add_row(struct spoor_table *t)
     t->ph[r] = 0;
     t->src[r] = 0;
     t->line[r] = 0;
-    for (size_t i = 0; i < t->ncols; i++)
-        spoor_column_unset(&t->cols[i], r);
-    return r;
+    return r; /* its dynamic columns' bits are 0 already (spoor_column) */
 }
 
 void spoor_table_drop_last_row(struct spoor_table *t)

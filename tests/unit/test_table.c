@@ -172,6 +172,25 @@ static void test_clear_keeps_table_usable(void **state)
     spoor_table_free(t);
 }
 
+/* A row dropped after its cells were set comes back absent in every column
+ * when the next row takes its place, and so do rows past a growth. */
+static void test_new_rows_start_absent(void **state)
+{
+    struct spoor_table *t = spoor_table_new();
+    struct spoor_column *c = spoor_table_column(t, spoor_table_intern(t, "x", 1));
+    for (int k = 0; k < 5000; k++) {
+        size_t r = spoor_table_add_row(t);
+        assert_false(spoor_column_valid(c, r));
+        spoor_table_set(t, c, r, &(struct spoor_value){.type = SPOOR_I64, .i64 = k});
+        if (k % 3 == 0) {
+            spoor_table_drop_last_row(t);
+            r = spoor_table_add_row(t);
+            assert_false(spoor_column_valid(c, r));
+        }
+    }
+    spoor_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +199,7 @@ int main(void)
         cmocka_unit_test(test_lookup_first_definition_wins),
         cmocka_unit_test(test_append_is_independent_of_batching),
         cmocka_unit_test(test_clear_keeps_table_usable),
+        cmocka_unit_test(test_new_rows_start_absent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
