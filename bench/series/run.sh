@@ -26,7 +26,7 @@ if [ ! -s "$table" ]; then
   echo "bench: generating $table ($rows rows)" >&2
   "$spoor" gen --kind metrics -o "$table" --rows "$rows" --nodes 64 --seed 1 --no-truth >/dev/null
 fi
-stat -c %s "$table" >"$res/bytes"
+stat -L -c %s "$table" >"$res/bytes"
 echo "$rows" >"$res/rows"
 nproc >"$res/cores"
 
