@@ -62,4 +62,16 @@ fi
   || fail "resample CSV header: $(head -n 1 "$WORK/r.csv")"
 want=$(/usr/bin/python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['resample']))" "$f.truth.json")
 [ "$(($(wc -l < "$WORK/r.csv") - 1))" -eq "$want" ] || fail "resample CSV has not $want rows"
+
+# A resample of 40 K rows is spelled in parts on the threads: the same bytes as
+# on one thread, in JSON and CSV, and the truth's.
+"$SPOOR_BIN" gen --kind metrics -o "$WORK/many.csv" --rows 40000 --nodes 20 --interval 3600 --seed 3 > /dev/null
+for format in json csv; do
+  for t in 1 2; do
+    "$SPOOR_BIN" series "$WORK/many.csv" --time timestamp --group node --resample 1h --show resample \
+      --format $format --threads $t --no-progress > "$WORK/many-$t.$format" 2> /dev/null
+  done
+  cmp -s "$WORK/many-1.$format" "$WORK/many-2.$format" || fail "--format $format differs between 1 and 2 threads"
+done
+$CHECK "$WORK/many.csv.truth.json" "$WORK/many-2.json" resample || fail "the 40 K-row resample differs from the truth"
 echo ok

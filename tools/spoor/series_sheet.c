@@ -301,29 +301,81 @@ static void write_csv_row(FILE *out, const struct sheet *s, size_t r, struct iso
     fputc('\n', out);
 }
 
-static void write_json(FILE *out, const struct sheet *s)
+static void write_json_row(FILE *out, const struct sheet *s, size_t r, struct iso_day *date)
 {
-    fprintf(out, "\"%s\": [", s->key);
     char buf[40];
-    struct iso_day date = {.day = INT64_MIN};
-    for (size_t r = 0; r < s->nrows; r++) {
-        fprintf(out, "%s\n    {", r ? "," : "");
-        for (size_t c = 0; c < s->ncols; c++) {
-            size_t len;
-            const char *cell = cell_text(s, r * s->ncols + c, buf, sizeof buf, &date, &len);
-            fprintf(out, "%s", c ? ", " : "");
-            spoor_json_write_string(out, s->headers[c], strlen(s->headers[c]));
-            fputs(": ", out);
-            if (!cell)
-                fputs("null", out);
-            else if (numeric(s->kinds[r * s->ncols + c]))
-                fputs(cell, out);
-            else
-                spoor_json_write_string(out, cell, len);
-        }
-        fputc('}', out);
+    fprintf(out, "%s\n    {", r ? "," : "");
+    for (size_t c = 0; c < s->ncols; c++) {
+        size_t len;
+        const char *cell = cell_text(s, r * s->ncols + c, buf, sizeof buf, date, &len);
+        fprintf(out, "%s", c ? ", " : "");
+        spoor_json_write_string(out, s->headers[c], strlen(s->headers[c]));
+        fputs(": ", out);
+        if (!cell)
+            fputs("null", out);
+        else if (numeric(s->kinds[r * s->ncols + c]))
+            fputs(cell, out);
+        else
+            spoor_json_write_string(out, cell, len);
     }
-    fputs("\n  ]", out);
+    fputc('}', out);
+}
+
+typedef void write_row_fn(FILE *out, const struct sheet *s, size_t r, struct iso_day *date);
+
+struct rows_job {
+    const struct sheet *s;
+    write_row_fn *write_row;
+    size_t nparts;
+    char **text;
+    size_t *len;
+};
+
+static void write_rows_from(FILE *out, const struct sheet *s, write_row_fn *write_row, size_t from, size_t to)
+{
+    struct iso_day date = {.day = INT64_MIN};
+    for (size_t r = from; r < to; r++)
+        write_row(out, s, r, &date);
+}
+
+/* Part k of the sheet's rows spelled into memory (text[k] NULL when there was
+ * no memory for it: the part is then written directly after). */
+static void rows_part(void *ctx, size_t k, int worker)
+{
+    (void)worker;
+    const struct rows_job *j = ctx;
+    j->text[k] = NULL;
+    FILE *mem = open_memstream(&j->text[k], &j->len[k]);
+    if (!mem)
+        return;
+    write_rows_from(mem, j->s, j->write_row, j->s->nrows * k / j->nparts, j->s->nrows * (k + 1) / j->nparts);
+    if (fclose(mem) != 0) {
+        free(j->text[k]);
+        j->text[k] = NULL;
+    }
+}
+
+/* The rows of a CSV or JSON sheet: a large sheet is spelled in parts on the
+ * threads (shortest round-trip numbers cost a printf and a strtod or more
+ * each) and written in order. */
+static void write_rows(FILE *out, const struct sheet *s, write_row_fn *write_row, int threads)
+{
+    size_t nparts = s->nrows / ROWS_PER_THREAD, most = threads > 1 ? (size_t)threads : 1;
+    nparts = nparts < 1 ? 1 : nparts > most ? most : nparts;
+    if (nparts == 1) {
+        write_rows_from(out, s, write_row, 0, s->nrows);
+        return;
+    }
+    char *text[nparts];
+    size_t len[nparts];
+    spoor_parallel_for(nparts, threads, rows_part, &(struct rows_job){s, write_row, nparts, text, len});
+    for (size_t k = 0; k < nparts; k++) {
+        if (text[k])
+            fwrite(text[k], 1, len[k], out);
+        else
+            write_rows_from(out, s, write_row, s->nrows * k / nparts, s->nrows * (k + 1) / nparts);
+        free(text[k]);
+    }
 }
 
 void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_format format, const char *head,
@@ -342,13 +394,12 @@ void sheets_write(FILE *out, struct sheet *const *sheets, size_t n, enum sheet_f
             if (n > 1)
                 fprintf(out, "%s# %s\n", i ? "\n" : "", s->key);
             write_csv_header(out, s);
-            struct iso_day date = {.day = INT64_MIN};
-            for (size_t r = 0; r < s->nrows; r++)
-                write_csv_row(out, s, r, &date);
+            write_rows(out, s, write_csv_row, threads);
             break;
         case SHEET_JSON:
-            fputs(",\n  ", out);
-            write_json(out, s);
+            fprintf(out, ",\n  \"%s\": [", s->key);
+            write_rows(out, s, write_json_row, threads);
+            fputs("\n  ]", out);
             break;
         }
     }
