@@ -59,8 +59,9 @@ wc -l < "$WORK/fifo" > "$WORK/fifo_lines" &
 wait
 [ -p "$WORK/fifo" ] || fail "-o FIFO replaced the FIFO"
 [ "$(cat "$WORK/fifo_lines")" -gt 100 ] || fail "-o FIFO: the reader got $(cat "$WORK/fifo_lines") lines"
-"$SPOOR_BIN" gen -o "$WORK/fifo" --size-mb 1 --no-truth > /dev/null &
+"$SPOOR_BIN" gen -o "$WORK/fifo" --size-mb 1 > /dev/null &
 cat "$WORK/fifo" > /dev/null
 wait
 [ -p "$WORK/fifo" ] || fail "spoor gen -o FIFO replaced the FIFO"
+[ ! -e "$WORK/fifo.truth.json" ] || fail "spoor gen -o FIFO wrote a truth sidecar beside it"
 echo ok

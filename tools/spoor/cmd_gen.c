@@ -6,6 +6,7 @@
 
 #include "cli_number.h"
 #include "gen_kinds.h"
+#include "spoor/atomic_file.h"
 #include "spoor/gen.h"
 
 static const char gen_help[] =
@@ -118,6 +119,7 @@ int cmd_gen(int argc, char **argv)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (!path)
         return usage_error("%s", "-o FILE is required");
+    opts.truth = opts.truth && !spoor_path_is_special(path); /* no sidecar beside /dev/null or a FIFO */
 
     struct spoor_gen_result r;
     struct spoor_error err = {0};

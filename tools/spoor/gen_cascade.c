@@ -7,6 +7,7 @@
 
 #include "cli_number.h"
 #include "gen_kinds.h"
+#include "spoor/atomic_file.h"
 #include "spoor/gen_cascade.h"
 
 static const char help[] =
@@ -92,6 +93,7 @@ int cmd_gen_cascade(int argc, char **argv)
         fputs("spoor gen: --kind cascade needs -o FILE and no other arguments\n", stderr);
         return 2;
     }
+    o.truth = o.truth && !spoor_path_is_special(path); /* no sidecars beside /dev/null or a FIFO */
     struct spoor_gen_cascade_result r;
     struct spoor_error err = {0};
     if (spoor_gen_cascade_write(path, &o, &r, &err)) {

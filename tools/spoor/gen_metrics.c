@@ -7,6 +7,7 @@
 
 #include "cli_number.h"
 #include "gen_kinds.h"
+#include "spoor/atomic_file.h"
 #include "spoor/gen.h"
 #include "spoor/gen_metrics.h"
 
@@ -116,6 +117,7 @@ int cmd_gen_metrics(int argc, char **argv)
         return usage_error("unexpected argument", argv[optind]);
     if (!path)
         return usage_error("-o FILE is required:", "-o");
+    o.truth = o.truth && !spoor_path_is_special(path); /* no sidecar beside /dev/null or a FIFO */
     o.jsonl = ends_with(path, ".jsonl") || ends_with(path, ".jsonl.gz");
 
     struct spoor_gen_metrics_result r;
