@@ -122,7 +122,11 @@ struct spoor_column *spoor_table_find_column(const struct spoor_table *t, const 
  * (I64 + F64 -> F64; any number + string -> STR). */
 void spoor_table_set(struct spoor_table *t, struct spoor_column *col, size_t row,
                      const struct spoor_value *v);
-bool spoor_column_valid(const struct spoor_column *col, size_t row);
+/* Whether row holds a value in col. Inline: readers and recipes ask it per row. */
+static inline bool spoor_column_valid(const struct spoor_column *col, size_t row)
+{
+    return (col->valid[row / 64] >> (row % 64)) & 1;
+}
 
 uint32_t spoor_table_add_source(struct spoor_table *t, const char *name);
 

@@ -34,10 +34,9 @@ double *series_column_source(const struct spoor_table *b, const struct spoor_col
 {
     if (plain_floats(c, b->nrows))
         return c->f64;
-    const uint64_t *valid = c->valid;
     for (size_t r = 0; r < b->nrows; r++) {
         scratch[r] = NAN;
-        if (!c->typed || !((valid[r >> 6] >> (r & 63)) & 1))
+        if (!c->typed || !spoor_column_valid(c, r))
             continue;
         double v;
         if (c->type == SPOOR_F64)

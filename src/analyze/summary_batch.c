@@ -8,12 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A numeric args value as int64, or SPOOR_NULL. Inline, and the valid bit
- * read here, not through spoor_column_valid: up to four columns a row, most
- * of them null. */
+/* A numeric args value as int64, or SPOOR_NULL. Inline: up to four columns a
+ * row, most of them null. */
 static inline __attribute__((always_inline)) int64_t arg_at(const struct spoor_column *c, size_t r)
 {
-    if (!c || !(c->valid[r / 64] >> (r % 64) & 1))
+    if (!c || !spoor_column_valid(c, r))
         return SPOOR_NULL;
     if (c->type == SPOOR_I64)
         return c->i64[r];

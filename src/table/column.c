@@ -23,11 +23,6 @@ void spoor_column_reserve(struct spoor_column *col, size_t old_cap, size_t new_c
     memset(col->valid + words(old_cap), 0, (words(new_cap) - words(old_cap)) * sizeof *col->valid);
 }
 
-bool spoor_column_valid(const struct spoor_column *col, size_t row)
-{
-    return (col->valid[row / 64] >> (row % 64)) & 1;
-}
-
 struct spoor_column *spoor_table_column(struct spoor_table *t, uint32_t name_id)
 {
     if (name_id < t->col_by_name_cap && t->col_by_name[name_id])
