@@ -1,10 +1,11 @@
 /* The series recipe's streaming pass: each worker puts a batch's rows in
  * group order (series_order.c), then chunk by chunk reads each metric's values
  * in that order (series_values.c) and feeds per-group moments, co-moments,
- * hour x weekday and resampling sums (series_group_pass.c). Metric and group
- * ids are global (a registry under a lock, touched once per batch and per new
- * group), so worker accumulators merge index by index at the end
- * (series_result.c). */
+ * hour x weekday and resampling sums (series_group_pass.c) into the batch's
+ * partial, which reduce merges into the totals in input order
+ * (series_partial.c). Metric and group ids are global (a registry under a
+ * lock, touched once per batch and per new group), so partials and totals
+ * merge index by index. */
 #include "analyze/series_run.h"
 #include "spoor/error.h"
 
@@ -13,7 +14,7 @@
 
 enum { NO_GROUP = UINT32_MAX };
 
-/* Grows the worker's per-metric state to n metrics. */
+/* Grows the worker's per-metric counts to n metrics. */
 static void worker_widen(struct series_worker *w, size_t n)
 {
     if (n <= w->mcap)
@@ -21,23 +22,8 @@ static void worker_widen(struct series_worker *w, size_t n)
     size_t cap = w->mcap ? w->mcap : 8;
     while (cap < n)
         cap *= 2;
-    struct spoor_moments empty;
-    series_moments_init(&empty);
-    static const struct spoor_bucket_sum zero_sum = {0, 0};
-    static const struct spoor_comoments zero_co = {0};
-    static const uint64_t zero = 0;
-    w->moments = series_widen_matrix(w->moments, w->gcap, w->mcap, cap, sizeof *w->moments, &empty);
-    w->non_numeric = series_widen_matrix(w->non_numeric, 1, w->mcap, cap, sizeof *w->non_numeric, &zero);
-    w->hour_weekday = series_widen_matrix(w->hour_weekday, SERIES_SLOTS, w->mcap, cap, sizeof *w->hour_weekday,
-                                          &zero_sum);
-    if (w->corr) {
-        /* cap x cap, old cells kept at their (i, j) */
-        w->comoments = series_widen_matrix(w->comoments, w->mcap, w->mcap, cap, sizeof *w->comoments, &zero_co);
-        w->comoments = spoor_xrealloc(w->comoments, cap * cap * sizeof *w->comoments);
-        for (size_t i = w->mcap * cap; i < cap * cap; i++)
-            w->comoments[i] = zero_co;
-    }
-    series_buckets_widen(&w->buckets, cap);
+    w->non_numeric = spoor_xrealloc(w->non_numeric, cap * sizeof *w->non_numeric);
+    memset(w->non_numeric + w->mcap, 0, (cap - w->mcap) * sizeof *w->non_numeric);
     w->mcap = cap;
 }
 
@@ -48,9 +34,6 @@ static void worker_grow_groups(struct series_worker *w, size_t n)
     size_t cap = w->gcap ? w->gcap : 16;
     while (cap < n)
         cap *= 2;
-    w->moments = spoor_xrealloc(w->moments, cap * w->mcap * sizeof *w->moments);
-    for (size_t i = w->gcap * w->mcap; i < cap * w->mcap; i++)
-        series_moments_init(&w->moments[i]);
     w->group_rows = spoor_xrealloc(w->group_rows, cap * sizeof *w->group_rows);
     memset(w->group_rows + w->gcap, 0, (cap - w->gcap) * sizeof *w->group_rows);
     w->gcap = cap;
@@ -204,14 +187,17 @@ static int series_map(void *ctx, int worker, const struct spoor_table *b)
     view_batch(run, w, b, &v);
     size_t nlocal = group_rows(run, w, b);
     w->rows += b->nrows;
+    w->part = series_partial_take(run, w, &v, nlocal);
     series_order_rows(run, w, b, nlocal);
     series_group_pass(w, &v, run->opts.corr);
+    series_partial_park(run, w->part, b);
     for (size_t g = 0; g < nlocal; g++)
         w->local_of[w->local_gid[g]] = NO_GROUP;
     return SPOOR_OK;
 }
 
-/* In input order: metrics are listed in the order they first appear. */
+/* In input order: metrics are listed in the order they first appear, and the
+ * batch's sums join the totals. */
 static int series_reduce(void *ctx, size_t input, const struct spoor_table *b)
 {
     (void)input;
@@ -225,6 +211,7 @@ static int series_reduce(void *ctx, size_t input, const struct spoor_table *b)
             run->rank[id] = run->next_rank++;
     }
     pthread_mutex_unlock(&run->mu);
+    series_partial_reduce(run, b);
     return SPOOR_OK;
 }
 

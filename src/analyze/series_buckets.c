@@ -49,7 +49,18 @@ static void set_cap(struct series_buckets *b, size_t cap)
     b->sums = spoor_xrealloc(b->sums, cap * (b->stride ? b->stride : 1) * sizeof *b->sums);
 }
 
-static size_t add_entry(struct series_buckets *b, uint32_t group, int64_t bucket)
+void series_buckets_clear(struct series_buckets *b, size_t stride)
+{
+    if (stride != b->stride) { /* no entry to keep: the sums re-laid as they come */
+        b->stride = stride;
+        b->sums = spoor_xrealloc(b->sums, (b->cap ? b->cap : 1) * (stride ? stride : 1) * sizeof *b->sums);
+    }
+    b->n = 0;
+    if (b->slots)
+        memset(b->slots, 0, b->nslots * sizeof *b->slots);
+}
+
+size_t series_buckets_append(struct series_buckets *b, uint32_t group, int64_t bucket)
 {
     if (b->n == b->cap)
         set_cap(b, b->cap ? b->cap * 2 : 64);
@@ -71,7 +82,7 @@ size_t series_buckets_get(struct series_buckets *b, uint32_t group, int64_t buck
         if (b->group[e] == group && b->bucket[e] == bucket)
             return e;
     }
-    size_t e = add_entry(b, group, bucket);
+    size_t e = series_buckets_append(b, group, bucket);
     b->slots[i] = (uint32_t)(e + 1);
     return e;
 }

@@ -123,7 +123,7 @@ static void group_sums(struct series_worker *w, const struct batch_view *v, size
 {
     series_moments_init(m);
     const double *x = v->values[k];
-    uint32_t id = v->id[k];
+    struct series_partial *p = w->part;
     bool gap_free = v->numbers[k] == v->places;
     const struct series_span *end = &w->spans[w->group_spans[g + 1]];
     for (const struct series_span *s = &w->spans[w->group_spans[g]]; s < end; s++) {
@@ -133,41 +133,24 @@ static void group_sums(struct series_worker *w, const struct batch_view *v, size
         m->min = part.min < m->min ? part.min : m->min;
         m->max = part.max > m->max ? part.max : m->max;
         if (s->entry != SERIES_NO_KEY)
-            add_to_sum(&w->buckets.sums[(size_t)s->entry * w->buckets.stride + id], &part);
+            add_to_sum(&p->buckets.sums[(size_t)s->entry * p->n + k], &part);
         if (s->slot != SERIES_NO_KEY)
-            add_to_sum(&w->hour_weekday[(size_t)s->slot * w->mcap + id], &part);
+            add_to_sum(&p->hour_weekday[(size_t)s->slot * p->n + k], &part);
     }
-}
-
-/* Merges the co-moments of batch metrics a and c (global ids ordered i < j). */
-static void merge_pair(struct series_worker *w, const struct batch_view *v, size_t a, size_t c,
-                       struct spoor_comoments part)
-{
-    uint32_t i = v->id[a], j = v->id[c];
-    if (i > j) {
-        uint32_t t = i;
-        i = j;
-        j = t;
-        double mx = part.mean_x, m2x = part.m2_x;
-        part.mean_x = part.mean_y;
-        part.m2_x = part.m2_y;
-        part.mean_y = mx;
-        part.m2_y = m2x;
-    }
-    series_comoments_merge(&w->comoments[(size_t)i * w->mcap + j], &part);
 }
 
 /* One local group, its values at places [start, start + len): per metric the
  * moments; with corr per pair the co-moments, as dot products of deviations
  * when every metric has a number in every row (the usual case; the
  * deviations are made in place while summing their squares), else over the
- * rows where both have one. Groups merge into the worker's totals one by one
- * (the pairwise update), so a batch with gaps in some groups costs the slow
- * path in those only, and a group's values are still in the cache. */
+ * rows where both have one. Each group's moments are the batch's for that
+ * group; the co-moments merge group by group into the batch's (the pairwise
+ * update), so a batch with gaps in some groups costs the slow path in those
+ * only, and a group's values are still in the cache. */
 static void pass_group(struct series_worker *w, const struct batch_view *v, size_t g, bool corr)
 {
     size_t n = v->n;
-    struct spoor_moments *m = w->local_moments;
+    struct spoor_moments *m = &w->part->moments[g * n];
     uint32_t start = w->spans[w->group_spans[g]].start, len = w->local_end[g] - start;
     bool complete = true;
     for (size_t k = 0; k < n; k++) {
@@ -181,7 +164,6 @@ static void pass_group(struct series_worker *w, const struct batch_view *v, size
             m[k].m2 = squared_deviations(v->values[k] + (start - v->first), len, m[k].mean,
                                          v->numbers[k] == v->places, deviate);
         }
-        series_moments_merge(&w->moments[(size_t)w->local_gid[g] * w->mcap + v->id[k]], &m[k]);
     }
     if (!corr)
         return;
@@ -193,7 +175,7 @@ static void pass_group(struct series_worker *w, const struct batch_view *v, size
                 part = (struct spoor_comoments){len, m[a].mean, m[c].mean, m[a].m2, m[c].m2, series_dot(x, y, len)};
             else
                 series_comoments_of(x, y, len, &part);
-            merge_pair(w, v, a, c, part);
+            series_comoments_merge(&w->part->comoments[a * n + c], &part);
         }
 }
 
@@ -212,11 +194,6 @@ static void gather_chunk(struct series_worker *w, struct batch_view *v, size_t c
 
 void series_group_pass(struct series_worker *w, struct batch_view *v, bool corr)
 {
-    size_t need = v->n > 0 ? v->n : 1; /* never NULL, even with no metric */
-    if (w->local_moments_cap < need) {
-        w->local_moments_cap = need;
-        w->local_moments = spoor_xrealloc(w->local_moments, w->local_moments_cap * sizeof *w->local_moments);
-    }
     for (size_t c = 0; c < w->nchunks; c++) {
         gather_chunk(w, v, c);
         for (size_t g = w->chunk_group[c]; g < w->chunk_group[c + 1]; g++)

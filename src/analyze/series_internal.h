@@ -14,6 +14,8 @@ unsigned series_hour_weekday_slot(int64_t local_ns);
 void series_moments_init(struct spoor_moments *m);
 void series_moments_merge(struct spoor_moments *a, const struct spoor_moments *b);
 void series_comoments_merge(struct spoor_comoments *a, const struct spoor_comoments *b);
+/* The co-moments of (y, x) from those of (x, y). */
+struct spoor_comoments series_comoments_swapped(struct spoor_comoments c);
 /* Co-moments over the rows where both x[r] and y[r] are numbers (not NaN). */
 void series_comoments_of(const double *x, const double *y, size_t rows, struct spoor_comoments *out);
 /* Sum of x[r] * y[r]: the co-moment of deviations from the means. */
@@ -33,6 +35,11 @@ struct series_buckets {
 
 void series_buckets_init(struct series_buckets *b, size_t stride);
 void series_buckets_release(struct series_buckets *b);
+/* No entry, and `stride` metric sums to an entry from now on. */
+void series_buckets_clear(struct series_buckets *b, size_t stride);
+/* A new empty entry for (group, bucket), not looked up: for a list of
+ * entries that is never searched (the totals'). */
+size_t series_buckets_append(struct series_buckets *b, uint32_t group, int64_t bucket);
 /* The entry of (group, bucket), created empty when new. */
 size_t series_buckets_get(struct series_buckets *b, uint32_t group, int64_t bucket);
 /* Widens every entry to `stride` metrics (new ones empty). */

@@ -49,6 +49,16 @@ void series_comoments_merge(struct spoor_comoments *a, const struct spoor_comome
     a->n += b->n;
 }
 
+struct spoor_comoments series_comoments_swapped(struct spoor_comoments c)
+{
+    double mean_x = c.mean_x, m2_x = c.m2_x;
+    c.mean_x = c.mean_y;
+    c.m2_x = c.m2_y;
+    c.mean_y = mean_x;
+    c.m2_y = m2_x;
+    return c;
+}
+
 /* Two passes over the rows where both x and y hold a number (not NaN). */
 void series_comoments_of(const double *x, const double *y, size_t rows, struct spoor_comoments *out)
 {

@@ -100,7 +100,7 @@ static void list_spans(struct series_worker *w, size_t rows, size_t nlocal, size
     for (size_t i = 0; i < nfound; i++) {
         const struct series_span_start *f = &w->found[i];
         uint32_t entry = resample && f->bucket != SPOOR_NULL
-                             ? (uint32_t)series_buckets_get(&w->buckets, w->local_gid[f->local], f->bucket)
+                             ? (uint32_t)series_buckets_get(&w->part->buckets, w->local_gid[f->local], f->bucket)
                              : SERIES_NO_KEY;
         w->spans[w->local_spans[f->local]++] = (struct series_span){f->start, entry, f->slot};
     }
@@ -108,7 +108,7 @@ static void list_spans(struct series_worker *w, size_t rows, size_t nlocal, size
     for (size_t s = 0; s < nfound; s++) {
         uint32_t len = w->spans[s + 1].start - w->spans[s].start;
         if (w->spans[s].entry != SERIES_NO_KEY)
-            w->buckets.rows[w->spans[s].entry] += len;
+            w->part->buckets.rows[w->spans[s].entry] += len;
         if (w->spans[s].slot != SERIES_NO_KEY)
             w->hour_weekday_rows[w->spans[s].slot] += len;
     }

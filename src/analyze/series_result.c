@@ -32,10 +32,7 @@ struct spoor_series_run *spoor_series_begin(const struct spoor_series_opts *opts
     run->next_rank = (uint32_t)run->nmetrics;
     run->nworkers = threads;
     run->workers = spoor_xcalloc((size_t)threads, sizeof *run->workers);
-    for (int i = 0; i < threads; i++) {
-        run->workers[i].corr = opts->corr;
-        series_buckets_init(&run->workers[i].buckets, 0);
-    }
+    series_buckets_init(&run->totals.buckets, 0);
     return run;
 }
 
@@ -60,12 +57,8 @@ uint32_t series_metric_id(struct spoor_series_run *run, const char *name, size_t
 
 static void worker_free(struct series_worker *w)
 {
-    free(w->moments);
     free(w->group_rows);
     free(w->non_numeric);
-    free(w->hour_weekday);
-    free(w->comoments);
-    series_buckets_release(&w->buckets);
     free(w->view_id);
     free(w->view_col);
     free(w->view_n);
@@ -76,7 +69,6 @@ static void worker_free(struct series_worker *w)
     free(w->local_of);
     free(w->row_local);
     free(w->local_gid);
-    free(w->local_moments);
     free(w->local_bucket);
 }
 
@@ -131,7 +123,7 @@ static int by_name(const void *a, const void *b)
     return c ? c : strcmp(x->name, y->name);
 }
 
-/* Everything merged over workers, in global ids. */
+/* The totals and the workers' counts, in global ids with a stride of m metrics. */
 struct totals {
     size_t m, g;
     struct spoor_moments *moments;
@@ -150,29 +142,28 @@ static void merge_workers(struct spoor_series_run *run, struct totals *t, struct
     t->non_numeric = spoor_xcalloc(m ? m : 1, sizeof *t->non_numeric);
     t->hour_weekday = spoor_xcalloc(SERIES_SLOTS * (m ? m : 1), sizeof *t->hour_weekday);
     t->comoments = spoor_xcalloc((m ? m : 1) * (m ? m : 1), sizeof *t->comoments);
-    for (int k = 0; k < run->nworkers; k++) {
+    const struct series_totals *all = &run->totals;
+    size_t am = all->mcap < m ? all->mcap : m;
+    for (size_t gi = 0; gi < all->gcap && gi < g; gi++)
+        for (size_t mi = 0; mi < am; mi++)
+            t->moments[gi * m + mi] = all->moments[gi * all->mcap + mi];
+    for (size_t s = 0; s < SERIES_SLOTS; s++)
+        for (size_t mi = 0; mi < am; mi++)
+            t->hour_weekday[s * m + mi] = all->hour_weekday[s * all->mcap + mi];
+    if (run->opts.corr)
+        for (size_t i = 0; i < am; i++)
+            for (size_t j = i + 1; j < am; j++)
+                t->comoments[i * m + j] = all->comoments[i * all->mcap + j];
+    for (int k = 0; k < run->nworkers; k++) { /* counts: the same in any order */
         const struct series_worker *w = &run->workers[k];
         out->rows += w->rows;
         out->rows_without_time += w->rows_without_time;
-        size_t wm = w->mcap < m ? w->mcap : m;
-        for (size_t gi = 0; gi < w->gcap && gi < g; gi++) {
+        for (size_t gi = 0; gi < w->gcap && gi < g; gi++)
             t->group_rows[gi] += w->group_rows[gi];
-            for (size_t mi = 0; mi < wm; mi++)
-                series_moments_merge(&t->moments[gi * m + mi], &w->moments[gi * w->mcap + mi]);
-        }
-        for (size_t mi = 0; mi < wm; mi++)
+        for (size_t mi = 0; mi < w->mcap && mi < m; mi++)
             t->non_numeric[mi] += w->non_numeric[mi];
-        for (size_t s = 0; s < SERIES_SLOTS; s++) {
+        for (size_t s = 0; s < SERIES_SLOTS; s++)
             out->hour_weekday_rows[s] += w->hour_weekday_rows[s];
-            for (size_t mi = 0; mi < wm; mi++) {
-                t->hour_weekday[s * m + mi].n += w->hour_weekday[s * w->mcap + mi].n;
-                t->hour_weekday[s * m + mi].sum += w->hour_weekday[s * w->mcap + mi].sum;
-            }
-        }
-        if (w->corr)
-            for (size_t i = 0; i < wm; i++)
-                for (size_t j = i + 1; j < wm; j++)
-                    series_comoments_merge(&t->comoments[i * m + j], &w->comoments[i * w->mcap + j]);
     }
 }
 
@@ -223,30 +214,22 @@ static size_t bucket_sums_bytes(const struct spoor_series *s)
     return (s->nbuckets ? s->nbuckets : 1) * (s->nmetrics ? s->nmetrics : 1) * sizeof *s->bucket_sums;
 }
 
-/* Every worker's resample entries one after the other: entry g is entry
- * g - first[k] of worker k, for the k with first[k] <= g < first[k + 1]. */
+/* The totals' resample entries, each (group, bucket) once a batch, with their
+ * output group index. */
 struct all_entries {
-    size_t n, *first;
+    size_t n;
     uint32_t *group;        /* output group index */
-    int64_t *bucket;
+    const int64_t *bucket;
 };
 
 static void all_entries(const struct spoor_series_run *run, const uint32_t *group_index, struct all_entries *a)
 {
-    a->first = spoor_xmalloc(((size_t)run->nworkers + 1) * sizeof *a->first);
-    a->first[0] = 0;
-    for (int k = 0; k < run->nworkers; k++)
-        a->first[k + 1] = a->first[k] + run->workers[k].buckets.n;
-    a->n = a->first[run->nworkers];
+    const struct series_buckets *b = &run->totals.buckets;
+    a->n = b->n;
     a->group = spoor_xmalloc((a->n ? a->n : 1) * sizeof *a->group);
-    a->bucket = spoor_xmalloc((a->n ? a->n : 1) * sizeof *a->bucket);
-    for (int k = 0; k < run->nworkers; k++) {
-        const struct series_buckets *b = &run->workers[k].buckets;
-        for (size_t e = 0; e < b->n; e++) {
-            a->group[a->first[k] + e] = group_index[b->group[e]];
-            a->bucket[a->first[k] + e] = b->bucket[e];
-        }
-    }
+    for (size_t e = 0; e < b->n; e++)
+        a->group[e] = group_index[b->group[e]];
+    a->bucket = b->bucket;
 }
 
 static bool same_key(const struct all_entries *a, size_t g, size_t h)
@@ -255,10 +238,10 @@ static bool same_key(const struct all_entries *a, size_t g, size_t h)
 }
 
 /* An entry's part in its (group, bucket): the first of several, the only
- * one, or a later one (its worker comes after the first's). */
+ * one, or a later one (its batch comes after the first's). */
 enum role { FIRST, ONLY, LATER };
 
-/* Entry e's sum of metric id; none when its worker never had room for it. */
+/* Entry e's sum of metric id; none when the totals had no room for it yet. */
 static struct spoor_bucket_sum entry_sum(const struct series_buckets *b, size_t e, uint32_t id)
 {
     return id < b->stride ? b->sums[e * b->stride + id] : (struct spoor_bucket_sum){0, 0};
@@ -266,45 +249,42 @@ static struct spoor_bucket_sum entry_sum(const struct series_buckets *b, size_t 
 
 /* The hour x weekday sums as the resample buckets give them, when each bucket
  * lies within one local hour (profile_from_buckets): the rows then skip the
- * profile. Buckets are added in the order a merge of the workers' maps would
- * hold them (each where its first entry stands), so the sums come out the
- * same to the last bit. A bucket of one entry is read from its worker's map,
- * in order, not from the sorted buckets, all over memory. */
+ * profile. Buckets are added in the order of their first entries, which is
+ * input order, so the sums are the same on every run. A bucket of one entry
+ * is read from the totals' entries, in order, not from the sorted buckets,
+ * all over memory. */
 static void profile_from_buckets(const struct spoor_series_run *run, struct totals *t, const struct order *mo,
-                                 const struct all_entries *a, const size_t *bucket_of, const unsigned char *role,
-                                 struct spoor_series *out)
+                                 const size_t *bucket_of, const unsigned char *role, struct spoor_series *out)
 {
     size_t m = out->nmetrics;
     int64_t last_bucket = 0;
     unsigned slot = series_hour_weekday_slot(0);
-    for (int w = 0; w < run->nworkers; w++) {
-        const struct series_buckets *b = &run->workers[w].buckets;
-        for (size_t e = 0, g = a->first[w]; e < b->n; e++, g++) {
-            if (role[g] == LATER)
-                continue;
-            if (b->bucket[e] != last_bucket) /* the groups of a time bucket mostly follow each other */
-                slot = series_hour_weekday_slot((last_bucket = b->bucket[e]) * run->opts.resample_ns);
-            const struct spoor_series_bucket *ob = &out->buckets[bucket_of[g]];
-            out->hour_weekday_rows[slot] += role[g] == ONLY ? b->rows[e] : ob->rows;
-            for (size_t k = 0; k < m; k++) {
-                struct spoor_bucket_sum sum;
-                if (role[g] == ONLY) { /* as the bucket holds it: added to an empty one */
-                    struct spoor_bucket_sum own = entry_sum(b, e, mo[k].id);
-                    sum = (struct spoor_bucket_sum){0 + own.n, 0.0 + own.sum};
-                } else {
-                    sum = ob->sums[k];
-                }
-                t->hour_weekday[slot * t->m + mo[k].id].n += sum.n;
-                t->hour_weekday[slot * t->m + mo[k].id].sum += sum.sum;
+    const struct series_buckets *b = &run->totals.buckets;
+    for (size_t e = 0; e < b->n; e++) {
+        if (role[e] == LATER)
+            continue;
+        if (b->bucket[e] != last_bucket) /* the groups of a time bucket mostly follow each other */
+            slot = series_hour_weekday_slot((last_bucket = b->bucket[e]) * run->opts.resample_ns);
+        const struct spoor_series_bucket *ob = &out->buckets[bucket_of[e]];
+        out->hour_weekday_rows[slot] += role[e] == ONLY ? b->rows[e] : ob->rows;
+        for (size_t k = 0; k < m; k++) {
+            struct spoor_bucket_sum sum;
+            if (role[e] == ONLY) { /* as the bucket holds it: added to an empty one */
+                struct spoor_bucket_sum own = entry_sum(b, e, mo[k].id);
+                sum = (struct spoor_bucket_sum){0 + own.n, 0.0 + own.sum};
+            } else {
+                sum = ob->sums[k];
             }
+            t->hour_weekday[slot * t->m + mo[k].id].n += sum.n;
+            t->hour_weekday[slot * t->m + mo[k].id].sum += sum.sum;
         }
     }
 }
 
-/* The buckets of every worker, merged, sorted by group, then start, their
- * sums in one block. One radix sort of all the workers' entries finds each
- * entry's bucket; then each worker's map is read straight through, its entries
- * added into their buckets (merging hash maps cost a random access per entry
+/* The totals' entries merged into buckets, sorted by group, then start, their
+ * sums in one block. One radix sort of the entries finds each entry's bucket;
+ * then the entries are read straight through, in input order, and added into
+ * their buckets (merging through a hash map cost a random access per entry
  * and a map as large as the result; reading the entries in sorted order, a
  * cache miss each). */
 /* Entries ahead whose buckets are fetched: far enough to hide a miss. */
@@ -337,37 +317,33 @@ static void fill_buckets(const struct spoor_series_run *run, struct totals *t, c
         bucket_of[g] = i;
         role[g] = !first ? LATER : r + 1 == a.n || !same_key(&a, g, order[r + 1]) ? ONLY : FIRST;
     }
-    for (int w = 0; w < run->nworkers; w++) {
-        const struct series_buckets *b = &run->workers[w].buckets;
-        for (size_t e = 0, g = a.first[w]; e < b->n; e++, g++) {
-            if (g + AHEAD < a.n) { /* one bucket per group is being written: too many streams to detect */
-                size_t ahead = bucket_of[g + AHEAD];
-                __builtin_prefetch(&out->buckets[ahead], 1);
-                __builtin_prefetch(out->bucket_sums + ahead * m, 1);
-                __builtin_prefetch(out->bucket_sums + ahead * m + m - 1, 1);
-            }
-            struct spoor_series_bucket *ob = &out->buckets[bucket_of[g]];
-            if (role[g] != LATER) { /* its bucket's first entry: the workers are read in order */
-                ob->rows = 0;
-                for (size_t k = 0; k < m; k++)
-                    ob->sums[k] = (struct spoor_bucket_sum){0, 0};
-            }
-            ob->rows += b->rows[e];
-            for (size_t k = 0; k < m; k++) {
-                struct spoor_bucket_sum own = entry_sum(b, e, mo[k].id);
-                ob->sums[k].n += own.n;
-                ob->sums[k].sum += own.sum;
-            }
+    const struct series_buckets *b = &run->totals.buckets;
+    for (size_t e = 0; e < b->n; e++) {
+        if (e + AHEAD < a.n) { /* one bucket per group is being written: too many streams to detect */
+            size_t ahead = bucket_of[e + AHEAD];
+            __builtin_prefetch(&out->buckets[ahead], 1);
+            __builtin_prefetch(out->bucket_sums + ahead * m, 1);
+            __builtin_prefetch(out->bucket_sums + ahead * m + m - 1, 1);
+        }
+        struct spoor_series_bucket *ob = &out->buckets[bucket_of[e]];
+        if (role[e] != LATER) { /* its bucket's first entry: the entries are read in order */
+            ob->rows = 0;
+            for (size_t k = 0; k < m; k++)
+                ob->sums[k] = (struct spoor_bucket_sum){0, 0};
+        }
+        ob->rows += b->rows[e];
+        for (size_t k = 0; k < m; k++) {
+            struct spoor_bucket_sum own = entry_sum(b, e, mo[k].id);
+            ob->sums[k].n += own.n;
+            ob->sums[k].sum += own.sum;
         }
     }
     if (run->opts.profile_from_buckets)
-        profile_from_buckets(run, t, mo, &a, bucket_of, role, out);
+        profile_from_buckets(run, t, mo, bucket_of, role, out);
     free(role);
     free(bucket_of);
     free(order);
-    free(a.first);
     free(a.group);
-    free(a.bucket);
 }
 
 void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
@@ -413,14 +389,7 @@ void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
         for (size_t j = i + 1; j < m; j++) {
             uint32_t a = mo[i].id, b = mo[j].id;
             struct spoor_comoments c = t.comoments[(a < b ? a : b) * t.m + (a < b ? b : a)];
-            if (a > b) { /* stored as (b, a): swap the roles of x and y */
-                double mx = c.mean_x, m2x = c.m2_x;
-                c.mean_x = c.mean_y;
-                c.m2_x = c.m2_y;
-                c.mean_y = mx;
-                c.m2_y = m2x;
-            }
-            out->comoments[i * m + j] = c;
+            out->comoments[i * m + j] = a > b ? series_comoments_swapped(c) : c; /* stored as (b, a) */
         }
 
     free(group_index);
@@ -429,6 +398,8 @@ void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
     totals_free(&t);
     for (int k = 0; k < run->nworkers; k++)
         worker_free(&run->workers[k]);
+    series_partials_free(run);
+    series_totals_free(&run->totals);
     free(run->workers);
     free(run->rank);
     spoor_strpool_free(run->metric_names);

@@ -1,6 +1,8 @@
 /* The state of one series pass: the shared registry of metrics and groups
- * (under mu) and each worker's accumulators, indexed by global ids with a
- * row stride of mcap metrics. */
+ * (under mu), each batch's sums (made by a worker in map), the totals they are
+ * merged into in input order (in reduce), and each worker's counts and
+ * scratch. Totals are indexed by global ids with a row stride of mcap
+ * metrics. */
 #ifndef SPOOR_ANALYZE_SERIES_RUN_H
 #define SPOOR_ANALYZE_SERIES_RUN_H
 
@@ -30,17 +32,42 @@ struct series_span_start {
     uint32_t local, start, slot;
 };
 
-struct series_worker {
+/* One batch's floating-point sums, kept apart until reduce merges them into
+ * the totals in input order: floating-point merging is not associative, so
+ * merging them in whatever order the workers finish would change the last
+ * digits from run to run. Integer counts need no such care (the workers'). */
+struct series_partial {
+    const struct spoor_table *batch;    /* whose sums these are, once map is done */
+    bool busy;                          /* being made or waiting for its reduce */
+    struct series_partial *next;        /* the run's list of partials */
+    size_t nlocal, n;                   /* local groups, batch metrics */
+    uint32_t *gid;                      /* [local group]: global group id */
+    uint32_t *id;                       /* [batch metric]: global metric id */
+    struct spoor_moments *moments;      /* [local group * n + batch metric] */
+    struct spoor_bucket_sum *hour_weekday; /* [slot * n + batch metric] */
+    struct spoor_comoments *comoments;  /* [a * n + c], batch metrics a < c */
+    struct series_buckets buckets;      /* (global group, bucket) -> sums of batch metrics */
+    size_t gid_cap, id_cap, moments_cap;
+};
+
+/* The sums of every batch reduced so far, merged in input order. The
+ * resample entries are appended batch by batch (no map: series_result.c
+ * merges the entries of a (group, bucket) after sorting them). */
+struct series_totals {
     size_t mcap, gcap;                  /* metric stride, groups allocated */
     struct spoor_moments *moments;      /* [group * mcap + metric] */
-    uint64_t *group_rows;               /* [group] */
-    uint64_t *non_numeric;              /* [metric] */
     struct spoor_bucket_sum *hour_weekday; /* [slot * mcap + metric] */
-    uint64_t hour_weekday_rows[SERIES_SLOTS];
-    bool corr;
     struct spoor_comoments *comoments;  /* [i * mcap + j], i < j */
     struct series_buckets buckets;
+};
+
+struct series_worker {
+    size_t mcap, gcap;                  /* non_numeric's metrics, group_rows' groups */
+    uint64_t *group_rows;               /* [group] */
+    uint64_t *non_numeric;              /* [metric] */
+    uint64_t hour_weekday_rows[SERIES_SLOTS];
     uint64_t rows, rows_without_time;
+    struct series_partial *part;        /* the sums of the batch being mapped */
 
     /* per-batch scratch */
     uint32_t *view_id;
@@ -57,8 +84,6 @@ struct series_worker {
     uint32_t *local_of;                 /* group id -> batch-local index */
     size_t local_cap;
     uint32_t *local_gid;
-    struct spoor_moments *local_moments; /* [batch metric], of the group being summed */
-    size_t local_moments_cap;
     int64_t *local_bucket;              /* per local group: its last row's bucket */
     /* Arrays sized by the batch's rows, all in the one block row_local owns
      * (freed with it). */
@@ -90,6 +115,8 @@ struct spoor_series_run {
     size_t rank_cap;
     uint32_t next_rank;
     struct spoor_strpool *groups;       /* group id = pool id; 0 = no group */
+    struct series_partial *partials;    /* as many as batches in flight (under mu) */
+    struct series_totals totals;        /* only reduce touches them (one at a time) */
     struct series_worker *workers;
     int nworkers;
 };
@@ -124,11 +151,23 @@ size_t series_column_values(const double *source, bool own, const uint32_t *row,
                             uint32_t first, double *out, uint64_t *non_numeric);
 /* Chunk by chunk, the values gathered, then per group: each metric's
  * moments, resample and hour x weekday sums, and with `corr` each metric
- * pair's co-moments, merged into the worker's. */
+ * pair's co-moments, into the batch's partial. */
 void series_group_pass(struct series_worker *w, struct batch_view *v, bool corr);
 
 /* The id of the metric in the column `name`, registering it when every numeric
  * column is a metric; SERIES_NOT_METRIC when it is none. Called with mu held. */
 uint32_t series_metric_id(struct spoor_series_run *run, const char *name, size_t len);
+
+/* A partial for a batch of nlocal groups (w->local_gid) and v's metrics,
+ * empty: a free one of the run's or a new one. */
+struct series_partial *series_partial_take(struct spoor_series_run *run, const struct series_worker *w,
+                                           const struct batch_view *v, size_t nlocal);
+/* Map is done with p: it waits for the reduce of batch b. */
+void series_partial_park(struct spoor_series_run *run, struct series_partial *p, const struct spoor_table *b);
+/* Merges batch b's partial, if it had one, into the totals and frees it for
+ * another batch. Called by reduce, in input order. */
+void series_partial_reduce(struct spoor_series_run *run, const struct spoor_table *b);
+void series_partials_free(struct spoor_series_run *run);
+void series_totals_free(struct series_totals *t);
 
 #endif

@@ -74,4 +74,21 @@ for format in json csv; do
   cmp -s "$WORK/many-1.$format" "$WORK/many-2.$format" || fail "--format $format differs between 1 and 2 threads"
 done
 $CHECK "$WORK/many.csv.truth.json" "$WORK/many-2.json" resample || fail "the 40 K-row resample differs from the truth"
+# Sums, means, deviations and correlations are the same bytes on any number of
+# threads: each batch's sums join the totals in input order. The table spans
+# three 4 MiB batches; 90m resampling sums the hour x weekday profile per row,
+# 1h from the resample buckets.
+"$SPOOR_BIN" gen --kind metrics -o "$WORK/det.csv" --rows 120000 --nodes 30 --missing 0.03 --bad-lines 3 \
+  --seed 4 > /dev/null
+for resample in 1h 90m; do
+  for t in 1 2 3; do
+    "$SPOOR_BIN" series "$WORK/det.csv" --time timestamp --group node --by hour,weekday,hour-weekday \
+      --corr 0.7 --resample $resample --target cpu_usage_rate=0.65 --format json --threads $t --no-progress \
+      > "$WORK/det-$t.json" 2> /dev/null || fail "spoor series --threads $t --resample $resample failed"
+  done
+  for t in 2 3; do
+    cmp -s "$WORK/det-1.json" "$WORK/det-$t.json" \
+      || fail "--resample $resample: --threads $t differs from --threads 1"
+  done
+done
 echo ok

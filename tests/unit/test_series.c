@@ -185,6 +185,7 @@ static void test_moments_keep_precision_under_offsets(void **state)
     sink.map(sink.ctx, 0, t1);
     sink.map(sink.ctx, 1, t2);
     sink.reduce(sink.ctx, 0, t1);
+    sink.reduce(sink.ctx, 0, t2);
     struct spoor_series s;
     spoor_series_end(run, &s);
     assert_int_equal(s.nmetrics, 1); /* cpu never held a number */
