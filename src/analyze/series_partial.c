@@ -20,19 +20,21 @@ static size_t grown(size_t cap, size_t first, size_t n)
     return c;
 }
 
+/* Room for nlocal groups of n metrics; never NULL (memcpy and memset of no
+ * bytes still want a real pointer), even with no metric or no group. */
 static void partial_size(struct series_partial *p, size_t nlocal, size_t n)
 {
-    if (p->gid_cap < nlocal) {
+    if (p->gid_cap < nlocal || !p->gid) {
         p->gid_cap = grown(p->gid_cap, 64, nlocal);
         p->gid = spoor_xrealloc(p->gid, p->gid_cap * sizeof *p->gid);
     }
-    if (p->id_cap < n) {
+    if (p->id_cap < n || !p->id) {
         p->id_cap = grown(p->id_cap, 8, n);
         p->id = spoor_xrealloc(p->id, p->id_cap * sizeof *p->id);
         p->hour_weekday = spoor_xrealloc(p->hour_weekday, SERIES_SLOTS * p->id_cap * sizeof *p->hour_weekday);
         p->comoments = spoor_xrealloc(p->comoments, p->id_cap * p->id_cap * sizeof *p->comoments);
     }
-    if (p->moments_cap < nlocal * n) {
+    if (p->moments_cap < nlocal * n || !p->moments) {
         p->moments_cap = grown(p->moments_cap, 512, nlocal * n);
         p->moments = spoor_xrealloc(p->moments, p->moments_cap * sizeof *p->moments);
     }
@@ -58,8 +60,10 @@ struct series_partial *series_partial_take(struct spoor_series_run *run, const s
     partial_size(p, nlocal, n);
     p->nlocal = nlocal;
     p->n = n;
-    memcpy(p->gid, w->local_gid, nlocal * sizeof *p->gid);
-    memcpy(p->id, v->id, n * sizeof *p->id);
+    if (nlocal) /* a batch's view has no arrays when it has no group or no metric */
+        memcpy(p->gid, w->local_gid, nlocal * sizeof *p->gid);
+    if (n)
+        memcpy(p->id, v->id, n * sizeof *p->id);
     memset(p->hour_weekday, 0, SERIES_SLOTS * n * sizeof *p->hour_weekday);
     if (run->opts.corr)
         memset(p->comoments, 0, n * n * sizeof *p->comoments);
