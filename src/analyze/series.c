@@ -19,9 +19,7 @@ static void worker_widen(struct series_worker *w, size_t n)
 {
     if (n <= w->mcap)
         return;
-    size_t cap = w->mcap ? w->mcap : 8;
-    while (cap < n)
-        cap *= 2;
+    size_t cap = series_grown(w->mcap, 8, n);
     w->non_numeric = spoor_xrealloc(w->non_numeric, cap * sizeof *w->non_numeric);
     memset(w->non_numeric + w->mcap, 0, (cap - w->mcap) * sizeof *w->non_numeric);
     w->mcap = cap;
@@ -31,9 +29,7 @@ static void worker_grow_groups(struct series_worker *w, size_t n)
 {
     if (n <= w->gcap)
         return;
-    size_t cap = w->gcap ? w->gcap : 16;
-    while (cap < n)
-        cap *= 2;
+    size_t cap = series_grown(w->gcap, 16, n);
     w->group_rows = spoor_xrealloc(w->group_rows, cap * sizeof *w->group_rows);
     memset(w->group_rows + w->gcap, 0, (cap - w->gcap) * sizeof *w->group_rows);
     w->gcap = cap;
@@ -100,9 +96,7 @@ static void first_sight(struct spoor_series_run *run, struct series_worker *w, c
     w->gid_of_str[s] = g;
     worker_grow_groups(w, (size_t)g + 1);
     if (w->local_cap <= g) {
-        size_t cap = w->local_cap ? w->local_cap : 64;
-        while (cap <= g)
-            cap *= 2;
+        size_t cap = series_grown(w->local_cap, 64, (size_t)g + 1);
         w->local_of = spoor_xrealloc(w->local_of, cap * sizeof *w->local_of);
         for (size_t i = w->local_cap; i < cap; i++)
             w->local_of[i] = NO_GROUP;

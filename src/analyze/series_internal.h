@@ -8,6 +8,15 @@
 
 #include "spoor/series.h"
 
+/* A capacity of at least n: cap doubled, or `first` doubled when there was none. */
+static inline size_t series_grown(size_t cap, size_t first, size_t n)
+{
+    size_t c = cap ? cap : first;
+    while (c < n)
+        c *= 2;
+    return c;
+}
+
 /* Local time slot (weekday * 24 + hour, Monday = 0) of a local ns time. */
 unsigned series_hour_weekday_slot(int64_t local_ns);
 

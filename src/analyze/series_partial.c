@@ -11,31 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A capacity of at least n: cap doubled, or `first` doubled when there was none. */
-static size_t grown(size_t cap, size_t first, size_t n)
-{
-    size_t c = cap ? cap : first;
-    while (c < n)
-        c *= 2;
-    return c;
-}
-
 /* Room for nlocal groups of n metrics; never NULL (memcpy and memset of no
  * bytes still want a real pointer), even with no metric or no group. */
 static void partial_size(struct series_partial *p, size_t nlocal, size_t n)
 {
     if (p->gid_cap < nlocal || !p->gid) {
-        p->gid_cap = grown(p->gid_cap, 64, nlocal);
+        p->gid_cap = series_grown(p->gid_cap, 64, nlocal);
         p->gid = spoor_xrealloc(p->gid, p->gid_cap * sizeof *p->gid);
     }
     if (p->id_cap < n || !p->id) {
-        p->id_cap = grown(p->id_cap, 8, n);
+        p->id_cap = series_grown(p->id_cap, 8, n);
         p->id = spoor_xrealloc(p->id, p->id_cap * sizeof *p->id);
         p->hour_weekday = spoor_xrealloc(p->hour_weekday, SERIES_SLOTS * p->id_cap * sizeof *p->hour_weekday);
         p->comoments = spoor_xrealloc(p->comoments, p->id_cap * p->id_cap * sizeof *p->comoments);
     }
     if (p->moments_cap < nlocal * n || !p->moments) {
-        p->moments_cap = grown(p->moments_cap, 512, nlocal * n);
+        p->moments_cap = series_grown(p->moments_cap, 512, nlocal * n);
         p->moments = spoor_xrealloc(p->moments, p->moments_cap * sizeof *p->moments);
     }
 }
@@ -82,7 +73,7 @@ void series_partial_park(struct spoor_series_run *run, struct series_partial *p,
 static void totals_grow(struct series_totals *t, size_t m, size_t g, bool corr)
 {
     if (m > t->mcap) {
-        size_t cap = grown(t->mcap, 8, m);
+        size_t cap = series_grown(t->mcap, 8, m);
         struct spoor_moments empty;
         series_moments_init(&empty);
         static const struct spoor_bucket_sum zero_sum = {0, 0};
@@ -100,7 +91,7 @@ static void totals_grow(struct series_totals *t, size_t m, size_t g, bool corr)
         t->mcap = cap;
     }
     if (g > t->gcap) {
-        size_t cap = grown(t->gcap, 16, g);
+        size_t cap = series_grown(t->gcap, 16, g);
         t->moments = spoor_xrealloc(t->moments, cap * t->mcap * sizeof *t->moments);
         for (size_t i = t->gcap * t->mcap; i < cap * t->mcap; i++)
             series_moments_init(&t->moments[i]);
