@@ -209,6 +209,13 @@ static const char *cell_text(const struct sheet *s, size_t i, char *buf, size_t 
 /* Rows a thread formats at the least: fewer are not worth a thread. */
 enum { ROWS_PER_THREAD = 8192 };
 
+/* The parts a sheet is formatted in: one per ROWS_PER_THREAD rows, at most one a thread. */
+static size_t parts_of(const struct sheet *s, int threads)
+{
+    size_t n = s->nrows / ROWS_PER_THREAD, most = threads > 1 ? (size_t)threads : 1;
+    return n < 1 ? 1 : n > most ? most : n;
+}
+
 struct table_job {
     const struct sheet *s;
     struct spoor_text_table **parts;
@@ -248,8 +255,7 @@ static void write_table(FILE *out, const struct sheet *s, int threads)
     bool *right = spoor_xcalloc(s->ncols, sizeof *right);
     for (size_t c = 0; c < s->ncols; c++)
         right[c] = s->nrows && numeric(s->kinds[c]);
-    size_t nparts = s->nrows / ROWS_PER_THREAD, most = threads > 1 ? (size_t)threads : 1;
-    nparts = nparts < 1 ? 1 : nparts > most ? most : nparts;
+    size_t nparts = parts_of(s, threads);
     struct spoor_text_table *parts[nparts];
     for (size_t k = 0; k < nparts; k++) {
         parts[k] = spoor_text_table_new(s->ncols, (const char *const *)s->headers, right);
@@ -360,8 +366,7 @@ static void rows_part(void *ctx, size_t k, int worker)
  * each) and written in order. */
 static void write_rows(FILE *out, const struct sheet *s, write_row_fn *write_row, int threads)
 {
-    size_t nparts = s->nrows / ROWS_PER_THREAD, most = threads > 1 ? (size_t)threads : 1;
-    nparts = nparts < 1 ? 1 : nparts > most ? most : nparts;
+    size_t nparts = parts_of(s, threads);
     if (nparts == 1) {
         write_rows_from(out, s, write_row, 0, s->nrows);
         return;
