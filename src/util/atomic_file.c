@@ -42,9 +42,10 @@ int spoor_atomic_file_open(struct spoor_atomic_file *f, const char *path, struct
         return SPOOR_OK;
     }
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    bool exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode))
         return spoor_fail(err, SPOOR_EIO, "cannot write %s: it is a directory", path);
-    if (spoor_path_is_special(path)) {
+    if (exists && !S_ISREG(st.st_mode)) { /* spoor_path_is_special, from the stat above */
         f->fp = fopen(path, "w");
         if (!f->fp)
             return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", path, strerror(errno));
