@@ -3,7 +3,6 @@
  * groups sorted (digit runs compared as numbers: node2 before node10). */
 #include "analyze/series_run.h"
 #include "spoor/error.h"
-#include "util/huge_array.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -202,8 +201,7 @@ static size_t pick_groups(const struct spoor_series_run *run, const struct total
     return n;
 }
 
-/* The sizes of the bucket arrays, which are on huge pages (megabytes, written
- * once: in 4 KiB pages their faults were a third of fill_buckets). */
+/* The sizes of the bucket arrays (megabytes, written once). */
 static size_t buckets_bytes(const struct spoor_series *s)
 {
     return (s->nbuckets ? s->nbuckets : 1) * sizeof *s->buckets;
@@ -298,8 +296,8 @@ static void fill_buckets(const struct spoor_series_run *run, struct totals *t, c
     uint32_t *order = series_buckets_order(a.group, a.bucket, a.n, out->ngroups);
     for (size_t r = 0; r < a.n; r++)
         out->nbuckets += r == 0 || !same_key(&a, order[r - 1], order[r]);
-    out->buckets = spoor_huge_alloc(buckets_bytes(out));
-    out->bucket_sums = spoor_huge_alloc(bucket_sums_bytes(out));
+    out->buckets = spoor_xmalloc(buckets_bytes(out));
+    out->bucket_sums = spoor_xmalloc(bucket_sums_bytes(out));
     size_t m = out->nmetrics, i = SIZE_MAX;
     size_t *bucket_of = spoor_xmalloc((a.n ? a.n : 1) * sizeof *bucket_of);
     unsigned char *role = spoor_xmalloc(a.n ? a.n : 1);
@@ -410,8 +408,8 @@ void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
 
 void spoor_series_free(struct spoor_series *s)
 {
-    spoor_huge_free(s->buckets, buckets_bytes(s));
-    spoor_huge_free(s->bucket_sums, bucket_sums_bytes(s));
+    free(s->buckets);
+    free(s->bucket_sums);
     free(s->metrics);
     free(s->groups);
     free(s->group_moments);

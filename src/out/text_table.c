@@ -1,7 +1,6 @@
 #include "spoor/text_table.h"
 #include "spoor/error.h"
 #include "spoor/format_g.h"
-#include "util/huge_array.h"
 #include "util/parallel.h"
 
 #include <stdarg.h>
@@ -14,9 +13,11 @@
 enum { SHORT = 16 };
 
 /* Cells are kept back to back in one text block, each ending where the next
- * begins: one allocation for a table, not one per cell. A large table's
- * arrays are huge-page mappings (util/huge_array.h): a resample table's
- * ~10 MB in 4 KiB pages cost thousands of page faults. */
+ * begins: one allocation for a table, not one per cell. The arrays come from
+ * malloc, not huge pages (util/huge_array.h): they are written once, in
+ * order, so huge pages save no TLB misses, and each fresh 2 MiB page is
+ * zeroed whole by the kernel at first touch, which cost a resample table's
+ * output more than its formatting (see docs/design.md, "Series profiles"). */
 struct spoor_text_table {
     size_t ncols;
     size_t *end;        /* per cell, row-major, headers first: its end in text */
@@ -31,11 +32,11 @@ static size_t cell_start(const struct spoor_text_table *t, size_t i) { return i 
 void spoor_text_table_reserve(struct spoor_text_table *t, size_t cells, size_t bytes)
 {
     if (t->ncells + cells > t->cap) {
-        t->end = spoor_huge_realloc(t->end, t->cap * sizeof *t->end, (t->ncells + cells) * sizeof *t->end);
+        t->end = spoor_xrealloc(t->end, (t->ncells + cells) * sizeof *t->end);
         t->cap = t->ncells + cells;
     }
     if (t->used + bytes + SHORT > t->room) {
-        t->text = spoor_huge_realloc(t->text, t->room, t->used + bytes + SHORT);
+        t->text = spoor_xrealloc(t->text, t->used + bytes + SHORT);
         t->room = t->used + bytes + SHORT;
     }
 }
@@ -189,7 +190,7 @@ static void print_part(void *ctx, size_t k, int worker)
         return;
     }
     j->laid_cap[k] = (t->ncells / t->ncols + 1) * j->line;
-    j->laid[k] = spoor_huge_alloc(j->laid_cap[k]);
+    j->laid[k] = spoor_xmalloc(j->laid_cap[k]);
     char *end = lay_out(t, j->widths, j->line, t->ncols, t->ncells, j->laid[k], j->laid_cap[k], NULL);
     j->laid_len[k] = (size_t)(end - j->laid[k]);
 }
@@ -212,7 +213,7 @@ void spoor_text_table_print_parts(const struct spoor_text_table *const *parts, s
     spoor_parallel_for(nparts, threads, print_part, &j);
     for (size_t k = 1; k < nparts; k++) {
         fwrite(j.laid[k], 1, j.laid_len[k], out);
-        spoor_huge_free(j.laid[k], j.laid_cap[k]);
+        free(j.laid[k]);
     }
     free(j.widths);
     free(j.laid);
@@ -224,8 +225,8 @@ void spoor_text_table_print(const struct spoor_text_table *t, FILE *out) { spoor
 
 void spoor_text_table_free(struct spoor_text_table *t)
 {
-    spoor_huge_free(t->end, t->cap * sizeof *t->end);
-    spoor_huge_free(t->text, t->room);
+    free(t->end);
+    free(t->text);
     free(t->right);
     free(t);
 }

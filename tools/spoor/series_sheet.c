@@ -4,7 +4,6 @@
 #include "spoor/format_g.h"
 #include "spoor/json_out.h"
 #include "spoor/text_table.h"
-#include "util/huge_array.h"
 #include "util/parallel.h"
 
 #include <math.h>
@@ -37,8 +36,8 @@ void sheet_free(struct sheet *s)
     for (size_t c = 0; c < s->ncols; c++)
         free(s->headers[c]);
     free(s->headers);
-    spoor_huge_free(s->values, s->cap * sizeof *s->values);
-    spoor_huge_free(s->kinds, s->cap * sizeof *s->kinds);
+    free(s->values);
+    free(s->kinds);
     free(s->text);
     free(s->title);
     free(s);
@@ -53,11 +52,12 @@ void sheet_header(struct sheet *s, size_t c, const char *name)
 /* Cells written so far; a row is complete after ncols. */
 static size_t ncells(const struct sheet *s) { return s->nrows * s->ncols + s->pending; }
 
-/* A resample sheet's cells take megabytes: on huge pages, far fewer faults. */
+/* A resample sheet's cells take megabytes, written once: from malloc, as the
+ * text table's (src/out/text_table.c says why not huge pages). */
 static void set_cap(struct sheet *s, size_t cap)
 {
-    s->values = spoor_huge_realloc(s->values, s->cap * sizeof *s->values, cap * sizeof *s->values);
-    s->kinds = spoor_huge_realloc(s->kinds, s->cap * sizeof *s->kinds, cap * sizeof *s->kinds);
+    s->values = spoor_xrealloc(s->values, cap * sizeof *s->values);
+    s->kinds = spoor_xrealloc(s->kinds, cap * sizeof *s->kinds);
     s->cap = cap;
 }
 
