@@ -82,24 +82,36 @@ static inline uint64_t eight_digit_pairs(__m128i values)
      DIGIT_SIDES_BY_SIGN(12), DIGIT_SIDES_BY_SIGN(13), DIGIT_SIDES_BY_SIGN(14), DIGIT_SIDES_BY_SIGN(15),     \
      DIGIT_SIDES_BY_SIGN(16)}
 
-/* `field` holds the n characters of the field and more, FIELD_BYTES in all. */
-static inline __attribute__((always_inline)) bool read_short_decimal(const char *field, size_t n, size_t negative,
-                                                                     double *dv)
+/* Bit d set where "[-]I.F" of n characters can have its dot at byte d: 1 to
+ * 7 - sign digits before it (1 + sign <= d <= 7) and 1 to 8 after it (n - 9
+ * <= d <= n - 2), 15 characters at most after the sign. An integer "[-]I" of
+ * up to 7 bytes reads as a decimal with the dot just past its end, d = n. */
+#define DOT_PLACE(sign, n, d)                                                                                  \
+    ((unsigned)(1 + (sign) <= (d) && (d) <= 7 && (n) - (sign) <= 15 && ((d) == (n) || ((n) - 9 <= (d) && (d) <= (n) - 2))) << (d))
+#define DOT_PLACES(sign, n)                                                                                    \
+    (DOT_PLACE(sign, n, 0) | DOT_PLACE(sign, n, 1) | DOT_PLACE(sign, n, 2) | DOT_PLACE(sign, n, 3) |          \
+     DOT_PLACE(sign, n, 4) | DOT_PLACE(sign, n, 5) | DOT_PLACE(sign, n, 6) | DOT_PLACE(sign, n, 7))
+#define DOT_PLACES_BY_SIGN(n) {DOT_PLACES(0, n), DOT_PLACES(1, n)}
+#define DOT_PLACES_TABLE                                                                                      \
+    {DOT_PLACES_BY_SIGN(0),  DOT_PLACES_BY_SIGN(1),  DOT_PLACES_BY_SIGN(2),  DOT_PLACES_BY_SIGN(3),          \
+     DOT_PLACES_BY_SIGN(4),  DOT_PLACES_BY_SIGN(5),  DOT_PLACES_BY_SIGN(6),  DOT_PLACES_BY_SIGN(7),          \
+     DOT_PLACES_BY_SIGN(8),  DOT_PLACES_BY_SIGN(9),  DOT_PLACES_BY_SIGN(10), DOT_PLACES_BY_SIGN(11),         \
+     DOT_PLACES_BY_SIGN(12), DOT_PLACES_BY_SIGN(13), DOT_PLACES_BY_SIGN(14), DOT_PLACES_BY_SIGN(15),         \
+     DOT_PLACES_BY_SIGN(16)}
+
+/* `field` holds the n characters of the field and more, FIELD_BYTES in all.
+ * *v is the value a float column takes ("-0" is 0 as an integer). */
+static inline __attribute__((always_inline)) bool read_short_number(const char *field, size_t n, size_t negative,
+                                                                    double *v, bool *integer)
 {
-    /* Bit d set where a dot at byte d leaves 1 to 7 - sign digits before it
-     * and 1 to 8 after it (1 + sign <= d <= 7, n - 9 <= d <= n - 2), in a field
-     * of at most 15 characters after the sign. */
-    static const uint8_t dot_places[FIELD_BYTES][2] = {
-        {0x00, 0x00}, {0x00, 0x00}, {0x00, 0x00}, {0x02, 0x00}, {0x06, 0x04}, {0x0e, 0x0c},
-        {0x1e, 0x1c}, {0x3e, 0x3c}, {0x7e, 0x7c}, {0xfe, 0xfc}, {0xfe, 0xfc}, {0xfc, 0xfc},
-        {0xf8, 0xf8}, {0xf0, 0xf0}, {0xe0, 0xe0}, {0xc0, 0xc0}, {0x00, 0x80}};
+    static const uint8_t dot_places[FIELD_BYTES][2] = DOT_PLACES_TABLE;
     static const uint64_t digit_sides[FIELD_BYTES][2][8][2] __attribute__((aligned(16))) = DIGIT_SIDES_TABLE;
     static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
     if (n >= FIELD_BYTES)
         return false;
     __m128i text = _mm_loadu_si128((const __m128i *)field);
     size_t dot = (unsigned)__builtin_ctz((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(text, _mm_set1_epi8('.'))) |
-                                       1u << WINDOW); /* the first */
+                                         1u << n); /* the first, or the end */
     if (!((dot_places[n][negative] >> dot) & 1))
         return false;
     __m128i sides = _mm_unpacklo_epi64(text, _mm_loadl_epi64((const __m128i *)(field + dot + 1)));
@@ -109,8 +121,10 @@ static inline __attribute__((always_inline)) bool read_short_decimal(const char 
         return false;
     uint64_t sides_read = eight_digit_pairs(values);
     uint64_t n_times_1e8 = (uint32_t)sides_read * pow10[dot] + (sides_read >> 32);
-    double v = (double)(int64_t)n_times_1e8 / 1e8; /* see below: fewer instructions than over_pow10's test */
-    *dv = negative ? -v : v;
+    double magnitude = (double)(int64_t)n_times_1e8 / 1e8; /* see below: fewer instructions than over_pow10's test */
+    *integer = dot == n;
+    /* Adding -0.0 changes nothing; adding 0.0 turns -0 into 0. */
+    *v = (negative ? -magnitude : magnitude) + (*integer ? 0.0 : -0.0);
     return true;
 }
 
@@ -156,9 +170,9 @@ static inline __attribute__((always_inline)) bool read_window(const char *window
 #else
 
 /* Without SSE2 the line scan hands every number to csv_classify. */
-static inline bool read_short_decimal(const char *field, size_t n, size_t negative, double *dv)
+static inline bool read_short_number(const char *field, size_t n, size_t negative, double *v, bool *integer)
 {
-    (void)field, (void)n, (void)negative, (void)dv;
+    (void)field, (void)n, (void)negative, (void)v, (void)integer;
     return false;
 }
 
@@ -181,20 +195,56 @@ static __attribute__((noinline)) const char *padded_field(char *padded, const ch
     return padded;
 }
 
-static inline __attribute__((always_inline)) bool plain_number(const char *p, size_t n, size_t avail, int64_t *iv,
-                                                               double *dv, enum csv_kind *kind)
+/* The field's FIELD_BYTES: in place, or padded at the end of a buffer. */
+static inline __attribute__((always_inline)) const char *field_bytes(char *padded, const char *p, size_t avail)
 {
-    char padded[FIELD_BYTES];
-    const char *field = avail < FIELD_BYTES ? padded_field(padded, p, avail) : p;
-    size_t negative = field[0] == '-';
-    if (read_short_decimal(field, n, negative, dv)) {
-        *kind = CSV_FLOAT;
-        return true;
-    }
+    return avail < FIELD_BYTES ? padded_field(padded, p, avail) : p;
+}
+
+/* The shapes read_short_number does not take. */
+static inline __attribute__((always_inline)) bool read_long_number(const char *field, size_t n, size_t negative,
+                                                                   int64_t *iv, double *dv, enum csv_kind *kind)
+{
     size_t m = n - negative;
     if (m - 1 >= WINDOW - 1) /* 1..15 characters after the sign */
         return false;
     return read_window(field + negative, m, negative, iv, dv, kind);
+}
+
+static inline __attribute__((always_inline)) bool plain_number(const char *p, size_t n, size_t avail, int64_t *iv,
+                                                               double *dv, enum csv_kind *kind)
+{
+    char padded[FIELD_BYTES];
+    const char *field = field_bytes(padded, p, avail);
+    size_t negative = field[0] == '-';
+    double v;
+    bool integer;
+    if (!read_short_number(field, n, negative, &v, &integer))
+        return read_long_number(field, n, negative, iv, dv, kind);
+    if (integer) /* not both: callers may pass the two halves of one union */
+        *iv = (int64_t)v;
+    else
+        *dv = v;
+    *kind = integer ? CSV_INT : CSV_FLOAT;
+    return true;
+}
+
+/* plain_number's value as a float column takes it. */
+static inline __attribute__((always_inline)) bool plain_float(const char *p, size_t n, size_t avail, double *v)
+{
+    char padded[FIELD_BYTES];
+    const char *field = field_bytes(padded, p, avail);
+    size_t negative = field[0] == '-';
+    bool integer;
+    if (read_short_number(field, n, negative, v, &integer))
+        return true;
+    int64_t iv;
+    double dv;
+    enum csv_kind kind;
+    if (!read_long_number(field, n, negative, &iv, &dv, &kind))
+        return false;
+    *v = kind == CSV_INT ? (double)iv : dv; /* "-0" is 0 as an integer */
+    return true;
 }
 
 bool csv_plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
@@ -213,22 +263,23 @@ size_t csv_store_numbers(struct spoor_table *t, size_t row, const struct csv_num
     for (size_t i = 0; i < n; i++) {
         const struct csv_field *f = &fields[list[i].field];
         struct spoor_column *col = &t->cols[list[i].column];
+        size_t avail = (size_t)(buf_end - f->p);
         int64_t iv;
         double dv;
         enum csv_kind kind;
-        if (col->typed && plain_number(f->p, f->n, (size_t)(buf_end - f->p), &iv, &dv, &kind)) {
-            if (col->type == SPOOR_F64) {
-                col->f64[row] = kind == CSV_INT ? (double)iv : dv; /* "-0" is 0 as an integer */
+        if (!col->typed) {
+            left[nleft++] = (uint32_t)i;
+        } else if (col->type == SPOOR_F64) {
+            if (!plain_float(f->p, f->n, avail, &col->f64[row]))
+                left[nleft++] = (uint32_t)i;
+            else
                 col->valid[row / 64] |= bit;
-                continue;
-            }
-            if (col->type == SPOOR_I64 && kind == CSV_INT) {
-                col->i64[row] = iv;
-                col->valid[row / 64] |= bit;
-                continue;
-            }
+        } else if (col->type == SPOOR_I64 && plain_number(f->p, f->n, avail, &iv, &dv, &kind) && kind == CSV_INT) {
+            col->i64[row] = iv;
+            col->valid[row / 64] |= bit;
+        } else {
+            left[nleft++] = (uint32_t)i;
         }
-        left[nleft++] = (uint32_t)i;
     }
     return nleft;
 }
