@@ -185,20 +185,12 @@ static inline bool read_window(const char *window, size_t m, bool negative, int6
 
 #endif
 
-/* The end of a buffer: the field's last bytes, then zeros (no digits).
- * Out of line and given only the bytes, so the usual path makes no call and
- * its results stay in registers. */
-static __attribute__((noinline)) const char *padded_field(char *padded, const char *p, size_t avail)
+/* The end of a buffer: the field's last bytes, then zeros (no digits). */
+static const char *padded_field(char *padded, const char *p, size_t avail)
 {
     memset(padded, 0, FIELD_BYTES);
     memcpy(padded, p, avail < FIELD_BYTES ? avail : FIELD_BYTES);
     return padded;
-}
-
-/* The field's FIELD_BYTES: in place, or padded at the end of a buffer. */
-static inline __attribute__((always_inline)) const char *field_bytes(char *padded, const char *p, size_t avail)
-{
-    return avail < FIELD_BYTES ? padded_field(padded, p, avail) : p;
 }
 
 /* The shapes read_short_number does not take. */
@@ -211,11 +203,10 @@ static inline __attribute__((always_inline)) bool read_long_number(const char *f
     return read_window(field + negative, m, negative, iv, dv, kind);
 }
 
-static inline __attribute__((always_inline)) bool plain_number(const char *p, size_t n, size_t avail, int64_t *iv,
-                                                               double *dv, enum csv_kind *kind)
+/* `field` holds the n characters and more, FIELD_BYTES in all. */
+static inline __attribute__((always_inline)) bool plain_number(const char *field, size_t n, int64_t *iv, double *dv,
+                                                               enum csv_kind *kind)
 {
-    char padded[FIELD_BYTES];
-    const char *field = field_bytes(padded, p, avail);
     size_t negative = field[0] == '-';
     double v;
     bool integer;
@@ -230,10 +221,8 @@ static inline __attribute__((always_inline)) bool plain_number(const char *p, si
 }
 
 /* plain_number's value as a float column takes it. */
-static inline __attribute__((always_inline)) bool plain_float(const char *p, size_t n, size_t avail, double *v)
+static inline __attribute__((always_inline)) bool plain_float(const char *field, size_t n, double *v)
 {
-    char padded[FIELD_BYTES];
-    const char *field = field_bytes(padded, p, avail);
     size_t negative = field[0] == '-';
     bool integer;
     if (read_short_number(field, n, negative, v, &integer))
@@ -249,7 +238,41 @@ static inline __attribute__((always_inline)) bool plain_float(const char *p, siz
 
 bool csv_plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
 {
-    return plain_number(p, n, avail, iv, dv, kind);
+    char padded[FIELD_BYTES];
+    return plain_number(avail < FIELD_BYTES ? padded_field(padded, p, avail) : p, n, iv, dv, kind);
+}
+
+/* Stores the number in `field` (FIELD_BYTES, n of them the number's) in its
+ * column when the column already has the value's type. */
+static inline __attribute__((always_inline)) bool store_number(struct spoor_column *col, size_t row, uint64_t bit,
+                                                               const char *field, size_t n)
+{
+    if (!col->typed)
+        return false;
+    if (col->type == SPOOR_F64) {
+        double v;
+        if (!plain_float(field, n, &v))
+            return false;
+        col->f64[row] = v;
+    } else {
+        int64_t iv;
+        double dv;
+        enum csv_kind kind;
+        if (col->type != SPOOR_I64 || !plain_number(field, n, &iv, &dv, &kind) || kind != CSV_INT)
+            return false;
+        col->i64[row] = iv;
+    }
+    col->valid[row / 64] |= bit;
+    return true;
+}
+
+/* store_number at the end of a buffer. Out of line, so the usual path makes
+ * no call and keeps its constants in registers. */
+static __attribute__((noinline)) bool store_number_padded(struct spoor_column *col, size_t row, uint64_t bit,
+                                                          const char *p, size_t n, size_t avail)
+{
+    char padded[FIELD_BYTES];
+    return store_number(col, row, bit, padded_field(padded, p, avail), n);
 }
 
 /* Here rather than in the chunk parser: a call within this file lets the
@@ -264,22 +287,10 @@ size_t csv_store_numbers(struct spoor_table *t, size_t row, const struct csv_num
         const struct csv_field *f = &fields[list[i].field];
         struct spoor_column *col = &t->cols[list[i].column];
         size_t avail = (size_t)(buf_end - f->p);
-        int64_t iv;
-        double dv;
-        enum csv_kind kind;
-        if (!col->typed) {
+        bool stored = avail < FIELD_BYTES ? store_number_padded(col, row, bit, f->p, f->n, avail)
+                                          : store_number(col, row, bit, f->p, f->n);
+        if (!stored)
             left[nleft++] = (uint32_t)i;
-        } else if (col->type == SPOOR_F64) {
-            if (!plain_float(f->p, f->n, avail, &col->f64[row]))
-                left[nleft++] = (uint32_t)i;
-            else
-                col->valid[row / 64] |= bit;
-        } else if (col->type == SPOOR_I64 && plain_number(f->p, f->n, avail, &iv, &dv, &kind) && kind == CSV_INT) {
-            col->i64[row] = iv;
-            col->valid[row / 64] |= bit;
-        } else {
-            left[nleft++] = (uint32_t)i;
-        }
     }
     return nleft;
 }
