@@ -1,19 +1,23 @@
 /* The CSV line scan's number reader: a whole field "[-]digits[.digits]" of up
  * to fifteen characters after the sign. The field's length is known from the
  * split, so the reader tests the shape of a known span rather than searching
- * for the number's end: the usual decimal as two 64-bit words, the rest of the
- * shape in one 16-byte SSE2 window. */
+ * for the number's end: the usual number in the two lanes of one vector
+ * (read_short_number), the rest of the shape in one 16-byte window
+ * (read_window), both with SSE2. */
 #include "read/csv.h"
 
 #include <string.h>
 
 enum { WINDOW = 16, FIELD_BYTES = WINDOW + 1 }; /* the window after a sign */
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
 /* N / 10^k, as one correctly rounded division would give it. When 5^k
  * divides N (every short decimal that is a multiple of a power of two, like
  * the generator's multiples of 1/256, and every integer) the quotient is
  * (N / 5^k) * 2^-k, both factors exact, so a multiply and a compare replace
- * the division, whose latency was most of a number's cost. N * 5^-k mod 2^64
+ * the division, whose latency was most of the window's chain. N * 5^-k mod 2^64
  * is N / 5^k exactly when it is at most (2^64 - 1) / 5^k, else 5^k does not
  * divide N. */
 static inline __attribute__((always_inline)) double over_pow10(uint64_t n, unsigned k)
@@ -39,9 +43,6 @@ static inline __attribute__((always_inline)) double over_pow10(uint64_t n, unsig
     return (double)(int64_t)n / pow10[k];
 }
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-
 /* Two 8-digit integers from 16 digit values, the most significant first in
  * each half: the first in the low 32 bits. Multiply-adds of 16-bit lanes by
  * (10, 1), then (100, 1), then (10000, 1). */
@@ -57,14 +58,16 @@ static inline uint64_t eight_digit_pairs(__m128i values)
     return both;
 }
 
-/* The usual decimal, "[-]I.F" with 1 to 7 bytes before the dot (the sign
- * included) and 1 to 8 digits after it. The dot found, one 16-byte vector
- * holds the 8 bytes before it in its low lane (in place, read as I * 10^(8 -
- * dot)) and the 8 bytes after it in its high lane (F * 10^(8 - f)), each
- * masked to its digits; the multiply-adds of the window read both lanes at
- * once, and N = I * 10^8 + F * 10^(8 - f), the number times 10^8 and below
- * 10^15, is exact as a double. It takes half the window's instructions and no
- * load of the sign on its chain. */
+/* The usual number: "[-]I.F" with 1 to 7 bytes before the dot (the sign
+ * included) and 1 to 8 digits after it, or an integer "[-]I" of up to 7 bytes,
+ * read as if its dot stood just past its end. The first dot found (the sign is
+ * among the 16 bytes read, so its load is not on the chain: it only picks
+ * table rows), one vector holds the 8 bytes before the dot in its low lane, in
+ * place, and the 8 bytes after it in its high lane, each masked to its
+ * digits; the multiply-adds read both lanes at once, as I * 10^(8 - dot) and F
+ * * 10^(8 - f). N = I * 10^8 + F * 10^(8 - f), the number times 10^8 and below
+ * 10^15, is exact as a double, and one correctly rounded division by 1e8 is
+ * strtod's value. About three quarters of the window's instructions. */
 
 /* Bytes 0..k-1 of a word (none for k <= 0, all for k >= 8). */
 #define LOW_BYTES(k) ((k) <= 0 ? 0 : (k) >= 8 ? ~0ull : (1ull << 8 * ((k) & 7)) - 1)
@@ -86,8 +89,10 @@ static inline uint64_t eight_digit_pairs(__m128i values)
  * 7 - sign digits before it (1 + sign <= d <= 7) and 1 to 8 after it (n - 9
  * <= d <= n - 2), 15 characters at most after the sign. An integer "[-]I" of
  * up to 7 bytes reads as a decimal with the dot just past its end, d = n. */
-#define DOT_PLACE(sign, n, d)                                                                                  \
-    ((unsigned)(1 + (sign) <= (d) && (d) <= 7 && (n) - (sign) <= 15 && ((d) == (n) || ((n) - 9 <= (d) && (d) <= (n) - 2))) << (d))
+#define DOT_PLACE(sign, n, d)                                                                                 \
+    ((unsigned)(1 + (sign) <= (d) && (d) <= 7 && (n) - (sign) <= 15 &&                                        \
+                ((d) == (n) || ((n) - 9 <= (d) && (d) <= (n) - 2)))                                           \
+     << (d))
 #define DOT_PLACES(sign, n)                                                                                    \
     (DOT_PLACE(sign, n, 0) | DOT_PLACE(sign, n, 1) | DOT_PLACE(sign, n, 2) | DOT_PLACE(sign, n, 3) |          \
      DOT_PLACE(sign, n, 4) | DOT_PLACE(sign, n, 5) | DOT_PLACE(sign, n, 6) | DOT_PLACE(sign, n, 7))
@@ -100,7 +105,8 @@ static inline uint64_t eight_digit_pairs(__m128i values)
      DOT_PLACES_BY_SIGN(16)}
 
 /* `field` holds the n characters of the field and more, FIELD_BYTES in all.
- * *v is the value a float column takes ("-0" is 0 as an integer). */
+ * *v is the value a float column takes ("-0" is 0 as an integer); *integer
+ * whether the field has no dot. */
 static inline __attribute__((always_inline)) bool read_short_number(const char *field, size_t n, size_t negative,
                                                                     double *v, bool *integer)
 {
@@ -124,7 +130,8 @@ static inline __attribute__((always_inline)) bool read_short_number(const char *
     /* A division rounds as strtod; on this path it costs less than over_pow10's test. */
     double magnitude = (double)(int64_t)n_times_1e8 / 1e8;
     *integer = dot == n;
-    /* Adding -0.0 changes nothing; adding 0.0 turns -0 into 0. */
+    /* Adding -0.0 changes nothing; adding 0.0 turns -0 into 0. Not a branch:
+     * a field's kind is not predictable. */
     *v = (negative ? -magnitude : magnitude) + (*integer ? 0.0 : -0.0);
     return true;
 }
