@@ -48,8 +48,9 @@ enum csv_kind csv_classify(const char *p, size_t n, int64_t *i, double *d);
 
 /* Whether p[0..n) is the usual number, "[-]digits[.digits]" of 1 to 15
  * characters after the sign; fills *kind and *i or *d with the value
- * csv_classify gives (csv_number.c). It may read up to avail >= n bytes at p,
- * sixteen at a time. */
+ * csv_classify gives (csv_number.c). It may read any of the avail >= n
+ * bytes at p, up to seventeen, whatever n is: bytes past n never change the
+ * answer. */
 bool csv_plain_number(const char *p, size_t n, size_t avail, int64_t *i, double *d, enum csv_kind *kind);
 
 /* A kept field the head showed as numbers, and its dynamic column. */

@@ -1,22 +1,23 @@
 /* The CSV line scan's number reader: a whole field "[-]digits[.digits]" of up
- * to fifteen characters after the sign, read in one 16-byte SSE2 window with
- * one branch on its shape and none on its length. The field's length is known
- * from the split, so the shape is a test of three bit masks (where the digits,
- * the dot and the field are) rather than a search for the number's end. */
+ * to fifteen characters after the sign. The field's length is known from the
+ * split, so the reader tests the shape of a known span rather than searching
+ * for the number's end: the usual number in the two lanes of one vector
+ * (read_short_number), the rest of the shape in one 16-byte window
+ * (read_window), both with SSE2. */
 #include "read/csv.h"
 
 #include <string.h>
 
+enum { WINDOW = 16, FIELD_BYTES = WINDOW + 1 }; /* the window after a sign */
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
-
-enum { WINDOW = 16 };
 
 /* N / 10^k, as one correctly rounded division would give it. When 5^k
  * divides N (every short decimal that is a multiple of a power of two, like
  * the generator's multiples of 1/256, and every integer) the quotient is
  * (N / 5^k) * 2^-k, both factors exact, so a multiply and a compare replace
- * the division, whose latency was most of a number's cost. N * 5^-k mod 2^64
+ * the division, whose latency was most of the window's chain. N * 5^-k mod 2^64
  * is N / 5^k exactly when it is at most (2^64 - 1) / 5^k, else 5^k does not
  * divide N. */
 static inline __attribute__((always_inline)) double over_pow10(uint64_t n, unsigned k)
@@ -40,6 +41,99 @@ static inline __attribute__((always_inline)) double over_pow10(uint64_t n, unsig
     if (q <= max_quotient_pow5[k])
         return (double)(int64_t)q * pow2_neg[k]; /* q < 2^53 here: a signed convert is exact and shorter */
     return (double)(int64_t)n / pow10[k];
+}
+
+/* Two 8-digit integers from 16 digit values, the most significant first in
+ * each half: the first in the low 32 bits. Multiply-adds of 16-bit lanes by
+ * (10, 1), then (100, 1), then (10000, 1). */
+static inline uint64_t eight_digit_pairs(__m128i values)
+{
+    __m128i zero = _mm_setzero_si128(), tens = _mm_set1_epi32(0x0001000a);
+    __m128i pairs = _mm_packs_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(values, zero), tens),
+                                    _mm_madd_epi16(_mm_unpackhi_epi8(values, zero), tens));
+    __m128i quads = _mm_madd_epi16(pairs, _mm_set1_epi32(0x00010064));
+    __m128i octets = _mm_madd_epi16(_mm_packs_epi32(quads, quads), _mm_set1_epi32(0x00012710));
+    uint64_t both;
+    _mm_storel_epi64((__m128i *)&both, octets); /* one move on x86-64, and builds on 32-bit x86 */
+    return both;
+}
+
+/* The usual number: "[-]I.F" with 1 to 7 bytes before the dot (the sign
+ * included) and 1 to 8 digits after it, or an integer "[-]I" of up to 7 bytes,
+ * read as if its dot stood just past its end. The first dot found (the sign is
+ * among the 16 bytes read, so its load is not on the chain: it only picks
+ * table rows), one vector holds the 8 bytes before the dot in its low lane, in
+ * place, and the 8 bytes after it in its high lane, each masked to its
+ * digits; the multiply-adds read both lanes at once, as I * 10^(8 - dot) and F
+ * * 10^(8 - f). N = I * 10^8 + F * 10^(8 - f), the number times 10^8 and below
+ * 10^15, is exact as a double, and one correctly rounded division by 1e8 is
+ * strtod's value. About three quarters of the window's instructions. */
+
+/* Bytes 0..k-1 of a word (none for k <= 0, all for k >= 8). */
+#define LOW_BYTES(k) ((k) <= 0 ? 0 : (k) >= 8 ? ~0ull : (1ull << 8 * ((k) & 7)) - 1)
+/* The digits of "[-]I.F" of n characters with its dot at byte d: bytes
+ * sign..d-1 of the low lane, bytes 0..n-d-2 of the high lane. */
+#define DIGIT_SIDES(sign, n, d) {LOW_BYTES(d) & ~LOW_BYTES(sign), LOW_BYTES((n) - 1 - (d))}
+#define DIGIT_SIDES_BY_DOT(sign, n)                                                                           \
+    {DIGIT_SIDES(sign, n, 0), DIGIT_SIDES(sign, n, 1), DIGIT_SIDES(sign, n, 2), DIGIT_SIDES(sign, n, 3),     \
+     DIGIT_SIDES(sign, n, 4), DIGIT_SIDES(sign, n, 5), DIGIT_SIDES(sign, n, 6), DIGIT_SIDES(sign, n, 7)}
+#define DIGIT_SIDES_BY_SIGN(n) {DIGIT_SIDES_BY_DOT(0, n), DIGIT_SIDES_BY_DOT(1, n)}
+#define DIGIT_SIDES_TABLE                                                                                     \
+    {DIGIT_SIDES_BY_SIGN(0),  DIGIT_SIDES_BY_SIGN(1),  DIGIT_SIDES_BY_SIGN(2),  DIGIT_SIDES_BY_SIGN(3),      \
+     DIGIT_SIDES_BY_SIGN(4),  DIGIT_SIDES_BY_SIGN(5),  DIGIT_SIDES_BY_SIGN(6),  DIGIT_SIDES_BY_SIGN(7),      \
+     DIGIT_SIDES_BY_SIGN(8),  DIGIT_SIDES_BY_SIGN(9),  DIGIT_SIDES_BY_SIGN(10), DIGIT_SIDES_BY_SIGN(11),     \
+     DIGIT_SIDES_BY_SIGN(12), DIGIT_SIDES_BY_SIGN(13), DIGIT_SIDES_BY_SIGN(14), DIGIT_SIDES_BY_SIGN(15),     \
+     DIGIT_SIDES_BY_SIGN(16)}
+
+/* Bit d set where "[-]I.F" of n characters can have its dot at byte d: 1 to
+ * 7 - sign digits before it (1 + sign <= d <= 7) and 1 to 8 after it (n - 9
+ * <= d <= n - 2), 15 characters at most after the sign. An integer "[-]I" of
+ * up to 7 bytes reads as a decimal with the dot just past its end, d = n. */
+#define DOT_PLACE(sign, n, d)                                                                                 \
+    ((unsigned)(1 + (sign) <= (d) && (d) <= 7 && (n) - (sign) <= 15 &&                                        \
+                ((d) == (n) || ((n) - 9 <= (d) && (d) <= (n) - 2)))                                           \
+     << (d))
+#define DOT_PLACES(sign, n)                                                                                    \
+    (DOT_PLACE(sign, n, 0) | DOT_PLACE(sign, n, 1) | DOT_PLACE(sign, n, 2) | DOT_PLACE(sign, n, 3) |          \
+     DOT_PLACE(sign, n, 4) | DOT_PLACE(sign, n, 5) | DOT_PLACE(sign, n, 6) | DOT_PLACE(sign, n, 7))
+#define DOT_PLACES_BY_SIGN(n) {DOT_PLACES(0, n), DOT_PLACES(1, n)}
+#define DOT_PLACES_TABLE                                                                                      \
+    {DOT_PLACES_BY_SIGN(0),  DOT_PLACES_BY_SIGN(1),  DOT_PLACES_BY_SIGN(2),  DOT_PLACES_BY_SIGN(3),          \
+     DOT_PLACES_BY_SIGN(4),  DOT_PLACES_BY_SIGN(5),  DOT_PLACES_BY_SIGN(6),  DOT_PLACES_BY_SIGN(7),          \
+     DOT_PLACES_BY_SIGN(8),  DOT_PLACES_BY_SIGN(9),  DOT_PLACES_BY_SIGN(10), DOT_PLACES_BY_SIGN(11),         \
+     DOT_PLACES_BY_SIGN(12), DOT_PLACES_BY_SIGN(13), DOT_PLACES_BY_SIGN(14), DOT_PLACES_BY_SIGN(15),         \
+     DOT_PLACES_BY_SIGN(16)}
+
+/* `field` holds the n characters of the field and more, FIELD_BYTES in all.
+ * *v is the value a float column takes ("-0" is 0 as an integer); *integer
+ * whether the field has no dot. */
+static inline __attribute__((always_inline)) bool read_short_number(const char *field, size_t n, size_t negative,
+                                                                    double *v, bool *integer)
+{
+    static const uint8_t dot_places[FIELD_BYTES][2] = DOT_PLACES_TABLE;
+    static const uint64_t digit_sides[FIELD_BYTES][2][8][2] __attribute__((aligned(16))) = DIGIT_SIDES_TABLE;
+    static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+    if (n >= FIELD_BYTES)
+        return false;
+    __m128i text = _mm_loadu_si128((const __m128i *)field);
+    size_t dot = (unsigned)__builtin_ctz((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(text, _mm_set1_epi8('.'))) |
+                                         1u << n); /* the first, or the end */
+    if (!((dot_places[n][negative] >> dot) & 1))
+        return false;
+    __m128i sides = _mm_unpacklo_epi64(text, _mm_loadl_epi64((const __m128i *)(field + dot + 1)));
+    __m128i values = _mm_and_si128(_mm_sub_epi8(sides, _mm_set1_epi8('0')),
+                                   _mm_load_si128((const __m128i *)digit_sides[n][negative][dot]));
+    if (_mm_movemask_epi8(_mm_adds_epu8(values, _mm_set1_epi8(0x76)))) /* a byte above 9 */
+        return false;
+    uint64_t sides_read = eight_digit_pairs(values);
+    uint64_t n_times_1e8 = (uint32_t)sides_read * pow10[dot] + (sides_read >> 32);
+    /* A division rounds as strtod; on this path it costs less than over_pow10's test. */
+    double magnitude = (double)(int64_t)n_times_1e8 / 1e8;
+    *integer = dot == n;
+    /* Adding -0.0 changes nothing; adding 0.0 turns -0 into 0. (Taking the
+     * zero from a table instead of a test: 4 % slower.) */
+    *v = (negative ? -magnitude : magnitude) + (*integer ? 0.0 : -0.0);
+    return true;
 }
 
 /* How it works: with m characters after the sign, the bytes that are digits
@@ -70,14 +164,8 @@ static inline __attribute__((always_inline)) bool read_window(const char *window
     __m128i moved = _mm_loadu_si128((const __m128i *)(ramp + WINDOW - (int_digits + 1)));
     __m128i x = _mm_or_si128(_mm_and_si128(moved, _mm_slli_si128(d, 1)), _mm_andnot_si128(moved, d));
     x = _mm_and_si128(x, _mm_loadu_si128((const __m128i *)(ramp + WINDOW - kept)));
-    /* Multiply-adds of 16-bit lanes by (10, 1), then (100, 1), then (10000, 1). */
-    __m128i zero = _mm_setzero_si128(), tens = _mm_set1_epi32(0x0001000a);
-    __m128i pairs = _mm_packs_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(x, zero), tens),
-                                    _mm_madd_epi16(_mm_unpackhi_epi8(x, zero), tens));
-    __m128i quads = _mm_madd_epi16(pairs, _mm_set1_epi32(0x00010064));
-    __m128i octets = _mm_madd_epi16(_mm_packs_epi32(quads, quads), _mm_set1_epi32(0x00012710));
-    uint64_t high = (uint32_t)_mm_cvtsi128_si32(octets), low = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(octets, 4));
-    double v = over_pow10(high * 100000000 + low, WINDOW - 1 - int_digits);
+    uint64_t octets = eight_digit_pairs(x);
+    double v = over_pow10((uint32_t)octets * 100000000ull + (octets >> 32), WINDOW - 1 - int_digits);
     v = negative ? -v : v;
     if (fraction) /* not both: callers may pass the two halves of one union */
         *dv = v;
@@ -87,43 +175,112 @@ static inline __attribute__((always_inline)) bool read_window(const char *window
     return true;
 }
 
-/* The end of a buffer: the window is its last bytes, then zeros (no digits).
- * Out of line and given only the bytes, so the usual path makes no call and
- * its results stay in registers. */
-static __attribute__((noinline)) const char *padded_window(char *padded, const char *p, size_t avail)
-{
-    memset(padded, 0, WINDOW);
-    memcpy(padded, p, avail < WINDOW ? avail : WINDOW);
-    return padded;
-}
-
-static inline __attribute__((always_inline)) bool plain_number(const char *p, size_t n, size_t avail, int64_t *iv,
-                                                               double *dv, enum csv_kind *kind)
-{
-    bool negative = n > 0 && p[0] == '-';
-    size_t m = n - negative;
-    if (m - 1 >= WINDOW - 1) /* 1..15 characters after the sign */
-        return false;
-    char padded[WINDOW];
-    const char *window = avail - negative < WINDOW ? padded_window(padded, p + negative, avail - negative)
-                                                   : p + negative;
-    return read_window(window, m, negative, iv, dv, kind);
-}
-
 #else
 
 /* Without SSE2 the line scan hands every number to csv_classify. */
-static bool plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
+static inline bool read_short_number(const char *field, size_t n, size_t negative, double *v, bool *integer)
 {
-    (void)p, (void)n, (void)avail, (void)iv, (void)dv, (void)kind;
+    (void)field, (void)n, (void)negative, (void)v, (void)integer;
+    return false;
+}
+
+static inline bool read_window(const char *window, size_t m, bool negative, int64_t *iv, double *dv,
+                               enum csv_kind *kind)
+{
+    (void)window, (void)m, (void)negative, (void)iv, (void)dv, (void)kind;
     return false;
 }
 
 #endif
 
+/* The end of a buffer: the field's last bytes, then zeros (no digits). */
+static const char *padded_field(char *padded, const char *p, size_t avail)
+{
+    memset(padded, 0, FIELD_BYTES);
+    memcpy(padded, p, avail < FIELD_BYTES ? avail : FIELD_BYTES);
+    return padded;
+}
+
+/* The shapes read_short_number does not take. */
+static inline __attribute__((always_inline)) bool read_long_number(const char *field, size_t n, size_t negative,
+                                                                   int64_t *iv, double *dv, enum csv_kind *kind)
+{
+    size_t m = n - negative;
+    if (m - 1 >= WINDOW - 1) /* 1..15 characters after the sign */
+        return false;
+    return read_window(field + negative, m, negative, iv, dv, kind);
+}
+
+/* `field` holds the n characters and more, FIELD_BYTES in all. */
+static inline __attribute__((always_inline)) bool plain_number(const char *field, size_t n, int64_t *iv, double *dv,
+                                                               enum csv_kind *kind)
+{
+    size_t negative = field[0] == '-';
+    double v;
+    bool integer;
+    if (!read_short_number(field, n, negative, &v, &integer))
+        return read_long_number(field, n, negative, iv, dv, kind);
+    if (integer) /* not both: callers may pass the two halves of one union */
+        *iv = (int64_t)v;
+    else
+        *dv = v;
+    *kind = integer ? CSV_INT : CSV_FLOAT;
+    return true;
+}
+
+/* plain_number's value as a float column takes it. */
+static inline __attribute__((always_inline)) bool plain_float(const char *field, size_t n, double *v)
+{
+    size_t negative = field[0] == '-';
+    bool integer;
+    if (read_short_number(field, n, negative, v, &integer))
+        return true;
+    int64_t iv;
+    double dv;
+    enum csv_kind kind;
+    if (!read_long_number(field, n, negative, &iv, &dv, &kind))
+        return false;
+    *v = kind == CSV_INT ? (double)iv : dv; /* "-0" is 0 as an integer */
+    return true;
+}
+
 bool csv_plain_number(const char *p, size_t n, size_t avail, int64_t *iv, double *dv, enum csv_kind *kind)
 {
-    return plain_number(p, n, avail, iv, dv, kind);
+    char padded[FIELD_BYTES];
+    return plain_number(avail < FIELD_BYTES ? padded_field(padded, p, avail) : p, n, iv, dv, kind);
+}
+
+/* Stores the number in `field` (FIELD_BYTES, n of them the number's) in its
+ * column when the column already has the value's type. */
+static inline __attribute__((always_inline)) bool store_number(struct spoor_column *col, size_t row, uint64_t bit,
+                                                               const char *field, size_t n)
+{
+    if (!col->typed)
+        return false;
+    if (col->type == SPOOR_F64) {
+        double v;
+        if (!plain_float(field, n, &v))
+            return false;
+        col->f64[row] = v;
+    } else {
+        int64_t iv;
+        double dv;
+        enum csv_kind kind;
+        if (col->type != SPOOR_I64 || !plain_number(field, n, &iv, &dv, &kind) || kind != CSV_INT)
+            return false;
+        col->i64[row] = iv;
+    }
+    col->valid[row / 64] |= bit;
+    return true;
+}
+
+/* store_number at the end of a buffer: out of line, so the usual path makes
+ * no call. */
+static __attribute__((noinline)) bool store_number_padded(struct spoor_column *col, size_t row, uint64_t bit,
+                                                          const char *p, size_t n, size_t avail)
+{
+    char padded[FIELD_BYTES];
+    return store_number(col, row, bit, padded_field(padded, p, avail), n);
 }
 
 /* Here rather than in the chunk parser: a call within this file lets the
@@ -137,22 +294,11 @@ size_t csv_store_numbers(struct spoor_table *t, size_t row, const struct csv_num
     for (size_t i = 0; i < n; i++) {
         const struct csv_field *f = &fields[list[i].field];
         struct spoor_column *col = &t->cols[list[i].column];
-        int64_t iv;
-        double dv;
-        enum csv_kind kind;
-        if (col->typed && plain_number(f->p, f->n, (size_t)(buf_end - f->p), &iv, &dv, &kind)) {
-            if (col->type == SPOOR_F64) {
-                col->f64[row] = kind == CSV_INT ? (double)iv : dv; /* "-0" is 0 as an integer */
-                col->valid[row / 64] |= bit;
-                continue;
-            }
-            if (col->type == SPOOR_I64 && kind == CSV_INT) {
-                col->i64[row] = iv;
-                col->valid[row / 64] |= bit;
-                continue;
-            }
-        }
-        left[nleft++] = (uint32_t)i;
+        size_t avail = (size_t)(buf_end - f->p);
+        bool stored = avail < FIELD_BYTES ? store_number_padded(col, row, bit, f->p, f->n, avail)
+                                          : store_number(col, row, bit, f->p, f->n);
+        if (!stored)
+            left[nleft++] = (uint32_t)i;
     }
     return nleft;
 }

@@ -96,6 +96,54 @@ static void test_random_matches_strtod(void **state)
     }
 }
 
+/* Every shape around the two-lane path's edges ("[-]I.F" with up to 7 bytes
+ * before the dot and 8 digits after it, "[-]I" of up to 7 bytes): 0 to 10
+ * digits either side, with and without sign and dot, each character in turn
+ * replaced by a byte just outside the digits or another sign or dot, the field
+ * at a buffer's end or followed by digits and dots it must not read. */
+static void test_every_shape(void **state)
+{
+    static const char *const tails[] = {"", "9.5", ".", "12345678.12345678", ",-1"};
+    static const char others[] = {'/', ':', '.', '-', '+', ' ', 'e', '\0', (char)0x80, (char)0xb9};
+    uint64_t seed = 3;
+    char text[64];
+    for (int sign = 0; sign < 2; sign++)
+        for (int int_digits = 0; int_digits <= 10; int_digits++)
+            for (int dot = 0; dot < 2; dot++)
+                for (int frac_digits = 0; frac_digits <= (dot ? 10 : 0); frac_digits++) {
+                    size_t len = 0;
+                    if (sign)
+                        text[len++] = '-';
+                    for (int k = 0; k < int_digits + dot + frac_digits; k++) {
+                        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                        text[len++] = dot && k == int_digits ? '.' : (char)('0' + (seed >> 33) % 10);
+                    }
+                    text[len] = '\0';
+                    for (size_t t = 0; t < sizeof tails / sizeof *tails; t++)
+                        expect_number(text, tails[t], t > 0);
+                    for (size_t at = 0; at < len; at++)
+                        for (size_t o = 0; o < sizeof others; o++) {
+                            char changed[64];
+                            memcpy(changed, text, len + 1);
+                            changed[at] = others[o];
+                            if (others[o] != '\0') /* else the text ends there: the shorter field is tried too */
+                                expect_number(changed, ",7", true);
+                        }
+                }
+}
+
+/* Zeros and signs as strtod and strtoll give them: "-0" is an integer 0, and
+ * "-0.0" the float -0. */
+static void test_signed_zeros(void **state)
+{
+    static const char *const cases[] = {"0", "-0", "00", "-0000000", "0.0", "-0.0", "-0.00000000", "-0000000.0",
+                                        "-000000.00000000", "0.00000001", "-0.00000001", "-1", "-1.5"};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        expect_number(cases[k], "", false);
+        expect_number(cases[k], ";3.25", true);
+    }
+}
+
 /* Only the whole field: a number followed by more of the field is not taken,
  * and digits past n are not read as the number's. */
 static void test_whole_field(void **state)
@@ -173,6 +221,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hard_cases),
         cmocka_unit_test(test_random_matches_strtod),
+        cmocka_unit_test(test_every_shape),
+        cmocka_unit_test(test_signed_zeros),
         cmocka_unit_test(test_whole_field),
         cmocka_unit_test(test_dyadic_matches_strtod),
         cmocka_unit_test(test_store_numbers),
