@@ -34,6 +34,10 @@ struct spoor_stats_run;
 
 /* Accumulators for `threads` workers; sink() feeds them from spoor_load. */
 struct spoor_stats_run *spoor_stats_begin(int threads);
+/* The same without the per cat and per (cat, name) groups (by_cat and by_name
+ * come out empty): the period figures alone, for recipes that sum their own
+ * (spoor summary), at a hash lookup a row less. */
+struct spoor_stats_run *spoor_stats_begin_period(int threads);
 struct spoor_sink spoor_stats_sink(struct spoor_stats_run *run);
 /* Merges every worker's state into out and frees the run. */
 void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out);

@@ -37,6 +37,7 @@ struct worker {
 struct spoor_stats_run {
     struct worker *workers;
     int nworkers;
+    bool groups;                  /* per cat and (cat, name): not for the period figures alone */
 };
 
 static void groups_init(struct groups *g)
@@ -83,10 +84,11 @@ static void dur_merge(struct spoor_dur_stats *a, const struct spoor_dur_stats *b
         a->max = b->max;
 }
 
-struct spoor_stats_run *spoor_stats_begin(int threads)
+static struct spoor_stats_run *begin(int threads, bool groups)
 {
     struct spoor_stats_run *run = spoor_xcalloc(1, sizeof *run);
     run->nworkers = threads;
+    run->groups = groups;
     run->workers = spoor_xcalloc((size_t)threads, sizeof *run->workers);
     for (int i = 0; i < threads; i++) {
         struct worker *w = &run->workers[i];
@@ -101,6 +103,10 @@ struct spoor_stats_run *spoor_stats_begin(int threads)
     }
     return run;
 }
+
+struct spoor_stats_run *spoor_stats_begin(int threads) { return begin(threads, true); }
+
+struct spoor_stats_run *spoor_stats_begin_period(int threads) { return begin(threads, false); }
 
 /* The worker's group for (cat, name) ids of a batch, through a per-batch cache. */
 static struct spoor_dur_stats *group_for(struct worker *w, const struct spoor_table *b, uint32_t cat,
@@ -189,7 +195,8 @@ static int stats_map(void *ctx, int worker, const struct spoor_table *b)
 {
     struct spoor_stats_run *run = ctx;
     struct worker *w = &run->workers[worker];
-    prepare_batch_cache(w);
+    if (run->groups)
+        prepare_batch_cache(w);
     int64_t last_pid = SPOOR_NULL, last_tid = SPOOR_NULL;
     for (size_t r = 0; r < b->nrows; r++) {
         if (b->ph[r] == 'M') {
@@ -197,7 +204,8 @@ static int stats_map(void *ctx, int worker, const struct spoor_table *b)
             continue;
         }
         w->events++;
-        dur_add(group_for(w, b, b->cat[r], b->name[r]), b->dur[r]);
+        if (run->groups)
+            dur_add(group_for(w, b, b->cat[r], b->name[r]), b->dur[r]);
         int64_t ts = b->ts[r];
         if (ts != SPOOR_NULL) {
             int64_t end = b->dur[r] != SPOOR_NULL && b->dur[r] > 0 ? ts + b->dur[r] : ts;

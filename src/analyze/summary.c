@@ -1,5 +1,6 @@
 /* The summary as a streaming recipe: map() runs the stats recipe on the
- * workers (the period figures, same numbers as `spoor stats` by construction);
+ * workers for the period figures alone (same numbers as `spoor stats` by
+ * construction; its per-name groups are left out, the summary sums its own);
  * reduce() sums each batch in input order into counts, exact unions and the
  * call-stack stream (summary_batch.c); the end turns the sums into the layer
  * breakdown, the top lists and the I/O figures. */
@@ -34,7 +35,7 @@ const char *summary_own(struct spoor_summary *out, const char *s)
 
 static void pass_begin(struct spoor_summary_run *run)
 {
-    run->stats = spoor_stats_begin(run->threads);
+    run->stats = spoor_stats_begin_period(run->threads);
     run->batch = (struct summary_batch_ctx){.compute = run->opts.compute, .resolver = spoor_resolver_new()};
     run->acc = (struct summary_acc){.strings = spoor_strpool_new()};
     run->nest = summary_nest_new(&run->unbounded, run->opts.window, run->ordered);
