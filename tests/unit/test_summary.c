@@ -73,8 +73,14 @@ static void unions_self_and_parent_share(void **state)
     struct spoor_summary s;
     summarize(t, 0, &s);
     assert_int_equal(s.period.events, 5);
+    assert_int_equal(s.period.metadata_events, 1);
     assert_int_equal(s.period.first_ts, 100);
     assert_int_equal(s.period.last_end, 250);
+    assert_int_equal(s.period.processes, 1);
+    assert_int_equal(s.period.threads, 2);
+    /* The period figures alone: the stats recipe's groups are not summed. */
+    assert_int_equal(s.period.nby_cat, 0);
+    assert_int_equal(s.period.nby_name, 0);
     const struct spoor_summary_layer *sys = layer(&s, "sys"), *vfs = layer(&s, "vfs"), *ext4 = layer(&s, "ext4");
     assert_int_equal(sys->count, 2);
     assert_int_equal(sys->time, 150);            /* [100, 200] u [150, 250] */
