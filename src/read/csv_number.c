@@ -71,6 +71,10 @@ static inline uint64_t eight_digit_pairs(__m128i values)
 
 /* Bytes 0..k-1 of a word (none for k <= 0, all for k >= 8). */
 #define LOW_BYTES(k) ((k) <= 0 ? 0 : (k) >= 8 ? ~0ull : (1ull << 8 * ((k) & 7)) - 1)
+/* A table by field length, 0 to FIELD_BYTES - 1, of entries F(n). */
+#define BY_FIELD_LENGTH(F)                                                                                    \
+    {F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), F(10), F(11), F(12), F(13), F(14), F(15), F(16)}
+
 /* The digits of "[-]I.F" of n characters with its dot at byte d: bytes
  * sign..d-1 of the low lane, bytes 0..n-d-2 of the high lane. */
 #define DIGIT_SIDES(sign, n, d) {LOW_BYTES(d) & ~LOW_BYTES(sign), LOW_BYTES((n) - 1 - (d))}
@@ -78,12 +82,6 @@ static inline uint64_t eight_digit_pairs(__m128i values)
     {DIGIT_SIDES(sign, n, 0), DIGIT_SIDES(sign, n, 1), DIGIT_SIDES(sign, n, 2), DIGIT_SIDES(sign, n, 3),     \
      DIGIT_SIDES(sign, n, 4), DIGIT_SIDES(sign, n, 5), DIGIT_SIDES(sign, n, 6), DIGIT_SIDES(sign, n, 7)}
 #define DIGIT_SIDES_BY_SIGN(n) {DIGIT_SIDES_BY_DOT(0, n), DIGIT_SIDES_BY_DOT(1, n)}
-#define DIGIT_SIDES_TABLE                                                                                     \
-    {DIGIT_SIDES_BY_SIGN(0),  DIGIT_SIDES_BY_SIGN(1),  DIGIT_SIDES_BY_SIGN(2),  DIGIT_SIDES_BY_SIGN(3),      \
-     DIGIT_SIDES_BY_SIGN(4),  DIGIT_SIDES_BY_SIGN(5),  DIGIT_SIDES_BY_SIGN(6),  DIGIT_SIDES_BY_SIGN(7),      \
-     DIGIT_SIDES_BY_SIGN(8),  DIGIT_SIDES_BY_SIGN(9),  DIGIT_SIDES_BY_SIGN(10), DIGIT_SIDES_BY_SIGN(11),     \
-     DIGIT_SIDES_BY_SIGN(12), DIGIT_SIDES_BY_SIGN(13), DIGIT_SIDES_BY_SIGN(14), DIGIT_SIDES_BY_SIGN(15),     \
-     DIGIT_SIDES_BY_SIGN(16)}
 
 /* Bit d set where "[-]I.F" of n characters can have its dot at byte d: 1 to
  * 7 - sign digits before it (1 + sign <= d <= 7) and 1 to 8 after it (n - 9
@@ -97,12 +95,6 @@ static inline uint64_t eight_digit_pairs(__m128i values)
     (DOT_PLACE(sign, n, 0) | DOT_PLACE(sign, n, 1) | DOT_PLACE(sign, n, 2) | DOT_PLACE(sign, n, 3) |          \
      DOT_PLACE(sign, n, 4) | DOT_PLACE(sign, n, 5) | DOT_PLACE(sign, n, 6) | DOT_PLACE(sign, n, 7))
 #define DOT_PLACES_BY_SIGN(n) {DOT_PLACES(0, n), DOT_PLACES(1, n)}
-#define DOT_PLACES_TABLE                                                                                      \
-    {DOT_PLACES_BY_SIGN(0),  DOT_PLACES_BY_SIGN(1),  DOT_PLACES_BY_SIGN(2),  DOT_PLACES_BY_SIGN(3),          \
-     DOT_PLACES_BY_SIGN(4),  DOT_PLACES_BY_SIGN(5),  DOT_PLACES_BY_SIGN(6),  DOT_PLACES_BY_SIGN(7),          \
-     DOT_PLACES_BY_SIGN(8),  DOT_PLACES_BY_SIGN(9),  DOT_PLACES_BY_SIGN(10), DOT_PLACES_BY_SIGN(11),         \
-     DOT_PLACES_BY_SIGN(12), DOT_PLACES_BY_SIGN(13), DOT_PLACES_BY_SIGN(14), DOT_PLACES_BY_SIGN(15),         \
-     DOT_PLACES_BY_SIGN(16)}
 
 /* `field` holds the n characters of the field and more, FIELD_BYTES in all.
  * *v is the value a float column takes ("-0" is 0 as an integer); *integer
@@ -110,8 +102,9 @@ static inline uint64_t eight_digit_pairs(__m128i values)
 static inline __attribute__((always_inline)) bool read_short_number(const char *field, size_t n, size_t negative,
                                                                     double *v, bool *integer)
 {
-    static const uint8_t dot_places[FIELD_BYTES][2] = DOT_PLACES_TABLE;
-    static const uint64_t digit_sides[FIELD_BYTES][2][8][2] __attribute__((aligned(16))) = DIGIT_SIDES_TABLE;
+    static const uint8_t dot_places[FIELD_BYTES][2] = BY_FIELD_LENGTH(DOT_PLACES_BY_SIGN);
+    static const uint64_t digit_sides[FIELD_BYTES][2][8][2] __attribute__((aligned(16))) =
+        BY_FIELD_LENGTH(DIGIT_SIDES_BY_SIGN);
     static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
     if (n >= FIELD_BYTES)
         return false;
