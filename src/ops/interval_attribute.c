@@ -55,6 +55,43 @@ static void self_pieces(struct job *j, const uint32_t *events, size_t nevents, s
     iv_groups_free(&j->threads);
 }
 
+/* The first of the windows [lo, hi) (disjoint, in order) that ends after
+ * start, else hi. Events come nearly in time order, so the search starts at
+ * `near` (the last answer) and gallops out from it: a few steps where a
+ * binary search over every window took ~13 unpredictable ones a row. */
+static size_t first_ending_after(const struct spoor_span *windows, size_t lo, size_t hi, int64_t start, size_t near)
+{
+    if (near >= lo && near < hi) {
+        if (windows[near].end > start) { /* the answer is near or before it */
+            size_t step = 1;
+            hi = near;
+            while (hi - lo > step && windows[hi - step - 1].end > start) {
+                hi -= step;
+                step *= 2;
+            }
+            if (hi - lo > step)
+                lo = hi - step;
+        } else { /* after it */
+            size_t step = 1;
+            lo = near + 1;
+            while (hi - lo > step && windows[lo + step - 1].end <= start) {
+                lo += step;
+                step *= 2;
+            }
+            if (hi - lo > step)
+                hi = lo + step;
+        }
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (windows[mid].end > start)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 /* The events that can meet a call: those sharing time with, or touching, a
  * call of their join group. Nothing else can count for any call, in any
  * mode: an event's self time inside a call is decided by the events active
@@ -77,20 +114,14 @@ static size_t near_calls(const struct iv_groups *calls, uint32_t *events, uint32
         nwindows = first[g] + spoor_spans_union(windows + first[g], nwindows - first[g]);
     }
     first[calls->n] = nwindows;
-    size_t kept = 0;
+    size_t kept = 0, at = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t g = ids[i];
         if (g == UINT32_MAX || g >= calls->n)
             continue;
         int64_t start = t->ts[events[i]], end = start + t->dur[events[i]];
-        size_t lo = first[g], hi = first[g + 1];
-        while (lo < hi) { /* the first window ending after start */
-            size_t mid = lo + (hi - lo) / 2;
-            if (windows[mid].end > start)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
+        size_t lo = first_ending_after(windows, first[g], first[g + 1], start, at);
+        at = lo;
         if (lo < first[g + 1] && windows[lo].start <= end) {
             events[kept] = events[i];
             ids[kept++] = g;

@@ -77,19 +77,41 @@ static bool takes_part(const struct spoor_table *t, size_t r)
     return ts != SPOOR_NULL && dur != SPOOR_NULL && dur >= 0 && ts <= INT64_MAX - dur;
 }
 
+/* Row r's key as the pair group_of numbers. */
+static void key_pair(const struct iv_keys *k, const struct spoor_table *t, size_t r, int64_t *a, int64_t *b)
+{
+    *a = k->key == SPOOR_IV_NONE ? 0 : t->pid[r];
+    *b = k->key == SPOOR_IV_THREAD ? t->tid[r] : 0;
+}
+
 uint32_t iv_keys_of_row(struct iv_keys *k, const struct spoor_table *t, size_t r)
 {
-    if (k->key == SPOOR_IV_THREAD)
-        return group_of(k, t->pid[r], t->tid[r]);
-    return group_of(k, k->key == SPOOR_IV_PID ? t->pid[r] : 0, 0);
+    int64_t a, b;
+    key_pair(k, t, r, &a, &b);
+    return group_of(k, a, b);
 }
 
 uint32_t *iv_keys_assign(struct iv_keys *k, const struct spoor_table *t, const uint32_t *rows, size_t n)
 {
     uint32_t *ids = spoor_xmalloc((n ? n : 1) * sizeof *ids);
+    /* Rows of one thread come in runs (and with no key all rows share one):
+     * the hash is asked only when the key changes. */
+    int64_t last_a = 0, last_b = 0;
+    uint32_t last = UINT32_MAX;
     for (size_t i = 0; i < n; i++) {
         size_t r = rows ? rows[i] : i;
-        ids[i] = takes_part(t, r) ? iv_keys_of_row(k, t, r) : UINT32_MAX;
+        if (!takes_part(t, r)) {
+            ids[i] = UINT32_MAX;
+            continue;
+        }
+        int64_t a, b;
+        key_pair(k, t, r, &a, &b);
+        if (last == UINT32_MAX || a != last_a || b != last_b) {
+            last = group_of(k, a, b);
+            last_a = a;
+            last_b = b;
+        }
+        ids[i] = last;
     }
     return ids;
 }
