@@ -139,6 +139,31 @@ static void group_sums(struct series_worker *w, const struct batch_view *v, size
     }
 }
 
+/* The group's co-moments per metric pair (a, c), merged into the batch's.
+ * With deviations (every value a number) the products of metric a with
+ * metrics c and c + 1 are taken in one pass (series_dot2). */
+static void group_comoments(struct series_worker *w, const struct batch_view *v, const struct spoor_moments *m,
+                            uint32_t start, uint32_t len, bool deviate)
+{
+    size_t n = v->n;
+    for (size_t a = 0; a < n; a++)
+        for (size_t c = a + 1; c < n; c += 2) {
+            const double *x = v->values[a] + (start - v->first);
+            double dot[2];
+            if (deviate)
+                series_dot2(x, v->values[c] + (start - v->first), v->values[c + 1 < n ? c + 1 : c] + (start - v->first),
+                            len, dot);
+            for (size_t j = c; j < c + 2 && j < n; j++) {
+                struct spoor_comoments part;
+                if (deviate)
+                    part = (struct spoor_comoments){len, m[a].mean, m[j].mean, m[a].m2, m[j].m2, dot[j - c]};
+                else
+                    series_comoments_of(x, v->values[j] + (start - v->first), len, &part);
+                series_comoments_merge(&w->part->comoments[a * n + j], &part);
+            }
+        }
+}
+
 /* One local group, its values at places [start, start + len): per metric the
  * moments; with corr per pair the co-moments, as dot products of deviations
  * when every metric has a number in every row (the usual case; the
@@ -165,18 +190,8 @@ static void pass_group(struct series_worker *w, const struct batch_view *v, size
                                          v->numbers[k] == v->places, deviate);
         }
     }
-    if (!corr)
-        return;
-    for (size_t a = 0; a < n; a++)
-        for (size_t c = a + 1; c < n; c++) {
-            const double *x = v->values[a] + (start - v->first), *y = v->values[c] + (start - v->first);
-            struct spoor_comoments part;
-            if (deviate)
-                part = (struct spoor_comoments){len, m[a].mean, m[c].mean, m[a].m2, m[c].m2, series_dot(x, y, len)};
-            else
-                series_comoments_of(x, y, len, &part);
-            series_comoments_merge(&w->part->comoments[a * n + c], &part);
-        }
+    if (corr)
+        group_comoments(w, v, m, start, len, deviate);
 }
 
 /* Gathers the values of chunk c's groups (rows in row order, each value to

@@ -27,8 +27,9 @@ void series_comoments_merge(struct spoor_comoments *a, const struct spoor_comome
 struct spoor_comoments series_comoments_swapped(struct spoor_comoments c);
 /* Co-moments over the rows where both x[r] and y[r] are numbers (not NaN). */
 void series_comoments_of(const double *x, const double *y, size_t rows, struct spoor_comoments *out);
-/* Sum of x[r] * y[r]: the co-moment of deviations from the means. */
-double series_dot(const double *x, const double *y, size_t rows);
+/* Sums of x[r] * y[r] and x[r] * z[r] (the co-moments of deviations from the
+ * means) in out[0] and out[1]; z may be y. */
+void series_dot2(const double *x, const double *y, const double *z, size_t rows, double out[2]);
 
 /* Sums per (group, bucket): entries in order of first sight, each with `stride`
  * metric sums stored at sums + entry * stride. */

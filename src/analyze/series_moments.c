@@ -84,26 +84,33 @@ void series_comoments_of(const double *x, const double *y, size_t rows, struct s
     *out = (struct spoor_comoments){n, mx, my, m2x, m2y, cxy};
 }
 
-/* Four interleaved partial sums: they vectorise and do not wait on each
- * other's additions. */
-double series_dot(const double *x, const double *y, size_t rows)
+/* Each product in four interleaved partial sums, which vectorise and do not
+ * wait on each other's additions; two products in one pass over x. Each
+ * product's sums are the same whether it is taken alone or with another. */
+void series_dot2(const double *x, const double *y, const double *z, size_t rows, double out[2])
 {
     typedef double pair __attribute__((vector_size(16)));
-    pair s0 = {0, 0}, s1 = {0, 0};
+    pair sy0 = {0, 0}, sy1 = {0, 0}, sz0 = {0, 0}, sz1 = {0, 0};
     size_t r = 0;
     for (; r + 4 <= rows; r += 4) {
-        pair x0, y0, x1, y1;
+        pair x0, x1, y0, y1, z0, z1;
         memcpy(&x0, x + r, sizeof x0);
-        memcpy(&y0, y + r, sizeof y0);
         memcpy(&x1, x + r + 2, sizeof x1);
+        memcpy(&y0, y + r, sizeof y0);
         memcpy(&y1, y + r + 2, sizeof y1);
-        s0 += x0 * y0;
-        s1 += x1 * y1;
+        memcpy(&z0, z + r, sizeof z0);
+        memcpy(&z1, z + r + 2, sizeof z1);
+        sy0 += x0 * y0;
+        sy1 += x1 * y1;
+        sz0 += x0 * z0;
+        sz1 += x1 * z1;
     }
-    double sum = (s0[0] + s1[0]) + (s0[1] + s1[1]);
-    for (; r < rows; r++)
-        sum += x[r] * y[r];
-    return sum;
+    out[0] = (sy0[0] + sy1[0]) + (sy0[1] + sy1[1]);
+    out[1] = (sz0[0] + sz1[0]) + (sz0[1] + sz1[1]);
+    for (; r < rows; r++) {
+        out[0] += x[r] * y[r];
+        out[1] += x[r] * z[r];
+    }
 }
 
 double spoor_moments_std(const struct spoor_moments *m)

@@ -157,6 +157,31 @@ static bool same_time_text(const struct csv_parser *cp, const struct csv_field *
     return cp->last_time.p && f->n == cp->last_time.n && memcmp(f->p, cp->last_time.p, f->n) == 0;
 }
 
+/* Fills the name or cat column from field pos. A string its memo holds is not
+ * blank (a blank field leaves the column absent and never reaches the memo), so
+ * a hit, the usual row, skips the blank test and spoor_field_map_set_fixed. */
+static void set_name_field(struct csv_parser *cp, struct spoor_table *t, size_t row, enum spoor_fixed f, size_t pos)
+{
+    const char *p = cp->split.fields[pos].p;
+    size_t n = cp->split.fields[pos].n;
+    struct spoor_string_memo *memo = memo_for(cp, pos);
+    uint32_t id;
+    if (memo && n <= UINT32_MAX) {
+        struct spoor_memo_key k = spoor_memo_key(p, n);
+        if (spoor_memo_hit(memo, k, p, n))
+            id = memo->way[k.way].id;
+        else if (spoor_field_is_blank(p, n))
+            return;
+        else
+            id = spoor_memo_remember(memo, k, t, p, n);
+    } else if (spoor_field_is_blank(p, n)) {
+        return;
+    } else {
+        id = spoor_table_intern(t, p, n);
+    }
+    (f == SPOOR_FIXED_NAME ? t->name : t->cat)[row] = id;
+}
+
 /* Adds the row for a split line; returns NULL or the skip reason (row dropped). */
 static const char *add_row(struct csv_parser *cp, uint64_t line_no)
 {
@@ -168,7 +193,13 @@ static const char *add_row(struct csv_parser *cp, uint64_t line_no)
     t->line[row] = line_no;
     for (int f = 0; f < SPOOR_FIXED_COUNT; f++) {
         int pos = st->fixed_pos[f];
-        if (pos < 0 || spoor_field_is_blank(fields[pos].p, fields[pos].n))
+        if (pos < 0)
+            continue;
+        if (f == SPOOR_FIXED_NAME || f == SPOOR_FIXED_CAT) {
+            set_name_field(cp, t, row, (enum spoor_fixed)f, (size_t)pos);
+            continue;
+        }
+        if (spoor_field_is_blank(fields[pos].p, fields[pos].n))
             continue;
         if (f == SPOOR_FIXED_TS && same_time_text(cp, &fields[pos])) {
             t->ts[row] = cp->last_time.ns;

@@ -124,18 +124,41 @@ static inline uint64_t spoor_memo_tail(const char *p, size_t n)
     return t;
 }
 
+/* Where a string would sit in a memo: its way and its tail. */
+struct spoor_memo_key {
+    size_t way;
+    uint64_t tail;
+};
+
+static inline struct spoor_memo_key spoor_memo_key(const char *p, size_t n)
+{
+    uint64_t tail = spoor_memo_tail(p, n);
+    return (struct spoor_memo_key){(size_t)(((tail ^ n) * 0x9e3779b97f4a7c15ull) >> 56), tail}; /* 8 bits: 256 ways */
+}
+
+/* Whether the key's way holds p[0..n) (n at most UINT32_MAX). */
+static inline bool spoor_memo_hit(const struct spoor_string_memo *m, struct spoor_memo_key k, const char *p, size_t n)
+{
+    return m->way[k.way].p && m->way[k.way].n == n && m->way[k.way].tail == k.tail &&
+           (n <= 8 || spoor_same_bytes(m->way[k.way].p, p, n - 8));
+}
+
+/* Interns p[0..n) and keeps it in the key's way. */
+static inline uint32_t spoor_memo_remember(struct spoor_string_memo *m, struct spoor_memo_key k, struct spoor_table *t,
+                                           const char *p, size_t n)
+{
+    m->way[k.way].p = p;
+    m->way[k.way].tail = k.tail;
+    m->way[k.way].n = (uint32_t)n;
+    return m->way[k.way].id = spoor_table_intern(t, p, n);
+}
+
 static inline uint32_t spoor_memo_intern(struct spoor_string_memo *m, struct spoor_table *t, const char *p, size_t n)
 {
     if (n > UINT32_MAX)
         return spoor_table_intern(t, p, n);
-    uint64_t tail = spoor_memo_tail(p, n);
-    size_t w = (size_t)(((tail ^ n) * 0x9e3779b97f4a7c15ull) >> 56); /* 8 bits: 256 ways */
-    if (m->way[w].p && m->way[w].n == n && m->way[w].tail == tail && (n <= 8 || spoor_same_bytes(m->way[w].p, p, n - 8)))
-        return m->way[w].id;
-    m->way[w].p = p;
-    m->way[w].tail = tail;
-    m->way[w].n = (uint32_t)n;
-    return m->way[w].id = spoor_table_intern(t, p, n);
+    struct spoor_memo_key k = spoor_memo_key(p, n);
+    return spoor_memo_hit(m, k, p, n) ? m->way[k.way].id : spoor_memo_remember(m, k, t, p, n);
 }
 
 /* Stores a field's text into fixed column f of row `row`. Returns NULL, or a

@@ -1,8 +1,8 @@
 /* spoor_format_g6 writes what snprintf's "%.6g" writes, byte for byte (and
- * returns its length): at
- * powers of ten and the plain/exponent border, at exact halves (dyadic values
- * such as 2^-10 = 0.0009765625, whose seventh digit is a tie), for random
- * values of every magnitude and sign, and for zeros, infinities and NaN. */
+ * returns its length): at powers of ten and the plain/exponent border, at
+ * powers of two, at exact halves (dyadic values such as 2^-10 = 0.0009765625,
+ * whose seventh digit is a tie), for random values of every magnitude and
+ * sign, and for zeros, infinities and NaN. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -42,6 +42,23 @@ static void test_edges(void **state)
         v = p;
         for (int k = 0; k < 4; k++, v = nextafter(v, INFINITY))
             expect_like_printf(v);
+    }
+}
+
+/* At and around every power of two of the short range (1e-4 to 1e6) and a
+ * little past it: the decimal exponent is read from the binary one, and a
+ * power of two starts each binary exponent's span. */
+static void test_binary_exponents(void **state)
+{
+    (void)state;
+    for (int b = -16; b <= 21; b++) {
+        double p = ldexp(1.0, b);
+        double below = p, above = p;
+        for (int k = 0; k < 4; k++, below = nextafter(below, 0), above = nextafter(above, INFINITY)) {
+            expect_like_printf(below);
+            expect_like_printf(-above);
+        }
+        expect_like_printf(p * 1.9999999);
     }
 }
 
@@ -95,6 +112,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edges),
+        cmocka_unit_test(test_binary_exponents),
         cmocka_unit_test(test_dyadic),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_u64),
