@@ -164,22 +164,17 @@ static void set_name_field(struct csv_parser *cp, struct spoor_table *t, size_t 
 {
     const char *p = cp->split.fields[pos].p;
     size_t n = cp->split.fields[pos].n;
+    uint32_t *column = f == SPOOR_FIXED_NAME ? t->name : t->cat;
     struct spoor_string_memo *memo = memo_for(cp, pos);
-    uint32_t id;
     if (memo && n <= UINT32_MAX) {
         struct spoor_memo_key k = spoor_memo_key(p, n);
-        if (spoor_memo_hit(memo, k, p, n))
-            id = memo->way[k.way].id;
-        else if (spoor_field_is_blank(p, n))
+        if (spoor_memo_hit(memo, k, p, n)) {
+            column[row] = memo->way[k.way].id;
             return;
-        else
-            id = spoor_memo_remember(memo, k, t, p, n);
-    } else if (spoor_field_is_blank(p, n)) {
-        return;
-    } else {
-        id = spoor_table_intern(t, p, n);
+        }
     }
-    (f == SPOOR_FIXED_NAME ? t->name : t->cat)[row] = id;
+    if (!spoor_field_is_blank(p, n))
+        column[row] = memo ? spoor_memo_intern(memo, t, p, n) : spoor_table_intern(t, p, n);
 }
 
 /* Adds the row for a split line; returns NULL or the skip reason (row dropped). */

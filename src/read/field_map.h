@@ -143,22 +143,17 @@ static inline bool spoor_memo_hit(const struct spoor_string_memo *m, struct spoo
            (n <= 8 || spoor_same_bytes(m->way[k.way].p, p, n - 8));
 }
 
-/* Interns p[0..n) and keeps it in the key's way. */
-static inline uint32_t spoor_memo_remember(struct spoor_string_memo *m, struct spoor_memo_key k, struct spoor_table *t,
-                                           const char *p, size_t n)
-{
-    m->way[k.way].p = p;
-    m->way[k.way].tail = k.tail;
-    m->way[k.way].n = (uint32_t)n;
-    return m->way[k.way].id = spoor_table_intern(t, p, n);
-}
-
 static inline uint32_t spoor_memo_intern(struct spoor_string_memo *m, struct spoor_table *t, const char *p, size_t n)
 {
     if (n > UINT32_MAX)
         return spoor_table_intern(t, p, n);
     struct spoor_memo_key k = spoor_memo_key(p, n);
-    return spoor_memo_hit(m, k, p, n) ? m->way[k.way].id : spoor_memo_remember(m, k, t, p, n);
+    if (spoor_memo_hit(m, k, p, n))
+        return m->way[k.way].id;
+    m->way[k.way].p = p;
+    m->way[k.way].tail = k.tail;
+    m->way[k.way].n = (uint32_t)n;
+    return m->way[k.way].id = spoor_table_intern(t, p, n);
 }
 
 /* Stores a field's text into fixed column f of row `row`. Returns NULL, or a
