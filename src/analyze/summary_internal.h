@@ -72,10 +72,12 @@ void span_parts_free(struct span_parts *p);
 /* Length of the intersection of two unions. */
 int64_t spans_intersection(const struct spoor_span *a, size_t na, const struct spoor_span *b, size_t nb);
 
-/* A union fed in start order, reduced to what its length needs: the open
- * span and the length of the spans closed before it (summary_ordered.c). */
+/* A union fed in start order, reduced to what its length needs: its open
+ * span [lo, hi] (times as summary_ordered.c's run_time) and the union's
+ * length so far, the open span's included. */
 struct union_run {
-    int64_t lo, hi, closed;
+    uint64_t lo, hi;
+    int64_t length;
 };
 
 /* What the layer breakdown and the top lists sum per key. */

@@ -38,26 +38,23 @@ struct ordered_runs {
     size_t nslots, cat_of_cap;
 };
 
-/* False (and the union wrong) when start is before the open span; end >
- * start. Inline: 3 to 6 runs a row. */
-static inline __attribute__((always_inline)) bool union_run_add(struct union_run *r, int64_t start, int64_t end)
-{
-    int64_t lo = r->lo, hi = r->hi;
-    bool open = hi > lo;
-    if (open && start < lo)
-        return false;
-    /* Whether x extends the open span is a coin toss per row: masks, not
-     * branches (the compiler turns selects into jumps). A run never opened
-     * has hi == lo: closing it adds nothing. */
-    int64_t gap = -(int64_t)(start > hi || !open), keep = ~gap;
-    int64_t reach = end > hi ? end : hi;
-    r->closed += (hi - lo) & gap;
-    r->lo = (start & gap) | (lo & keep);
-    r->hi = (end & gap) | (reach & keep);
-    return true;
-}
+/* Times as unsigned with the sign bit flipped: the same order, and a run
+ * zeroed (never fed) has its open span at the earliest time, so it needs no
+ * flag. */
+static inline uint64_t run_time(int64_t t) { return (uint64_t)t ^ (UINT64_C(1) << 63); }
 
-static int64_t union_run_length(const struct union_run *r) { return r->closed + (r->hi - r->lo); }
+/* start and end as run_time(); end >= start. Returns true when start is
+ * before the open span (the union is then wrong). Branch-free: whether a span
+ * extends the open one is a coin toss per row. Inline: 3 to 6 runs a row. */
+static inline __attribute__((always_inline)) bool union_run_add(struct union_run *r, uint64_t start, uint64_t end)
+{
+    uint64_t lo = r->lo, hi = r->hi;
+    uint64_t from = start > hi ? start : hi;
+    r->length += end > from ? (int64_t)(end - from) : 0;
+    r->lo = start > hi ? start : lo;
+    r->hi = end > hi ? end : hi;
+    return start < lo;
+}
 
 /* The C u K run of a cat in process p, made on first sight. */
 static struct union_run *new_cat_run(struct ordered_runs *o, struct process_runs *p, uint32_t cat)
@@ -84,14 +81,15 @@ static inline struct union_run *cat_run(struct ordered_runs *o, struct process_r
     return new_cat_run(o, p, cat);
 }
 
-static bool add_compute(struct ordered_runs *o, struct process_runs *p, const struct nest_item *x)
+/* A compute event into every process's compute, its process's, and its
+ * process's C u K of every cat; true when one went wrong. */
+static bool add_compute(struct ordered_runs *o, struct process_runs *p, uint64_t start, uint64_t end)
 {
-    bool exact = union_run_add(&o->compute, x->start, x->end);
-    exact = union_run_add(&p->compute, x->start, x->end) && exact;
+    bool late = union_run_add(&o->compute, start, end) | union_run_add(&p->compute, start, end);
     for (size_t slot = 0; slot < p->cap; slot++)
         if (p->cats[slot].seen)
-            exact = union_run_add(&p->cats[slot].run, x->start, x->end) && exact;
-    return exact;
+            late |= union_run_add(&p->cats[slot].run, start, end);
+    return late;
 }
 
 static struct ordered_runs *runs_of(struct summary_acc *a)
@@ -107,32 +105,33 @@ static struct process_runs *process_of(struct ordered_runs *o, uint32_t pid)
     return &o->pids[pid];
 }
 
-/* x into the runs of its groups; p is its process's (pid id pid). */
+/* x into the runs of its groups; p is its process's (pid id pid). True when
+ * one went wrong. */
 static inline __attribute__((always_inline)) bool add_row(struct summary_acc *a, struct ordered_runs *o,
                                                           struct process_runs *p, uint32_t pid,
                                                           const struct nest_item *x)
 {
     if (x->end <= x->start)
-        return true; /* an empty span adds nothing to a union */
-    bool exact = union_run_add(&a->fn[x->fn].run, x->start, x->end);
-    exact = union_run_add(&a->cats[x->cat].run, x->start, x->end) && exact;
+        return false; /* an empty span adds nothing to a union */
+    uint64_t start = run_time(x->start), end = run_time(x->end);
+    bool late = union_run_add(&a->fn[x->fn].run, start, end) | union_run_add(&a->cats[x->cat].run, start, end);
     if (x->file != SUMMARY_NO_GROUP)
-        exact = union_run_add(&a->file[x->file].run, x->start, x->end) && exact;
+        late |= union_run_add(&a->file[x->file].run, start, end);
     if (x->io) {
         uint32_t io = a->io_of[pid] - 1;
         summary_grow((void **)&o->io, &o->io_cap, io, sizeof *o->io);
-        exact = union_run_add(&o->io[io], x->start, x->end) && exact;
+        late |= union_run_add(&o->io[io], start, end);
     }
-    exact = union_run_add(cat_run(o, p, x->cat), x->start, x->end) && exact;
+    late |= union_run_add(cat_run(o, p, x->cat), start, end);
     if (x->compute)
-        exact = add_compute(o, p, x) && exact;
-    return exact;
+        late |= add_compute(o, p, start, end);
+    return late;
 }
 
 bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
 {
     struct ordered_runs *o = runs_of(a);
-    return add_row(a, o, process_of(o, pid), pid, x);
+    return !add_row(a, o, process_of(o, pid), pid, x);
 }
 
 /* The top thread gives rows for as long as they start before any other's
@@ -146,7 +145,7 @@ bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, 
             h[size++] = (struct merge_head){rows[id].held[rows[id].merged].start, id};
     merge_heapify(h, size);
     struct ordered_runs *o = runs_of(acc);
-    bool exact = true;
+    bool late = false;
     while (k) {
         int64_t second = merge_second(h, size);
         struct reorder *r = &rows[h[0].source];
@@ -155,7 +154,7 @@ bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, 
         do {
             const struct nest_item *x = &r->held[r->merged++];
             if (x->event)
-                exact = add_row(acc, o, p, pid, x) && exact;
+                late |= add_row(acc, o, p, pid, x);
             k--;
         } while (k && r->merged < r->n && r->held[r->merged].start <= second);
         if (r->merged == r->n)
@@ -164,27 +163,27 @@ bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, 
             h[0].start = r->held[r->merged].start;
         merge_sift_down(h, size, 0);
     }
-    return exact;
+    return !late;
 }
 
 void ordered_lengths(struct summary_acc *a)
 {
     struct ordered_runs none = {0}, *o = a->ordered ? a->ordered : &none;
     for (uint32_t f = 0; f < a->fns.n; f++)
-        a->fn[f].time = union_run_length(&a->fn[f].run);
+        a->fn[f].time = a->fn[f].run.length;
     for (uint32_t f = 0; f < a->files.n; f++)
-        a->file[f].time = union_run_length(&a->file[f].run);
+        a->file[f].time = a->file[f].run.length;
     for (uint32_t p = 0; p < a->io_pids.n; p++)
-        a->io_time[p] = p < o->io_cap ? union_run_length(&o->io[p]) : 0;
+        a->io_time[p] = p < o->io_cap ? o->io[p].length : 0;
     for (uint32_t c = 0; c < a->cats_cap; c++)
-        a->cat_time[c] = union_run_length(&a->cats[c].run);
+        a->cat_time[c] = a->cats[c].run.length;
     for (size_t pid = 0; pid < o->pids_cap; pid++) {
         const struct process_runs *p = &o->pids[pid];
         for (size_t slot = 0; slot < p->cap; slot++)
             if (p->cats[slot].seen)
-                a->cat_rest[o->cat_of[slot]] += union_run_length(&p->cats[slot].run) - union_run_length(&p->compute);
+                a->cat_rest[o->cat_of[slot]] += p->cats[slot].run.length - p->compute.length;
     }
-    a->compute_time = union_run_length(&o->compute);
+    a->compute_time = o->compute.length;
 }
 
 void ordered_free(struct summary_acc *a)
