@@ -189,47 +189,55 @@ static inline size_t reorder_hold(struct reorder *r, const struct nest_item *x)
 /* Unbounded: the rows not swept, in order (the later of the same span first). */
 void reorder_sort(struct reorder *r);
 
-/* A k-way merge's heap: sources keyed by the start of their next item (the
- * threads' rows into the unions in one start order, summary_ordered.c; the
- * threads' unions of a group, summary_spans.c). Ties come in any order: the
- * merges feed only unions. */
-struct merge_head {
-    int64_t start;
-    uint32_t source;
+/* A k-way merge's tournament: sources keyed by the start of their next item
+ * (the threads' rows in one start order, summary_ordered.c; the threads'
+ * unions of a group, summary_spans.c). The winner is the source whose next
+ * item starts first, and each match keeps its loser, so a new start for the
+ * winner replays one path of fixed length with selects, not branches (a heap's
+ * sift-down mispredicted about once a turn). Ties come in any order: the merges
+ * feed only unions. summary_merge.c. */
+struct tournament {
+    int64_t *start;   /* per source, its next item's start; TOURNAMENT_DONE: none */
+    uint32_t *loser;  /* [0]: the winner; [1, leaves): the loser of each match */
+    size_t leaves;    /* a power of two, no fewer than the sources */
 };
-/* Inline: the merges call it per run of items, often of one. */
-static inline void merge_sift_down(struct merge_head *h, size_t n, size_t at)
+#define TOURNAMENT_DONE INT64_MAX
+/* A source's key for a start: below TOURNAMENT_DONE (a start at INT64_MAX
+ * ties with the one before it; a union it reaches out of order fails the
+ * pass, which is replayed per thread). */
+static inline int64_t tournament_key(int64_t start) { return start < INT64_MAX ? start : INT64_MAX - 1; }
+/* Room for n sources, each TOURNAMENT_DONE until the caller sets its start. */
+void tournament_init(struct tournament *t, size_t n);
+/* Plays every match once the starts are set; returns the winner. */
+uint32_t tournament_build(struct tournament *t);
+void tournament_free(struct tournament *t);
+/* The winner w's start changed: the new winner. Inline: once a run. */
+static inline uint32_t tournament_replay(struct tournament *t, uint32_t w)
 {
-    for (;;) {
-        size_t l = 2 * at + 1, m = at;
-        if (l < n && h[l].start < h[m].start)
-            m = l;
-        if (l + 1 < n && h[l + 1].start < h[m].start)
-            m = l + 1;
-        if (m == at)
-            return;
-        struct merge_head x = h[at];
-        h[at] = h[m];
-        h[m] = x;
-        at = m;
+    for (size_t node = (w + t->leaves) >> 1; node; node >>= 1) {
+        uint32_t l = t->loser[node];
+        bool swap = t->start[l] < t->start[w];
+        t->loser[node] = swap ? w : l;
+        w = swap ? l : w;
     }
+    return t->loser[0] = w;
 }
-static inline void merge_heapify(struct merge_head *h, size_t n)
+/* The start up to which the winner w may give items: the best start of those
+ * that lost to it. */
+static inline int64_t tournament_second(const struct tournament *t, uint32_t w)
 {
-    for (size_t i = n / 2; i-- > 0;)
-        merge_sift_down(h, n, i);
-}
-/* The start up to which the top source may give items: the next head's. */
-static inline int64_t merge_second(const struct merge_head *h, size_t n)
-{
-    return n < 2 ? INT64_MAX : n < 3 || h[1].start < h[2].start ? h[1].start : h[2].start;
+    int64_t second = TOURNAMENT_DONE;
+    for (size_t node = (w + t->leaves) >> 1; node; node >>= 1) {
+        int64_t s = t->start[t->loser[node]];
+        second = s < second ? s : second;
+    }
+    return second;
 }
 
 /* Feeds the unions (ordered_add) the next k rows not yet merged of nthreads
- * reorders, in start order; keys: the threads' keys (pid id << 32 | tid id);
- * h: room for nthreads heads. False when a row came too late for a union. */
-bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, struct merge_head *h, size_t k,
-                   struct summary_acc *acc);
+ * reorders, in start order; keys: the threads' keys (pid id << 32 | tid id).
+ * False when a row came too late for a union. */
+bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, size_t k, struct summary_acc *acc);
 
 /* The unions fed in one global start order: a union_run per group. A
  * (cat, process) union is kept together with the process's compute, since

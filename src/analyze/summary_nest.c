@@ -53,8 +53,6 @@ struct summary_nest {
     bool ordered, overflow;
     /* Ordered: the rows not yet merged, over all threads (one window). */
     size_t held;
-    struct merge_head *heads;
-    size_t heads_cap;
 };
 
 struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window, bool ordered)
@@ -182,9 +180,8 @@ static void fail_pass(struct summary_nest *n)
 /* Ordered: the next k rows of all threads to the unions. */
 static void merge(struct summary_nest *n, size_t k, struct summary_acc *acc)
 {
-    summary_grow((void **)&n->heads, &n->heads_cap, n->ids.n, sizeof *n->heads);
     n->held -= k;
-    if (!reorder_merge(n->rows, n->ids.keys, n->ids.n, n->heads, k, acc))
+    if (!reorder_merge(n->rows, n->ids.keys, n->ids.n, k, acc))
         fail_pass(n);
 }
 
@@ -280,7 +277,6 @@ void summary_nest_free(struct summary_nest *n)
 {
     if (!n)
         return;
-    free(n->heads);
     for (size_t i = 0; i < n->rows_cap; i++)
         free(n->rows[i].held);
     free(n->rows);

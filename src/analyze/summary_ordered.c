@@ -134,22 +134,21 @@ bool ordered_add(struct summary_acc *a, const struct nest_item *x, uint32_t pid)
     return !add_row(a, o, process_of(o, pid), pid, x);
 }
 
-/* The top thread gives rows for as long as they start before any other's
- * (its process's runs looked up once for them). */
-bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, struct merge_head *h, size_t k,
-                   struct summary_acc *acc)
+/* The winning thread gives rows for as long as they start no later than any
+ * other's (its process's runs looked up once for them). */
+bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, size_t k, struct summary_acc *acc)
 {
-    size_t size = 0;
+    struct tournament t;
+    tournament_init(&t, nthreads);
     for (uint32_t id = 0; id < nthreads; id++)
         if (rows[id].n > rows[id].merged)
-            h[size++] = (struct merge_head){rows[id].held[rows[id].merged].start, id};
-    merge_heapify(h, size);
+            t.start[id] = tournament_key(rows[id].held[rows[id].merged].start);
     struct ordered_runs *o = runs_of(acc);
     bool late = false;
-    while (k) {
-        int64_t second = merge_second(h, size);
-        struct reorder *r = &rows[h[0].source];
-        uint32_t pid = (uint32_t)(keys[h[0].source] >> 32);
+    for (uint32_t id = tournament_build(&t); k; id = tournament_replay(&t, id)) {
+        int64_t second = tournament_second(&t, id);
+        struct reorder *r = &rows[id];
+        uint32_t pid = (uint32_t)(keys[id] >> 32);
         struct process_runs *p = process_of(o, pid);
         do {
             const struct nest_item *x = &r->held[r->merged++];
@@ -157,12 +156,9 @@ bool reorder_merge(struct reorder *rows, const uint64_t *keys, size_t nthreads, 
                 late |= add_row(acc, o, p, pid, x);
             k--;
         } while (k && r->merged < r->n && r->held[r->merged].start <= second);
-        if (r->merged == r->n)
-            h[0] = h[--size];
-        else
-            h[0].start = r->held[r->merged].start;
-        merge_sift_down(h, size, 0);
+        t.start[id] = r->merged < r->n ? tournament_key(r->held[r->merged].start) : TOURNAMENT_DONE;
     }
+    tournament_free(&t);
     return !late;
 }
 

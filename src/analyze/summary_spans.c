@@ -141,18 +141,16 @@ static int64_t union_of(const struct span_part *parts, size_t k, struct span_gro
         spans += parts[i].spans.n;
     if (k > 64 && spans < 8 * k)
         return union_of_many(parts, k, spans, out);
-    struct merge_head *h = spoor_xmalloc(k * sizeof *h);
+    struct tournament t;
+    tournament_init(&t, k);
     const struct spoor_span **next = spoor_xmalloc(k * sizeof *next);
     for (uint32_t i = 0; i < k; i++) {
-        h[i] = (struct merge_head){parts[i].spans.v[0].start, i};
+        t.start[i] = parts[i].spans.v[0].start; /* a span's start is below its end */
         next[i] = parts[i].spans.v;
     }
-    size_t n = k;
-    merge_heapify(h, n);
     int64_t total = 0, lo = 0, hi = 0;
-    while (n) {
-        int64_t second = merge_second(h, n);
-        uint32_t top = h[0].source;
+    for (uint32_t top = tournament_build(&t); t.start[top] != TOURNAMENT_DONE; top = tournament_replay(&t, top)) {
+        int64_t second = tournament_second(&t, top);
         const struct spoor_span *end = parts[top].spans.v + parts[top].spans.n;
         do {
             const struct spoor_span *s = next[top]++;
@@ -166,14 +164,10 @@ static int64_t union_of(const struct span_part *parts, size_t k, struct span_gro
                 hi = s->end;
             }
         } while (next[top] < end && next[top]->start <= second);
-        if (next[top] == end)
-            h[0] = h[--n];
-        else
-            h[0].start = next[top]->start;
-        merge_sift_down(h, n, 0);
+        t.start[top] = next[top] < end ? next[top]->start : TOURNAMENT_DONE;
     }
     free(next);
-    free(h);
+    tournament_free(&t);
     close_span(out, lo, hi);
     return total + (hi - lo);
 }

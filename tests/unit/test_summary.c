@@ -275,6 +275,39 @@ static void late_row_for_the_merge(void **state)
     }
 }
 
+/* Rows at the very end of time, in threads after one whose rows run out
+ * first: the merges' tournament keys a start of INT64_MAX below its "no more
+ * rows" mark, so the threads left are still told apart from those done. One
+ * pass, the answer of the whole table. */
+static void rows_at_the_end_of_time(void **state)
+{
+    (void)state;
+    struct spoor_table *t = spoor_table_new();
+    for (int i = 0; i < 40; i++)
+        fx_row(t, 10 * i, 5, "read", "posix", 1, 1, 'X');
+    fx_row(t, INT64_MAX, 0, "late", "posix", 1, 2, 'X');
+    fx_row(t, INT64_MAX - 1, 1, "later", "app", 1, 3, 'X');
+    struct spoor_summary_opts opts = {.top = 10, .window = 1};
+    struct spoor_summary_run *run = spoor_summary_begin(&opts, 1);
+    struct spoor_sink sink = spoor_summary_sink(run);
+    int passes = 0;
+    do {
+        passes++;
+        assert_int_equal(sink.map(sink.ctx, 0, t), SPOOR_OK);
+        assert_int_equal(sink.reduce(sink.ctx, 0, t), SPOOR_OK);
+    } while (spoor_summary_again(run));
+    assert_int_equal(passes, 1);
+    struct spoor_summary s, whole;
+    spoor_summary_end(run, &s);
+    summarize(t, 0, &whole);
+    assert_same_layers(&s, &whole);
+    assert_int_equal(layer(&s, "posix")->time, 40 * 5);
+    assert_int_equal(layer(&s, "app")->time, 1);
+    spoor_summary_free(&s);
+    spoor_summary_free(&whole);
+    spoor_table_free(t);
+}
+
 static void empty_table(void **state)
 {
     (void)state;
@@ -693,6 +726,7 @@ int main(void)
         cmocka_unit_test(layer_union_from_functions_of_threads),
         cmocka_unit_test(same_answer_for_any_window),
         cmocka_unit_test(late_row_for_the_merge),
+        cmocka_unit_test(rows_at_the_end_of_time),
         cmocka_unit_test(empty_table),
         cmocka_unit_test(streaming_matches_reference_on_gen_traces),
         cmocka_unit_test(streaming_matches_reference_on_samples),
