@@ -85,7 +85,8 @@ static inline struct union_run *cat_run(struct ordered_runs *o, struct process_r
  * process's C u K of every cat; true when one went wrong. */
 static bool add_compute(struct ordered_runs *o, struct process_runs *p, uint64_t start, uint64_t end)
 {
-    bool late = union_run_add(&o->compute, start, end) | union_run_add(&p->compute, start, end);
+    bool late = union_run_add(&o->compute, start, end);
+    late |= union_run_add(&p->compute, start, end);
     for (size_t slot = 0; slot < p->cap; slot++)
         if (p->cats[slot].seen)
             late |= union_run_add(&p->cats[slot].run, start, end);
@@ -114,7 +115,8 @@ static inline __attribute__((always_inline)) bool add_row(struct summary_acc *a,
     if (x->end <= x->start)
         return false; /* an empty span adds nothing to a union */
     uint64_t start = run_time(x->start), end = run_time(x->end);
-    bool late = union_run_add(&a->fn[x->fn].run, start, end) | union_run_add(&a->cats[x->cat].run, start, end);
+    bool late = union_run_add(&a->fn[x->fn].run, start, end);
+    late |= union_run_add(&a->cats[x->cat].run, start, end);
     if (x->file != SUMMARY_NO_GROUP)
         late |= union_run_add(&a->file[x->file].run, start, end);
     if (x->io) {
