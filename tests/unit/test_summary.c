@@ -213,6 +213,23 @@ static void layer_union_from_functions_of_threads(void **state)
     spoor_table_free(t);
 }
 
+/* t fed through the summary's sink as one batch, again for as long as the
+ * summary asks (window: rows held per thread); returns the number of passes. */
+static int summarize_in_passes(const struct spoor_table *t, size_t window, struct spoor_summary *s)
+{
+    struct spoor_summary_opts opts = {.top = 10, .window = window};
+    struct spoor_summary_run *run = spoor_summary_begin(&opts, 1);
+    struct spoor_sink sink = spoor_summary_sink(run);
+    int passes = 0;
+    do {
+        passes++;
+        assert_int_equal(sink.map(sink.ctx, 0, t), SPOOR_OK);
+        assert_int_equal(sink.reduce(sink.ctx, 0, t), SPOOR_OK);
+    } while (spoor_summary_again(run));
+    spoor_summary_end(run, s);
+    return passes;
+}
+
 /* Random rows overflow a window of 4: the replay gives the same answer. */
 static void same_answer_for_any_window(void **state)
 {
@@ -251,18 +268,8 @@ static void late_row_for_the_merge(void **state)
         for (int i = 0; i < 40; i++)
             fx_row(t, 13 + 2 * i, 1, "write", "io", 1, 2, 'X');
         fx_row(t, 11, 5, "outer", own_cat ? "outer" : "io", 1, 1, 'X');
-        struct spoor_summary_opts opts = {.top = 10, .window = 1};
-        struct spoor_summary_run *run = spoor_summary_begin(&opts, 1);
-        struct spoor_sink sink = spoor_summary_sink(run);
-        int passes = 0;
-        do {
-            passes++;
-            assert_int_equal(sink.map(sink.ctx, 0, t), SPOOR_OK);
-            assert_int_equal(sink.reduce(sink.ctx, 0, t), SPOOR_OK);
-        } while (spoor_summary_again(run));
-        assert_int_equal(passes, own_cat ? 1 : 2);
         struct spoor_summary s, whole;
-        spoor_summary_end(run, &s);
+        assert_int_equal(summarize_in_passes(t, 1, &s), own_cat ? 1 : 2);
         summarize(t, 0, &whole);
         assert_same_layers(&s, &whole);
         assert_int_equal(s.nfunctions, whole.nfunctions);
@@ -287,18 +294,8 @@ static void rows_at_the_end_of_time(void **state)
         fx_row(t, 10 * i, 5, "read", "posix", 1, 1, 'X');
     fx_row(t, INT64_MAX, 0, "late", "posix", 1, 2, 'X');
     fx_row(t, INT64_MAX - 1, 1, "later", "app", 1, 3, 'X');
-    struct spoor_summary_opts opts = {.top = 10, .window = 1};
-    struct spoor_summary_run *run = spoor_summary_begin(&opts, 1);
-    struct spoor_sink sink = spoor_summary_sink(run);
-    int passes = 0;
-    do {
-        passes++;
-        assert_int_equal(sink.map(sink.ctx, 0, t), SPOOR_OK);
-        assert_int_equal(sink.reduce(sink.ctx, 0, t), SPOOR_OK);
-    } while (spoor_summary_again(run));
-    assert_int_equal(passes, 1);
     struct spoor_summary s, whole;
-    spoor_summary_end(run, &s);
+    assert_int_equal(summarize_in_passes(t, 1, &s), 1);
     summarize(t, 0, &whole);
     assert_same_layers(&s, &whole);
     assert_int_equal(layer(&s, "posix")->time, 40 * 5);
