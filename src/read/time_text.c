@@ -173,7 +173,7 @@ static bool parse_offset(const char *p, size_t n, size_t *i, int64_t *seconds)
 bool spoor_time_parse_iso(const char *p, size_t n, int64_t *ns)
 {
     size_t i = 0;
-    int year, month, day, hour = 0, minute = 0, second = 0;
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0; /* gcc -O3 cannot see digits_at sets them */
     if (!digits_at(p, n, &i, 4, &year) || i == n || p[i++] != '-' || !digits_at(p, n, &i, 2, &month) ||
         i == n || p[i++] != '-' || !digits_at(p, n, &i, 2, &day))
         return false;

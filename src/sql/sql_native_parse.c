@@ -239,7 +239,7 @@ static bool integer(struct parser *p, int64_t *out)
 static bool limit(struct parser *p)
 {
     struct native_query *q = p->q;
-    int64_t first;
+    int64_t first = 0; /* gcc -O3 cannot see that integer() sets it */
     if (!integer(p, &first))
         return false;
     q->limit = first;
