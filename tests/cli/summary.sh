@@ -1,6 +1,6 @@
 # spoor summary: per-cat counts and dur sums equal the ground truth of a
 # `spoor gen` trace; the same bytes in every format whether the rows come in
-# order or shuffled (the replay with threads held whole), with 1 or 2 threads,
+# order or shuffled (the replay with threads held whole, said on stderr), with 1 or 2 threads,
 # and from a snapshot; on the shared samples it runs, its JSON parses, its
 # event count equals `spoor stats`, and --threads 1 and 2 give the same bytes;
 # --help and one-line usage errors.
@@ -44,17 +44,23 @@ PY
 head -1 "$WORK/gen.csv" | grep -q "^section,label,count,time_ns," || fail "no CSV header"
 [ "$(grep -c '^layer,' "$WORK/gen.csv")" -eq 6 ] || fail "CSV layers: $(grep '^layer,' "$WORK/gen.csv")"
 
-# Shuffled rows (metadata first, so that every hash resolves in order): same
+# Shuffled rows (metadata first, so that every hash resolves in order; 8 MB,
+# so that threads outgrow their window and the summary reads twice): same
 # answer, every format, any threads; and the same from a snapshot.
-"$SPOOR_BIN" gen -o "$WORK/one.pfw" --size-mb 1 --procs 1 --no-truth > /dev/null || fail "spoor gen failed"
+"$SPOOR_BIN" gen -o "$WORK/one.pfw" --size-mb 8 --procs 1 --no-truth > /dev/null || fail "spoor gen failed"
 { head -1 "$WORK/one.pfw"; grep '"ph": "M"' "$WORK/one.pfw"; tail -n +2 "$WORK/one.pfw" | grep -v '"ph": "M"' | shuf --random-source=<(yes); } \
   > "$WORK/shuffled.pfw"
+# The second pass is said on stderr, and only when it happens.
 for fmt in table json csv; do
-  "$SPOOR_BIN" summary --format $fmt --no-progress --no-cache "$WORK/one.pfw" > "$WORK/one.$fmt" || fail "summary $fmt failed"
+  "$SPOOR_BIN" summary --format $fmt --no-progress --no-cache "$WORK/one.pfw" > "$WORK/one.$fmt" 2> "$WORK/one.err" \
+    || fail "summary $fmt failed"
+  ! grep -q "reading the input again" "$WORK/one.err" || fail "a second pass over rows in order: $(cat "$WORK/one.err")"
   for threads in 1 2; do
     "$SPOOR_BIN" summary --format $fmt --threads $threads --no-progress --no-cache "$WORK/shuffled.pfw" \
-      > "$WORK/shuffled.$fmt" || fail "summary of the shuffled trace failed"
+      > "$WORK/shuffled.$fmt" 2> "$WORK/shuffled.err" || fail "summary of the shuffled trace failed"
     cmp -s "$WORK/one.$fmt" "$WORK/shuffled.$fmt" || fail "shuffled rows change the $fmt summary ($threads threads)"
+    grep -q "^spoor summary: note: .*reading the input again, per thread$" "$WORK/shuffled.err" \
+      || fail "no note of the second pass: $(cat "$WORK/shuffled.err")"
   done
 done
 "$SPOOR_BIN" summary --no-progress "$WORK/one.pfw" > /dev/null || fail "summary failed"

@@ -303,6 +303,8 @@ int cmd_summary(int argc, char **argv)
         /* Rows too far out of start order: once more per thread, with the
          * threads that overflowed held whole (which cannot overflow, so no
          * third pass). */
+        fprintf(stderr, "spoor summary: note: rows came further out of time order than one pass holds; "
+                        "reading the input again, per thread\n");
         spoor_load_result_free(&res);
         st = spoor_load(paths, npaths, &opts, &sink, &res, &err);
         spoor_summary_again(run);
