@@ -20,7 +20,9 @@ import time
 import pandas as pd
 
 
-def load(path):
+def load(path, extra_args=()):
+    """The events as one DataFrame (ts and end in ns), with the args named in
+    extra_args as columns of their own (None where absent)."""
     rows, files = [], {}
     with gzip.open(path, "rt") as f:
         for line in f:
@@ -34,8 +36,9 @@ def load(path):
                     files[str(args.get("value"))] = args.get("name")
                 continue
             rows.append((e.get("name"), e.get("cat"), e.get("pid"), e.get("tid"), e.get("ts"), e.get("dur"),
-                         str(args["fhash"]) if "fhash" in args else None, args.get("call_id")))
-    df = pd.DataFrame(rows, columns=["name", "cat", "pid", "tid", "ts", "dur", "fhash", "call_id"])
+                         str(args["fhash"]) if "fhash" in args else None, args.get("call_id"),
+                         *(args.get(key) for key in extra_args)))
+    df = pd.DataFrame(rows, columns=["name", "cat", "pid", "tid", "ts", "dur", "fhash", "call_id", *extra_args])
     df["ts"] = df["ts"] * 1000          # DataCrumbs: ts in us, dur in ns
     df["end"] = df["ts"] + df["dur"]
     df["file"] = df["fhash"].map(files)

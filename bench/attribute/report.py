@@ -32,6 +32,20 @@ def same_answers():
     return bool(want)
 
 
+def same_summary():
+    """summary_pandas.py's figures equal those of `spoor summary --format json`."""
+    try:
+        want = json.load(open(os.path.join(res, "summary_pandas_answers.json")))
+        got = json.load(open(os.path.join(res, "summary.json")))
+    except (OSError, ValueError):
+        return False
+    if any(want[key] != got[key] for key in ("events", "processes", "threads", "job_time")):
+        return False
+    layers = {layer["cat"]: layer for layer in got["layers"]}
+    return layers.keys() == want["layers"].keys() and all(
+        layers[cat][key] == figures[key] for cat, figures in want["layers"].items() for key in figures)
+
+
 nb = json.loads(text("notebook_timing.json", "{}") or "{}")
 table_mb = int(text("table_bytes", "0")) / 1e6
 print(results.load_line("medians of hyperfine runs, page cache warm, --threads 2"))
@@ -74,6 +88,11 @@ stats_cpu, summary_cpu = results.cpu("stats_cold"), results.cpu("summary_cold")
 if stats_cpu and summary_cpu:
     print(f"| CPU (user + system, mean s): `spoor stats` {stats_cpu:.3f}, `spoor summary` {summary_cpu:.3f} |  | "
           f"{summary_cpu / stats_cpu:.2f}x of stats | <= 1.15x | {check(summary_cpu <= 1.15 * stats_cpu)} |")
+pandas = json.loads(text("summary_pandas_timing.json", "{}") or "{}")
+if pandas and summary:
+    print(f"| pandas: the period and the layer breakdown without self time (summary_pandas.py, load + compute, "
+          f"timed once) | {pandas['total_s']:.1f} | `spoor summary` {pandas['total_s'] / summary:,.0f}x faster | "
+          f"faster | {check(pandas['total_s'] > summary)} |")
 print()
 print("| memory | peak MB | target | result |")
 print("|---|---:|---|---|")
@@ -91,8 +110,12 @@ for key, label in [("notebook_cold", "`spoor attribute --compat notebook`, cold"
         target = f"< 2x the table ({2 * table_mb:.0f}) and < notebook / 4 ({notebook_peak / 4:.0f})"
         ok = mb < 2 * table_mb and mb < notebook_peak / 4
     print(f"| {label} | {mb:,.0f} | {target} | {check(ok)} |")
+if pandas:
+    print(f"| pandas summary (summary_pandas.py), for reference | {pandas['peak_rss_mb']:,.0f} |  |  |")
 print()
 print(f"| cross-check | result |\n|---|---|\n| the notebook's per-call sums equal `--compat notebook`'s "
       f"({nb.get('calls_timed', 0)} calls) | {check(same_answers())} |")
+print(f"| pandas' period figures and per-cat count, dur sum, bytes and union time equal `spoor summary`'s | "
+      f"{check(same_summary())} |")
 print()
 print(results.verdict())

@@ -2,7 +2,9 @@
 # Attribution benchmark: `spoor attribute` against the DataCrumbs notebook's
 # method (pandas, one boolean-mask query and group-by per call; notebook.py)
 # on a `spoor gen` trace of the notebook's shape (>= 5 M events, the read calls
-# on one training file: ~7,700). Also `spoor summary` against `spoor stats`.
+# on one training file: ~7,700). Also `spoor summary` against `spoor stats`,
+# and against its figures computed in pandas (summary_pandas.py: the period and
+# the layer breakdown without self time, timed once, its answers compared).
 # Prints a markdown table of MEDIANS and RATIOS with PASS/FAIL
 # (bench/attribute/report.py).
 #
@@ -55,5 +57,9 @@ peak summary_cold "$cold; $(q "$spoor") summary --no-progress --threads $threads
 echo "bench: the notebook's method in pandas (load ~25 s, $nb_calls calls)" >&2
 "$py" "$here/notebook.py" "$trace" "$file" "$nb_calls" "$res/notebook_answers.json" >"$res/notebook_timing.json" \
   2>"$res/notebook.err" || echo "bench: notebook.py failed: $(tail -n 3 "$res/notebook.err")" >&2
+echo "bench: the summary's figures in pandas (load ~25 s)" >&2
+"$spoor" summary --format json --no-progress --threads "$threads" --no-cache "$trace" >"$res/summary.json"
+"$py" "$here/summary_pandas.py" "$trace" "$res/summary_pandas_answers.json" >"$res/summary_pandas_timing.json" \
+  2>"$res/summary_pandas.err" || echo "bench: summary_pandas.py failed: $(tail -n 3 "$res/summary_pandas.err")" >&2
 load_end
 "$py" "$here/report.py" "$res"
