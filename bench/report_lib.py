@@ -2,7 +2,8 @@
 (bench/lib.sh's files) and the lines every report prints.
 
 Results(res): text(name) a file's stripped text; median(key) and cpu(key)
-from hyperfine's KEY.json; rss_mb(key) from KEY.rss (peak KB); check(ok) PASS
+from hyperfine's KEY.json; paired(a, b) from time_pair's KEY.times; rss_mb(key)
+from KEY.rss (peak KB); check(ok) PASS
 or FAIL, counting the failures in .failed; load_line(rest) the machine and load
 line; verdict() the closing line."""
 import json
@@ -43,6 +44,26 @@ class Results:
         other work shares the cores."""
         r = self.hyperfine(key)
         return r["user"] + r["system"] if r else None
+
+    def paired(self, a, b):
+        """From time_pair's alternating runs: the median wall seconds of a and of
+        b, and the medians of b / a per round, by wall and by CPU (user +
+        system); None when either is missing."""
+        try:
+            with open(self.path(a + ".times")) as fa, open(self.path(b + ".times")) as fb:
+                runs = [([float(x) for x in ra.split()], [float(x) for x in rb.split()]) for ra, rb in zip(fa, fb)]
+        except (OSError, ValueError):
+            return None
+        if not runs:
+            return None
+        return {
+            "wall_a": statistics.median(ra[0] for ra, _ in runs),
+            "wall_b": statistics.median(rb[0] for _, rb in runs),
+            "wall_ratio": statistics.median(rb[0] / ra[0] for ra, rb in runs),
+            "cpu_a": statistics.median(ra[1] + ra[2] for ra, _ in runs),
+            "cpu_b": statistics.median(rb[1] + rb[2] for _, rb in runs),
+            "cpu_ratio": statistics.median((rb[1] + rb[2]) / (ra[1] + ra[2]) for ra, rb in runs),
+        }
 
     def rss_mb(self, key):
         kb = self.text(key + ".rss", "")

@@ -79,15 +79,15 @@ if step and opened is not None and loop:
 self_step = median("self_step")
 if self_step and opened is not None:
     print(f"| attribution step alone, self time | {max(self_step - opened, 0):.3f} |  |  |  |")
-stats, summary = median("stats_cold"), median("summary_cold")
-if stats and summary:
-    print(f"| `spoor stats`, cold | {stats:.3f} |  |  |  |")
-    print(f"| `spoor summary`, cold (one streaming pass) | {summary:.3f} | {summary / stats:.2f}x of stats | <= 1.15x | "
-          f"{check(summary <= 1.15 * stats)} |")
-stats_cpu, summary_cpu = results.cpu("stats_cold"), results.cpu("summary_cold")
-if stats_cpu and summary_cpu:
-    print(f"| CPU (user + system, mean s): `spoor stats` {stats_cpu:.3f}, `spoor summary` {summary_cpu:.3f} |  | "
-          f"{summary_cpu / stats_cpu:.2f}x of stats | <= 1.15x | {check(summary_cpu <= 1.15 * stats_cpu)} |")
+pair = results.paired("stats_cold", "summary_cold")
+summary = pair["wall_b"] if pair else None
+if pair:
+    print(f"| `spoor stats`, cold (run alternately with the summary; ratios: the median of each pair's) | "
+          f"{pair['wall_a']:.3f} |  |  |  |")
+    print(f"| `spoor summary`, cold (one streaming pass) | {summary:.3f} | {pair['wall_ratio']:.2f}x of stats | "
+          f"<= 1.15x | {check(pair['wall_ratio'] <= 1.15)} |")
+    print(f"| CPU (user + system, median s): `spoor stats` {pair['cpu_a']:.3f}, `spoor summary` {pair['cpu_b']:.3f} "
+          f"|  | {pair['cpu_ratio']:.2f}x of stats | <= 1.15x | {check(pair['cpu_ratio'] <= 1.15)} |")
 pandas = json.loads(text("summary_pandas_timing.json", "{}") or "{}")
 if pandas and summary:
     print(f"| pandas: the period and the layer breakdown without self time (summary_pandas.py, load + compute, "

@@ -47,11 +47,10 @@ stat -c %s "$trace.spoor-snap" >"$res/table_bytes"
 time_it notebook_step "$attr --compat notebook -o /dev/null"
 time_it self_step "$attr -o /dev/null"
 time_it open_only "$(q "$spoor") sql --no-progress $(q "$trace") 'SELECT 1' > /dev/null"
-# summary in one pass, against stats (both cold).
-time_it stats_cold --prepare "$cold" \
-  "$(q "$spoor") stats --no-progress --threads $threads --no-cache $(q "$trace") > /dev/null"
-time_it summary_cold --prepare "$cold" \
-  "$(q "$spoor") summary --no-progress --threads $threads --no-cache $(q "$trace") > /dev/null"
+# summary in one pass, against stats (both cold), run alternately.
+time_pair stats_cold summary_cold "$cold" \
+  "$(q "$spoor") stats --no-progress --threads $threads --no-cache $(q "$trace")" \
+  "$(q "$spoor") summary --no-progress --threads $threads --no-cache $(q "$trace")"
 peak summary_cold "$cold; $(q "$spoor") summary --no-progress --threads $threads --no-cache $(q "$trace")"
 
 echo "bench: the notebook's method in pandas (load ~25 s, $nb_calls calls)" >&2
