@@ -43,16 +43,28 @@ int spoor_fingerprint_file(const char *path, struct spoor_fingerprint *fp, struc
  * even for root, who could write there but should not. */
 bool spoor_dir_read_only(const char *path);
 
+/* A damaged stretch of a compressed input whose lines were dropped: a gzip
+ * member that failed its CRC or length check, or whose deflate data is
+ * corrupt, up to the next member that decodes. `lines` counts the lines
+ * decoded from it (and the line pieces either side that it cut). */
+struct spoor_drop {
+    uint64_t lines;         /* 0: nothing was dropped */
+    uint64_t from, to;      /* its bytes on disk, [from, to) */
+    const char *why;        /* "checksum mismatch", ... (static) */
+};
+
 /* A run of whole lines. `data` points either into `buf` (owned by the chunk,
  * grown by the cursor as needed, e.g. for a line longer than chunk_size) or
  * into the cursor's own memory (plain files are not copied). It stays valid
  * until the chunk is passed to spoor_cursor_next() again. The last line of a
- * chunk ends with '\n' unless it is the last line of the input. */
+ * chunk ends with '\n' unless it is the last line of the input. Offsets count
+ * the bytes delivered: a dropped stretch (see `dropped`) takes no room. */
 struct spoor_chunk {
     const char *data;
     size_t len;
     uint64_t offset;        /* uncompressed byte offset of data[0] in the input */
     uint64_t first_line;    /* 1-based line number of data[0]; 0 when not known here */
+    struct spoor_drop dropped; /* lines dropped just before data[0] (chunk may be empty) */
     char *buf;              /* owned storage; free with spoor_chunk_release */
     size_t cap;
 };
@@ -83,7 +95,13 @@ int spoor_cursor_next(struct spoor_cursor *c, struct spoor_chunk *chunk, struct 
 /* Compressed bytes consumed so far (for progress bars). */
 uint64_t spoor_cursor_progress(const struct spoor_cursor *c);
 /* After the end: a one-line report of a damaged input (truncated or corrupt
- * gzip: "truncated at byte N"), or NULL when the input ended cleanly. */
+ * gzip: "truncated at byte N"), or NULL when the input ended cleanly.
+ *
+ * A gzip member's lines are delivered only once its CRC and length check out
+ * (a member of up to 16 MiB of output; see docs/design.md, "Reading"): those of
+ * a member that fails are dropped and reported in the next chunk's `dropped`,
+ * and reading goes on at the next member. Damage found in a larger member
+ * after some of its lines went out is a hard error. */
 const char *spoor_cursor_warning(const struct spoor_cursor *c);
 void spoor_cursor_close(struct spoor_cursor *c);
 

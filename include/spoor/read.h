@@ -79,6 +79,9 @@ struct spoor_skips {
 
 void spoor_skips_add(struct spoor_skips *s, uint64_t line, const char *reason, const char *detail,
                      size_t detail_len);
+/* n lines from `line` on skipped for one reason: counted n times, sampled once. */
+void spoor_skips_add_lines(struct spoor_skips *s, uint64_t line, uint64_t n, const char *reason,
+                           const char *detail, size_t detail_len);
 /* Adds b's counts and samples to a (samples with line offset added). */
 void spoor_skips_merge(struct spoor_skips *a, const struct spoor_skips *b, uint64_t line_offset);
 

@@ -1,7 +1,9 @@
 /* The gzip decoder behind a stream cursor: ISA-L inflate over the mapped
  * file, member after member. It decodes straight into the chunk buffer, so
  * the first scan runs at ISA-L's speed; checkpoints cost one state copy per
- * chunk (their compression happens elsewhere, see index.c). */
+ * chunk (their compression happens elsewhere, see index.c). It tells the
+ * stream how far its output is vouched for (members whose trailer checked
+ * out) and reports a damaged member, then goes on at the next one. */
 #include "io/gzip.h"
 
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "io/gzip_damage.h"
 #include "io/gzip_snapshot.h"
 #include "io/index.h"
 #include "io/index_file.h"
@@ -26,7 +29,11 @@ struct gz_decoder {
     bool building;
     bool indexed;               /* reads with a loaded index: checked against it */
     size_t nckpt;               /* checkpoints in that index */
-    size_t salvage_at, salvage_len; /* decoded bytes left in the state after an error */
+    uint64_t member_out, member_comp; /* where the current member started */
+    bool member_found;          /* ... found by a search after damage, not a trailer */
+    uint64_t verified;          /* output up to here is in members that checked out */
+    struct io_damage damage;    /* found by the last fill, for the stream to take */
+    bool has_damage, damaged_any;
     uint64_t last_out, last_comp;   /* where the last checkpoint was taken */
     size_t next_ckpt;           /* loaded index: the checkpoint at the next boundary */
     size_t stop_ckpt;           /* the checkpoint that ends the part, SIZE_MAX for none */
@@ -46,16 +53,56 @@ static void feed(struct gz_decoder *d)
     }
 }
 
+static void start_member(struct gz_decoder *d, uint64_t pos, bool found)
+{
+    isal_inflate_reset(d->st);
+    d->st->crc_flag = ISAL_GZIP;
+    d->st->next_in = (uint8_t *)d->in->map + pos;
+    d->st->avail_in = 0;
+    feed(d);
+    d->member_out = d->out;
+    d->member_comp = pos;
+    d->member_found = found;
+}
+
+/* Records damage for the stream, which drops the output [out_start, d->out),
+ * and goes on at the first member found from `from` (the stretch of input up
+ * to it is the damage), or ends. */
+static void resume_after_damage(struct gz_decoder *d, uint64_t out_start, uint64_t comp_start,
+                                uint64_t from, const char *why)
+{
+    d->damage = (struct io_damage){
+        .out_start = out_start,
+        .out_end = d->out,
+        .comp_start = comp_start,
+        .why = why,
+    };
+    d->has_damage = d->damaged_any = true;
+    uint64_t pos = io_gzip_find_member(d->in->map, from, d->in->size);
+    if (pos < d->in->size)
+        start_member(d, pos, from != pos);
+    else
+        d->ended = true;
+    d->damage.comp_end = pos;
+}
+
+/* The current member is damaged. After a checksum mismatch its trailer was
+ * read and the next member should follow; after corrupt deflate data the
+ * member's end is not known, so the search starts inside it. With a loaded
+ * index the damage means the index is wrong about the file: the read ends
+ * (and fails). */
 static void damaged(struct gz_decoder *d, int ret)
 {
-    unsigned long long at = (unsigned long long)comp_pos(d);
-    if (ret == ISAL_INVALID_WRAPPER || ret == ISAL_UNSUPPORTED_METHOD)
-        snprintf(d->warning, sizeof d->warning, "corrupt gzip header at byte %llu", at);
-    else if (ret == ISAL_INCORRECT_CHECKSUM)
-        snprintf(d->warning, sizeof d->warning, "corrupt gzip member (checksum mismatch) at byte %llu", at);
-    else
-        snprintf(d->warning, sizeof d->warning, "corrupt deflate data at byte %llu", at);
-    d->ended = true;
+    if (d->indexed) {
+        snprintf(d->warning, sizeof d->warning, "%s at byte %llu", io_gzip_why(ret),
+                 (unsigned long long)comp_pos(d));
+        d->ended = true;
+        return;
+    }
+    uint64_t from = d->member_comp + 1;
+    if (ret == ISAL_INCORRECT_CHECKSUM && !d->member_found)
+        from = comp_pos(d) - (uint64_t)(d->st->read_in_length / 8);
+    resume_after_damage(d, d->member_out, d->member_comp, from, io_gzip_why(ret));
 }
 
 /* The sidecar disagrees with the trace: remove it so the next read rebuilds
@@ -73,27 +120,28 @@ static int index_mismatch(const struct gz_decoder *d, uint64_t at, const char *d
                        d->in->path, (unsigned long long)at, detail);
 }
 
-/* A member ended: start the next one, or end the input, noting what trails. */
-static void next_member(struct gz_decoder *d)
+/* A member ended at pos: start the next one, or end the input, noting what
+ * trails. */
+static void next_member(struct gz_decoder *d, uint64_t pos)
 {
     const uint8_t *map = d->in->map;
-    uint64_t pos = comp_pos(d) - (uint64_t)(d->st->read_in_length / 8);
     uint64_t left = d->in->size - pos;
     if (left == 0) {
         d->ended = true;
         return;
     }
     if (left >= 2 && map[pos] == 0x1f && map[pos + 1] == 0x8b) {
-        isal_inflate_reset(d->st);
-        d->st->crc_flag = ISAL_GZIP;
-        d->st->next_in = (uint8_t *)map + pos;
-        d->st->avail_in = 0;
-        feed(d);
+        start_member(d, pos, false);
         return;
     }
     uint64_t i = pos;
     while (i < d->in->size && map[i] == 0)
         i++;
+    if (i < d->in->size && !d->indexed && io_gzip_find_member(map, pos, d->in->size) < d->in->size) {
+        /* Not the end: a damaged header, and members after it. */
+        resume_after_damage(d, d->out, pos, pos, io_gzip_why(ISAL_INVALID_WRAPPER));
+        return;
+    }
     if (i == d->in->size)
         snprintf(d->warning, sizeof d->warning,
                  "ignored %llu bytes of zero padding after the last gzip member",
@@ -110,18 +158,9 @@ static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spo
     struct gz_decoder *d = dec;
     struct inflate_state *st = d->st;
     size_t produced = 0;
-    while (produced < want && (!d->ended || d->salvage_len)) {
-        if (d->salvage_len) {
-            size_t n = want - produced < d->salvage_len ? want - produced : d->salvage_len;
-            memcpy(dst + produced, st->tmp_out_buffer + d->salvage_at, n);
-            d->salvage_at += n;
-            d->salvage_len -= n;
-            produced += n;
-            d->out += n;
-            continue;
-        }
+    while (produced < want && !d->ended && !d->has_damage) {
         if (st->block_state == ISAL_BLOCK_FINISH) {
-            next_member(d);
+            next_member(d, comp_pos(d) - (uint64_t)(st->read_in_length / 8));
             continue;
         }
         feed(d);
@@ -134,14 +173,15 @@ static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spo
         produced += n;
         d->out += n;
         if (ret < 0) {
-            /* What ISA-L decoded before the damage but had not handed out yet
-             * is still good output: deliver it too. */
-            d->salvage_at = (size_t)st->tmp_out_processed;
-            d->salvage_len = (size_t)(st->tmp_out_valid - st->tmp_out_processed);
             damaged(d, ret);
-        } else if (st->block_state != ISAL_BLOCK_FINISH && st->avail_out > 0) {
-            /* Short of output without an error: the input ran out. */
-            if (comp_pos(d) == d->in->size) {
+        } else if (st->block_state == ISAL_BLOCK_FINISH) {
+            d->verified = d->out;
+        } else if (st->avail_out > 0) {
+            /* Short of output without an error: the input ran out. A member
+             * found by searching past damage is no member that was cut short. */
+            if (d->member_found && comp_pos(d) == d->in->size) {
+                damaged(d, ISAL_INVALID_BLOCK);
+            } else if (comp_pos(d) == d->in->size) {
                 snprintf(d->warning, sizeof d->warning, "truncated at byte %llu",
                          (unsigned long long)d->in->size);
                 d->ended = true;
@@ -151,7 +191,7 @@ static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spo
         }
     }
     *got = produced;
-    if (!d->ended || d->salvage_len)
+    if (!d->ended)
         return IO_MORE;
     /* The index was built from a clean scan of this very file (same
      * fingerprint): damage, or an end before the next checkpoint, means the
@@ -168,7 +208,7 @@ static void gz_cut(void *dec, uint64_t end, uint64_t cut, const uint8_t *tail)
 {
     struct gz_decoder *d = dec;
     const struct inflate_state *st = d->st;
-    if (!d->building || d->ended || end != d->out)
+    if (!d->building || d->ended || d->damaged_any || end != d->out)
         return;
     uint64_t comp = comp_pos(d);
     if (end - d->last_out < d->in->chunk_size / 2 || comp - d->last_comp < d->in->chunk_size / 8)
@@ -215,6 +255,26 @@ static int gz_boundary(void *dec, const uint8_t *before, size_t avail, uint64_t 
     return 0;
 }
 
+/* Output of a member is vouched for once its trailer checks out. Parts read
+ * with a loaded index are checked at every checkpoint instead (see
+ * gz_boundary), and a mismatch fails the read. A truncated last member is
+ * vouched for at the end: deflate decodes a prefix exactly. */
+static uint64_t gz_verified(const void *dec)
+{
+    const struct gz_decoder *d = dec;
+    return d->indexed || d->ended ? UINT64_MAX : d->verified;
+}
+
+static bool gz_damage(void *dec, struct io_damage *out)
+{
+    struct gz_decoder *d = dec;
+    if (!d->has_damage)
+        return false;
+    *out = d->damage;
+    d->has_damage = false;
+    return true;
+}
+
 static uint64_t gz_progress(const void *dec)
 {
     return comp_pos(dec);
@@ -230,7 +290,7 @@ static void gz_close(void *dec)
 {
     struct gz_decoder *d = dec;
     if (d) {
-        if (d->building && d->ended && !d->warning[0]) {
+        if (d->building && d->ended && !d->warning[0] && !d->damaged_any) {
             d->in->scan_complete = true;
             d->in->scan_total = d->out;
         }
@@ -243,6 +303,8 @@ static const struct io_decoder_ops gz_ops = {
     .fill = gz_fill,
     .cut = gz_cut,
     .boundary = gz_boundary,
+    .verified = gz_verified,
+    .damage = gz_damage,
     .progress = gz_progress,
     .warning = gz_warning,
     .close = gz_close,
@@ -306,9 +368,19 @@ size_t io_gzip_head(struct spoor_input *in, char *dst, size_t max)
 {
     struct gz_decoder *d = decoder_new(in);
     size_t got = 0;
+    uint64_t dropped = 0;       /* decoded bytes of damaged members left out */
     struct spoor_error err;
-    if (in->size > 0)
-        gz_fill(d, (uint8_t *)dst, max, &got, &err);
+    struct io_damage dmg;
+    int st = in->size > 0 ? IO_MORE : IO_END;
+    while (st == IO_MORE && got < max) {
+        size_t n = 0;
+        st = gz_fill(d, (uint8_t *)dst + got, max - got, &n, &err);
+        got += n;
+        if (gz_damage(d, &dmg)) {
+            got = (size_t)(dmg.out_start - dropped);
+            dropped += dmg.out_end - dmg.out_start;
+        }
+    }
     gz_close(d);
     return got;
 }

@@ -1,24 +1,14 @@
 /* Line-aligned chunks from a decompressed stream. The decoder writes straight
- * into the chunk's buffer; only the partial line at the end of a chunk is
- * copied (to the cursor's carry, then to the front of the next chunk). */
-#include "io/stream.h"
+ * into a chunk's buffer; only the partial line at the end of a chunk is
+ * copied (to the cursor's carry, then to the front of the next chunk).
+ *
+ * Finished chunks wait in a queue until the decoder vouches for their bytes
+ * (see stream_hold.c, which also drops damaged output); handing one out swaps
+ * its buffer with the caller's, so nothing is copied. */
+#include "io/stream_hold.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct stream_cursor {
-    struct spoor_cursor base;
-    const struct io_decoder_ops *ops;
-    void *dec;
-    uint8_t *carry;             /* start of the line the next chunk begins with */
-    size_t carry_len, carry_cap;
-    uint64_t carry_offset;      /* uncompressed offset of carry[0] */
-    uint64_t first_line;
-    uint64_t boundary;
-    uint64_t released;          /* compressed bytes before this are released */
-    bool eof;                   /* the decoder has no more data */
-    bool done;                  /* the part is over */
-};
 
 static void set_carry(struct stream_cursor *s, const uint8_t *bytes, size_t len, uint64_t offset)
 {
@@ -33,21 +23,11 @@ static void set_carry(struct stream_cursor *s, const uint8_t *bytes, size_t len,
     s->carry_offset = offset;
 }
 
-static void deliver(struct stream_cursor *s, struct spoor_chunk *chunk, size_t len, uint64_t offset)
-{
-    chunk->data = chunk->buf;
-    chunk->len = len;
-    chunk->offset = offset;
-    chunk->first_line = s->first_line;
-    s->first_line = 0;
-}
-
 /* Output reached the decoder's boundary: go on, or end the part there. */
-static int at_boundary(struct stream_cursor *s, struct spoor_chunk *chunk, size_t *len,
-                       uint64_t offset, struct spoor_error *err)
+static int at_boundary(struct stream_cursor *s, size_t *len, uint64_t offset, struct spoor_error *err)
 {
     uint64_t stop_cut = 0;
-    int st = s->ops->boundary(s->dec, (const uint8_t *)chunk->buf + *len, *len, &s->boundary,
+    int st = s->ops->boundary(s->dec, (const uint8_t *)s->cur.buf + *len, *len, &s->boundary,
                               &stop_cut, err);
     if (st <= 0)
         return st;
@@ -71,18 +51,16 @@ static void release_consumed(struct stream_cursor *s)
     }
 }
 
-static int stream_next(struct spoor_cursor *base, struct spoor_chunk *chunk, struct spoor_error *err)
+/* Decodes the next chunk into s->cur and queues it (or ends the part).
+ * Returns 0 or a negative status. */
+static int produce(struct stream_cursor *s, struct spoor_error *err)
 {
-    struct stream_cursor *s = (struct stream_cursor *)base;
-    if (s->done)
-        return 0;
-    release_consumed(s);
     size_t target = s->base.in->chunk_size;
     if (target < s->carry_len + 1)
         target = s->carry_len + 1;
-    io_chunk_reserve(chunk, target, 0);
+    io_chunk_reserve(&s->cur, target, 0);
     if (s->carry_len)
-        memcpy(chunk->buf, s->carry, s->carry_len);
+        memcpy(s->cur.buf, s->carry, s->carry_len);
     size_t len = s->carry_len;
     uint64_t offset = s->carry_offset;
     s->carry_len = 0;
@@ -93,31 +71,44 @@ static int stream_next(struct spoor_cursor *base, struct spoor_chunk *chunk, str
             if (s->boundary != UINT64_MAX && s->boundary - (offset + len) < want)
                 want = (size_t)(s->boundary - (offset + len));
             size_t got = 0;
-            int st = want ? s->ops->fill(s->dec, (uint8_t *)chunk->buf + len, want, &got, err) : IO_MORE;
+            int st = want ? s->ops->fill(s->dec, (uint8_t *)s->cur.buf + len, want, &got, err) : IO_MORE;
             if (st < 0)
                 return st;
             len += got;
             if (st == IO_END)
                 s->eof = true;
+            struct io_damage dmg;
+            if (s->ops->damage && s->ops->damage(s->dec, &dmg)) {
+                st = hold_drop(s, &len, &offset, &dmg, err);
+                if (st < 0)
+                    return st;
+                if (st > 0) {       /* the good lines before the damage made a chunk */
+                    set_carry(s, NULL, 0, dmg.out_end);
+                    return 0;
+                }
+                continue;
+            }
+            if (s->skip_piece)
+                hold_skip_piece(s, &len, &offset);
         }
         if (s->boundary != UINT64_MAX && offset + len == s->boundary && !s->eof) {
-            int st = at_boundary(s, chunk, &len, offset, err);
+            int st = at_boundary(s, &len, offset, err);
             if (st < 0)
                 return st;
             if (s->done) {
-                deliver(s, chunk, len, offset);
-                return len > 0;
+                hold_finish(s, len, offset);
+                return 0;
             }
             continue;
         }
         if (s->eof) {
             s->done = true;
-            deliver(s, chunk, len, offset);
-            return len > 0;
+            hold_finish(s, len, offset);
+            return 0;
         }
         if (len < target)
             continue;
-        const uint8_t *nl = memrchr(chunk->buf, '\n', len);
+        const uint8_t *nl = memrchr(s->cur.buf, '\n', len);
         if (!nl) {
             /* One line longer than the chunk: grow the chunk to hold all of it. */
             if (len >= IO_MAX_LINE)
@@ -125,16 +116,33 @@ static int stream_next(struct spoor_cursor *base, struct spoor_chunk *chunk, str
                                   "%s: the line at byte %llu is longer than %zu MiB",
                                   s->base.in->path, (unsigned long long)offset, IO_MAX_LINE >> 20);
             target = len * 2 < IO_MAX_LINE ? len * 2 : IO_MAX_LINE;
-            io_chunk_reserve(chunk, target, len);
+            io_chunk_reserve(&s->cur, target, len);
             continue;
         }
-        size_t cut = (size_t)(nl - (const uint8_t *)chunk->buf) + 1;
-        const uint8_t *tail = (const uint8_t *)chunk->buf + cut;
+        size_t cut = (size_t)(nl - (const uint8_t *)s->cur.buf) + 1;
+        const uint8_t *tail = (const uint8_t *)s->cur.buf + cut;
         if (s->ops->cut)
             s->ops->cut(s->dec, offset + len, offset + cut, tail);
         set_carry(s, tail, len - cut, offset + cut);
-        deliver(s, chunk, cut, offset);
-        return 1;
+        hold_finish(s, cut, offset);
+        return 0;
+    }
+}
+
+static int stream_next(struct spoor_cursor *base, struct spoor_chunk *chunk, struct spoor_error *err)
+{
+    struct stream_cursor *s = (struct stream_cursor *)base;
+    for (;;) {
+        if (hold_ready(s))
+            return hold_hand_out(s, chunk);
+        if (s->done) {
+            hold_end(s);
+            return 0;
+        }
+        release_consumed(s);
+        int st = produce(s, err);
+        if (st < 0)
+            return st;
     }
 }
 
@@ -147,7 +155,7 @@ static uint64_t stream_progress(const struct spoor_cursor *base)
 static const char *stream_warning(const struct spoor_cursor *base)
 {
     const struct stream_cursor *s = (const struct stream_cursor *)base;
-    return s->ops->warning(s->dec);
+    return hold_warning(s);
 }
 
 static void stream_close(struct spoor_cursor *base)
@@ -155,6 +163,7 @@ static void stream_close(struct spoor_cursor *base)
     struct stream_cursor *s = (struct stream_cursor *)base;
     io_release(base->in, s->released, s->ops->progress(s->dec));
     s->ops->close(s->dec);
+    hold_free(s);
     free(s->carry);
     free(s);
 }
@@ -177,6 +186,8 @@ int io_stream_open(struct spoor_input *in, const struct io_decoder_ops *ops, voi
     s->first_line = start->first_line;
     s->boundary = start->boundary;
     s->released = ops->progress(dec);
+    s->next_offset = start->offset;
+    s->handed_end = start->offset;
     set_carry(s, start->carry, start->carry_len, start->offset);
     *out = &s->base;
     return SPOOR_OK;

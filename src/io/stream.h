@@ -9,6 +9,20 @@
 
 enum { IO_END = 0, IO_MORE = 1 };
 
+/* Output is held back until the decoder vouches for it (a gzip member's
+ * trailer checked out), up to this many bytes; past that it goes out ahead
+ * of the check, and damage found later is a hard error. */
+#define IO_HOLD ((size_t)16 << 20)
+
+/* Output the decoder found damaged: decoded offsets [out_start, out_end)
+ * (out_start is where the damaged member began) from the compressed bytes
+ * [comp_start, comp_end); decoding goes on at out_end. */
+struct io_damage {
+    uint64_t out_start, out_end;
+    uint64_t comp_start, comp_end;
+    const char *why;
+};
+
 struct io_decoder_ops {
     /* Decompresses up to `want` bytes to dst and sets *got. Returns IO_MORE
      * (call again; *got may be short at a member or frame boundary), IO_END
@@ -24,6 +38,12 @@ struct io_decoder_ops {
      * with its last line ending at *stop_cut, or -status with err set. */
     int (*boundary)(void *dec, const uint8_t *before, size_t avail, uint64_t *next,
                     uint64_t *stop_cut, struct spoor_error *err);
+    /* Optional (NULL: all output is good as it comes). The decoded offset up
+     * to which output is vouched for; UINT64_MAX when it need not be held. */
+    uint64_t (*verified)(const void *dec);
+    /* Optional. After fill(): takes the record of damage found in it (fill
+     * stops there), false when there is none. */
+    bool (*damage)(void *dec, struct io_damage *out);
     uint64_t (*progress)(const void *dec);     /* compressed bytes consumed */
     const char *(*warning)(const void *dec);   /* damaged input, or NULL */
     void (*close)(void *dec);

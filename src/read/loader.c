@@ -137,8 +137,31 @@ static struct slot *find_slot(struct run *r, size_t part, size_t index)
     return NULL;
 }
 
+/* The lines of a damaged stretch dropped before this chunk: skipped lines
+ * (so line numbers after it count them), and an error with --strict. */
+static int note_drop(struct run *r, const struct spoor_drop *d, struct spoor_error *err)
+{
+    if (!d->why)
+        return SPOOR_OK;
+    char detail[96];
+    int n = snprintf(detail, sizeof detail, "bytes %llu-%llu, %s", (unsigned long long)d->from,
+                     (unsigned long long)d->to, d->why);
+    if (r->opts->read.strict)
+        return spoor_fail(err, SPOOR_ESTRICT, "%s:%llu: corrupt gzip member: %s (--strict)",
+                          r->report->path, (unsigned long long)r->lines_done + 1, detail);
+    if (d->lines)   /* none when its header was damaged: the warning tells */
+        spoor_skips_add_lines(&r->report->skips, r->lines_done + 1, d->lines, "corrupt gzip member",
+                              detail, n > 0 ? (size_t)n : 0);
+    r->lines_done += d->lines;
+    r->report->lines += d->lines;
+    return SPOOR_OK;
+}
+
 static int reduce_one(struct run *r, struct slot *s, struct spoor_error *err)
 {
+    int st = note_drop(r, &s->chunk.dropped, err);
+    if (st != SPOOR_OK)
+        return st;
     uint64_t base = r->lines_done;
     struct spoor_table *b = s->batch;
     for (size_t i = 0; i < b->nrows; i++)
@@ -163,7 +186,7 @@ static int reduce_one(struct run *r, struct slot *s, struct spoor_error *err)
         return s->status;
     }
     if (r->sink->reduce) {
-        int st = r->sink->reduce(r->sink->ctx, r->input_index, b);
+        st = r->sink->reduce(r->sink->ctx, r->input_index, b);
         if (st != SPOOR_OK)
             return spoor_fail(err, st, "%s: writing the output failed", r->report->path);
     }

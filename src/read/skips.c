@@ -38,7 +38,13 @@ static void sample(struct spoor_skips *s, uint64_t line, const char *reason, con
 void spoor_skips_add(struct spoor_skips *s, uint64_t line, const char *reason, const char *detail,
                      size_t detail_len)
 {
-    count(s, reason, 1);
+    spoor_skips_add_lines(s, line, 1, reason, detail, detail_len);
+}
+
+void spoor_skips_add_lines(struct spoor_skips *s, uint64_t line, uint64_t n, const char *reason,
+                           const char *detail, size_t detail_len)
+{
+    count(s, reason, n);
     sample(s, line, reason, detail, detail_len);
 }
 
