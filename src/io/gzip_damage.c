@@ -4,6 +4,7 @@
 #include "io/gzip_damage.h"
 
 #include <isa-l/igzip_lib.h>
+#include <stdbool.h>
 #include <string.h>
 
 const char *io_gzip_why(int isal_error)
@@ -16,14 +17,24 @@ const char *io_gzip_why(int isal_error)
     }
 }
 
+/* A gzip header: magic, deflate, no reserved flag bits, an extra-flags byte
+ * deflate writes (0, 2 or 4) and a known OS (0-13, or 255 for unknown). In
+ * compressed data a false match is then about one in 10^11 bytes. */
+static bool header_at(const uint8_t *p)
+{
+    enum { FLAG_RESERVED = 0xe0, METHOD_DEFLATE = 8, OS_LAST = 13, OS_UNKNOWN = 255 };
+    return p[0] == 0x1f && p[1] == 0x8b && p[2] == METHOD_DEFLATE && (p[3] & FLAG_RESERVED) == 0 &&
+           (p[8] == 0 || p[8] == 2 || p[8] == 4) && (p[9] <= OS_LAST || p[9] == OS_UNKNOWN);
+}
+
 uint64_t io_gzip_find_member(const uint8_t *map, uint64_t from, uint64_t size)
 {
-    enum { FLAG_RESERVED = 0xe0, METHOD_DEFLATE = 8 };
-    while (from + 4 <= size) {
-        const uint8_t *p = memchr(map + from, 0x1f, (size_t)(size - from - 3));
+    enum { HEADER = 10 };
+    while (from + HEADER <= size) {
+        const uint8_t *p = memchr(map + from, 0x1f, (size_t)(size - from - HEADER + 1));
         if (!p)
             break;
-        if (p[1] == 0x8b && p[2] == METHOD_DEFLATE && (p[3] & FLAG_RESERVED) == 0)
+        if (header_at(p))
             return (uint64_t)(p - map);
         from = (uint64_t)(p - map) + 1;
     }

@@ -9,9 +9,8 @@
  * "checksum mismatch", the member's CRC or length disagrees with its data). */
 const char *io_gzip_why(int isal_error);
 
-/* The first offset in [from, size) where a gzip member could start (its magic,
- * the deflate method and no reserved flag bits), or size when there is none.
- * Any other bytes are damage; a false match fails to decode in turn. */
+/* The first offset in [from, size) where a gzip member header starts, or size
+ * when there is none. A false match (rare) fails to decode in turn. */
 uint64_t io_gzip_find_member(const uint8_t *map, uint64_t from, uint64_t size);
 
 #endif

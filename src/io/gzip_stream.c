@@ -86,11 +86,12 @@ static void resume_after_damage(struct gz_decoder *d, uint64_t out_start, uint64
     d->damage.comp_end = pos;
 }
 
-/* The current member is damaged. After a checksum mismatch its trailer was
- * read and the next member should follow; after corrupt deflate data the
- * member's end is not known, so the search starts inside it. With a loaded
- * index the damage means the index is wrong about the file: the read ends
- * (and fails). */
+/* The current member is damaged. After a checksum mismatch the next member
+ * should follow the trailer that was read, but damaged deflate data can make
+ * a trailer of any 8 bytes, before the member's true end or after it: unless
+ * a member header follows, the search starts inside the member. With a
+ * loaded index the damage means the index is wrong about the file: the read
+ * ends (and fails). */
 static void damaged(struct gz_decoder *d, int ret)
 {
     if (d->indexed) {
@@ -100,8 +101,11 @@ static void damaged(struct gz_decoder *d, int ret)
         return;
     }
     uint64_t from = d->member_comp + 1;
-    if (ret == ISAL_INCORRECT_CHECKSUM && !d->member_found)
-        from = comp_pos(d) - (uint64_t)(d->st->read_in_length / 8);
+    if (ret == ISAL_INCORRECT_CHECKSUM) {
+        uint64_t end = comp_pos(d) - (uint64_t)(d->st->read_in_length / 8);
+        if (end == d->in->size || io_gzip_find_member(d->in->map, end, d->in->size) == end)
+            from = end;
+    }
     resume_after_damage(d, d->member_out, d->member_comp, from, io_gzip_why(ret));
 }
 

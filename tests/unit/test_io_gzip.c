@@ -1,6 +1,6 @@
 /* gzip inputs: round trips at several zlib levels, multi-member files, one
- * big member, long lines; resuming from every checkpoint; damaged files
- * (truncated, corrupt, trailing bytes) decoded as far as they go. */
+ * big member, long lines; resuming from every checkpoint; truncated files
+ * decoded as far as they go; damaged members dropped, and the rest read. */
 #include "test_io_kit.h"
 
 #include <unistd.h>
@@ -244,30 +244,230 @@ static void test_truncated(void **state)
     free(text);
 }
 
-static void test_corrupt(void **state)
+/* A gzip file of n members, each a slice of text (cut anywhere, or after a
+ * newline when line_aligned): where each starts on disk and in the text. */
+struct members {
+    unsigned char *gz;
+    size_t gz_len, n;
+    size_t comp[17], text_at[17];      /* [n] is the end */
+};
+
+static void make_members(struct members *m, const char *text, size_t len, size_t n, bool line_aligned)
+{
+    assert_true(n < 17);
+    m->n = n;
+    m->gz = malloc(len + 4096 * n);
+    m->gz_len = 0;
+    size_t at = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t end = k + 1 == n ? len : len / n * (k + 1);
+        if (line_aligned && k + 1 < n)
+            end = (size_t)((const char *)memchr(text + end, '\n', len - end) - text) + 1;
+        size_t piece;
+        unsigned char *gz = kit_gzip(text + at, end - at, 6, 0, &piece);
+        m->comp[k] = m->gz_len;
+        m->text_at[k] = at;
+        memcpy(m->gz + m->gz_len, gz, piece);
+        m->gz_len += piece;
+        free(gz);
+        at = end;
+    }
+    m->comp[n] = m->gz_len;
+    m->text_at[n] = len;
+}
+
+enum damage { IN_DEFLATE, IN_CRC, IN_ISIZE, IN_HEADER };
+
+/* A copy of the file with member k damaged. */
+static unsigned char *damage(const struct members *m, size_t k, enum damage how)
+{
+    unsigned char *bad = malloc(m->gz_len);
+    memcpy(bad, m->gz, m->gz_len);
+    size_t at = how == IN_CRC ? m->comp[k + 1] - 7
+              : how == IN_ISIZE ? m->comp[k + 1] - 2
+              : how == IN_HEADER ? m->comp[k] + 1
+              : (m->comp[k] + m->comp[k + 1]) / 2;
+    for (int i = 0; i < (how == IN_DEFLATE ? 8 : 1); i++)
+        bad[at + (size_t)i * 7] ^= 0x41;
+    return bad;
+}
+
+static size_t line_start(const char *text, size_t at)
+{
+    while (at > 0 && text[at - 1] != '\n')
+        at--;
+    return at;
+}
+
+static size_t line_end(const char *text, size_t len, size_t at)
+{
+    const char *nl = memchr(text + at, '\n', len - at);
+    return nl ? (size_t)(nl - text) + 1 : len;
+}
+
+/* What was read is the text without the lines that touch member k's slice:
+ * exactly those when its decoded output was whole (a damaged trailer), else
+ * possibly one line more after it (the decoding broke off mid-line, so the
+ * first line of the next member may be the rest of a cut one). */
+static void assert_member_dropped(const struct kit_read *r, const char *text, size_t len,
+                                  const struct members *m, size_t k, bool exact)
+{
+    assert_int_equal(r->status, SPOOR_OK);
+    size_t from = line_start(text, m->text_at[k]);
+    size_t to = m->text_at[k + 1] == len ? len : line_end(text, len, m->text_at[k + 1] - 1);
+    assert_true(r->len >= from);
+    assert_memory_equal(r->data, text, from);
+    size_t rest = len - (r->len - from);
+    if (!(rest == to || (!exact && rest == line_end(text, len, to))))
+        fail_msg("member %zu: read resumes at text byte %zu, want %zu", k, rest, to);
+    assert_memory_equal(r->data + from, text + rest, r->len - from);
+    assert_int_equal(r->drops, 1);
+    char want[128];
+    snprintf(want, sizeof want, "corrupt gzip member at bytes %zu-%zu (", m->comp[k], m->comp[k + 1]);
+    if (strstr(r->warning, want) != r->warning)
+        fail_msg("warning '%s' lacks '%s'", r->warning, want);
+    if (exact)
+        assert_int_equal(r->dropped_lines, kit_count_lines(text + from, to - from));
+}
+
+static void read_damaged(const struct members *m, size_t k, enum damage how, size_t chunk,
+                         struct kit_read *r)
+{
+    unsigned char *bad = damage(m, k, how);
+    struct spoor_input_opts opts = {.chunk_size = chunk};
+    kit_read_path(testutil_write("damaged.gz", bad, m->gz_len), &opts, r, NULL, 0);
+    free(bad);
+}
+
+/* No line of a damaged member comes out, whatever the damage and wherever
+ * the member; the members after it are read. */
+static void test_damaged_member_dropped(void **state)
 {
     (void)state;
-    size_t len, gz_len;
+    size_t len;
     char *text = kit_text(2 << 20, 6, 0, 0, &len);
-    unsigned char *gz = kit_gzip(text, len, 6, 0, &gz_len);
+    const size_t chunks[] = {SMALL_CHUNK, 1 << 20};
+    for (int aligned = 0; aligned < 2; aligned++) {
+        struct members m;
+        make_members(&m, text, len, 8, aligned);
+        for (size_t c = 0; c < 2; c++)
+            for (size_t k = 0; k < m.n; k += 3) {
+                /* (A first member without its magic makes no gzip file.) */
+                for (int how = IN_DEFLATE; how <= (k ? IN_HEADER : IN_ISIZE); how++) {
+                    struct kit_read r;
+                    read_damaged(&m, k, (enum damage)how, chunks[c], &r);
+                    assert_member_dropped(&r, text, len, &m, k, how == IN_CRC || how == IN_ISIZE);
+                    kit_read_free(&r);
+                }
+            }
+        free(m.gz);
+    }
+    free(text);
+}
+
+/* Members far smaller than a chunk: the drop falls inside the chunk being
+ * decoded; and two damaged members in one file. */
+static void test_damaged_small_members(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = kit_text(120000, 2, 0, 0, &len);
+    struct members m;
+    make_members(&m, text, len, 16, false);
+    for (size_t k = 0; k < m.n; k += 5) {
+        struct kit_read r;
+        read_damaged(&m, k, IN_CRC, SMALL_CHUNK, &r);
+        assert_member_dropped(&r, text, len, &m, k, true);
+        kit_read_free(&r);
+    }
+    unsigned char *bad = damage(&m, 4, IN_CRC);
+    bad[(m.comp[9] + m.comp[10]) / 2] ^= 0x41;
     struct spoor_input_opts opts = {.chunk_size = SMALL_CHUNK};
     struct kit_read r;
-    for (int round = 0; round < 8; round++) {
-        unsigned char *bad = malloc(gz_len);
-        memcpy(bad, gz, gz_len);
-        size_t at = gz_len / 2 + (size_t)round * 977;
-        for (int i = 0; i < 16; i++)
-            bad[at + (size_t)i * 31] ^= (unsigned char)(0x5a + round + i);
-        kit_read_path(testutil_write("corrupt.gz", bad, gz_len), &opts, &r, NULL, 0);
+    kit_read_path(testutil_write("twice.gz", bad, m.gz_len), &opts, &r, NULL, 0);
+    assert_int_equal(r.status, SPOOR_OK);
+    assert_int_equal(r.drops, 2);
+    size_t from = line_start(text, m.text_at[4]);
+    assert_memory_equal(r.data, text, from);
+    assert_true(r.len < len - (m.text_at[5] - m.text_at[4]) - (m.text_at[10] - m.text_at[9]));
+    assert_memory_equal(r.data + r.len - (len - m.text_at[11]), text + m.text_at[11], len - m.text_at[11]);
+    assert_non_null(strstr(r.warning, "and 1 more damaged stretches"));
+    kit_read_free(&r);
+    free(bad);
+    free(m.gz);
+    free(text);
+}
+
+/* One member: damage anywhere drops all of it, the lines decoded before the
+ * damage was found included. */
+static void test_damaged_single_member(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = kit_text(2 << 20, 6, 0, 0, &len);
+    struct members m;
+    make_members(&m, text, len, 1, false);
+    for (int how = IN_DEFLATE; how <= IN_ISIZE; how++) {
+        struct kit_read r;
+        read_damaged(&m, 0, (enum damage)how, SMALL_CHUNK, &r);
         assert_int_equal(r.status, SPOOR_OK);
-        assert_true(strstr(r.warning, "corrupt") != NULL);
-        /* The first third decodes before the damage. */
-        assert_true(r.len > len / 3);
-        assert_memory_equal(r.data, text, len / 3);
+        assert_int_equal(r.len, 0);
+        assert_int_equal(r.drops, 1);
+        assert_true(r.dropped_lines > 0);
+        char want[96];
+        snprintf(want, sizeof want, "corrupt gzip member at bytes 0-%zu (", m.gz_len);
+        assert_ptr_equal(strstr(r.warning, want), r.warning);
         kit_read_free(&r);
-        free(bad);
     }
-    free(gz);
+    free(m.gz);
+    free(text);
+}
+
+/* A member larger than what is held back goes out before its check; damage
+ * found in it after that is a hard error, not a warning over invented lines. */
+static void test_damaged_huge_member_fails(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = kit_text(20 << 20, 6, 0, 0, &len);
+    struct members m;
+    make_members(&m, text, len, 1, false);
+    struct kit_read r;
+    read_damaged(&m, 0, IN_CRC, 1 << 20, &r);
+    assert_int_equal(r.status, SPOOR_EFORMAT);
+    assert_non_null(strstr(r.error, "corrupt gzip member at bytes 0-"));
+    assert_non_null(strstr(r.error, "cannot be taken back"));
+    assert_true(r.len <= len - (16 << 20));
+    assert_memory_equal(r.data, text, r.len);
+    kit_read_free(&r);
+    free(m.gz);
+    free(text);
+}
+
+/* The head used to detect the format leaves a damaged first member out. */
+static void test_head_skips_damaged_member(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = kit_text(300000, 8, 0, 0, &len);
+    size_t cut = line_end(text, len, 1000), first, second;
+    unsigned char *a = kit_gzip(text, cut, 6, 0, &first);
+    unsigned char *b = kit_gzip(text + cut, len - cut, 6, 0, &second);
+    unsigned char *both = malloc(first + second);
+    memcpy(both, a, first);
+    memcpy(both + first, b, second);
+    both[first - 6] ^= 0x41;     /* the first member's CRC */
+    const char *path = testutil_write("head-damaged.gz", both, first + second);
+    struct spoor_input *in;
+    struct spoor_error err;
+    assert_int_equal(spoor_input_open(path, NULL, &in, &err), SPOOR_OK);
+    char head[4096];
+    assert_int_equal(spoor_input_head(in, head, sizeof head), sizeof head);
+    assert_memory_equal(head, text + cut, sizeof head);
+    spoor_input_close(in);
+    free(both);
+    free(a);
+    free(b);
     free(text);
 }
 
@@ -365,7 +565,11 @@ int main(void)
         cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_head),
         cmocka_unit_test(test_truncated),
-        cmocka_unit_test(test_corrupt),
+        cmocka_unit_test(test_damaged_member_dropped),
+        cmocka_unit_test(test_damaged_small_members),
+        cmocka_unit_test(test_damaged_single_member),
+        cmocka_unit_test(test_damaged_huge_member_fails),
+        cmocka_unit_test(test_head_skips_damaged_member),
         cmocka_unit_test(test_trailing_bytes),
         cmocka_unit_test(test_empty_member),
         cmocka_unit_test(test_releases_consumed_pages),

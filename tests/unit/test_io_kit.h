@@ -76,6 +76,8 @@ struct kit_read {
     size_t len;
     size_t parts, chunks;
     size_t unterminated;    /* chunks not ending with a newline (only the last may) */
+    size_t drops;           /* chunks that came after a dropped damaged stretch */
+    uint64_t dropped_lines; /* ... and the lines they say were dropped */
     char warning[512];      /* the first cursor warning, or "" */
     int status;             /* first hard error, or SPOOR_OK */
     char error[1024];
@@ -98,7 +100,12 @@ static inline void kit_read_input(struct spoor_input *in, struct kit_read *r)
         int got = 0;
         while (r->status == SPOOR_OK && (got = spoor_cursor_next(c, &chunk, &err)) > 0) {
             assert_int_equal(chunk.offset, r->len);
-            assert_true(chunk.len > 0);
+            r->drops += chunk.dropped.why != NULL;
+            r->dropped_lines += chunk.dropped.lines;
+            if (chunk.len == 0) {   /* only to tell of a drop */
+                assert_non_null(chunk.dropped.why);
+                continue;
+            }
             assert_int_equal(r->unterminated, 0);
             r->unterminated += chunk.data[chunk.len - 1] != '\n';
             if (chunk.len + r->len > cap) {
