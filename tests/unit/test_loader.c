@@ -1,6 +1,7 @@
 /* The loader: the table is the same for any thread count, chunk size and
  * compression; line numbers point at the right lines; --strict stops at the
- * first bad line with its absolute number; several inputs keep their sources. */
+ * first bad line with its absolute number; several inputs keep their sources;
+ * a corrupt gzip member adds no row. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 
 #include "spoor/gen.h"
 #include "spoor/load.h"
+#include "test_io_kit.h"
 #include "testutil.h"
 
 static char plain[4096], gz[4096];
@@ -186,6 +188,102 @@ static void test_missing_file_is_an_error(void **state)
     spoor_load_result_free(&res);
 }
 
+static uint64_t line_of(const char *text, size_t at)
+{
+    uint64_t n = 1;
+    for (size_t i = 0; i < at; i++)
+        n += text[i] == '\n';
+    return n;
+}
+
+/* The plain trace as gzip members of 512 KiB of text; member 3's CRC and
+ * member `last`'s deflate data damaged. Rows come only from the other
+ * members: the clean table without the lines touching member 3 (counted as
+ * skipped, numbers after them still true) and without anything from the
+ * last member's first line on (its decoding broke off). */
+static void test_corrupt_gzip_member_adds_no_rows(void **state)
+{
+    (void)state;
+    FILE *f = fopen(plain, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    size_t len = (size_t)ftell(f);
+    rewind(f);
+    char *text = malloc(len);
+    assert_int_equal(fread(text, 1, len, f), len);
+    fclose(f);
+    enum { PIECE = 512 << 10 };
+    size_t n = (len + PIECE - 1) / PIECE, gz_len = 0, comp[64];
+    assert_true(n > 5 && n < 64);
+    unsigned char *gz = malloc(len + 4096 * n);
+    for (size_t k = 0; k < n; k++) {
+        size_t piece_len, at = k * PIECE;
+        unsigned char *piece = kit_gzip(text + at, len - at < PIECE ? len - at : PIECE, 6, 0, &piece_len);
+        comp[k] = gz_len;
+        memcpy(gz + gz_len, piece, piece_len);
+        gz_len += piece_len;
+        free(piece);
+    }
+    comp[n] = gz_len;
+    gz[comp[4] - 7] ^= 0x41;
+    gz[(comp[n - 1] + comp[n]) / 2] ^= 0x41;
+    gz[(comp[n - 1] + comp[n]) / 2 + 9] ^= 0x41;
+    const char *path = testutil_write("damaged.pfw.gz", gz, gz_len);
+    /* Lines [first, last] touch member 3; lines from `cut` on, the last member. */
+    size_t at3 = 3 * PIECE, at4 = 4 * PIECE, at_last = (n - 1) * PIECE;
+    uint64_t first = line_of(text, at3), last = line_of(text, at4 - 1), cut = line_of(text, at_last);
+    /* The members are cut mid-line (the cut lines go with the damage). */
+    assert_true(text[at3 - 1] != '\n' && text[at4 - 1] != '\n');
+
+    struct spoor_table *ref = load(plain, 1, 0, true);
+    for (int threads = 1; threads <= 3; threads += 2) {
+        struct spoor_load_opts opts = {.threads = threads, .no_cache = true};
+        opts.read.args = SPOOR_ARGS_ALL;
+        opts.input.chunk_size = 256 << 10;
+        struct spoor_table *t = NULL;
+        struct spoor_load_result res;
+        struct spoor_error err;
+        assert_int_equal(spoor_load_table(&path, 1, &opts, &t, &res, &err), SPOOR_OK);
+        size_t r = 0;
+        for (size_t i = 0; i < ref->nrows && ref->line[i] < cut; i++) {
+            if (ref->line[i] >= first && ref->line[i] <= last)
+                continue;
+            assert_true(r < t->nrows);
+            assert_int_equal(t->line[r], ref->line[i]);
+            assert_int_equal(t->ts[r], ref->ts[i]);
+            assert_int_equal(t->dur[r], ref->dur[i]);
+            assert_int_equal(t->pid[r], ref->pid[i]);
+            assert_int_equal(t->tid[r], ref->tid[i]);
+            assert_string_equal(spoor_table_str(t, t->name[r]), spoor_table_str(ref, ref->name[i]));
+            r++;
+        }
+        assert_int_equal(r, t->nrows);
+        const struct spoor_skips *sk = &res.inputs[0].skips;
+        assert_string_equal(sk->reason[0], "corrupt gzip member");
+        assert_true(sk->count[0] >= last - first + 1);
+        assert_int_equal(sk->sample[0].line, first);
+        char want[96];
+        snprintf(want, sizeof want, "bytes %zu-%zu, checksum mismatch", comp[3], comp[4]);
+        assert_string_equal(sk->sample[0].detail, want);
+        assert_int_equal(sk->sample[1].line, cut);
+        snprintf(want, sizeof want, "corrupt gzip member at bytes %zu-%zu (checksum mismatch): dropped %llu lines",
+                 comp[3], comp[4], (unsigned long long)(last - first + 1));
+        assert_non_null(strstr(res.inputs[0].warning, want));
+        spoor_table_free(t);
+        spoor_load_result_free(&res);
+
+        opts.read.strict = true;
+        assert_int_equal(spoor_load_table(&path, 1, &opts, &t, &res, &err), SPOOR_ESTRICT);
+        snprintf(want, sizeof want, "damaged.pfw.gz:%llu: corrupt gzip member: bytes %zu-%zu",
+                 (unsigned long long)first, comp[3], comp[4]);
+        assert_non_null(strstr(err.msg, want));
+        spoor_load_result_free(&res);
+    }
+    spoor_table_free(ref);
+    free(gz);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_strict_names_the_absolute_line),
         cmocka_unit_test(test_several_inputs_keep_their_sources),
         cmocka_unit_test(test_missing_file_is_an_error),
+        cmocka_unit_test(test_corrupt_gzip_member_adds_no_rows),
     };
     return cmocka_run_group_tests(tests, make_traces, NULL);
 }
