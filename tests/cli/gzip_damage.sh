@@ -80,6 +80,16 @@ for k in 2 "$last"; do
   done
 done
 
+# `spoor cat` numbers lines as the loader does (true after a whole dropped
+# member) and says where lines were dropped.
+f="$WORK/crc2.pfw.gz"
+"$SPOOR_BIN" cat --no-index --lines 6001:6002 "$f" > "$WORK/cat.out" 2> "$WORK/err"
+sed -n 6001,6002p "$WORK/t.pfw" | cmp -s - "$WORK/cat.out" || fail "cat after a dropped member: $(head -c 300 "$WORK/cat.out")"
+"$SPOOR_BIN" cat --no-index --lines 4000:4001 "$f" > "$WORK/cat.out" 2> "$WORK/err"
+sed -n 4000p "$WORK/t.pfw" | cmp -s - "$WORK/cat.out" || fail "cat printed a dropped line"
+grep -q "$f:4001: 2000 lines of a corrupt gzip member at bytes ${offs[2]}-${offs[3]} (checksum mismatch) were dropped here" "$WORK/err" ||
+  fail "cat: no word of the dropped lines: $(cat "$WORK/err")"
+
 # Damaged deflate data in a middle member, in the last one, in two members, and
 # a damaged member header: the member goes, the rest is read.
 mid() { echo $(( (offs[$1] + offs[$1 + 1]) / 2 )) $(( (offs[$1] + offs[$1 + 1]) / 2 + 9 )); }

@@ -134,9 +134,17 @@ int cmd_cat(int argc, char **argv)
     }
     struct spoor_chunk chunk = {0};
     int got;
-    while ((got = spoor_cursor_next(cur, &chunk, &err)) > 0)
+    while ((got = spoor_cursor_next(cur, &chunk, &err)) > 0) {
+        const struct spoor_drop *d = &chunk.dropped;
+        /* A damaged gzip member's lines, numbered as the loader numbers them. */
+        if (d->why && line <= last && line + d->lines >= first)
+            fprintf(stderr, "spoor cat: %s:%llu: %llu lines of a corrupt gzip member at bytes %llu-%llu (%s) "
+                    "were dropped here\n", path, (unsigned long long)line, (unsigned long long)d->lines,
+                    (unsigned long long)d->from, (unsigned long long)d->to, d->why);
+        line += d->lines;
         if (!emit(chunk.data, chunk.len, &line, first, last))
             break;
+    }
     if (got < 0) {
         fprintf(stderr, "spoor cat: %s\n", err.msg);
         status = 1;
