@@ -11,8 +11,9 @@ enum { IO_END = 0, IO_MORE = 1 };
 
 /* Output is held back until the decoder vouches for it (a gzip member's
  * trailer checked out), up to this many bytes; past that it goes out ahead
- * of the check, and damage found later is a hard error. */
-#define IO_HOLD ((size_t)16 << 20)
+ * of the check, and damage found later is a hard error. Holding delays the
+ * first parse by inflating this much (one default chunk, a few ms). */
+#define IO_HOLD ((size_t)4 << 20)
 
 /* Output the decoder found damaged: decoded offsets [out_start, out_end)
  * (out_start is where the damaged member began) from the compressed bytes
