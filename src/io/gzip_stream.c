@@ -76,6 +76,7 @@ static void resume_after_damage(struct gz_decoder *d, uint64_t out_start, uint64
         .out_end = d->out,
         .comp_start = comp_start,
         .why = why,
+        .unsent_last = -1,
     };
     d->has_damage = d->damaged_any = true;
     uint64_t pos = io_gzip_find_member(d->in->map, from, d->in->size);
@@ -84,6 +85,18 @@ static void resume_after_damage(struct gz_decoder *d, uint64_t out_start, uint64
     else
         d->ended = true;
     d->damage.comp_end = pos;
+}
+
+/* What ISA-L decoded before an error but had not output yet. */
+static void count_unsent(const struct inflate_state *st, struct io_damage *dmg)
+{
+    const uint8_t *p = st->tmp_out_buffer + st->tmp_out_processed;
+    const uint8_t *end = st->tmp_out_buffer + st->tmp_out_valid;
+    if (p >= end)
+        return;
+    dmg->unsent_last = end[-1];
+    for (; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        dmg->unsent_newlines++;
 }
 
 /* The current member is damaged. After a checksum mismatch the next member
@@ -106,7 +119,13 @@ static void damaged(struct gz_decoder *d, int ret)
         if (end == d->in->size || io_gzip_find_member(d->in->map, end, d->in->size) == end)
             from = end;
     }
+    struct io_damage unsent = {.unsent_last = -1};
+    count_unsent(d->st, &unsent);
+    bool whole = ret == ISAL_INCORRECT_CHECKSUM && from != d->member_comp + 1;
     resume_after_damage(d, d->member_out, d->member_comp, from, io_gzip_why(ret));
+    d->damage.unsent_newlines = unsent.unsent_newlines;
+    d->damage.unsent_last = unsent.unsent_last;
+    d->damage.whole = whole;
 }
 
 /* The sidecar disagrees with the trace: remove it so the next read rebuilds

@@ -77,6 +77,8 @@ static int produce(struct stream_cursor *s, struct spoor_error *err)
             len += got;
             if (st == IO_END)
                 s->eof = true;
+            if (s->skip_piece)
+                hold_skip_piece(s, &len, &offset);
             struct io_damage dmg;
             if (s->ops->damage && s->ops->damage(s->dec, &dmg)) {
                 st = hold_drop(s, &len, &offset, &dmg, err);
@@ -88,8 +90,6 @@ static int produce(struct stream_cursor *s, struct spoor_error *err)
                 }
                 continue;
             }
-            if (s->skip_piece)
-                hold_skip_piece(s, &len, &offset);
         }
         if (s->boundary != UINT64_MAX && offset + len == s->boundary && !s->eof) {
             int st = at_boundary(s, &len, offset, err);

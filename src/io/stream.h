@@ -17,11 +17,18 @@ enum { IO_END = 0, IO_MORE = 1 };
 
 /* Output the decoder found damaged: decoded offsets [out_start, out_end)
  * (out_start is where the damaged member began) from the compressed bytes
- * [comp_start, comp_end); decoding goes on at out_end. */
+ * [comp_start, comp_end); decoding goes on at out_end. Bytes decoded before
+ * an error but never output count too (so the count does not depend on how
+ * output was sliced): their newlines, and their last byte (-1: none). Whole:
+ * the member's output ran to its trailer and the next member follows it, so
+ * where its output ends says whether it ended a line. */
 struct io_damage {
     uint64_t out_start, out_end;
     uint64_t comp_start, comp_end;
     const char *why;
+    uint64_t unsent_newlines;
+    int unsent_last;
+    bool whole;
 };
 
 struct io_decoder_ops {

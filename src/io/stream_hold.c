@@ -7,7 +7,8 @@
  * until the member they end in checks out, and when one fails, every line
  * that touches its output is dropped: the queued and decoded bytes from the
  * start of the line the member began in up to where decoding resumes, and
- * the rest of a line cut there. Readers never see them, so sinks (which
+ * the rest of a line cut there (after a broken-off decode, the first line
+ * that follows). Readers never see them, so sinks (which
  * accumulate in map() on worker threads) never count them.
  *
  * Holding is bounded (IO_HOLD): a bigger member goes out IO_HOLD behind the
@@ -133,7 +134,7 @@ int hold_drop(struct stream_cursor *s, size_t *len, uint64_t *offset, const stru
                           s->base.in->path, (unsigned long long)dmg->comp_start,
                           (unsigned long long)dmg->comp_end, dmg->why, IO_HOLD >> 20);
     struct spoor_drop d = {.from = dmg->comp_start, .to = dmg->comp_end, .why = dmg->why};
-    struct tally t = {.last = -1};
+    struct tally t = {.newlines = dmg->unsent_newlines, .last = dmg->unsent_last};
     size_t keep = kept(s->cur.buf, *len, *offset, start);
     tally(&t, s->cur.buf + keep, *len - keep);
     if (keep == 0) {
@@ -157,8 +158,11 @@ int hold_drop(struct stream_cursor *s, size_t *len, uint64_t *offset, const stru
         }
     }
     /* A line the drop cut is dropped whole: its rest, up to the next newline
-     * of the output that follows, goes too. */
-    bool cut = t.last >= 0 && t.last != '\n';
+     * of the output that follows, goes too. Where decoding broke off, or the
+     * member's header was lost, where its lines ended is not known: the
+     * output that follows is taken to start inside a line (at worst one good
+     * line is dropped, never a piece of one read as a line). */
+    bool cut = !dmg->whole || (t.last >= 0 && t.last != '\n');
     d.lines += t.newlines + cut;
     s->skip_piece = cut;
     s->first_line = 0;

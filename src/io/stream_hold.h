@@ -56,8 +56,8 @@ int hold_hand_out(struct stream_cursor *s, struct spoor_chunk *chunk);
 int hold_drop(struct stream_cursor *s, size_t *len, uint64_t *offset, const struct io_damage *dmg,
               struct spoor_error *err);
 
-/* Drops the newly decoded bytes of cur up to and including the first newline
- * (the rest of a line cut by a drop). */
+/* Drops cur's bytes (all decoded since the drop) up to and including the
+ * first newline: the rest of a line cut by a drop. */
 void hold_skip_piece(struct stream_cursor *s, size_t *len, uint64_t *offset);
 
 /* At the end of the part: composes the warning from the drops handed out and
