@@ -98,7 +98,7 @@ uint64_t spoor_cursor_progress(const struct spoor_cursor *c);
  * gzip: "truncated at byte N"), or NULL when the input ended cleanly.
  *
  * A gzip member's lines are delivered only once its CRC and length check out
- * (a member of up to 4 MiB of output; see docs/design.md, "Reading"): those of
+ * (up to its first 4 MiB of output; see docs/design.md, "Reading"): those of
  * a member that fails are dropped and reported in the next chunk's `dropped`,
  * and reading goes on at the next member. Damage found in a larger member
  * after some of its lines went out is a hard error. */

@@ -199,6 +199,7 @@ static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spo
             damaged(d, ret);
         } else if (st->block_state == ISAL_BLOCK_FINISH) {
             d->verified = d->out;
+            break;      /* output held for this member's check may go now */
         } else if (st->avail_out > 0) {
             /* Short of output without an error: the input ran out. A member
              * found by searching past damage is no member that was cut short. */

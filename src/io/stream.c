@@ -51,37 +51,46 @@ static void release_consumed(struct stream_cursor *s)
     }
 }
 
-/* Decodes the next chunk into s->cur and queues it (or ends the part).
- * Returns 0 or a negative status. */
-static int produce(struct stream_cursor *s, struct spoor_error *err)
+/* Starts the next chunk in s->cur with the carried line start. */
+static void start_chunk(struct stream_cursor *s)
 {
-    size_t target = s->base.in->chunk_size;
-    if (target < s->carry_len + 1)
-        target = s->carry_len + 1;
-    io_chunk_reserve(&s->cur, target, 0);
+    s->target = s->base.in->chunk_size;
+    if (s->target < s->carry_len + 1)
+        s->target = s->carry_len + 1;
+    io_chunk_reserve(&s->cur, s->target, 0);
     if (s->carry_len)
         memcpy(s->cur.buf, s->carry, s->carry_len);
-    size_t len = s->carry_len;
-    uint64_t offset = s->carry_offset;
+    s->cur.len = s->carry_len;
+    s->cur.offset = s->carry_offset;
     s->carry_len = 0;
+    s->filling = true;
+}
 
+/* Decodes into s->cur until it is a chunk, then queues it (or ends the
+ * part); stops early, cur half full, when a held chunk may go out. Returns 0
+ * or a negative status. */
+static int produce(struct stream_cursor *s, struct spoor_error *err)
+{
+    if (!s->filling)
+        start_chunk(s);
+    struct spoor_chunk *c = &s->cur;
     for (;;) {
-        if (!s->eof && len < target) {
-            size_t want = target - len;
-            if (s->boundary != UINT64_MAX && s->boundary - (offset + len) < want)
-                want = (size_t)(s->boundary - (offset + len));
+        if (!s->eof && c->len < s->target) {
+            size_t want = s->target - c->len;
+            if (s->boundary != UINT64_MAX && s->boundary - (c->offset + c->len) < want)
+                want = (size_t)(s->boundary - (c->offset + c->len));
             size_t got = 0;
-            int st = want ? s->ops->fill(s->dec, (uint8_t *)s->cur.buf + len, want, &got, err) : IO_MORE;
+            int st = want ? s->ops->fill(s->dec, (uint8_t *)c->buf + c->len, want, &got, err) : IO_MORE;
             if (st < 0)
                 return st;
-            len += got;
+            c->len += got;
             if (st == IO_END)
                 s->eof = true;
             if (s->skip_piece)
-                hold_skip_piece(s, &len, &offset);
+                hold_skip_piece(s);
             struct io_damage dmg;
             if (s->ops->damage && s->ops->damage(s->dec, &dmg)) {
-                st = hold_drop(s, &len, &offset, &dmg, err);
+                st = hold_drop(s, &dmg, err);
                 if (st < 0)
                     return st;
                 if (st > 0) {       /* the good lines before the damage made a chunk */
@@ -90,41 +99,43 @@ static int produce(struct stream_cursor *s, struct spoor_error *err)
                 }
                 continue;
             }
+            if (hold_ready(s))
+                return 0;
         }
-        if (s->boundary != UINT64_MAX && offset + len == s->boundary && !s->eof) {
-            int st = at_boundary(s, &len, offset, err);
+        if (s->boundary != UINT64_MAX && c->offset + c->len == s->boundary && !s->eof) {
+            int st = at_boundary(s, &c->len, c->offset, err);
             if (st < 0)
                 return st;
             if (s->done) {
-                hold_finish(s, len, offset);
+                hold_finish(s, c->len, c->offset);
                 return 0;
             }
             continue;
         }
         if (s->eof) {
             s->done = true;
-            hold_finish(s, len, offset);
+            hold_finish(s, c->len, c->offset);
             return 0;
         }
-        if (len < target)
+        if (c->len < s->target)
             continue;
-        const uint8_t *nl = memrchr(s->cur.buf, '\n', len);
+        const uint8_t *nl = memrchr(c->buf, '\n', c->len);
         if (!nl) {
             /* One line longer than the chunk: grow the chunk to hold all of it. */
-            if (len >= IO_MAX_LINE)
+            if (c->len >= IO_MAX_LINE)
                 return -spoor_fail(err, SPOOR_EFORMAT,
                                   "%s: the line at byte %llu is longer than %zu MiB",
-                                  s->base.in->path, (unsigned long long)offset, IO_MAX_LINE >> 20);
-            target = len * 2 < IO_MAX_LINE ? len * 2 : IO_MAX_LINE;
-            io_chunk_reserve(&s->cur, target, len);
+                                  s->base.in->path, (unsigned long long)c->offset, IO_MAX_LINE >> 20);
+            s->target = c->len * 2 < IO_MAX_LINE ? c->len * 2 : IO_MAX_LINE;
+            io_chunk_reserve(c, s->target, c->len);
             continue;
         }
-        size_t cut = (size_t)(nl - (const uint8_t *)s->cur.buf) + 1;
-        const uint8_t *tail = (const uint8_t *)s->cur.buf + cut;
+        size_t cut = (size_t)(nl - (const uint8_t *)c->buf) + 1;
+        const uint8_t *tail = (const uint8_t *)c->buf + cut;
         if (s->ops->cut)
-            s->ops->cut(s->dec, offset + len, offset + cut, tail);
-        set_carry(s, tail, len - cut, offset + cut);
-        hold_finish(s, cut, offset);
+            s->ops->cut(s->dec, c->offset + c->len, c->offset + cut, tail);
+        set_carry(s, tail, c->len - cut, c->offset + cut);
+        hold_finish(s, cut, c->offset);
         return 0;
     }
 }
@@ -138,6 +149,14 @@ static int stream_next(struct spoor_cursor *base, struct spoor_chunk *chunk, str
         if (s->done) {
             hold_end(s);
             return 0;
+        }
+        if (!s->cur.buf && chunk->buf) {
+            /* Decode into the caller's buffer (it comes back with the chunk),
+             * so a cursor per part touches no fresh memory. */
+            s->cur.buf = chunk->buf;
+            s->cur.cap = chunk->cap;
+            chunk->buf = NULL;
+            chunk->cap = 0;
         }
         release_consumed(s);
         int st = produce(s, err);

@@ -10,9 +10,9 @@
 enum { IO_END = 0, IO_MORE = 1 };
 
 /* Output is held back until the decoder vouches for it (a gzip member's
- * trailer checked out), up to this many bytes; past that it goes out ahead
- * of the check, and damage found later is a hard error. Holding delays the
- * first parse by inflating this much (one default chunk, a few ms). */
+ * trailer checked out), until the member has decoded this many bytes; then
+ * it goes out ahead of the check, and damage found later is a hard error.
+ * One default chunk: the first parse waits for no more than it did. */
 #define IO_HOLD ((size_t)4 << 20)
 
 /* Output the decoder found damaged: decoded offsets [out_start, out_end)

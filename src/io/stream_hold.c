@@ -11,11 +11,12 @@
  * that follows). Readers never see them, so sinks (which
  * accumulate in map() on worker threads) never count them.
  *
- * Holding is bounded (IO_HOLD): a bigger member goes out IO_HOLD behind the
- * decoder, unchecked; damage found in it later is a hard error, since its
- * first lines are already with the reader. Holding costs no copy (buffers
- * are swapped), only the overlap of inflating and parsing the first
- * IO_HOLD bytes of a member. */
+ * Holding is bounded (IO_HOLD): once a member has decoded that much, what
+ * waits goes out unchecked, and damage found in the member later is a hard
+ * error, since its first lines are already with the reader. Holding costs no
+ * copy (buffers are swapped); the cursor stops decoding as soon as a held
+ * chunk may go (a member ended, or passed IO_HOLD), so parsing waits at most
+ * for the rest of the member a chunk ends in. */
 #include "io/stream_hold.h"
 
 #include <stdio.h>
@@ -39,18 +40,23 @@ void hold_finish(struct stream_cursor *s, size_t len, uint64_t offset)
     h->dropped = s->drop;
     s->first_line = 0;
     s->drop = (struct spoor_drop){0};
-    s->held_bytes += len;
     s->cur = s->nspare ? s->spare[--s->nspare] : (struct spoor_chunk){0};
+    s->filling = false;
 }
 
 bool hold_ready(struct stream_cursor *s)
 {
     if (s->nheld == 0)
         return false;
-    if (s->done || s->held_bytes > IO_HOLD || !s->ops->verified)
+    if (s->done || !s->ops->verified)
         return true;
+    uint64_t verified = s->ops->verified(s->dec);
     const struct spoor_chunk *h = &s->held[0];
-    return h->offset + h->len <= s->ops->verified(s->dec);
+    if (h->offset + h->len <= verified)
+        return true;
+    /* Everything decoded past `verified` is of the member being decoded. */
+    uint64_t decoded = s->filling ? s->cur.offset + s->cur.len : s->carry_offset + s->carry_len;
+    return decoded > verified && decoded - verified >= IO_HOLD;
 }
 
 static void add_spare(struct stream_cursor *s, char *buf, size_t cap)
@@ -66,7 +72,6 @@ int hold_hand_out(struct stream_cursor *s, struct spoor_chunk *chunk)
 {
     struct spoor_chunk h = s->held[0];
     memmove(s->held, s->held + 1, --s->nheld * sizeof *s->held);
-    s->held_bytes -= h.len;
     if (chunk->buf)
         add_spare(s, chunk->buf, chunk->cap);
     chunk->buf = h.buf;
@@ -123,9 +128,9 @@ static void merge(struct spoor_drop *d, const struct spoor_drop *old)
     }
 }
 
-int hold_drop(struct stream_cursor *s, size_t *len, uint64_t *offset, const struct io_damage *dmg,
-              struct spoor_error *err)
+int hold_drop(struct stream_cursor *s, const struct io_damage *dmg, struct spoor_error *err)
 {
+    struct spoor_chunk *c = &s->cur;
     uint64_t start = dmg->out_start;
     if (start < s->handed_end)
         return -spoor_fail(err, SPOOR_EFORMAT,
@@ -135,19 +140,18 @@ int hold_drop(struct stream_cursor *s, size_t *len, uint64_t *offset, const stru
                           (unsigned long long)dmg->comp_end, dmg->why, IO_HOLD >> 20);
     struct spoor_drop d = {.from = dmg->comp_start, .to = dmg->comp_end, .why = dmg->why};
     struct tally t = {.newlines = dmg->unsent_newlines, .last = dmg->unsent_last};
-    size_t keep = kept(s->cur.buf, *len, *offset, start);
-    tally(&t, s->cur.buf + keep, *len - keep);
+    size_t keep = kept(c->buf, c->len, c->offset, start);
+    tally(&t, c->buf + keep, c->len - keep);
     if (keep == 0) {
         merge(&d, &s->drop);
         s->drop = (struct spoor_drop){0};
     }
     /* Queued chunks ending in '\n' before the line that reaches the damage stay. */
-    bool reached = *offset < start;
+    bool reached = c->offset < start;
     while (!reached && s->nheld > 0) {
         struct spoor_chunk *h = &s->held[s->nheld - 1];
         size_t k = kept(h->buf, h->len, h->offset, start);
         tally(&t, h->buf + k, h->len - k);
-        s->held_bytes -= h->len - k;
         reached = h->offset < start;
         if (k > 0) {
             h->len = k;
@@ -167,23 +171,24 @@ int hold_drop(struct stream_cursor *s, size_t *len, uint64_t *offset, const stru
     s->skip_piece = cut;
     s->first_line = 0;
     if (keep > 0) {
-        hold_finish(s, keep, *offset);
+        hold_finish(s, keep, c->offset);
         s->drop = d;
         return 1;
     }
     s->drop = d;
-    *len = 0;
-    *offset = dmg->out_end;
+    c->len = 0;
+    c->offset = dmg->out_end;
     return 0;
 }
 
-void hold_skip_piece(struct stream_cursor *s, size_t *len, uint64_t *offset)
+void hold_skip_piece(struct stream_cursor *s)
 {
-    const char *nl = memchr(s->cur.buf, '\n', *len);
-    size_t n = nl ? (size_t)(nl - s->cur.buf) + 1 : *len;
-    memmove(s->cur.buf, s->cur.buf + n, *len - n);
-    *len -= n;
-    *offset += n;
+    struct spoor_chunk *c = &s->cur;
+    const char *nl = memchr(c->buf, '\n', c->len);
+    size_t n = nl ? (size_t)(nl - c->buf) + 1 : c->len;
+    memmove(c->buf, c->buf + n, c->len - n);
+    c->len -= n;
+    c->offset += n;
     s->skip_piece = !nl;
 }
 

@@ -19,10 +19,11 @@ struct stream_cursor {
     bool eof;                   /* the decoder has no more data */
     bool done;                  /* the part is over: nothing more is produced */
 
-    struct spoor_chunk cur;     /* the chunk being decoded into; offsets decoded */
+    struct spoor_chunk cur;     /* the chunk being decoded into (len, offset decoded) */
+    size_t target;              /* ... its size when full */
+    bool filling;               /* ... it was started */
     struct spoor_chunk *held;   /* finished chunks, oldest first */
     size_t nheld, held_cap;
-    size_t held_bytes;
     struct spoor_chunk *spare;  /* buffers to decode into next */
     size_t nspare, spare_cap;
     uint64_t handed_end;        /* decoded offset past the last chunk handed out */
@@ -41,24 +42,22 @@ struct stream_cursor {
 void hold_finish(struct stream_cursor *s, size_t len, uint64_t offset);
 
 /* True when the oldest queued chunk may go out: the decoder vouches for it,
- * the part is over, or more than IO_HOLD bytes wait. */
+ * the part is over, or the member being decoded has passed IO_HOLD bytes. */
 bool hold_ready(struct stream_cursor *s);
 
 /* Hands the oldest queued chunk to the caller (buffers swapped); returns 1. */
 int hold_hand_out(struct stream_cursor *s, struct spoor_chunk *chunk);
 
-/* The decoder found damage while filling cur, which holds *len bytes from
- * decoded offset *offset: drops every queued or decoded byte of the lines
- * that touch it and records the drop for the next chunk. Returns 1 when the
- * good lines before it were finished as a chunk (the next one starts
- * afresh), 0 when cur goes on empty at the decoder's offset, or a negative
- * status when lines of the damaged member were already handed out. */
-int hold_drop(struct stream_cursor *s, size_t *len, uint64_t *offset, const struct io_damage *dmg,
-              struct spoor_error *err);
+/* The decoder found damage while filling cur: drops every queued or decoded
+ * byte of the lines that touch it and records the drop for the next chunk.
+ * Returns 1 when the good lines before it were finished as a chunk (the next
+ * one starts afresh), 0 when cur goes on empty at the decoder's offset, or a
+ * negative status when lines of the damaged member were already handed out. */
+int hold_drop(struct stream_cursor *s, const struct io_damage *dmg, struct spoor_error *err);
 
 /* Drops cur's bytes (all decoded since the drop) up to and including the
  * first newline: the rest of a line cut by a drop. */
-void hold_skip_piece(struct stream_cursor *s, size_t *len, uint64_t *offset);
+void hold_skip_piece(struct stream_cursor *s);
 
 /* At the end of the part: composes the warning from the drops handed out and
  * the decoder's own (final by then). */
