@@ -201,6 +201,8 @@ const char *spoor_field_map_set_fixed(const struct spoor_field_map *m, struct sp
     case SPOOR_FIXED_DUR:
         if (!spoor_time_parse_decimal(text, len, m->dur_unit_ns, &v))
             return "dur is not a number";
+        if (v < 0) /* a call cannot end before it starts; never summed */
+            return "negative dur";
         t->dur[row] = v;
         break;
     case SPOOR_FIXED_PID:
