@@ -6,6 +6,7 @@
 
 #include "filter_load.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/expr.h"
 #include "spoor/resolve.h"
@@ -97,6 +98,8 @@ int cmd_events(int argc, char **argv)
     int code = parse_cli(argc, argv, &cli, &opts);
     if (code >= 0)
         return code;
+    if (output_guard1("events", cli.output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
+        return 2;
 
     struct spoor_expr *expr;
     char **cols;

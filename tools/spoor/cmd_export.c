@@ -9,6 +9,7 @@
 
 #include "filter_load.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/export.h"
 #include "spoor/write.h"
@@ -177,6 +178,8 @@ int cmd_export(int argc, char **argv)
     int code = parse_cli(argc, argv, &cli, &opts);
     if (code >= 0)
         return code;
+    if (output_guard1("export", cli.output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
+        return 2;
     struct spoor_expr *expr;
     char **cols;
     size_t ncols;
