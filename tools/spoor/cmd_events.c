@@ -115,7 +115,7 @@ int cmd_events(int argc, char **argv)
     struct spoor_load_result res = {0};
     if (st == SPOOR_OK) {
         struct spoor_writer_opts wo = {.format = output_format(&cli), .columns = (const char *const *)cols,
-                                       .ncolumns = ncols};
+                                       .ncolumns = ncols, .name = out.path};
         writer = spoor_writer_new(out.fp, &wo);
         st = filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts, write_rows,
                              writer, &res, &err);

@@ -111,13 +111,13 @@ static int target_open(struct target *t, enum format format, struct spoor_atomic
     const char *const *columns = (const char *const *)cols;
     switch (format) {
     case FORMAT_SQLITE:
-        return spoor_sqlite_writer_open(&t->db, out->tmp, columns, ncols, only_source, err);
+        return spoor_sqlite_writer_open(&t->db, out->tmp, out->path, columns, ncols, only_source, err);
     case FORMAT_PERFETTO:
-        t->trace = spoor_perfetto_writer_new(out->fp, columns, ncols);
+        t->trace = spoor_perfetto_writer_new(out->fp, out->path, columns, ncols);
         return SPOOR_OK;
     default: {
         struct spoor_writer_opts wo = {.format = format == FORMAT_CSV ? SPOOR_WRITE_CSV : SPOOR_WRITE_JSONL,
-                                       .columns = columns, .ncolumns = ncols};
+                                       .columns = columns, .ncolumns = ncols, .name = out->path};
         t->rows = spoor_writer_new(out->fp, &wo);
         return SPOOR_OK;
     }
@@ -163,8 +163,8 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         return 2;
     }
     cli->format = (enum format)f;
-    if (cli->format == FORMAT_SQLITE && !strcmp(cli->output, "-")) {
-        fprintf(stderr, "spoor export: --to sqlite needs a file: -o - (stdout) cannot hold a database\n");
+    if (cli->format == FORMAT_SQLITE && (!strcmp(cli->output, "-") || spoor_path_is_special(cli->output))) {
+        fprintf(stderr, "spoor export: --to sqlite needs a regular file: -o %s cannot hold a database\n", cli->output);
         return 2;
     }
     return -1;

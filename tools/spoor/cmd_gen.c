@@ -128,9 +128,10 @@ int cmd_gen(int argc, char **argv)
 
     struct spoor_gen_result r;
     struct spoor_error err = {0};
-    if (spoor_gen_write(path, &opts, &r, &err)) {
+    int rc = spoor_gen_write(path, &opts, &r, &err);
+    if (rc) {
         fprintf(stderr, "spoor gen: %s\n", err.msg);
-        return 1;
+        return rc == SPOOR_EUSAGE ? 2 : 1; /* a size beyond the free space is known before writing */
     }
     printf("%s: %llu lines, %llu events (%llu calls, %llu nested kernel, %llu background), "
            "%llu metadata; %.1f MB",
