@@ -6,6 +6,7 @@
 
 #include "filter_load.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/attribute.h"
 
@@ -190,6 +191,9 @@ int cmd_attribute(int argc, char **argv)
     int code = parse_cli(argc, argv, &cli, &opts, &ch);
     if (code >= 0)
         return code;
+    if (output_guard1("attribute", cli.output, (const char *const *)argv + optind, (size_t)(argc - optind),
+                      opts.cache_dir))
+        return 2;
     struct spoor_expr *calls, *events = NULL;
     if (compile("--calls", CLI(&cli, OPT_CALLS), &calls) != SPOOR_OK ||
         compile("--events", CLI(&cli, OPT_EVENTS), &events) != SPOOR_OK) {

@@ -143,8 +143,8 @@ int cmd_cat(int argc, char **argv)
     } else if (got == 0 && spoor_cursor_warning(cur)) {
         fprintf(stderr, "spoor cat: %s: %s\n", path, spoor_cursor_warning(cur));
     }
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "spoor cat: writing the output failed: %s\n", strerror(errno));
+    if (fflush(stdout) != 0 || ferror(stdout)) { /* a failed fwrite leaves nothing for fflush to fail on */
+        fprintf(stderr, "spoor cat: cannot write stdout: %s\n", strerror(errno ? errno : EIO));
         status = 1;
     }
     spoor_chunk_release(&chunk);

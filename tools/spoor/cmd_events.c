@@ -6,6 +6,7 @@
 
 #include "filter_load.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/expr.h"
 #include "spoor/resolve.h"
@@ -97,6 +98,8 @@ int cmd_events(int argc, char **argv)
     int code = parse_cli(argc, argv, &cli, &opts);
     if (code >= 0)
         return code;
+    if (output_guard1("events", cli.output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
+        return 2;
 
     struct spoor_expr *expr;
     char **cols;
@@ -112,7 +115,7 @@ int cmd_events(int argc, char **argv)
     struct spoor_load_result res = {0};
     if (st == SPOOR_OK) {
         struct spoor_writer_opts wo = {.format = output_format(&cli), .columns = (const char *const *)cols,
-                                       .ncolumns = ncols};
+                                       .ncolumns = ncols, .name = out.path};
         writer = spoor_writer_new(out.fp, &wo);
         st = filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts, write_rows,
                              writer, &res, &err);

@@ -4,6 +4,7 @@
 
 #include "ml/export_header.h"
 #include "ml/model_json.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 
 static const char usage[] =
@@ -50,6 +51,8 @@ int cmd_export_model(int argc, char **argv)
         fprintf(stderr, "spoor export-model: needs MODEL and --c-header FILE; see 'spoor export-model --help'\n");
         return 2;
     }
+    if (output_guard1("export-model", header, (const char *const *)argv + optind, 1, NULL))
+        return 2;
     struct spoor_error err = {0};
     struct spoor_model *m = NULL;
     struct spoor_atomic_file out;

@@ -6,6 +6,7 @@
 
 #include "cli_number.h"
 #include "gen_kinds.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/gen.h"
 
@@ -120,12 +121,17 @@ int cmd_gen(int argc, char **argv)
     if (!path)
         return usage_error("%s", "-o FILE is required");
     opts.truth = opts.truth && !spoor_path_is_special(path); /* no sidecar beside /dev/null or a FIFO */
+    char truth[4096];
+    spoor_gen_truth_path(path, truth, sizeof truth);
+    if (output_guard("gen", (const char *[]){path, opts.truth ? truth : NULL}, 2, NULL, 0, NULL))
+        return 2;
 
     struct spoor_gen_result r;
     struct spoor_error err = {0};
-    if (spoor_gen_write(path, &opts, &r, &err)) {
+    int rc = spoor_gen_write(path, &opts, &r, &err);
+    if (rc) {
         fprintf(stderr, "spoor gen: %s\n", err.msg);
-        return 1;
+        return rc == SPOOR_EUSAGE ? 2 : 1; /* a size beyond the free space is known before writing */
     }
     printf("%s: %llu lines, %llu events (%llu calls, %llu nested kernel, %llu background), "
            "%llu metadata; %.1f MB",
@@ -135,10 +141,7 @@ int cmd_gen(int argc, char **argv)
     if (r.disk_bytes != r.bytes)
         printf(", %.1f MB on disk (%.2f:1)", r.disk_bytes / 1e6, (double)r.bytes / (double)r.disk_bytes);
     putchar('\n');
-    if (opts.truth) {
-        char truth[4096];
-        spoor_gen_truth_path(path, truth, sizeof truth);
+    if (opts.truth)
         printf("ground truth: %s\n", truth);
-    }
     return 0;
 }

@@ -12,6 +12,7 @@
 #include "load_args.h"
 #include "ml/dataset.h"
 #include "ml/importance_run.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 
 static const char usage[] =
@@ -183,6 +184,9 @@ static int parse_args(int argc, char **argv, struct args *a)
         return 2;
     }
     a->path = argv[optind];
+    const char *outputs[] = {a->output, a->corr_matrix, a->spearman_matrix};
+    if (output_guard("importance", outputs, 3, &a->path, 1, a->load.cache_dir))
+        return 2;
     /* XGBoost's OpenMP threads spin while they wait: on a busy machine two cost
      * twice the CPU of one for the same trees: one unless --threads asks for more. */
     a->opts.threads = a->load.threads > 0 ? a->load.threads : 1;

@@ -6,6 +6,7 @@
 
 #include "cli_number.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/lifecycle_write.h"
 
@@ -207,6 +208,10 @@ int cmd_lifecycle(int argc, char **argv)
         fprintf(stderr, "spoor lifecycle: no log given; see 'spoor lifecycle --help'\n");
         return 2;
     }
+    if (output_guard1("lifecycle", output, (const char *const *)argv + optind, (size_t)(argc - optind),
+                      opts.cache_dir) ||
+        output_guard1("lifecycle", output, &compare, compare != NULL, opts.cache_dir))
+        return 2;
     struct spoor_error err;
     if (build_spec(&a, &spec, &err) != SPOOR_OK) {
         fprintf(stderr, "spoor lifecycle: %s\n", err.msg);

@@ -10,6 +10,7 @@
 
 #include "cli_number.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "series_sections.h"
 #include "spoor/atomic_file.h"
 #include "spoor/json_out.h"
@@ -364,6 +365,9 @@ int cmd_series(int argc, char **argv)
         fprintf(stderr, "spoor series: no table given; see 'spoor series --help'\n");
         bad = 1;
     }
+    if (!bad)
+        bad = output_guard1("series", a.output, (const char *const *)argv + optind, (size_t)(argc - optind),
+                            a.load.cache_dir);
     if (bad || settle(&a)) {
         args_release(&a);
         return 2;

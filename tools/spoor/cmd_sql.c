@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/sql.h"
 #include "sql_shell.h"
@@ -206,6 +207,9 @@ int cmd_sql(int argc, char **argv)
     struct spoor_load_opts opts;
     load_args_init(&opts); /* args mode ALL: every key is a column */
     int code = parse_cli(argc, argv, &cli, &opts);
+    if (code < 0 && (output_guard1("sql", cli.output, cli.traces, cli.ntraces, opts.cache_dir) ||
+                     output_guard1("sql", cli.output, &cli.query_file, cli.query_file != NULL, NULL)))
+        code = 2;
     if (code < 0)
         code = find_query(&cli);
     else if (code == 0)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/csv_out.h"
 #include "spoor/json_out.h"
@@ -232,6 +233,8 @@ int cmd_stats(int argc, char **argv)
         fprintf(stderr, "spoor stats: no trace given; see 'spoor stats --help'\n");
         return 2;
     }
+    if (output_guard1("stats", output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
+        return 2;
 
     struct spoor_stats_run *run = spoor_stats_begin(spoor_load_threads(&opts));
     struct spoor_sink sink = spoor_stats_sink(run);

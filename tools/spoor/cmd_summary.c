@@ -7,6 +7,7 @@
 
 #include "cli_number.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/json_out.h"
 #include "spoor/summary.h"
@@ -293,6 +294,8 @@ int cmd_summary(int argc, char **argv)
 
     const char *const *paths = (const char *const *)argv + optind;
     size_t npaths = (size_t)(argc - optind);
+    if (output_guard1("summary", output, paths, npaths, opts.cache_dir))
+        return 2;
     sopts.inputs = npaths;
     struct spoor_summary_run *run = spoor_summary_begin(&sopts, spoor_load_threads(&opts));
     struct spoor_sink sink = spoor_summary_sink(run);

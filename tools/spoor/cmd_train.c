@@ -10,6 +10,7 @@
 #include "ml/evaluate.h"
 #include "ml/model_json.h"
 #include "ml_cli.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 
 static const char usage[] =
@@ -181,7 +182,8 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
         fprintf(stderr, "spoor train: needs one DATASET, --label and -o MODEL; see 'spoor train --help'\n");
         return 2;
     }
-    return -1;
+    const char *outputs[] = {c->output, c->save_split};
+    return output_guard("train", outputs, 2, (const char *const *)argv + optind, 1, opts->cache_dir) ? 2 : -1;
 }
 
 static const char *const baselines[] = {"majority", "rule", "knn"};

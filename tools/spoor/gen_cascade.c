@@ -7,6 +7,7 @@
 
 #include "cli_number.h"
 #include "gen_kinds.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/gen_cascade.h"
 
@@ -94,6 +95,11 @@ int cmd_gen_cascade(int argc, char **argv)
         return 2;
     }
     o.truth = o.truth && !spoor_path_is_special(path); /* no sidecars beside /dev/null or a FIFO */
+    char a[4096], b[4096];
+    spoor_gen_cascade_truth_path(path, false, a, sizeof a);
+    spoor_gen_cascade_truth_path(path, true, b, sizeof b);
+    if (output_guard("gen", (const char *[]){path, o.truth ? a : NULL, o.truth ? b : NULL}, 3, NULL, 0, NULL))
+        return 2;
     struct spoor_gen_cascade_result r;
     struct spoor_error err = {0};
     if (spoor_gen_cascade_write(path, &o, &r, &err)) {
@@ -103,11 +109,7 @@ int cmd_gen_cascade(int argc, char **argv)
     printf("%s: %llu lines, %llu records (%llu tasks, %llu transfers), %llu broken lines; %.1f MB\n", path,
            (unsigned long long)r.lines, (unsigned long long)r.records, (unsigned long long)r.tasks,
            (unsigned long long)r.transfers, (unsigned long long)r.bad_lines, r.bytes / 1e6);
-    if (o.truth) {
-        char a[4096], b[4096];
-        spoor_gen_cascade_truth_path(path, false, a, sizeof a);
-        spoor_gen_cascade_truth_path(path, true, b, sizeof b);
+    if (o.truth)
         printf("ground truth: %s, %s\n", a, b);
-    }
     return 0;
 }

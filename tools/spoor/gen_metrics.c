@@ -7,6 +7,7 @@
 
 #include "cli_number.h"
 #include "gen_kinds.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/gen.h"
 #include "spoor/gen_metrics.h"
@@ -118,6 +119,10 @@ int cmd_gen_metrics(int argc, char **argv)
     if (!path)
         return usage_error("-o FILE is required:", "-o");
     o.truth = o.truth && !spoor_path_is_special(path); /* no sidecar beside /dev/null or a FIFO */
+    char truth[4096];
+    spoor_gen_truth_path(path, truth, sizeof truth);
+    if (output_guard("gen", (const char *[]){path, o.truth ? truth : NULL}, 2, NULL, 0, NULL))
+        return 2;
     o.jsonl = ends_with(path, ".jsonl") || ends_with(path, ".jsonl.gz");
 
     struct spoor_gen_metrics_result r;
@@ -131,10 +136,7 @@ int cmd_gen_metrics(int argc, char **argv)
     if (r.disk_bytes != r.bytes)
         printf(", %.1f MB on disk", r.disk_bytes / 1e6);
     putchar('\n');
-    if (o.truth) {
-        char truth[4096];
-        spoor_gen_truth_path(path, truth, sizeof truth);
+    if (o.truth)
         printf("ground truth: %s\n", truth);
-    }
     return 0;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "spoor/atomic_file.h"
 
 static void usage(FILE *out)
 {
@@ -32,6 +33,7 @@ int main(int argc, char **argv)
         puts("spoor 0.1.0");
         return 0;
     }
+    spoor_atomic_file_cleanup_on_signals(); /* an interrupted run leaves no temporary behind */
     for (const struct spoor_command *c = spoor_commands; c->name; c++)
         if (!strcmp(c->name, argv[1]))
             return c->run(argc - 1, argv + 1);

@@ -2,6 +2,7 @@
 #include "ml_cli.h"
 #include "load_args.h"
 #include "ml/model_json.h"
+#include "output_guard.h"
 #include "spoor/json_out.h"
 #include "spoor/text_table.h"
 
@@ -129,6 +130,8 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
         fprintf(stderr, "spoor %s: needs MODEL and DATASET; see 'spoor %s --help'\n", c->name, c->name);
         return 2;
     }
+    if (output_guard1(c->name, output, (const char *const *)argv + optind, 2, opts.cache_dir))
+        return 2;
     struct spoor_model *m = NULL;
     struct spoor_dataset *ds = NULL;
     code = ml_model_dataset_load(c->name, argv[optind], argv[optind + 1], c->with_label, group, &opts, &m, &ds);
