@@ -58,7 +58,9 @@ static void on_signal(int sig)
 
 void spoor_atomic_file_cleanup_on_signals(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    /* SIGPIPE: a reader of stdout that went away (`spoor gen -o - | head`) while a
+     * sidecar was being written. */
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     enum { NSIGS = sizeof sigs / sizeof *sigs };
     for (size_t i = 0; i < NSIGS; i++) {
         struct sigaction sa, old;

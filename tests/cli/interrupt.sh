@@ -1,4 +1,4 @@
-# An interrupted run leaves nothing behind: SIGINT, SIGTERM or SIGHUP while
+# An interrupted run leaves nothing behind: SIGINT, SIGTERM, SIGHUP or SIGPIPE while
 # export, events -o, gen or sql (its snapshot) write removes their hidden
 # temporaries and the process dies by the signal (exit 128+n). After SIGKILL
 # the previous output is intact, and the next run writing the same target
@@ -15,7 +15,7 @@ temps() { compgen -G "$WORK/.*.tmp-*" || true; }
 run_until_temp() {
   local glob=$1
   shift
-  env --default-signal=INT,TERM,HUP "$SPOOR_BIN" "$@" > /dev/null 2> "$WORK/err" &
+  env --default-signal=INT,TERM,HUP,PIPE "$SPOOR_BIN" "$@" > /dev/null 2> "$WORK/err" &
   pid=$!
   for _ in $(seq 5000); do
     compgen -G "$glob" > /dev/null && return 0
@@ -39,6 +39,7 @@ interrupt() {
 interrupt INT 2 ".e.csv.tmp-*" export --no-progress --threads 1 --to csv -o e.csv big.pfw
 interrupt TERM 15 ".e.db.tmp-*" export --no-progress --threads 1 --to sqlite -o e.db big.pfw
 interrupt HUP 1 ".ev.csv.tmp-*" events --no-progress --threads 1 -o ev.csv big.pfw
+interrupt PIPE 13 ".ev.csv.tmp-*" events --no-progress --threads 1 -o ev.csv big.pfw
 interrupt TERM 15 ".g.pfw.gz.tmp-*" gen -o g.pfw.gz --size-mb 100000
 [ ! -e g.pfw.gz ] && [ ! -e g.pfw.gz.truth.json ] || fail "an interrupted gen left an output"
 interrupt INT 2 ".big.pfw.spoor-snap.tmp-*" sql --no-progress big.pfw "SELECT count(*) FROM events"
