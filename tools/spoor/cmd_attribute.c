@@ -1,3 +1,4 @@
+/* spoor --help: per I/O call, the time each kernel function took inside it (a dataset) */
 /* spoor attribute: per I/O call, the time each kernel function took inside it
  * (spoor/attribute.h over the interval engine), as a CSV or JSONL dataset. */
 #include <stdio.h>

@@ -1,9 +1,11 @@
+/* spoor --help: what is in a trace: counts, time span, dur per cat and name */
 /* spoor stats: what is in a trace, in one streaming pass. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "load_args.h"
 #include "spoor/atomic_file.h"
 #include "spoor/csv_out.h"
@@ -198,7 +200,9 @@ int cmd_stats(int argc, char **argv)
     enum format format = FMT_TABLE;
     const char *output = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+    while ((c = cli_getopt("stats", argc, argv, "ho:", options, NULL)) != -1) {
+        if (c == CLI_BAD_OPTION)
+            return 2;
         if (c == 'o') {
             output = optarg;
             continue;
@@ -220,13 +224,8 @@ int cmd_stats(int argc, char **argv)
             }
             continue;
         }
-        int handled = load_args_handle(&opts, c, optarg, "stats");
-        if (handled < 0)
+        if (load_args_handle(&opts, c, optarg, "stats") <= 0)
             return 2;
-        if (handled == 0) {
-            fprintf(stderr, "spoor stats: see 'spoor stats --help'\n");
-            return 2;
-        }
     }
     if (optind >= argc) {
         fprintf(stderr, "spoor stats: no trace given; see 'spoor stats --help'\n");

@@ -1,3 +1,4 @@
+/* spoor --help: the time-period summary and layer breakdown of a trace */
 /* spoor summary: the time-period summary and layer breakdown of a trace. */
 #include <getopt.h>
 #include <inttypes.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "cli_number.h"
+#include "cli_getopt.h"
 #include "load_args.h"
 #include "spoor/atomic_file.h"
 #include "spoor/json_out.h"
@@ -263,7 +265,7 @@ int cmd_summary(int argc, char **argv)
     enum format format = FMT_TABLE;
     const char *output = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+    while ((c = cli_getopt("summary", argc, argv, "ho:", options, NULL)) != -1) {
         int bad = 0;
         if (c == 'h') {
             fputs(usage, stdout);
@@ -277,12 +279,8 @@ int cmd_summary(int argc, char **argv)
             bad = parse_format(optarg, &format);
         else if (c == 'n')
             bad = parse_top(optarg, &sopts.top);
-        else {
-            int handled = load_args_handle(&opts, c, optarg, "summary");
-            if (handled == 0)
-                fprintf(stderr, "spoor summary: see 'spoor summary --help'\n");
-            bad = handled <= 0 ? -1 : 0;
-        }
+        else
+            bad = c == CLI_BAD_OPTION || load_args_handle(&opts, c, optarg, "summary") <= 0;
         if (bad)
             return 2;
     }

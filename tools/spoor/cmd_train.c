@@ -1,3 +1,4 @@
+/* spoor --help: train a classifier on a dataset and save it as a model */
 /* spoor train: fits a classifier on a dataset, scores it on held-out rows (or
  * by cross-validation) beside the baselines, and saves it as a JSON model. */
 #include <time.h>
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "cli_number.h"
+#include "cli_getopt.h"
 #include "load_args.h"
 #include "ml/evaluate.h"
 #include "ml/model_json.h"
@@ -27,7 +29,7 @@ static const char usage[] =
     "  --keep-redundant     keep the features exactly as listed (plain names)\n"
     "  --group COL          rows of one group (e.g. run_id) are held out together\n"
     "evaluation:\n"
-    "  --test F             held-out fraction (default 0.2): whole groups with --group,\n"
+    "  --test-frac F        held-out fraction (default 0.2): whole groups with --group,\n"
     "                       else stratified rows\n"
     "  --split rows         hold out stratified rows even with --group (leaky; to\n"
     "                       reproduce a row-level split)\n"
@@ -39,7 +41,8 @@ static const char usage[] =
     "                       MLP and logistic settings (defaults 0.2, 1e-3, 128, 60, 8)\n"
     "  --val F              validation part of the training rows for early stopping\n"
     "                       (default 0.15; whole groups with --group; 0: none)\n"
-    "  --rounds N --depth N --eta R   trees settings (defaults 100, 4, 0.3)\n"
+    "  --rounds N --max-depth N --eta R\n"
+    "                       trees settings (defaults 100, 4, 0.3)\n"
     "  --seed N             seed of every random draw (default 1)\n"
     "  --actions SPEC       per-class action table NAME:CLASS=INT,... (e.g.\n"
     "                       readahead_kb:sequential=256,random=16,mixed=64)\n"
@@ -48,7 +51,7 @@ static const char usage[] =
     "  --format F           table (default) or json for the evaluation on stdout\n"
     "  --save-split FILE    the held-out split as CSV line,part (train, validation,\n"
     "                       test), to train another tool on the very same rows\n"
-    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+    "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE;
 
 enum { OPT_LABEL = 1, OPT_FEATURES, OPT_KEEP, OPT_GROUP, OPT_TEST, OPT_SPLIT, OPT_CV, OPT_MODEL, OPT_DROPOUT, OPT_LR,
        OPT_BATCH, OPT_EPOCHS, OPT_PATIENCE, OPT_VAL, OPT_ROUNDS, OPT_DEPTH, OPT_ETA, OPT_SEED, OPT_ACTIONS, OPT_FORMAT,
@@ -116,21 +119,25 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
     static const struct option longs[] = {
         {"label", required_argument, 0, OPT_LABEL},     {"features", required_argument, 0, OPT_FEATURES},
         {"keep-redundant", no_argument, 0, OPT_KEEP},    {"group", required_argument, 0, OPT_GROUP},
-        {"test", required_argument, 0, OPT_TEST},       {"split", required_argument, 0, OPT_SPLIT},
+        {"test-frac", required_argument, 0, OPT_TEST},       {"split", required_argument, 0, OPT_SPLIT},
         {"cv", required_argument, 0, OPT_CV},           {"model", required_argument, 0, OPT_MODEL},
         {"dropout", required_argument, 0, OPT_DROPOUT}, {"lr", required_argument, 0, OPT_LR},
         {"batch", required_argument, 0, OPT_BATCH},     {"epochs", required_argument, 0, OPT_EPOCHS},
         {"patience", required_argument, 0, OPT_PATIENCE}, {"val", required_argument, 0, OPT_VAL},
-        {"rounds", required_argument, 0, OPT_ROUNDS},   {"depth", required_argument, 0, OPT_DEPTH},
+        {"rounds", required_argument, 0, OPT_ROUNDS},   {"max-depth", required_argument, 0, OPT_DEPTH},
         {"eta", required_argument, 0, OPT_ETA},         {"seed", required_argument, 0, OPT_SEED},
         {"actions", required_argument, 0, OPT_ACTIONS}, {"format", required_argument, 0, OPT_FORMAT},
-        {"save-split", required_argument, 0, OPT_SAVE_SPLIT},
-        {"help", no_argument, 0, 'h'},                  LOAD_LONG_OPTIONS,
+        {"save-split", required_argument, 0, OPT_SAVE_SPLIT}, {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},                  LOAD_OPTIONS_BASE,
+        /* the spellings before 0.1.0, kept for scripts */
+        {"test", required_argument, 0, OPT_TEST},       {"depth", required_argument, 0, OPT_DEPTH},
         {0, 0, 0, 0}};
     spoor_train_opts_default(&c->train);
     c->test = 0.2;
     int code;
-    while ((code = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
+    while ((code = cli_getopt("train", argc, argv, "o:h", longs, NULL)) != -1) {
+        if (code == CLI_BAD_OPTION)
+            return 2;
         int handled = load_args_handle(opts, code, optarg, "train");
         if (handled < 0)
             return 2;
@@ -164,11 +171,13 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
             }
             break;
         default:
-            if (code == '?' || !set_number(code, optarg, c)) {
-                for (size_t i = 0; code != '?' && longs[i].name; i++)
-                    if (longs[i].val == code)
-                        fprintf(stderr, "spoor train: --%s '%s': out of range\n", longs[i].name, optarg);
-                fprintf(stderr, "see 'spoor train --help'\n");
+            if (!set_number(code, optarg, c)) {
+                for (size_t i = 0; longs[i].name; i++)
+                    if (longs[i].val == code) {
+                        fprintf(stderr, "spoor train: --%s '%s': out of range; see 'spoor train --help'\n",
+                                longs[i].name, optarg);
+                        break;
+                    }
                 return 2;
             }
         }
