@@ -61,6 +61,7 @@ struct cli {
     const char *label, *features, *group, *cv, *actions, *output, *save_split;
     bool keep, row_split, json;
     double test;
+    size_t folds;                   /* --cv K; 0 for logo */
     struct spoor_train_opts train;
 };
 
@@ -134,8 +135,8 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
         {0, 0, 0, 0}};
     spoor_train_opts_default(&c->train);
     c->test = 0.2;
-    int code;
-    while ((code = cli_getopt("train", argc, argv, "o:h", longs, NULL)) != -1) {
+    int code, index = -1;
+    for (; (code = cli_getopt("train", argc, argv, "o:h", longs, &index)) != -1; index = -1) {
         if (code == CLI_BAD_OPTION)
             return 2;
         int handled = load_args_handle(opts, code, optarg, "train");
@@ -150,7 +151,16 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
         case OPT_FEATURES: c->features = optarg; break;
         case OPT_KEEP: c->keep = true; break;
         case OPT_GROUP: c->group = optarg; break;
-        case OPT_CV: c->cv = optarg; break;
+        case OPT_CV: {
+            uint64_t k = 0;
+            if (strcmp(optarg, "logo") && (!cli_count(optarg, 1000000, &k) || k < 2)) {
+                fprintf(stderr, "spoor train: --cv '%s': expected a number of folds (2 or more) or logo\n", optarg);
+                return 2;
+            }
+            c->cv = optarg;
+            c->folds = (size_t)k;
+            break;
+        }
         case OPT_ACTIONS: c->actions = optarg; break;
         case OPT_SAVE_SPLIT: c->save_split = optarg; break;
         case OPT_SPLIT:
@@ -171,13 +181,9 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
             }
             break;
         default:
-            if (!set_number(code, optarg, c)) {
-                for (size_t i = 0; longs[i].name; i++)
-                    if (longs[i].val == code) {
-                        fprintf(stderr, "spoor train: --%s '%s': out of range; see 'spoor train --help'\n",
-                                longs[i].name, optarg);
-                        break;
-                    }
+            if (!set_number(code, optarg, c)) { /* the option as typed: an old spelling too */
+                fprintf(stderr, "spoor train: --%s '%s': out of range; see 'spoor train --help'\n",
+                        index >= 0 ? longs[index].name : "?", optarg);
                 return 2;
             }
         }
@@ -277,12 +283,9 @@ static int cross_validate(const struct cli *c, const struct spoor_dataset *ds, s
                           double *train_ms, struct ml_scored *s, char *how, size_t how_len, struct spoor_error *err)
 {
     struct spoor_folds folds;
-    bool logo = strcmp(c->cv, "logo") == 0;
-    uint64_t k = 0;
-    if (!logo && (!cli_count(c->cv, 1000000, &k) || k < 2))
-        return spoor_fail(err, SPOOR_EUSAGE, "--cv '%s': expected a number of folds or logo", c->cv);
+    bool logo = !c->folds;
     int st = logo ? spoor_folds_logo(ds, NULL, 0, &folds, err)
-                  : spoor_folds_kfold(ds, NULL, 0, (size_t)k, c->train.seed, &folds, err);
+                  : spoor_folds_kfold(ds, NULL, 0, c->folds, c->train.seed, &folds, err);
     if (st != SPOOR_OK)
         return st;
     snprintf(how, how_len, "%s over %zu rows (%zu folds%s, seed %llu); predictions of every fold pooled",
