@@ -26,6 +26,8 @@ struct spoor_text_table {
     size_t used, room;  /* room >= used + SHORT */
     bool *right;
     size_t *fixed;      /* streaming: the widths print_head measured, else NULL */
+    char *line_buf;     /* streaming: where flush lays rows out */
+    size_t line_cap;
 };
 
 static size_t cell_start(const struct spoor_text_table *t, size_t i) { return i ? t->end[i - 1] : 0; }
@@ -258,16 +260,19 @@ void spoor_text_table_flush(struct spoor_text_table *t, FILE *out)
         }
     }
     line = base + extra > line ? base + extra : line;
-    size_t cap = line > 65536 ? line : 65536;
-    char *buf = spoor_xmalloc(cap);
-    fwrite(buf, 1, (size_t)(lay_out(t, t->fixed, line, 0, t->ncells, buf, cap, out) - buf), out);
-    free(buf);
+    if (t->line_cap < line || t->line_cap < 65536) {
+        t->line_cap = line > 65536 ? line : 65536;
+        t->line_buf = spoor_xrealloc(t->line_buf, t->line_cap);
+    }
+    char *end = lay_out(t, t->fixed, line, 0, t->ncells, t->line_buf, t->line_cap, out);
+    fwrite(t->line_buf, 1, (size_t)(end - t->line_buf), out);
     drop_cells(t);
 }
 
 void spoor_text_table_free(struct spoor_text_table *t)
 {
     free(t->fixed);
+    free(t->line_buf);
     free(t->end);
     free(t->text);
     free(t->right);
