@@ -1,3 +1,4 @@
+/* spoor --help: per I/O call, the time each kernel function took inside it (a dataset) */
 /* spoor attribute: per I/O call, the time each kernel function took inside it
  * (spoor/attribute.h over the interval engine), as a CSV or JSONL dataset. */
 #include <stdio.h>
@@ -127,6 +128,17 @@ static int compile(const char *option, const char *text, struct spoor_expr **out
     return err.code;
 }
 
+/* Whether any event took part of any call: a dataset without is all zeros,
+ * which more often means --events, --match or --file chose wrong than that
+ * the calls ran alone. */
+static bool any_coverage(const struct spoor_attr_dataset *d)
+{
+    for (size_t i = 0; i < d->nrows; i++)
+        if (d->rows[i].coverage > 0)
+            return true;
+    return false;
+}
+
 /* Attributes the calls of the loaded table t and writes the dataset to fp. */
 static int attribute_table(const struct spoor_table *t, const struct spoor_attr_select *sel,
                            const struct choices *ch, int threads, FILE *fp, struct spoor_error *err)
@@ -142,6 +154,13 @@ static int attribute_table(const struct spoor_table *t, const struct spoor_attr_
     engine.threads = threads;
     struct spoor_attr_dataset d;
     int st = spoor_attr_dataset_build(t, files, calls, ncalls, events, nevents, &engine, ch->by, &d, err);
+    static const char *const same[] = {[SPOOR_IV_THREAD] = " of its thread (--match tid)",
+                                       [SPOOR_IV_PID] = " of its process (--match pid)", [SPOOR_IV_NONE] = ""};
+    if (st == SPOOR_OK && ncalls && !nevents)
+        fprintf(stderr, "spoor attribute: warning: no event matches --events; every coverage is 0\n");
+    else if (st == SPOOR_OK && ncalls && !any_coverage(&d))
+        fprintf(stderr, "spoor attribute: warning: none of the %zu events overlaps any of the %zu calls%s; every "
+                "coverage is 0\n", nevents, ncalls, same[engine.key]);
     if (st == SPOOR_OK) {
         st = spoor_attr_dataset_write(fp, &d, ch->format, err);
         spoor_attr_dataset_free(&d);

@@ -1,3 +1,4 @@
+/* spoor --help: score a saved model on a labelled dataset, beside baselines */
 /* spoor eval: scores a saved model on a labelled dataset, beside baselines
  * cross-validated on the same dataset. */
 #include <stdlib.h>
@@ -23,7 +24,7 @@ static const char usage[] =
     "  --group COL          group column for the baselines' folds (e.g. run_id)\n"
     "  --format F           table (default) or json\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
-    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+    "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE;
 
 static int score(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group, bool json,
                  const char *output)

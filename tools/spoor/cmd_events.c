@@ -1,3 +1,4 @@
+/* spoor --help: the events that match an SQL condition, as CSV or JSON lines */
 /* spoor events: the rows of traces that match --where, as CSV or JSON lines,
  * through the shared load/filter loop (filter_load.h). */
 #include <stdio.h>

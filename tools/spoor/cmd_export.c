@@ -1,3 +1,4 @@
+/* spoor --help: convert events to CSV, JSON lines, SQLite or a Perfetto trace */
 /* spoor export: the rows of traces that match --where, streamed in input
  * order into CSV, JSON lines, an SQLite database or a Perfetto trace, through
  * the shared load/filter loop (filter_load.h). OUT appears complete or not at

@@ -1,9 +1,10 @@
+/* spoor --help: write a synthetic trace, metric table or scheduler log with its ground truth */
 /* spoor gen: writes a synthetic DataCrumbs trace and its ground-truth sidecar. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "cli_number.h"
 #include "gen_kinds.h"
 #include "output_guard.h"
@@ -31,6 +32,7 @@ static const char gen_help[] =
     "                       compresses ~3.5:1 (real traces: 10-25:1); stresses inflate\n"
     "  --level N            gzip level 1-9 for .gz output (default 6)\n"
     "  --no-truth           do not write FILE.truth.json\n"
+    "  --kind trace         this trace (the default)\n"
     "  --kind metrics       a node-metric table instead (see --kind metrics --help)\n"
     "  --kind cascade       a scheduler log instead (see --kind cascade --help)\n"
     "  -h, --help           this help\n";
@@ -45,7 +47,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 int cmd_gen(int argc, char **argv)
 {
-    enum { OPT_SIZE = 1000, OPT_PROCS, OPT_SEED, OPT_RANDOM, OPT_LEVEL, OPT_NO_TRUTH };
+    enum { OPT_SIZE = 1000, OPT_PROCS, OPT_SEED, OPT_RANDOM, OPT_LEVEL, OPT_NO_TRUTH, OPT_KIND };
     static const struct option longopts[] = {
         {"output", required_argument, 0, 'o'},
         {"size-mb", required_argument, 0, OPT_SIZE},
@@ -54,6 +56,7 @@ int cmd_gen(int argc, char **argv)
         {"random-hashes", no_argument, 0, OPT_RANDOM},
         {"level", required_argument, 0, OPT_LEVEL},
         {"no-truth", no_argument, 0, OPT_NO_TRUTH},
+        {"kind", required_argument, 0, OPT_KIND},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -65,14 +68,15 @@ int cmd_gen(int argc, char **argv)
             return cmd_gen_metrics(argc, argv);
         if (kind && !strcmp(kind, "cascade"))
             return cmd_gen_cascade(argc, argv);
+        if (kind && strcmp(kind, "trace"))
+            return usage_error("unknown kind '%s': expected trace (the default), metrics or cascade", kind);
     }
     struct spoor_gen_opts opts = {.size_bytes = 64 * 1000000ull, .procs = 4, .seed = 1, .truth = true};
     const char *path = NULL;
     uint64_t v;
-    opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt("gen", argc, argv, "o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
             path = optarg;
@@ -110,10 +114,10 @@ int cmd_gen(int argc, char **argv)
         case 'h':
             fputs(gen_help, stdout);
             return 0;
-        case ':':
-            return usage_error("%s needs a value", argv[optind - 1]);
+        case OPT_KIND: /* trace: this one */
+            break;
         default:
-            return usage_error("unknown option '%s'", argv[optind - 1]);
+            return 2;
         }
     }
     if (optind < argc)

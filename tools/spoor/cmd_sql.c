@@ -1,3 +1,4 @@
+/* spoor --help: run SQL (SQLite) over the events of traces */
 /* spoor sql: SQL over the events of traces, through SQLite virtual tables
  * that read the loaded table in place (src/sql). */
 #include <getopt.h>
@@ -7,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_getopt.h"
 #include "load_args.h"
 #include "output_guard.h"
 #include "spoor/atomic_file.h"
@@ -106,7 +108,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         {0, 0, 0, 0},
     };
     int c;
-    while ((c = getopt_long(argc, argv, "hf:o:", options, NULL)) != -1) {
+    while ((c = cli_getopt("sql", argc, argv, "hf:o:", options, NULL)) != -1) {
         int bad = 0;
         switch (c) {
         case 'h': fputs(usage, stdout); return 0;
@@ -116,12 +118,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         case OPT_FORMAT: bad = parse_format(optarg, &cli->run.format); break;
         case OPT_NO_NATIVE: cli->run.no_native = true; break;
         case OPT_EXPLAIN_PATH: cli->run.explain = explain_path; break;
-        default: {
-            int handled = load_args_handle(opts, c, optarg, "sql");
-            if (handled == 0)
-                fprintf(stderr, "spoor sql: see 'spoor sql --help'\n");
-            bad = handled <= 0;
-        }
+        default: bad = c == CLI_BAD_OPTION || load_args_handle(opts, c, optarg, "sql") <= 0;
         }
         if (bad)
             return 2;

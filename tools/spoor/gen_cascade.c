@@ -1,10 +1,10 @@
 /* spoor gen --kind cascade: a synthetic cascade scheduler log and the exact
  * `spoor lifecycle` answers for both presets. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "cli_number.h"
 #include "gen_kinds.h"
 #include "output_guard.h"
@@ -36,10 +36,9 @@ static const char help[] =
     "  --no-truth           do not write the truth sidecars\n"
     "  -h, --help           this help\n";
 
-static int bad(const char *opt, const char *arg)
+static int bad(const char *opt, const char *arg, const char *want)
 {
-    fprintf(stderr, "spoor gen: %s wants a positive integer, not '%s'; see 'spoor gen --kind cascade --help'\n", opt,
-            arg);
+    fprintf(stderr, "spoor gen: %s wants %s, not '%s'; see 'spoor gen --kind cascade --help'\n", opt, want, arg);
     return 2;
 }
 
@@ -60,34 +59,34 @@ int cmd_gen_cascade(int argc, char **argv)
     uint64_t v;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt("gen", argc, argv, "o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': path = optarg; break;
         case OPT_KIND: break;
         case OPT_RECORDS:
             if (!cli_count(optarg, UINT64_MAX / 2, &v) || !v)
-                return bad("--records", optarg);
+                return bad("--records", optarg, "a positive integer");
             o.records = v;
             break;
         case OPT_HOSTS:
         case OPT_WORKERS:
             if (!cli_count(optarg, 1000, &v) || !v)
-                return bad(c == OPT_HOSTS ? "--hosts" : "--workers", optarg);
+                return bad(c == OPT_HOSTS ? "--hosts" : "--workers", optarg, "a number from 1 to 1000");
             *(c == OPT_HOSTS ? &o.hosts : &o.workers) = (unsigned)v;
             break;
         case OPT_SEED:
             if (!cli_count(optarg, UINT64_MAX, &o.seed))
-                return bad("--seed", optarg);
+                return bad("--seed", optarg, "a non-negative integer");
             break;
         case OPT_TOP:
             if (!cli_count(optarg, 10000, &v))
-                return bad("--top", optarg);
+                return bad("--top", optarg, "a number from 0 to 10000");
             o.top = (size_t)v;
             break;
         case OPT_FAULTS: o.faults = true; break;
         case OPT_NO_TRUTH: o.truth = false; break;
         case 'h': fputs(help, stdout); return 0;
-        default: fputs("spoor gen: see 'spoor gen --kind cascade --help'\n", stderr); return 2;
+        default: return 2;
         }
     }
     if (!path || optind < argc) {

@@ -1,10 +1,10 @@
 /* spoor gen --kind metrics: the node-metric table of `spoor series` tests and
  * benchmarks, with its ground truth. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "cli_number.h"
 #include "gen_kinds.h"
 #include "output_guard.h"
@@ -62,10 +62,9 @@ int cmd_gen_metrics(int argc, char **argv)
     struct spoor_gen_metrics_opts o = {.rows = 100000, .nodes = 16, .interval_s = 30, .seed = 1, .truth = true};
     const char *path = NULL;
     uint64_t v;
-    opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt("gen", argc, argv, "o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
             path = optarg;
@@ -108,10 +107,8 @@ int cmd_gen_metrics(int argc, char **argv)
         case 'h':
             fputs(help, stdout);
             return 0;
-        case ':':
-            return usage_error("a value is missing after", argv[optind - 1]);
         default:
-            return usage_error("unknown option", argv[optind - 1]);
+            return 2;
         }
     }
     if (optind < argc)
