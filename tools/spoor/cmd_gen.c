@@ -45,6 +45,16 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
+bool gen_truth_wanted(const char *path, bool asked)
+{
+    return asked && strcmp(path, "-") && !spoor_path_is_special(path);
+}
+
+FILE *gen_report(const char *path)
+{
+    return strcmp(path, "-") ? stdout : stderr;
+}
+
 int cmd_gen(int argc, char **argv)
 {
     enum { OPT_SIZE = 1000, OPT_PROCS, OPT_SEED, OPT_RANDOM, OPT_LEVEL, OPT_NO_TRUTH, OPT_KIND };
@@ -124,7 +134,7 @@ int cmd_gen(int argc, char **argv)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (!path)
         return usage_error("%s", "-o FILE is required");
-    opts.truth = opts.truth && !spoor_path_is_special(path); /* no sidecar beside /dev/null or a FIFO */
+    opts.truth = gen_truth_wanted(path, opts.truth);
     char truth[4096];
     spoor_gen_truth_path(path, truth, sizeof truth);
     if (output_guard("gen", (const char *[]){path, opts.truth ? truth : NULL}, 2, NULL, 0, NULL))
@@ -137,15 +147,16 @@ int cmd_gen(int argc, char **argv)
         fprintf(stderr, "spoor gen: %s\n", err.msg);
         return rc == SPOOR_EUSAGE ? 2 : 1; /* a size beyond the free space is known before writing */
     }
-    printf("%s: %llu lines, %llu events (%llu calls, %llu nested kernel, %llu background), "
+    FILE *report = gen_report(path);
+    fprintf(report, "%s: %llu lines, %llu events (%llu calls, %llu nested kernel, %llu background), "
            "%llu metadata; %.1f MB",
            path, (unsigned long long)r.lines, (unsigned long long)r.events, (unsigned long long)r.calls,
            (unsigned long long)r.kernel_events, (unsigned long long)r.background_events,
            (unsigned long long)r.metadata_events, r.bytes / 1e6);
     if (r.disk_bytes != r.bytes)
-        printf(", %.1f MB on disk (%.2f:1)", r.disk_bytes / 1e6, (double)r.bytes / (double)r.disk_bytes);
-    putchar('\n');
+        fprintf(report, ", %.1f MB on disk (%.2f:1)", r.disk_bytes / 1e6, (double)r.bytes / (double)r.disk_bytes);
+    fputc('\n', report);
     if (opts.truth)
-        printf("ground truth: %s\n", truth);
+        fprintf(report, "ground truth: %s\n", truth);
     return 0;
 }

@@ -93,7 +93,7 @@ int cmd_gen_cascade(int argc, char **argv)
         fputs("spoor gen: --kind cascade needs -o FILE and no other arguments\n", stderr);
         return 2;
     }
-    o.truth = o.truth && !spoor_path_is_special(path); /* no sidecars beside /dev/null or a FIFO */
+    o.truth = gen_truth_wanted(path, o.truth);
     char a[4096], b[4096];
     spoor_gen_cascade_truth_path(path, false, a, sizeof a);
     spoor_gen_cascade_truth_path(path, true, b, sizeof b);
@@ -105,10 +105,11 @@ int cmd_gen_cascade(int argc, char **argv)
         fprintf(stderr, "spoor gen: %s\n", err.msg);
         return 1;
     }
-    printf("%s: %llu lines, %llu records (%llu tasks, %llu transfers), %llu broken lines; %.1f MB\n", path,
-           (unsigned long long)r.lines, (unsigned long long)r.records, (unsigned long long)r.tasks,
-           (unsigned long long)r.transfers, (unsigned long long)r.bad_lines, r.bytes / 1e6);
+    FILE *report = gen_report(path);
+    fprintf(report, "%s: %llu lines, %llu records (%llu tasks, %llu transfers), %llu broken lines; %.1f MB\n",
+            path, (unsigned long long)r.lines, (unsigned long long)r.records, (unsigned long long)r.tasks,
+            (unsigned long long)r.transfers, (unsigned long long)r.bad_lines, r.bytes / 1e6);
     if (o.truth)
-        printf("ground truth: %s, %s\n", a, b);
+        fprintf(report, "ground truth: %s, %s\n", a, b);
     return 0;
 }

@@ -115,7 +115,7 @@ int cmd_gen_metrics(int argc, char **argv)
         return usage_error("unexpected argument", argv[optind]);
     if (!path)
         return usage_error("-o FILE is required:", "-o");
-    o.truth = o.truth && !spoor_path_is_special(path); /* no sidecar beside /dev/null or a FIFO */
+    o.truth = gen_truth_wanted(path, o.truth);
     char truth[4096];
     spoor_gen_truth_path(path, truth, sizeof truth);
     if (output_guard("gen", (const char *[]){path, o.truth ? truth : NULL}, 2, NULL, 0, NULL))
@@ -128,12 +128,13 @@ int cmd_gen_metrics(int argc, char **argv)
         fprintf(stderr, "spoor gen: %s\n", err.msg);
         return 1;
     }
-    printf("%s: %llu rows, %llu bad lines; %.1f MB", path, (unsigned long long)r.rows,
-           (unsigned long long)r.bad_lines, r.bytes / 1e6);
+    FILE *report = gen_report(path);
+    fprintf(report, "%s: %llu rows, %llu bad lines; %.1f MB", path, (unsigned long long)r.rows,
+            (unsigned long long)r.bad_lines, r.bytes / 1e6);
     if (r.disk_bytes != r.bytes)
-        printf(", %.1f MB on disk", r.disk_bytes / 1e6);
-    putchar('\n');
+        fprintf(report, ", %.1f MB on disk", r.disk_bytes / 1e6);
+    fputc('\n', report);
     if (o.truth)
-        printf("ground truth: %s\n", truth);
+        fprintf(report, "ground truth: %s\n", truth);
     return 0;
 }
