@@ -110,7 +110,9 @@ void io_window_free(struct io_window *w);
  * holds its first byte (plain.c). */
 size_t io_plain_parts(const struct spoor_input *in);
 /* A cursor over the lines that start in the plain-file bytes [start, end);
- * over a stream, a cursor over all of it. */
-int io_plain_open(struct spoor_input *in, uint64_t start, uint64_t end, struct spoor_cursor **out);
+ * over a stream, a cursor over all of it. With `copy`, chunks are read, never
+ * mapped: a shrinking file then never shows its caller zeros before the error
+ * (for a caller that writes out chunks as they come, like spoor cat). */
+int io_plain_open(struct spoor_input *in, uint64_t start, uint64_t end, bool copy, struct spoor_cursor **out);
 
 #endif

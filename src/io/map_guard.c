@@ -26,7 +26,7 @@ struct guard {
 
 static struct guard guards[GUARDS];
 static struct sigaction previous;
-static pthread_once_t installed = PTHREAD_ONCE_INIT;
+static pthread_mutex_t install_mu = PTHREAD_MUTEX_INITIALIZER;
 static size_t page;
 
 static void on_sigbus(int sig, siginfo_t *si, void *uc)
@@ -47,20 +47,28 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
     sigaction(SIGBUS, &previous, NULL);
 }
 
+/* Puts the handler in place unless it is there: checked at every window,
+ * since whoever set a SIGBUS handler since (a test harness) replaced it. */
 static void install(void)
 {
-    page = (size_t)sysconf(_SC_PAGESIZE);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sigbus;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGBUS, &sa, &previous);
+    pthread_mutex_lock(&install_mu);
+    struct sigaction cur;
+    sigaction(SIGBUS, NULL, &cur);
+    if (!(cur.sa_flags & SA_SIGINFO) || cur.sa_sigaction != on_sigbus) {
+        page = (size_t)sysconf(_SC_PAGESIZE);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_sigbus;
+        sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGBUS, &sa, &previous);
+    }
+    pthread_mutex_unlock(&install_mu);
 }
 
 const char *io_map_window(struct spoor_input *in, uint64_t off, size_t len, struct spoor_chunk *chunk)
 {
-    pthread_once(&installed, install);
+    install();
     size_t g = 0;
     bool no = false;
     while (g < GUARDS && !atomic_compare_exchange_strong(&guards[g].used, &no, true)) {

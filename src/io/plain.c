@@ -18,6 +18,7 @@ struct plain_cursor {
     struct spoor_cursor base;
     uint64_t pos, end;          /* the next line start; the part's end */
     bool started;               /* pos is a line start */
+    bool copy;                  /* read, never map (see io_plain_open) */
 };
 
 size_t io_plain_parts(const struct spoor_input *in)
@@ -27,11 +28,11 @@ size_t io_plain_parts(const struct spoor_input *in)
 }
 
 /* The bytes [from, from + len) of the file, mapped or read into the chunk. */
-static int view(struct spoor_input *in, struct spoor_chunk *chunk, uint64_t from, size_t len, const char **p,
-                struct spoor_error *err)
+static int view(struct spoor_input *in, bool copy, struct spoor_chunk *chunk, uint64_t from, size_t len,
+                const char **p, struct spoor_error *err)
 {
     io_chunk_unmap(chunk);
-    *p = io_map_window(in, from, len, chunk);
+    *p = copy ? NULL : io_map_window(in, from, len, chunk);
     if (*p)
         return SPOOR_OK;
     io_chunk_reserve(chunk, len, 0);
@@ -66,7 +67,7 @@ static int plain_next(struct spoor_cursor *base, struct spoor_chunk *chunk, stru
     for (;;) {
         size_t len = in->size - from < want + tail ? (size_t)(in->size - from) : want + tail;
         const char *p;
-        int st = view(in, chunk, from, len, &p, err);
+        int st = view(in, c->copy, chunk, from, len, &p, err);
         if (st != SPOOR_OK)
             return -st;
         if (lead) {
@@ -157,7 +158,7 @@ static const struct io_decoder_ops raw_ops = {
     .close = free,
 };
 
-int io_plain_open(struct spoor_input *in, uint64_t start, uint64_t end, struct spoor_cursor **out)
+int io_plain_open(struct spoor_input *in, uint64_t start, uint64_t end, bool copy, struct spoor_cursor **out)
 {
     if (in->stream) {
         struct raw_decoder *d = spoor_xcalloc(1, sizeof *d);
@@ -170,6 +171,7 @@ int io_plain_open(struct spoor_input *in, uint64_t start, uint64_t end, struct s
     p->base.in = in;
     p->pos = start;
     p->end = end;
+    p->copy = copy;
     *out = &p->base;
     return SPOOR_OK;
 }

@@ -45,7 +45,7 @@ int spoor_cursor_open(struct spoor_input *in, size_t part, struct spoor_cursor *
     switch (in->kind) {
     case SPOOR_INPUT_PLAIN: {
         uint64_t start = (uint64_t)part * in->chunk_size, end = start + in->chunk_size;
-        return io_plain_open(in, start, end < in->size ? end : in->size, out);
+        return io_plain_open(in, start, end < in->size ? end : in->size, false, out);
     }
     case SPOOR_INPUT_ZSTD:
         return io_zstd_open(in, out);
@@ -73,7 +73,7 @@ int spoor_cursor_open_at_line(struct spoor_input *in, uint64_t line, struct spoo
         return spoor_cursor_open(in, 0, out, err);
     switch (in->kind) {
     case SPOOR_INPUT_PLAIN:
-        return io_plain_open(in, 0, in->size, out);
+        return io_plain_open(in, 0, in->size, true, out);
     case SPOOR_INPUT_ZSTD:
         return io_zstd_open(in, out);
     case SPOOR_INPUT_GZIP:

@@ -460,6 +460,7 @@ int load_parse(const char *path, size_t index, const struct spoor_load_opts *opt
     st = run_input(&r);
     if (st != SPOOR_OK)
         *err = r.err;
+    rep->disk_bytes = spoor_input_size(in);    /* a stream's, now that it was read */
     spoor_dialect_release(&rep->dialect);
     spoor_input_close(in);
     return st;
@@ -493,11 +494,24 @@ void load_result_start(struct spoor_load_result *result, size_t npaths, const st
     result->inputs = spoor_xcalloc(npaths ? npaths : 1, sizeof *result->inputs);
 }
 
+int load_check_paths(const char *const *paths, size_t npaths, struct spoor_error *err)
+{
+    size_t dashes = 0;
+    for (size_t i = 0; i < npaths; i++)
+        dashes += strcmp(paths[i], "-") == 0;
+    return dashes > 1 ? spoor_fail(err, SPOOR_EUSAGE, "-: standard input is given %zu times; it can be read once",
+                                   dashes)
+                      : SPOOR_OK;
+}
+
 int spoor_load(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
                const struct spoor_sink *sink, struct spoor_load_result *result,
                struct spoor_error *err)
 {
     load_result_start(result, npaths, opts);
+    int checked = load_check_paths(paths, npaths, err);
+    if (checked != SPOOR_OK)
+        return checked;
     for (size_t i = 0; i < npaths; i++) {
         int st = load_one(paths[i], i, opts, sink, load_result_add(result, paths[i]), err);
         if (st != SPOOR_OK)
