@@ -4,11 +4,12 @@
 # exit 135). (Bytes appended while it is read: test_io_plain.)
 . "$(dirname "$0")/lib/common.sh"
 cd "$WORK"
-"$SPOOR_BIN" gen -o t.pfw --size-mb 24 --seed 4 --no-truth > /dev/null
-"$SPOOR_BIN" gen -o r.pfw.gz --size-mb 24 --seed 4 --random-hashes --no-truth > /dev/null
+"$SPOOR_BIN" gen -o t.pfw --size-mb 64 --seed 4 --no-truth > /dev/null
+"$SPOOR_BIN" gen -o r.pfw.gz --size-mb 64 --seed 4 --random-hashes --no-truth > /dev/null
 
 # `spoor events` writes rows to stdout as it reads: a pipe that nobody
-# drains holds it inside the first parts while the file is cut, then drains.
+# drains holds it inside the first parts while the file is cut, then drains
+# (the traces are larger than what the loader's slots read ahead: 24 MiB).
 cut_while_read() { # FILE CUT THREADS
   local file=$1 cut=$2 threads=$3 size
   cp "$file" "cut-$file"
