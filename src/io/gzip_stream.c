@@ -1,5 +1,6 @@
 /* The gzip decoder behind a stream cursor: ISA-L inflate over the input's
- * compressed bytes (read through a window), member after member. It decodes straight into the chunk buffer, so
+ * compressed bytes (read through a window, window.c), member after member.
+ * It decodes straight into the chunk buffer, so
  * the first scan runs at ISA-L's speed; checkpoints cost one state copy per
  * chunk (their compression happens elsewhere, see index.c). */
 #include "io/gzip.h"
@@ -85,8 +86,9 @@ static int index_mismatch(const struct gz_decoder *d, uint64_t at, const char *d
                        d->in->path, (unsigned long long)at, detail);
 }
 
-/* The offset just past the first byte from pos on that is not zero, or the
- * end of the input; *total is the input's size when known there. */
+/* Moves *at past the zero bytes there; returns how many bytes are left from
+ * the first one that is not zero (0 at the end of the input, negative with
+ * err set on a read error). */
 static long skip_zeros(struct gz_decoder *d, uint64_t *at, struct spoor_error *err)
 {
     long n;
