@@ -1,5 +1,6 @@
-/* The gzip decoder behind a stream cursor: ISA-L inflate over the mapped
- * file, member after member. It decodes straight into the chunk buffer, so
+/* The gzip decoder behind a stream cursor: ISA-L inflate over the input's
+ * compressed bytes (read through a window, window.c), member after member.
+ * It decodes straight into the chunk buffer, so
  * the first scan runs at ISA-L's speed; checkpoints cost one state copy per
  * chunk (their compression happens elsewhere, see index.c). */
 #include "io/gzip.h"
@@ -15,12 +16,10 @@
 #include "io/index_file.h"
 #include "io/stream.h"
 
-/* ISA-L counts input in 32 bits; the map is fed in slices of this size. */
-#define FEED ((uint64_t)1 << 30)
-
 struct gz_decoder {
     struct spoor_input *in;
     struct inflate_state *st;
+    struct io_window win;       /* st->next_in points into it */
     uint64_t out;               /* uncompressed offset of the next output byte */
     bool ended;
     bool building;
@@ -35,15 +34,29 @@ struct gz_decoder {
 
 static uint64_t comp_pos(const struct gz_decoder *d)
 {
-    return (uint64_t)(d->st->next_in - d->in->map);
+    return d->win.base + (d->st->next_in ? (uint64_t)(d->st->next_in - d->win.buf) : 0);
 }
 
-static void feed(struct gz_decoder *d)
+/* Gives ISA-L the compressed bytes from pos on (the window's size at most). */
+static int feed_at(struct gz_decoder *d, uint64_t pos, size_t need, struct spoor_error *err)
 {
-    if (d->st->avail_in == 0) {
-        uint64_t left = d->in->size - comp_pos(d);
-        d->st->avail_in = (uint32_t)(left < FEED ? left : FEED);
-    }
+    long n = io_window_at(d->in, &d->win, pos, need, err);
+    if (n < 0)
+        return (int)n;
+    d->st->next_in = d->win.buf + (pos - d->win.base);
+    d->st->avail_in = (uint32_t)n;
+    return SPOOR_OK;
+}
+
+static int feed(struct gz_decoder *d, struct spoor_error *err)
+{
+    return d->st->avail_in ? SPOOR_OK : feed_at(d, comp_pos(d), 1, err);
+}
+
+/* All of the input was given to ISA-L. */
+static bool input_done(const struct gz_decoder *d)
+{
+    return d->st->avail_in == 0 && d->win.eof && comp_pos(d) == d->win.base + d->win.len;
 }
 
 static void damaged(struct gz_decoder *d, int ret)
@@ -73,36 +86,67 @@ static int index_mismatch(const struct gz_decoder *d, uint64_t at, const char *d
                        d->in->path, (unsigned long long)at, detail);
 }
 
-/* A member ended: start the next one, or end the input, noting what trails. */
-static void next_member(struct gz_decoder *d)
+/* Moves *at past the zero bytes there; returns how many bytes are left from
+ * the first one that is not zero (0 at the end of the input, negative with
+ * err set on a read error). */
+static long skip_zeros(struct gz_decoder *d, uint64_t *at, struct spoor_error *err)
 {
-    const uint8_t *map = d->in->map;
-    uint64_t pos = comp_pos(d) - (uint64_t)(d->st->read_in_length / 8);
-    uint64_t left = d->in->size - pos;
-    if (left == 0) {
-        d->ended = true;
-        return;
+    long n;
+    while ((n = io_window_at(d->in, &d->win, *at, 1, err)) > 0) {
+        const uint8_t *p = d->win.buf + (*at - d->win.base);
+        long k = 0;
+        while (k < n && p[k] == 0)
+            k++;
+        *at += (uint64_t)k;
+        if (k < n)
+            break;
     }
-    if (left >= 2 && map[pos] == 0x1f && map[pos + 1] == 0x8b) {
+    return n;
+}
+
+/* The size of the input: a stream's is known once it was read to its end. */
+static int input_size(struct gz_decoder *d, uint64_t from, uint64_t *size, struct spoor_error *err)
+{
+    long n;
+    while (d->in->stream && (n = io_window_at(d->in, &d->win, from, 1, err)) != 0) {
+        if (n < 0)
+            return (int)n;
+        from += (uint64_t)n;
+    }
+    *size = d->in->size;
+    return SPOOR_OK;
+}
+
+/* A member ended: start the next one, or end the input, noting what trails. */
+static int next_member(struct gz_decoder *d, struct spoor_error *err)
+{
+    uint64_t pos = comp_pos(d) - (uint64_t)(d->st->read_in_length / 8);
+    long left = io_window_at(d->in, &d->win, pos, 2, err);
+    if (left <= 0) {
+        d->ended = left == 0;
+        return (int)left;
+    }
+    const uint8_t *p = d->win.buf + (pos - d->win.base);
+    if (left >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
         isal_inflate_reset(d->st);
         d->st->crc_flag = ISAL_GZIP;
-        d->st->next_in = (uint8_t *)map + pos;
-        d->st->avail_in = 0;
-        feed(d);
-        return;
+        return feed_at(d, pos, 1, err);
     }
-    uint64_t i = pos;
-    while (i < d->in->size && map[i] == 0)
-        i++;
-    if (i == d->in->size)
+    uint64_t i = pos, size = 0;
+    long rest = skip_zeros(d, &i, err);
+    int st = rest < 0 ? (int)rest : input_size(d, i, &size, err);
+    if (st < 0)
+        return st;
+    if (rest == 0)
         snprintf(d->warning, sizeof d->warning,
                  "ignored %llu bytes of zero padding after the last gzip member",
-                 (unsigned long long)left);
+                 (unsigned long long)(size - pos));
     else
         snprintf(d->warning, sizeof d->warning,
                  "ignored %llu bytes of trailing garbage after the last gzip member at byte %llu",
-                 (unsigned long long)left, (unsigned long long)pos);
+                 (unsigned long long)(size - pos), (unsigned long long)pos);
     d->ended = true;
+    return SPOOR_OK;
 }
 
 static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spoor_error *err)
@@ -120,11 +164,11 @@ static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spo
             d->out += n;
             continue;
         }
-        if (st->block_state == ISAL_BLOCK_FINISH) {
-            next_member(d);
+        int fed = st->block_state == ISAL_BLOCK_FINISH ? next_member(d, err) : feed(d, err);
+        if (fed < 0)
+            return fed;
+        if (st->block_state == ISAL_BLOCK_FINISH || d->ended)
             continue;
-        }
-        feed(d);
         size_t room = want - produced;
         st->next_out = dst + produced;
         st->avail_out = (uint32_t)(room < UINT32_MAX ? room : UINT32_MAX);
@@ -141,9 +185,9 @@ static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spo
             damaged(d, ret);
         } else if (st->block_state != ISAL_BLOCK_FINISH && st->avail_out > 0) {
             /* Short of output without an error: the input ran out. */
-            if (comp_pos(d) == d->in->size) {
+            if (input_done(d)) {
                 snprintf(d->warning, sizeof d->warning, "truncated at byte %llu",
-                         (unsigned long long)d->in->size);
+                         (unsigned long long)comp_pos(d));
                 d->ended = true;
             } else if (st->avail_in > 0 && n == 0) {
                 damaged(d, ISAL_INVALID_BLOCK);
@@ -234,6 +278,7 @@ static void gz_close(void *dec)
             d->in->scan_complete = true;
             d->in->scan_total = d->out;
         }
+        io_window_free(&d->win);
         free(d->st);
         free(d);
     }
@@ -257,7 +302,6 @@ static struct gz_decoder *decoder_new(struct spoor_input *in)
     d->st = spoor_xcalloc(1, sizeof *d->st);
     isal_inflate_init(d->st);
     d->st->crc_flag = ISAL_GZIP;
-    d->st->next_in = (uint8_t *)in->map;
     d->stop_ckpt = SIZE_MAX;
     return d;
 }
@@ -286,7 +330,8 @@ int io_gzip_open(struct spoor_input *in, size_t from, size_t stop, bool building
             return st;
         }
         free(raw);
-        d->st->next_in = (uint8_t *)in->map + ck.comp;
+        d->win.base = ck.comp;  /* the first feed reads from there */
+        d->st->next_in = NULL;
         d->st->avail_in = 0;
         d->out = ck.out;
         start.offset = ck.cut;

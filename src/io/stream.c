@@ -15,7 +15,6 @@ struct stream_cursor {
     uint64_t carry_offset;      /* uncompressed offset of carry[0] */
     uint64_t first_line;
     uint64_t boundary;
-    uint64_t released;          /* compressed bytes before this are released */
     bool eof;                   /* the decoder has no more data */
     bool done;                  /* the part is over */
 };
@@ -59,24 +58,12 @@ static int at_boundary(struct stream_cursor *s, struct spoor_chunk *chunk, size_
     return 1;
 }
 
-/* The decoder never reads compressed bytes behind it again: release them
- * every few MiB (see io_release). */
-static void release_consumed(struct stream_cursor *s)
-{
-    enum { STEP = 16 << 20 };
-    uint64_t pos = s->ops->progress(s->dec);
-    if (pos >= s->released + STEP) {
-        io_release(s->base.in, s->released, pos);
-        s->released = pos;
-    }
-}
-
 static int stream_next(struct spoor_cursor *base, struct spoor_chunk *chunk, struct spoor_error *err)
 {
     struct stream_cursor *s = (struct stream_cursor *)base;
     if (s->done)
         return 0;
-    release_consumed(s);
+    io_chunk_unmap(chunk);
     size_t target = s->base.in->chunk_size;
     if (target < s->carry_len + 1)
         target = s->carry_len + 1;
@@ -153,7 +140,6 @@ static const char *stream_warning(const struct spoor_cursor *base)
 static void stream_close(struct spoor_cursor *base)
 {
     struct stream_cursor *s = (struct stream_cursor *)base;
-    io_release(base->in, s->released, s->ops->progress(s->dec));
     s->ops->close(s->dec);
     free(s->carry);
     free(s);
@@ -176,7 +162,6 @@ int io_stream_open(struct spoor_input *in, const struct io_decoder_ops *ops, voi
     s->dec = dec;
     s->first_line = start->first_line;
     s->boundary = start->boundary;
-    s->released = ops->progress(dec);
     set_carry(s, start->carry, start->carry_len, start->offset);
     *out = &s->base;
     return SPOOR_OK;

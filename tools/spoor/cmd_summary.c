@@ -12,6 +12,7 @@
 #include "output_guard.h"
 #include "where_sink.h"
 #include "spoor/atomic_file.h"
+#include "spoor/io.h"
 #include "spoor/json_out.h"
 #include "spoor/summary.h"
 #include "spoor/text_table.h"
@@ -319,7 +320,16 @@ int cmd_summary(int argc, char **argv)
     struct spoor_load_result res = {0};
     struct spoor_error err = {0};
     int st = spoor_load(paths, npaths, &opts, &sink, &res, &err);
-    if (st == SPOOR_OK && spoor_summary_again(run)) {
+    size_t stream = 0;
+    while (stream < npaths && !spoor_input_is_stream(paths[stream]))
+        stream++;
+    bool again = st == SPOOR_OK && spoor_summary_again(run);
+    if (again && stream < npaths) {
+        st = spoor_fail(&err, SPOOR_EUSAGE,
+                        "%s: rows came further out of time order than one pass holds, and a stream "
+                        "cannot be read again; save it to a file and give that",
+                        paths[stream]);
+    } else if (again) {
         /* Rows too far out of start order: once more per thread, with the
          * threads that overflowed held whole (which cannot overflow, so no
          * third pass). */
