@@ -52,9 +52,9 @@ done
 # Errors name what the user typed.
 usage_error "unknown kind 'bogus'" gen --kind bogus -o "$WORK/x"
 "$SPOOR_BIN" gen --kind metrics -o "$WORK/m.csv" --rows 100 > /dev/null
-expect_fail 1 "no column 'nosuch' (--time)" series "$WORK/m.csv" --time nosuch
+expect_fail 2 "no column 'nosuch' (--time)" series "$WORK/m.csv" --time nosuch
 "$SPOOR_BIN" gen --kind cascade -o "$WORK/c.jsonl" --records 200 > /dev/null
-expect_fail 1 "no field 'nosuch' (--entity)" lifecycle "$WORK/c.jsonl" --entity nosuch --stage action --time at \
+expect_fail 2 "no field 'nosuch' (--entity)" lifecycle "$WORK/c.jsonl" --entity nosuch --stage action --time at \
   --stages taskPlanned,taskFinished --delay d=taskFinished-taskPlanned
 
 # The clearer names and the old spellings give the same bytes.

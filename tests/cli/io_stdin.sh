@@ -36,7 +36,7 @@ found=$(find . -name '*.spoor-*' ! -path './ref/*')
 [ -z "$found" ] || fail "sidecars written for a stream: $found"
 
 # Standard input twice, and a stream that has no index.
-expect_fail 1 "standard input is given 2 times" stats - - < t.pfw
+expect_fail 2 "standard input is given 2 times" stats - - < t.pfw
 expect_fail 1 "a stream has no checkpoint index" index - < t.pfw.gz
 
 # A FIFO with no writer: an error at once. With a writer: read like stdin.
@@ -64,6 +64,6 @@ expect_fail 1 "is a directory" stats ref
 "$SPOOR_BIN" gen -o one.pfw --size-mb 8 --procs 1 --no-truth > /dev/null
 { head -1 one.pfw; grep '"ph": "M"' one.pfw; tail -n +2 one.pfw | grep -v '"ph": "M"' | shuf --random-source=<(yes); } \
   > shuffled.pfw
-expect_fail 1 "^spoor summary: -: rows came further out of time order than one pass holds, and a stream cannot be read again" \
+expect_fail 2 "^spoor summary: -: rows came further out of time order than one pass holds, and a stream cannot be read again" \
   summary --no-progress - < shuffled.pfw
 [ ! -s "$WORK/out" ] || fail "summary printed an answer after failing"

@@ -1,4 +1,5 @@
 #include "cli_getopt.h"
+#include "spoor/error.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -25,4 +26,9 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, co
     else
         fprintf(stderr, "spoor %s: unknown option '%s'; see 'spoor %s --help'\n", cmd, shown, cmd);
     return CLI_BAD_OPTION;
+}
+
+int cli_exit_code(int st)
+{
+    return st == SPOOR_OK ? 0 : st == SPOOR_EUSAGE ? 2 : 1;
 }

@@ -13,4 +13,9 @@ enum { CLI_BAD_OPTION = '?' };
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts,
                int *index);
 
+/* The exit status of a command that ended with status st: 0 when it went
+ * well, 2 for a usage error found on the way (a field --ts names that the
+ * input lacks, `-` given twice), 1 for any other failure. */
+int cli_exit_code(int st);
+
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "filter_load.h"
 #include "load_args.h"
 #include "output_guard.h"
@@ -228,5 +229,5 @@ int cmd_attribute(int argc, char **argv)
         fprintf(stderr, "spoor attribute: %s\n", err.msg);
     spoor_expr_free(calls);
     spoor_expr_free(events);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

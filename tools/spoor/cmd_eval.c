@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "load_args.h"
 #include "spoor/atomic_file.h"
 #include "ml/evaluate.h"
@@ -64,7 +65,7 @@ static int score(const struct spoor_model *m, const struct spoor_dataset *ds, co
         fprintf(stderr, "spoor eval: %s\n", err.msg);
     for (size_t i = 0; i < 4; i++)
         spoor_metrics_free(&s[i].m);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }
 
 int cmd_eval(int argc, char **argv)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "filter_load.h"
 #include "load_args.h"
 #include "output_guard.h"
@@ -137,5 +138,5 @@ int cmd_events(int argc, char **argv)
     filter_load_free(f);
     spoor_columns_free(cols, ncols);
     spoor_expr_free(expr);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

@@ -69,5 +69,5 @@ int cmd_export_model(int argc, char **argv)
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor export-model: %s\n", err.msg);
     spoor_model_free(m);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

@@ -244,5 +244,5 @@ int cmd_lifecycle(int argc, char **argv)
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor lifecycle: %s\n", err.msg);
     spoor_lc_spec_free(&spec);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

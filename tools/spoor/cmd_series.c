@@ -393,5 +393,5 @@ int cmd_series(int argc, char **argv)
     spoor_series_free(&s);
     spoor_load_result_free(&res);
     args_release(&a);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

@@ -195,7 +195,7 @@ static int run_query(struct spoor_sql *s, struct cli *cli)
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor sql: %s\n", err.msg);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }
 
 int cmd_sql(int argc, char **argv)

@@ -281,5 +281,5 @@ int cmd_stats(int argc, char **argv)
     spoor_stats_free(&stats);
     spoor_load_result_free(&res);
     where_sink_free(&filter);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

@@ -361,5 +361,5 @@ int cmd_summary(int argc, char **argv)
     spoor_summary_free(&sum);
     spoor_load_result_free(&res);
     where_sink_free(&filter);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

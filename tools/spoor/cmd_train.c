@@ -343,7 +343,7 @@ static int run(const struct cli *c, const char *path, const struct spoor_load_op
         spoor_metrics_free(&s[i].m);
     spoor_model_free(model);
     spoor_dataset_free(ds);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }
 
 int cmd_train(int argc, char **argv)
