@@ -1,6 +1,6 @@
 /* Temporary file + rename: rename(2) within one directory is atomic, so
  * readers see the old file or the complete new one. The temporary for DIR/BASE
- * is DIR/.BASE.tmp-PID-XXXXXX: a signal handler removes it (temp_registry.c),
+ * is DIR/.BASE.tmp-PID-NNNNNN: a signal handler removes it (temp_registry.c),
  * and when SIGKILL or a crash leaves it behind, the next writer of the same
  * target removes it, since no process PID is alive any more. */
 #include "spoor/atomic_file.h"
@@ -43,7 +43,7 @@ bool spoor_path_is_special(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-/* Whether name is prefix followed by PID-XXXXXX of a process that is gone.
+/* Whether name is prefix followed by PID-NNNNNN of a process that is gone.
  * A writer in another PID namespace (another container on the same directory)
  * looks gone too: a limit of naming by PID. */
 static bool is_orphan(const char *name, const char *prefix, size_t prefix_len)
@@ -99,16 +99,12 @@ int spoor_atomic_file_open(struct spoor_atomic_file *f, const char *path, struct
     remove_orphans(dir, base);
     free(dir);
     size_t cap = strlen(path) + 48;
-    char *tmp = spoor_xmalloc(cap);
-    snprintf(tmp, cap, "%.*s.%s.tmp-%ld-XXXXXX", (int)dir_len, path, base, (long)getpid());
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", path, strerror(e));
-    }
-    f->tmp = tmp;
-    f->slot = spoor_temp_register(tmp);
+    char *prefix = spoor_xmalloc(cap);
+    snprintf(prefix, cap, "%.*s.%s.tmp-%ld-", (int)dir_len, path, base, (long)getpid());
+    int fd = spoor_temp_create(prefix, &f->tmp, &f->slot);
+    free(prefix);
+    if (fd < 0)
+        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", path, strerror(errno));
     fchmod(fd, file_mode(path));
     f->fp = fdopen(fd, "w");
     if (!f->fp) {

@@ -5,7 +5,11 @@
  * for the first to end the process. */
 #include "util/temp_registry.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -22,7 +26,7 @@ static struct {
 } slots[SLOTS];
 static atomic_flag handling = ATOMIC_FLAG_INIT;
 
-int spoor_temp_register(const char *path)
+static int temp_register(const char *path)
 {
     size_t n = strlen(path);
     if (n >= PATH_MAX)
@@ -36,6 +40,32 @@ int spoor_temp_register(const char *path)
         }
     }
     return -1;
+}
+
+int spoor_temp_create(const char *prefix, char **path, int *slot)
+{
+    static atomic_uint counter;
+    size_t cap = strlen(prefix) + 16;
+    char *name = spoor_xmalloc(cap);
+    for (;;) {
+        /* Unique among this process's temporaries; a name a dead process with
+         * the same PID left is taken (EEXIST) and the next number tried. */
+        snprintf(name, cap, "%s%06u", prefix, atomic_fetch_add(&counter, 1) % 1000000);
+        int s = temp_register(name);
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            *path = name;
+            *slot = s;
+            return fd;
+        }
+        int e = errno;
+        spoor_temp_unregister(s);
+        if (e != EEXIST) {
+            free(name);
+            errno = e;
+            return -1;
+        }
+    }
 }
 
 void spoor_temp_unregister(int slot)

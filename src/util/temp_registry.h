@@ -5,9 +5,12 @@
 #ifndef SPOOR_UTIL_TEMP_REGISTRY_H
 #define SPOOR_UTIL_TEMP_REGISTRY_H
 
-/* Returns the slot holding path, or -1 when the table is full or the path too
- * long (that temporary then outlives a signal, and the next writer removes it). */
-int spoor_temp_register(const char *path);
+/* Creates a new file PREFIX + NNNNNN (O_EXCL, mode 0600) whose name is in the
+ * table before the file exists, so a signal at any moment finds every file it
+ * must remove. Returns the descriptor and sets *path (malloc'ed) and *slot
+ * (-1 when the table is full or the path too long: that temporary then
+ * outlives a signal, and the next writer removes it); -1 with errno set. */
+int spoor_temp_create(const char *prefix, char **path, int *slot);
 /* After the temporary was renamed or removed; slot -1 is ignored. */
 void spoor_temp_unregister(int slot);
 
