@@ -168,9 +168,14 @@ def main():
 
     print("| resource | value | target | result |")
     print("|---|---:|---|---|")
+    big_mb = r.number("rss_big_mb")
     for key, what in (("rss_gz_cold", f".pfw.gz, --threads {n}, cold"),
                       ("rss_gz_indexed", f".pfw.gz, --threads {n}, with index"),
-                      ("rss_plain", f".pfw, --threads {n}")):
+                      ("rss_plain", f".pfw, --threads {n}"),
+                      ("rss_big_t1", f"{big_mb:,.0f} MB .pfw, --threads 1" if big_mb else None),
+                      ("rss_big_tn", f"{big_mb:,.0f} MB .pfw, --threads {n}" if big_mb else None)):
+        if what is None:
+            continue
         kb = r.number(key + ".rss_kb")
         mb = kb * 1024 / MB if kb else None
         print(f"| peak RSS of spoor stats, {what} | {'—' if mb is None else f'{mb:,.0f} MB'} | < 300 MB | "

@@ -12,10 +12,13 @@
 # usage: bench/ingest/run.sh            (after `make build` and scripts/install-bench-deps.sh)
 # env:   SPOOR=path/to/spoor  BENCH_OUT=dir  BENCH_SIZE_MB=210  BENCH_RUNS=5
 #        BENCH_PY_PREFIX_MB=20  BENCH_THREADS=2
+#        BENCH_RSS_MB=4096     size of the plain trace whose peak RSS is measured
+#                              (made in BENCH_OUT, deleted after; 0 skips it)
 set -euo pipefail
 
 source "$(dirname "$0")/../lib.sh"
 size_mb=${BENCH_SIZE_MB:-210}
+rss_mb=${BENCH_RSS_MB:-4096}
 runs=${BENCH_RUNS:-5}
 py_prefix_mb=${BENCH_PY_PREFIX_MB:-20}
 need igzip hyperfine zcat node /usr/bin/time
@@ -78,6 +81,17 @@ rm -f "$gz.spoor-idx"
 peak_rss rss_gz_cold "$spoor" stats --no-cache --threads "$threads" "$gz"
 peak_rss rss_gz_indexed "$spoor" stats --no-cache --threads "$threads" "$gz"
 peak_rss rss_plain "$spoor" stats --no-cache --threads "$threads" "$plain"
+# ... and of a plain trace far larger than that: memory must not grow with
+# the input (inputs are read in bounded windows, never mapped whole).
+if [ "$rss_mb" -gt 0 ]; then
+  big=$out/ingest-rss.pfw
+  echo "bench: peak RSS on a $rss_mb MB plain trace" >&2
+  "$spoor" gen -o "$big" --size-mb "$rss_mb" --seed 3 --no-truth >/dev/null
+  echo "$rss_mb" >"$res/rss_big_mb"
+  peak_rss rss_big_t1 "$spoor" stats --no-cache --threads 1 "$big"
+  peak_rss rss_big_tn "$spoor" stats --no-cache --threads "$threads" "$big"
+  rm -f "$big"
+fi
 
 # Uncompressed size of the .gz, for throughput and the Python extrapolation.
 igzip -d -c "$gz" | wc -c >"$res/gz_raw_bytes"

@@ -71,8 +71,8 @@ awk -F, -v want="$features" 'NR == 1 { n = split(want, w, ","); for (i = 1; i <=
   { line = ""; for (k = 1; k <= n; k++) line = line (k > 1 ? " " : "") $col[w[k]]; print line }' "$data" > "$res/x.txt"
 for model in mlp trees; do
   m=$res/logo_$model.json
-  "$spoor" export-model "$m" --c-header "$res/mf.h" --prefix mf
-  "$spoor" export-model "$m" --c-header "$res/mq.h" --prefix mq --fixed-point
+  "$spoor" export-model "$m" -o "$res/mf.h" --prefix mf
+  "$spoor" export-model "$m" -o "$res/mq.h" --prefix mq --fixed-point
   cc -std=c11 -O2 -DFLOAT_HEADER="\"$res/mf.h\"" -DFIXED_HEADER="\"$res/mq.h\"" -o "$res/check" \
     "$root/tests/ml/header_check.c" -lm
   "$res/check" < "$res/x.txt" > "$res/classes_$model.txt"

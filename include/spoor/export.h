@@ -34,11 +34,13 @@
  * when complete (atomic_file.h). */
 struct spoor_sqlite_writer;
 
-/* Creates the database at path (an empty or absent file). only_source, when
+/* Creates the database at path (an empty or absent file; name is the file the
+ * user asked for, which errors name, when path is its temporary). only_source, when
  * every row comes from that one input, makes `source` a generated column
  * holding it (no bytes per row); NULL stores each row's. */
-int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path, const char *const *columns,
-                             size_t ncolumns, const char *only_source, struct spoor_error *err);
+int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path, const char *name,
+                             const char *const *columns, size_t ncolumns, const char *only_source,
+                             struct spoor_error *err);
 /* Inserts rows sel[0..n) of t (all rows when sel is NULL) and t's lookups.
  * res gives file and host (NULL: they are null). */
 int spoor_sqlite_writer_write(struct spoor_sqlite_writer *w, const struct spoor_table *t,
@@ -70,7 +72,9 @@ size_t spoor_sqlite_writer_missing(const struct spoor_sqlite_writer *w, const ch
  * when it has a dur, else "i". */
 struct spoor_perfetto_writer;
 
-struct spoor_perfetto_writer *spoor_perfetto_writer_new(FILE *out, const char *const *columns, size_t ncolumns);
+/* name: the file out writes, which errors name (kept, not copied); NULL: stdout. */
+struct spoor_perfetto_writer *spoor_perfetto_writer_new(FILE *out, const char *name, const char *const *columns,
+                                                        size_t ncolumns);
 int spoor_perfetto_writer_write(struct spoor_perfetto_writer *w, const struct spoor_table *t,
                                 const struct spoor_resolved *res, const uint32_t *sel, size_t n,
                                 struct spoor_error *err);

@@ -49,7 +49,9 @@ struct spoor_gen_result {
 };
 
 /* Writes the trace to path (through a temporary file renamed at the end, so a
- * reader never sees half a trace) and, when opts->truth, its sidecar. */
+ * reader never sees half a trace) and, when opts->truth, its sidecar. Fails
+ * with SPOOR_EUSAGE, before writing, when the size cannot fit in the free
+ * space of path's filesystem. */
 int spoor_gen_write(const char *path, const struct spoor_gen_opts *opts,
                     struct spoor_gen_result *result, struct spoor_error *err);
 

@@ -1,6 +1,8 @@
-/* Bytes from disk: plain files (mmap), gzip (ISA-L; single- and multi-member),
- * zstd. An input is read as one or more independent *parts*; each part is read
- * by a *cursor* as a sequence of line-aligned chunks of about 4 MiB.
+/* Bytes from disk: plain files, gzip (ISA-L; single- and multi-member), zstd;
+ * from a regular file (read with pread into bounded buffers), or from standard
+ * input ("-") or a FIFO, read once in order. An input is read as one or more
+ * independent *parts*; each part is read by a *cursor* as a sequence of
+ * line-aligned chunks of about 4 MiB.
  *
  * Gzip inputs keep a checkpoint index sidecar (TRACE.spoor-idx) built during the
  * first full sequential scan at no extra pass; with it, later scans split the
@@ -32,12 +34,15 @@ struct spoor_fingerprint {
     uint64_t size;
     int64_t mtime_sec;
     uint32_t mtime_nsec;
+    uint32_t ctime_nsec;
+    int64_t ctime_sec;      /* inode change time: any rewrite sets it, no tool sets it back */
+    uint64_t inode;
     uint32_t head_crc;      /* crc32 of the first SPOOR_FINGERPRINT_BYTES */
     uint32_t tail_crc;      /* crc32 of the last SPOOR_FINGERPRINT_BYTES */
 };
 enum { SPOOR_FINGERPRINT_BYTES = 4096 };
 
-/* Fingerprints the file at path; errors name the file. */
+/* Fingerprints the regular file at path; errors name the file. */
 int spoor_fingerprint_file(const char *path, struct spoor_fingerprint *fp, struct spoor_error *err);
 /* True when the directory holding path has no write bit: read-only by its mode,
  * even for root, who could write there but should not. */
@@ -53,12 +58,13 @@ struct spoor_drop {
     const char *why;        /* "checksum mismatch", ... (static) */
 };
 
-/* A run of whole lines. `data` points either into `buf` (owned by the chunk,
- * grown by the cursor as needed, e.g. for a line longer than chunk_size) or
- * into the cursor's own memory (plain files are not copied). It stays valid
- * until the chunk is passed to spoor_cursor_next() again. The last line of a
- * chunk ends with '\n' unless it is the last line of the input. Offsets count
- * the bytes delivered: a dropped stretch (see `dropped`) takes no room. */
+/* A run of whole lines. `data` points into `buf` (owned by the chunk, reused,
+ * grown by the cursor as needed, e.g. for a line longer than chunk_size) or,
+ * for a plain file, into `map`, a window of the file mapped for this chunk
+ * alone. It stays valid until the chunk is passed to spoor_cursor_next()
+ * again. The last line of a chunk ends with '\n' unless it is the last line
+ * of the input. Offsets count the bytes delivered: a dropped stretch (see
+ * `dropped`) takes no room. */
 struct spoor_chunk {
     const char *data;
     size_t len;
@@ -67,19 +73,30 @@ struct spoor_chunk {
     struct spoor_drop dropped; /* lines dropped just before data[0] (chunk may be empty) */
     char *buf;              /* owned storage; free with spoor_chunk_release */
     size_t cap;
+    void *map;              /* owned mapping, or NULL */
+    size_t map_len;
+    int map_guard;
 };
 
 void spoor_chunk_release(struct spoor_chunk *chunk);
 
-/* Opens and maps a file; detects the kind from magic bytes. Errors name the file:
- * missing, a directory, unreadable. An empty file is a valid input with no lines. */
+/* Opens a file, or standard input for "-", and detects the kind from magic
+ * bytes. Errors name the file: missing, a directory or device, unreadable, a
+ * FIFO with no writer, standard input a second time. An empty file is a valid
+ * input with no lines. A regular file is read up to the size it had here:
+ * bytes appended later are not read, and a file that shrinks is an error
+ * ("shrank from N to M bytes while being read") from the cursor reading it.
+ * A stream (standard input, a FIFO) has one part, no index, and one cursor. */
 int spoor_input_open(const char *path, const struct spoor_input_opts *opts,
                      struct spoor_input **out, struct spoor_error *err);
 void spoor_input_close(struct spoor_input *in);
+/* True when path names a stream: "-", or a FIFO (checked without opening it). */
+bool spoor_input_is_stream(const char *path);
 
 const char *spoor_input_path(const struct spoor_input *in);
 enum spoor_input_kind spoor_input_kind(const struct spoor_input *in);
-uint64_t spoor_input_size(const struct spoor_input *in);   /* bytes on disk */
+/* Bytes on disk; for a stream, the bytes read from it so far. */
+uint64_t spoor_input_size(const struct spoor_input *in);
 /* The first bytes of the decompressed stream (for format sniffing); at most max. */
 size_t spoor_input_head(struct spoor_input *in, char *dst, size_t max);
 

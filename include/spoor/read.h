@@ -40,6 +40,10 @@ struct spoor_read_opts {
     /* Generic readers: which input field fills each fixed column (NULL = the
      * column's own name if present). Every other field becomes a column. */
     const char *field_ts, *field_dur, *field_name, *field_cat, *field_pid, *field_tid;
+    /* The options a command names those fields (in that order) and ts_unit
+     * with, for messages; NULL: ts, dur, ... and ts-unit, as in spoor events.
+     * E.g. spoor series calls field_ts "time" and ts_unit "time-unit". */
+    const char *field_option[6], *ts_unit_option;
     /* Generic readers, for tables that are not events (metric tables): only the
      * fields named above fill fixed columns, and only those (a field merely
      * called "dur" or "pid" stays a dynamic column; a named field is not also

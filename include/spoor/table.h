@@ -140,4 +140,10 @@ uint32_t spoor_lookup_get(const struct spoor_lookup *l, uint32_t key);
  * strings for any number of threads. */
 void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src);
 
+/* Rows sel[0..n) of t (in that order) as a table of their own, for read-only
+ * use while t lives: it shares t's string pool, lookups, sources and column
+ * index. Free it with spoor_table_select_free, never spoor_table_free. */
+struct spoor_table *spoor_table_select(const struct spoor_table *t, const uint32_t *sel, size_t n);
+void spoor_table_select_free(struct spoor_table *s);
+
 #endif

@@ -1,5 +1,6 @@
 /* Aligned plain-text tables for terminal output: cells are collected, column
- * widths measured, then printed with numbers right-aligned. */
+ * widths measured, then printed with numbers right-aligned; or, for tables
+ * too long to hold, widths measured on the first rows and the rest streamed. */
 #ifndef SPOOR_TEXT_TABLE_H
 #define SPOOR_TEXT_TABLE_H
 
@@ -31,6 +32,13 @@ void spoor_text_table_print(const struct spoor_text_table *t, FILE *out);
  * parts on several threads is measured and laid out there too, on up to
  * `threads` threads; the bytes do not depend on them. */
 void spoor_text_table_print_parts(const struct spoor_text_table *const *parts, size_t nparts, FILE *out, int threads);
+/* A table of any length in bounded memory: print_head prints the rows so
+ * far (the headers and a sample) and keeps their column widths and
+ * alignment; rows added after are printed by flush with them, and dropped.
+ * A later cell wider than its column is printed whole, widening its own line
+ * only: nothing is cut. Add only whole rows between flushes. */
+void spoor_text_table_print_head(struct spoor_text_table *t, FILE *out);
+void spoor_text_table_flush(struct spoor_text_table *t, FILE *out);
 void spoor_text_table_free(struct spoor_text_table *t);
 
 /* Formats n with thousands separators. */

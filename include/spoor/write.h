@@ -38,6 +38,7 @@ struct spoor_writer_opts {
     enum spoor_write_format format;
     const char *const *columns;     /* NULL: the default columns */
     size_t ncolumns;
+    const char *name;               /* the file written, which errors name (kept, not copied); NULL: stdout */
 };
 
 struct spoor_writer;

@@ -146,17 +146,19 @@ static void write_record(struct gen *g, const struct record *r)
 {
     const struct entity *e = &g->ent[r->entity];
     const char *action = (e->transmit ? transmit_stage : task_stage)[r->stage];
+    int n;
     if (g->pylog) {
         int64_t ms = r->at / 1000000;
-        fprintf(g->out, "2024-05-01 %02d:%02d:%02d,%03d:INFO:cascade.scheduler:4711:"
+        n = fprintf(g->out, "2024-05-01 %02d:%02d:%02d,%03d:INFO:cascade.scheduler:4711:"
                         "entity=%s;action=%s;worker=%s;host=h%u;mode=%s;at=%" PRId64 "\n",
                 (int)(ms / 3600000 % 24), (int)(ms / 60000 % 60), (int)(ms / 1000 % 60), (int)(ms % 1000), e->name,
                 action, e->worker, e->host, e->mode, r->at);
     } else {
-        fprintf(g->out, "{\"entity\": \"%s\", \"action\": \"%s\", \"worker\": \"%s\", \"host\": \"h%u\", "
+        n = fprintf(g->out, "{\"entity\": \"%s\", \"action\": \"%s\", \"worker\": \"%s\", \"host\": \"h%u\", "
                         "\"mode\": \"%s\", \"at\": %" PRId64 "}\n",
                 e->name, action, e->worker, e->host, e->mode, r->at);
     }
+    g->res->bytes += n > 0 ? (uint64_t)n : 0; /* counted: stdout may be a pipe, where ftello fails */
     g->res->lines++;
     g->res->records++;
     if (e->transmit)
@@ -167,7 +169,9 @@ static void write_record(struct gen *g, const struct record *r)
 
 static void write_bad_line(struct gen *g)
 {
-    fputs(g->pylog ? "Traceback (most recent call last):\n" : "{\"entity\": \"retrieve(7, \n", g->out);
+    const char *line = g->pylog ? "Traceback (most recent call last):\n" : "{\"entity\": \"retrieve(7, \n";
+    fputs(line, g->out);
+    g->res->bytes += strlen(line);
     g->res->lines++;
     g->res->bad_lines++;
 }
@@ -248,7 +252,6 @@ int spoor_gen_cascade_write(const char *path, const struct spoor_gen_cascade_opt
                 add_task(g, i++);
             flush_window(g, truth);
         }
-        result->bytes = (uint64_t)ftello(out.fp);
         st = spoor_atomic_file_commit(&out, err);
     }
     if (st == SPOOR_OK && o.truth)

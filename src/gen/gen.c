@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "gen/emit.h"
 #include "gen/model.h"
 #include "gen/out.h"
 #include "gen/truth.h"
+#include "spoor/atomic_file.h"
 
 enum { GEN_BUF_SIZE = 4 << 20 };
 
@@ -28,6 +30,32 @@ static int check_opts(const struct spoor_gen_opts *o, struct spoor_error *err)
     if (o->gzip_level < 0 || o->gzip_level > 9)
         return spoor_fail(err, SPOOR_EUSAGE, "gzip level must be between 1 and 9, not %d", o->gzip_level);
     return 0;
+}
+
+/* Refuses a size the target's filesystem cannot hold. A gzip target is
+ * estimated at the best ratio these traces reach (~16:1, ~3.5:1 with random
+ * hashes), so only a run that cannot fit is refused; one that turns out not to
+ * fit fails on the full disk, and its temporary is removed. */
+static int check_room(const char *path, int level, const struct spoor_gen_opts *o, struct spoor_error *err)
+{
+    if (!strcmp(path, "-") || spoor_path_is_special(path))
+        return 0;
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? spoor_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : spoor_xstrdup(".");
+    struct statvfs fs;
+    int known = statvfs(dir, &fs) == 0;
+    free(dir);
+    if (!known) /* a missing directory: the open says so */
+        return 0;
+    double room = (double)fs.f_bavail * (double)fs.f_frsize;
+    double least = (double)o->size_bytes / (level ? (o->random_hashes ? 4 : 20) : 1);
+    if (least <= room)
+        return 0;
+    char packed[64] = "";
+    if (level)
+        snprintf(packed, sizeof packed, " (at least %.0f MB gzip'ed)", least / 1e6);
+    return spoor_fail(err, SPOOR_EUSAGE, "%s: a %.0f MB trace%s does not fit in the %.0f MB free on its filesystem",
+                      path, (double)o->size_bytes / 1e6, packed, room / 1e6);
 }
 
 /* Formats the phase in m->ev, flushing the buffer whenever less than a line fits. */
@@ -54,6 +82,8 @@ int spoor_gen_write(const char *path, const struct spoor_gen_opts *opts, struct 
     int level = 0;
     if (gen_out_is_gzip_path(path))
         level = opts->gzip_level ? opts->gzip_level : 6;
+    if ((rc = check_room(path, level, opts, err)))
+        return rc;
 
     struct gen_model m;
     gen_model_init(&m, opts);

@@ -28,6 +28,7 @@ struct slot {
 
 struct gen_gzpar {
     int fd, level;
+    char *name;
     pthread_mutex_t lock;
     pthread_cond_t work, finished;
     pthread_t threads[MAX_THREADS];
@@ -100,7 +101,7 @@ static void *worker(void *arg)
     return NULL;
 }
 
-struct gen_gzpar *gen_gzpar_start(int fd, int level, int threads)
+struct gen_gzpar *gen_gzpar_start(int fd, const char *name, int level, int threads)
 {
     if (threads <= 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -110,6 +111,7 @@ struct gen_gzpar *gen_gzpar_start(int fd, int level, int threads)
         threads = MAX_THREADS;
     struct gen_gzpar *g = spoor_xcalloc(1, sizeof *g);
     g->fd = fd;
+    g->name = spoor_xstrdup(name);
     g->level = level;
     g->nslots = (size_t)threads * 3;
     g->slots = spoor_xcalloc(g->nslots, sizeof *g->slots);
@@ -133,7 +135,7 @@ static int write_all(struct gen_gzpar *g, const void *data, size_t len, struct s
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            return spoor_fail(err, SPOOR_EIO, "write failed: %s", strerror(errno));
+            return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", g->name, strerror(errno));
         }
         p += w;
         len -= (size_t)w;
@@ -259,6 +261,7 @@ void gen_gzpar_free(struct gen_gzpar *g)
         free(g->slots[i].out);
     }
     free(g->slots);
+    free(g->name);
     pthread_mutex_destroy(&g->lock);
     pthread_cond_destroy(&g->work);
     pthread_cond_destroy(&g->finished);

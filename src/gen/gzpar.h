@@ -17,8 +17,9 @@
 struct gen_gzpar;
 
 /* Starts workers that write the compressed stream to fd (which the caller
- * still owns); threads <= 0 means one per online core. */
-struct gen_gzpar *gen_gzpar_start(int fd, int level, int threads);
+ * still owns; name is its file's, for errors); threads <= 0 means one per
+ * online core. */
+struct gen_gzpar *gen_gzpar_start(int fd, const char *name, int level, int threads);
 int gen_gzpar_write(struct gen_gzpar *g, const void *data, size_t len, struct spoor_error *err);
 /* Compresses and writes what is left, then the final block and trailer; adds
  * the bytes written to fd to *disk_bytes. Does not free g. */

@@ -19,6 +19,7 @@ void io_chunk_reserve(struct spoor_chunk *chunk, size_t n, size_t keep)
 
 void spoor_chunk_release(struct spoor_chunk *chunk)
 {
+    io_chunk_unmap(chunk);
     free(chunk->buf);
     memset(chunk, 0, sizeof *chunk);
 }

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+enum { HEADER = 10 };
+
 const char *io_gzip_why(int isal_error)
 {
     switch (isal_error) {
@@ -27,16 +29,33 @@ static bool header_at(const uint8_t *p)
            (p[8] == 0 || p[8] == 2 || p[8] == 4) && (p[9] <= OS_LAST || p[9] == OS_UNKNOWN);
 }
 
-uint64_t io_gzip_find_member(const uint8_t *map, uint64_t from, uint64_t size)
+int io_gzip_member_at(struct spoor_input *in, struct io_window *w, uint64_t pos, struct spoor_error *err)
 {
-    enum { HEADER = 10 };
-    while (from + HEADER <= size) {
-        const uint8_t *p = memchr(map + from, 0x1f, (size_t)(size - from - HEADER + 1));
-        if (!p)
-            break;
-        if (header_at(p))
-            return (uint64_t)(p - map);
-        from = (uint64_t)(p - map) + 1;
+    long n = io_window_at(in, w, pos, HEADER, err);
+    if (n < 0)
+        return (int)n;
+    return n == 0 || (n >= HEADER && header_at(w->buf + (pos - w->base)));
+}
+
+int io_gzip_find_member(struct spoor_input *in, struct io_window *w, uint64_t from, uint64_t *at,
+                        struct spoor_error *err)
+{
+    if (in->stream && w->buf && from < w->base)
+        from = w->base;
+    for (;;) {
+        long n = io_window_at(in, w, from, HEADER, err);
+        if (n < 0)
+            return (int)n;
+        if (n < HEADER) {
+            *at = from + (uint64_t)n;
+            return 0;
+        }
+        const uint8_t *start = w->buf + (from - w->base);
+        const uint8_t *p = memchr(start, 0x1f, (size_t)n - HEADER + 1);
+        if (p && header_at(p)) {
+            *at = from + (uint64_t)(p - start);
+            return 1;
+        }
+        from += p ? (uint64_t)(p - start) + 1 : (uint64_t)n - HEADER + 1;
     }
-    return size;
 }

@@ -1,5 +1,6 @@
-/* The gzip decoder behind a stream cursor: ISA-L inflate over the mapped
- * file, member after member. It decodes straight into the chunk buffer, so
+/* The gzip decoder behind a stream cursor: ISA-L inflate over the input's
+ * compressed bytes (read through a window, window.c), member after member.
+ * It decodes straight into the chunk buffer, so
  * the first scan runs at ISA-L's speed; checkpoints cost one state copy per
  * chunk (their compression happens elsewhere, see index.c). It tells the
  * stream how far its output is vouched for (members whose trailer checked
@@ -18,12 +19,10 @@
 #include "io/index_file.h"
 #include "io/stream.h"
 
-/* ISA-L counts input in 32 bits; the map is fed in slices of this size. */
-#define FEED ((uint64_t)1 << 30)
-
 struct gz_decoder {
     struct spoor_input *in;
     struct inflate_state *st;
+    struct io_window win;       /* st->next_in points into it */
     uint64_t out;               /* uncompressed offset of the next output byte */
     bool ended;
     bool building;
@@ -42,34 +41,44 @@ struct gz_decoder {
 
 static uint64_t comp_pos(const struct gz_decoder *d)
 {
-    return (uint64_t)(d->st->next_in - d->in->map);
+    return d->win.base + (d->st->next_in ? (uint64_t)(d->st->next_in - d->win.buf) : 0);
 }
 
-static void feed(struct gz_decoder *d)
+/* Gives ISA-L the compressed bytes from pos on (the window's size at most). */
+static int feed_at(struct gz_decoder *d, uint64_t pos, size_t need, struct spoor_error *err)
 {
-    if (d->st->avail_in == 0) {
-        uint64_t left = d->in->size - comp_pos(d);
-        d->st->avail_in = (uint32_t)(left < FEED ? left : FEED);
-    }
+    long n = io_window_at(d->in, &d->win, pos, need, err);
+    if (n < 0)
+        return (int)n;
+    d->st->next_in = d->win.buf + (pos - d->win.base);
+    d->st->avail_in = (uint32_t)n;
+    return SPOOR_OK;
 }
 
-static void start_member(struct gz_decoder *d, uint64_t pos, bool found)
+static int feed(struct gz_decoder *d, struct spoor_error *err)
+{
+    return d->st->avail_in ? SPOOR_OK : feed_at(d, comp_pos(d), 1, err);
+}
+
+/* All of the input was given to ISA-L. */
+static bool input_done(const struct gz_decoder *d)
+{
+    return d->st->avail_in == 0 && d->win.eof && comp_pos(d) == d->win.base + d->win.len;
+}
+
+static int start_member(struct gz_decoder *d, uint64_t pos, bool found, struct spoor_error *err)
 {
     isal_inflate_reset(d->st);
     d->st->crc_flag = ISAL_GZIP;
-    d->st->next_in = (uint8_t *)d->in->map + pos;
-    d->st->avail_in = 0;
-    feed(d);
     d->member_out = d->out;
     d->member_comp = pos;
     d->member_found = found;
+    return feed_at(d, pos, 1, err);
 }
 
-/* Records damage for the stream, which drops the output [out_start, d->out),
- * and goes on at the first member found from `from` (the stretch of input up
- * to it is the damage), or ends. */
-static void resume_after_damage(struct gz_decoder *d, uint64_t out_start, uint64_t comp_start,
-                                uint64_t from, const char *why)
+/* Records damage for the stream, which drops the output [out_start, d->out)
+ * decoded from the compressed bytes from comp_start on. */
+static void record_damage(struct gz_decoder *d, uint64_t out_start, uint64_t comp_start, const char *why)
 {
     d->damage = (struct io_damage){
         .out_start = out_start,
@@ -79,12 +88,18 @@ static void resume_after_damage(struct gz_decoder *d, uint64_t out_start, uint64
         .unsent_last = -1,
     };
     d->has_damage = d->damaged_any = true;
-    uint64_t pos = io_gzip_find_member(d->in->map, from, d->in->size);
-    if (pos < d->in->size)
-        start_member(d, pos, from != pos);
-    else
-        d->ended = true;
-    d->damage.comp_end = pos;
+}
+
+/* After damage: goes on at the member found at `at` (by_search: past bytes
+ * that are not one), or ends there, at the end of the input. The damage
+ * runs up to it. */
+static int resume_at(struct gz_decoder *d, int found, uint64_t at, bool by_search, struct spoor_error *err)
+{
+    d->damage.comp_end = at;
+    if (found)
+        return start_member(d, at, by_search, err);
+    d->ended = true;
+    return feed_at(d, at, 1, err);     /* no bytes: progress reads `at` */
 }
 
 /* What ISA-L decoded before an error but had not output yet. */
@@ -102,30 +117,36 @@ static void count_unsent(const struct inflate_state *st, struct io_damage *dmg)
 /* The current member is damaged. After a checksum mismatch the next member
  * should follow the trailer that was read, but damaged deflate data can make
  * a trailer of any 8 bytes, before the member's true end or after it: unless
- * a member header follows, the search starts inside the member. With a
- * loaded index the damage means the index is wrong about the file: the read
- * ends (and fails). */
-static void damaged(struct gz_decoder *d, int ret)
+ * a member header follows, the search starts inside the member (re-read
+ * through the window; a stream searches what the window still holds). With
+ * a loaded index the damage means the index is wrong about the file: the
+ * read ends (and fails). */
+static int damaged(struct gz_decoder *d, int ret, struct spoor_error *err)
 {
     if (d->indexed) {
         snprintf(d->warning, sizeof d->warning, "%s at byte %llu", io_gzip_why(ret),
                  (unsigned long long)comp_pos(d));
         d->ended = true;
-        return;
+        return SPOOR_OK;
     }
     uint64_t from = d->member_comp + 1;
     if (ret == ISAL_INCORRECT_CHECKSUM) {
         uint64_t end = comp_pos(d) - (uint64_t)(d->st->read_in_length / 8);
-        if (end == d->in->size || io_gzip_find_member(d->in->map, end, d->in->size) == end)
+        int next = io_gzip_member_at(d->in, &d->win, end, err);
+        if (next < 0)
+            return next;
+        if (next)
             from = end;
     }
     struct io_damage unsent = {.unsent_last = -1};
     count_unsent(d->st, &unsent);
-    bool whole = ret == ISAL_INCORRECT_CHECKSUM && from != d->member_comp + 1;
-    resume_after_damage(d, d->member_out, d->member_comp, from, io_gzip_why(ret));
+    record_damage(d, d->member_out, d->member_comp, io_gzip_why(ret));
     d->damage.unsent_newlines = unsent.unsent_newlines;
     d->damage.unsent_last = unsent.unsent_last;
-    d->damage.whole = whole;
+    d->damage.whole = ret == ISAL_INCORRECT_CHECKSUM && from != d->member_comp + 1;
+    uint64_t at = 0;
+    int found = io_gzip_find_member(d->in, &d->win, from, &at, err);
+    return found < 0 ? found : resume_at(d, found, at, at != from, err);
 }
 
 /* The sidecar disagrees with the trace: remove it so the next read rebuilds
@@ -143,37 +164,73 @@ static int index_mismatch(const struct gz_decoder *d, uint64_t at, const char *d
                        d->in->path, (unsigned long long)at, detail);
 }
 
-/* A member ended at pos: start the next one, or end the input, noting what
- * trails. */
-static void next_member(struct gz_decoder *d, uint64_t pos)
+/* Moves *at past the zero bytes there; returns how many bytes are left from
+ * the first one that is not zero (0 at the end of the input, negative with
+ * err set on a read error). */
+static long skip_zeros(struct gz_decoder *d, uint64_t *at, struct spoor_error *err)
 {
-    const uint8_t *map = d->in->map;
-    uint64_t left = d->in->size - pos;
-    if (left == 0) {
-        d->ended = true;
-        return;
+    long n;
+    while ((n = io_window_at(d->in, &d->win, *at, 1, err)) > 0) {
+        const uint8_t *p = d->win.buf + (*at - d->win.base);
+        long k = 0;
+        while (k < n && p[k] == 0)
+            k++;
+        *at += (uint64_t)k;
+        if (k < n)
+            break;
     }
-    if (left >= 2 && map[pos] == 0x1f && map[pos + 1] == 0x8b) {
-        start_member(d, pos, false);
-        return;
+    return n;
+}
+
+/* The size of the input: a stream's is known once it was read to its end. */
+static int input_size(struct gz_decoder *d, uint64_t from, uint64_t *size, struct spoor_error *err)
+{
+    long n;
+    while (d->in->stream && (n = io_window_at(d->in, &d->win, from, 1, err)) != 0) {
+        if (n < 0)
+            return (int)n;
+        from += (uint64_t)n;
     }
-    uint64_t i = pos;
-    while (i < d->in->size && map[i] == 0)
-        i++;
-    if (i < d->in->size && !d->indexed && io_gzip_find_member(map, pos, d->in->size) < d->in->size) {
-        /* Not the end: a damaged header, and members after it. */
-        resume_after_damage(d, d->out, pos, pos, io_gzip_why(ISAL_INVALID_WRAPPER));
-        return;
+    *size = d->in->size;
+    return SPOOR_OK;
+}
+
+/* A member ended: start the next one, or end the input, noting what trails. */
+static int next_member(struct gz_decoder *d, struct spoor_error *err)
+{
+    uint64_t pos = comp_pos(d) - (uint64_t)(d->st->read_in_length / 8);
+    long left = io_window_at(d->in, &d->win, pos, 2, err);
+    if (left <= 0) {
+        d->ended = left == 0;
+        return (int)left;
     }
-    if (i == d->in->size)
+    const uint8_t *p = d->win.buf + (pos - d->win.base);
+    if (left >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+        return start_member(d, pos, false, err);
+    uint64_t i = pos, size = 0;
+    long rest = skip_zeros(d, &i, err);
+    if (rest > 0 && !d->indexed) {
+        /* Not zero padding: a damaged header, when members follow it. */
+        int found = io_gzip_find_member(d->in, &d->win, i, &i, err);
+        if (found != 0) {
+            if (found > 0)
+                record_damage(d, d->out, pos, io_gzip_why(ISAL_INVALID_WRAPPER));
+            return found < 0 ? found : resume_at(d, found, i, true, err);
+        }
+    }
+    int st = rest < 0 ? (int)rest : input_size(d, i, &size, err);
+    if (st < 0)
+        return st;
+    if (rest == 0)
         snprintf(d->warning, sizeof d->warning,
                  "ignored %llu bytes of zero padding after the last gzip member",
-                 (unsigned long long)left);
+                 (unsigned long long)(size - pos));
     else
         snprintf(d->warning, sizeof d->warning,
                  "ignored %llu bytes of trailing garbage after the last gzip member at byte %llu",
-                 (unsigned long long)left, (unsigned long long)pos);
+                 (unsigned long long)(size - pos), (unsigned long long)pos);
     d->ended = true;
+    return SPOOR_OK;
 }
 
 static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spoor_error *err)
@@ -182,11 +239,11 @@ static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spo
     struct inflate_state *st = d->st;
     size_t produced = 0;
     while (produced < want && !d->ended && !d->has_damage) {
-        if (st->block_state == ISAL_BLOCK_FINISH) {
-            next_member(d, comp_pos(d) - (uint64_t)(st->read_in_length / 8));
+        int fed = st->block_state == ISAL_BLOCK_FINISH ? next_member(d, err) : feed(d, err);
+        if (fed < 0)
+            return fed;
+        if (st->block_state == ISAL_BLOCK_FINISH || d->ended || d->has_damage)
             continue;
-        }
-        feed(d);
         size_t room = want - produced;
         st->next_out = dst + produced;
         st->avail_out = (uint32_t)(room < UINT32_MAX ? room : UINT32_MAX);
@@ -195,24 +252,26 @@ static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spo
         size_t n = before - st->avail_out;
         produced += n;
         d->out += n;
+        int bad = SPOOR_OK;
         if (ret < 0) {
-            damaged(d, ret);
+            bad = damaged(d, ret, err);
         } else if (st->block_state == ISAL_BLOCK_FINISH) {
             d->verified = d->out;
             break;      /* output held for this member's check may go now */
         } else if (st->avail_out > 0) {
             /* Short of output without an error: the input ran out. A member
              * found by searching past damage is no member that was cut short. */
-            if (d->member_found && comp_pos(d) == d->in->size) {
-                damaged(d, ISAL_INVALID_BLOCK);
-            } else if (comp_pos(d) == d->in->size) {
+            bool done = input_done(d);
+            if (done && !d->member_found) {
                 snprintf(d->warning, sizeof d->warning, "truncated at byte %llu",
-                         (unsigned long long)d->in->size);
+                         (unsigned long long)comp_pos(d));
                 d->ended = true;
-            } else if (st->avail_in > 0 && n == 0) {
-                damaged(d, ISAL_INVALID_BLOCK);
+            } else if (done || (st->avail_in > 0 && n == 0)) {
+                bad = damaged(d, ISAL_INVALID_BLOCK, err);
             }
         }
+        if (bad < 0)
+            return bad;
     }
     *got = produced;
     if (!d->ended)
@@ -318,6 +377,7 @@ static void gz_close(void *dec)
             d->in->scan_complete = true;
             d->in->scan_total = d->out;
         }
+        io_window_free(&d->win);
         free(d->st);
         free(d);
     }
@@ -343,7 +403,6 @@ static struct gz_decoder *decoder_new(struct spoor_input *in)
     d->st = spoor_xcalloc(1, sizeof *d->st);
     isal_inflate_init(d->st);
     d->st->crc_flag = ISAL_GZIP;
-    d->st->next_in = (uint8_t *)in->map;
     d->stop_ckpt = SIZE_MAX;
     return d;
 }
@@ -372,7 +431,8 @@ int io_gzip_open(struct spoor_input *in, size_t from, size_t stop, bool building
             return st;
         }
         free(raw);
-        d->st->next_in = (uint8_t *)in->map + ck.comp;
+        d->win.base = ck.comp;  /* the first feed reads from there */
+        d->st->next_in = NULL;
         d->st->avail_in = 0;
         d->out = ck.out;
         start.offset = ck.cut;

@@ -68,6 +68,8 @@ static uint64_t count_newlines(const char *p, size_t len)
 
 int spoor_input_build_index(struct spoor_input *in, struct spoor_error *err)
 {
+    if (in->stream)
+        return spoor_fail(err, SPOOR_EUSAGE, "%s: a stream has no checkpoint index; index a file", in->path);
     if (in->kind != SPOOR_INPUT_GZIP)
         return spoor_fail(err, SPOOR_EUSAGE,
                           "%s: not gzip-compressed; only gzip traces have a checkpoint index",

@@ -1,17 +1,21 @@
 /* The index sidecar format, little-endian throughout:
  *
- *   header (64 bytes)
+ *   header (96 bytes)
  *     0  "SPOORIDX"         magic
- *     8  u32 version        FORMAT_VERSION
+ *     8  u32 version        FORMAT_VERSION (2: ctime and inode added)
  *    12  u32 layout         io_snapshot_layout(): ISA-L version + state layout
  *    16  u64 trace size     \
  *    24  i64 mtime seconds   |  fingerprint of the trace the index belongs to
  *    32  u32 mtime nanosec   |
  *    36  u32 head crc32      |  (first 4 KiB)
- *    40  u32 tail crc32     /   (last 4 KiB)
- *    44  u32 checkpoints    n
+ *    40  u32 tail crc32      |  (last 4 KiB)
+ *    44  u32 checkpoints    n|
  *    48  u64 uncompressed size of the trace
- *    56  8 bytes reserved (zero)
+ *    56  i64 ctime seconds   |
+ *    64  u32 ctime nanosec   |
+ *    68  u32 reserved (zero) |
+ *    72  u64 inode          /
+ *    80  16 bytes reserved (zero)
  *   n records (56 bytes each), in input order
  *     0  u64 out            uncompressed offset of the snapshot
  *     8  u64 cut            first line start of the part, out - 32 KiB <= cut <= out
@@ -44,7 +48,7 @@
 
 #include "io/gzip_snapshot.h"
 
-enum { HEADER = 64, RECORD = 56, TRAILER = 4, FORMAT_VERSION = 1 };
+enum { HEADER = 96, RECORD = 56, TRAILER = 4, FORMAT_VERSION = 2 };
 enum { CODEC_RAW = 0, CODEC_ZSTD = 1 };
 static const char MAGIC[8] = {'S', 'P', 'O', 'O', 'R', 'I', 'D', 'X'};
 #define MAX_SIDECAR ((size_t)1 << 32)
@@ -86,13 +90,17 @@ static void put_identity(uint8_t *h, const struct spoor_fingerprint *fp)
     put32(h + 32, fp->mtime_nsec);
     put32(h + 36, fp->head_crc);
     put32(h + 40, fp->tail_crc);
+    put64(h + 56, (uint64_t)fp->ctime_sec);
+    put32(h + 64, fp->ctime_nsec);
+    put64(h + 72, fp->inode);
 }
 
 static bool same_identity(const uint8_t *h, const struct spoor_fingerprint *fp)
 {
     return get32(h + 12) == io_snapshot_layout() && get64(h + 16) == fp->size &&
            (int64_t)get64(h + 24) == fp->mtime_sec && get32(h + 32) == fp->mtime_nsec &&
-           get32(h + 36) == fp->head_crc && get32(h + 40) == fp->tail_crc;
+           get32(h + 36) == fp->head_crc && get32(h + 40) == fp->tail_crc &&
+           (int64_t)get64(h + 56) == fp->ctime_sec && get32(h + 64) == fp->ctime_nsec && get64(h + 72) == fp->inode;
 }
 
 uint8_t *io_index_serialize(struct io_index *idx, const struct spoor_fingerprint *fp, size_t *len)

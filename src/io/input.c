@@ -1,10 +1,11 @@
-/* Opening an input: map the file, tell its kind from magic bytes, and for
- * gzip load the checkpoint index sidecar if it still describes this file. */
+/* Opening an input: a regular file, standard input ("-") or a FIFO; its kind
+ * told from magic bytes; for a gzip file, the checkpoint index sidecar loaded
+ * if it still describes this file. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,11 +15,11 @@
 #include "io/internal.h"
 #include "io/zstd.h"
 
-static enum spoor_input_kind kind_of(const uint8_t *p, uint64_t size)
+static enum spoor_input_kind kind_of(const uint8_t *p, size_t n)
 {
-    if (size >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
         return SPOOR_INPUT_GZIP;
-    if (size >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd)
+    if (n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd)
         return SPOOR_INPUT_ZSTD;
     return SPOOR_INPUT_PLAIN;
 }
@@ -35,7 +36,7 @@ static const char *reason(int e)
 
 static void attach_index(struct spoor_input *in, bool no_index)
 {
-    if (in->kind != SPOOR_INPUT_GZIP || no_index)
+    if (in->kind != SPOOR_INPUT_GZIP || no_index || in->stream)
         return;
     char sidecar[4200];
     spoor_index_path(in->path, sidecar, sizeof sidecar);
@@ -45,67 +46,94 @@ static void attach_index(struct spoor_input *in, bool no_index)
         in->index = io_index_new();
 }
 
+/* Standard input can be read once in a process. */
+static atomic_bool stdin_taken;
+
+static int open_stdin(struct spoor_input *in, struct spoor_error *err)
+{
+    if (atomic_exchange(&stdin_taken, true))
+        return spoor_fail(err, SPOOR_EUSAGE, "-: standard input can be read only once");
+    in->fd = STDIN_FILENO;
+    in->stream = true;
+    return SPOOR_OK;
+}
+
+/* A FIFO is opened without blocking, so one that no writer holds open is an
+ * error rather than a wait for ever. Writer there: the first bytes (if any
+ * came yet) start the recording, and reads block from then on. */
+static int open_fifo(struct spoor_input *in, struct spoor_error *err)
+{
+    in->stream = true;
+    in->rec_cap = 64 << 10;
+    in->rec = spoor_xmalloc(in->rec_cap);
+    ssize_t r;
+    while ((r = read(in->fd, in->rec, in->rec_cap)) < 0 && errno == EINTR)
+        ;
+    if (r == 0)
+        return spoor_fail(err, SPOOR_EIO, "%s: a FIFO with no writer (start the writer first)", in->path);
+    if (r < 0 && errno != EAGAIN)
+        return spoor_fail(err, SPOOR_EIO, "%s: cannot read (%s)", in->path, strerror(errno));
+    in->rec_len = in->size = r > 0 ? (size_t)r : 0;
+    int flags = fcntl(in->fd, F_GETFL);
+    fcntl(in->fd, F_SETFL, flags & ~O_NONBLOCK);
+    return SPOOR_OK;
+}
+
+static int open_path(struct spoor_input *in, struct spoor_error *err)
+{
+    in->fd = open(in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (in->fd < 0)
+        return spoor_fail(err, SPOOR_EIO, "%s: %s", in->path, reason(errno));
+    struct stat st;
+    if (fstat(in->fd, &st) != 0)
+        return spoor_fail(err, SPOOR_EIO, "%s: %s", in->path, reason(errno));
+    if (S_ISFIFO(st.st_mode))
+        return open_fifo(in, err);
+    if (!S_ISREG(st.st_mode))
+        return spoor_fail(err, SPOOR_EIO, "%s: %s", in->path,
+                          S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+    in->size = (uint64_t)st.st_size;
+    return io_fingerprint_fd(in->fd, in->path, &st, &in->fp, err);
+}
+
 int spoor_input_open(const char *path, const struct spoor_input_opts *opts,
                      struct spoor_input **out, struct spoor_error *err)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return spoor_fail(err, SPOOR_EIO, "%s: %s", path, reason(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return spoor_fail(err, SPOOR_EIO, "%s: %s", path, reason(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return spoor_fail(err, SPOOR_EIO, "%s: %s", path,
-                          S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
-    }
-    const uint8_t *map = NULL;
-    if (st.st_size > 0) {
-        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED) {
-            int e = errno;
-            close(fd);
-            return spoor_fail(err, SPOOR_EIO, "%s: cannot map the file (%s)", path, strerror(e));
-        }
-        madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-        map = m;
-    }
-    close(fd);
-
     struct spoor_input *in = spoor_xcalloc(1, sizeof *in);
     in->path = spoor_xstrdup(path);
-    in->map = map;
-    in->size = (uint64_t)st.st_size;
-    in->kind = kind_of(map, in->size);
+    in->fd = -1;
     in->chunk_size = opts && opts->chunk_size ? opts->chunk_size : IO_DEFAULT_CHUNK;
-    if (in->kind == SPOOR_INPUT_GZIP)
-        io_fingerprint(map, in->size, &st, &in->fp);
+    int st = strcmp(path, "-") == 0 ? open_stdin(in, err) : open_path(in, err);
+    in->recording = in->stream;
+    uint8_t magic[4];
+    size_t got = 0;
+    if (st == SPOOR_OK)
+        st = io_read(in, 0, magic, sizeof magic, &got, err);
+    if (st != SPOOR_OK) {
+        spoor_input_close(in);
+        return st;
+    }
+    in->kind = kind_of(magic, got);
     attach_index(in, opts && opts->no_index);
     *out = in;
     return SPOOR_OK;
 }
 
-void io_release(const struct spoor_input *in, uint64_t from, uint64_t to)
+bool spoor_input_is_stream(const char *path)
 {
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    from = (from + page - 1) / page * page;
-    to = to / page * page;
-    if (to > from)
-        madvise((void *)(in->map + from), (size_t)(to - from), MADV_DONTNEED);
+    struct stat st;
+    return strcmp(path, "-") == 0 || (stat(path, &st) == 0 && S_ISFIFO(st.st_mode));
 }
 
 void spoor_input_close(struct spoor_input *in)
 {
     if (!in)
         return;
-    if (in->map)
-        munmap((void *)in->map, (size_t)in->size);
+    if (in->fd >= 0 && strcmp(in->path, "-") != 0)
+        close(in->fd);
     io_index_free(in->index);
-    free(in->bounds);
+    free(in->rec);
     free(in->path);
     free(in);
 }
@@ -124,8 +152,8 @@ size_t spoor_input_head(struct spoor_input *in, char *dst, size_t max)
     case SPOOR_INPUT_PLAIN:
         break;
     }
-    size_t n = in->size < max ? (size_t)in->size : max;
-    if (n)
-        memcpy(dst, in->map, n);
+    size_t n = 0;
+    struct spoor_error err;
+    io_read(in, 0, dst, max, &n, &err); /* a read error comes back from the cursor */
     return n;
 }

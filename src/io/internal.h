@@ -2,6 +2,7 @@
 #ifndef SPOOR_IO_INTERNAL_H
 #define SPOOR_IO_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,9 +13,11 @@ enum { IO_DEFAULT_CHUNK = 4 << 20 };
 /* A longer line is an error rather than an unbounded allocation. */
 #define IO_MAX_LINE ((size_t)256 << 20)
 
-/* Fingerprints a mapped file (see struct spoor_fingerprint). */
+/* Fingerprints the open regular file fd (see struct spoor_fingerprint): its
+ * stat, and its first and last bytes read with pread. */
 struct stat;
-void io_fingerprint(const uint8_t *map, uint64_t size, const struct stat *st, struct spoor_fingerprint *fp);
+int io_fingerprint_fd(int fd, const char *path, const struct stat *st, struct spoor_fingerprint *fp,
+                      struct spoor_error *err);
 
 /* How a gzip input uses its checkpoint index. */
 enum io_index_mode {
@@ -28,13 +31,21 @@ struct io_index;
 struct spoor_input {
     char *path;
     enum spoor_input_kind kind;
-    const uint8_t *map;         /* whole file, read-only; NULL when empty */
-    uint64_t size;
+    int fd;
+    uint64_t size;              /* regular file: bytes at open; stream: bytes read so far */
     size_t chunk_size;
     struct spoor_fingerprint fp;
 
-    uint64_t *bounds;           /* plain files: part i is [bounds[i], bounds[i+1]) */
-    size_t nparts;
+    /* A stream (standard input, a FIFO) is read once, in order. The bytes
+     * read while `recording` (kind sniffing, the format's head) are kept in
+     * rec and served again to the one cursor that reads it. */
+    atomic_bool shrank;         /* a mapped window met the file's new end (map_guard.c) */
+    bool stream;
+    bool recording;
+    bool stream_opened;         /* its cursor was opened */
+    bool stream_eof;
+    uint8_t *rec;
+    size_t rec_len, rec_cap;
 
     enum io_index_mode index_mode;
     struct io_index *index;     /* gzip with an index (loaded or being built) */
@@ -61,14 +72,47 @@ struct spoor_cursor {
 /* Makes sure chunk->buf holds at least n bytes (contents up to `keep` kept). */
 void io_chunk_reserve(struct spoor_chunk *chunk, size_t n, size_t keep);
 
-/* Drops the whole pages of the map's bytes [from, to) from this process once
- * they are consumed: they stay in the page cache, and resident memory stays
- * bounded whatever the file size. Reading them again is still correct. */
-void io_release(const struct spoor_input *in, uint64_t from, uint64_t to);
+/* Reads up to len bytes of the input at offset off into dst (read.c). *got is
+ * short only at the end of the input: the size a regular file had at open
+ * (bytes appended since are not read), or the end of a stream. A regular
+ * file that ends sooner shrank while being read: an error saying so. A
+ * stream reads on from where it is (or from the recorded bytes); any other
+ * offset is an error. */
+int io_read(struct spoor_input *in, uint64_t off, void *dst, size_t len, size_t *got, struct spoor_error *err);
 
-/* Splits a plain file into parts at newlines (sets bounds and nparts). */
-void io_plain_plan(struct spoor_input *in);
-/* A zero-copy cursor over the plain-file bytes [start, end). */
-int io_plain_open(struct spoor_input *in, uint64_t start, uint64_t end, struct spoor_cursor **out);
+/* The error for a regular file that shrank: "shrank from N to M bytes". */
+int io_shrank(const struct spoor_input *in, struct spoor_error *err);
+
+/* Maps the plain-file bytes [off, off + len) for chunk (which owns the
+ * mapping until io_chunk_unmap) under the SIGBUS guard; NULL when it cannot
+ * (then read them with io_read). */
+const char *io_map_window(struct spoor_input *in, uint64_t off, size_t len, struct spoor_chunk *chunk);
+/* Unmaps the chunk's window, if any. */
+void io_chunk_unmap(struct spoor_chunk *chunk);
+
+/* Compressed bytes, read in a window of bounded size that moves forward as a
+ * decoder consumes them (window.c). buf[0] is at input offset `base`. */
+struct io_window {
+    uint8_t *buf;
+    size_t len, cap;
+    uint64_t base;
+    bool eof;                   /* no bytes past base + len */
+};
+/* Makes at least `need` bytes from input offset pos on available (fewer only
+ * at the end of the input), keeping the few before pos that a decoder may
+ * look back at: returns how many there are from pos, 0 at the end of the
+ * input, negative with err set on a read error. */
+long io_window_at(struct spoor_input *in, struct io_window *w, uint64_t pos, size_t need,
+                  struct spoor_error *err);
+void io_window_free(struct io_window *w);
+
+/* Plain files: parts of chunk_size bytes each, every line in the part that
+ * holds its first byte (plain.c). */
+size_t io_plain_parts(const struct spoor_input *in);
+/* A cursor over the lines that start in the plain-file bytes [start, end);
+ * over a stream, a cursor over all of it. With `copy`, chunks are read, never
+ * mapped: a shrinking file then never shows its caller zeros before the error
+ * (for a caller that writes out chunks as they come, like spoor cat). */
+int io_plain_open(struct spoor_input *in, uint64_t start, uint64_t end, bool copy, struct spoor_cursor **out);
 
 #endif

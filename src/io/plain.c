@@ -1,77 +1,104 @@
-/* Plain files: the mapping is split at newlines into parts of about
- * chunk_size, and chunks point straight into the mapping (no copy). */
+/* Plain files. A regular file splits into parts of chunk_size bytes with no
+ * pass over it first: a part holds every line whose first byte is in it, so
+ * its cursor skips the line the part before it started and finishes its own
+ * last line past its end. Each chunk is a window of the file mapped for it
+ * alone (map_guard.c), or read with pread when it cannot be mapped. A plain
+ * stream is read in order through the stream cursor. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "io/internal.h"
+#include "io/stream.h"
+
+/* Bytes past a chunk's end first looked at for the end of its last line;
+ * doubled while the line goes on. Mapping them costs nothing untouched. */
+enum { TAIL = 1 << 20 };
 
 struct plain_cursor {
     struct spoor_cursor base;
-    uint64_t start, pos, end;
+    uint64_t pos, end;          /* the next line start; the part's end */
+    bool started;               /* pos is a line start */
+    bool copy;                  /* read, never map (see io_plain_open) */
 };
 
-/* The first line start at or after `at` (the end of the file if none). */
-static uint64_t line_start_from(const struct spoor_input *in, uint64_t at)
+size_t io_plain_parts(const struct spoor_input *in)
 {
-    if (at >= in->size)
-        return in->size;
-    if (at == 0 || in->map[at - 1] == '\n')
-        return at;
-    const uint8_t *nl = memchr(in->map + at, '\n', in->size - at);
-    return nl ? (uint64_t)(nl - in->map) + 1 : in->size;
+    uint64_t n = (in->size + in->chunk_size - 1) / in->chunk_size;
+    return n ? (size_t)n : 1;
 }
 
-void io_plain_plan(struct spoor_input *in)
+/* The bytes [from, from + len) of the file, mapped or read into the chunk. */
+static int view(struct spoor_input *in, bool copy, struct spoor_chunk *chunk, uint64_t from, size_t len,
+                const char **p, struct spoor_error *err)
 {
-    if (in->bounds)
-        return;
-    size_t cap = (size_t)(in->size / in->chunk_size) + 2;
-    in->bounds = spoor_xmalloc(cap * sizeof *in->bounds);
-    size_t n = 0;
-    uint64_t at = 0;
-    in->bounds[n++] = 0;
-    while (at < in->size) {
-        at = line_start_from(in, at + in->chunk_size);
-        if (n == cap) {
-            cap *= 2;
-            in->bounds = spoor_xrealloc(in->bounds, cap * sizeof *in->bounds);
-        }
-        in->bounds[n++] = at;
-    }
-    in->nparts = n > 1 ? n - 1 : 1;
-    if (n == 1)
-        in->bounds[n++] = 0;    /* an empty file: one empty part */
+    io_chunk_unmap(chunk);
+    *p = copy ? NULL : io_map_window(in, from, len, chunk);
+    if (*p)
+        return SPOOR_OK;
+    io_chunk_reserve(chunk, len, 0);
+    size_t got;
+    int st = io_read(in, from, chunk->buf, len, &got, err);
+    *p = chunk->buf;
+    return st != SPOOR_OK || got == len ? st : io_shrank(in, err);
+}
+
+/* A file seen shorter than at open, by fstat or by a mapped window. */
+static bool shrank(struct spoor_input *in)
+{
+    struct stat st;
+    return atomic_load(&in->shrank) || (fstat(in->fd, &st) == 0 && (uint64_t)st.st_size < in->size);
 }
 
 static int plain_next(struct spoor_cursor *base, struct spoor_chunk *chunk, struct spoor_error *err)
 {
-    struct plain_cursor *p = (struct plain_cursor *)base;
-    const struct spoor_input *in = base->in;
-    if (p->pos >= p->end)
+    struct plain_cursor *c = (struct plain_cursor *)base;
+    struct spoor_input *in = base->in;
+    io_chunk_unmap(chunk);
+    if (shrank(in))
+        return -io_shrank(in, err);
+    if (c->pos >= c->end || c->pos >= in->size)
         return 0;
-    /* Like the plan: up to the first line start past chunk_size, so a part
-     * is one chunk. */
-    uint64_t stop = p->end;
-    uint64_t mark = p->pos + in->chunk_size;
-    if (mark < p->end && in->map[mark - 1] != '\n') {
-        uint64_t reach = p->end - mark > IO_MAX_LINE ? mark + IO_MAX_LINE : p->end;
-        const uint8_t *nl = memchr(in->map + mark, '\n', reach - mark);
-        if (!nl && reach < p->end) {
-            const uint8_t *prev = memrchr(in->map + p->pos, '\n', mark - p->pos);
-            uint64_t line = prev ? (uint64_t)(prev - in->map) + 1 : p->pos;
-            return -spoor_fail(err, SPOOR_EFORMAT, "%s: the line at byte %llu is longer than %zu MiB",
-                               in->path, (unsigned long long)line, IO_MAX_LINE >> 20);
+    /* The first chunk of a part starts a byte early: a newline there (or the
+     * start of the file) means pos starts a line. */
+    size_t lead = c->started || c->pos == 0 ? 0 : 1;
+    uint64_t from = c->pos - lead;
+    size_t want = c->end - from < in->chunk_size + lead ? (size_t)(c->end - from) : in->chunk_size + lead;
+    size_t tail = TAIL, skip = 0, stop;
+    for (;;) {
+        size_t len = in->size - from < want + tail ? (size_t)(in->size - from) : want + tail;
+        const char *p;
+        int st = view(in, c->copy, chunk, from, len, &p, err);
+        if (st != SPOOR_OK)
+            return -st;
+        if (lead) {
+            const char *nl = memchr(p, '\n', want);
+            if (!nl) {
+                c->pos = c->end; /* a line from an earlier part covers this one */
+                return 0;
+            }
+            skip = (size_t)(nl - p) + 1;
         }
-        stop = nl ? (uint64_t)(nl - in->map) + 1 : p->end;
-    } else if (mark < p->end) {
-        stop = mark;
+        const char *nl = len == want || p[want - 1] == '\n' ? p + want - 1 : memchr(p + want, '\n', len - want);
+        if (nl || from + len == in->size) {
+            stop = nl ? (size_t)(nl - p) + 1 : len;
+            chunk->data = p + skip;
+            break;
+        }
+        const char *prev = memrchr(p + skip, '\n', want - skip);
+        uint64_t line = from + (prev ? (size_t)(prev - p) + 1 : skip);
+        if (from + len - line > IO_MAX_LINE)
+            return -spoor_fail(err, SPOOR_EFORMAT, "%s: the line at byte %llu is longer than %zu MiB", in->path,
+                               (unsigned long long)line, IO_MAX_LINE >> 20);
+        tail *= 2;
     }
-    chunk->data = (const char *)in->map + p->pos;
-    chunk->len = (size_t)(stop - p->pos);
-    chunk->offset = p->pos;
-    chunk->first_line = p->pos == 0 ? 1 : 0;
-    p->pos = stop;
-    return 1;
+    if (atomic_load(&in->shrank))
+        return -io_shrank(in, err);
+    c->started = true;
+    chunk->len = stop - skip;
+    chunk->offset = from + skip;
+    chunk->first_line = chunk->offset == 0 ? 1 : 0;
+    c->pos = from + stop;
+    return chunk->len > 0 ? 1 : plain_next(base, chunk, err);
 }
 
 static uint64_t plain_progress(const struct spoor_cursor *base)
@@ -85,11 +112,8 @@ static const char *plain_warning(const struct spoor_cursor *base)
     return NULL;
 }
 
-/* A part is one chunk, parsed by the time its cursor closes. */
 static void plain_close(struct spoor_cursor *base)
 {
-    struct plain_cursor *p = (struct plain_cursor *)base;
-    io_release(base->in, p->start, p->pos);
     free(base);
 }
 
@@ -100,13 +124,54 @@ static const struct io_cursor_ops plain_ops = {
     .close = plain_close,
 };
 
-int io_plain_open(struct spoor_input *in, uint64_t start, uint64_t end, struct spoor_cursor **out)
+/* A plain stream: its bytes as they come, the stream cursor cutting lines. */
+struct raw_decoder {
+    struct spoor_input *in;
+    uint64_t pos;
+};
+
+static int raw_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spoor_error *err)
 {
+    struct raw_decoder *d = dec;
+    int st = io_read(d->in, d->pos, dst, want, got, err);
+    if (st != SPOOR_OK)
+        return -st;
+    d->pos += *got;
+    return *got < want ? IO_END : IO_MORE;
+}
+
+static uint64_t raw_progress(const void *dec)
+{
+    return ((const struct raw_decoder *)dec)->pos;
+}
+
+static const char *raw_warning(const void *dec)
+{
+    (void)dec;
+    return NULL;
+}
+
+static const struct io_decoder_ops raw_ops = {
+    .fill = raw_fill,
+    .progress = raw_progress,
+    .warning = raw_warning,
+    .close = free,
+};
+
+int io_plain_open(struct spoor_input *in, uint64_t start, uint64_t end, bool copy, struct spoor_cursor **out)
+{
+    if (in->stream) {
+        struct raw_decoder *d = spoor_xcalloc(1, sizeof *d);
+        d->in = in;
+        struct io_stream_start s = {.first_line = 1, .boundary = UINT64_MAX};
+        return io_stream_open(in, &raw_ops, d, &s, out);
+    }
     struct plain_cursor *p = spoor_xcalloc(1, sizeof *p);
     p->base.ops = &plain_ops;
     p->base.in = in;
-    p->start = p->pos = start;
+    p->pos = start;
     p->end = end;
+    p->copy = copy;
     *out = &p->base;
     return SPOOR_OK;
 }

@@ -1,6 +1,7 @@
 /* Parts and cursors: how an input is split for readers, and the cursor that
- * reads one part. Plain files split at newlines; a gzip file with a loaded
- * index splits at its checkpoints; anything else is one sequential part. */
+ * reads one part. Plain files split every chunk_size bytes (a part's cursor
+ * finds its lines); a gzip file with a loaded index splits at its
+ * checkpoints; anything else, and any stream, is one sequential part. */
 #include <stdlib.h>
 
 #include "io/gzip.h"
@@ -11,10 +12,11 @@
 size_t spoor_input_plan(struct spoor_input *in, int nthreads)
 {
     (void)nthreads;     /* parts are ~chunk_size each; the loader spreads them */
+    if (in->stream)
+        return 1;
     switch (in->kind) {
     case SPOOR_INPUT_PLAIN:
-        io_plain_plan(in);
-        return in->nparts;
+        return io_plain_parts(in);
     case SPOOR_INPUT_GZIP:
         if (in->index_mode == IO_INDEX_LOADED)
             return io_index_count(in->index) + 1;
@@ -33,9 +35,18 @@ int spoor_cursor_open(struct spoor_input *in, size_t part, struct spoor_cursor *
     if (part >= nparts)
         return spoor_fail(err, SPOOR_EUSAGE, "%s: part %zu of %zu does not exist", in->path, part,
                           nparts);
+    if (in->stream) {
+        /* One cursor reads it, after the kind and head were sniffed. */
+        if (in->stream_opened)
+            return spoor_fail(err, SPOOR_EUSAGE, "%s: a stream can be read only once", in->path);
+        in->stream_opened = true;
+        in->recording = false;
+    }
     switch (in->kind) {
-    case SPOOR_INPUT_PLAIN:
-        return io_plain_open(in, in->bounds[part], in->bounds[part + 1], out);
+    case SPOOR_INPUT_PLAIN: {
+        uint64_t start = (uint64_t)part * in->chunk_size, end = start + in->chunk_size;
+        return io_plain_open(in, start, end < in->size ? end : in->size, false, out);
+    }
     case SPOOR_INPUT_ZSTD:
         return io_zstd_open(in, out);
     case SPOOR_INPUT_GZIP:
@@ -58,9 +69,11 @@ int spoor_cursor_open_at_line(struct spoor_input *in, uint64_t line, struct spoo
 {
     *out = NULL;
     *first_line = 1;
+    if (in->stream)
+        return spoor_cursor_open(in, 0, out, err);
     switch (in->kind) {
     case SPOOR_INPUT_PLAIN:
-        return io_plain_open(in, 0, in->size, out);
+        return io_plain_open(in, 0, in->size, true, out);
     case SPOOR_INPUT_ZSTD:
         return io_zstd_open(in, out);
     case SPOOR_INPUT_GZIP:

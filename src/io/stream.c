@@ -39,18 +39,6 @@ static int at_boundary(struct stream_cursor *s, size_t *len, uint64_t offset, st
     return 1;
 }
 
-/* The decoder never reads compressed bytes behind it again: release them
- * every few MiB (see io_release). */
-static void release_consumed(struct stream_cursor *s)
-{
-    enum { STEP = 16 << 20 };
-    uint64_t pos = s->ops->progress(s->dec);
-    if (pos >= s->released + STEP) {
-        io_release(s->base.in, s->released, pos);
-        s->released = pos;
-    }
-}
-
 /* Starts the next chunk in s->cur with the carried line start. */
 static void start_chunk(struct stream_cursor *s)
 {
@@ -143,6 +131,7 @@ static int produce(struct stream_cursor *s, struct spoor_error *err)
 static int stream_next(struct spoor_cursor *base, struct spoor_chunk *chunk, struct spoor_error *err)
 {
     struct stream_cursor *s = (struct stream_cursor *)base;
+    io_chunk_unmap(chunk);
     for (;;) {
         if (hold_ready(s))
             return hold_hand_out(s, chunk);
@@ -158,7 +147,6 @@ static int stream_next(struct spoor_cursor *base, struct spoor_chunk *chunk, str
             chunk->buf = NULL;
             chunk->cap = 0;
         }
-        release_consumed(s);
         int st = produce(s, err);
         if (st < 0)
             return st;
@@ -180,7 +168,6 @@ static const char *stream_warning(const struct spoor_cursor *base)
 static void stream_close(struct spoor_cursor *base)
 {
     struct stream_cursor *s = (struct stream_cursor *)base;
-    io_release(base->in, s->released, s->ops->progress(s->dec));
     s->ops->close(s->dec);
     hold_free(s);
     free(s->carry);
@@ -204,7 +191,6 @@ int io_stream_open(struct spoor_input *in, const struct io_decoder_ops *ops, voi
     s->dec = dec;
     s->first_line = start->first_line;
     s->boundary = start->boundary;
-    s->released = ops->progress(dec);
     s->next_offset = start->offset;
     s->handed_end = start->offset;
     set_carry(s, start->carry, start->carry_len, start->offset);

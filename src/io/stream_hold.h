@@ -15,7 +15,6 @@ struct stream_cursor {
     uint64_t carry_offset;      /* decoded offset of carry[0] */
     uint64_t first_line;
     uint64_t boundary;
-    uint64_t released;          /* compressed bytes before this are released */
     bool eof;                   /* the decoder has no more data */
     bool done;                  /* the part is over: nothing more is produced */
 

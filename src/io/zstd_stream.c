@@ -10,24 +10,37 @@
 #include "io/stream.h"
 
 struct zstd_decoder {
-    const struct spoor_input *in;
+    struct spoor_input *in;
     ZSTD_DCtx *dctx;
-    ZSTD_inBuffer src;
+    struct io_window win;
+    ZSTD_inBuffer src;          /* over the window */
     size_t frame_left;          /* last ZSTD_decompressStream() result: 0 = between frames */
     bool ended;
     char warning[160];
 };
 
+static uint64_t comp_pos(const struct zstd_decoder *d)
+{
+    return d->win.base + d->src.pos;
+}
+
 static int zstd_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spoor_error *err)
 {
-    (void)err;
     struct zstd_decoder *d = dec;
     ZSTD_outBuffer out = {dst, want, 0};
+    *got = 0;
     while (out.pos < out.size && !d->ended) {
+        if (d->src.pos == d->src.size) {
+            uint64_t pos = comp_pos(d);
+            long n = io_window_at(d->in, &d->win, pos, 1, err);
+            if (n < 0)
+                return (int)n;
+            d->src = (ZSTD_inBuffer){d->win.buf, d->win.len, (size_t)(pos - d->win.base)};
+        }
         if (d->src.pos == d->src.size) {
             if (d->frame_left != 0)
                 snprintf(d->warning, sizeof d->warning, "truncated at byte %llu",
-                         (unsigned long long)d->src.size);
+                         (unsigned long long)comp_pos(d));
             d->ended = true;
             break;
         }
@@ -35,7 +48,7 @@ static int zstd_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct s
         size_t r = ZSTD_decompressStream(d->dctx, &out, &d->src);
         if (ZSTD_isError(r)) {
             snprintf(d->warning, sizeof d->warning, "corrupt zstd data at byte %llu (%s)",
-                     (unsigned long long)d->src.pos, ZSTD_getErrorName(r));
+                     (unsigned long long)comp_pos(d), ZSTD_getErrorName(r));
             d->ended = true;
             break;
         }
@@ -44,7 +57,7 @@ static int zstd_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct s
          * stop rather than spin. */
         if (d->src.pos == before_in && out.pos == before_out && out.pos < out.size) {
             snprintf(d->warning, sizeof d->warning, "corrupt zstd data at byte %llu",
-                     (unsigned long long)d->src.pos);
+                     (unsigned long long)comp_pos(d));
             d->ended = true;
         }
     }
@@ -54,7 +67,7 @@ static int zstd_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct s
 
 static uint64_t zstd_progress(const void *dec)
 {
-    return ((const struct zstd_decoder *)dec)->src.pos;
+    return comp_pos(dec);
 }
 
 static const char *zstd_warning(const void *dec)
@@ -67,6 +80,7 @@ static void zstd_close(void *dec)
 {
     struct zstd_decoder *d = dec;
     ZSTD_freeDCtx(d->dctx);
+    io_window_free(&d->win);
     free(d);
 }
 
@@ -77,12 +91,11 @@ static const struct io_decoder_ops zstd_ops = {
     .close = zstd_close,
 };
 
-static struct zstd_decoder *decoder_new(const struct spoor_input *in)
+static struct zstd_decoder *decoder_new(struct spoor_input *in)
 {
     struct zstd_decoder *d = spoor_xcalloc(1, sizeof *d);
     d->in = in;
     d->dctx = ZSTD_createDCtx();
-    d->src = (ZSTD_inBuffer){in->map, (size_t)in->size, 0};
     return d;
 }
 

@@ -185,7 +185,7 @@ void sqlf_record_finish(const struct sqlf_record *r, struct sqlf_buf *out);
 struct sqlf_file {
     int fd;
     bool opened;
-    const char *path;           /* for messages */
+    const char *name;           /* for messages */
     pthread_mutex_t mu;         /* guards what follows */
     uint32_t npages;            /* numbers handed out, page 1 included */
     uint32_t *spare;            /* handed out but unused: the freelist */
@@ -193,8 +193,8 @@ struct sqlf_file {
     int error;                  /* errno of the first failed write */
 };
 
-/* Creates path; page 1 is reserved. */
-int sqlf_file_open(struct sqlf_file *f, const char *path, struct spoor_error *err);
+/* Creates path (errors name it name); page 1 is reserved. */
+int sqlf_file_open(struct sqlf_file *f, const char *path, const char *name, struct spoor_error *err);
 /* Hands out n consecutive page numbers (thread-safe); returns the first. */
 uint32_t sqlf_file_claim(struct sqlf_file *f, size_t n);
 /* Writes n pages from page number first on (thread-safe). */

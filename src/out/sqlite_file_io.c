@@ -45,10 +45,10 @@ void sqlf_file_write(struct sqlf_file *f, uint32_t first, const uint8_t *pages, 
     }
 }
 
-int sqlf_file_open(struct sqlf_file *f, const char *path, struct spoor_error *err)
+int sqlf_file_open(struct sqlf_file *f, const char *path, const char *name, struct spoor_error *err)
 {
     memset(f, 0, sizeof *f);
-    f->path = path;
+    f->name = name;
     /* Not O_TRUNC (path is empty or absent): on ext4 a truncated file that
      * was written is flushed to disk when closed, ~70 ms for 150 MB. */
     f->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
@@ -60,7 +60,7 @@ int sqlf_file_open(struct sqlf_file *f, const char *path, struct spoor_error *er
         errno = e;
     }
     if (f->fd < 0)
-        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", path, strerror(errno));
+        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", name, strerror(errno));
     pthread_mutex_init(&f->mu, NULL);
     f->opened = true;
     f->npages = 1;  /* page 1, written last */
@@ -162,7 +162,7 @@ int sqlf_file_close(struct sqlf_file *f, const uint8_t *page1, struct spoor_erro
     int e = f->error;
     sqlf_file_abort(f);
     if (e)
-        return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", f->path, strerror(e));
+        return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", f->name, strerror(e));
     return SPOOR_OK;
 }
 

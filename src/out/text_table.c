@@ -25,6 +25,9 @@ struct spoor_text_table {
     char *text;
     size_t used, room;  /* room >= used + SHORT */
     bool *right;
+    size_t *fixed;      /* streaming: the widths print_head measured, else NULL */
+    char *line_buf;     /* streaming: where flush lays rows out */
+    size_t line_cap;
 };
 
 static size_t cell_start(const struct spoor_text_table *t, size_t i) { return i ? t->end[i - 1] : 0; }
@@ -133,7 +136,7 @@ static char *lay_out(const struct spoor_text_table *t, const size_t *width, size
 {
     char *p = buf;
     for (size_t i = from, c = 0; i < to; i++, c = c + 1 == t->ncols ? 0 : c + 1) {
-        size_t at = cell_start(t, i), n = t->end[i] - at, gap = width[c] - n;
+        size_t at = cell_start(t, i), n = t->end[i] - at, gap = n < width[c] ? width[c] - n : 0;
         bool last = c == t->ncols - 1 || i == t->ncells - 1;
         if (t->right[c])
             p = put_spaces(p, gap);
@@ -223,8 +226,53 @@ void spoor_text_table_print_parts(const struct spoor_text_table *const *parts, s
 
 void spoor_text_table_print(const struct spoor_text_table *t, FILE *out) { spoor_text_table_print_parts(&t, 1, out, 1); }
 
+/* Forgets the cells (headers included) once printed; the widths stay. */
+static void drop_cells(struct spoor_text_table *t)
+{
+    t->ncells = 0;
+    t->used = 0;
+}
+
+void spoor_text_table_print_head(struct spoor_text_table *t, FILE *out)
+{
+    t->fixed = spoor_xcalloc(t->ncols ? t->ncols : 1, sizeof *t->fixed);
+    struct print_job j = {.parts = (const struct spoor_text_table *const *)&t, .ncols = t->ncols,
+                          .widths = t->fixed};
+    part_widths(&j, 0, 0);
+    spoor_text_table_print(t, out);
+    drop_cells(t);
+}
+
+void spoor_text_table_flush(struct spoor_text_table *t, FILE *out)
+{
+    if (!t->ncells || !t->ncols)
+        return;
+    /* The longest line: the widths, plus what cells wider than theirs add. */
+    size_t base = 1 + SHORT, line = 0, extra = 0;
+    for (size_t c = 0; c < t->ncols; c++)
+        base += t->fixed[c] + 2;
+    for (size_t i = 0, c = 0; i < t->ncells; i++, c = c + 1 == t->ncols ? 0 : c + 1) {
+        size_t n = t->end[i] - cell_start(t, i);
+        extra += n > t->fixed[c] ? n - t->fixed[c] : 0;
+        if (c + 1 == t->ncols) {
+            line = base + extra > line ? base + extra : line;
+            extra = 0;
+        }
+    }
+    line = base + extra > line ? base + extra : line;
+    if (t->line_cap < line || t->line_cap < 65536) {
+        t->line_cap = line > 65536 ? line : 65536;
+        t->line_buf = spoor_xrealloc(t->line_buf, t->line_cap);
+    }
+    char *end = lay_out(t, t->fixed, line, 0, t->ncells, t->line_buf, t->line_cap, out);
+    fwrite(t->line_buf, 1, (size_t)(end - t->line_buf), out);
+    drop_cells(t);
+}
+
 void spoor_text_table_free(struct spoor_text_table *t)
 {
+    free(t->fixed);
+    free(t->line_buf);
     free(t->end);
     free(t->text);
     free(t->right);

@@ -14,6 +14,7 @@ void wbuf_init(struct wbuf *b, FILE *fp, size_t cap)
     b->cap = cap;
     b->fp = fp;
     b->error = 0;
+    b->name = NULL;
 }
 
 void wbuf_release(struct wbuf *b)
@@ -107,7 +108,7 @@ int wbuf_status(const struct wbuf *b, struct spoor_error *err)
 {
     if (!b->error)
         return SPOOR_OK;
-    return spoor_fail(err, SPOOR_EIO, "cannot write the output: %s", strerror(b->error));
+    return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", b->name ? b->name : "stdout", strerror(b->error));
 }
 
 int wbuf_finish(struct wbuf *b, struct spoor_error *err)

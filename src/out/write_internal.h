@@ -16,6 +16,7 @@ struct wbuf {
     size_t len, cap;
     FILE *fp;               /* NULL: an in-memory buffer that only grows */
     int error;              /* errno of the first failed write */
+    const char *name;       /* the file fp writes, which errors name; NULL: stdout */
 };
 
 void wbuf_init(struct wbuf *b, FILE *fp, size_t cap);

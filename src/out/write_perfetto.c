@@ -39,10 +39,12 @@ struct spoor_perfetto_writer {
     size_t batch_plain_cap, resolved_plain_n, resolved_plain_cap;
 };
 
-struct spoor_perfetto_writer *spoor_perfetto_writer_new(FILE *out, const char *const *columns, size_t ncolumns)
+struct spoor_perfetto_writer *spoor_perfetto_writer_new(FILE *out, const char *name, const char *const *columns,
+                                                        size_t ncolumns)
 {
     struct spoor_perfetto_writer *w = spoor_xcalloc(1, sizeof *w);
     wbuf_init(&w->out, out, BUF_CAP);
+    w->out.name = name;
     wbuf_init(&w->labels, NULL, 1024);
     if (columns) {
         w->cols = spoor_xcalloc(ncolumns ? ncolumns : 1, sizeof *w->cols);

@@ -89,12 +89,14 @@ static size_t column_of_field(const struct spoor_sqlite_writer *w, enum spoor_fi
     return SIZE_MAX;
 }
 
-int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path, const char *const *columns,
-                             size_t ncolumns, const char *only_source, struct spoor_error *err)
+int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path, const char *name,
+                             const char *const *columns, size_t ncolumns, const char *only_source,
+                             struct spoor_error *err)
 {
     struct spoor_sqlite_writer *w = spoor_xcalloc(1, sizeof *w);
     *out = w;
     w->path = spoor_xstrdup(path);
+    w->name = spoor_xstrdup(name);
     w->defaults = !columns;
     w->generated_col = SIZE_MAX;
     size_t n = 0;
@@ -114,7 +116,7 @@ int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path,
     for (size_t i = 0; i < w->ncols; i++) {
         const char *name = w->cols[i].label.text;
         if (!claim_name(w, name, strlen(name)))
-            return spoor_fail(err, SPOOR_EIO, "cannot write %s: duplicate column name: %s", path, name);
+            return spoor_fail(err, SPOOR_EIO, "cannot write %s: duplicate column name: %s", w->name, name);
         add_column(w, name, strlen(name), fixed_affinity(w->cols[i].field));
         if (only_source && w->cols[i].field == SPOOR_FIELD_SOURCE)
             make_generated(w, only_source);
@@ -126,7 +128,7 @@ int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path,
     deferred_columns(w);
     sqlw_keys_init(&w->keys, w->ts_col != SIZE_MAX, w->name_col != SIZE_MAX,
                    w->pid_col != SIZE_MAX && w->tid_col != SIZE_MAX);
-    if (sqlw_lookups_new(&w->lookups, err) != SPOOR_OK || sqlf_file_open(&w->file, w->path, err) != SPOOR_OK)
+    if (sqlw_lookups_new(&w->lookups, err) != SPOOR_OK || sqlf_file_open(&w->file, w->path, w->name, err) != SPOOR_OK)
         return err->code;
     w->file_open = true;
     sqlf_table_start(&w->events, &w->file, false);
@@ -162,6 +164,7 @@ void spoor_sqlite_writer_free(struct spoor_sqlite_writer *w)
     sqlf_buf_free(&w->bytes);
     pthread_mutex_destroy(&w->mu);
     free(w->path);
+    free(w->name);
     free(w);
 }
 
@@ -276,5 +279,5 @@ int spoor_sqlite_writer_finish(struct spoor_sqlite_writer *w, const struct spoor
     w->file_open = false;
     if (sqlf_finish(&w->file, objects, n, err) != SPOOR_OK)
         return err->code;
-    return sqlw_lookups_finish(w->lookups, loaded, w->path, err);
+    return sqlw_lookups_finish(w->lookups, loaded, w->path, w->name, err);
 }

@@ -117,7 +117,7 @@ struct sqlw_encoder {
 struct sqlw_prepared;
 
 struct spoor_sqlite_writer {
-    char *path;
+    char *path, *name;          /* the file written; the user's name for it, in errors */
     struct sqlf_file file;
     bool file_open;
     struct sqlf_table events;
@@ -185,8 +185,8 @@ struct sqlw_lookups;
 int sqlw_lookups_new(struct sqlw_lookups **out, struct spoor_error *err);
 void sqlw_lookups_free(struct sqlw_lookups *l);
 int sqlw_lookups_add(struct sqlw_lookups *l, const struct spoor_table *t, struct spoor_error *err);
-/* Adds meta, then every table to the database at path. */
+/* Adds meta, then every table to the database at path (name in errors). */
 int sqlw_lookups_finish(struct sqlw_lookups *l, const struct spoor_load_result *loaded, const char *path,
-                        struct spoor_error *err);
+                        const char *name, struct spoor_error *err);
 
 #endif

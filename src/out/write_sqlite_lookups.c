@@ -161,7 +161,7 @@ static int insert_meta(struct sqlw_lookups *l, const struct spoor_load_result *l
 }
 
 int sqlw_lookups_finish(struct sqlw_lookups *l, const struct spoor_load_result *loaded, const char *path,
-                        struct spoor_error *err)
+                        const char *name, struct spoor_error *err)
 {
     if (insert_meta(l, loaded, err) != SPOOR_OK)
         return err->code;
@@ -172,13 +172,13 @@ int sqlw_lookups_finish(struct sqlw_lookups *l, const struct spoor_load_result *
     int rc = sqlite3_step(attach);
     sqlite3_finalize(attach);
     if (rc != SQLITE_DONE)
-        return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", path, sqlite3_errmsg(l->db));
+        return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", name, sqlite3_errmsg(l->db));
     /* The file is a temporary until renamed: no journal, no syncs. */
     if (sqlite3_exec(l->db, "PRAGMA out.journal_mode=OFF; PRAGMA out.synchronous=OFF; BEGIN", NULL, NULL, NULL) !=
             SQLITE_OK ||
         exec_each(l->db, "CREATE TABLE %s.%s%s; INSERT INTO out.%s SELECT * FROM main.%s", "out", err) !=
             SPOOR_OK ||
         sqlite3_exec(l->db, "COMMIT; DETACH out", NULL, NULL, NULL) != SQLITE_OK)
-        return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", path, sqlite3_errmsg(l->db));
+        return spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", name, sqlite3_errmsg(l->db));
     return SPOOR_OK;
 }

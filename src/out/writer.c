@@ -75,6 +75,7 @@ struct spoor_writer *spoor_writer_new(FILE *out, const struct spoor_writer_opts 
 {
     struct spoor_writer *w = spoor_xcalloc(1, sizeof *w);
     wbuf_init(&w->out, out, BUF_CAP);
+    w->out.name = opts->name;
     w->format = opts->format;
     w->defaults = !opts->columns;
     size_t n = 0;

@@ -87,7 +87,7 @@ static int missing_field(const struct csv_state *st, enum spoor_fixed f, struct 
     if (used >= sizeof list)
         memcpy(list + sizeof list - 4, "...", 4);
     return spoor_fail(err, SPOOR_EUSAGE, "no column '%s' (--%s) in the CSV header: %s", st->map.field[f],
-                      spoor_fixed_name(f), list);
+                      st->map.option[f], list);
 }
 
 static int map_fields(struct csv_state *st, struct spoor_error *err)

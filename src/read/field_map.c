@@ -20,9 +20,11 @@ void spoor_field_map_init(struct spoor_field_map *m, const struct spoor_read_opt
                                             opts->field_cat, opts->field_pid, opts->field_tid};
     for (int f = 0; f < SPOOR_FIXED_COUNT; f++) {
         m->named[f] = given[f] != NULL;
+        m->option[f] = opts->field_option[f] ? opts->field_option[f] : fixed_names[f];
         if (given[f] || !opts->fields_exclusive)
             m->field[f] = spoor_xstrdup(given[f] ? given[f] : fixed_names[f]);
     }
+    m->ts_unit_option = opts->ts_unit_option ? opts->ts_unit_option : "ts-unit";
     m->ts_unit_ns = m->dur_unit_ns = 1;
     m->args = opts->args;
     m->exclusive = opts->fields_exclusive;
@@ -137,15 +139,15 @@ void spoor_field_map_settle_units(struct spoor_field_map *m, const struct spoor_
     if (ts_unit == SPOOR_UNIT_AUTO) {
         ts_unit = g->numeric ? unit_from_magnitude(g->max_abs) : SPOOR_UNIT_NS;
         if (g->numeric)
-            spoor_dialect_assume(d, "ts field '%s' in %s (guessed from values up to %.3g%s; use --ts-unit)", ts,
+            spoor_dialect_assume(d, "ts field '%s' in %s (guessed from values up to %.3g%s; use --%s)", ts,
                                  spoor_unit_name(ts_unit), g->max_abs,
-                                 g->max_abs < 1e8 ? ", not epoch times" : "");
+                                 g->max_abs < 1e8 ? ", not epoch times" : "", m->ts_unit_option);
         else if (g->iso)
             spoor_dialect_assume(d, "ts field '%s' holds ISO-8601 times (UTC unless they name an offset)", ts);
         else if (present & (1u << SPOOR_FIXED_TS))
             spoor_dialect_assume(d, "no ts values in field '%s'", ts);
         else
-            spoor_dialect_assume(d, "no field '%s', so no ts (use --ts FIELD)", ts);
+            spoor_dialect_assume(d, "no field '%s', so no ts (use --%s FIELD)", ts, m->option[SPOOR_FIXED_TS]);
     }
     enum spoor_unit dur_unit = opts->dur_unit;
     if (dur_unit == SPOOR_UNIT_AUTO) {
@@ -201,6 +203,8 @@ const char *spoor_field_map_set_fixed(const struct spoor_field_map *m, struct sp
     case SPOOR_FIXED_DUR:
         if (!spoor_time_parse_decimal(text, len, m->dur_unit_ns, &v))
             return "dur is not a number";
+        if (v < 0) /* a call cannot end before it starts; never summed */
+            return "negative dur";
         t->dur[row] = v;
         break;
     case SPOOR_FIXED_PID:
@@ -259,7 +263,7 @@ int spoor_head_finish(const struct spoor_head_fields *h, struct spoor_field_map 
     for (int f = 0; f < SPOOR_FIXED_COUNT; f++)
         if (h->records && m->named[f] && !(h->seen & (1u << f)))
             return spoor_fail(err, SPOOR_EUSAGE, "no field '%s' (--%s) in the first %zu %s", m->field[f],
-                              spoor_fixed_name(f), h->records, records);
+                              m->option[f], h->records, records);
     spoor_field_map_settle_units(m, opts, &h->guess, h->seen, d);
     return SPOOR_OK;
 }

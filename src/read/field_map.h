@@ -20,6 +20,8 @@ enum spoor_fixed { SPOOR_FIXED_TS, SPOOR_FIXED_DUR, SPOOR_FIXED_NAME, SPOOR_FIXE
 struct spoor_field_map {
     char *field[SPOOR_FIXED_COUNT];    /* input field per fixed column (owned) */
     bool named[SPOOR_FIXED_COUNT];     /* given by the user, not the default */
+    const char *option[SPOOR_FIXED_COUNT]; /* the option naming the field, without "--" */
+    const char *ts_unit_option;        /* likewise for ts_unit */
     int64_t ts_unit_ns, dur_unit_ns;   /* for numeric times */
     enum spoor_args_mode args;
     bool exclusive;                    /* opts->fields_exclusive */
@@ -30,7 +32,7 @@ struct spoor_field_map {
 void spoor_field_map_init(struct spoor_field_map *m, const struct spoor_read_opts *opts);
 void spoor_field_map_release(struct spoor_field_map *m);
 
-/* The fixed name of a column ("ts", "dur", ...) and the option that maps it ("--ts"). */
+/* The fixed name of a column ("ts", "dur", ...). */
 const char *spoor_fixed_name(enum spoor_fixed f);
 
 /* Bit (1 << f) for every fixed column f that the field `name` fills. */

@@ -8,7 +8,8 @@
 
 bool load_cache_find(const char *trace, const struct spoor_load_opts *opts, struct load_cache *c)
 {
-    if (opts->no_cache || spoor_fingerprint_file(trace, &c->key.trace, NULL) != SPOOR_OK)
+    if (opts->no_cache || spoor_input_is_stream(trace) ||
+        spoor_fingerprint_file(trace, &c->key.trace, NULL) != SPOOR_OK)
         return false;
     c->key.options = load_options_hash(&opts->read);
     spoor_snapshot_path(trace, opts->cache_dir, c->path, sizeof c->path);

@@ -20,7 +20,14 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { HEAD_BYTES = 64 * 1024 };
+enum {
+    HEAD_BYTES = 64 * 1024,
+    /* Chunk bytes all slots may hold at once: with many threads, chunks get
+     * smaller (down to MIN_CHUNK) rather than memory growing with threads. */
+    IN_FLIGHT = 64 << 20,
+    MIN_CHUNK = 256 << 10,
+    MAX_CHUNK = 4 << 20,
+};
 
 struct slot {
     struct spoor_chunk chunk;
@@ -386,13 +393,24 @@ static void free_slots(struct run *r)
     free(r->slots);
 }
 
+static size_t slots_for(int nthreads)
+{
+    return (size_t)nthreads * 2 + 2;
+}
+
+static size_t chunk_size_for(int nthreads)
+{
+    size_t chunk = IN_FLIGHT / slots_for(nthreads);
+    return chunk > MAX_CHUNK ? MAX_CHUNK : chunk < MIN_CHUNK ? MIN_CHUNK : chunk;
+}
+
 static int run_input(struct run *r)
 {
     r->nparts = spoor_input_plan(r->in, r->nthreads);
     r->part_chunks = spoor_xmalloc((r->nparts ? r->nparts : 1) * sizeof *r->part_chunks);
     for (size_t i = 0; i < r->nparts; i++)
         r->part_chunks[i] = UINT64_MAX;
-    r->nslots = (size_t)r->nthreads * 2 + 2;
+    r->nslots = slots_for(r->nthreads);
     r->nfree = r->nslots;
     r->slots = spoor_xcalloc(r->nslots, sizeof *r->slots);
     for (size_t i = 0; i < r->nslots; i++) {
@@ -456,7 +474,11 @@ int load_parse(const char *path, size_t index, const struct spoor_load_opts *opt
                struct spoor_input_report *rep, struct spoor_error *err)
 {
     struct spoor_input *in = NULL;
-    int st = spoor_input_open(path, &opts->input, &in, err);
+    int nthreads = spoor_load_threads(opts);
+    struct spoor_input_opts input = opts->input;
+    if (!input.chunk_size)
+        input.chunk_size = chunk_size_for(nthreads);
+    int st = spoor_input_open(path, &input, &in, err);
     if (st != SPOOR_OK)
         return st;
     rep->disk_bytes = spoor_input_size(in);
@@ -478,11 +500,12 @@ int load_parse(const char *path, size_t index, const struct spoor_load_opts *opt
         .in = in,
         .dialect = &rep->dialect,
         .report = rep,
-        .nthreads = spoor_load_threads(opts),
+        .nthreads = nthreads,
     };
     st = run_input(&r);
     if (st != SPOOR_OK)
         *err = r.err;
+    rep->disk_bytes = spoor_input_size(in);    /* a stream's, now that it was read */
     spoor_dialect_release(&rep->dialect);
     spoor_input_close(in);
     return st;
@@ -516,11 +539,24 @@ void load_result_start(struct spoor_load_result *result, size_t npaths, const st
     result->inputs = spoor_xcalloc(npaths ? npaths : 1, sizeof *result->inputs);
 }
 
+int load_check_paths(const char *const *paths, size_t npaths, struct spoor_error *err)
+{
+    size_t dashes = 0;
+    for (size_t i = 0; i < npaths; i++)
+        dashes += strcmp(paths[i], "-") == 0;
+    return dashes > 1 ? spoor_fail(err, SPOOR_EUSAGE, "-: standard input is given %zu times; it can be read once",
+                                   dashes)
+                      : SPOOR_OK;
+}
+
 int spoor_load(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
                const struct spoor_sink *sink, struct spoor_load_result *result,
                struct spoor_error *err)
 {
     load_result_start(result, npaths, opts);
+    int checked = load_check_paths(paths, npaths, err);
+    if (checked != SPOOR_OK)
+        return checked;
     for (size_t i = 0; i < npaths; i++) {
         int st = load_one(paths[i], i, opts, sink, load_result_add(result, paths[i]), err);
         if (st != SPOOR_OK)

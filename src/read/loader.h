@@ -9,6 +9,10 @@
 int load_parse(const char *path, size_t index, const struct spoor_load_opts *opts, const struct spoor_sink *sink,
                struct spoor_input_report *rep, struct spoor_error *err);
 
+/* SPOOR_EUSAGE with err set when standard input ("-") is among paths more
+ * than once: it can be read only once. */
+int load_check_paths(const char *const *paths, size_t npaths, struct spoor_error *err);
+
 /* An empty result with room for npaths inputs. */
 void load_result_start(struct spoor_load_result *result, size_t npaths, const struct spoor_load_opts *opts);
 /* The next input's report, named path. */

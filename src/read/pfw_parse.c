@@ -105,6 +105,12 @@ static const char *emit_row(struct parser *ps, const struct pfw_fields *f, uint6
         return "invalid ts";
     if (!fixed_int(f, PFW_DUR, st->dur_mul, &dur))
         return "invalid dur";
+    /* No dialect writes times before its epoch or calls that end before they
+     * start: such a row would be summed as a negative time. */
+    if (ts < 0 && ts != SPOOR_NULL)
+        return "negative ts";
+    if (dur < 0 && dur != SPOOR_NULL)
+        return "negative dur";
     if (!fixed_int(f, PFW_PID, 1, &pid))
         return "invalid pid";
     if (!fixed_int(f, PFW_TID, 1, &tid))

@@ -43,32 +43,64 @@ static int next_error(struct sql_rows *r, struct spoor_error *err)
     return spoor_fail(err, SPOOR_EFORMAT, "%s", r->errmsg(r));
 }
 
-/* Cells are collected first: a column is right-aligned when every value in
- * it is a number (or null). */
+/* The table is laid out from its first SQL_TABLE_SAMPLE rows: a column is
+ * right-aligned when every value in it there is a number (or null), and as
+ * wide as the widest there. A longer result then streams, in bounded memory,
+ * SQL_TABLE_FLUSH rows at a time; a later wider value widens its own line
+ * (spoor_text_table_flush), nothing is cut. */
+enum { SQL_TABLE_SAMPLE = 4096, SQL_TABLE_FLUSH = 1024 };
+
+/* Adds the row's values to t, spelled through the scratch buffer b. */
+static void add_row(struct spoor_text_table *t, struct wbuf *b, const struct sql_cell *row, int ncols)
+{
+    for (int c = 0; c < ncols; c++) {
+        b->len = 0;
+        put_value(b, &row[c], SPOOR_SQL_TABLE);
+        spoor_text_table_textn(t, b->data, b->len);
+    }
+}
+
 static int write_table(struct sql_rows *r, struct sql_cell *row, FILE *out, size_t nth, struct spoor_error *err)
 {
     int ncols = r->ncols;
     bool *right = spoor_xmalloc((size_t)ncols * sizeof *right);
     for (int c = 0; c < ncols; c++)
         right[c] = true;
-    struct wbuf cells; /* every cell, NUL-terminated, row after row */
+    struct wbuf cells; /* the sample's cells, NUL-terminated, row after row */
     wbuf_init(&cells, NULL, 4096);
-    size_t ncells = 0;
+    size_t ncells = 0, nrows = 0;
     int rc;
-    while ((rc = r->next(r, row)) == SQLITE_ROW)
+    while (nrows < SQL_TABLE_SAMPLE && (rc = r->next(r, row)) == SQLITE_ROW) {
+        nrows++;
         for (int c = 0; c < ncols; c++, ncells++) {
             right[c] &= row[c].type != SQLITE_TEXT;
             put_value(&cells, &row[c], SPOOR_SQL_TABLE);
             wbuf_byte(&cells, '\0');
         }
-    if (rc == SQLITE_DONE) {
+    }
+    bool more = nrows == SQL_TABLE_SAMPLE;
+    if (more || rc == SQLITE_DONE) {
         struct spoor_text_table *t = spoor_text_table_new((size_t)ncols, r->names, right);
         const char *cell = cells.data;
         for (size_t i = 0; i < ncells; i++, cell += strlen(cell) + 1)
-            spoor_text_table_cell(t, "%s", cell);
+            spoor_text_table_text(t, cell);
         if (nth)
             fputc('\n', out);
-        spoor_text_table_print(t, out);
+        if (!more) {
+            spoor_text_table_print(t, out);
+        } else {
+            spoor_text_table_print_head(t, out);
+            fflush(out); /* the first rows show at once */
+            struct wbuf b;
+            wbuf_init(&b, NULL, 256);
+            for (nrows = 0; (rc = r->next(r, row)) == SQLITE_ROW;) {
+                add_row(t, &b, row, ncols);
+                if (++nrows % SQL_TABLE_FLUSH == 0)
+                    spoor_text_table_flush(t, out);
+            }
+            spoor_text_table_flush(t, out);
+            wbuf_release(&b);
+        }
         spoor_text_table_free(t);
     }
     wbuf_release(&cells);

@@ -15,7 +15,12 @@
  *    48  u64 options hash
  *    56  u64 offset of the section directory
  *    64  u32 crc32 of bytes [0, 64) and of the directory
- *    68  zero up to 128
+ *    68  zero
+ *    72  i64 ctime seconds   \  more of the fingerprint (outside the crc:
+ *    80  u32 ctime nanosec    |  a damaged byte there is a mismatch too)
+ *    84  zero                 |
+ *    88  u64 inode           /
+ *    96  zero up to 128
  *   sections, in this order (SNAP_ARRAYS(ncols) arrays, n = that + 4):
  *     SHAPE     u64 rows, u32 ncols, u32 zero, ncols column entries (u32 name
  *               id, u32 type | typed << 8)
@@ -44,7 +49,7 @@ enum {
     SNAP_SHAPE_HEAD = 16,
     SNAP_COL_ENTRY = 8,
     SNAP_FIXED_ARRAYS = 8,      /* ts, dur, pid, tid, line, name, cat, ph */
-    SNAP_VERSION = 2,
+    SNAP_VERSION = 3,           /* 3: ctime and inode in the fingerprint */
     SNAP_BYTE_ORDER = 0x01020304,
 };
 enum snap_kind { SNAP_SHAPE = 1, SNAP_ARRAY, SNAP_STRINGS, SNAP_LOOKUPS, SNAP_REPORT };

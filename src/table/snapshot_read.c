@@ -43,7 +43,8 @@ static bool header_matches(const uint8_t *h, const struct spoor_snapshot_key *ke
     return memcmp(h, SNAP_MAGIC, 8) == 0 && spoor_get32(h + 8) == SNAP_VERSION && spoor_get32(h + 12) == SNAP_BYTE_ORDER &&
            spoor_get64(h + 16) == fp->size && (int64_t)spoor_get64(h + 24) == fp->mtime_sec &&
            spoor_get32(h + 32) == fp->mtime_nsec && spoor_get32(h + 36) == fp->head_crc && spoor_get32(h + 40) == fp->tail_crc &&
-           spoor_get64(h + 48) == key->options;
+           spoor_get64(h + 48) == key->options && (int64_t)spoor_get64(h + 72) == fp->ctime_sec &&
+           spoor_get32(h + 80) == fp->ctime_nsec && spoor_get64(h + 88) == fp->inode;
 }
 
 static enum spoor_type col_type(const struct spoor_snapshot *s, uint32_t i)

@@ -186,6 +186,9 @@ static void put_directory_and_header(struct writer *w, const struct spoor_snapsh
     spoor_put32(h + 44, (uint32_t)w->ndir);
     spoor_put64(h + 48, key->options);
     spoor_put64(h + 56, dir_offset);
+    spoor_put64(h + 72, (uint64_t)key->trace.ctime_sec);
+    spoor_put32(h + 80, key->trace.ctime_nsec);
+    spoor_put64(h + 88, key->trace.inode);
     spoor_put32(h + 64, crc32_gzip_refl(crc32_gzip_refl(0, h, 64), dir, dir_len));
     put(w, dir, dir_len);
     if (!w->error && (fseek(w->fp, 0, SEEK_SET) != 0 || fwrite(h, 1, sizeof h, w->fp) != sizeof h))

@@ -1,16 +1,25 @@
 /* Temporary file + rename: rename(2) within one directory is atomic, so
- * readers see the old file or the complete new one. */
+ * readers see the old file or the complete new one. The temporary for DIR/BASE
+ * is DIR/.BASE.tmp-PID-NNNNNN: a signal handler removes it (temp_registry.c),
+ * and when SIGKILL or a crash leaves it behind, the next writer of the same
+ * target removes it, since no process PID is alive any more. */
 #include "spoor/atomic_file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/temp_registry.h"
+
 static void release(struct spoor_atomic_file *f)
 {
+    if (f->tmp)
+        spoor_temp_unregister(f->slot);
     free(f->path);
     free(f->tmp);
     f->fp = NULL;
@@ -34,6 +43,37 @@ bool spoor_path_is_special(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+/* Whether name is prefix followed by PID-NNNNNN of a process that is gone.
+ * A writer in another PID namespace (another container on the same directory)
+ * looks gone too: a limit of naming by PID. */
+static bool is_orphan(const char *name, const char *prefix, size_t prefix_len)
+{
+    if (strncmp(name, prefix, prefix_len))
+        return false;
+    char *end;
+    errno = 0;
+    long pid = strtol(name + prefix_len, &end, 10);
+    if (errno || pid <= 0 || end == name + prefix_len || *end != '-' || strlen(end + 1) != 6)
+        return false;
+    return pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the temporaries for DIR/BASE whose writer died without cleaning up. */
+static void remove_orphans(const char *dir, const char *base)
+{
+    DIR *d = opendir(*dir ? dir : ".");
+    if (!d)
+        return;
+    size_t cap = strlen(base) + 8;
+    char *prefix = spoor_xmalloc(cap);
+    size_t prefix_len = (size_t)snprintf(prefix, cap, ".%s.tmp-", base);
+    for (struct dirent *e; (e = readdir(d));)
+        if (is_orphan(e->d_name, prefix, prefix_len))
+            unlinkat(dirfd(d), e->d_name, 0);
+    free(prefix);
+    closedir(d);
+}
+
 int spoor_atomic_file_open(struct spoor_atomic_file *f, const char *path, struct spoor_error *err)
 {
     memset(f, 0, sizeof *f);
@@ -55,15 +95,16 @@ int spoor_atomic_file_open(struct spoor_atomic_file *f, const char *path, struct
     const char *slash = strrchr(path, '/');
     size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
     const char *base = slash ? slash + 1 : path;
-    size_t cap = strlen(path) + 32;
-    f->tmp = spoor_xmalloc(cap);
-    snprintf(f->tmp, cap, "%.*s.%s.tmp-XXXXXX", (int)dir_len, path, base);
-    int fd = mkstemp(f->tmp);
-    if (fd < 0) {
-        int e = errno;
-        release(f);
-        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", path, strerror(e));
-    }
+    char *dir = spoor_xstrndup(path, dir_len);
+    remove_orphans(dir, base);
+    free(dir);
+    size_t cap = strlen(path) + 48;
+    char *prefix = spoor_xmalloc(cap);
+    snprintf(prefix, cap, "%.*s.%s.tmp-%ld-", (int)dir_len, path, base, (long)getpid());
+    int fd = spoor_temp_create(prefix, &f->tmp, &f->slot);
+    free(prefix);
+    if (fd < 0)
+        return spoor_fail(err, SPOOR_EIO, "cannot create %s: %s", path, strerror(errno));
     fchmod(fd, file_mode(path));
     f->fp = fdopen(fd, "w");
     if (!f->fp) {

@@ -1,6 +1,7 @@
 # spoor attribute on a `spoor gen` trace: in self mode each call's kernel
 # columns are the sidecar's self times and unattributed is dur minus them;
-# CSV and JSONL agree; --by cat sums the functions; no matching call warns;
+# CSV and JSONL agree; --by cat sums the functions; no matching call warns,
+# and so do calls that no event overlaps;
 # a bad --calls is a one-line error leaving no file; the DataCrumbs sample
 # when present.
 source "$(dirname "$0")/lib/common.sh"
@@ -64,6 +65,23 @@ PY
   2> "$WORK/none.err" || fail "no matching call: not exit 0"
 grep -q "warning: no call matches --calls and --file" "$WORK/none.err" || fail "no matching call: no warning"
 [ "$(wc -l < "$WORK/none.csv")" = 1 ] || fail "no matching call: not a header only"
+
+# Events, but none inside a call of its thread: every coverage is 0, and
+# stderr says so; with --match pid the other thread's event counts, no warning.
+printf '%s\n' '{"ts":0,"dur":10,"name":"read","cat":"sys","pid":1,"tid":1}' \
+  '{"ts":2,"dur":5,"name":"k","cat":"kern","pid":1,"tid":2}' \
+  '{"ts":100,"dur":5,"name":"k","cat":"kern","pid":1,"tid":1}' > "$WORK/apart.jsonl"
+"$SPOOR_BIN" attribute --no-progress --calls "$SYS" -o "$WORK/apart.csv" --cache-dir "$WORK/cache" "$WORK/apart.jsonl" \
+  2> "$WORK/apart.err" || fail "apart events: not exit 0"
+grep -q "warning: none of the 2 events overlaps any of the 1 calls of its thread (--match tid)" "$WORK/apart.err" \
+  || fail "apart events: no warning: $(cat "$WORK/apart.err")"
+[ "$(tail -1 "$WORK/apart.csv" | cut -d, -f9)" = 0 ] || fail "apart events: coverage is not 0"
+"$SPOOR_BIN" attribute --no-progress --calls "$SYS" --match pid -o "$WORK/apart.csv" --cache-dir "$WORK/cache" \
+  "$WORK/apart.jsonl" 2> "$WORK/apart.err" || fail "apart events, --match pid: not exit 0"
+[ ! -s "$WORK/apart.err" ] || fail "apart events, --match pid: a warning: $(cat "$WORK/apart.err")"
+"$SPOOR_BIN" attribute --no-progress --calls "$SYS" --events "cat = 'nosuch'" -o "$WORK/apart.csv" \
+  --cache-dir "$WORK/cache" "$WORK/apart.jsonl" 2> "$WORK/apart.err" || fail "no event: not exit 0"
+grep -q "warning: no event matches --events" "$WORK/apart.err" || fail "no event: no warning"
 
 # Errors: one line, exit 2, no output file.
 expect_fail 2 "--calls: .*position" attribute --no-progress --calls "cat = = 'sys'" -o "$WORK/bad.csv" "$WORK/t.pfw"

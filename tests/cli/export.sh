@@ -42,7 +42,7 @@ for trace in "${traces[@]}"; do
   # Every fixed column equals what spoor sql reads from the trace itself, row by row,
   # through the sqlite3 CLI and Python's sqlite3.
   cols="ts, dur, name, cat, pid, tid, ph, line, source, file, host"
-  "$SPOOR_BIN" sql --no-progress --no-index --format csv "$trace" "SELECT $cols FROM events" > "$WORK/sql.csv" 2>/dev/null
+  "$SPOOR_BIN" sql --no-progress --no-index --no-cache --format csv "$trace" "SELECT $cols FROM events" > "$WORK/sql.csv" 2>/dev/null
   sqlite3 -csv -header "$WORK/t.db" "SELECT $cols FROM events ORDER BY rowid" > "$WORK/db.csv"
   "$py" -c '
 import csv, sqlite3, sys

@@ -62,4 +62,19 @@ rc=0
 grep -q "missing/dir/e.pfw" "$tmp/err" || fail "the error does not name the file"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "more than one error line"
 if ls "$tmp" | grep -q '\.tmp\.'; then fail "temporary files left behind"; fi
+# -o -: only the data on stdout (the report goes to stderr), and no truth
+# sidecar named after "-" in the working directory, for every kind.
+mkdir "$tmp/stdout" && cd "$tmp/stdout"
+"$bin" gen -o - --size-mb 0.3 --seed 9 >"$tmp/s.pfw" 2>"$tmp/s.err" || fail "gen -o - failed"
+cmp -s "$tmp/s.pfw" "$tmp/a.pfw" || fail "gen -o - wrote other bytes than gen -o FILE"
+grep -q "^-: .* lines" "$tmp/s.err" || fail "gen -o - reported nothing on stderr: $(cat "$tmp/s.err")"
+"$bin" gen --kind metrics -o - --rows 100 >"$tmp/m.csv" 2>/dev/null || fail "gen --kind metrics -o - failed"
+! grep -q "bad lines\|ground truth" "$tmp/m.csv" || fail "the metrics report went to stdout"
+"$bin" gen --kind cascade -o - --records 200 >"$tmp/c.jsonl" 2>"$tmp/c.err" || fail "gen --kind cascade -o - failed"
+grep -q "^-: $(wc -l <"$tmp/c.jsonl") lines" "$tmp/c.err" || fail "gen --kind cascade -o - miscounts its lines: $(cat "$tmp/c.err")"
+grep -q "records.*; [0-9.]* MB" "$tmp/c.err" && ! grep -q "18446744073709" "$tmp/c.err" ||
+  fail "gen --kind cascade -o - misreports its size: $(cat "$tmp/c.err")"
+[ -z "$(ls -A)" ] || fail "gen -o - left files in the working directory: $(ls -A)"
+cd - >/dev/null
+
 echo "gen_cli: ok"

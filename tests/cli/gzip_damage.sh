@@ -120,6 +120,48 @@ for f_keep in "mid:2 3" "last:$last" "two:1 2 3 4" "header:2 3"; do
   [ -z "$missing" ] || fail "$f: rows of undamaged members are missing: $missing"
 done
 
+# Standard input is a gzip stream too (read once, never re-read): the same rows,
+# counts and warning as the file, for damage in a trailer, in deflate data (the
+# next member is searched for in what the stream still holds) and in a header.
+for f in crc2 mid two header; do
+  rows "$WORK/$f.pfw.gz" > "$WORK/want.rows" 2> "$WORK/want.err"
+  "$SPOOR_BIN" events --columns ts,dur,name,cat,pid,tid - < "$WORK/$f.pfw.gz" 2> "$WORK/err" | sort > "$WORK/got.rows"
+  cmp -s "$WORK/want.rows" "$WORK/got.rows" || fail "$f on stdin: rows differ from the file's: $(diff "$WORK/want.rows" "$WORK/got.rows" | head -3)"
+  warning=$(grep -o 'corrupt gzip member at bytes .*' "$WORK/want.err")
+  grep -qF -- "warning: -: $warning" "$WORK/err" || fail "$f on stdin: not the file's warning ($warning): $(cat "$WORK/err")"
+done
+expect_fail 1 "corrupt gzip member: bytes ${offs[2]}-${offs[3]}, checksum mismatch (--strict)" stats --strict - < "$WORK/crc2.pfw.gz"
+# A member the stream's 1 MiB read window slides through, its deflate data
+# damaged past the slide: the search for the next member starts inside the
+# damaged member, behind what a stream still holds (from there, the search
+# goes on in what it holds). Members of stored blocks, to place the damage.
+/usr/bin/python3 - "$WORK/t.pfw" "$WORK/slide.pfw.gz" <<'PY'
+import struct, sys, zlib
+lines = open(sys.argv[1], 'rb').read().splitlines(keepends=True)
+BLOCK, SLIDE = 1 << 15, 1 << 20
+out, bad = bytearray(), None
+for i in range(0, len(lines), 2000):
+    data, start = b''.join(lines[i:i + 2000]), len(out)
+    out += b'\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff'
+    for j in range(0, len(data), BLOCK):
+        block = data[j:j + BLOCK]
+        if bad is None and len(out) > SLIDE + 100:
+            assert start < SLIDE - 100, 'the damaged member starts after the slide'
+            bad = len(out) + 3      # NLEN: no longer the complement of LEN
+        out += bytes([j + BLOCK >= len(data)]) + struct.pack('<HH', len(block), len(block) ^ 0xffff) + block
+    out += struct.pack('<II', zlib.crc32(data), len(data))
+out[bad] ^= 0xff
+open(sys.argv[2], 'wb').write(out)
+PY
+f=slide
+rows "$WORK/$f.pfw.gz" > "$WORK/want.rows" 2> "$WORK/want.err"
+grep -q "corrupt gzip member at bytes [0-9]*-[0-9]* (corrupt deflate data)" "$WORK/want.err" || fail "slide: $(cat "$WORK/want.err")"
+"$SPOOR_BIN" events --columns ts,dur,name,cat,pid,tid - < "$WORK/$f.pfw.gz" 2> "$WORK/err" | sort > "$WORK/got.rows"
+cmp -s "$WORK/want.rows" "$WORK/got.rows" || fail "$f on stdin: rows differ from the file's: $(cat "$WORK/err")"
+warning=$(grep -o 'corrupt gzip member at bytes .*' "$WORK/want.err")
+grep -qF -- "warning: -: $warning" "$WORK/err" || fail "$f on stdin: not the file's warning ($warning): $(cat "$WORK/err")"
+only_true_rows "$WORK/$f.pfw.gz"
+
 # A single-member file: the member is the whole file, and so is what is dropped.
 size=$(stat -c %s "$WORK/one.pfw.gz")
 for at in $(( size / 3 )) $(( size - 7 )) $(( size - 2 )); do

@@ -70,7 +70,7 @@ expect_fail 2 "'nope' is not one of the --stages" lifecycle --preset cascade-tas
 expect_fail 2 'exclude each other' lifecycle --preset cascade-tasks --stages a,b "$WORK/b.jsonl"
 expect_fail 2 'name the log' lifecycle --stages a,b --delay x=b-a "$WORK/b.jsonl"
 expect_fail 2 'no --stages' lifecycle --entity e --stage s --time t "$WORK/b.jsonl"
-expect_fail 1 "no field 'when'" lifecycle --preset cascade-tasks --time when "$WORK/b.jsonl"
+expect_fail 2 "no field 'when'" lifecycle --preset cascade-tasks --time when "$WORK/b.jsonl"
 expect_fail 2 'expected table, json or csv' lifecycle --preset cascade-tasks --format xml "$WORK/b.jsonl"
 "$SPOOR_BIN" lifecycle --help | grep -q -- '--compare LOG' || fail "--help lacks --compare"
 echo ok

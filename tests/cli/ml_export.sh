@@ -21,8 +21,8 @@ for model in mlp:32,16 logistic rule trees; do
   "$SPOOR_BIN" train "$DATA" --label label --features "$FEATURES" --group run_id --model "$model" \
     --epochs 10 --rounds 10 --actions readahead_kb:sequential=256,random=16,mixed=64 -o "$WORK/$kind.json" > /dev/null \
     || fail "train $model"
-  "$SPOOR_BIN" export-model "$WORK/$kind.json" --c-header "$WORK/mf.h" --prefix mf || fail "export $kind"
-  "$SPOOR_BIN" export-model "$WORK/$kind.json" --c-header "$WORK/mq.h" --prefix mq --fixed-point || fail "export fixed $kind"
+  "$SPOOR_BIN" export-model "$WORK/$kind.json" -o "$WORK/mf.h" --prefix mf || fail "export $kind"
+  "$SPOOR_BIN" export-model "$WORK/$kind.json" -o "$WORK/mq.h" --prefix mq --fixed-point || fail "export fixed $kind"
   grep -q "mq_action\[3\] = {256LL, 16LL, 64LL}" "$WORK/mq.h" || fail "$kind: no action table"
   ! $CC -fpreprocessed -dD -E -P "$WORK/mq.h" | grep -qwE "float|double" || fail "$kind: fixed-point header uses a float type"
   $CC -std=c11 -Wall -Wextra -Werror -ffreestanding -nostdlib -mgeneral-regs-only -x c -c -o "$WORK/free.o" - \

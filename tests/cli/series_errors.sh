@@ -16,8 +16,8 @@ expect_fail 2 "--utc-offset wants" series "$WORK/m.csv" --time timestamp --utc-o
 expect_fail 2 "unknown section 'daily'" series "$WORK/m.csv" --time timestamp --by daily
 expect_fail 2 "needs --group" series "$WORK/m.csv" --time timestamp --show groups
 expect_fail 2 "leaves out" series "$WORK/m.csv" --time timestamp --metrics load_1m --target cpu_usage_rate=0.5
-expect_fail 1 "no column 'when'" series "$WORK/m.csv" --time when
-EXPECT_MAX_LINES=4 expect_fail 1 "no numeric metric 'gpu'" series "$WORK/m.csv" --time timestamp --target gpu=0.5 --no-progress
+expect_fail 2 "no column 'when'" series "$WORK/m.csv" --time when
+EXPECT_MAX_LINES=4 expect_fail 2 "no numeric metric 'gpu'" series "$WORK/m.csv" --time timestamp --target gpu=0.5 --no-progress
 EXPECT_MAX_LINES=3 expect_fail 1 "m.csv:.*wrong number of fields.*--strict" series "$WORK/m.csv" --time timestamp --strict
 
 # Skipped lines are reported on stderr, and the answer still comes.

@@ -3,7 +3,7 @@
 # order or shuffled (the replay with threads held whole, said on stderr), with 1 or 2 threads,
 # and from a snapshot; on the shared samples it runs, its JSON parses, its
 # event count equals `spoor stats`, and --threads 1 and 2 give the same bytes;
-# --help and one-line usage errors.
+# --where summarises the matching events only; --help and one-line usage errors.
 source "$(dirname "$0")/lib/common.sh"
 
 "$SPOOR_BIN" summary --help | grep -q "usage: spoor summary" || fail "no --help"
@@ -69,6 +69,32 @@ done
 [ -f "$WORK/one.pfw.spoor-snap" ] || fail "no snapshot written"
 "$SPOOR_BIN" summary --format json --no-progress "$WORK/one.pfw" > "$WORK/snap.json" || fail "summary from the snapshot failed"
 cmp -s "$WORK/one.json" "$WORK/snap.json" || fail "the summary from the snapshot differs"
+
+# --where: only the matching events are summarised, named in the output; a
+# filter every event passes changes nothing else; the layer counts equal
+# stats --where's; a bad filter is a one-line usage error.
+W="cat IN ('sys', 'vfs') AND pid % 2 = 1"
+"$SPOOR_BIN" summary --format json --no-progress --no-cache --where "$W" "$WORK/gen.pfw" > "$WORK/where.json" \
+  || fail "summary --where failed"
+"$SPOOR_BIN" stats --format json --no-progress --no-cache --where "$W" "$WORK/gen.pfw" > "$WORK/where_stats.json" \
+  || fail "stats --where failed"
+"$SPOOR_BIN" summary --format json --no-progress --no-cache --where "line > 0" "$WORK/gen.pfw" > "$WORK/all.json" \
+  || fail "summary --where 'line > 0' failed"
+/usr/bin/python3 - "$WORK/where.json" "$WORK/where_stats.json" "$WORK/gen.json" "$WORK/all.json" "$W" <<'PY' \
+  || fail "summary --where is wrong"
+import json, sys
+got, stats, plain, every = (json.load(open(p)) for p in sys.argv[1:5])
+assert got["where"] == sys.argv[5] and "where" not in plain, (got.get("where"), plain.get("where"))
+assert {l["cat"] for l in got["layers"]} == {"sys", "vfs"}, got["layers"]
+per_cat = {g["cat"]: g["count"] for g in stats["by_cat"]}
+assert {l["cat"]: l["count"] for l in got["layers"]} == per_cat, (got["layers"], per_cat)
+assert got["events"] == stats["events"] < plain["events"]
+assert got["processes"] < plain["processes"], (got["processes"], plain["processes"])
+assert every.pop("where") == "line > 0" and every == plain
+PY
+"$SPOOR_BIN" summary --no-progress --no-cache --where "$W" "$WORK/gen.pfw" | head -1 \
+  | grep -q "^where       $W (only matching events are summarised)$" || fail "the summary table does not name the filter"
+expect_fail 2 "^spoor summary: --where: " summary --where "cat IN (" "$WORK/gen.pfw"
 
 need_data
 for f in "$SPOOR_DATA"/pfw/*.pfw "$SPOOR_DATA"/pfw/*.pfw.gz; do

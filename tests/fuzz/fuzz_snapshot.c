@@ -31,6 +31,9 @@ static void stamp(uint8_t *b, size_t len)
     spoor_put32(b + 36, KEY.trace.head_crc);
     spoor_put32(b + 40, KEY.trace.tail_crc);
     memcpy(b + 48, &KEY.options, 8);
+    memcpy(b + 72, &KEY.trace.ctime_sec, 8);
+    spoor_put32(b + 80, KEY.trace.ctime_nsec);
+    memcpy(b + 88, &KEY.trace.inode, 8);
     uint64_t dir = spoor_get64(b + 56);
     if (dir < SNAP_HEADER || dir > len)
         return;

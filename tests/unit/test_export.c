@@ -80,7 +80,7 @@ static const char *export_from(const char *name, const char *const *cols, size_t
     const char *path = db_path(name);
     struct spoor_sqlite_writer *w;
     struct spoor_error err = {0};
-    assert_int_equal(spoor_sqlite_writer_open(&w, path, cols, ncols, only_source, &err), SPOOR_OK);
+    assert_int_equal(spoor_sqlite_writer_open(&w, path, path, cols, ncols, only_source, &err), SPOOR_OK);
     struct spoor_resolver *res = spoor_resolver_new();
     for (int i = 0; i < nbatches; i++)
         assert_int_equal(spoor_sqlite_writer_write(w, batches[i], spoor_resolver_resolve(res, batches[i]), NULL, 0,
@@ -372,7 +372,7 @@ static const char *export_prepared(const char *name, const char *const *cols, si
     const char *path = db_path(name);
     struct spoor_sqlite_writer *w;
     struct spoor_error err = {0};
-    assert_int_equal(spoor_sqlite_writer_open(&w, path, cols, ncols, NULL, &err), SPOOR_OK);
+    assert_int_equal(spoor_sqlite_writer_open(&w, path, path, cols, ncols, NULL, &err), SPOOR_OK);
     struct spoor_resolver *res = spoor_resolver_new();
     for (int i = 0; i < 4; i++) {
         if (prepare && i == 0)
@@ -509,7 +509,7 @@ static void sqlite_open_fails_in_missing_dir(void **state)
     snprintf(path, sizeof path, "%s/no/such/dir/x.db", testutil_tmpdir());
     struct spoor_sqlite_writer *w;
     struct spoor_error err = {0};
-    assert_int_equal(spoor_sqlite_writer_open(&w, path, NULL, 0, NULL, &err), SPOOR_EIO);
+    assert_int_equal(spoor_sqlite_writer_open(&w, path, path, NULL, 0, NULL, &err), SPOOR_EIO);
     assert_non_null(strstr(err.msg, "x.db"));
     spoor_sqlite_writer_free(w);
 }
@@ -520,7 +520,7 @@ static char *export_trace(const char *const *cols, size_t ncols)
     char *text;
     size_t len;
     FILE *fp = open_memstream(&text, &len);
-    struct spoor_perfetto_writer *w = spoor_perfetto_writer_new(fp, cols, ncols);
+    struct spoor_perfetto_writer *w = spoor_perfetto_writer_new(fp, NULL, cols, ncols);
     struct spoor_error err = {0};
     struct spoor_resolver *res = spoor_resolver_new();
     struct spoor_table *batches[2] = {first_batch(), second_batch()};

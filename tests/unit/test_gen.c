@@ -342,7 +342,7 @@ static struct text gzpar_file(const char *name, const char *data, size_t len, in
     snprintf(path, sizeof path, "%s/%s", testutil_tmpdir(), name);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     assert_true(fd >= 0);
-    struct gen_gzpar *g = gen_gzpar_start(fd, 6, threads);
+    struct gen_gzpar *g = gen_gzpar_start(fd, "test.gz", 6, threads);
     struct spoor_error err = {0};
     size_t at = 0, step = 1;
     while (at < len) {

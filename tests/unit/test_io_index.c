@@ -13,7 +13,7 @@
 
 enum { CHUNK = 64 * 1024 };
 /* Offsets in the sidecar format (src/io/index_file.c). */
-enum { SIDECAR_HEADER = 64, SIDECAR_RECORD = 56, RECORD_CRC = 32 };
+enum { SIDECAR_HEADER = 96, SIDECAR_RECORD = 56, RECORD_CRC = 32 };
 
 static const struct spoor_input_opts opts = {.chunk_size = CHUNK};
 

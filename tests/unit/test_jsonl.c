@@ -89,6 +89,28 @@ static void test_iso_times(void **state)
     harness_free(&h);
 }
 
+/* A negative dur is skipped, never summed; a negative ts may be a relative
+ * time and is kept. */
+static void test_negative_times(void **state)
+{
+    struct harness h;
+    assert_int_equal(load(S("{\"ts\":10,\"dur\":5,\"v\":1}\n"
+                            "{\"ts\":11,\"dur\":-5,\"v\":2}\n"
+                            "{\"ts\":-12,\"dur\":0,\"v\":3}\n"), &plain_opts, &h), SPOOR_OK);
+    assert_int_equal(h.table->nrows, 2);
+    assert_true(h.table->ts[1] < 0);
+    assert_int_equal(h.skips.total, 1);
+    assert_string_equal(h.skips.reason[0], "negative dur");
+    assert_int_equal(h.skips.sample[0].line, 2);
+    harness_free(&h);
+
+    struct spoor_read_opts strict = plain_opts;
+    strict.strict = true;
+    assert_int_equal(load(S("{\"ts\":11,\"dur\":-5}\n"), &strict, &h), SPOOR_ESTRICT);
+    assert_non_null(strstr(h.err.msg, "negative dur"));
+    harness_free(&h);
+}
+
 static void test_epoch_units(void **state)
 {
     struct harness h;
@@ -305,6 +327,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_field_mapping),
         cmocka_unit_test(test_iso_times),
+        cmocka_unit_test(test_negative_times),
         cmocka_unit_test(test_epoch_units),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_escapes),

@@ -332,11 +332,18 @@ static void test_skips_and_strict(void **state)
                         "{\"name\":\"x\",\"ph\":\"X\",\"ts\":1} {\"name\":\"y\"}\n"
                         "{\"name\":\"x\",\"ph\":\"X\",\"ts\":99999999999999999}\n"
                         "{\"name\":\"x\",\"ph\":\"X\",\"ts\":1,\"args\":{\"a\" 1}}\n"
-                        "{\"name\":\"ok2\",\"ph\":\"X\",\"ts\":2}\n";
+                        "{\"name\":\"ok2\",\"ph\":\"X\",\"ts\":2}\n"
+                        "{\"name\":\"late\",\"ph\":\"X\",\"ts\":5,\"dur\":-3}\n"
+                        "{\"name\":\"early\",\"ph\":\"X\",\"ts\":\"-7\",\"dur\":3}\n";
     assert_int_equal(load(S(text), &all_args, &h), SPOOR_OK);
-    assert_int_equal(h.lines, 11);
+    assert_int_equal(h.lines, 13);
     assert_int_equal(h.table->nrows, 2);
-    assert_int_equal(h.skips.total, 9);
+    assert_int_equal(h.skips.total, 11);
+    assert_int_equal(h.skips.nreasons, 8);
+    assert_string_equal(h.skips.reason[6], "negative dur");
+    assert_string_equal(h.skips.reason[7], "negative ts");
+    assert_int_equal(h.skips.count[6], 1);
+    assert_int_equal(h.skips.count[7], 1);
     assert_int_equal(h.skips.nsamples, 8);
     assert_int_equal(h.skips.sample[0].line, 2);
     assert_string_equal(h.skips.sample[0].reason, "not an object");

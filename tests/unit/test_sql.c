@@ -227,7 +227,7 @@ static int load_shared(void **state)
     snprintf(p1, sizeof p1, "%s", testutil_data("pfw/dftracer-cm1-2024-rank0.pfw.gz"));
     l->paths[0] = p0;
     l->paths[1] = p1;
-    struct spoor_load_opts opts = {.threads = 2, .input.no_index = true};
+    struct spoor_load_opts opts = {.threads = 2, .input.no_index = true, .no_cache = true};
     opts.read.args = SPOOR_ARGS_ALL;
     struct spoor_error err;
     assert_int_equal(spoor_load_table(l->paths, 2, &opts, &l->t, &l->res, &err), SPOOR_OK);
@@ -370,7 +370,7 @@ static void test_ordering(void **state)
 static void test_group_by_equals_stats(void **state)
 {
     struct loaded *l = *state;
-    struct spoor_load_opts opts = {.threads = 2, .input.no_index = true};
+    struct spoor_load_opts opts = {.threads = 2, .input.no_index = true, .no_cache = true};
     opts.read.args = SPOOR_ARGS_LISTED;
     opts.read.arg_keys = spoor_stats_arg_keys;
     opts.read.n_arg_keys = spoor_stats_n_arg_keys;

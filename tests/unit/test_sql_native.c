@@ -227,7 +227,7 @@ static int open_shared(void **state)
     snprintf(p1, sizeof p1, "%s", testutil_data("pfw/dftracer-cm1-2024-rank0.pfw.gz"));
     const char *paths[] = {p0, p1};
     struct session *h = calloc(1, sizeof *h);
-    struct spoor_load_opts opts = {.threads = 2, .input.no_index = true};
+    struct spoor_load_opts opts = {.threads = 2, .input.no_index = true, .no_cache = true};
     opts.read.args = SPOOR_ARGS_ALL;
     struct spoor_error err;
     assert_int_equal(spoor_load_table(paths, 2, &opts, &h->t, &h->res, &err), SPOOR_OK);

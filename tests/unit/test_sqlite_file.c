@@ -114,7 +114,7 @@ static const char *write_db(const char *name, const struct spec *sp)
     snprintf(path, sizeof path, "%s/%s", testutil_tmpdir(), name);
     struct sqlf_file f;
     struct spoor_error err = {0};
-    assert_int_equal(sqlf_file_open(&f, path, &err), SPOOR_OK);
+    assert_int_equal(sqlf_file_open(&f, path, path, &err), SPOOR_OK);
     struct sqlf_table t;
     sqlf_table_start(&t, &f, false);
     struct sqlf_record rec = {0};

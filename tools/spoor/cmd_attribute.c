@@ -1,11 +1,14 @@
+/* spoor --help: per I/O call, the time each kernel function took inside it (a dataset) */
 /* spoor attribute: per I/O call, the time each kernel function took inside it
  * (spoor/attribute.h over the interval engine), as a CSV or JSONL dataset. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "filter_load.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/attribute.h"
 
@@ -126,6 +129,17 @@ static int compile(const char *option, const char *text, struct spoor_expr **out
     return err.code;
 }
 
+/* Whether any event took part of any call: a dataset without is all zeros,
+ * which more often means --events, --match or --file chose wrong than that
+ * the calls ran alone. */
+static bool any_coverage(const struct spoor_attr_dataset *d)
+{
+    for (size_t i = 0; i < d->nrows; i++)
+        if (d->rows[i].coverage > 0)
+            return true;
+    return false;
+}
+
 /* Attributes the calls of the loaded table t and writes the dataset to fp. */
 static int attribute_table(const struct spoor_table *t, const struct spoor_attr_select *sel,
                            const struct choices *ch, int threads, FILE *fp, struct spoor_error *err)
@@ -141,6 +155,13 @@ static int attribute_table(const struct spoor_table *t, const struct spoor_attr_
     engine.threads = threads;
     struct spoor_attr_dataset d;
     int st = spoor_attr_dataset_build(t, files, calls, ncalls, events, nevents, &engine, ch->by, &d, err);
+    static const char *const same[] = {[SPOOR_IV_THREAD] = " of its thread (--match tid)",
+                                       [SPOOR_IV_PID] = " of its process (--match pid)", [SPOOR_IV_NONE] = ""};
+    if (st == SPOOR_OK && ncalls && !nevents)
+        fprintf(stderr, "spoor attribute: warning: no event matches --events; every coverage is 0\n");
+    else if (st == SPOOR_OK && ncalls && !any_coverage(&d))
+        fprintf(stderr, "spoor attribute: warning: none of the %zu events overlaps any of the %zu calls%s; every "
+                "coverage is 0\n", nevents, ncalls, same[engine.key]);
     if (st == SPOOR_OK) {
         st = spoor_attr_dataset_write(fp, &d, ch->format, err);
         spoor_attr_dataset_free(&d);
@@ -190,6 +211,9 @@ int cmd_attribute(int argc, char **argv)
     int code = parse_cli(argc, argv, &cli, &opts, &ch);
     if (code >= 0)
         return code;
+    if (output_guard1("attribute", cli.output, (const char *const *)argv + optind, (size_t)(argc - optind),
+                      opts.cache_dir))
+        return 2;
     struct spoor_expr *calls, *events = NULL;
     if (compile("--calls", CLI(&cli, OPT_CALLS), &calls) != SPOOR_OK ||
         compile("--events", CLI(&cli, OPT_EVENTS), &events) != SPOOR_OK) {
@@ -205,5 +229,5 @@ int cmd_attribute(int argc, char **argv)
         fprintf(stderr, "spoor attribute: %s\n", err.msg);
     spoor_expr_free(calls);
     spoor_expr_free(events);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

@@ -1,10 +1,11 @@
+/* spoor --help: print a range of a trace's lines, decompressed */
 /* spoor cat: prints a range of a trace's lines, as stored, decompressed. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "spoor/io.h"
 
 static const char cat_help[] =
@@ -89,10 +90,9 @@ int cmd_cat(int argc, char **argv)
     };
     struct spoor_input_opts opts = {0};
     const char *range = NULL;
-    opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt("cat", argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 'h':
             fputs(cat_help, stdout);
@@ -103,10 +103,8 @@ int cmd_cat(int argc, char **argv)
         case OPT_NO_INDEX:
             opts.no_index = true;
             break;
-        case ':':
-            return usage_error("missing value for ", argv[optind - 1]);
         default:
-            return usage_error("unknown option ", argv[optind - 1]);
+            return 2;
         }
     }
     if (optind + 1 != argc)
@@ -151,8 +149,8 @@ int cmd_cat(int argc, char **argv)
     } else if (got == 0 && spoor_cursor_warning(cur)) {
         fprintf(stderr, "spoor cat: %s: %s\n", path, spoor_cursor_warning(cur));
     }
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "spoor cat: writing the output failed: %s\n", strerror(errno));
+    if (fflush(stdout) != 0 || ferror(stdout)) { /* a failed fwrite leaves nothing for fflush to fail on */
+        fprintf(stderr, "spoor cat: cannot write stdout: %s\n", strerror(errno ? errno : EIO));
         status = 1;
     }
     spoor_chunk_release(&chunk);

@@ -1,8 +1,10 @@
+/* spoor --help: score a saved model on a labelled dataset, beside baselines */
 /* spoor eval: scores a saved model on a labelled dataset, beside baselines
  * cross-validated on the same dataset. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "load_args.h"
 #include "spoor/atomic_file.h"
 #include "ml/evaluate.h"
@@ -23,7 +25,7 @@ static const char usage[] =
     "  --group COL          group column for the baselines' folds (e.g. run_id)\n"
     "  --format F           table (default) or json\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
-    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+    "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE;
 
 static int score(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group, bool json,
                  const char *output)
@@ -63,7 +65,7 @@ static int score(const struct spoor_model *m, const struct spoor_dataset *ds, co
         fprintf(stderr, "spoor eval: %s\n", err.msg);
     for (size_t i = 0; i < 4; i++)
         spoor_metrics_free(&s[i].m);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }
 
 int cmd_eval(int argc, char **argv)

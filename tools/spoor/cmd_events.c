@@ -1,11 +1,14 @@
+/* spoor --help: the events that match an SQL condition, as CSV or JSON lines */
 /* spoor events: the rows of traces that match --where, as CSV or JSON lines,
  * through the shared load/filter loop (filter_load.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "filter_load.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/expr.h"
 #include "spoor/resolve.h"
@@ -97,6 +100,8 @@ int cmd_events(int argc, char **argv)
     int code = parse_cli(argc, argv, &cli, &opts);
     if (code >= 0)
         return code;
+    if (output_guard1("events", cli.output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
+        return 2;
 
     struct spoor_expr *expr;
     char **cols;
@@ -112,7 +117,7 @@ int cmd_events(int argc, char **argv)
     struct spoor_load_result res = {0};
     if (st == SPOOR_OK) {
         struct spoor_writer_opts wo = {.format = output_format(&cli), .columns = (const char *const *)cols,
-                                       .ncolumns = ncols};
+                                       .ncolumns = ncols, .name = out.path};
         writer = spoor_writer_new(out.fp, &wo);
         st = filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts, write_rows,
                              writer, &res, &err);
@@ -133,5 +138,5 @@ int cmd_events(int argc, char **argv)
     filter_load_free(f);
     spoor_columns_free(cols, ncols);
     spoor_expr_free(expr);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

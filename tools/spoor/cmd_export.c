@@ -1,3 +1,4 @@
+/* spoor --help: convert events to CSV, JSON lines, SQLite or a Perfetto trace */
 /* spoor export: the rows of traces that match --where, streamed in input
  * order into CSV, JSON lines, an SQLite database or a Perfetto trace, through
  * the shared load/filter loop (filter_load.h). OUT appears complete or not at
@@ -7,8 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_getopt.h"
 #include "filter_load.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/export.h"
 #include "spoor/write.h"
@@ -110,13 +113,13 @@ static int target_open(struct target *t, enum format format, struct spoor_atomic
     const char *const *columns = (const char *const *)cols;
     switch (format) {
     case FORMAT_SQLITE:
-        return spoor_sqlite_writer_open(&t->db, out->tmp, columns, ncols, only_source, err);
+        return spoor_sqlite_writer_open(&t->db, out->tmp, out->path, columns, ncols, only_source, err);
     case FORMAT_PERFETTO:
-        t->trace = spoor_perfetto_writer_new(out->fp, columns, ncols);
+        t->trace = spoor_perfetto_writer_new(out->fp, out->path, columns, ncols);
         return SPOOR_OK;
     default: {
         struct spoor_writer_opts wo = {.format = format == FORMAT_CSV ? SPOOR_WRITE_CSV : SPOOR_WRITE_JSONL,
-                                       .columns = columns, .ncolumns = ncols};
+                                       .columns = columns, .ncolumns = ncols, .name = out->path};
         t->rows = spoor_writer_new(out->fp, &wo);
         return SPOOR_OK;
     }
@@ -162,8 +165,8 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         return 2;
     }
     cli->format = (enum format)f;
-    if (cli->format == FORMAT_SQLITE && !strcmp(cli->output, "-")) {
-        fprintf(stderr, "spoor export: --to sqlite needs a file: -o - (stdout) cannot hold a database\n");
+    if (cli->format == FORMAT_SQLITE && (!strcmp(cli->output, "-") || spoor_path_is_special(cli->output))) {
+        fprintf(stderr, "spoor export: --to sqlite needs a regular file: -o %s cannot hold a database\n", cli->output);
         return 2;
     }
     return -1;
@@ -177,6 +180,8 @@ int cmd_export(int argc, char **argv)
     int code = parse_cli(argc, argv, &cli, &opts);
     if (code >= 0)
         return code;
+    if (output_guard1("export", cli.output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
+        return 2;
     struct spoor_expr *expr;
     char **cols;
     size_t ncols;
@@ -215,5 +220,5 @@ int cmd_export(int argc, char **argv)
     filter_load_free(f);
     spoor_columns_free(cols, ncols);
     spoor_expr_free(expr);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

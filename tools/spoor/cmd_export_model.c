@@ -1,13 +1,15 @@
+/* spoor --help: a saved model as a dependency-free C header */
 /* spoor export-model: a saved model as a dependency-free C header. */
-#include <getopt.h>
+#include "cli_getopt.h"
 #include <string.h>
 
 #include "ml/export_header.h"
 #include "ml/model_json.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 
 static const char usage[] =
-    "usage: spoor export-model MODEL --c-header FILE [--fixed-point] [--prefix NAME]\n"
+    "usage: spoor export-model MODEL -o FILE [--fixed-point] [--prefix NAME]\n"
     "\n"
     "Writes a model from spoor train as one C header with no dependencies: static\n"
     "tables, the feature and class names, the action table if the model has one,\n"
@@ -20,16 +22,17 @@ static const char usage[] =
     "in Q16, i.e. value * 65536 rounded.\n"
     "\n"
     "options:\n"
-    "  --c-header FILE      the header to write (complete or not at all)\n"
+    "  -o FILE              the header to write (complete or not at all)\n"
     "  --fixed-point        integer-only inference\n"
     "  --prefix NAME        prefix of every symbol (default spoor_model)\n"
     "  -h, --help           this help\n";
 
-enum { OPT_HEADER = 1, OPT_FIXED, OPT_PREFIX };
+enum { OPT_FIXED = 1, OPT_PREFIX };
 
 int cmd_export_model(int argc, char **argv)
 {
-    static const struct option longs[] = {{"c-header", required_argument, 0, OPT_HEADER},
+    static const struct option longs[] = {{"output", required_argument, 0, 'o'},
+                                          {"c-header", required_argument, 0, 'o'}, /* before 0.1.0 */
                                           {"fixed-point", no_argument, 0, OPT_FIXED},
                                           {"prefix", required_argument, 0, OPT_PREFIX},
                                           {"help", no_argument, 0, 'h'},
@@ -37,19 +40,21 @@ int cmd_export_model(int argc, char **argv)
     const char *header = NULL, *prefix = "spoor_model";
     bool fixed = false;
     int code;
-    while ((code = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+    while ((code = cli_getopt("export-model", argc, argv, "ho:", longs, NULL)) != -1) {
         switch (code) {
         case 'h': fputs(usage, stdout); return 0;
-        case OPT_HEADER: header = optarg; break;
+        case 'o': header = optarg; break;
         case OPT_FIXED: fixed = true; break;
         case OPT_PREFIX: prefix = optarg; break;
-        default: fprintf(stderr, "see 'spoor export-model --help'\n"); return 2;
+        default: return 2;
         }
     }
     if (optind + 1 != argc || !header) {
-        fprintf(stderr, "spoor export-model: needs MODEL and --c-header FILE; see 'spoor export-model --help'\n");
+        fprintf(stderr, "spoor export-model: needs MODEL and -o FILE; see 'spoor export-model --help'\n");
         return 2;
     }
+    if (output_guard1("export-model", header, (const char *const *)argv + optind, 1, NULL))
+        return 2;
     struct spoor_error err = {0};
     struct spoor_model *m = NULL;
     struct spoor_atomic_file out;
@@ -64,5 +69,5 @@ int cmd_export_model(int argc, char **argv)
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor export-model: %s\n", err.msg);
     spoor_model_free(m);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

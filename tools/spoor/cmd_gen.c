@@ -1,11 +1,13 @@
+/* spoor --help: write a synthetic trace, metric table or scheduler log with its ground truth */
 /* spoor gen: writes a synthetic DataCrumbs trace and its ground-truth sidecar. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "cli_number.h"
 #include "gen_kinds.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/gen.h"
 
@@ -30,6 +32,7 @@ static const char gen_help[] =
     "                       compresses ~3.5:1 (real traces: 10-25:1); stresses inflate\n"
     "  --level N            gzip level 1-9 for .gz output (default 6)\n"
     "  --no-truth           do not write FILE.truth.json\n"
+    "  --kind trace         this trace (the default)\n"
     "  --kind metrics       a node-metric table instead (see --kind metrics --help)\n"
     "  --kind cascade       a scheduler log instead (see --kind cascade --help)\n"
     "  -h, --help           this help\n";
@@ -42,9 +45,19 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
+bool gen_truth_wanted(const char *path, bool asked)
+{
+    return asked && strcmp(path, "-") && !spoor_path_is_special(path);
+}
+
+FILE *gen_report(const char *path)
+{
+    return strcmp(path, "-") ? stdout : stderr;
+}
+
 int cmd_gen(int argc, char **argv)
 {
-    enum { OPT_SIZE = 1000, OPT_PROCS, OPT_SEED, OPT_RANDOM, OPT_LEVEL, OPT_NO_TRUTH };
+    enum { OPT_SIZE = 1000, OPT_PROCS, OPT_SEED, OPT_RANDOM, OPT_LEVEL, OPT_NO_TRUTH, OPT_KIND };
     static const struct option longopts[] = {
         {"output", required_argument, 0, 'o'},
         {"size-mb", required_argument, 0, OPT_SIZE},
@@ -53,6 +66,7 @@ int cmd_gen(int argc, char **argv)
         {"random-hashes", no_argument, 0, OPT_RANDOM},
         {"level", required_argument, 0, OPT_LEVEL},
         {"no-truth", no_argument, 0, OPT_NO_TRUTH},
+        {"kind", required_argument, 0, OPT_KIND},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -64,14 +78,15 @@ int cmd_gen(int argc, char **argv)
             return cmd_gen_metrics(argc, argv);
         if (kind && !strcmp(kind, "cascade"))
             return cmd_gen_cascade(argc, argv);
+        if (kind && strcmp(kind, "trace"))
+            return usage_error("unknown kind '%s': expected trace (the default), metrics or cascade", kind);
     }
     struct spoor_gen_opts opts = {.size_bytes = 64 * 1000000ull, .procs = 4, .seed = 1, .truth = true};
     const char *path = NULL;
     uint64_t v;
-    opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt("gen", argc, argv, "o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
             path = optarg;
@@ -109,36 +124,39 @@ int cmd_gen(int argc, char **argv)
         case 'h':
             fputs(gen_help, stdout);
             return 0;
-        case ':':
-            return usage_error("%s needs a value", argv[optind - 1]);
+        case OPT_KIND: /* trace: this one */
+            break;
         default:
-            return usage_error("unknown option '%s'", argv[optind - 1]);
+            return 2;
         }
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (!path)
         return usage_error("%s", "-o FILE is required");
-    opts.truth = opts.truth && !spoor_path_is_special(path); /* no sidecar beside /dev/null or a FIFO */
+    opts.truth = gen_truth_wanted(path, opts.truth);
+    char truth[4096];
+    spoor_gen_truth_path(path, truth, sizeof truth);
+    if (output_guard("gen", (const char *[]){path, opts.truth ? truth : NULL}, 2, NULL, 0, NULL))
+        return 2;
 
     struct spoor_gen_result r;
     struct spoor_error err = {0};
-    if (spoor_gen_write(path, &opts, &r, &err)) {
+    int rc = spoor_gen_write(path, &opts, &r, &err);
+    if (rc) {
         fprintf(stderr, "spoor gen: %s\n", err.msg);
-        return 1;
+        return rc == SPOOR_EUSAGE ? 2 : 1; /* a size beyond the free space is known before writing */
     }
-    printf("%s: %llu lines, %llu events (%llu calls, %llu nested kernel, %llu background), "
+    FILE *report = gen_report(path);
+    fprintf(report, "%s: %llu lines, %llu events (%llu calls, %llu nested kernel, %llu background), "
            "%llu metadata; %.1f MB",
            path, (unsigned long long)r.lines, (unsigned long long)r.events, (unsigned long long)r.calls,
            (unsigned long long)r.kernel_events, (unsigned long long)r.background_events,
            (unsigned long long)r.metadata_events, r.bytes / 1e6);
     if (r.disk_bytes != r.bytes)
-        printf(", %.1f MB on disk (%.2f:1)", r.disk_bytes / 1e6, (double)r.bytes / (double)r.disk_bytes);
-    putchar('\n');
-    if (opts.truth) {
-        char truth[4096];
-        spoor_gen_truth_path(path, truth, sizeof truth);
-        printf("ground truth: %s\n", truth);
-    }
+        fprintf(report, ", %.1f MB on disk (%.2f:1)", r.disk_bytes / 1e6, (double)r.bytes / (double)r.disk_bytes);
+    fputc('\n', report);
+    if (opts.truth)
+        fprintf(report, "ground truth: %s\n", truth);
     return 0;
 }

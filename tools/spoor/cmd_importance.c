@@ -1,3 +1,4 @@
+/* spoor --help: rank the features of a dataset by their importance for a target */
 /* spoor importance: which features of a dataset matter for a target, by
  * correlation, PCA, lasso, boosted trees (gain, SHAP) and permutation. */
 #include <getopt.h>
@@ -9,9 +10,11 @@
 
 #include "cli_number.h"
 #include "importance_print.h"
+#include "cli_getopt.h"
 #include "load_args.h"
 #include "ml/dataset.h"
 #include "ml/importance_run.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 
 static const char usage[] =
@@ -48,7 +51,7 @@ static const char usage[] =
     "  --spearman-matrix FILE  the same for Spearman\n"
     "  --format F           table (default), json or csv\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
-    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+    "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_BASE;
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
 
@@ -151,14 +154,16 @@ static int parse_args(int argc, char **argv, struct args *a)
         {"corr-matrix", required_argument, 0, OPT_CORR_MATRIX},
         {"spearman-matrix", required_argument, 0, OPT_SPEARMAN_MATRIX},
         {"format", required_argument, 0, OPT_FORMAT}, {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'}, LOAD_LONG_OPTIONS, {0, 0, 0, 0},
+        {"help", no_argument, 0, 'h'}, LOAD_OPTIONS_BASE, {0, 0, 0, 0},
     };
     *a = (struct args){.task = "auto", .top = 20, .pairs = 10, .components = 5};
     spoor_importance_opts_default(&a->opts);
     load_args_init(&a->load);
     a->load.progress = false;
     int c, index = -1;
-    while ((c = getopt_long(argc, argv, "ho:", options, &index)) != -1) {
+    while ((c = cli_getopt("importance", argc, argv, "ho:", options, &index)) != -1) {
+        if (c == CLI_BAD_OPTION)
+            return 2;
         if (c == 'h') {
             fputs(usage, stdout);
             return 0;
@@ -170,19 +175,17 @@ static int parse_args(int argc, char **argv, struct args *a)
                 return rc;
             continue;
         }
-        int handled = load_args_handle(&a->load, c, optarg, "importance");
-        if (handled < 0)
+        if (load_args_handle(&a->load, c, optarg, "importance") <= 0)
             return 2;
-        if (handled == 0) {
-            fprintf(stderr, "spoor importance: see 'spoor importance --help'\n");
-            return 2;
-        }
     }
     if (optind + 1 != argc || !a->target) {
         fprintf(stderr, "spoor importance: expected one DATASET and --target COL; see 'spoor importance --help'\n");
         return 2;
     }
     a->path = argv[optind];
+    const char *outputs[] = {a->output, a->corr_matrix, a->spearman_matrix};
+    if (output_guard("importance", outputs, 3, &a->path, 1, a->load.cache_dir))
+        return 2;
     /* XGBoost's OpenMP threads spin while they wait: on a busy machine two cost
      * twice the CPU of one for the same trees: one unless --threads asks for more. */
     a->opts.threads = a->load.threads > 0 ? a->load.threads : 1;

@@ -1,9 +1,10 @@
+/* spoor --help: build the checkpoint index of gzip traces for fast random access */
 /* spoor index: builds the checkpoint index sidecar of gzip traces. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_getopt.h"
 #include "spoor/io.h"
 
 static const char index_help[] =
@@ -72,17 +73,13 @@ int cmd_index(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(index_help, stdout);
-            return 0;
-        }
-        fprintf(stderr, "spoor index: unknown option '%s'; see 'spoor index --help'\n",
-                argv[optind - 1]);
-        return 2;
+    while ((c = cli_getopt("index", argc, argv, "h", longopts, NULL)) != -1) {
+        if (c != 'h')
+            return 2;
+        fputs(index_help, stdout);
+        return 0;
     }
     if (optind == argc) {
         fputs("spoor index: no trace given; see 'spoor index --help'\n", stderr);

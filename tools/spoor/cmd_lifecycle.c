@@ -1,3 +1,4 @@
+/* spoor --help: per-entity delays between the stages of an event log */
 /* spoor lifecycle: per-entity delays between the stages of an event log. */
 #include <getopt.h>
 #include <stdio.h>
@@ -5,7 +6,9 @@
 #include <string.h>
 
 #include "cli_number.h"
+#include "cli_getopt.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/lifecycle_write.h"
 
@@ -25,7 +28,8 @@ static const char usage[] =
     "                       the cascade scheduler's log (docs/cli.md)\n"
     "  --entity FIELD       the field naming the entity (task, transfer, request...)\n"
     "  --stage FIELD        the field naming the stage the entity reached\n"
-    "  --time FIELD         the field holding the time (ns unless --ts-unit)\n"
+    "  --time FIELD         the field holding the time\n"
+    "  --time-unit U        its unit: ns (default), us, ms or s\n"
     "  --stages A,B,C       the stages, in order; records of other stages are counted\n"
     "  --delay NAME=B-A     a delay: time of stage B minus time of stage A (repeatable)\n"
     "  --by FIELD           totals per value of FIELD (repeatable, up to 4)\n"
@@ -36,7 +40,8 @@ static const char usage[] =
     "  --compare LOG        also read LOG and compare delays entity by entity\n"
     "  --format F           table (default), json or csv\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
-    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+    "  -h, --help           this help\n"
+    LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE LOAD_HELP_CACHE LOAD_HELP_PROGRESS;
 
 enum { FMT_TABLE, FMT_JSON, FMT_CSV };
 
@@ -140,7 +145,7 @@ static int run(const char *const *paths, size_t n, const char *compare, struct s
 int cmd_lifecycle(int argc, char **argv)
 {
     enum { OPT_PRESET = 2000, OPT_ENTITY, OPT_STAGE, OPT_TIME, OPT_STAGES, OPT_DELAY, OPT_BY, OPT_FILL,
-           OPT_FILL_IF, OPT_TOP, OPT_TOP_BY, OPT_COMPARE, OPT_FORMAT };
+           OPT_FILL_IF, OPT_TOP, OPT_TOP_BY, OPT_COMPARE, OPT_FORMAT, OPT_TIME_UNIT };
     static const struct option options[] = {
         {"preset", required_argument, 0, OPT_PRESET},   {"entity", required_argument, 0, OPT_ENTITY},
         {"stage", required_argument, 0, OPT_STAGE},     {"time", required_argument, 0, OPT_TIME},
@@ -149,17 +154,22 @@ int cmd_lifecycle(int argc, char **argv)
         {"fill-if", required_argument, 0, OPT_FILL_IF}, {"top", required_argument, 0, OPT_TOP},
         {"top-by", required_argument, 0, OPT_TOP_BY},   {"compare", required_argument, 0, OPT_COMPARE},
         {"format", required_argument, 0, OPT_FORMAT},   {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},                  LOAD_LONG_OPTIONS,
+        {"time-unit", required_argument, 0, OPT_TIME_UNIT},
+        {"help", no_argument, 0, 'h'},                  LOAD_OPTIONS_BASE, LOAD_OPTIONS_CACHE, LOAD_OPTIONS_PROGRESS,
+        {"ts-unit", required_argument, 0, LOAD_OPT_TS_UNIT}, /* --time-unit's spelling before 0.1.0 */
         {0, 0, 0, 0},
     };
     struct spoor_load_opts opts;
     load_args_init(&opts);
     opts.read.ts_unit = SPOOR_UNIT_NS;
+    opts.read.field_option[0] = "time"; /* the fields, in messages */
+    opts.read.field_option[2] = "entity";
+    opts.read.field_option[3] = "stage";
     struct spec_args a = {0};
     struct spoor_lc_spec spec = {.top = 10};
     const char *output = NULL, *compare = NULL;
     int format = FMT_TABLE, c, bad = 0;
-    while (!bad && (c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+    while (!bad && (c = cli_getopt("lifecycle", argc, argv, "ho:", options, NULL)) != -1) {
         switch (c) {
         case 'h': fputs(usage, stdout); return 0;
         case 'o': output = optarg; break;
@@ -174,6 +184,13 @@ int cmd_lifecycle(int argc, char **argv)
         case OPT_FILL_IF: a.fill_if = optarg; break;
         case OPT_TOP_BY: a.top_by = optarg; break;
         case OPT_COMPARE: compare = optarg; break;
+        case OPT_TIME_UNIT:
+            opts.read.ts_unit = spoor_unit_parse(optarg);
+            if (opts.read.ts_unit == SPOOR_UNIT_AUTO) {
+                fprintf(stderr, "spoor lifecycle: --time-unit '%s': expected ns, us, ms or s\n", optarg);
+                return 2;
+            }
+            break;
         case OPT_TOP: {
             uint64_t n;
             if (!cli_count(optarg, 10000, &n)) {
@@ -191,14 +208,9 @@ int cmd_lifecycle(int argc, char **argv)
                 return 2;
             }
             break;
-        default: {
-            int handled = load_args_handle(&opts, c, optarg, "lifecycle");
-            if (handled <= 0) {
-                if (handled == 0)
-                    fprintf(stderr, "spoor lifecycle: see 'spoor lifecycle --help'\n");
+        default:
+            if (c == CLI_BAD_OPTION || load_args_handle(&opts, c, optarg, "lifecycle") <= 0)
                 return 2;
-            }
-        }
         }
     }
     if (bad)
@@ -207,6 +219,10 @@ int cmd_lifecycle(int argc, char **argv)
         fprintf(stderr, "spoor lifecycle: no log given; see 'spoor lifecycle --help'\n");
         return 2;
     }
+    if (output_guard1("lifecycle", output, (const char *const *)argv + optind, (size_t)(argc - optind),
+                      opts.cache_dir) ||
+        output_guard1("lifecycle", output, &compare, compare != NULL, opts.cache_dir))
+        return 2;
     struct spoor_error err;
     if (build_spec(&a, &spec, &err) != SPOOR_OK) {
         fprintf(stderr, "spoor lifecycle: %s\n", err.msg);
@@ -228,5 +244,5 @@ int cmd_lifecycle(int argc, char **argv)
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor lifecycle: %s\n", err.msg);
     spoor_lc_spec_free(&spec);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

@@ -1,3 +1,4 @@
+/* spoor --help: a saved model's class (and action) for every row of a dataset */
 /* spoor predict: a saved model's class (and action) for every row of a dataset. */
 #include <inttypes.h>
 #include <string.h>
@@ -19,7 +20,7 @@ static const char usage[] =
     "options:\n"
     "  --format F           csv (default) or jsonl\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
-    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+    "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE;
 
 static void str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
 

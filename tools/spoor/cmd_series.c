@@ -1,3 +1,4 @@
+/* spoor --help: profiles of metric tables: per metric and group, by hour, resampled */
 /* spoor series: profiles of metric tables (node metrics sampled over time) in
  * one streaming pass: statistics per metric and group, means by hour and
  * weekday, correlations, resampled means and headroom to a target. */
@@ -9,7 +10,9 @@
 #include <string.h>
 
 #include "cli_number.h"
+#include "cli_getopt.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "series_sections.h"
 #include "spoor/atomic_file.h"
 #include "spoor/json_out.h"
@@ -44,7 +47,8 @@ static const char usage[] =
     "  -h, --help           this help\n"
     "\n"
     "A metric value that is absent counts as missing, one that is not a finite\n"
-    "number as non-numeric; both are reported per metric and left out of means.\n" LOAD_ARGS_HELP;
+    "number as non-numeric; both are reported per metric and left out of means.\n"
+    LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE LOAD_HELP_PROGRESS;
 
 enum {
     OPT_TIME = 2000,
@@ -336,14 +340,18 @@ int cmd_series(int argc, char **argv)
         {"format", required_argument, 0, OPT_FORMAT},
         {"output", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
-        LOAD_LONG_OPTIONS,
+        LOAD_OPTIONS_BASE,
+        LOAD_OPTIONS_PROGRESS,
         {0, 0, 0, 0},
     };
     struct args a = {.format = SHEET_TABLE};
     load_args_init(&a.load);
     a.load.no_cache = true; /* one streaming pass: a snapshot would only cost */
+    a.load.read.field_option[0] = "time";  /* the ts field, in messages */
+    a.load.read.field_option[2] = "group"; /* the name field */
+    a.load.read.ts_unit_option = "time-unit";
     int c, bad = 0;
-    while (!bad && (c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+    while (!bad && (c = cli_getopt("series", argc, argv, "ho:", options, NULL)) != -1) {
         if (c == 'h') {
             fputs(usage, stdout);
             args_release(&a);
@@ -353,17 +361,18 @@ int cmd_series(int argc, char **argv)
             a.output = optarg;
             continue;
         }
-        int handled = handle_option(&a, c, optarg);
+        int handled = c == CLI_BAD_OPTION ? -1 : handle_option(&a, c, optarg);
         if (handled == 0)
             handled = load_args_handle(&a.load, c, optarg, "series");
-        if (handled == 0)
-            fprintf(stderr, "spoor series: see 'spoor series --help'\n");
         bad = handled <= 0;
     }
     if (!bad && optind >= argc) {
         fprintf(stderr, "spoor series: no table given; see 'spoor series --help'\n");
         bad = 1;
     }
+    if (!bad)
+        bad = output_guard1("series", a.output, (const char *const *)argv + optind, (size_t)(argc - optind),
+                            a.load.cache_dir);
     if (bad || settle(&a)) {
         args_release(&a);
         return 2;
@@ -384,5 +393,5 @@ int cmd_series(int argc, char **argv)
     spoor_series_free(&s);
     spoor_load_result_free(&res);
     args_release(&a);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }

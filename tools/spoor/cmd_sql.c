@@ -1,3 +1,4 @@
+/* spoor --help: run SQL (SQLite) over the events of traces */
 /* spoor sql: SQL over the events of traces, through SQLite virtual tables
  * that read the loaded table in place (src/sql). */
 #include <getopt.h>
@@ -7,7 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_getopt.h"
 #include "load_args.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/sql.h"
 #include "sql_shell.h"
@@ -105,7 +108,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         {0, 0, 0, 0},
     };
     int c;
-    while ((c = getopt_long(argc, argv, "hf:o:", options, NULL)) != -1) {
+    while ((c = cli_getopt("sql", argc, argv, "hf:o:", options, NULL)) != -1) {
         int bad = 0;
         switch (c) {
         case 'h': fputs(usage, stdout); return 0;
@@ -115,12 +118,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         case OPT_FORMAT: bad = parse_format(optarg, &cli->run.format); break;
         case OPT_NO_NATIVE: cli->run.no_native = true; break;
         case OPT_EXPLAIN_PATH: cli->run.explain = explain_path; break;
-        default: {
-            int handled = load_args_handle(opts, c, optarg, "sql");
-            if (handled == 0)
-                fprintf(stderr, "spoor sql: see 'spoor sql --help'\n");
-            bad = handled <= 0;
-        }
+        default: bad = c == CLI_BAD_OPTION || load_args_handle(opts, c, optarg, "sql") <= 0;
         }
         if (bad)
             return 2;
@@ -197,7 +195,7 @@ static int run_query(struct spoor_sql *s, struct cli *cli)
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor sql: %s\n", err.msg);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }
 
 int cmd_sql(int argc, char **argv)
@@ -206,6 +204,9 @@ int cmd_sql(int argc, char **argv)
     struct spoor_load_opts opts;
     load_args_init(&opts); /* args mode ALL: every key is a column */
     int code = parse_cli(argc, argv, &cli, &opts);
+    if (code < 0 && (output_guard1("sql", cli.output, cli.traces, cli.ntraces, opts.cache_dir) ||
+                     output_guard1("sql", cli.output, &cli.query_file, cli.query_file != NULL, NULL)))
+        code = 2;
     if (code < 0)
         code = find_query(&cli);
     else if (code == 0)

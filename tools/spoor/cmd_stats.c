@@ -1,10 +1,14 @@
+/* spoor --help: what is in a trace: counts, time span, dur per cat and name */
 /* spoor stats: what is in a trace, in one streaming pass. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "load_args.h"
+#include "output_guard.h"
+#include "where_sink.h"
 #include "spoor/atomic_file.h"
 #include "spoor/csv_out.h"
 #include "spoor/json_out.h"
@@ -19,6 +23,8 @@ static const char usage[] =
     "hosts, processes and threads seen. One streaming pass in bounded memory.\n"
     "\n"
     "options:\n"
+    "  --where EXPR         count only the events where EXPR is true (the language of\n"
+    "                       spoor events, e.g. \"cat = 'POSIX' AND dur >= 1ms\")\n"
     "  --format F           table (default), json or csv\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
@@ -61,9 +67,12 @@ static void print_groups_table(FILE *out, const struct spoor_stats_group *g, siz
     spoor_text_table_free(t);
 }
 
-static void print_table(FILE *out, const struct spoor_stats *s, const struct spoor_load_result *res)
+static void print_table(FILE *out, const struct spoor_stats *s, const struct spoor_load_result *res,
+                        const char *where)
 {
     char a[64], b[64];
+    if (where)
+        fprintf(out, "where       %s (only matching events are counted)\n", where);
     for (size_t i = 0; i < res->ninputs; i++) {
         const struct spoor_input_report *in = &res->inputs[i];
         fprintf(out, "trace       %s (%s on disk, %s uncompressed)\n", in->path,
@@ -117,9 +126,16 @@ static void json_groups(FILE *out, const char *key, const struct spoor_stats_gro
     fprintf(out, "\n  ]");
 }
 
-static void print_json(FILE *out, const struct spoor_stats *s, const struct spoor_load_result *res)
+static void print_json(FILE *out, const struct spoor_stats *s, const struct spoor_load_result *res,
+                       const char *where)
 {
-    fprintf(out, "{\n  \"inputs\": [");
+    fprintf(out, "{\n");
+    if (where) {
+        fprintf(out, "  \"where\": ");
+        json_str(out, where);
+        fprintf(out, ",\n");
+    }
+    fprintf(out, "  \"inputs\": [");
     for (size_t i = 0; i < res->ninputs; i++) {
         const struct spoor_input_report *in = &res->inputs[i];
         fprintf(out, "%s\n    {\"path\": ", i ? "," : "");
@@ -185,6 +201,7 @@ int cmd_stats(int argc, char **argv)
 {
     static const struct option options[] = {
         {"format", required_argument, 0, 'f'},
+        {"where", required_argument, 0, 'w'},
         {"output", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
         LOAD_LONG_OPTIONS,
@@ -196,11 +213,13 @@ int cmd_stats(int argc, char **argv)
     opts.read.arg_keys = spoor_stats_arg_keys;
     opts.read.n_arg_keys = spoor_stats_n_arg_keys;
     enum format format = FMT_TABLE;
-    const char *output = NULL;
+    const char *output = NULL, *where = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
-        if (c == 'o') {
-            output = optarg;
+    while ((c = cli_getopt("stats", argc, argv, "ho:", options, NULL)) != -1) {
+        if (c == CLI_BAD_OPTION)
+            return 2;
+        if (c == 'o' || c == 'w') {
+            *(c == 'o' ? &output : &where) = optarg;
             continue;
         }
         if (c == 'h') {
@@ -220,42 +239,47 @@ int cmd_stats(int argc, char **argv)
             }
             continue;
         }
-        int handled = load_args_handle(&opts, c, optarg, "stats");
-        if (handled < 0)
+        if (load_args_handle(&opts, c, optarg, "stats") <= 0)
             return 2;
-        if (handled == 0) {
-            fprintf(stderr, "spoor stats: see 'spoor stats --help'\n");
-            return 2;
-        }
     }
     if (optind >= argc) {
         fprintf(stderr, "spoor stats: no trace given; see 'spoor stats --help'\n");
         return 2;
     }
+    if (output_guard1("stats", output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
+        return 2;
 
+    struct where_sink filter;
+    if (!where_sink_compile("stats", where, &filter))
+        return 2;
+    where_sink_keys(&filter, &opts);
     struct spoor_stats_run *run = spoor_stats_begin(spoor_load_threads(&opts));
-    struct spoor_sink sink = spoor_stats_sink(run);
+    struct spoor_sink inner = spoor_stats_sink(run);
+    struct spoor_sink sink = where_sink_wrap(&filter, &inner, spoor_load_threads(&opts));
     struct spoor_load_result res;
     struct spoor_error err;
     int st = spoor_load((const char *const *)argv + optind, (size_t)(argc - optind), &opts, &sink, &res, &err);
     struct spoor_stats stats;
     spoor_stats_end(run, &stats);
     load_args_report("stats", &res);
+    if (st == SPOOR_OK)
+        where_sink_report("stats", &filter);
     struct spoor_atomic_file out = {0};
     if (st == SPOOR_OK)
         st = spoor_atomic_file_open(&out, output, &err);
     if (st == SPOOR_OK) {
         if (format == FMT_JSON)
-            print_json(out.fp, &stats, &res);
+            print_json(out.fp, &stats, &res, where);
         else if (format == FMT_CSV)
             print_csv(out.fp, &stats);
         else
-            print_table(out.fp, &stats, &res);
+            print_table(out.fp, &stats, &res, where);
         st = spoor_atomic_file_commit(&out, &err);
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor stats: %s\n", err.msg);
     spoor_stats_free(&stats);
     spoor_load_result_free(&res);
-    return st == SPOOR_OK ? 0 : 1;
+    where_sink_free(&filter);
+    return cli_exit_code(st);
 }

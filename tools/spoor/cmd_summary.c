@@ -1,3 +1,4 @@
+/* spoor --help: the time-period summary and layer breakdown of a trace */
 /* spoor summary: the time-period summary and layer breakdown of a trace. */
 #include <getopt.h>
 #include <inttypes.h>
@@ -6,8 +7,12 @@
 #include <string.h>
 
 #include "cli_number.h"
+#include "cli_getopt.h"
 #include "load_args.h"
+#include "output_guard.h"
+#include "where_sink.h"
 #include "spoor/atomic_file.h"
+#include "spoor/io.h"
 #include "spoor/json_out.h"
 #include "spoor/summary.h"
 #include "spoor/text_table.h"
@@ -22,6 +27,8 @@ static const char usage[] =
     "Times are exact unions of [ts, ts + dur]; see docs/cli.md for every definition.\n"
     "\n"
     "options:\n"
+    "  --where EXPR         summarise only the events where EXPR is true (the language\n"
+    "                       of spoor events, e.g. \"pid = 42 OR cat = 'app'\")\n"
     "  --format F           table (default), json or csv\n"
     "  --top N              files and functions listed (default 10)\n"
     "  --compute-cats LIST  comma-separated cats or cat.name that are compute\n"
@@ -97,10 +104,12 @@ static void table_bins(FILE *out, const struct spoor_summary *s)
     spoor_text_table_free(t);
 }
 
-static void print_table(FILE *out, const struct spoor_summary *s, const char *compute)
+static void print_table(FILE *out, const struct spoor_summary *s, const char *compute, const char *where)
 {
     const struct spoor_stats *p = &s->period;
     char a[64], b[64];
+    if (where)
+        fprintf(out, "where       %s (only matching events are summarised)\n", where);
     fprintf(out, "events      %s (+ %s metadata)\n", spoor_fmt_count(a, sizeof a, p->events),
             spoor_fmt_count(b, sizeof b, p->metadata_events));
     if (p->first_ts != SPOOR_NULL)
@@ -138,10 +147,16 @@ static void json_top(FILE *out, const char *key, const struct spoor_summary_top 
     fprintf(out, "\n  ]");
 }
 
-static void print_json(FILE *out, const struct spoor_summary *s, const char *compute)
+static void print_json(FILE *out, const struct spoor_summary *s, const char *compute, const char *where)
 {
     const struct spoor_stats *p = &s->period;
-    fprintf(out, "{\n  \"events\": %" PRIu64 ",\n  \"metadata_events\": %" PRIu64 ",\n", p->events, p->metadata_events);
+    fprintf(out, "{\n");
+    if (where) {
+        fprintf(out, "  \"where\": ");
+        json_str(out, where);
+        fprintf(out, ",\n");
+    }
+    fprintf(out, "  \"events\": %" PRIu64 ",\n  \"metadata_events\": %" PRIu64 ",\n", p->events, p->metadata_events);
     if (p->first_ts != SPOOR_NULL)
         fprintf(out, "  \"first_ts\": %" PRId64 ",\n  \"last_end\": %" PRId64 ",\n  \"job_time\": %" PRId64 ",\n",
                 p->first_ts, p->last_end, p->last_end - p->first_ts);
@@ -250,6 +265,7 @@ int cmd_summary(int argc, char **argv)
         {"output", required_argument, 0, 'o'},
         {"top", required_argument, 0, 'n'},
         {"compute-cats", required_argument, 0, 'c'},
+        {"where", required_argument, 0, 'w'},
         {"help", no_argument, 0, 'h'},
         LOAD_LONG_OPTIONS,
         {0, 0, 0, 0},
@@ -261,9 +277,9 @@ int cmd_summary(int argc, char **argv)
     opts.read.n_arg_keys = spoor_summary_n_arg_keys;
     struct spoor_summary_opts sopts = {.compute = spoor_summary_default_compute, .top = 10};
     enum format format = FMT_TABLE;
-    const char *output = NULL;
+    const char *output = NULL, *where = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+    while ((c = cli_getopt("summary", argc, argv, "ho:", options, NULL)) != -1) {
         int bad = 0;
         if (c == 'h') {
             fputs(usage, stdout);
@@ -273,16 +289,14 @@ int cmd_summary(int argc, char **argv)
             output = optarg;
         else if (c == 'c')
             sopts.compute = optarg;
+        else if (c == 'w')
+            where = optarg;
         else if (c == 'f')
             bad = parse_format(optarg, &format);
         else if (c == 'n')
             bad = parse_top(optarg, &sopts.top);
-        else {
-            int handled = load_args_handle(&opts, c, optarg, "summary");
-            if (handled == 0)
-                fprintf(stderr, "spoor summary: see 'spoor summary --help'\n");
-            bad = handled <= 0 ? -1 : 0;
-        }
+        else
+            bad = c == CLI_BAD_OPTION || load_args_handle(&opts, c, optarg, "summary") <= 0;
         if (bad)
             return 2;
     }
@@ -293,13 +307,29 @@ int cmd_summary(int argc, char **argv)
 
     const char *const *paths = (const char *const *)argv + optind;
     size_t npaths = (size_t)(argc - optind);
+    if (output_guard1("summary", output, paths, npaths, opts.cache_dir))
+        return 2;
     sopts.inputs = npaths;
+    struct where_sink filter;
+    if (!where_sink_compile("summary", where, &filter))
+        return 2;
+    where_sink_keys(&filter, &opts);
     struct spoor_summary_run *run = spoor_summary_begin(&sopts, spoor_load_threads(&opts));
-    struct spoor_sink sink = spoor_summary_sink(run);
+    struct spoor_sink inner = spoor_summary_sink(run);
+    struct spoor_sink sink = where_sink_wrap(&filter, &inner, spoor_load_threads(&opts));
     struct spoor_load_result res = {0};
     struct spoor_error err = {0};
     int st = spoor_load(paths, npaths, &opts, &sink, &res, &err);
-    if (st == SPOOR_OK && spoor_summary_again(run)) {
+    size_t stream = 0;
+    while (stream < npaths && !spoor_input_is_stream(paths[stream]))
+        stream++;
+    bool again = st == SPOOR_OK && spoor_summary_again(run);
+    if (again && stream < npaths) {
+        st = spoor_fail(&err, SPOOR_EUSAGE,
+                        "%s: rows came further out of time order than one pass holds, and a stream "
+                        "cannot be read again; save it to a file and give that",
+                        paths[stream]);
+    } else if (again) {
         /* Rows too far out of start order: once more per thread, with the
          * threads that overflowed held whole (which cannot overflow, so no
          * third pass). */
@@ -310,6 +340,8 @@ int cmd_summary(int argc, char **argv)
         spoor_summary_again(run);
     }
     load_args_report("summary", &res);
+    if (st == SPOOR_OK)
+        where_sink_report("summary", &filter);
     struct spoor_summary sum;
     spoor_summary_end(run, &sum);
     struct spoor_atomic_file out = {0};
@@ -317,16 +349,17 @@ int cmd_summary(int argc, char **argv)
         st = spoor_atomic_file_open(&out, output, &err);
     if (st == SPOOR_OK) {
         if (format == FMT_JSON)
-            print_json(out.fp, &sum, sopts.compute);
+            print_json(out.fp, &sum, sopts.compute, where);
         else if (format == FMT_CSV)
             print_csv(out.fp, &sum);
         else
-            print_table(out.fp, &sum, sopts.compute);
+            print_table(out.fp, &sum, sopts.compute, where);
         st = spoor_atomic_file_commit(&out, &err);
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor summary: %s\n", err.msg);
     spoor_summary_free(&sum);
     spoor_load_result_free(&res);
-    return st == SPOOR_OK ? 0 : 1;
+    where_sink_free(&filter);
+    return cli_exit_code(st);
 }

@@ -1,3 +1,4 @@
+/* spoor --help: train a classifier on a dataset and save it as a model */
 /* spoor train: fits a classifier on a dataset, scores it on held-out rows (or
  * by cross-validation) beside the baselines, and saves it as a JSON model. */
 #include <time.h>
@@ -6,10 +7,12 @@
 #include <string.h>
 
 #include "cli_number.h"
+#include "cli_getopt.h"
 #include "load_args.h"
 #include "ml/evaluate.h"
 #include "ml/model_json.h"
 #include "ml_cli.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 
 static const char usage[] =
@@ -27,7 +30,7 @@ static const char usage[] =
     "  --keep-redundant     keep the features exactly as listed (plain names)\n"
     "  --group COL          rows of one group (e.g. run_id) are held out together\n"
     "evaluation:\n"
-    "  --test F             held-out fraction (default 0.2): whole groups with --group,\n"
+    "  --test-frac F        held-out fraction (default 0.2): whole groups with --group,\n"
     "                       else stratified rows\n"
     "  --split rows         hold out stratified rows even with --group (leaky; to\n"
     "                       reproduce a row-level split)\n"
@@ -39,7 +42,8 @@ static const char usage[] =
     "                       MLP and logistic settings (defaults 0.2, 1e-3, 128, 60, 8)\n"
     "  --val F              validation part of the training rows for early stopping\n"
     "                       (default 0.15; whole groups with --group; 0: none)\n"
-    "  --rounds N --depth N --eta R   trees settings (defaults 100, 4, 0.3)\n"
+    "  --rounds N --max-depth N --eta R\n"
+    "                       trees settings (defaults 100, 4, 0.3)\n"
     "  --seed N             seed of every random draw (default 1)\n"
     "  --actions SPEC       per-class action table NAME:CLASS=INT,... (e.g.\n"
     "                       readahead_kb:sequential=256,random=16,mixed=64)\n"
@@ -48,7 +52,7 @@ static const char usage[] =
     "  --format F           table (default) or json for the evaluation on stdout\n"
     "  --save-split FILE    the held-out split as CSV line,part (train, validation,\n"
     "                       test), to train another tool on the very same rows\n"
-    "  -h, --help           this help\n" LOAD_ARGS_HELP;
+    "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE;
 
 enum { OPT_LABEL = 1, OPT_FEATURES, OPT_KEEP, OPT_GROUP, OPT_TEST, OPT_SPLIT, OPT_CV, OPT_MODEL, OPT_DROPOUT, OPT_LR,
        OPT_BATCH, OPT_EPOCHS, OPT_PATIENCE, OPT_VAL, OPT_ROUNDS, OPT_DEPTH, OPT_ETA, OPT_SEED, OPT_ACTIONS, OPT_FORMAT,
@@ -58,6 +62,7 @@ struct cli {
     const char *label, *features, *group, *cv, *actions, *output, *save_split;
     bool keep, row_split, json;
     double test;
+    size_t folds;                   /* --cv K; 0 for logo */
     struct spoor_train_opts train;
 };
 
@@ -116,21 +121,25 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
     static const struct option longs[] = {
         {"label", required_argument, 0, OPT_LABEL},     {"features", required_argument, 0, OPT_FEATURES},
         {"keep-redundant", no_argument, 0, OPT_KEEP},    {"group", required_argument, 0, OPT_GROUP},
-        {"test", required_argument, 0, OPT_TEST},       {"split", required_argument, 0, OPT_SPLIT},
+        {"test-frac", required_argument, 0, OPT_TEST},       {"split", required_argument, 0, OPT_SPLIT},
         {"cv", required_argument, 0, OPT_CV},           {"model", required_argument, 0, OPT_MODEL},
         {"dropout", required_argument, 0, OPT_DROPOUT}, {"lr", required_argument, 0, OPT_LR},
         {"batch", required_argument, 0, OPT_BATCH},     {"epochs", required_argument, 0, OPT_EPOCHS},
         {"patience", required_argument, 0, OPT_PATIENCE}, {"val", required_argument, 0, OPT_VAL},
-        {"rounds", required_argument, 0, OPT_ROUNDS},   {"depth", required_argument, 0, OPT_DEPTH},
+        {"rounds", required_argument, 0, OPT_ROUNDS},   {"max-depth", required_argument, 0, OPT_DEPTH},
         {"eta", required_argument, 0, OPT_ETA},         {"seed", required_argument, 0, OPT_SEED},
         {"actions", required_argument, 0, OPT_ACTIONS}, {"format", required_argument, 0, OPT_FORMAT},
-        {"save-split", required_argument, 0, OPT_SAVE_SPLIT},
-        {"help", no_argument, 0, 'h'},                  LOAD_LONG_OPTIONS,
+        {"save-split", required_argument, 0, OPT_SAVE_SPLIT}, {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},                  LOAD_OPTIONS_BASE,
+        /* the spellings before 0.1.0, kept for scripts */
+        {"test", required_argument, 0, OPT_TEST},       {"depth", required_argument, 0, OPT_DEPTH},
         {0, 0, 0, 0}};
     spoor_train_opts_default(&c->train);
     c->test = 0.2;
-    int code;
-    while ((code = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
+    int code, index = -1;
+    for (; (code = cli_getopt("train", argc, argv, "o:h", longs, &index)) != -1; index = -1) {
+        if (code == CLI_BAD_OPTION)
+            return 2;
         int handled = load_args_handle(opts, code, optarg, "train");
         if (handled < 0)
             return 2;
@@ -143,7 +152,16 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
         case OPT_FEATURES: c->features = optarg; break;
         case OPT_KEEP: c->keep = true; break;
         case OPT_GROUP: c->group = optarg; break;
-        case OPT_CV: c->cv = optarg; break;
+        case OPT_CV: {
+            uint64_t k = 0;
+            if (strcmp(optarg, "logo") && (!cli_count(optarg, 1000000, &k) || k < 2)) {
+                fprintf(stderr, "spoor train: --cv '%s': expected a number of folds (2 or more) or logo\n", optarg);
+                return 2;
+            }
+            c->cv = optarg;
+            c->folds = (size_t)k;
+            break;
+        }
         case OPT_ACTIONS: c->actions = optarg; break;
         case OPT_SAVE_SPLIT: c->save_split = optarg; break;
         case OPT_SPLIT:
@@ -164,11 +182,9 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
             }
             break;
         default:
-            if (code == '?' || !set_number(code, optarg, c)) {
-                for (size_t i = 0; code != '?' && longs[i].name; i++)
-                    if (longs[i].val == code)
-                        fprintf(stderr, "spoor train: --%s '%s': out of range\n", longs[i].name, optarg);
-                fprintf(stderr, "see 'spoor train --help'\n");
+            if (!set_number(code, optarg, c)) { /* the option as typed: an old spelling too */
+                fprintf(stderr, "spoor train: --%s '%s': out of range; see 'spoor train --help'\n",
+                        index >= 0 ? longs[index].name : "?", optarg);
                 return 2;
             }
         }
@@ -181,7 +197,8 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
         fprintf(stderr, "spoor train: needs one DATASET, --label and -o MODEL; see 'spoor train --help'\n");
         return 2;
     }
-    return -1;
+    const char *outputs[] = {c->output, c->save_split};
+    return output_guard("train", outputs, 2, (const char *const *)argv + optind, 1, opts->cache_dir) ? 2 : -1;
 }
 
 static const char *const baselines[] = {"majority", "rule", "knn"};
@@ -268,12 +285,9 @@ static int cross_validate(const struct cli *c, const struct spoor_dataset *ds, s
                           double *train_ms, struct ml_scored *s, char *how, size_t how_len, struct spoor_error *err)
 {
     struct spoor_folds folds;
-    bool logo = strcmp(c->cv, "logo") == 0;
-    uint64_t k = 0;
-    if (!logo && (!cli_count(c->cv, 1000000, &k) || k < 2))
-        return spoor_fail(err, SPOOR_EUSAGE, "--cv '%s': expected a number of folds or logo", c->cv);
+    bool logo = !c->folds;
     int st = logo ? spoor_folds_logo(ds, NULL, 0, &folds, err)
-                  : spoor_folds_kfold(ds, NULL, 0, (size_t)k, c->train.seed, &folds, err);
+                  : spoor_folds_kfold(ds, NULL, 0, c->folds, c->train.seed, &folds, err);
     if (st != SPOOR_OK)
         return st;
     snprintf(how, how_len, "%s over %zu rows (%zu folds%s, seed %llu); predictions of every fold pooled",
@@ -329,7 +343,7 @@ static int run(const struct cli *c, const char *path, const struct spoor_load_op
         spoor_metrics_free(&s[i].m);
     spoor_model_free(model);
     spoor_dataset_free(ds);
-    return st == SPOOR_OK ? 0 : 1;
+    return cli_exit_code(st);
 }
 
 int cmd_train(int argc, char **argv)

@@ -1,5 +1,6 @@
 /* The load/filter/write loop of the row-writing commands (see filter_load.h). */
 #include "filter_load.h"
+#include "cli_getopt.h"
 #include "load_args.h"
 
 #include <pthread.h>
@@ -163,7 +164,9 @@ int filter_load_getopt(const char *cmd, const char *usage, int argc, char **argv
     while (options[nslots].val == first_code + (int)nslots)
         nslots++;
     int c;
-    while ((c = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+    while ((c = cli_getopt(cmd, argc, argv, "ho:", options, NULL)) != -1) {
+        if (c == CLI_BAD_OPTION)
+            return 2;
         bool own = c >= first_code && c < first_code + (int)nslots;
         const char **slot = own ? &slots[c - first_code] : c == 'o' ? output : NULL;
         if (slot) {
@@ -178,13 +181,8 @@ int filter_load_getopt(const char *cmd, const char *usage, int argc, char **argv
             fputs(usage, stdout);
             return 0;
         }
-        int handled = load_args_handle(opts, c, optarg, cmd);
-        if (handled < 0)
+        if (load_args_handle(opts, c, optarg, cmd) <= 0)
             return 2;
-        if (handled == 0) {
-            fprintf(stderr, "spoor %s: see 'spoor %s --help'\n", cmd, cmd);
-            return 2;
-        }
     }
     return -1;
 }

@@ -1,12 +1,13 @@
 /* spoor gen --kind cascade: a synthetic cascade scheduler log and the exact
  * `spoor lifecycle` answers for both presets. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "cli_number.h"
 #include "gen_kinds.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/gen_cascade.h"
 
@@ -35,10 +36,9 @@ static const char help[] =
     "  --no-truth           do not write the truth sidecars\n"
     "  -h, --help           this help\n";
 
-static int bad(const char *opt, const char *arg)
+static int bad(const char *opt, const char *arg, const char *want)
 {
-    fprintf(stderr, "spoor gen: %s wants a positive integer, not '%s'; see 'spoor gen --kind cascade --help'\n", opt,
-            arg);
+    fprintf(stderr, "spoor gen: %s wants %s, not '%s'; see 'spoor gen --kind cascade --help'\n", opt, want, arg);
     return 2;
 }
 
@@ -59,55 +59,57 @@ int cmd_gen_cascade(int argc, char **argv)
     uint64_t v;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt("gen", argc, argv, "o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': path = optarg; break;
         case OPT_KIND: break;
         case OPT_RECORDS:
             if (!cli_count(optarg, UINT64_MAX / 2, &v) || !v)
-                return bad("--records", optarg);
+                return bad("--records", optarg, "a positive integer");
             o.records = v;
             break;
         case OPT_HOSTS:
         case OPT_WORKERS:
             if (!cli_count(optarg, 1000, &v) || !v)
-                return bad(c == OPT_HOSTS ? "--hosts" : "--workers", optarg);
+                return bad(c == OPT_HOSTS ? "--hosts" : "--workers", optarg, "a number from 1 to 1000");
             *(c == OPT_HOSTS ? &o.hosts : &o.workers) = (unsigned)v;
             break;
         case OPT_SEED:
             if (!cli_count(optarg, UINT64_MAX, &o.seed))
-                return bad("--seed", optarg);
+                return bad("--seed", optarg, "a non-negative integer");
             break;
         case OPT_TOP:
             if (!cli_count(optarg, 10000, &v))
-                return bad("--top", optarg);
+                return bad("--top", optarg, "a number from 0 to 10000");
             o.top = (size_t)v;
             break;
         case OPT_FAULTS: o.faults = true; break;
         case OPT_NO_TRUTH: o.truth = false; break;
         case 'h': fputs(help, stdout); return 0;
-        default: fputs("spoor gen: see 'spoor gen --kind cascade --help'\n", stderr); return 2;
+        default: return 2;
         }
     }
     if (!path || optind < argc) {
         fputs("spoor gen: --kind cascade needs -o FILE and no other arguments\n", stderr);
         return 2;
     }
-    o.truth = o.truth && !spoor_path_is_special(path); /* no sidecars beside /dev/null or a FIFO */
+    o.truth = gen_truth_wanted(path, o.truth);
+    char a[4096], b[4096];
+    spoor_gen_cascade_truth_path(path, false, a, sizeof a);
+    spoor_gen_cascade_truth_path(path, true, b, sizeof b);
+    if (output_guard("gen", (const char *[]){path, o.truth ? a : NULL, o.truth ? b : NULL}, 3, NULL, 0, NULL))
+        return 2;
     struct spoor_gen_cascade_result r;
     struct spoor_error err = {0};
     if (spoor_gen_cascade_write(path, &o, &r, &err)) {
         fprintf(stderr, "spoor gen: %s\n", err.msg);
         return 1;
     }
-    printf("%s: %llu lines, %llu records (%llu tasks, %llu transfers), %llu broken lines; %.1f MB\n", path,
-           (unsigned long long)r.lines, (unsigned long long)r.records, (unsigned long long)r.tasks,
-           (unsigned long long)r.transfers, (unsigned long long)r.bad_lines, r.bytes / 1e6);
-    if (o.truth) {
-        char a[4096], b[4096];
-        spoor_gen_cascade_truth_path(path, false, a, sizeof a);
-        spoor_gen_cascade_truth_path(path, true, b, sizeof b);
-        printf("ground truth: %s, %s\n", a, b);
-    }
+    FILE *report = gen_report(path);
+    fprintf(report, "%s: %llu lines, %llu records (%llu tasks, %llu transfers), %llu broken lines; %.1f MB\n",
+            path, (unsigned long long)r.lines, (unsigned long long)r.records, (unsigned long long)r.tasks,
+            (unsigned long long)r.transfers, (unsigned long long)r.bad_lines, r.bytes / 1e6);
+    if (o.truth)
+        fprintf(report, "ground truth: %s, %s\n", a, b);
     return 0;
 }

@@ -1,12 +1,13 @@
 /* spoor gen --kind metrics: the node-metric table of `spoor series` tests and
  * benchmarks, with its ground truth. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "cli_number.h"
 #include "gen_kinds.h"
+#include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/gen.h"
 #include "spoor/gen_metrics.h"
@@ -61,10 +62,9 @@ int cmd_gen_metrics(int argc, char **argv)
     struct spoor_gen_metrics_opts o = {.rows = 100000, .nodes = 16, .interval_s = 30, .seed = 1, .truth = true};
     const char *path = NULL;
     uint64_t v;
-    opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt("gen", argc, argv, "o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
             path = optarg;
@@ -107,17 +107,19 @@ int cmd_gen_metrics(int argc, char **argv)
         case 'h':
             fputs(help, stdout);
             return 0;
-        case ':':
-            return usage_error("a value is missing after", argv[optind - 1]);
         default:
-            return usage_error("unknown option", argv[optind - 1]);
+            return 2;
         }
     }
     if (optind < argc)
         return usage_error("unexpected argument", argv[optind]);
     if (!path)
         return usage_error("-o FILE is required:", "-o");
-    o.truth = o.truth && !spoor_path_is_special(path); /* no sidecar beside /dev/null or a FIFO */
+    o.truth = gen_truth_wanted(path, o.truth);
+    char truth[4096];
+    spoor_gen_truth_path(path, truth, sizeof truth);
+    if (output_guard("gen", (const char *[]){path, o.truth ? truth : NULL}, 2, NULL, 0, NULL))
+        return 2;
     o.jsonl = ends_with(path, ".jsonl") || ends_with(path, ".jsonl.gz");
 
     struct spoor_gen_metrics_result r;
@@ -126,15 +128,13 @@ int cmd_gen_metrics(int argc, char **argv)
         fprintf(stderr, "spoor gen: %s\n", err.msg);
         return 1;
     }
-    printf("%s: %llu rows, %llu bad lines; %.1f MB", path, (unsigned long long)r.rows,
-           (unsigned long long)r.bad_lines, r.bytes / 1e6);
+    FILE *report = gen_report(path);
+    fprintf(report, "%s: %llu rows, %llu bad lines; %.1f MB", path, (unsigned long long)r.rows,
+            (unsigned long long)r.bad_lines, r.bytes / 1e6);
     if (r.disk_bytes != r.bytes)
-        printf(", %.1f MB on disk", r.disk_bytes / 1e6);
-    putchar('\n');
-    if (o.truth) {
-        char truth[4096];
-        spoor_gen_truth_path(path, truth, sizeof truth);
-        printf("ground truth: %s\n", truth);
-    }
+        fprintf(report, ", %.1f MB on disk", r.disk_bytes / 1e6);
+    fputc('\n', report);
+    if (o.truth)
+        fprintf(report, "ground truth: %s\n", truth);
     return 0;
 }

@@ -1,5 +1,6 @@
 #include "cli_number.h"
 #include "load_args.h"
+#include "util/mkdirs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +49,15 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
         return 1;
     case LOAD_OPT_NO_INDEX: opts->input.no_index = true; return 1;
     case LOAD_OPT_NO_CACHE: opts->no_cache = true; return 1;
-    case LOAD_OPT_CACHE_DIR: opts->cache_dir = arg; return 1;
+    case LOAD_OPT_CACHE_DIR: {
+        struct spoor_error err = {0};
+        if (spoor_mkdirs(arg, &err) != SPOOR_OK) {
+            fprintf(stderr, "spoor %s: --cache-dir: %s\n", cmd, err.msg);
+            return -1;
+        }
+        opts->cache_dir = arg;
+        return 1;
+    }
     case LOAD_OPT_NO_PROGRESS: opts->progress = false; return 1;
     case LOAD_OPT_FIELD_TS: r->field_ts = arg; return 1;
     case LOAD_OPT_FIELD_DUR: r->field_dur = arg; return 1;

@@ -1,6 +1,7 @@
 /* Options shared by every command that reads traces, and the report of what
- * was skipped. A command puts LOAD_LONG_OPTIONS in its getopt_long table,
- * passes unknown codes to load_args_handle(), and prints LOAD_ARGS_HELP. */
+ * was skipped. A command puts the groups of options that act on it in its
+ * getopt_long table, passes unknown codes to load_args_handle(), and prints
+ * the same groups' help. */
 #ifndef SPOOR_LOAD_ARGS_H
 #define SPOOR_LOAD_ARGS_H
 
@@ -28,40 +29,57 @@ enum {
     LOAD_OPT_CACHE_DIR,
 };
 
-#define LOAD_LONG_OPTIONS                                                  \
+/* The reading options come in groups, and a command takes (and lists in its
+ * help) only the groups that act on it:
+ *   BASE      every reader: --threads --strict --input-format --delimiter --no-index
+ *   EVENTS    event traces: --dialect --ts-unit --dur-unit and the field options
+ *   CACHE     readers that keep snapshots: --no-cache --cache-dir
+ *   PROGRESS  readers that draw a progress bar: --no-progress
+ * LOAD_LONG_OPTIONS and LOAD_ARGS_HELP are all four, for the trace commands. */
+#define LOAD_OPTIONS_BASE                                                  \
     {"threads", required_argument, 0, LOAD_OPT_THREADS},                   \
     {"strict", no_argument, 0, LOAD_OPT_STRICT},                           \
+    {"input-format", required_argument, 0, LOAD_OPT_INPUT_FORMAT},         \
+    {"delimiter", required_argument, 0, LOAD_OPT_DELIMITER},               \
+    {"no-index", no_argument, 0, LOAD_OPT_NO_INDEX}
+#define LOAD_OPTIONS_EVENTS                                                \
     {"dialect", required_argument, 0, LOAD_OPT_DIALECT},                   \
     {"ts-unit", required_argument, 0, LOAD_OPT_TS_UNIT},                   \
     {"dur-unit", required_argument, 0, LOAD_OPT_DUR_UNIT},                 \
-    {"input-format", required_argument, 0, LOAD_OPT_INPUT_FORMAT},         \
-    {"no-index", no_argument, 0, LOAD_OPT_NO_INDEX},                       \
-    {"no-progress", no_argument, 0, LOAD_OPT_NO_PROGRESS},                 \
     {"ts", required_argument, 0, LOAD_OPT_FIELD_TS},                       \
     {"dur", required_argument, 0, LOAD_OPT_FIELD_DUR},                     \
     {"name", required_argument, 0, LOAD_OPT_FIELD_NAME},                   \
     {"cat", required_argument, 0, LOAD_OPT_FIELD_CAT},                     \
     {"pid", required_argument, 0, LOAD_OPT_FIELD_PID},                     \
-    {"tid", required_argument, 0, LOAD_OPT_FIELD_TID},                     \
-    {"delimiter", required_argument, 0, LOAD_OPT_DELIMITER},               \
+    {"tid", required_argument, 0, LOAD_OPT_FIELD_TID}
+#define LOAD_OPTIONS_CACHE                                                 \
     {"no-cache", no_argument, 0, LOAD_OPT_NO_CACHE},                       \
     {"cache-dir", required_argument, 0, LOAD_OPT_CACHE_DIR}
+#define LOAD_OPTIONS_PROGRESS {"no-progress", no_argument, 0, LOAD_OPT_NO_PROGRESS}
+#define LOAD_LONG_OPTIONS LOAD_OPTIONS_BASE, LOAD_OPTIONS_EVENTS, LOAD_OPTIONS_CACHE, LOAD_OPTIONS_PROGRESS
 
-#define LOAD_ARGS_HELP                                                                          \
-    "reading options:\n"                                                                        \
-    "  --threads N          worker threads (default: all cores)\n"                              \
+/* The help of each group; LOAD_HELP_THREADS apart, for a command that
+ * describes --threads among its own options. */
+#define LOAD_HELP_HEAD "reading options:\n"
+#define LOAD_HELP_THREADS "  --threads N          worker threads (default: all cores)\n"
+#define LOAD_HELP_BASE                                                                          \
     "  --strict             fail on the first skipped line or damaged input\n"                  \
-    "  --input-format F     pfw, jsonl, csv or pylog (default: detected)\n"                   \
+    "  --input-format F     pfw, jsonl, csv or pylog (default: detected)\n"                     \
+    "  --delimiter C        CSV delimiter (default: detected)\n"                                \
+    "  --no-index           neither use nor write the gzip checkpoint index\n"
+#define LOAD_HELP_EVENTS                                                                        \
     "  --dialect D          pfw dialect (default: detected; see docs/formats.md)\n"             \
     "  --ts-unit U          unit of ts in the input: ns, us, ms, s (default: per dialect)\n"    \
     "  --dur-unit U         unit of dur in the input (default: per dialect)\n"                  \
     "  --ts/--dur/--name/--cat/--pid/--tid FIELD\n"                                             \
-    "                       generic JSONL/CSV: the field holding that column\n"                 \
-    "  --delimiter C        CSV delimiter (default: detected)\n"                                \
-    "  --no-index           neither use nor write the gzip checkpoint index\n"                  \
-    "  --no-cache           neither use nor write the snapshot sidecar (TRACE.spoor-snap)\n"       \
-    "  --cache-dir DIR      keep snapshots in DIR (for traces in read-only directories)\n"      \
-    "  --no-progress        no progress bar on stderr\n"
+    "                       generic JSONL/CSV: the field holding that column\n"
+#define LOAD_HELP_CACHE                                                                         \
+    "  --no-cache           neither use nor write the snapshot sidecar (TRACE.spoor-snap)\n"    \
+    "  --cache-dir DIR      keep snapshots in DIR, created if need be (for traces in\n"         \
+    "                       read-only directories)\n"
+#define LOAD_HELP_PROGRESS "  --no-progress        no progress bar on stderr\n"
+#define LOAD_ARGS_HELP \
+    LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE LOAD_HELP_EVENTS LOAD_HELP_CACHE LOAD_HELP_PROGRESS
 
 void load_args_init(struct spoor_load_opts *opts);
 /* Applies one option; returns 1 if it was a loading option, 0 if not, and -1

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "spoor/atomic_file.h"
 
 static void usage(FILE *out)
 {
@@ -14,8 +15,19 @@ static void usage(FILE *out)
             "\n"
             "commands:\n");
     for (const struct spoor_command *c = spoor_commands; c->name; c++)
-        fprintf(out, "  %s\n", c->name);
-    fprintf(out, "\n'spoor <command> --help' describes a command; docs/cli.md has them all.\n");
+        fprintf(out, "  %-12s  %s\n", c->name, c->summary);
+    fprintf(out, "  %-12s  %s\n  %-12s  %s\n", "help CMD", "the help of CMD (the same as 'spoor CMD --help')",
+            "version", "the version of spoor (also --version)");
+    fprintf(out, "\ndocs/cli.md describes them all.\n");
+}
+
+static const struct spoor_command *find(const char *name)
+{
+    for (const struct spoor_command *c = spoor_commands; c->name; c++)
+        if (!strcmp(c->name, name))
+            return c;
+    fprintf(stderr, "spoor: '%s' is not a command; see 'spoor --help'\n", name);
+    return NULL;
 }
 
 int main(int argc, char **argv)
@@ -24,17 +36,25 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    const char *first = argv[1];
+    if (!strcmp(first, "--help") || !strcmp(first, "-h") || (!strcmp(first, "help") && argc == 2)) {
         usage(stdout);
         return 0;
     }
-    if (!strcmp(argv[1], "--version")) {
-        puts("spoor 0.1.0");
+    if (!strcmp(first, "--version") || !strcmp(first, "version")) {
+        puts("spoor " SPOOR_VERSION);
         return 0;
     }
-    for (const struct spoor_command *c = spoor_commands; c->name; c++)
-        if (!strcmp(c->name, argv[1]))
-            return c->run(argc - 1, argv + 1);
-    fprintf(stderr, "spoor: '%s' is not a command; see 'spoor --help'\n", argv[1]);
-    return 2;
+    spoor_atomic_file_cleanup_on_signals(); /* an interrupted run leaves no temporary behind */
+    if (!strcmp(first, "help")) {
+        if (argc > 3) {
+            fprintf(stderr, "spoor help: one command at a time; see 'spoor --help'\n");
+            return 2;
+        }
+        const struct spoor_command *c = find(argv[2]);
+        char *help_argv[] = {argv[2], "--help", NULL};
+        return c ? c->run(2, help_argv) : 2;
+    }
+    const struct spoor_command *c = find(first);
+    return c ? c->run(argc - 1, argv + 1) : 2;
 }

@@ -1,7 +1,9 @@
 /* Shared by the model commands: dataset loading with warnings, lists, reports. */
 #include "ml_cli.h"
+#include "cli_getopt.h"
 #include "load_args.h"
 #include "ml/model_json.h"
+#include "output_guard.h"
 #include "spoor/json_out.h"
 #include "spoor/text_table.h"
 
@@ -95,8 +97,9 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
 {
     static const struct option longs[] = {{"group", required_argument, 0, OPT_GROUP},
                                           {"format", required_argument, 0, OPT_FORMAT},
+                                          {"output", required_argument, 0, 'o'},
                                           {"help", no_argument, 0, 'h'},
-                                          LOAD_LONG_OPTIONS,
+                                          LOAD_OPTIONS_BASE,
                                           {0, 0, 0, 0}};
     struct spoor_load_opts opts;
     load_args_init(&opts);
@@ -104,7 +107,9 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
     const char *group = NULL, *output = NULL;
     bool second = false;
     int code;
-    while ((code = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
+    while ((code = cli_getopt(c->name, argc, argv, "o:h", longs, NULL)) != -1) {
+        if (code == CLI_BAD_OPTION)
+            return 2;
         int handled = load_args_handle(&opts, code, optarg, c->name);
         if (handled < 0)
             return 2;
@@ -120,8 +125,8 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
             group = optarg;
         else if (code == OPT_FORMAT && !ml_format_choice(c->name, optarg, c->formats[0], c->formats[1], &second))
             return 2;
-        else if (code != OPT_FORMAT) {
-            fprintf(stderr, "see 'spoor %s --help'\n", c->name);
+        else if (code == OPT_GROUP) {
+            fprintf(stderr, "spoor %s: unknown option '--group'; see 'spoor %s --help'\n", c->name, c->name);
             return 2;
         }
     }
@@ -129,6 +134,8 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
         fprintf(stderr, "spoor %s: needs MODEL and DATASET; see 'spoor %s --help'\n", c->name, c->name);
         return 2;
     }
+    if (output_guard1(c->name, output, (const char *const *)argv + optind, 2, opts.cache_dir))
+        return 2;
     struct spoor_model *m = NULL;
     struct spoor_dataset *ds = NULL;
     code = ml_model_dataset_load(c->name, argv[optind], argv[optind + 1], c->with_label, group, &opts, &m, &ds);

@@ -1,0 +1,107 @@
+/* Chunks of a plain file are mapped one window at a time, not copied: a
+ * pread of every chunk cost 15 % of `spoor stats` (docs/design.md,
+ * "Reading"). A mapped file that shrinks raises SIGBUS on the next touch of
+ * a page past its new end; this handler turns that into an error instead of
+ * a crash. While a window is in use it is registered here; a SIGBUS inside
+ * one maps zero pages over the rest of the window (so the parser reads zeros
+ * and returns) and sets its input's `shrank` flag, which the cursor reports
+ * on its next call ("shrank from N to M bytes"). A SIGBUS anywhere else goes
+ * to the handler that was there before (or kills, as it would have). */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "io/internal.h"
+
+enum { GUARDS = 1024 };     /* windows in use at once; past that, chunks are read with pread */
+
+struct guard {
+    atomic_bool used;
+    _Atomic uintptr_t start, end;
+    atomic_bool *shrank;
+};
+
+static struct guard guards[GUARDS];
+static struct sigaction previous;
+static pthread_mutex_t install_mu = PTHREAD_MUTEX_INITIALIZER;
+static size_t page;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+    uintptr_t at = (uintptr_t)si->si_addr;
+    for (size_t i = 0; i < GUARDS; i++) {
+        uintptr_t start = atomic_load(&guards[i].start), end = atomic_load(&guards[i].end);
+        if (at >= start && at < end) {
+            uintptr_t from = at & ~(uintptr_t)(page - 1);
+            mmap((void *)from, end - from, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+            atomic_store(guards[i].shrank, true);
+            return;
+        }
+    }
+    /* Not ours: put the old action back; the access faults again and meets it. */
+    (void)sig;
+    (void)uc;
+    sigaction(SIGBUS, &previous, NULL);
+}
+
+/* Puts the handler in place unless it is there: checked at every window,
+ * since whoever set a SIGBUS handler since (a test harness) replaced it. */
+static void install(void)
+{
+    pthread_mutex_lock(&install_mu);
+    struct sigaction cur;
+    sigaction(SIGBUS, NULL, &cur);
+    if (!(cur.sa_flags & SA_SIGINFO) || cur.sa_sigaction != on_sigbus) {
+        page = (size_t)sysconf(_SC_PAGESIZE);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_sigbus;
+        sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGBUS, &sa, &previous);
+    }
+    pthread_mutex_unlock(&install_mu);
+}
+
+const char *io_map_window(struct spoor_input *in, uint64_t off, size_t len, struct spoor_chunk *chunk)
+{
+    install();
+    size_t g = 0;
+    bool no = false;
+    while (g < GUARDS && !atomic_compare_exchange_strong(&guards[g].used, &no, true)) {
+        no = false;
+        g++;
+    }
+    if (g == GUARDS)
+        return NULL;
+    uint64_t aligned = off / page * page;
+    size_t map_len = (size_t)(off - aligned) + len;
+    void *m = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE, in->fd, (off_t)aligned);
+    if (m == MAP_FAILED) {
+        atomic_store(&guards[g].used, false);
+        return NULL;
+    }
+    guards[g].shrank = &in->shrank;
+    atomic_store(&guards[g].end, (uintptr_t)m + map_len);
+    atomic_store(&guards[g].start, (uintptr_t)m);
+    chunk->map = m;
+    chunk->map_len = map_len;
+    chunk->map_guard = (int)g;
+    return (const char *)m + (off - aligned);
+}
+
+void io_chunk_unmap(struct spoor_chunk *chunk)
+{
+    if (!chunk->map)
+        return;
+    struct guard *g = &guards[chunk->map_guard];
+    atomic_store(&g->start, 0);
+    atomic_store(&g->end, 0);
+    munmap(chunk->map, chunk->map_len);
+    atomic_store(&g->used, false);
+    chunk->map = NULL;
+    chunk->map_len = 0;
+}
