@@ -25,23 +25,37 @@ echo "bench: generating inputs ($size_mb MB each)" >&2
 "$spoor" gen -o "$plain" --size-mb "$size_mb" --seed 2 --no-truth >/dev/null
 "$spoor" gen -o "$real" --size-mb "$size_mb" --seed 2 --no-truth >/dev/null
 
-# KEY PREPARE ARGS...: ARGS run by the old and the new build, alternating.
+# KEY PREPARE OLD_COMMAND NEW_COMMAND ARGS: the two builds' runs of spoor ARGS
+# alternating, then the peak RSS of each.
+compare_cmds() {
+  local key=$1 prepare=$2 old_cmd=$3 new_cmd=$4 args=$5
+  time_pair "old_$key" "new_$key" "$prepare" "$old_cmd" "$new_cmd"
+  peak "old_$key" "$old_cmd"
+  peak "new_$key" "$new_cmd"
+  echo "$args" >"$res/$key.cmd"
+  echo "$key" >>"$res/order"
+}
+# KEY PREPARE ARGS...: spoor ARGS by the old and the new build.
 compare() {
   local key=$1 prepare=$2
   shift 2
   local args
   args=$(printf '%q ' "$@")
-  time_pair "old_$key" "new_$key" "$prepare" "$(q "$old") $args" "$(q "$spoor") $args"
-  peak "old_$key" "$(q "$old") $args"
-  peak "new_$key" "$(q "$spoor") $args"
-  echo "$*" >"$res/$key.cmd"
-  echo "$key" >>"$res/order"
+  compare_cmds "$key" "$prepare" "$(q "$old") $args" "$(q "$spoor") $args" "$*"
 }
 no_idx="rm -f $(q "$gz.spoor-idx") $(q "$real.spoor-idx")"
 compare gz_t1_cold "$no_idx" stats --no-cache --threads 1 "$gz"
 compare gz_tn_cold "$no_idx" stats --no-cache --threads "$threads" "$gz"
-"$spoor" index "$gz" >/dev/null
-compare gz_tn_indexed true stats --no-cache --threads "$threads" "$gz"
+# Each build reads its own copy with its own index: the sidecar's format may
+# differ between them, and each would rebuild the other's.
+cp "$gz" "$out/compare-old.pfw.gz"
+cp "$gz" "$out/compare-new.pfw.gz"
+"$old" index "$out/compare-old.pfw.gz" >/dev/null
+"$spoor" index "$out/compare-new.pfw.gz" >/dev/null
+compare_cmds gz_tn_indexed true \
+  "$(q "$old") stats --no-cache --threads $threads $(q "$out/compare-old.pfw.gz")" \
+  "$(q "$spoor") stats --no-cache --threads $threads $(q "$out/compare-new.pfw.gz")" \
+  "stats --no-cache --threads $threads compare-random.pfw.gz (indexed; a copy per build)"
 compare real_tn_cold "$no_idx" stats --no-cache --threads "$threads" "$real"
 compare plain_t1 true stats --no-cache --threads 1 "$plain"
 compare plain_tn true stats --no-cache --threads "$threads" "$plain"

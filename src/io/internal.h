@@ -83,6 +83,18 @@ int io_read(struct spoor_input *in, uint64_t off, void *dst, size_t len, size_t 
 /* The error for a regular file that shrank: "shrank from N to M bytes". */
 int io_shrank(const struct spoor_input *in, struct spoor_error *err);
 
+/* A mapping of file bytes under the SIGBUS guard (map_guard.c). */
+struct io_mapping {
+    void *map;                  /* NULL: none */
+    size_t len;
+    int guard;
+};
+/* Maps the file bytes [off, off + len) into m; returns the address of byte off,
+ * NULL when it cannot (no guard free, mmap failed). A fault in it once the
+ * file shrank sets in->shrank and reads zeros. */
+const void *io_guard_map(struct spoor_input *in, uint64_t off, size_t len, struct io_mapping *m);
+void io_guard_unmap(struct io_mapping *m);
+
 /* Maps the plain-file bytes [off, off + len) for chunk (which owns the
  * mapping until io_chunk_unmap) under the SIGBUS guard; NULL when it cannot
  * (then read them with io_read). */
@@ -90,13 +102,16 @@ const char *io_map_window(struct spoor_input *in, uint64_t off, size_t len, stru
 /* Unmaps the chunk's window, if any. */
 void io_chunk_unmap(struct spoor_chunk *chunk);
 
-/* Compressed bytes, read in a window of bounded size that moves forward as a
- * decoder consumes them (window.c). buf[0] is at input offset `base`. */
+/* Compressed bytes, in a window of bounded size that moves forward as a
+ * decoder consumes them (window.c): mapped from a file, read from a stream.
+ * buf[0] is at input offset `base`; buf is read-only. */
 struct io_window {
     uint8_t *buf;
     size_t len, cap;
     uint64_t base;
     bool eof;                   /* no bytes past base + len */
+    struct io_mapping mapping;  /* a file's window */
+    uint8_t *own;               /* a stream's buffer (cap bytes) */
 };
 /* Makes at least `need` bytes from input offset pos on available (fewer only
  * at the end of the input), keeping the few before pos that a decoder may

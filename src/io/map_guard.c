@@ -66,7 +66,7 @@ static void install(void)
     pthread_mutex_unlock(&install_mu);
 }
 
-const char *io_map_window(struct spoor_input *in, uint64_t off, size_t len, struct spoor_chunk *chunk)
+const void *io_guard_map(struct spoor_input *in, uint64_t off, size_t len, struct io_mapping *m)
 {
     install();
     size_t g = 0;
@@ -79,29 +79,47 @@ const char *io_map_window(struct spoor_input *in, uint64_t off, size_t len, stru
         return NULL;
     uint64_t aligned = off / page * page;
     size_t map_len = (size_t)(off - aligned) + len;
-    void *m = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE, in->fd, (off_t)aligned);
-    if (m == MAP_FAILED) {
+    void *p = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE, in->fd, (off_t)aligned);
+    if (p == MAP_FAILED) {
         atomic_store(&guards[g].used, false);
         return NULL;
     }
     guards[g].shrank = &in->shrank;
-    atomic_store(&guards[g].end, (uintptr_t)m + map_len);
-    atomic_store(&guards[g].start, (uintptr_t)m);
-    chunk->map = m;
-    chunk->map_len = map_len;
-    chunk->map_guard = (int)g;
-    return (const char *)m + (off - aligned);
+    atomic_store(&guards[g].end, (uintptr_t)p + map_len);
+    atomic_store(&guards[g].start, (uintptr_t)p);
+    m->map = p;
+    m->len = map_len;
+    m->guard = (int)g;
+    return (const char *)p + (off - aligned);
+}
+
+void io_guard_unmap(struct io_mapping *m)
+{
+    if (!m->map)
+        return;
+    struct guard *g = &guards[m->guard];
+    atomic_store(&g->start, 0);
+    atomic_store(&g->end, 0);
+    munmap(m->map, m->len);
+    atomic_store(&g->used, false);
+    m->map = NULL;
+    m->len = 0;
+}
+
+const char *io_map_window(struct spoor_input *in, uint64_t off, size_t len, struct spoor_chunk *chunk)
+{
+    struct io_mapping m = {0};
+    const char *p = io_guard_map(in, off, len, &m);
+    chunk->map = m.map;
+    chunk->map_len = m.len;
+    chunk->map_guard = m.guard;
+    return p;
 }
 
 void io_chunk_unmap(struct spoor_chunk *chunk)
 {
-    if (!chunk->map)
-        return;
-    struct guard *g = &guards[chunk->map_guard];
-    atomic_store(&g->start, 0);
-    atomic_store(&g->end, 0);
-    munmap(chunk->map, chunk->map_len);
-    atomic_store(&g->used, false);
+    struct io_mapping m = {chunk->map, chunk->map_len, chunk->map_guard};
+    io_guard_unmap(&m);
     chunk->map = NULL;
     chunk->map_len = 0;
 }

@@ -3,10 +3,10 @@
  * first bytes are recorded so they can be read twice (kind and format
  * sniffing, then the cursor).
  *
- * Why not mmap: a file truncated under a mapping kills the process with
- * SIGBUS, and a mapping of a large file counts against ulimit -v and, as it
- * is read, against resident memory. pread costs one copy from the page cache
- * per chunk (docs/design.md, "Reading", has the figures). */
+ * The bulk of a file is read through mapped windows under the SIGBUS guard
+ * (plain chunks, compressed windows: map_guard.c); pread serves what is
+ * small or must not meet zeros (sniffing, `spoor cat`, a fallback when every
+ * guard is in use). docs/design.md, "Reading", has the figures. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

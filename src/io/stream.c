@@ -7,6 +7,7 @@
  * its buffer with the caller's, so nothing is copied. */
 #include "io/stream_hold.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,6 +151,10 @@ static int stream_next(struct spoor_cursor *base, struct spoor_chunk *chunk, str
         int st = produce(s, err);
         if (st < 0)
             return st;
+        /* A mapped window met the end of a file that shrank: what was just
+         * decoded may be zeros (map_guard.c), so nothing of it goes out. */
+        if (atomic_load(&s->base.in->shrank))
+            return -io_shrank(s->base.in, err);
     }
 }
 

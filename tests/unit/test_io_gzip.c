@@ -514,10 +514,9 @@ static void test_empty_member(void **state)
     free(gz);
 }
 
-/* The compressed side is read through a bounded window, never mapped, so a
- * huge .gz neither becomes resident nor takes address space: in the middle
- * of a long read (the first, index-building scan) and in each part read
- * with the index. */
+/* The compressed side is mapped a bounded window at a time, so a huge .gz
+ * neither becomes resident nor takes address space: in the middle of a long
+ * read (the first, index-building scan) and in each part read with the index. */
 static void test_releases_consumed_pages(void **state)
 {
     (void)state;
@@ -549,7 +548,8 @@ static void test_releases_consumed_pages(void **state)
             spoor_cursor_close(c);
         }
         spoor_chunk_release(&chunk);
-        assert_int_equal(peak_kb, 0);
+        /* the compressed bytes are mapped a window (8 MiB) at a time, never whole */
+        assert_true(peak_kb <= 9 << 10);
         const char *warning;
         assert_int_equal(spoor_input_finish(in, &warning, &err), SPOOR_OK);
         spoor_input_close(in);
