@@ -90,6 +90,11 @@ struct spoor_snapshot_cols {
  * Free it with spoor_table_free. */
 struct spoor_table *spoor_snapshot_view(const struct spoor_snapshot *s, size_t first, size_t n,
                                         const struct spoor_snapshot_cols *cols);
+/* Drops the mapped pages that lie wholly inside rows [first, first + n) of
+ * every column from this process (they stay in the page cache; touching them
+ * again reads them back): a streaming load calls it once a batch is reduced,
+ * so resident memory does not grow with the snapshot's size. */
+void spoor_snapshot_release(const struct spoor_snapshot *s, size_t first, size_t n);
 /* The whole table as a view that owns s: spoor_table_free closes it. */
 struct spoor_table *spoor_snapshot_table(struct spoor_snapshot *s, const struct spoor_snapshot_cols *cols);
 

@@ -51,6 +51,7 @@ static void drain(struct serve *s)
         pthread_mutex_unlock(&s->mu);
         int st = s->sink->reduce ? s->sink->reduce(s->sink->ctx, s->input, b) : SPOOR_OK;
         spoor_table_free(b);
+        spoor_snapshot_release(s->snap, s->next_reduce * s->slice, s->slice);
         pthread_mutex_lock(&s->mu);
         s->ready[s->next_reduce++] = NULL;
         if (st != SPOOR_OK)

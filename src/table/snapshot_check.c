@@ -6,6 +6,8 @@
 #include <isa-l/crc.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 enum {
     BLOCK = 128 << 10,          /* bytes per crc + max step (a multiple of 4) */
@@ -28,6 +30,14 @@ uint32_t snap_max_id(const uint32_t *ids, size_t n)
     return m;
 }
 
+void snap_release_pages(const uint8_t *p, uint64_t len)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1), to = ((uintptr_t)p + len) & ~(page - 1);
+    if (to > from)
+        madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
 static void check_one(struct snap_check *c)
 {
     uint32_t crc = 0, max = 0;
@@ -38,6 +48,8 @@ static void check_one(struct snap_check *c)
             uint32_t m = snap_max_id((const uint32_t *)(c->p + at), len / 4);
             max = m > max ? m : max;
         }
+        if (c->release)
+            snap_release_pages(c->p + at, len);
     }
     c->ok = crc == c->crc && (!c->ids || c->len % 4 == 0);
     c->max_id = max;

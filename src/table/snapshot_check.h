@@ -12,9 +12,15 @@ struct snap_check {
     uint64_t len;
     uint32_t crc;               /* expected */
     bool ids;                   /* u32 string ids: compute max_id */
+    bool release;               /* mapped: drop the pages once checked (spoor_snapshot_release) */
     uint32_t max_id;            /* out */
     bool ok;                    /* out: the crc matched */
 };
+
+/* Drops the whole pages of [p, p + len) of a mapping from this process (they
+ * stay in the page cache; touching them again reads them back), so a snapshot
+ * larger than memory is checked and served in bounded memory. */
+void snap_release_pages(const uint8_t *p, uint64_t len);
 
 /* Checks all n sections, on two threads when they are big enough to pay for
  * one; true when every crc matched. */

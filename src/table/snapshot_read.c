@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+enum { SNAP_RESIDENT_MAX = 64 << 20 };
+
 struct spoor_snapshot {
     const uint8_t *bytes;
     size_t len;
@@ -198,6 +200,16 @@ static bool needed(const struct spoor_snapshot *s, const struct spoor_snapshot_n
     return false;
 }
 
+/* Whether the pages of s leave the process as soon as they are read: for a
+ * large mapped snapshot, so that memory stays bounded whatever its size. A
+ * small one stays resident: touching its pages again after the check would
+ * cost more than they take (a 668 MB snapshot served to stats: 656 MB peak RSS
+ * and 0.10 s kept, 33 MB and 0.15 s released). */
+static bool releases(const struct spoor_snapshot *s)
+{
+    return s->mapped && s->len > SNAP_RESIDENT_MAX;
+}
+
 bool spoor_snapshot_verify(struct spoor_snapshot *s, const struct spoor_snapshot_need *need)
 {
     uint64_t narrays = snap_arrays(s->ncols);
@@ -211,7 +223,8 @@ bool spoor_snapshot_verify(struct spoor_snapshot *s, const struct spoor_snapshot
         ok &= s->array_state[i] != BAD;
         if (s->array_state[i] == UNCHECKED) {
             which[n] = i;
-            c[n++] = s->array_checks[i];
+            c[n] = s->array_checks[i];
+            c[n++].release = releases(s);
         }
     }
     if (ok && n)
@@ -358,6 +371,20 @@ struct spoor_table *spoor_snapshot_view(const struct spoor_snapshot *s, size_t f
         memcpy(t->lookups, s->lookups, sizeof t->lookups);
     view_columns(t, s, first, cols);
     return t;
+}
+
+void spoor_snapshot_release(const struct spoor_snapshot *s, size_t first, size_t n)
+{
+    if (!releases(s) || first >= s->rows)
+        return;
+    n = n < s->rows - first ? n : s->rows - first;
+    static const size_t fixed_size[SNAP_FIXED_ARRAYS] = {8, 8, 8, 8, 8, 4, 4, 1};
+    for (int i = 0; i < SNAP_FIXED_ARRAYS; i++)
+        snap_release_pages(s->arrays[i] + first * fixed_size[i], n * fixed_size[i]);
+    for (uint32_t i = 0; i < s->ncols; i++) {
+        size_t size = snap_type_size(col_type(s, i));
+        snap_release_pages(s->arrays[SNAP_FIXED_ARRAYS + 2 * i] + first * size, n * size);
+    }
 }
 
 struct spoor_table *spoor_snapshot_table(struct spoor_snapshot *s, const struct spoor_snapshot_cols *cols)

@@ -29,3 +29,14 @@ for input in big.pfw big.pfw.gz; do
     [ "$kb" -lt "$max_rss_kb" ] || fail "spoor ${args[*]}: peak resident size $kb KiB"
   done
 done
+
+# Served from a snapshot (written by sql), stats stays bounded too: a large
+# snapshot's pages leave the process once checked and once served.
+"$SPOOR_BIN" sql --no-progress big.pfw "SELECT count(*) FROM events" > /dev/null
+[ -s big.pfw.spoor-snap ] || fail "sql wrote no snapshot"
+snap_max_kb=$($asan && echo 250000 || echo 60000) # the snapshot is ~90 MB
+kb=$(peak_kb stats --no-progress --threads 2 big.pfw) || fail "stats from the snapshot failed"
+[ "$kb" -lt "$snap_max_kb" ] || fail "stats from a snapshot: peak resident size $kb KiB"
+"$SPOOR_BIN" stats --no-progress --no-cache big.pfw > parsed.txt
+"$SPOOR_BIN" stats --no-progress big.pfw > served.txt
+diff parsed.txt served.txt > /dev/null || fail "stats from the snapshot differs from stats parsing the trace"
