@@ -30,7 +30,7 @@ int spoor_atomic_file_commit(struct spoor_atomic_file *f, struct spoor_error *er
 /* Closes and removes the temporary; the target is left as it was. */
 void spoor_atomic_file_abort(struct spoor_atomic_file *f);
 
-/* Makes SIGINT, SIGTERM and SIGHUP remove every open temporary, then end the
+/* Makes SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ and SIGXCPU remove every open temporary, then end the
  * process by the same signal. Signals that are ignored (nohup) stay ignored.
  * A program calls it once, before it starts threads. */
 void spoor_atomic_file_cleanup_on_signals(void);

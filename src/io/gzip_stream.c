@@ -230,7 +230,7 @@ static int next_member(struct gz_decoder *d, struct spoor_error *err)
                  "ignored %llu bytes of trailing garbage after the last gzip member at byte %llu",
                  (unsigned long long)(size - pos), (unsigned long long)pos);
     d->ended = true;
-    return SPOOR_OK;
+    return feed_at(d, size, 1, err); /* the window may have moved: progress reads the end */
 }
 
 static int gz_fill(void *dec, uint8_t *dst, size_t want, size_t *got, struct spoor_error *err)

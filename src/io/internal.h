@@ -80,6 +80,9 @@ void io_chunk_reserve(struct spoor_chunk *chunk, size_t n, size_t keep);
  * offset is an error. */
 int io_read(struct spoor_input *in, uint64_t off, void *dst, size_t len, size_t *got, struct spoor_error *err);
 
+/* Whether a regular file is now shorter than at open (by fstat, or a mapped
+ * window met its end); a stream never is. */
+bool io_input_shrank(struct spoor_input *in);
 /* The error for a regular file that shrank: "shrank from N to M bytes". */
 int io_shrank(const struct spoor_input *in, struct spoor_error *err);
 

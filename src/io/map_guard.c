@@ -18,10 +18,14 @@
 
 enum { GUARDS = 1024 };     /* windows in use at once; past that, chunks are read with pread */
 
+/* seq is odd while start and end change: the handler, which may run while
+ * another thread maps or unmaps, trusts a slot only when it read the same
+ * even seq before and after them (and start < end). */
 struct guard {
     atomic_bool used;
+    atomic_uint seq;
     _Atomic uintptr_t start, end;
-    atomic_bool *shrank;
+    _Atomic(atomic_bool *) shrank;
 };
 
 static struct guard guards[GUARDS];
@@ -33,11 +37,15 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 {
     uintptr_t at = (uintptr_t)si->si_addr;
     for (size_t i = 0; i < GUARDS; i++) {
+        unsigned seq = atomic_load(&guards[i].seq);
         uintptr_t start = atomic_load(&guards[i].start), end = atomic_load(&guards[i].end);
+        atomic_bool *shrank = atomic_load(&guards[i].shrank);
+        if (seq % 2 || atomic_load(&guards[i].seq) != seq || !start || start >= end)
+            continue;
         if (at >= start && at < end) {
             uintptr_t from = at & ~(uintptr_t)(page - 1);
             mmap((void *)from, end - from, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-            atomic_store(guards[i].shrank, true);
+            atomic_store(shrank, true);
             return;
         }
     }
@@ -84,9 +92,11 @@ const void *io_guard_map(struct spoor_input *in, uint64_t off, size_t len, struc
         atomic_store(&guards[g].used, false);
         return NULL;
     }
-    guards[g].shrank = &in->shrank;
-    atomic_store(&guards[g].end, (uintptr_t)p + map_len);
+    atomic_fetch_add(&guards[g].seq, 1);
+    atomic_store(&guards[g].shrank, &in->shrank);
     atomic_store(&guards[g].start, (uintptr_t)p);
+    atomic_store(&guards[g].end, (uintptr_t)p + map_len);
+    atomic_fetch_add(&guards[g].seq, 1);
     m->map = p;
     m->len = map_len;
     m->guard = (int)g;
@@ -98,8 +108,10 @@ void io_guard_unmap(struct io_mapping *m)
     if (!m->map)
         return;
     struct guard *g = &guards[m->guard];
-    atomic_store(&g->start, 0);
+    atomic_fetch_add(&g->seq, 1);
     atomic_store(&g->end, 0);
+    atomic_store(&g->start, 0);
+    atomic_fetch_add(&g->seq, 1);
     munmap(m->map, m->len);
     atomic_store(&g->used, false);
     m->map = NULL;

@@ -42,19 +42,12 @@ static int view(struct spoor_input *in, bool copy, struct spoor_chunk *chunk, ui
     return st != SPOOR_OK || got == len ? st : io_shrank(in, err);
 }
 
-/* A file seen shorter than at open, by fstat or by a mapped window. */
-static bool shrank(struct spoor_input *in)
-{
-    struct stat st;
-    return atomic_load(&in->shrank) || (fstat(in->fd, &st) == 0 && (uint64_t)st.st_size < in->size);
-}
-
 static int plain_next(struct spoor_cursor *base, struct spoor_chunk *chunk, struct spoor_error *err)
 {
     struct plain_cursor *c = (struct plain_cursor *)base;
     struct spoor_input *in = base->in;
     io_chunk_unmap(chunk);
-    if (shrank(in))
+    if (io_input_shrank(in))
         return -io_shrank(in, err);
     if (c->pos >= c->end || c->pos >= in->size)
         return 0;

@@ -8,6 +8,7 @@
  * small or must not meet zeros (sniffing, `spoor cat`, a fallback when every
  * guard is in use). docs/design.md, "Reading", has the figures. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,6 +25,13 @@ int io_shrank(const struct spoor_input *in, struct spoor_error *err)
     unsigned long long now = fstat(in->fd, &st) == 0 ? (unsigned long long)st.st_size : 0;
     return spoor_fail(err, SPOOR_EIO, "%s: shrank from %llu to %llu bytes while being read", in->path,
                       (unsigned long long)in->size, now);
+}
+
+bool io_input_shrank(struct spoor_input *in)
+{
+    struct stat st;
+    return !in->stream &&
+           (atomic_load(&in->shrank) || (fstat(in->fd, &st) == 0 && (uint64_t)st.st_size < in->size));
 }
 
 static int read_error(const struct spoor_input *in, int e, struct spoor_error *err)

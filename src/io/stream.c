@@ -151,9 +151,10 @@ static int stream_next(struct spoor_cursor *base, struct spoor_chunk *chunk, str
         int st = produce(s, err);
         if (st < 0)
             return st;
-        /* A mapped window met the end of a file that shrank: what was just
-         * decoded may be zeros (map_guard.c), so nothing of it goes out. */
-        if (atomic_load(&s->base.in->shrank))
+        /* What was just decoded may be zeros standing in for lost bytes (a
+         * SIGBUS in map_guard.c, or a cut within the last page, which raises
+         * none): nothing of it goes out. fstat per chunk, as in plain.c. */
+        if (io_input_shrank(s->base.in))
             return -io_shrank(s->base.in, err);
     }
 }

@@ -4,7 +4,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "io/internal.h"
 
@@ -29,8 +28,7 @@ static long map_at(struct spoor_input *in, struct io_window *w, uint64_t pos, si
     uint64_t left = in->size > w->base ? in->size - w->base : 0;
     w->len = left < MAPPED ? (size_t)left : MAPPED;
     w->eof = w->len == left;
-    struct stat st;
-    if (fstat(in->fd, &st) == 0 && (uint64_t)st.st_size < in->size)
+    if (io_input_shrank(in))
         return -io_shrank(in, err);
     if (w->len && !(w->buf = (uint8_t *)io_guard_map(in, w->base, w->len, &w->mapping)))
         return read_at(in, w, pos, false, 0, err); /* every guard in use: read instead */

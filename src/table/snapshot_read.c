@@ -378,9 +378,8 @@ void spoor_snapshot_release(const struct spoor_snapshot *s, size_t first, size_t
     if (!releases(s) || first >= s->rows)
         return;
     n = n < s->rows - first ? n : s->rows - first;
-    static const size_t fixed_size[SNAP_FIXED_ARRAYS] = {8, 8, 8, 8, 8, 4, 4, 1};
-    for (int i = 0; i < SNAP_FIXED_ARRAYS; i++)
-        snap_release_pages(s->arrays[i] + first * fixed_size[i], n * fixed_size[i]);
+    for (size_t i = 0; i < SNAP_FIXED_ARRAYS; i++)
+        snap_release_pages(s->arrays[i] + first * snap_fixed_width(i), n * snap_fixed_width(i));
     for (uint32_t i = 0; i < s->ncols; i++) {
         size_t size = snap_type_size(col_type(s, i));
         snap_release_pages(s->arrays[SNAP_FIXED_ARRAYS + 2 * i] + first * size, n * size);

@@ -88,9 +88,9 @@ static void on_signal(int sig)
 
 void spoor_atomic_file_cleanup_on_signals(void)
 {
-    /* SIGPIPE: a reader of stdout that went away (`spoor gen -o - | head`) while a
-     * sidecar was being written. */
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    /* SIGPIPE: a reader of stdout that went away while a sidecar was being
+     * written; SIGXFSZ, SIGXCPU: an output past `ulimit -f`, a run past `ulimit -t`. */
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ, SIGXCPU};
     enum { NSIGS = sizeof sigs / sizeof *sigs };
     for (size_t i = 0; i < NSIGS; i++) {
         struct sigaction sa, old;

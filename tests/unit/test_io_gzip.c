@@ -556,16 +556,17 @@ static void test_releases_consumed_pages(void **state)
     }
 }
 
-/* A .gz truncated while it is read (a job restarted, log rotation): the
- * read fails naming both sizes, and nothing crashes. */
-static void test_shrinks_while_read(void **state)
+/* A .gz truncated to `keep` bytes while it is read (a job restarted, log
+ * rotation): the read fails naming both sizes, and nothing crashes. */
+static void shrink_while_read(const char *name, long keep_from_end, size_t keep)
 {
-    (void)state;
     size_t len, gz_len;
     char *text = kit_text(8 << 20, 9, 0, 0, &len);
-    const char *path = write_gz("shrinks.gz", text, len, 1, 0, &gz_len);
+    const char *path = write_gz(name, text, len, 1, 0, &gz_len);
     free(text);
     assert_true(gz_len > (2u << 20));
+    if (keep_from_end)
+        keep = gz_len - (size_t)keep_from_end;
     struct spoor_input_opts opts = {.chunk_size = SMALL_CHUNK, .no_index = true};
     struct spoor_input *in;
     struct spoor_error err;
@@ -574,17 +575,30 @@ static void test_shrinks_while_read(void **state)
     struct spoor_chunk chunk = {0};
     assert_int_equal(spoor_cursor_open(in, 0, &c, &err), SPOOR_OK);
     assert_int_equal(spoor_cursor_next(c, &chunk, &err), 1);
-    assert_int_equal(truncate(path, 100000), 0);
+    assert_int_equal(truncate(path, (off_t)keep), 0);
     int got;
     while ((got = spoor_cursor_next(c, &chunk, &err)) > 0)
         ;
     assert_true(got < 0);
     char want[4400];
-    snprintf(want, sizeof want, "%s: shrank from %zu to 100000 bytes while being read", path, gz_len);
+    snprintf(want, sizeof want, "%s: shrank from %zu to %zu bytes while being read", path, gz_len, keep);
     assert_string_equal(err.msg, want);
     spoor_chunk_release(&chunk);
     spoor_cursor_close(c);
     spoor_input_close(in);
+}
+
+static void test_shrinks_while_read(void **state)
+{
+    (void)state;
+    shrink_while_read("shrinks.gz", 0, 100000);
+}
+
+/* Cut within its last page: the mapping reads zeros there, no SIGBUS. */
+static void test_shrinks_within_last_page(void **state)
+{
+    (void)state;
+    shrink_while_read("shrinks-little.gz", 100, 0);
 }
 
 int main(void)
@@ -607,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_empty_member),
         cmocka_unit_test(test_releases_consumed_pages),
         cmocka_unit_test(test_shrinks_while_read),
+        cmocka_unit_test(test_shrinks_within_last_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
