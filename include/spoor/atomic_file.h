@@ -24,6 +24,9 @@ struct spoor_atomic_file {
  * device, FIFO or socket, which output goes to directly. */
 bool spoor_path_is_special(const char *path);
 
+/* The directory holding path, malloc'ed: "." for a bare name, "/" for /x. */
+char *spoor_path_dir(const char *path);
+
 int spoor_atomic_file_open(struct spoor_atomic_file *f, const char *path, struct spoor_error *err);
 /* Flushes, closes and renames into place. On failure the temporary is removed. */
 int spoor_atomic_file_commit(struct spoor_atomic_file *f, struct spoor_error *err);

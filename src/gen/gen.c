@@ -40,8 +40,7 @@ static int check_room(const char *path, int level, const struct spoor_gen_opts *
 {
     if (!strcmp(path, "-") || spoor_path_is_special(path))
         return 0;
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? spoor_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : spoor_xstrdup(".");
+    char *dir = spoor_path_dir(path);
     struct statvfs fs;
     int known = statvfs(dir, &fs) == 0;
     free(dir);

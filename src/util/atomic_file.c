@@ -43,6 +43,12 @@ bool spoor_path_is_special(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+char *spoor_path_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? spoor_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : spoor_xstrdup(".");
+}
+
 /* Whether name is prefix followed by PID-NNNNNN of a process that is gone.
  * A writer in another PID namespace (another container on the same directory)
  * looks gone too: a limit of naming by PID. */

@@ -29,7 +29,7 @@ static char *canonical_path(const char *path)
         return full;
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
-    char *dir = slash ? spoor_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : spoor_xstrdup(".");
+    char *dir = spoor_path_dir(path);
     char *rdir = realpath(dir, NULL);
     free(dir);
     if (!rdir)
