@@ -24,8 +24,10 @@
  *     batch (later values of another type converted by SQLite's affinity
  *     rules); a name equal to an earlier one but for ASCII case gets ".1",
  *     ".2", ... (SQLite names ignore case);
- *   files(hash, path), hosts(hash, name), strings(hash, value),
- *   procs(pid, name), threads(tid, name): the lookups, first definition wins;
+ *   files(hash, path, source, line), hosts(hash, name, ...), strings(hash,
+ *   value, ...), procs(pid, name, ...), threads(tid, name, ...): the lookups,
+ *   one row per definition: the input that made it and the line it holds
+ *   from (until that input's next definition of the key);
  *   meta: one row per input (path, dialect, units, lines, skipped, ...);
  * and indexes on events(ts), events(name), events(pid, tid). Text is valid
  * UTF-8 (invalid bytes become U+FFFD). The file format is written directly

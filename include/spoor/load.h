@@ -44,6 +44,7 @@ struct spoor_input_report {
     uint64_t bytes;                 /* uncompressed bytes */
     uint64_t disk_bytes;            /* bytes on disk */
     struct spoor_skips skips;       /* absolute line numbers */
+    uint64_t redefined;             /* FH/HH/SH definitions that changed a hash's meaning in this input */
     char *warning;                  /* damaged input, read-only index dir, ...; or NULL */
     char *text;                     /* storage of skip reasons read from a snapshot */
 };

@@ -10,8 +10,10 @@
  * order (the loader's reduce) and resolves the rows of each batch:
  *   file = FH lookup of the row's `fhash`, else its `fname`, else null;
  *   host = HH lookup of the row's `hhash`, else its `hostname`, else null.
- * A hash resolves when its metadata event comes earlier in the input or in the
- * same chunk (DFTracer writes it before the first use). */
+ * A hash resolves through the definition in force at the row's line in the
+ * row's own input: never another input's, and none before the input's first
+ * definition of it (DFTracer writes it before the first use), so the answer
+ * is the same for any chunking and any other inputs. */
 #ifndef SPOOR_RESOLVE_H
 #define SPOOR_RESOLVE_H
 
@@ -112,8 +114,6 @@ void spoor_resolver_free(struct spoor_resolver *r);
 /* Learns the batch's FH and HH lookups, then resolves its rows. The result
  * stays valid until the next call. Batches must come in input order. */
 const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, const struct spoor_table *batch);
-/* The same, files only: every host reads as null. */
-const struct spoor_resolved *spoor_resolver_resolve_files(struct spoor_resolver *r, const struct spoor_table *batch);
 /* The same for rows[0..n) of the batch only; the other rows read as null. */
 const struct spoor_resolved *spoor_resolver_resolve_rows(struct spoor_resolver *r, const struct spoor_table *batch,
                                                          const uint32_t *rows, size_t n);

@@ -38,7 +38,16 @@ struct spoor_stats_run *spoor_stats_begin(int threads);
  * come out empty): the period figures alone, for recipes that sum their own
  * (spoor summary), at a hash lookup a row less. */
 struct spoor_stats_run *spoor_stats_begin_period(int threads);
+/* map() counts events, reduce() files and hosts (they need the metadata of
+ * the inputs in order). */
 struct spoor_sink spoor_stats_sink(struct spoor_stats_run *run);
+/* The map() part alone, for a recipe that resolves the batches itself and
+ * hands them to spoor_stats_add_resolved in input order. */
+struct spoor_sink spoor_stats_map_sink(struct spoor_stats_run *run);
+struct spoor_resolved;
+/* Files and hosts of a batch as a resolver gave them (with hosts). */
+void spoor_stats_add_resolved(struct spoor_stats_run *run, const struct spoor_table *batch,
+                              const struct spoor_resolved *res);
 /* Merges every worker's state into out and frees the run. */
 void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out);
 void spoor_stats_free(struct spoor_stats *s);

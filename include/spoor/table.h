@@ -61,11 +61,20 @@ enum spoor_lookup_kind {
     SPOOR_LOOKUP_KINDS
 };
 
+/* Definitions belong to the input (src) that wrote them and hold from their
+ * line on: DFTracer writes one trace per process, numbering files and hosts
+ * with small hashes that collide between processes, and one process may give
+ * a hash a new meaning later in its file. So a key means, for a row, the last
+ * definition of that key in the row's own input at or before the row's line,
+ * and nothing before the first one. */
 struct spoor_lookup {
-    uint32_t *keys, *values; /* parallel arrays of pool ids, in order of first sight */
+    uint32_t *keys, *values; /* parallel arrays of pool ids, in order of definition */
+    uint32_t *srcs;          /* the input (index into sources) that defined it */
+    uint64_t *lines;         /* its line in that input (0: before every line) */
+    uint32_t *older;         /* the definition of (src, key) it replaced: position + 1, 0 = none */
     size_t n, cap;
-    uint32_t *slots;         /* hash index over keys: position + 1 */
-    size_t nslots;
+    uint32_t *slots;         /* hash index over (src, key): position + 1 of the latest definition */
+    size_t nslots, nkeys;    /* nkeys: distinct (src, key) */
 };
 
 struct spoor_table {
@@ -130,15 +139,31 @@ static inline bool spoor_column_valid(const struct spoor_column *col, size_t row
 
 uint32_t spoor_table_add_source(struct spoor_table *t, const char *name);
 
-/* Lookups: first definition of a key wins. */
-void spoor_lookup_put(struct spoor_lookup *l, uint32_t key, uint32_t value);
-/* Returns the value id, or 0 when key is unknown. */
-uint32_t spoor_lookup_get(const struct spoor_lookup *l, uint32_t key);
+/* Adds the definition key -> value made by input src at line. A definition
+ * that repeats the value already in force there is dropped. Definitions of one
+ * (src, key) may come in any order of lines. */
+void spoor_lookup_put(struct spoor_lookup *l, uint32_t src, uint32_t key, uint32_t value, uint64_t line);
+/* The value of key in force at line of input src (the last definition at or
+ * before it), or 0 when there is none. from/to (either may be NULL) receive the
+ * lines [from, to) over which that answer holds (to = UINT64_MAX: to the end of
+ * what is known), so callers can cache it. */
+uint32_t spoor_lookup_get(const struct spoor_lookup *l, uint32_t src, uint32_t key, uint64_t line, uint64_t *from,
+                          uint64_t *to);
+/* Definitions that gave a key of an input a different value than the one in
+ * force before them. */
+size_t spoor_lookup_redefinitions(const struct spoor_lookup *l);
+/* Adds base to every definition's line (a batch's chunk-relative lines made
+ * absolute). */
+void spoor_lookup_shift_lines(struct spoor_lookup *l, uint64_t base);
+/* Frees a lookup's storage, leaving it empty. */
+void spoor_lookup_release(struct spoor_lookup *l);
 
 /* Appends every row, column and lookup of src to dst, re-interning strings into
  * dst's pool. Appending batches in input order gives the same rows, columns and
  * strings for any number of threads. */
 void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src);
+/* The same for the lookups alone. */
+void spoor_table_append_lookups(struct spoor_table *dst, const struct spoor_table *src);
 
 /* Rows sel[0..n) of t (in that order) as a table of their own, for read-only
  * use while t lives: it shares t's string pool, lookups, sources and column

@@ -3,9 +3,18 @@
  *
  * Each worker keeps its accumulators keyed by strings (batches come with their
  * own string pools); a batch is first reduced to its distinct keys through
- * small id-indexed caches, so the per-row cost is a few array lookups. */
+ * small id-indexed caches, so the per-row cost is a few array lookups.
+ *
+ * Files and hosts are counted in input order (reduce), by the names the
+ * resolver gives each row: a hash means what its own input defined at the
+ * row's line, so two hashes of one path count once and one hash redefined
+ * with another path counts twice. A hash its input never defined (before the
+ * row) counts as one file per input and hash. */
 #include "spoor/stats.h"
 #include "spoor/error.h"
+#include "spoor/resolve.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +31,6 @@ struct groups {
 
 struct worker {
     struct groups by_name;        /* key: cat "\0" name */
-    struct spoor_table *meta;     /* lookups only (FH, HH) */
-    struct spoor_strpool *files;  /* "h<hash>" or "n<name>" */
-    struct spoor_strpool *hosts;
     struct spoor_strpool *procs;  /* pid, binary */
     struct spoor_strpool *threads;/* pid, tid, binary */
     uint64_t events, metadata;
@@ -34,10 +40,20 @@ struct worker {
     size_t pair_slots, pairs_used;
 };
 
+/* Distinct names (resolver ids) of files or hosts, and hashes left unresolved. */
+struct names {
+    uint8_t *seen;                /* per resolver id */
+    size_t cap;
+    uint64_t n;
+    struct spoor_strpool *unresolved; /* input path "\0" hash */
+};
+
 struct spoor_stats_run {
     struct worker *workers;
     int nworkers;
     bool groups;                  /* per cat and (cat, name): not for the period figures alone */
+    struct spoor_resolver *resolver; /* reduce: the stats sink's own */
+    struct names files, hosts;
 };
 
 static void groups_init(struct groups *g)
@@ -90,12 +106,11 @@ static struct spoor_stats_run *begin(int threads, bool groups)
     run->nworkers = threads;
     run->groups = groups;
     run->workers = spoor_xcalloc((size_t)threads, sizeof *run->workers);
+    run->files.unresolved = spoor_strpool_new();
+    run->hosts.unresolved = spoor_strpool_new();
     for (int i = 0; i < threads; i++) {
         struct worker *w = &run->workers[i];
         groups_init(&w->by_name);
-        w->meta = spoor_table_new();
-        w->files = spoor_strpool_new();
-        w->hosts = spoor_strpool_new();
         w->procs = spoor_strpool_new();
         w->threads = spoor_strpool_new();
         w->first_ts = INT64_MAX;
@@ -141,45 +156,6 @@ static struct spoor_dur_stats *group_for(struct worker *w, const struct spoor_ta
     return &w->by_name.dur[w->group_of[i]];
 }
 
-/* Adds each distinct value of a string column to a set, prefixed by tag. */
-static void collect_strings(struct spoor_strpool *set, const struct spoor_table *b, const char *column,
-                            char tag, uint8_t *seen)
-{
-    const struct spoor_column *col = spoor_table_find_column(b, column);
-    if (!col || col->type != SPOOR_STR)
-        return;
-    memset(seen, 0, spoor_strpool_count(b->pool));
-    for (size_t r = 0; r < b->nrows; r++)
-        if (spoor_column_valid(col, r) && col->str[r])
-            seen[col->str[r]] = 1;
-    char buf[4096];
-    for (size_t id = 1; id < spoor_strpool_count(b->pool); id++) {
-        if (!seen[id])
-            continue;
-        size_t len;
-        const char *s = spoor_strpool_get(b->pool, (uint32_t)id, &len);
-        if (len >= sizeof buf)
-            len = sizeof buf - 1;
-        buf[0] = tag;
-        memcpy(buf + 1, s, len);
-        spoor_strpool_intern(set, buf, len + 1);
-    }
-}
-
-static void collect_lookups(struct worker *w, const struct spoor_table *b)
-{
-    for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++) {
-        const struct spoor_lookup *l = &b->lookups[k];
-        for (size_t i = 0; i < l->n; i++) {
-            size_t klen, vlen;
-            const char *key = spoor_strpool_get(b->pool, l->keys[i], &klen);
-            const char *val = spoor_strpool_get(b->pool, l->values[i], &vlen);
-            spoor_lookup_put(&w->meta->lookups[k], spoor_table_intern(w->meta, key, klen),
-                             spoor_table_intern(w->meta, val, vlen));
-        }
-    }
-}
-
 static void prepare_batch_cache(struct worker *w)
 {
     if (!w->pair_slots) {
@@ -222,50 +198,82 @@ static int stats_map(void *ctx, int worker, const struct spoor_table *b)
             spoor_strpool_intern(w->threads, (const char *)key, sizeof key);
         }
     }
-    uint8_t *seen = spoor_xmalloc(spoor_strpool_count(b->pool));
-    collect_strings(w->files, b, "fhash", 'h', seen);
-    collect_strings(w->files, b, "fname", 'n', seen);
-    collect_strings(w->hosts, b, "hhash", 'h', seen);
-    collect_strings(w->hosts, b, "hostname", 'n', seen);
-    free(seen);
-    collect_lookups(w, b);
+    return SPOOR_OK;
+}
+
+/* The text of row's hash in column col (a string or an integer column). */
+static size_t hash_text(const struct spoor_table *b, const struct spoor_column *col, size_t row, char *buf,
+                        size_t cap)
+{
+    if (col->type == SPOOR_STR) {
+        size_t len;
+        const char *s = spoor_strpool_get(b->pool, col->str[row], &len);
+        len = len < cap ? len : cap;
+        memcpy(buf, s, len);
+        return len;
+    }
+    int n = col->type == SPOOR_I64 ? snprintf(buf, cap, "%lld", (long long)col->i64[row])
+                                   : snprintf(buf, cap, "%.17g", col->f64[row]);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+/* Adds the batch's resolved names (ids into the resolver's pool) to set; a
+ * row whose hash resolved to nothing adds (its input, its hash). */
+static void add_names(struct names *set, const struct spoor_table *b, const uint32_t *ids, size_t npool,
+                      const char *hash_key)
+{
+    if (npool > set->cap) {
+        size_t cap = set->cap ? set->cap : 256;
+        while (cap < npool)
+            cap *= 2;
+        set->seen = spoor_xrealloc(set->seen, cap);
+        memset(set->seen + set->cap, 0, cap - set->cap);
+        set->cap = cap;
+    }
+    const struct spoor_column *hash = spoor_table_find_column(b, hash_key);
+    for (size_t r = 0; r < b->nrows; r++) {
+        uint32_t id = ids[r];
+        if (id) {
+            set->n += !set->seen[id];
+            set->seen[id] = 1;
+        } else if (hash && spoor_column_valid(hash, r)) {
+            char buf[4096];
+            const char *src = b->src[r] < b->nsources ? b->sources[b->src[r]] : "";
+            size_t slen = strlen(src) < 2048 ? strlen(src) : 2048;
+            memcpy(buf, src, slen);
+            buf[slen] = '\0';
+            size_t hlen = hash_text(b, hash, r, buf + slen + 1, sizeof buf - slen - 1);
+            spoor_strpool_intern(set->unresolved, buf, slen + 1 + hlen);
+        }
+    }
+}
+
+void spoor_stats_add_resolved(struct spoor_stats_run *run, const struct spoor_table *b,
+                              const struct spoor_resolved *res)
+{
+    size_t npool = spoor_strpool_count(res->pool);
+    add_names(&run->files, b, res->file, npool, "fhash");
+    add_names(&run->hosts, b, res->host, npool, "hhash");
+}
+
+static int stats_reduce(void *ctx, size_t input, const struct spoor_table *b)
+{
+    (void)input;
+    struct spoor_stats_run *run = ctx;
+    if (!run->resolver)
+        run->resolver = spoor_resolver_new();
+    spoor_stats_add_resolved(run, b, spoor_resolver_resolve(run->resolver, b));
     return SPOOR_OK;
 }
 
 struct spoor_sink spoor_stats_sink(struct spoor_stats_run *run)
 {
-    return (struct spoor_sink){.ctx = run, .map = stats_map};
+    return (struct spoor_sink){.ctx = run, .map = stats_map, .reduce = stats_reduce};
 }
 
-/* Distinct names of a set of "h<hash>"/"n<name>" keys, hashes resolved through
- * a lookup so that a file named both ways counts once. */
-static uint64_t count_resolved(struct spoor_strpool *set, struct spoor_table *meta, int kind)
+struct spoor_sink spoor_stats_map_sink(struct spoor_stats_run *run)
 {
-    struct spoor_strpool *names = spoor_strpool_new();
-    for (size_t id = 1; id < spoor_strpool_count(set); id++) {
-        size_t len;
-        const char *s = spoor_strpool_get(set, (uint32_t)id, &len);
-        if (s[0] == 'h') {
-            uint32_t key = spoor_strpool_find(meta->pool, s + 1, len - 1);
-            uint32_t name = key == UINT32_MAX ? 0 : spoor_lookup_get(&meta->lookups[kind], key);
-            if (name) {
-                size_t nlen;
-                const char *n = spoor_table_str(meta, name);
-                nlen = strlen(n);
-                char buf[4097];
-                if (nlen > sizeof buf - 2)
-                    nlen = sizeof buf - 2;
-                buf[0] = 'n';
-                memcpy(buf + 1, n, nlen);
-                spoor_strpool_intern(names, buf, nlen + 1);
-                continue;
-            }
-        }
-        spoor_strpool_intern(names, s, len);
-    }
-    uint64_t n = spoor_strpool_count(names) - 1;
-    spoor_strpool_free(names);
-    return n;
+    return (struct spoor_sink){.ctx = run, .map = stats_map};
 }
 
 static void merge_set(struct spoor_strpool *dst, const struct spoor_strpool *src)
@@ -297,9 +305,6 @@ void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out)
             const char *key = spoor_strpool_get(w->by_name.keys, (uint32_t)id, &len);
             dur_merge(groups_get(&all->by_name, key, len), &w->by_name.dur[id]);
         }
-        collect_lookups(all, w->meta);
-        merge_set(all->files, w->files);
-        merge_set(all->hosts, w->hosts);
         merge_set(all->procs, w->procs);
         merge_set(all->threads, w->threads);
         all->events += w->events;
@@ -313,8 +318,8 @@ void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out)
     out->metadata_events = all->metadata;
     out->first_ts = all->first_ts == INT64_MAX ? SPOOR_NULL : all->first_ts;
     out->last_end = all->last_end == INT64_MIN ? SPOOR_NULL : all->last_end;
-    out->files = count_resolved(all->files, all->meta, SPOOR_LOOKUP_FILE);
-    out->hosts = count_resolved(all->hosts, all->meta, SPOOR_LOOKUP_HOST);
+    out->files = run->files.n + spoor_strpool_count(run->files.unresolved) - 1;
+    out->hosts = run->hosts.n + spoor_strpool_count(run->hosts.unresolved) - 1;
     out->processes = spoor_strpool_count(all->procs) - 1;
     out->threads = spoor_strpool_count(all->threads) - 1;
 
@@ -353,15 +358,18 @@ void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out)
         struct worker *w = &run->workers[i];
         spoor_strpool_free(w->by_name.keys);
         free(w->by_name.dur);
-        spoor_table_free(w->meta);
-        spoor_strpool_free(w->files);
-        spoor_strpool_free(w->hosts);
         spoor_strpool_free(w->procs);
         spoor_strpool_free(w->threads);
         free(w->group_of);
         free(w->pair_keys);
     }
     free(run->workers);
+    struct names *sets[] = {&run->files, &run->hosts};
+    for (int i = 0; i < 2; i++) {
+        free(sets[i]->seen);
+        spoor_strpool_free(sets[i]->unresolved);
+    }
+    spoor_resolver_free(run->resolver);
     free(run);
 }
 

@@ -87,7 +87,7 @@ struct spoor_summary_run *spoor_summary_begin(const struct spoor_summary_opts *o
 static int summary_map(void *ctx, int worker, const struct spoor_table *b)
 {
     struct spoor_summary_run *run = ctx;
-    struct spoor_sink stats = spoor_stats_sink(run->stats);
+    struct spoor_sink stats = spoor_stats_map_sink(run->stats);
     return stats.map(stats.ctx, worker, b);
 }
 
@@ -95,7 +95,9 @@ static int summary_reduce(void *ctx, size_t input, const struct spoor_table *b)
 {
     (void)input;
     struct spoor_summary_run *run = ctx;
-    summary_batch(&run->batch, b, &run->acc, run->nest);
+    const struct spoor_resolved *res = spoor_resolver_resolve(run->batch.resolver, b);
+    spoor_stats_add_resolved(run->stats, b, res);
+    summary_batch(&run->batch, b, res, &run->acc, run->nest);
     return SPOOR_OK;
 }
 

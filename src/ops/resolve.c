@@ -1,7 +1,11 @@
 /* The resolver: file and host names of rows from the FH and HH lookups of
  * every batch so far. Batches have their own string pools, so lookups are
- * re-interned by text into the resolver's pool, which only grows; per batch,
- * each distinct hash or name is resolved once and cached by its batch id. */
+ * re-interned by text into the resolver's pool, which only grows, each
+ * definition under its input's path (interned too) and line. A row takes the
+ * definition in force at its line in its own input (spoor/table.h). Per
+ * batch, each distinct hash is looked up once and its answer cached with the
+ * input and the lines it holds for, so a hash redefined within a batch, or
+ * the same hash text in rows of several inputs, is looked up again. */
 #include "spoor/error.h"
 #include "spoor/resolve.h"
 
@@ -20,16 +24,31 @@ struct source {
 static const struct source file_source = {"fhash", "fname", SPOOR_LOOKUP_FILE};
 static const struct source host_source = {"hhash", "hostname", SPOOR_LOOKUP_HOST};
 
+/* A lookup's answer for one input over lines [from, to). */
+struct answer {
+    uint32_t src, id;
+    uint64_t from, to;
+};
+
+static bool answer_holds(const struct answer *a, uint32_t src, uint64_t line)
+{
+    return a->src == src && a->from <= line && line < a->to;
+}
+
 struct spoor_resolver {
     struct spoor_strpool *pool;
-    struct spoor_lookup lookups[2];         /* file, host; keys and values in pool */
+    struct spoor_lookup lookups[2];         /* file, host; keys, values and inputs in pool */
     uint32_t *file, *host;                  /* per row of the current batch */
     size_t rows_cap;
-    uint32_t *hash_cache, *name_cache;      /* per batch string id; UINT32_MAX = not yet */
+    uint32_t *srcs;                         /* per input of the batch: its path in pool */
+    size_t srcs_cap;
+    uint32_t *hash_cache, *name_cache;      /* per batch string id: answer + 1 / name id; 0 / UINT32_MAX = not yet */
     size_t cache_cap;
+    struct answer *answers;                 /* of the hashes of the current batch */
+    size_t nanswers, answers_cap;
     struct {
         int64_t key;
-        uint32_t id;
+        struct answer a;
         bool used;
     } int_cache[INT_CACHE];                 /* integer hashes, direct-mapped */
     struct spoor_resolved out;
@@ -46,15 +65,14 @@ void spoor_resolver_free(struct spoor_resolver *r)
 {
     if (!r)
         return;
-    for (int i = 0; i < 2; i++) {
-        free(r->lookups[i].keys);
-        free(r->lookups[i].values);
-        free(r->lookups[i].slots);
-    }
+    for (int i = 0; i < 2; i++)
+        spoor_lookup_release(&r->lookups[i]);
     free(r->file);
     free(r->host);
+    free(r->srcs);
     free(r->hash_cache);
     free(r->name_cache);
+    free(r->answers);
     spoor_strpool_free(r->pool);
     free(r);
 }
@@ -70,46 +88,60 @@ static void learn(struct spoor_resolver *r, struct spoor_lookup *dst, const stru
                   const struct spoor_table *t)
 {
     for (size_t i = 0; i < src->n; i++)
-        spoor_lookup_put(dst, reintern(r, t, src->keys[i]), reintern(r, t, src->values[i]));
+        spoor_lookup_put(dst, src->srcs[i] < t->nsources ? r->srcs[src->srcs[i]] : 0, reintern(r, t, src->keys[i]),
+                         reintern(r, t, src->values[i]), src->lines[i]);
 }
 
-/* The lookup value for a hash given as text, or 0. */
-static uint32_t by_text(const struct spoor_resolver *r, const struct spoor_lookup *l, const char *s, size_t len)
+/* The lookup's answer for a hash given as text, in input src at line. */
+static struct answer by_text(const struct spoor_resolver *r, const struct spoor_lookup *l, uint32_t src,
+                             uint64_t line, const char *s, size_t len)
 {
+    struct answer a = {src, 0, 0, UINT64_MAX};
     uint32_t key = spoor_strpool_find(r->pool, s, len);
-    return key == UINT32_MAX ? 0 : spoor_lookup_get(l, key);
+    if (key != UINT32_MAX)
+        a.id = spoor_lookup_get(l, src, key, line, &a.from, &a.to);
+    return a;
 }
 
-static uint32_t by_int(struct spoor_resolver *r, const struct spoor_lookup *l, int64_t v)
+static uint32_t by_int(struct spoor_resolver *r, const struct spoor_lookup *l, uint32_t src, uint64_t line,
+                       int64_t v)
 {
     size_t slot = ((uint64_t)v * 0x9e3779b97f4a7c15ull) >> 56;
-    if (r->int_cache[slot].used && r->int_cache[slot].key == v)
-        return r->int_cache[slot].id;
+    if (r->int_cache[slot].used && r->int_cache[slot].key == v && answer_holds(&r->int_cache[slot].a, src, line))
+        return r->int_cache[slot].a.id;
     char buf[24];
     int n = snprintf(buf, sizeof buf, "%lld", (long long)v);
-    uint32_t id = by_text(r, l, buf, (size_t)n);
+    r->int_cache[slot].a = by_text(r, l, src, line, buf, (size_t)n);
     r->int_cache[slot].key = v;
-    r->int_cache[slot].id = id;
     r->int_cache[slot].used = true;
-    return id;
+    return r->int_cache[slot].a.id;
 }
 
 static uint32_t hash_of(struct spoor_resolver *r, const struct spoor_lookup *l, const struct spoor_view *h,
-                        size_t row)
+                        const struct spoor_table *t, size_t row)
 {
     if (spoor_view_is_null(h, row))
         return 0;
+    uint32_t src = t->src[row] < t->nsources ? r->srcs[t->src[row]] : 0;
     if (h->kind == SPOOR_VIEW_I64)
-        return by_int(r, l, h->i64[row]);
+        return by_int(r, l, src, t->line[row], h->i64[row]);
     if (h->kind != SPOOR_VIEW_STR)
         return 0;
     uint32_t b = h->str[row];
-    if (r->hash_cache[b] == UINT32_MAX) {
-        size_t len;
-        const char *s = spoor_strpool_get(h->pool, b, &len);
-        r->hash_cache[b] = by_text(r, l, s, len);
+    if (r->hash_cache[b] && answer_holds(&r->answers[r->hash_cache[b] - 1], src, t->line[row]))
+        return r->answers[r->hash_cache[b] - 1].id;
+    if (!r->hash_cache[b]) {
+        if (r->nanswers == r->answers_cap) {
+            r->answers_cap = r->answers_cap ? r->answers_cap * 2 : 256;
+            r->answers = spoor_xrealloc(r->answers, r->answers_cap * sizeof *r->answers);
+        }
+        r->hash_cache[b] = (uint32_t)++r->nanswers;
     }
-    return r->hash_cache[b];
+    size_t len;
+    const char *s = spoor_strpool_get(h->pool, b, &len);
+    struct answer *a = &r->answers[r->hash_cache[b] - 1];
+    *a = by_text(r, l, src, t->line[row], s, len);
+    return a->id;
 }
 
 static uint32_t name_of(struct spoor_resolver *r, const struct spoor_view *n, size_t row)
@@ -138,12 +170,13 @@ static void resolve_rows(struct spoor_resolver *r, const struct spoor_table *t, 
     struct spoor_view h, nm;
     bool have_hash = spoor_view_bind(&h, SPOOR_FIELD_ARG, src->hash_key, strlen(src->hash_key), t, NULL);
     bool have_name = spoor_view_bind(&nm, SPOOR_FIELD_ARG, src->name_key, strlen(src->name_key), t, NULL);
-    memset(r->hash_cache, 0xff, spoor_strpool_count(t->pool) * sizeof *r->hash_cache);
+    memset(r->hash_cache, 0, spoor_strpool_count(t->pool) * sizeof *r->hash_cache);
     memset(r->name_cache, 0xff, spoor_strpool_count(t->pool) * sizeof *r->name_cache);
     memset(r->int_cache, 0, sizeof r->int_cache);
+    r->nanswers = 0;
     for (size_t i = 0; i < n; i++) {
         size_t row = rows ? rows[i] : i;
-        uint32_t id = have_hash ? hash_of(r, l, &h, row) : 0;
+        uint32_t id = have_hash ? hash_of(r, l, &h, t, row) : 0;
         if (!id && have_name)
             id = name_of(r, &nm, row);
         out[row] = id;
@@ -161,6 +194,12 @@ void spoor_resolver_keys(enum spoor_field field, const char *keys[2])
  * are left unresolved (calloc: untouched pages cost nothing). */
 static void prepare(struct spoor_resolver *r, const struct spoor_table *t, bool zeroed)
 {
+    if (t->nsources > r->srcs_cap) {
+        r->srcs_cap = t->nsources;
+        r->srcs = spoor_xrealloc(r->srcs, r->srcs_cap * sizeof *r->srcs);
+    }
+    for (size_t i = 0; i < t->nsources; i++)
+        r->srcs[i] = spoor_strpool_intern(r->pool, t->sources[i], strlen(t->sources[i]));
     learn(r, &r->lookups[0], &t->lookups[SPOOR_LOOKUP_FILE], t);
     learn(r, &r->lookups[1], &t->lookups[SPOOR_LOOKUP_HOST], t);
     if (zeroed) {
@@ -188,15 +227,6 @@ const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, co
     prepare(r, t, false);
     resolve_rows(r, t, NULL, t->nrows, &file_source, &r->lookups[0], r->file);
     resolve_rows(r, t, NULL, t->nrows, &host_source, &r->lookups[1], r->host);
-    return &r->out;
-}
-
-const struct spoor_resolved *spoor_resolver_resolve_files(struct spoor_resolver *r, const struct spoor_table *t)
-{
-    prepare(r, t, false);
-    resolve_rows(r, t, NULL, t->nrows, &file_source, &r->lookups[0], r->file);
-    if (t->nrows) /* no rows: maybe no array yet */
-        memset(r->host, 0, t->nrows * sizeof *r->host);
     return &r->out;
 }
 

@@ -225,7 +225,9 @@ static int64_t pid_of_thread(const struct spoor_table *t, int64_t tid)
     return SPOOR_NULL;
 }
 
-/* process_name / thread_name events for names this batch defined first. */
+/* process_name / thread_name events for each name an input defined, once per
+ * (input, pid or tid, name): a pid of another input, or a rename later in the
+ * same input, gets its own event. */
 static void put_names(struct spoor_perfetto_writer *w, const struct spoor_table *t)
 {
     static const enum spoor_lookup_kind kinds[2] = {SPOOR_LOOKUP_PROCESS, SPOOR_LOOKUP_THREAD};
@@ -235,8 +237,16 @@ static void put_names(struct spoor_perfetto_writer *w, const struct spoor_table 
             size_t klen, vlen;
             const char *key = spoor_strpool_get(t->pool, l->keys[i], &klen);
             const char *value = spoor_strpool_get(t->pool, l->values[i], &vlen);
+            const char *src = l->srcs[i] < t->nsources ? t->sources[l->srcs[i]] : "";
+            size_t slen = strlen(src);
+            char *seen = spoor_xmalloc(slen + klen + vlen + 2);
+            memcpy(seen, src, slen + 1);
+            memcpy(seen + slen + 1, key, klen + 1);
+            memcpy(seen + slen + klen + 2, value, vlen);
             size_t before = spoor_strpool_count(w->named[k]);
-            if (spoor_strpool_intern(w->named[k], key, klen) < before)
+            bool known = spoor_strpool_intern(w->named[k], seen, slen + klen + vlen + 2) < before;
+            free(seen);
+            if (known)
                 continue;
             char *end;
             long long id = strtoll(key, &end, 10);

@@ -1,6 +1,7 @@
-/* The lookups (first definition wins) and meta of the SQLite export: small
- * tables, so they are gathered in an in-memory database with SQLite's own
- * INSERT OR IGNORE and copied into the finished file (ATTACH) at the end. */
+/* The lookups and meta of the SQLite export: small tables, so they are
+ * gathered in an in-memory database with SQLite's own INSERT OR IGNORE and
+ * copied into the finished file (ATTACH) at the end. A lookup row is one
+ * definition: the input (source) that made it and the line it holds from. */
 #include "out/write_sqlite_internal.h"
 #include "spoor/error.h"
 
@@ -9,14 +10,14 @@
 
 /* name, columns; lookups in enum spoor_lookup_kind order, then meta. */
 static const char *const tables[][2] = {
-    {"files", "(hash TEXT PRIMARY KEY, path TEXT)"},
-    {"hosts", "(hash TEXT PRIMARY KEY, name TEXT)"},
-    {"strings", "(hash TEXT PRIMARY KEY, value TEXT)"},
-    {"procs", "(pid INTEGER PRIMARY KEY, name TEXT)"},
-    {"threads", "(tid INTEGER PRIMARY KEY, name TEXT)"},
+    {"files", "(hash TEXT, path TEXT, source TEXT, line INTEGER, PRIMARY KEY(source, hash, line))"},
+    {"hosts", "(hash TEXT, name TEXT, source TEXT, line INTEGER, PRIMARY KEY(source, hash, line))"},
+    {"strings", "(hash TEXT, value TEXT, source TEXT, line INTEGER, PRIMARY KEY(source, hash, line))"},
+    {"procs", "(pid INTEGER, name TEXT, source TEXT, line INTEGER, PRIMARY KEY(source, pid, line))"},
+    {"threads", "(tid INTEGER, name TEXT, source TEXT, line INTEGER, PRIMARY KEY(source, tid, line))"},
     {"meta", "(input INTEGER PRIMARY KEY, path TEXT, format TEXT, dialect TEXT, ts_unit TEXT, dur_unit TEXT,"
              " assumed TEXT, lines INTEGER, rows INTEGER, bytes INTEGER, disk_bytes INTEGER, skipped INTEGER,"
-             " skipped_by_reason TEXT, warning TEXT)"},
+             " skipped_by_reason TEXT, warning TEXT, redefined INTEGER)"},
 };
 enum { NTABLES = sizeof tables / sizeof tables[0] };
 
@@ -54,7 +55,7 @@ int sqlw_lookups_new(struct sqlw_lookups **out, struct spoor_error *err)
     if (exec_each(l->db, "CREATE TABLE %s.%s%s", "main", err) != SPOOR_OK)
         return err->code;
     for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++) {
-        char *sql = sqlite3_mprintf("INSERT OR IGNORE INTO %s VALUES(?,?)", tables[k][0]);
+        char *sql = sqlite3_mprintf("INSERT OR IGNORE INTO %s VALUES(?,?,?,?)", tables[k][0]);
         int rc = sqlite3_prepare_v2(l->db, sql, -1, &l->insert[k], NULL);
         sqlite3_free(sql);
         if (rc != SQLITE_OK)
@@ -99,6 +100,12 @@ int sqlw_lookups_add(struct sqlw_lookups *l, const struct spoor_table *t, struct
                 rc = sqlite3_bind_text(s, 2, l->scratch.data, (int)l->scratch.len, SQLITE_TRANSIENT);
             }
             if (rc == SQLITE_OK)
+                rc = lk->srcs[i] < t->nsources
+                         ? sqlite3_bind_text(s, 3, t->sources[lk->srcs[i]], -1, SQLITE_TRANSIENT)
+                         : sqlite3_bind_null(s, 3);
+            if (rc == SQLITE_OK)
+                rc = sqlite3_bind_int64(s, 4, (int64_t)lk->lines[i]);
+            if (rc == SQLITE_OK)
                 rc = sqlite3_step(s) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
             sqlite3_reset(s);
             if (rc != SQLITE_OK)
@@ -126,7 +133,7 @@ static void skips_json(struct wbuf *b, const struct spoor_skips *s)
 static int insert_meta(struct sqlw_lookups *l, const struct spoor_load_result *loaded, struct spoor_error *err)
 {
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(l->db, "INSERT INTO meta VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &s, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(l->db, "INSERT INTO meta VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &s, NULL) != SQLITE_OK)
         return db_fail(l->db, err, "cannot prepare the meta insert");
     int rc = SQLITE_OK;
     for (size_t i = 0; i < loaded->ninputs && rc == SQLITE_OK; i++) {
@@ -153,6 +160,7 @@ static int insert_meta(struct sqlw_lookups *l, const struct spoor_load_result *l
             sqlite3_bind_text(s, 14, in->warning, -1, SQLITE_TRANSIENT);
         else
             sqlite3_bind_null(s, 14);
+        sqlite3_bind_int64(s, 15, (int64_t)in->redefined);
         rc = sqlite3_step(s) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
         sqlite3_reset(s);
     }

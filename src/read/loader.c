@@ -63,6 +63,7 @@ struct run {
     size_t reduce_part, reduce_index;
     bool reducing;
     uint64_t lines_done;
+    struct spoor_table *defs;   /* the input's metadata definitions, to count redefinitions */
 
     bool stop;
     int status;
@@ -173,6 +174,13 @@ static int reduce_one(struct run *r, struct slot *s, struct spoor_error *err)
     struct spoor_table *b = s->batch;
     for (size_t i = 0; i < b->nrows; i++)
         b->line[i] += base;
+    bool defines = false;
+    for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++) {
+        spoor_lookup_shift_lines(&b->lookups[k], base);
+        defines |= b->lookups[k].n > 0;
+    }
+    if (defines)
+        spoor_table_append_lookups(r->defs, b);
     spoor_input_note_line(r->in, s->chunk.offset, base + 1);
     spoor_skips_merge(&r->report->skips, &s->skips, base);
     r->lines_done += s->lines;
@@ -417,6 +425,7 @@ static int run_input(struct run *r)
         r->slots[i].batch = spoor_table_new();
         spoor_table_add_source(r->slots[i].batch, r->report->path);
     }
+    r->defs = spoor_table_new();
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->changed, NULL);
     bool sequential = r->nparts == 1;
@@ -463,6 +472,10 @@ static int run_input(struct run *r)
         free(r->report->warning);
         r->report->warning = spoor_xstrdup(buf);
     }
+    static const enum spoor_lookup_kind hashes[] = {SPOOR_LOOKUP_FILE, SPOOR_LOOKUP_HOST, SPOOR_LOOKUP_STRING};
+    for (size_t k = 0; k < sizeof hashes / sizeof *hashes; k++)
+        r->report->redefined += spoor_lookup_redefinitions(&r->defs->lookups[hashes[k]]);
+    spoor_table_free(r->defs);
     free_slots(r);
     free(r->part_chunks);
     pthread_mutex_destroy(&r->mu);

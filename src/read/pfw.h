@@ -236,8 +236,9 @@ bool pfw_meta_key(const struct spoor_json_tok *key);
 /* Notes an args member if it is one a metadata event uses. */
 void pfw_meta_note(struct pfw_meta *m, const struct spoor_json_tok *key, const struct spoor_json_tok *val);
 /* Fills the lookup the event `event_name` defines (FH, HH, SH, PR,
- * process_name, thread_name); other metadata events fill none. */
+ * process_name, thread_name) as input src's definition at line; other
+ * metadata events fill none. */
 void pfw_meta_apply(struct spoor_table *t, const struct spoor_json_tok *event_name, const struct pfw_meta *m,
-                    int64_t pid, int64_t tid);
+                    int64_t pid, int64_t tid, uint32_t src, uint64_t line);
 
 #endif

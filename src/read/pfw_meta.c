@@ -12,7 +12,8 @@
  *                            (DFTracer 2024 writes the tid itself as the name and
  *                            "thread_name" as args.value)
  * A hash key is its text as written, so it matches the interned text of the
- * hhash/fhash arg columns. */
+ * hhash/fhash arg columns. A definition is recorded with its input and line:
+ * it holds in that input only, from that line on (spoor/table.h). */
 #include "read/pfw.h"
 
 #include <inttypes.h>
@@ -67,7 +68,7 @@ static uint32_t attribute_name(struct spoor_table *t, const struct pfw_meta *m)
 }
 
 void pfw_meta_apply(struct spoor_table *t, const struct spoor_json_tok *event_name, const struct pfw_meta *m,
-                    int64_t pid, int64_t tid)
+                    int64_t pid, int64_t tid, uint32_t src, uint64_t line)
 {
     const struct spoor_json_tok *e = event_name;
     int kind = key_is(e, "FH", 2) ? SPOOR_LOOKUP_FILE
@@ -94,5 +95,5 @@ void pfw_meta_apply(struct spoor_table *t, const struct spoor_json_tok *event_na
     } else {
         return;
     }
-    spoor_lookup_put(&t->lookups[kind], key, value);
+    spoor_lookup_put(&t->lookups[kind], src, key, value, line);
 }

@@ -162,7 +162,7 @@ static const char *emit_row(struct parser *ps, const struct pfw_fields *f, uint6
     for (size_t i = 0; i < f->nextra; i++)
         set_member(ps, &f->extra[i], row, NULL, padded);
     if (is_meta)
-        pfw_meta_apply(t, &f->tok[PFW_NAME], &meta, pid, tid);
+        pfw_meta_apply(t, &f->tok[PFW_NAME], &meta, pid, tid, ps->src, line);
     return NULL;
 }
 

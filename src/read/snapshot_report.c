@@ -66,6 +66,7 @@ uint8_t *load_report_encode(const struct spoor_input_report *rep, size_t *len)
     put64(&o, rep->lines);
     put64(&o, rep->rows);
     put64(&o, rep->bytes);
+    put64(&o, rep->redefined);
     put32(&o, rep->warning != NULL);
     put_str(&o, rep->warning);
     const struct spoor_skips *s = &rep->skips;
@@ -137,6 +138,7 @@ bool load_report_decode(const uint8_t *p, size_t len, struct spoor_input_report 
     rep->lines = get(&in, 8);
     rep->rows = get(&in, 8);
     rep->bytes = get(&in, 8);
+    rep->redefined = get(&in, 8);
     bool warned = get(&in, 4) != 0;
     char *text = spoor_xmalloc(len + 1); /* the warning, then the reasons */
     get_str(&in, text, len + 1);

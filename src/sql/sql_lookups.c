@@ -1,7 +1,9 @@
 /* The lookup tables filled from metadata events: files (FH), hosts (HH),
  * strings (SH), procs (process names by pid) and threads (thread names by
- * tid), in order of first definition. Hashes stay text (they may be wider
- * than 64 bits); a pid or tid that reads as an integer is one. */
+ * tid), one row per definition in order: its input (source) and the line it
+ * holds from, until that input's next definition of the key. Hashes stay
+ * text (they may be wider than 64 bits); a pid or tid that reads as an
+ * integer is one. */
 #include "sql/sql_internal.h"
 
 #include <errno.h>
@@ -36,7 +38,13 @@ static void lookup_column(const struct spoor_sql *s, const struct sql_small_tabl
 {
     const struct spoor_lookup *l = &s->t->lookups[d->kind];
     bool numeric_key = d->kind == SPOOR_LOOKUP_PROCESS || d->kind == SPOOR_LOOKUP_THREAD;
-    if (col == 1)
+    if (col == 3)
+        sqlite3_result_int64(ctx, (int64_t)l->lines[row]);
+    else if (col == 2 && l->srcs[row] < s->t->nsources)
+        sqlite3_result_text(ctx, s->t->sources[l->srcs[row]], -1, SQLITE_STATIC);
+    else if (col == 2)
+        sqlite3_result_null(ctx);
+    else if (col == 1)
         result_text(ctx, s->t, l->values[row]);
     else if (numeric_key)
         result_integer_or_text(ctx, s->t, l->keys[row]);
@@ -45,10 +53,15 @@ static void lookup_column(const struct spoor_sql *s, const struct sql_small_tabl
 }
 
 const struct sql_small_table sql_lookup_tables[] = {
-    {"files", "CREATE TABLE files(hash TEXT, name TEXT)", lookup_rows, lookup_column, SPOOR_LOOKUP_FILE},
-    {"hosts", "CREATE TABLE hosts(hash TEXT, name TEXT)", lookup_rows, lookup_column, SPOOR_LOOKUP_HOST},
-    {"strings", "CREATE TABLE strings(hash TEXT, value TEXT)", lookup_rows, lookup_column, SPOOR_LOOKUP_STRING},
-    {"procs", "CREATE TABLE procs(pid INTEGER, name TEXT)", lookup_rows, lookup_column, SPOOR_LOOKUP_PROCESS},
-    {"threads", "CREATE TABLE threads(tid INTEGER, name TEXT)", lookup_rows, lookup_column, SPOOR_LOOKUP_THREAD},
+    {"files", "CREATE TABLE files(hash TEXT, name TEXT, source TEXT, line INTEGER)", lookup_rows, lookup_column,
+     SPOOR_LOOKUP_FILE},
+    {"hosts", "CREATE TABLE hosts(hash TEXT, name TEXT, source TEXT, line INTEGER)", lookup_rows, lookup_column,
+     SPOOR_LOOKUP_HOST},
+    {"strings", "CREATE TABLE strings(hash TEXT, value TEXT, source TEXT, line INTEGER)", lookup_rows, lookup_column,
+     SPOOR_LOOKUP_STRING},
+    {"procs", "CREATE TABLE procs(pid INTEGER, name TEXT, source TEXT, line INTEGER)", lookup_rows, lookup_column,
+     SPOOR_LOOKUP_PROCESS},
+    {"threads", "CREATE TABLE threads(tid INTEGER, name TEXT, source TEXT, line INTEGER)", lookup_rows,
+     lookup_column, SPOOR_LOOKUP_THREAD},
     {NULL, NULL, NULL, NULL, 0},
 };

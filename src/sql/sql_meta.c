@@ -46,6 +46,7 @@ static void add_input(struct spoor_sql *s, const struct spoor_input_report *in)
     add_number(s, p, "bytes", (int64_t)in->bytes);
     add_number(s, p, "disk_bytes", (int64_t)in->disk_bytes);
     add_number(s, p, "skipped", (int64_t)in->skips.total);
+    add_number(s, p, "redefined", (int64_t)in->redefined);
     for (size_t k = 0; k < in->skips.nreasons; k++) {
         char key[256];
         snprintf(key, sizeof key, "skipped:%s", in->skips.reason[k]);

@@ -63,6 +63,18 @@ static void copy_rows(struct spoor_table *dst, const struct spoor_table *src, si
     dst->nrows = base + src->nrows;
 }
 
+/* Every definition of src, with its input mapped and its line kept. */
+static void append_lookups(struct spoor_table *dst, const struct spoor_table *src, struct remap *m,
+                           const uint32_t *src_map)
+{
+    for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++) {
+        const struct spoor_lookup *l = &src->lookups[k];
+        for (size_t i = 0; i < l->n; i++)
+            spoor_lookup_put(&dst->lookups[k], l->srcs[i] < src->nsources ? src_map[l->srcs[i]] : 0,
+                             map_id(m, dst, src, l->keys[i]), map_id(m, dst, src, l->values[i]), l->lines[i]);
+    }
+}
+
 void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src)
 {
     struct remap m = {spoor_xmalloc(spoor_strpool_count(src->pool) * sizeof(uint32_t)),
@@ -79,12 +91,20 @@ void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src)
 
     for (size_t c = 0; c < src->ncols; c++)
         append_column(dst, src, &src->cols[c], base, &m);
-    for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++) {
-        const struct spoor_lookup *l = &src->lookups[k];
-        for (size_t i = 0; i < l->n; i++)
-            spoor_lookup_put(&dst->lookups[k], map_id(&m, dst, src, l->keys[i]),
-                             map_id(&m, dst, src, l->values[i]));
-    }
+    append_lookups(dst, src, &m, src_map);
+    free(src_map);
+    free(m.ids);
+}
+
+void spoor_table_append_lookups(struct spoor_table *dst, const struct spoor_table *src)
+{
+    struct remap m = {spoor_xmalloc(spoor_strpool_count(src->pool) * sizeof(uint32_t)),
+                      spoor_strpool_count(src->pool)};
+    memset(m.ids, 0xff, m.n * sizeof *m.ids);
+    uint32_t *src_map = spoor_xmalloc((src->nsources ? src->nsources : 1) * sizeof *src_map);
+    for (size_t i = 0; i < src->nsources; i++)
+        src_map[i] = spoor_table_add_source(dst, src->sources[i]);
+    append_lookups(dst, src, &m, src_map);
     free(src_map);
     free(m.ids);
 }

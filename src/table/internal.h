@@ -14,6 +14,5 @@ static inline void spoor_column_unset(struct spoor_column *col, size_t row)
     col->valid[row / 64] &= ~(1ULL << (row % 64));
 }
 void spoor_lookup_reset(struct spoor_lookup *l);
-void spoor_lookup_release(struct spoor_lookup *l);
 
 #endif

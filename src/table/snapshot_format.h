@@ -30,7 +30,8 @@
  *               invalid) and its validity words (bits past the last row clear)
  *     STRINGS   u64 n, u64 bytes, u32 off[n + 1], u32 hash[n], the bytes (each
  *               string NUL-terminated; string 0 is "")
- *     LOOKUPS   per kind: u64 n, u32 keys[n], u32 values[n]
+ *     LOOKUPS   per kind: u64 n, u32 keys[n], u32 values[n], u64 lines[n] (the
+ *               input's definitions in put order)
  *     REPORT    the caller's bytes
  *   directory: n entries of 24 bytes: u32 kind, u32 crc32 of the section,
  *              u64 offset, u64 length */
@@ -49,7 +50,7 @@ enum {
     SNAP_SHAPE_HEAD = 16,
     SNAP_COL_ENTRY = 8,
     SNAP_FIXED_ARRAYS = 8,      /* ts, dur, pid, tid, line, name, cat, ph */
-    SNAP_VERSION = 3,           /* 3: ctime and inode in the fingerprint */
+    SNAP_VERSION = 4,           /* 3: ctime and inode in the fingerprint; 4: lines of lookups */
     SNAP_BYTE_ORDER = 0x01020304,
 };
 enum snap_kind { SNAP_SHAPE = 1, SNAP_ARRAY, SNAP_STRINGS, SNAP_LOOKUPS, SNAP_REPORT };

@@ -121,14 +121,15 @@ static bool read_lookups(struct spoor_snapshot *s, const uint8_t *p, uint64_t le
             return false;
         uint64_t n = spoor_get64(p + at);
         at += 8;
-        if (n > (len - at) / 8)
+        if (n > (len - at) / 16)
             return false;
         const uint32_t *keys = (const uint32_t *)(p + at), *values = keys + n;
+        const uint8_t *lines = p + at + 8 * n;
         if (n && snap_max_id(keys, 2 * n) >= s->nstrings)
             return false;
-        for (uint64_t i = 0; i < n; i++)
-            spoor_lookup_put(&s->lookups[k], keys[i], values[i]);
-        at += 8 * n;
+        for (uint64_t i = 0; i < n; i++) /* a snapshot holds one input: src 0 */
+            spoor_lookup_put(&s->lookups[k], 0, keys[i], values[i], spoor_get64(lines + 8 * i));
+        at += 16 * n;
     }
     return at == len;
 }

@@ -155,6 +155,7 @@ static void put_lookups(struct writer *w, const struct spoor_table *t)
         put(w, &n, sizeof n);
         put(w, l->keys, l->n * sizeof *l->keys);
         put(w, l->values, l->n * sizeof *l->values);
+        put(w, l->lines, l->n * sizeof *l->lines);
     }
     end_section(w);
 }

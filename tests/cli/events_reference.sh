@@ -48,7 +48,8 @@ check_count datacrumbs-trace-2024.pfw.gz "cat = 'sys' AND dur BETWEEN 1000 AND 1
 check_count datacrumbs-profile-2024.pfw "size_sum IS NULL AND ph = 'C'" \
   "e.get('ph') == 'C' and a.get('size_sum') is None"
 
-# file resolved through FH metadata, as a script that keeps the map.
+# file resolved through FH metadata, as a script that keeps the map: a hash
+# means what the file last defined it as (the file redefines some).
 file=$PFW/dftracer-cm1-2024-rank0.pfw.gz
 "$SPOOR_BIN" events --no-progress --format jsonl --columns line,name,file,host --where "file LIKE '%.dat'" "$file" \
   > "$WORK/files.jsonl" || fail "spoor events failed on the cm1 trace"
@@ -62,9 +63,9 @@ for no, line in enumerate(gzip.open(sys.argv[1], "rt"), 1):
     e = json.loads(line)
     a = e.get("args", {})
     if e.get("name") == "FH":
-        fh.setdefault(str(a["value"]), a["name"])
+        fh[str(a["value"])] = a["name"]
     if e.get("name") == "HH":
-        hh.setdefault(str(a["value"]), a["name"])
+        hh[str(a["value"])] = a["name"]
     f = fh.get(str(a.get("fhash")), a.get("fname"))
     if f is not None and f.lower().endswith(".dat"):
         want.append({"line": no, "name": e["name"], "file": f, "host": hh.get(str(a.get("hhash")), a.get("hostname"))})

@@ -66,7 +66,8 @@ static void consume_view(struct spoor_table *b)
     }
     for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++)
         for (size_t j = 0; j < b->lookups[k].n; j++)
-            sink += strlen(spoor_table_str(b, spoor_lookup_get(&b->lookups[k], b->lookups[k].keys[j])));
+            sink += strlen(spoor_table_str(b, spoor_lookup_get(&b->lookups[k], 0, b->lookups[k].keys[j],
+                                                                                b->lookups[k].lines[j], NULL, NULL)));
     sink += spoor_table_find_column(b, "fname") != NULL;
     spoor_table_free(b);
 }

@@ -53,9 +53,10 @@ static inline void fx_real(struct spoor_table *t, size_t row, const char *key, d
     spoor_table_set(t, fx_col(t, key), row, &v);
 }
 
+/* A definition of the table's first input, in force from before its first line. */
 static inline void fx_lookup(struct spoor_table *t, enum spoor_lookup_kind kind, const char *key, const char *value)
 {
-    spoor_lookup_put(&t->lookups[kind], fx_intern(t, key), fx_intern(t, value));
+    spoor_lookup_put(&t->lookups[kind], 0, fx_intern(t, key), fx_intern(t, value), 0);
 }
 
 #endif

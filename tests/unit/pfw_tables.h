@@ -92,7 +92,8 @@ static inline bool pfw_tables_equal(const struct spoor_table *a, const struct sp
             return false;
         }
         for (size_t i = 0; i < la->n; i++)
-            if (!pfw_same_str(a, la->keys[i], b, lb->keys[i]) || !pfw_same_str(a, la->values[i], b, lb->values[i])) {
+            if (!pfw_same_str(a, la->keys[i], b, lb->keys[i]) || !pfw_same_str(a, la->values[i], b, lb->values[i]) ||
+                la->lines[i] != lb->lines[i] || la->srcs[i] != lb->srcs[i]) {
                 snprintf(why, cap, "lookup %d entry %zu differs", k, i);
                 return false;
             }

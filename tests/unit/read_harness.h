@@ -50,6 +50,8 @@ static inline int harness_load(const struct spoor_format *fmt, const char *text,
         st = fmt->parse(&job, text + from, to - from, &h->err);
         for (size_t r = 0; r < batch->nrows; r++)
             batch->line[r] += h->lines;
+        for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++)
+            spoor_lookup_shift_lines(&batch->lookups[k], h->lines);
         spoor_skips_merge(&h->skips, &skips, h->lines);
         h->lines += job.lines;
         if (batch->nrows) /* an empty batch adds nothing */

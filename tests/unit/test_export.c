@@ -40,13 +40,15 @@ static struct spoor_table *first_batch(void)
     return t;
 }
 
-/* Batch 2: new args (a real, a case clash, a fixed name), a clashing FH. */
+/* Batch 2: new args (a real, a case clash, a fixed name), an FH redefined
+ * after its first row (lines go on from batch 1). */
 static struct spoor_table *second_batch(void)
 {
     struct spoor_table *t = spoor_table_new();
     spoor_table_add_source(t, "a.pfw");
-    fx_lookup(t, SPOOR_LOOKUP_FILE, "77", "/other");
+    spoor_lookup_put(&t->lookups[SPOOR_LOOKUP_FILE], 0, fx_intern(t, "77"), fx_intern(t, "/other"), 11);
     size_t r = fx_row(t, -2500, 0, "write", "POSIX", 10, 12, 0);
+    t->line[r] = 10;
     fx_int(t, r, "size", 7);
     fx_real(t, r, "ratio", 0.25);
     fx_str(t, r, "Size", "big");
@@ -190,7 +192,8 @@ static void sqlite_columns_of_later_batches(void **state)
 static void sqlite_lookups_and_meta(void **state)
 {
     const char *db = export_db("lookups.db", NULL, 0, NULL);
-    assert_string_equal(query(db, "SELECT count(*) || path FROM files"), "1/data/f");
+    assert_string_equal(query(db, "SELECT group_concat(path || '@' || source || ':' || line, ',') FROM files"),
+                        "/data/f@a.pfw:0,/other@a.pfw:11");
     assert_string_equal(query(db, "SELECT name FROM hosts WHERE hash = '5'"), "node1");
     assert_string_equal(query(db, "SELECT typeof(pid) || name FROM procs"), "integerrank 0");
     assert_string_equal(query(db, "SELECT tid || name FROM threads"), "11main");

@@ -285,13 +285,6 @@ static void test_resolved(void **state)
     assert_string_equal(run(T, res, "host IS NULL"), "1,2,4,5");
     /* Without a resolver file and host are null. */
     assert_string_equal(run(T, NULL, "file IS NULL"), "0,1,2,3,4,5");
-    /* Files only: the same files, every host null. */
-    struct spoor_resolver *files = spoor_resolver_new();
-    const struct spoor_resolved *only = spoor_resolver_resolve_files(files, T);
-    assert_string_equal(run(T, only, "file = '/data/a.h5'"), "0,1");
-    assert_string_equal(run(T, only, "file IS NULL"), "3,4,5");
-    assert_string_equal(run(T, only, "host IS NULL"), "0,1,2,3,4,5");
-    spoor_resolver_free(files);
 
     /* A later batch with its own pool resolves through what earlier ones defined. */
     struct spoor_table *t2 = spoor_table_new();

@@ -30,7 +30,7 @@ static const char *lookup(const struct harness *h, enum spoor_lookup_kind kind, 
     uint32_t id = spoor_strpool_find(h->table->pool, key, strlen(key));
     if (id == UINT32_MAX)
         return NULL;
-    uint32_t v = spoor_lookup_get(&h->table->lookups[kind], id);
+    uint32_t v = spoor_lookup_get(&h->table->lookups[kind], 0, id, UINT64_MAX, NULL, NULL);
     return v ? str(h, v) : NULL;
 }
 
@@ -180,12 +180,18 @@ static void test_dftracer_2024_metadata(void **state)
     assert_string_equal(lookup(&h, SPOOR_LOOKUP_FILE, "33084"), "/etc/x.conf");
     assert_string_equal(lookup(&h, SPOOR_LOOKUP_STRING, "33764"), "./cm1.exe");
     assert_string_equal(lookup(&h, SPOOR_LOOKUP_THREAD, "8"), "8");
-    /* PR comes first, so it names the process */
-    assert_string_equal(lookup(&h, SPOOR_LOOKUP_PROCESS, "7"), "rank 0");
+    /* PR names the process from its line (7), process_name from the next one */
+    uint32_t pid = spoor_strpool_find(h.table->pool, "7", 1);
+    const struct spoor_lookup *procs = &h.table->lookups[SPOOR_LOOKUP_PROCESS];
+    assert_string_equal(str(&h, spoor_lookup_get(procs, 0, pid, 7, NULL, NULL)), "rank 0");
+    assert_string_equal(str(&h, spoor_lookup_get(procs, 0, pid, 8, NULL, NULL)), "Rank 0");
+    assert_int_equal(spoor_lookup_get(procs, 0, pid, 6, NULL, NULL), 0);
     /* hashes are interned text and join the lookups by id */
     const struct spoor_column *fh = spoor_table_find_column(h.table, "fhash");
     assert_int_equal(fh->type, SPOOR_STR);
-    assert_string_equal(str(&h, spoor_lookup_get(&h.table->lookups[SPOOR_LOOKUP_FILE], fh->str[4])), "/etc/x.conf");
+    assert_string_equal(str(&h, spoor_lookup_get(&h.table->lookups[SPOOR_LOOKUP_FILE], 0, fh->str[4], h.table->line[4],
+                                                 NULL, NULL)),
+                        "/etc/x.conf");
     assert_int_equal(spoor_table_find_column(h.table, "p_idx")->type, SPOOR_I64);
     assert_string_equal(harness_cell(&h, "p_idx", 4), "-1");
     assert_true(h.table->ts[4] == 1727387307985825000LL);
@@ -244,7 +250,9 @@ static void test_datacrumbs_2024(void **state)
     assert_string_equal(lookup(&h, SPOOR_LOOKUP_HOST, "314828689199209182275661060106169083757"), "ebpf");
     assert_string_equal(lookup(&h, SPOOR_LOOKUP_FILE, "133892054826312681618397557253802428535"), "/etc/a.conf");
     const struct spoor_column *fh = spoor_table_find_column(h.table, "fhash");
-    assert_string_equal(str(&h, spoor_lookup_get(&h.table->lookups[SPOOR_LOOKUP_FILE], fh->str[2])), "/etc/a.conf");
+    assert_string_equal(str(&h, spoor_lookup_get(&h.table->lookups[SPOOR_LOOKUP_FILE], 0, fh->str[2], h.table->line[2],
+                                                 NULL, NULL)),
+                        "/etc/a.conf");
     assert_string_equal(harness_cell(&h, "size_sum", 2), "3357");
     harness_free(&h);
 }

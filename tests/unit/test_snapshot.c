@@ -53,8 +53,8 @@ static char *render(const struct spoor_table *t)
     }
     for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++)
         for (size_t i = 0; i < t->lookups[k].n; i++)
-            fprintf(f, "lookup %d %s=%s\n", k, spoor_table_str(t, t->lookups[k].keys[i]),
-                    spoor_table_str(t, t->lookups[k].values[i]));
+            fprintf(f, "lookup %d %s=%s from line %llu\n", k, spoor_table_str(t, t->lookups[k].keys[i]),
+                    spoor_table_str(t, t->lookups[k].values[i]), (unsigned long long)t->lookups[k].lines[i]);
     fclose(f);
     return buf;
 }
@@ -106,8 +106,10 @@ static struct spoor_table *batch(size_t n, uint64_t first_line)
     set_str(t, "to_string", n / 2, "text");
     spoor_table_column(t, spoor_table_intern(t, "never", 5));
     uint32_t k = spoor_table_intern(t, "h1", 2), v = spoor_table_intern(t, "/file/one", 9);
-    spoor_lookup_put(&t->lookups[SPOOR_LOOKUP_FILE], k, v);
-    spoor_lookup_put(&t->lookups[SPOOR_LOOKUP_HOST], spoor_table_intern(t, "hh", 2), spoor_table_intern(t, "node", 4));
+    spoor_lookup_put(&t->lookups[SPOOR_LOOKUP_FILE], 0, k, v, 1);
+    spoor_lookup_put(&t->lookups[SPOOR_LOOKUP_FILE], 0, k, spoor_table_intern(t, "/file/two", 9), 7);
+    spoor_lookup_put(&t->lookups[SPOOR_LOOKUP_HOST], 0, spoor_table_intern(t, "hh", 2), spoor_table_intern(t, "node", 4),
+                     2);
     return t;
 }
 

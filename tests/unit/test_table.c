@@ -74,22 +74,48 @@ static void test_column_promotion(void **state)
     spoor_table_free(t);
 }
 
-static void test_lookup_first_definition_wins(void **state)
+/* A key means what its own input defined at or before the line asked about. */
+static void test_lookup_per_input_and_line(void **state)
 {
     struct spoor_table *t = spoor_table_new();
     struct spoor_lookup *l = &t->lookups[SPOOR_LOOKUP_FILE];
-    uint32_t h = spoor_table_intern(t, "123", 3);
-    spoor_lookup_put(l, h, spoor_table_intern(t, "/a", 2));
-    spoor_lookup_put(l, h, spoor_table_intern(t, "/b", 2));
-    assert_string_equal(spoor_table_str(t, spoor_lookup_get(l, h)), "/a");
-    assert_int_equal(spoor_lookup_get(l, spoor_table_intern(t, "9", 1)), 0);
+    uint32_t h = spoor_table_intern(t, "123", 3), a = spoor_table_intern(t, "/a", 2), b = spoor_table_intern(t, "/b", 2);
+    uint32_t c = spoor_table_intern(t, "/c", 2);
+    spoor_lookup_put(l, 0, h, a, 10);
+    spoor_lookup_put(l, 0, h, a, 20);           /* a repeat: dropped */
+    spoor_lookup_put(l, 0, h, b, 50);           /* a redefinition */
+    spoor_lookup_put(l, 1, h, c, 5);            /* another input's hash */
+    assert_int_equal(l->n, 3);
+    assert_int_equal(spoor_lookup_redefinitions(l), 1);
+    uint64_t from, to;
+    assert_int_equal(spoor_lookup_get(l, 0, h, 9, &from, &to), 0);     /* before the first definition */
+    assert_true(from == 0 && to == 10);
+    assert_int_equal(spoor_lookup_get(l, 0, h, 10, &from, &to), a);
+    assert_true(from == 10 && to == 50);
+    assert_int_equal(spoor_lookup_get(l, 0, h, 49, NULL, NULL), a);
+    assert_int_equal(spoor_lookup_get(l, 0, h, 50, &from, &to), b);
+    assert_true(from == 50 && to == UINT64_MAX);
+    assert_int_equal(spoor_lookup_get(l, 1, h, 6, NULL, NULL), c);
+    assert_int_equal(spoor_lookup_get(l, 1, h, 4, NULL, NULL), 0);
+    assert_int_equal(spoor_lookup_get(l, 2, h, 100, NULL, NULL), 0);  /* an input that defined nothing */
+    /* Out of line order (workers merging): the same answers. */
+    spoor_lookup_put(l, 3, h, b, 50);
+    spoor_lookup_put(l, 3, h, a, 10);
+    assert_int_equal(spoor_lookup_get(l, 3, h, 30, NULL, NULL), a);
+    assert_int_equal(spoor_lookup_get(l, 3, h, 60, NULL, NULL), b);
+    assert_int_equal(spoor_lookup_redefinitions(l), 2);
+    /* Growing keeps every chain. */
     for (int i = 0; i < 1000; i++) {
         char k[16];
         int n = snprintf(k, sizeof k, "k%d", i);
-        spoor_lookup_put(l, spoor_table_intern(t, k, (size_t)n), h);
+        spoor_lookup_put(l, 0, spoor_table_intern(t, k, (size_t)n), h, 1);
     }
-    assert_int_equal(l->n, 1001);
-    assert_int_equal(spoor_lookup_get(l, spoor_table_intern(t, "k999", 4)), h);
+    assert_int_equal(spoor_lookup_get(l, 0, spoor_table_intern(t, "k999", 4), 1, NULL, NULL), h);
+    assert_int_equal(spoor_lookup_get(l, 0, h, 49, NULL, NULL), a);
+    assert_int_equal(spoor_lookup_get(l, 3, h, 60, NULL, NULL), b);
+    spoor_lookup_shift_lines(l, 100);
+    assert_int_equal(spoor_lookup_get(l, 0, h, 149, NULL, NULL), a);
+    assert_int_equal(spoor_lookup_get(l, 0, h, 109, NULL, NULL), 0);
     spoor_table_free(t);
 }
 
@@ -115,8 +141,8 @@ static struct spoor_table *batch(const char *source, int first, int n)
             spoor_table_set(t, c, r, &v);
         }
     }
-    spoor_lookup_put(&t->lookups[SPOOR_LOOKUP_HOST], spoor_table_intern(t, "h1", 2),
-                     spoor_table_intern(t, source, strlen(source)));
+    spoor_lookup_put(&t->lookups[SPOOR_LOOKUP_HOST], 0, spoor_table_intern(t, "h1", 2),
+                     spoor_table_intern(t, source, strlen(source)), (uint64_t)first + 1);
     return t;
 }
 
@@ -196,7 +222,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strpool_interns_and_finds),
         cmocka_unit_test(test_column_promotion),
-        cmocka_unit_test(test_lookup_first_definition_wins),
+        cmocka_unit_test(test_lookup_per_input_and_line),
         cmocka_unit_test(test_append_is_independent_of_batching),
         cmocka_unit_test(test_clear_keeps_table_usable),
         cmocka_unit_test(test_new_rows_start_absent),

@@ -87,6 +87,10 @@ static void print_table(FILE *out, const struct spoor_stats *s, const struct spo
         for (size_t k = 0; k < in->skips.nreasons; k++)
             fprintf(out, "%s%llu %s", k ? ", " : " (", (unsigned long long)in->skips.count[k], in->skips.reason[k]);
         fprintf(out, "%s\n", in->skips.nreasons ? ")" : "");
+        if (in->redefined)
+            fprintf(out, "redefined   %llu hash definitions (FH/HH/SH) change an earlier one; each event takes the one"
+                         " in force at its line\n",
+                    (unsigned long long)in->redefined);
         if (in->warning)
             fprintf(out, "warning     %s\n", in->warning);
     }
@@ -147,8 +151,9 @@ static void print_json(FILE *out, const struct spoor_stats *s, const struct spoo
                in->dialect.pid_tid_swapped ? "true" : "false");
         json_str(out, in->dialect.assumed);
         fprintf(out, ", \"disk_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"lines\": %" PRIu64
-               ", \"rows\": %" PRIu64 ", \"skipped\": %" PRIu64 ", \"skipped_by_reason\": {",
-               in->disk_bytes, in->bytes, in->lines, in->rows, in->skips.total);
+               ", \"rows\": %" PRIu64 ", \"redefined\": %" PRIu64 ", \"skipped\": %" PRIu64
+               ", \"skipped_by_reason\": {",
+               in->disk_bytes, in->bytes, in->lines, in->rows, in->redefined, in->skips.total);
         for (size_t k = 0; k < in->skips.nreasons; k++) {
             fprintf(out, "%s", k ? ", " : "");
             json_str(out, in->skips.reason[k]);

@@ -85,6 +85,10 @@ void load_args_report(const char *cmd, const struct spoor_load_result *result)
         const struct spoor_input_report *in = &result->inputs[i];
         if (in->warning)
             fprintf(stderr, "spoor %s: warning: %s\n", cmd, in->warning);
+        if (in->redefined)
+            fprintf(stderr, "spoor %s: %s: %llu metadata definitions give a hash another meaning later in the file;"
+                            " each event takes the one in force at its line\n",
+                    cmd, in->path, (unsigned long long)in->redefined);
         const struct spoor_skips *s = &in->skips;
         if (!s->total)
             continue;
