@@ -272,6 +272,74 @@ static void test_strmatch(void **state)
 #undef GLOB
 }
 
+/* The file a resolver gives row `row`, or "-". */
+static const char *file_of(const struct spoor_resolved *res, size_t row)
+{
+    return res->file[row] ? spoor_strpool_get(res->pool, res->file[row], NULL) : "-";
+}
+
+/* Hashes resolve within their own input, by the definition in force at the
+ * row's line: rows of two inputs sharing hash text in one table, a
+ * redefinition inside a batch, and one in a later batch. */
+static void test_resolved_per_input_and_line(void **state)
+{
+    (void)state;
+    struct spoor_table *t = spoor_table_new();
+    uint32_t a = spoor_table_add_source(t, "a.pfw"), b = spoor_table_add_source(t, "b.pfw");
+    uint32_t h = fx_intern(t, "11");
+    struct spoor_lookup *files = &t->lookups[SPOOR_LOOKUP_FILE];
+    spoor_lookup_put(files, a, h, fx_intern(t, "/a/one"), 2);
+    spoor_lookup_put(files, b, h, fx_intern(t, "/b/one"), 2);
+    spoor_lookup_put(files, a, h, fx_intern(t, "/a/two"), 6);
+    const uint32_t src[] = {a, b, a, b, a, b, a};
+    const uint64_t line[] = {1, 3, 3, 4, 5, 9, 7};
+    for (size_t i = 0; i < 7; i++) {
+        size_t r = fx_row(t, 1, 1, "read", "POSIX", 1, 1, 'X');
+        t->src[r] = src[i];
+        t->line[r] = line[i];
+        fx_str(t, r, "fhash", "11");
+    }
+    struct spoor_resolver *r = spoor_resolver_new();
+    const struct spoor_resolved *res = spoor_resolver_resolve(r, t);
+    const char *want[] = {"-", "/b/one", "/a/one", "/b/one", "/a/one", "/b/one", "/a/two"};
+    for (size_t i = 0; i < 7; i++)
+        assert_string_equal(file_of(res, i), want[i]);
+    spoor_resolver_free(r);
+    spoor_table_free(t);
+
+    /* Streaming: batch 1 defines 11 at line 2; batch 2 (its own pool) uses it,
+     * redefines it at line 12 and uses it again; an input that never defined
+     * 11 gets nothing from the others. */
+    r = spoor_resolver_new();
+    struct spoor_table *b1 = spoor_table_new();
+    spoor_table_add_source(b1, "a.pfw");
+    spoor_lookup_put(&b1->lookups[SPOOR_LOOKUP_FILE], 0, fx_intern(b1, "11"), fx_intern(b1, "/a/one"), 2);
+    size_t row = fx_row(b1, 1, 1, "read", "POSIX", 1, 1, 'X');
+    b1->line[row] = 3;
+    fx_str(b1, row, "fhash", "11");
+    assert_string_equal(file_of(spoor_resolver_resolve(r, b1), 0), "/a/one");
+    struct spoor_table *b2 = spoor_table_new();
+    spoor_table_add_source(b2, "a.pfw");
+    fx_int(b2, fx_row(b2, 1, 1, "x", "y", 1, 1, 'X'), "zzz", 1); /* shifts ids against b1's pool */
+    spoor_lookup_put(&b2->lookups[SPOOR_LOOKUP_FILE], 0, fx_intern(b2, "11"), fx_intern(b2, "/a/two"), 12);
+    for (uint64_t l = 10; l <= 14; l += 4) {
+        row = fx_row(b2, 1, 1, "read", "POSIX", 1, 1, 'X');
+        b2->line[row] = l;
+        fx_str(b2, row, "fhash", "11");
+    }
+    res = spoor_resolver_resolve(r, b2);
+    assert_string_equal(file_of(res, 1), "/a/one");
+    assert_string_equal(file_of(res, 2), "/a/two");
+    struct spoor_table *other = spoor_table_new();
+    spoor_table_add_source(other, "c.pfw");
+    fx_str(other, fx_row(other, 1, 1, "read", "POSIX", 1, 1, 'X'), "fhash", "11");
+    assert_string_equal(file_of(spoor_resolver_resolve(r, other), 0), "-");
+    spoor_table_free(b1);
+    spoor_table_free(b2);
+    spoor_table_free(other);
+    spoor_resolver_free(r);
+}
+
 static void test_resolved(void **state)
 {
     struct spoor_resolver *r = spoor_resolver_new();
@@ -468,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_like_glob),
         cmocka_unit_test(test_strmatch),
         cmocka_unit_test(test_resolved),
+        cmocka_unit_test(test_resolved_per_input_and_line),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_refs_and_suggestions),
         cmocka_unit_test(test_rebind),
