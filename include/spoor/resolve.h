@@ -114,9 +114,23 @@ void spoor_resolver_free(struct spoor_resolver *r);
 /* Learns the batch's FH and HH lookups, then resolves its rows. The result
  * stays valid until the next call. Batches must come in input order. */
 const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, const struct spoor_table *batch);
+/* The same, files only: every host reads as null. */
+const struct spoor_resolved *spoor_resolver_resolve_files(struct spoor_resolver *r, const struct spoor_table *batch);
 /* The same for rows[0..n) of the batch only; the other rows read as null. */
 const struct spoor_resolved *spoor_resolver_resolve_rows(struct spoor_resolver *r, const struct spoor_table *batch,
                                                          const uint32_t *rows, size_t n);
+/* For recipes that want names, not rows (stats counts distinct files): learns
+ * the batch's FH and HH definitions as the calls above do (batches in input
+ * order), then answers for one hash text at a time: the name (an id in the
+ * resolver's pool, 0 = none) that `hash` has for field (SPOOR_FIELD_FILE or
+ * SPOOR_FIELD_HOST) in the batch's input `input` (index into its sources) at
+ * line, and the lines [from, to) over which that answer holds. */
+void spoor_resolver_learn(struct spoor_resolver *r, const struct spoor_table *batch);
+uint32_t spoor_resolver_find(const struct spoor_resolver *r, enum spoor_field field, uint32_t input, const char *hash,
+                             size_t len, uint64_t line, uint64_t *from, uint64_t *to);
+/* A name given by a row itself (fname, hostname), as an id of the same pool. */
+uint32_t spoor_resolver_intern(struct spoor_resolver *r, const char *s, size_t len);
+const struct spoor_strpool *spoor_resolver_pool(const struct spoor_resolver *r);
 /* The args keys file or host (field) is resolved from: the hash, then the
  * name the row may carry itself. */
 void spoor_resolver_keys(enum spoor_field field, const char *keys[2]);

@@ -5,16 +5,14 @@
  * own string pools); a batch is first reduced to its distinct keys through
  * small id-indexed caches, so the per-row cost is a few array lookups.
  *
- * Files and hosts are counted in input order (reduce), by the names the
- * resolver gives each row: a hash means what its own input defined at the
- * row's line, so two hashes of one path count once and one hash redefined
- * with another path counts twice. A hash its input never defined (before the
- * row) counts as one file per input and hash. */
+ * Files and hosts are counted in input order (reduce), by name
+ * (stats_names.c): a hash means what its own input defined at the row's
+ * line, so two hashes of one path count once and one hash redefined with
+ * another path counts twice. */
 #include "spoor/stats.h"
 #include "spoor/error.h"
 #include "spoor/resolve.h"
-
-#include <stdio.h>
+#include "stats_names.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,20 +38,12 @@ struct worker {
     size_t pair_slots, pairs_used;
 };
 
-/* Distinct names (resolver ids) of files or hosts, and hashes left unresolved. */
-struct names {
-    uint8_t *seen;                /* per resolver id */
-    size_t cap;
-    uint64_t n;
-    struct spoor_strpool *unresolved; /* input path "\0" hash */
-};
-
 struct spoor_stats_run {
     struct worker *workers;
     int nworkers;
     bool groups;                  /* per cat and (cat, name): not for the period figures alone */
     struct spoor_resolver *resolver; /* reduce: the stats sink's own */
-    struct names files, hosts;
+    struct stats_names *files, *hosts;
 };
 
 static void groups_init(struct groups *g)
@@ -106,8 +96,8 @@ static struct spoor_stats_run *begin(int threads, bool groups)
     run->nworkers = threads;
     run->groups = groups;
     run->workers = spoor_xcalloc((size_t)threads, sizeof *run->workers);
-    run->files.unresolved = spoor_strpool_new();
-    run->hosts.unresolved = spoor_strpool_new();
+    run->files = stats_names_new(SPOOR_FIELD_FILE);
+    run->hosts = stats_names_new(SPOOR_FIELD_HOST);
     for (int i = 0; i < threads; i++) {
         struct worker *w = &run->workers[i];
         groups_init(&w->by_name);
@@ -201,59 +191,12 @@ static int stats_map(void *ctx, int worker, const struct spoor_table *b)
     return SPOOR_OK;
 }
 
-/* The text of row's hash in column col (a string or an integer column). */
-static size_t hash_text(const struct spoor_table *b, const struct spoor_column *col, size_t row, char *buf,
-                        size_t cap)
+void spoor_stats_add_names(struct spoor_stats_run *run, const struct spoor_table *b, struct spoor_resolver *r)
 {
-    if (col->type == SPOOR_STR) {
-        size_t len;
-        const char *s = spoor_strpool_get(b->pool, col->str[row], &len);
-        len = len < cap ? len : cap;
-        memcpy(buf, s, len);
-        return len;
-    }
-    int n = col->type == SPOOR_I64 ? snprintf(buf, cap, "%lld", (long long)col->i64[row])
-                                   : snprintf(buf, cap, "%.17g", col->f64[row]);
-    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
-}
-
-/* Adds the batch's resolved names (ids into the resolver's pool) to set; a
- * row whose hash resolved to nothing adds (its input, its hash). */
-static void add_names(struct names *set, const struct spoor_table *b, const uint32_t *ids, size_t npool,
-                      const char *hash_key)
-{
-    if (npool > set->cap) {
-        size_t cap = set->cap ? set->cap : 256;
-        while (cap < npool)
-            cap *= 2;
-        set->seen = spoor_xrealloc(set->seen, cap);
-        memset(set->seen + set->cap, 0, cap - set->cap);
-        set->cap = cap;
-    }
-    const struct spoor_column *hash = spoor_table_find_column(b, hash_key);
-    for (size_t r = 0; r < b->nrows; r++) {
-        uint32_t id = ids[r];
-        if (id) {
-            set->n += !set->seen[id];
-            set->seen[id] = 1;
-        } else if (hash && spoor_column_valid(hash, r)) {
-            char buf[4096];
-            const char *src = b->src[r] < b->nsources ? b->sources[b->src[r]] : "";
-            size_t slen = strlen(src) < 2048 ? strlen(src) : 2048;
-            memcpy(buf, src, slen);
-            buf[slen] = '\0';
-            size_t hlen = hash_text(b, hash, r, buf + slen + 1, sizeof buf - slen - 1);
-            spoor_strpool_intern(set->unresolved, buf, slen + 1 + hlen);
-        }
-    }
-}
-
-void spoor_stats_add_resolved(struct spoor_stats_run *run, const struct spoor_table *b,
-                              const struct spoor_resolved *res)
-{
-    size_t npool = spoor_strpool_count(res->pool);
-    add_names(&run->files, b, res->file, npool, "fhash");
-    add_names(&run->hosts, b, res->host, npool, "hhash");
+    uint64_t lo, hi;
+    stats_names_lines(b, &lo, &hi);
+    stats_names_add(run->files, b, lo, hi, r);
+    stats_names_add(run->hosts, b, lo, hi, r);
 }
 
 static int stats_reduce(void *ctx, size_t input, const struct spoor_table *b)
@@ -262,7 +205,8 @@ static int stats_reduce(void *ctx, size_t input, const struct spoor_table *b)
     struct spoor_stats_run *run = ctx;
     if (!run->resolver)
         run->resolver = spoor_resolver_new();
-    spoor_stats_add_resolved(run, b, spoor_resolver_resolve(run->resolver, b));
+    spoor_resolver_learn(run->resolver, b);
+    spoor_stats_add_names(run, b, run->resolver);
     return SPOOR_OK;
 }
 
@@ -318,8 +262,8 @@ void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out)
     out->metadata_events = all->metadata;
     out->first_ts = all->first_ts == INT64_MAX ? SPOOR_NULL : all->first_ts;
     out->last_end = all->last_end == INT64_MIN ? SPOOR_NULL : all->last_end;
-    out->files = run->files.n + spoor_strpool_count(run->files.unresolved) - 1;
-    out->hosts = run->hosts.n + spoor_strpool_count(run->hosts.unresolved) - 1;
+    out->files = stats_names_count(run->files);
+    out->hosts = stats_names_count(run->hosts);
     out->processes = spoor_strpool_count(all->procs) - 1;
     out->threads = spoor_strpool_count(all->threads) - 1;
 
@@ -364,11 +308,8 @@ void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out)
         free(w->pair_keys);
     }
     free(run->workers);
-    struct names *sets[] = {&run->files, &run->hosts};
-    for (int i = 0; i < 2; i++) {
-        free(sets[i]->seen);
-        spoor_strpool_free(sets[i]->unresolved);
-    }
+    stats_names_free(run->files);
+    stats_names_free(run->hosts);
     spoor_resolver_free(run->resolver);
     free(run);
 }

@@ -95,9 +95,8 @@ static int summary_reduce(void *ctx, size_t input, const struct spoor_table *b)
 {
     (void)input;
     struct spoor_summary_run *run = ctx;
-    const struct spoor_resolved *res = spoor_resolver_resolve(run->batch.resolver, b);
-    spoor_stats_add_resolved(run->stats, b, res);
-    summary_batch(&run->batch, b, res, &run->acc, run->nest);
+    summary_batch(&run->batch, b, &run->acc, run->nest); /* resolves b's files */
+    spoor_stats_add_names(run->stats, b, run->batch.resolver);
     return SPOOR_OK;
 }
 

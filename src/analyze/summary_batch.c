@@ -208,9 +208,10 @@ static void add_metadata(struct summary_batch_ctx *ctx, struct summary_acc *acc,
     summary_nest_add(nest, ctx->thread, &it, acc);
 }
 
-void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, const struct spoor_resolved *res,
-                   struct summary_acc *acc, struct summary_nest *nest)
+void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, struct summary_acc *acc,
+                   struct summary_nest *nest)
 {
+    const struct spoor_resolved *res = spoor_resolver_resolve_files(ctx->resolver, b);
     ctx->files = res->pool;
     size_t nstrings = spoor_strpool_count(b->pool);
     summary_grow((void **)&ctx->string_of, &ctx->string_cap, nstrings, sizeof *ctx->string_of);

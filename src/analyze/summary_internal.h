@@ -299,8 +299,8 @@ struct summary_batch_ctx {
     bool thread_known;
     uint32_t pid, thread;       /* its pid id and call-stack thread in the nest */
 };
-void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, const struct spoor_resolved *res,
-                   struct summary_acc *acc, struct summary_nest *nest);
+void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, struct summary_acc *acc,
+                   struct summary_nest *nest);
 
 /* From the sums to the answer. */
 const char *summary_own(struct spoor_summary *out, const char *s);

@@ -41,7 +41,7 @@ struct spoor_resolver {
     uint32_t *file, *host;                  /* per row of the current batch */
     size_t rows_cap;
     uint32_t *srcs;                         /* per input of the batch: its path in pool */
-    size_t srcs_cap;
+    size_t nsrcs, srcs_cap;
     uint32_t *hash_cache, *name_cache;      /* per batch string id: answer + 1 / name id; 0 / UINT32_MAX = not yet */
     size_t cache_cap;
     struct answer *answers;                 /* of the hashes of the current batch */
@@ -192,7 +192,7 @@ void spoor_resolver_keys(enum spoor_field field, const char *keys[2])
 
 /* Learns t's lookups and sizes the per-row arrays; zeroed when fresh rows
  * are left unresolved (calloc: untouched pages cost nothing). */
-static void prepare(struct spoor_resolver *r, const struct spoor_table *t, bool zeroed)
+void spoor_resolver_learn(struct spoor_resolver *r, const struct spoor_table *t)
 {
     if (t->nsources > r->srcs_cap) {
         r->srcs_cap = t->nsources;
@@ -200,8 +200,31 @@ static void prepare(struct spoor_resolver *r, const struct spoor_table *t, bool 
     }
     for (size_t i = 0; i < t->nsources; i++)
         r->srcs[i] = spoor_strpool_intern(r->pool, t->sources[i], strlen(t->sources[i]));
+    r->nsrcs = t->nsources;
     learn(r, &r->lookups[0], &t->lookups[SPOOR_LOOKUP_FILE], t);
     learn(r, &r->lookups[1], &t->lookups[SPOOR_LOOKUP_HOST], t);
+}
+
+uint32_t spoor_resolver_find(const struct spoor_resolver *r, enum spoor_field field, uint32_t input, const char *hash,
+                             size_t len, uint64_t line, uint64_t *from, uint64_t *to)
+{
+    struct answer a = by_text(r, &r->lookups[field == SPOOR_FIELD_HOST], input < r->nsrcs ? r->srcs[input] : 0, line,
+                              hash, len);
+    *from = a.from;
+    *to = a.to;
+    return a.id;
+}
+
+uint32_t spoor_resolver_intern(struct spoor_resolver *r, const char *s, size_t len)
+{
+    return spoor_strpool_intern(r->pool, s, len);
+}
+
+const struct spoor_strpool *spoor_resolver_pool(const struct spoor_resolver *r) { return r->pool; }
+
+static void prepare(struct spoor_resolver *r, const struct spoor_table *t, bool zeroed)
+{
+    spoor_resolver_learn(r, t);
     if (zeroed) {
         free(r->file);
         free(r->host);
@@ -227,6 +250,15 @@ const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, co
     prepare(r, t, false);
     resolve_rows(r, t, NULL, t->nrows, &file_source, &r->lookups[0], r->file);
     resolve_rows(r, t, NULL, t->nrows, &host_source, &r->lookups[1], r->host);
+    return &r->out;
+}
+
+const struct spoor_resolved *spoor_resolver_resolve_files(struct spoor_resolver *r, const struct spoor_table *t)
+{
+    prepare(r, t, false);
+    resolve_rows(r, t, NULL, t->nrows, &file_source, &r->lookups[0], r->file);
+    if (t->nrows) /* no rows: maybe no array yet */
+        memset(r->host, 0, t->nrows * sizeof *r->host);
     return &r->out;
 }
 
