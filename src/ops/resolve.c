@@ -3,9 +3,11 @@
  * re-interned by text into the resolver's pool, which only grows, each
  * definition under its input's path (interned too) and line. A row takes the
  * definition in force at its line in its own input (spoor/table.h). Per
- * batch, each distinct hash is looked up once and its answer cached with the
- * input and the lines it holds for, so a hash redefined within a batch, or
- * the same hash text in rows of several inputs, is looked up again. */
+ * batch, each distinct hash is looked up once: an answer that holds over all
+ * the lines of a batch of one input (nearly always) is cached as the hash's
+ * name for the batch; any other is cached with the input and the lines it
+ * holds for, so a hash redefined within a batch, or the same hash text in
+ * rows of several inputs, is looked up again. */
 #include "spoor/error.h"
 #include "spoor/resolve.h"
 
@@ -14,6 +16,8 @@
 #include <string.h>
 
 enum { INT_CACHE = 256 };
+/* In hash_cache: the rest is the name of every row with that hash. */
+#define WHOLE_BATCH 0x80000000u
 
 /* Resolution of one row field from a hash column, a name column and a lookup. */
 struct source {
@@ -42,7 +46,10 @@ struct spoor_resolver {
     size_t rows_cap;
     uint32_t *srcs;                         /* per input of the batch: its path in pool */
     size_t nsrcs, srcs_cap;
-    uint32_t *hash_cache, *name_cache;      /* per batch string id: answer + 1 / name id; 0 / UINT32_MAX = not yet */
+    uint32_t *hash_cache, *name_cache;      /* per batch string id: answer + 1 or WHOLE_BATCH | name / name id;
+                                               0 / UINT32_MAX = not yet */
+    bool one_input, range_known;            /* of the current batch; its lines [lo, hi] once needed */
+    uint64_t lo, hi;
     size_t cache_cap;
     struct answer *answers;                 /* of the hashes of the current batch */
     size_t nanswers, answers_cap;
@@ -117,31 +124,60 @@ static uint32_t by_int(struct spoor_resolver *r, const struct spoor_lookup *l, u
     return r->int_cache[slot].a.id;
 }
 
-static uint32_t hash_of(struct spoor_resolver *r, const struct spoor_lookup *l, const struct spoor_view *h,
-                        const struct spoor_table *t, size_t row)
+/* Whether an answer holds for every row of batch t (of one input). */
+static bool holds_for_batch(struct spoor_resolver *r, const struct spoor_table *t, const struct answer *a)
 {
-    if (spoor_view_is_null(h, row))
-        return 0;
+    if (!r->range_known) {
+        r->lo = UINT64_MAX;
+        r->hi = 0;
+        for (size_t row = 0; row < t->nrows; row++) {
+            r->lo = t->line[row] < r->lo ? t->line[row] : r->lo;
+            r->hi = t->line[row] > r->hi ? t->line[row] : r->hi;
+        }
+        r->range_known = true;
+    }
+    return a->from <= r->lo && r->hi < a->to;
+}
+
+/* A string hash not answered for the whole batch (c: its cache entry). */
+static uint32_t hash_text_of(struct spoor_resolver *r, const struct spoor_lookup *l, const struct spoor_view *h,
+                             const struct spoor_table *t, size_t row, uint32_t c)
+{
     uint32_t src = t->src[row] < t->nsources ? r->srcs[t->src[row]] : 0;
-    if (h->kind == SPOOR_VIEW_I64)
-        return by_int(r, l, src, t->line[row], h->i64[row]);
-    if (h->kind != SPOOR_VIEW_STR)
-        return 0;
     uint32_t b = h->str[row];
-    if (r->hash_cache[b] && answer_holds(&r->answers[r->hash_cache[b] - 1], src, t->line[row]))
-        return r->answers[r->hash_cache[b] - 1].id;
-    if (!r->hash_cache[b]) {
+    if (c && answer_holds(&r->answers[c - 1], src, t->line[row]))
+        return r->answers[c - 1].id;
+    size_t len;
+    const char *s = spoor_strpool_get(h->pool, b, &len);
+    struct answer a = by_text(r, l, src, t->line[row], s, len);
+    if (r->one_input && !c && a.id < WHOLE_BATCH && holds_for_batch(r, t, &a)) {
+        r->hash_cache[b] = WHOLE_BATCH | a.id;
+        return a.id;
+    }
+    if (!c) {
         if (r->nanswers == r->answers_cap) {
             r->answers_cap = r->answers_cap ? r->answers_cap * 2 : 256;
             r->answers = spoor_xrealloc(r->answers, r->answers_cap * sizeof *r->answers);
         }
         r->hash_cache[b] = (uint32_t)++r->nanswers;
     }
-    size_t len;
-    const char *s = spoor_strpool_get(h->pool, b, &len);
-    struct answer *a = &r->answers[r->hash_cache[b] - 1];
-    *a = by_text(r, l, src, t->line[row], s, len);
-    return a->id;
+    r->answers[r->hash_cache[b] - 1] = a;
+    return a.id;
+}
+
+/* Inline, the string case first: it runs for every row. */
+static inline uint32_t hash_of(struct spoor_resolver *r, const struct spoor_lookup *l, const struct spoor_view *h,
+                               const struct spoor_table *t, size_t row)
+{
+    if (h->kind == SPOOR_VIEW_STR) {
+        if (h->valid ? !((h->valid[row / 64] >> (row % 64)) & 1) : h->str[row] == 0)
+            return 0;
+        uint32_t c = r->hash_cache[h->str[row]];
+        return c & WHOLE_BATCH ? c & ~WHOLE_BATCH : hash_text_of(r, l, h, t, row, c);
+    }
+    if (h->kind != SPOOR_VIEW_I64 || spoor_view_is_null(h, row))
+        return 0;
+    return by_int(r, l, t->src[row] < t->nsources ? r->srcs[t->src[row]] : 0, t->line[row], h->i64[row]);
 }
 
 static uint32_t name_of(struct spoor_resolver *r, const struct spoor_view *n, size_t row)
@@ -225,6 +261,8 @@ const struct spoor_strpool *spoor_resolver_pool(const struct spoor_resolver *r) 
 static void prepare(struct spoor_resolver *r, const struct spoor_table *t, bool zeroed)
 {
     spoor_resolver_learn(r, t);
+    r->one_input = t->nsources <= 1;
+    r->range_known = false;
     if (zeroed) {
         free(r->file);
         free(r->host);
