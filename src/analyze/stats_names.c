@@ -54,6 +54,12 @@ uint64_t stats_names_count(const struct stats_names *n)
     return n->n + spoor_strpool_count(n->unresolved) - 1;
 }
 
+/* Whether the row holds a hash (an empty one is none). */
+static bool has_hash(const struct spoor_column *hash, size_t row)
+{
+    return hash && spoor_column_valid(hash, row) && (hash->type != SPOOR_STR || hash->str[row]);
+}
+
 static void add_id(struct stats_names *n, const struct spoor_resolver *r, uint32_t id)
 {
     if (id >= n->seen_cap) {
@@ -96,7 +102,7 @@ static bool settle_hashes(struct stats_names *n, const struct spoor_table *b, co
 {
     size_t first = SIZE_MAX;
     for (size_t row = 0; row < b->nrows; row++) {
-        if (!spoor_column_valid(hash, row))
+        if (!has_hash(hash, row))
             continue;
         n->state[hash->str[row]] = H_SEEN;
         first = first == SIZE_MAX ? row : first;
@@ -134,7 +140,7 @@ static void add_fallback(struct stats_names *n, const struct spoor_table *b, con
             return;
         }
     }
-    if (!hash || !spoor_column_valid(hash, row) || (hash->type == SPOOR_STR && (n->done[hash->str[row]] & DONE_HASH)))
+    if (!has_hash(hash, row) || (hash->type == SPOOR_STR && (n->done[hash->str[row]] & DONE_HASH)))
         return;
     const char *src = b->src[row] < b->nsources ? b->sources[b->src[row]] : "";
     size_t slen = strlen(src) < 2048 ? strlen(src) : 2048;
@@ -183,7 +189,7 @@ void stats_names_add(struct stats_names *n, const struct spoor_table *b, uint64_
     if (!again && !name)
         return;
     for (size_t row = 0; row < b->nrows; row++) {
-        if (hash && spoor_column_valid(hash, row)) {
+        if (has_hash(hash, row)) {
             uint8_t st = by_id ? n->state[hash->str[row]] : H_SPLIT;
             if (st == H_NAMED)
                 continue;

@@ -184,4 +184,9 @@ done
 want="=45 /first=24975 /late=15 /second=34965 "
 [ "$(cat "$WORK/big.1")" = "$want" ] || fail "chunked trace, --threads 1: $(cat "$WORK/big.1")"
 [ "$(cat "$WORK/big.2")" = "$want" ] || fail "chunked trace, --threads 2: $(cat "$WORK/big.2")"
+# stats: /first, /second, /late and hash 8 before its definition.
+for threads in 1 2; do
+  [ "$(st --threads $threads "$WORK/big.pfw" | json 'd["files"], [i["redefined"] for i in d["inputs"]]')" = "4 [1]" ] \
+    || fail "chunked trace, stats --threads $threads: $(st --threads $threads "$WORK/big.pfw" | json 'd["files"]')"
+done
 echo ok
