@@ -130,7 +130,7 @@ R4=$SPOOR_DATA/pfw/dftracer-cm1-2024-rank4.pfw.gz
   --where "fhash IS NOT NULL" "$R0" "$R3" "$R4" > "$WORK/ranks.jsonl" 2> "$WORK/ranks.err"
 /usr/bin/python3 - "$WORK/ranks.jsonl" "$R0" "$R3" "$R4" <<'PY' || fail "ranks 0/3/4: resolved files differ from the reference"
 import gzip, json, sys
-want = []
+want, files = [], set()
 for path in sys.argv[2:]:
     fh, hh = {}, {}
     for no, line in enumerate(gzip.open(path, "rt"), 1):
@@ -144,11 +144,16 @@ for path in sys.argv[2:]:
         if "fhash" in a:
             want.append({"source": path, "line": no, "file": fh.get(str(a["fhash"]), a.get("fname")),
                          "host": hh.get(str(a.get("hhash")), a.get("hostname"))})
+            files.add(want[-1]["file"] or (path, str(a["fhash"])))
 got = [json.loads(l) for l in open(sys.argv[1])]
 assert len(want) > 10000, len(want)
 assert got == want, next((g, w) for g, w in zip(got, want) if g != w) if len(got) == len(want) else (len(got), len(want))
 print("ok ranks 0/3/4:", len(got), "rows")
+# stats counts paths: each row's file, or (input, hash) for a hash without one.
+open(sys.argv[1] + ".files", "w").write(str(len(files)))
 PY
+got=$(st "$R0" "$R3" "$R4" | json 'd["files"]')
+[ "$got" = "$(cat "$WORK/ranks.jsonl.files")" ] || fail "ranks 0/3/4: stats counts $got files, the reference $(cat "$WORK/ranks.jsonl.files")"
 "$SPOOR_BIN" events --no-progress --no-cache --format jsonl --columns source,line,file,host \
   --where "fhash IS NOT NULL" "$R3" > "$WORK/r3.jsonl"
 grep -F "\"$R3\"" "$WORK/ranks.jsonl" | cmp -s - "$WORK/r3.jsonl" || fail "rank 3's files change with ranks 0 and 4 beside it"
@@ -156,6 +161,27 @@ for rank in rank0 rank3 rank4; do
   grep -q "$rank.pfw.gz: [1-9][0-9]* metadata definitions give a hash another meaning" "$WORK/ranks.err" \
     || fail "$rank: its redefinitions are not reported: $(cat "$WORK/ranks.err")"
 done
+# The redefinitions counted: FH/HH/SH definitions that change the hash's path.
+want=$(/usr/bin/python3 - "$R0" "$R3" "$R4" <<'PY'
+import gzip, json, sys
+counts = []
+for path in sys.argv[1:]:
+    now, n = {}, 0
+    for line in gzip.open(path, "rt"):
+        line = line.strip().rstrip(",")
+        if not line.startswith("{"):
+            continue
+        e = json.loads(line)
+        if e.get("ph") == "M" and e.get("name") in ("FH", "HH", "SH"):
+            key = (e["name"], str(e["args"]["value"]))
+            n += key in now and now[key] != e["args"]["name"]
+            now[key] = e["args"]["name"]
+    counts.append(n)
+print(counts)
+PY
+)
+got=$(st "$R0" "$R3" "$R4" | json '[i["redefined"] for i in d["inputs"]]')
+[ "$got" = "$want" ] || fail "ranks 0/3/4 redefinitions: $got, the reference $want"
 
 # A trace over several chunks: a definition at the top, a redefinition and a
 # hash first used before its definition deep inside; --threads 1 and 2 agree
