@@ -140,7 +140,9 @@ static void add_fallback(struct stats_names *n, const struct spoor_table *b, con
             return;
         }
     }
-    if (!has_hash(hash, row) || (hash->type == SPOOR_STR && (n->done[hash->str[row]] & DONE_HASH)))
+    /* (a hash text is one key per batch only when the batch is one input) */
+    bool once = hash && hash->type == SPOOR_STR && b->nsources <= 1;
+    if (!has_hash(hash, row) || (once && (n->done[hash->str[row]] & DONE_HASH)))
         return;
     const char *src = b->src[row] < b->nsources ? b->sources[b->src[row]] : "";
     size_t slen = strlen(src) < 2048 ? strlen(src) : 2048;
@@ -151,7 +153,7 @@ static void add_fallback(struct stats_names *n, const struct spoor_table *b, con
     len = len < sizeof buf - slen - 1 ? len : sizeof buf - slen - 1;
     memcpy(buf + slen + 1, h, len);
     spoor_strpool_intern(n->unresolved, buf, slen + 1 + len);
-    if (hash->type == SPOOR_STR)
+    if (once)
         n->done[hash->str[row]] |= DONE_HASH;
 }
 

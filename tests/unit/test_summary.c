@@ -122,6 +122,38 @@ static void not_compute_is_per_process(void **state)
     spoor_table_free(t);
 }
 
+/* One row reading fhash at line of input src. */
+static void hashed_read(struct spoor_table *t, uint32_t src, uint64_t line, const char *fhash)
+{
+    size_t r = fx_row(t, (int64_t)line, 1, "read", "POSIX", src, src, 'X');
+    t->src[r] = src;
+    t->line[r] = line;
+    fx_str(t, r, "fhash", fhash);
+}
+
+/* Files are counted by path, per input and line: two inputs give hash 11
+ * different paths, b redefines it, and 12 is unnamed in both (two files). */
+static void period_files_per_input(void **state)
+{
+    (void)state;
+    struct spoor_table *t = spoor_table_new();
+    uint32_t a = spoor_table_add_source(t, "a.pfw"), b = spoor_table_add_source(t, "b.pfw");
+    struct spoor_lookup *files = &t->lookups[SPOOR_LOOKUP_FILE];
+    spoor_lookup_put(files, a, fx_intern(t, "11"), fx_intern(t, "/a"), 1);
+    spoor_lookup_put(files, b, fx_intern(t, "11"), fx_intern(t, "/b"), 1);
+    spoor_lookup_put(files, b, fx_intern(t, "11"), fx_intern(t, "/b2"), 4);
+    hashed_read(t, a, 2, "11");
+    hashed_read(t, a, 3, "12");
+    hashed_read(t, b, 2, "11");
+    hashed_read(t, b, 3, "12");
+    hashed_read(t, b, 5, "11");
+    struct spoor_summary s;
+    summarize(t, 0, &s);
+    assert_int_equal(s.period.files, 5); /* /a, /b, /b2, a's 12, b's 12 */
+    spoor_summary_free(&s);
+    spoor_table_free(t);
+}
+
 static void bytes_bins_files_and_imbalance(void **state)
 {
     (void)state;
@@ -719,6 +751,7 @@ int main(void)
         cmocka_unit_test(unions_self_and_parent_share),
         cmocka_unit_test(not_compute_is_per_process),
         cmocka_unit_test(bytes_bins_files_and_imbalance),
+        cmocka_unit_test(period_files_per_input),
         cmocka_unit_test(imbalance_names_the_slowest_process),
         cmocka_unit_test(layer_union_from_functions_of_threads),
         cmocka_unit_test(same_answer_for_any_window),
