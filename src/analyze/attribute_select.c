@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/event_bytes.h"
 #include "ops/strmatch.h"
 #include "spoor/snapshot.h"
 
@@ -97,7 +98,7 @@ static void need_refs(const struct spoor_table *t, const struct spoor_expr *e, s
 void spoor_attr_columns_read(const struct spoor_table *t, const struct spoor_attr_select *sel,
                              struct spoor_snapshot_need *need)
 {
-    static const char *const args[] = {"call_id", "size_sum", "size"};
+    static const char *const args[] = {"call_id", EVENT_BYTES_KEYS};
     *need = (struct spoor_snapshot_need){
         .fixed = 1u << SPOOR_SNAP_TS | 1u << SPOOR_SNAP_DUR | 1u << SPOOR_SNAP_PID | 1u << SPOOR_SNAP_TID |
                  1u << SPOOR_SNAP_LINE | 1u << SPOOR_SNAP_NAME | 1u << SPOOR_SNAP_CAT,

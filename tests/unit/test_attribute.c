@@ -214,17 +214,18 @@ static bool needs_arg(const struct spoor_table *t, const struct spoor_snapshot_n
     return false;
 }
 
-/* Attribution reads the times, keys and names, call_id, size and the file
- * keys, plus what the expressions name; not ph nor unrelated args. */
+/* Attribution reads the times, keys and names, call_id, the byte rule's args
+ * and the file keys, plus what the expressions name; not ph nor unrelated args. */
 static void columns_read(void **state)
 {
     struct spoor_table *t = fixture(true);
     fx_str(t, CALL1, "hostname", "node1");
     fx_int(t, CALL1, "ret", 0);
+    fx_int(t, CALL1, "fd", 3);
     struct spoor_expr *calls, *events;
     struct spoor_error err = {0};
     assert_int_equal(spoor_expr_compile("cat = 'sys'", &calls, &err), SPOOR_OK);
-    assert_int_equal(spoor_expr_compile("host = 'node1' OR ret = 0", &events, &err), SPOOR_OK);
+    assert_int_equal(spoor_expr_compile("host = 'node1' OR fd = 0", &events, &err), SPOOR_OK);
     struct spoor_attr_select sel = {.calls = calls};
     struct spoor_snapshot_need need;
     spoor_attr_columns_read(t, &sel, &need);
@@ -232,13 +233,13 @@ static void columns_read(void **state)
     assert_false(need.fixed & 1u << SPOOR_SNAP_PH);
     assert_true(need.fixed & 1u << SPOOR_SNAP_DUR && need.fixed & 1u << SPOOR_SNAP_TID);
     assert_true(needs_arg(t, &need, "call_id") && needs_arg(t, &need, "size_sum") && needs_arg(t, &need, "size"));
-    assert_true(needs_arg(t, &need, "fname"));
-    assert_false(needs_arg(t, &need, "hostname") || needs_arg(t, &need, "ret"));
+    assert_true(needs_arg(t, &need, "fname") && needs_arg(t, &need, "ret")); /* the byte rule's */
+    assert_false(needs_arg(t, &need, "hostname") || needs_arg(t, &need, "fd"));
     free(need.args);
     sel.events = events;
     spoor_attr_columns_read(t, &sel, &need);
-    assert_true(needs_arg(t, &need, "hostname") && needs_arg(t, &need, "ret"));
-    assert_int_equal(need.nargs, 6); /* each once */
+    assert_true(needs_arg(t, &need, "hostname") && needs_arg(t, &need, "fd"));
+    assert_int_equal(need.nargs, 7); /* each once: call_id size_sum size ret fname hostname fd */
     free(need.args);
     spoor_expr_free(calls);
     spoor_expr_free(events);
