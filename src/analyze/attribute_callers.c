@@ -2,10 +2,11 @@
  * that encloses a call in time (starts no later, ends no earlier) is the
  * call's caller, a user-space function around the system call (DataCrumbs'
  * libc uprobes, cat "c": read, write, malloc, ...), never a kernel function
- * inside it. Such an event leaves the events: on a thread, one event cannot
- * be inside one call while enclosing another without enclosing the first too
- * (calls and events nest), so leaving it out for every call is leaving it
- * out for the calls it encloses. The rule holds whatever chose the events. */
+ * inside it. Such an event leaves the events for every call: when the calls
+ * of a thread do not nest (system calls never do), an event enclosing one
+ * lies inside no other, so that is leaving it out for the calls it encloses
+ * (nested calls lose it for the outer call too; attribution.md says so). The
+ * rule holds whatever chose the events. */
 #include "spoor/attribute.h"
 
 #include <stdlib.h>

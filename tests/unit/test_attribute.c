@@ -1,7 +1,8 @@
 /* The attribution dataset on a hand-built table: exact rows in every --time
  * mode, --compat notebook and by cat; the column set (union over the calls,
  * ordered by cat then name); the file filter and the default events; a call
- * with no kernel event; CSV and JSONL spelling. */
+ * with no kernel event; CSV and JSONL spelling; which cats are kernel-side
+ * and which events are callers. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -273,6 +274,46 @@ static void spelling(void **state)
     free(jsonl);
 }
 
+/* Kernel-side: subsystems exactly and probe kinds as prefixes, case aside. */
+static void kernel_cats(void **state)
+{
+    (void)state;
+    static const char *const kernel[] = {"sys", "os_cache", "vfs", "ext4", "block", "XFS", "kprobe", "kretprobe_vfs",
+                                         "tracepoint:block", "kernel"};
+    static const char *const user[] = {"c", "app", "POSIX", "STDIO", "mpi", "reader", "dftracer", "system", "vfs2",
+                                       ""};
+    for (size_t i = 0; i < sizeof kernel / sizeof *kernel; i++)
+        assert_true(spoor_attr_kernel_cat(kernel[i], strlen(kernel[i])));
+    for (size_t i = 0; i < sizeof user / sizeof *user; i++)
+        assert_false(spoor_attr_kernel_cat(user[i], strlen(user[i])));
+}
+
+/* The caller rule keeps everything but events enclosing a call of their own
+ * pid and tid, ends included. */
+static void callers(void **state)
+{
+    (void)state;
+    struct spoor_table *t = spoor_table_new();
+    uint32_t calls[] = {(uint32_t)fx_row(t, 100, 50, "read", "sys", 1, 1, 'X'),
+                        (uint32_t)fx_row(t, 300, 50, "read", "sys", 1, 1, 'X')};
+    uint32_t events[] = {
+        (uint32_t)fx_row(t, 90, 70, "read", "c", 1, 1, 'X'),     /* encloses the first call: dropped */
+        (uint32_t)fx_row(t, 100, 50, "same", "c", 1, 1, 'X'),    /* the same span: encloses, dropped */
+        (uint32_t)fx_row(t, 90, 40, "early", "c", 1, 1, 'X'),    /* ends inside: kept */
+        (uint32_t)fx_row(t, 110, 10, "vfs", "vfs", 1, 1, 'X'),   /* inside: kept */
+        (uint32_t)fx_row(t, 0, 1000, "main", "app", 1, 2, 'X'),  /* another thread: kept */
+        (uint32_t)fx_row(t, 0, 1000, "main", "app", 2, 1, 'X'),  /* another process, same tid: kept */
+        (uint32_t)fx_row(t, 320, SPOOR_NULL, "i", "c", 1, 1, 'i'), /* no span: kept */
+        (uint32_t)fx_row(t, 200, 200, "gap", "c", 1, 1, 'X'),    /* encloses the second call: dropped */
+    };
+    size_t n = spoor_attr_drop_callers(t, calls, 2, events, sizeof events / sizeof *events);
+    assert_int_equal(n, 5);
+    static const char *const kept[] = {"early", "vfs", "main", "main", "i"};
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(spoor_table_str(t, t->name[events[i]]), kept[i]);
+    spoor_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +321,7 @@ int main(void)
         cmocka_unit_test(notebook_mode), cmocka_unit_test(by_cat),       cmocka_unit_test(file_filter),
         cmocka_unit_test(file_in_calls), cmocka_unit_test(columns_read),
         cmocka_unit_test(spelling),      cmocka_unit_test(without_app_events),
+        cmocka_unit_test(kernel_cats),   cmocka_unit_test(callers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
