@@ -3,9 +3,9 @@
  * engine (spoor/interval.h) and laid out as a table for analysis.
  *
  * Row: call_id (the call's args.call_id when it is an integer, else its line),
- * ts and dur (ns), name, file (resolved), size (bytes: args.size_sum as
- * DataCrumbs and `spoor gen` write it, else args.size as DFTracer does; null
- * when neither), bandwidth (MiB/s = size / dur), one column per kernel
+ * ts and dur (ns), name, file (resolved), size (bytes by the byte rule of
+ * docs/formats.md, "Bytes", as spoor summary counts them; null when
+ * unknown), bandwidth (MiB/s = size / dur), one column per kernel
  * function "cat.name" (or per cat) with the attributed ns (0 when none), then
  * unattributed (ns of the call covered by no event it sees) and coverage
  * (covered / dur, 0..1). Columns are the union over all calls, ordered by cat

@@ -84,8 +84,8 @@ static int64_t arg_int(const struct spoor_column *c, size_t row)
     return SPOOR_NULL;
 }
 
-static void fill_row(const struct spoor_table *t, const struct event_bytes *bytes, const struct spoor_resolved *res, uint32_t r,
-                     const struct spoor_attribution *a, size_t i, struct spoor_attr_row *row)
+static void fill_row(const struct spoor_table *t, const struct event_bytes *bytes, const struct spoor_resolved *res,
+                     uint32_t r, const struct spoor_attribution *a, size_t i, struct spoor_attr_row *row)
 {
     static const double mib = 1024.0 * 1024.0;
     int64_t id = arg_int(spoor_table_find_column(t, "call_id"), r);
