@@ -2,8 +2,8 @@
 # with args freq and time) is freq calls taking args.time seconds, so layers,
 # functions, files and the per-process I/O time have counts and times; the
 # access sizes bin a counter's mean call; self time, having no nesting, is
-# "-". A ratio of 0/0 prints "-" (imbalance of I/O that took no time, the
-# share of a layer without parent). With no compute event, the cats and
+# "-". A ratio of 0/0 prints "-", null in JSON (imbalance of I/O that took
+# no time, the share of a layer without parent, a rate without bytes). With no compute event, the cats and
 # functions that look like compute are named.
 source "$(dirname "$0")/lib/common.sh"
 
@@ -39,7 +39,12 @@ bins = {b["bin"]: (b["count"], b["bytes"]) for b in got["access_sizes"]}
 assert bins["<4KiB"] == (4, 3172) and bins["1MiB-16MiB"] == (1, 8388608), bins
 assert got["imbalance"]["max"] == 2000000 and got["imbalance"]["slowest_pid"] == 9, got["imbalance"]
 assert got["compute_events"] == 0 and got["compute_like"] == "train-compute,app.computation", got
+# Rates from the counters' time; no parent, so no share (null, not 0).
+assert abs(layers["sys"]["ops_per_s"] - 5 / 0.003) < 1e-3 and layers["vfs"]["mib_per_s"] is None, layers
+assert all(l["parent"] is None and l["parent_share"] is None for l in layers.values()), layers
 PY
+"$SPOOR_BIN" summary --format csv --no-progress --no-cache "$WORK/profile.pfw" | grep -q '^layer,"sys",5,3000000,0,8391780,,,3000000$' \
+  || fail "CSV: a layer without parent has an empty share"
 # Named, the compute layer counts.
 "$SPOOR_BIN" summary --no-progress --no-cache --compute-cats train-compute "$WORK/profile.pfw" > "$WORK/c.txt" \
   || fail "summary --compute-cats failed"

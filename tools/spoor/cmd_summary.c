@@ -156,6 +156,15 @@ static void print_table(FILE *out, const struct spoor_summary *s, const char *co
 
 static void json_str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
 
+/* A ratio, or null when it is 0/0 (known false). */
+static void json_ratio(FILE *out, const char *fmt, double v, bool known)
+{
+    if (known)
+        fprintf(out, fmt, v);
+    else
+        fputs("null", out);
+}
+
 static void json_top(FILE *out, const char *key, const struct spoor_summary_top *e, size_t n)
 {
     fprintf(out, ",\n  \"%s\": [", key);
@@ -198,15 +207,20 @@ static void print_json(FILE *out, const struct spoor_summary *s, const char *com
         json_str(out, l->cat);
         fprintf(out, ", \"count\": %" PRIu64 ", \"sized\": %" PRIu64 ", \"time\": %" PRId64 ", \"self\": %" PRId64
                      ", \"dur_sum\": %" PRId64 ", \"counter_time\": %" PRId64 ", \"bytes\": %" PRId64
-                     ", \"ops_per_s\": %.3f, \"mib_per_s\": %.3f, \"not_compute\": %" PRId64 ", \"parent\": ",
-                l->count, l->sized, l->time, l->self, l->dur_sum, l->counter_time, l->bytes,
-                per_s((double)l->count, l->time),
-                mib(per_s((double)l->bytes, l->time)), l->not_compute);
+                     ", \"ops_per_s\": ",
+                l->count, l->sized, l->time, l->self, l->dur_sum, l->counter_time, l->bytes);
+        /* As in the table, a rate without time or bytes is null. */
+        json_ratio(out, "%.3f", per_s((double)l->count, l->time), l->time);
+        fputs(", \"mib_per_s\": ", out);
+        json_ratio(out, "%.3f", mib(per_s((double)l->bytes, l->time)), l->time && l->sized);
+        fprintf(out, ", \"not_compute\": %" PRId64 ", \"parent\": ", l->not_compute);
         if (l->parent)
             json_str(out, l->parent);
         else
             fputs("null", out);
-        fprintf(out, ", \"parent_share\": %.6f}", l->parent_share);
+        fputs(", \"parent_share\": ", out);
+        json_ratio(out, "%.6f", l->parent_share, l->parent != NULL);
+        fputc('}', out);
     }
     fprintf(out, "\n  ]");
     json_top(out, "top_files", s->files, s->nfiles);
@@ -218,10 +232,8 @@ static void print_json(FILE *out, const struct spoor_summary *s, const char *com
     fprintf(out, "\n  ],\n  \"imbalance\": {\"processes\": %" PRIu64 ", \"max\": %" PRId64 ", \"mean\": %.3f"
                  ", \"max_over_mean\": ",
             s->io_processes, s->io_time_max, s->io_time_mean);
-    if (s->io_time_mean > 0) /* 0/0 is null */
-        fprintf(out, "%.6f, \"slowest_pid\": ", s->imbalance);
-    else
-        fputs("null, \"slowest_pid\": ", out);
+    json_ratio(out, "%.6f", s->imbalance, s->io_time_mean > 0);
+    fputs(", \"slowest_pid\": ", out);
     if (s->slowest_pid != SPOOR_NULL)
         fprintf(out, "%" PRId64 "}\n}\n", s->slowest_pid);
     else
@@ -248,7 +260,11 @@ static void print_csv(FILE *out, const struct spoor_summary *s)
         fprintf(out, ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", l->count, l->time, l->self, l->bytes);
         if (l->parent)
             csv_text(out, l->parent);
-        fprintf(out, ",%.6f,%" PRId64 "\n", l->parent_share, l->not_compute);
+        if (l->parent) /* no parent: no share */
+            fprintf(out, ",%.6f", l->parent_share);
+        else
+            fputc(',', out);
+        fprintf(out, ",%" PRId64 "\n", l->not_compute);
     }
     const struct {
         const char *section;
