@@ -3,9 +3,9 @@
  * engine (spoor/interval.h) and laid out as a table for analysis.
  *
  * Row: call_id (the call's args.call_id when it is an integer, else its line),
- * ts and dur (ns), name, file (resolved), size (bytes: args.size_sum as
- * DataCrumbs and `spoor gen` write it, else args.size as DFTracer does; null
- * when neither), bandwidth (MiB/s = size / dur), one column per kernel
+ * ts and dur (ns), name, file (resolved), size (bytes by the byte rule of
+ * docs/formats.md, "Bytes", as spoor summary counts them; null when
+ * unknown), bandwidth (MiB/s = size / dur), one column per kernel
  * function "cat.name" (or per cat) with the attributed ns (0 when none), then
  * unattributed (ns of the call covered by no event it sees) and coverage
  * (covered / dur, 0..1). Columns are the union over all calls, ordered by cat
@@ -13,6 +13,7 @@
 #ifndef SPOOR_ATTRIBUTE_H
 #define SPOOR_ATTRIBUTE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,11 +30,26 @@
 struct spoor_attr_select {
     const struct spoor_expr *calls;     /* the I/O calls */
     const char *file_glob;              /* NULL: any; else GLOB on the call's file */
-    /* The kernel events; NULL: every event whose cat is neither a selected
-     * call's cat nor "app" (system calls and application phases are callers,
-     * not kernel functions: an app phase around a call would take its time). */
+    /* The kernel events; NULL: every event of a kernel-side cat
+     * (spoor_attr_kernel_cat) that is no selected call's cat. Either way an
+     * event that encloses a call of its thread is a caller and left out
+     * (spoor_attr_drop_callers). */
     const struct spoor_expr *events;
 };
+
+/* Whether a cat is kernel-side: a kernel subsystem (sys, os_cache, vfs,
+ * ext4, xfs, block, nvme, mm, ...) or a probe kind (kprobe..., kretprobe...,
+ * tracepoint..., kern...), case aside. User-space cats (DataCrumbs' c and
+ * app, DFTracer's POSIX and STDIO, any application's own) are not. */
+bool spoor_attr_kernel_cat(const char *cat, size_t len);
+/* The cats of events that the default leaves out (neither kernel-side nor a
+ * call's cat), ", "-separated in pool order; NULL when none. free() it. */
+char *spoor_attr_left_out(const struct spoor_table *t, const uint32_t *calls, size_t ncalls);
+/* The caller rule: removes from events[0..nevents) every event that encloses
+ * (ts no later, end no earlier) a call on its own pid and tid: the call's
+ * caller, never its kernel function. Keeps the order; returns how many stay. */
+size_t spoor_attr_drop_callers(const struct spoor_table *t, const uint32_t *calls, size_t ncalls, uint32_t *events,
+                               size_t nevents);
 
 /* Rows of t (in increasing order) for the calls and the events, and their
  * resolved file and host through resolver: of every row when an expression

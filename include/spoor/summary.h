@@ -6,16 +6,19 @@
  *              threads: wall-clock time during which the group was running;
  *   self       sum of the events' exclusive time (dur minus nested children,
  *              per thread; see spoor/interval.h);
- *   bytes      per event: args size_sum, else size, else ret when the event
- *              also has count (a read/write whose ret is the bytes moved) and
- *              ret >= 0; events with bytes are "sized";
+ *   bytes      per event, the byte rule of src/analyze/event_bytes.h
+ *              (docs/formats.md, "Bytes"); events with bytes are "sized";
  *   parent     of a layer (cat) C: the cat of the innermost enclosing event of
  *              another cat, the one that holds most of C's time; share = dur
  *              of C's outermost events inside that layer / dur of the parent
  *              layer's outermost events (outermost: parent of another cat);
  *   compute    events whose cat, or "cat.name", is in the compute list; it
  *              hides only the I/O of its own process;
- *   I/O        events with a file (fhash/fname) or bytes. */
+ *   I/O        events with a file (fhash/fname) or bytes;
+ *   counters   profile counters (ph C with args freq and time, DataCrumbs
+ *              profile mode) count freq calls and add args.time (seconds) to
+ *              every time above, summed beside the unions (no span: overlap
+ *              unknown); they add no self time and no parent. */
 #ifndef SPOOR_SUMMARY_H
 #define SPOOR_SUMMARY_H
 
@@ -49,6 +52,7 @@ struct spoor_summary_layer {
     const char *cat;
     uint64_t count, sized;
     int64_t time, self, dur_sum, bytes;
+    int64_t counter_time;   /* the part of time (and dur_sum) from counters */
     /* Per process, the union of the layer not overlapped by the union of the
      * same process's compute events; summed over processes. */
     int64_t not_compute;
@@ -60,6 +64,7 @@ struct spoor_summary_top {
     const char *label;      /* a file path, or "cat.name" */
     uint64_t count;
     int64_t time, self, bytes;
+    int64_t counter_time;   /* the part of time from counters */
 };
 
 #define SPOOR_SUMMARY_BINS 6
@@ -70,6 +75,10 @@ extern const char *const spoor_summary_bin_name[SPOOR_SUMMARY_BINS];
 struct spoor_summary {
     struct spoor_stats period;      /* events, span, processes, threads, files, hosts */
     int64_t compute_time;           /* union of compute events */
+    uint64_t compute_events;        /* events of the compute list */
+    /* No compute event: the cats (then cat.name functions) that look like
+     * compute, comma-separated; NULL when there are none or compute_events. */
+    const char *compute_like;
     struct spoor_summary_layer *layers; /* by time, longest first */
     size_t nlayers;
     struct spoor_summary_top *files, *functions; /* by time, longest first */
@@ -79,7 +88,7 @@ struct spoor_summary {
     uint64_t io_processes;          /* processes with I/O events */
     int64_t io_time_max;            /* per-process union of I/O events, ns */
     double io_time_mean;
-    double imbalance;               /* max / mean, 0 when no I/O */
+    double imbalance;               /* max / mean, 0 when no I/O or a mean of 0 */
     int64_t slowest_pid;            /* SPOOR_NULL when no I/O */
     struct spoor_strpool *strings;  /* owns every label */
 };

@@ -2,6 +2,8 @@
  * dense table with one column per kernel function (or cat). */
 #include "spoor/attribute.h"
 
+#include "analyze/event_bytes.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,8 +84,8 @@ static int64_t arg_int(const struct spoor_column *c, size_t row)
     return SPOOR_NULL;
 }
 
-static void fill_row(const struct spoor_table *t, const struct spoor_resolved *res, uint32_t r,
-                     const struct spoor_attribution *a, size_t i, struct spoor_attr_row *row)
+static void fill_row(const struct spoor_table *t, const struct event_bytes *bytes, const struct spoor_resolved *res,
+                     uint32_t r, const struct spoor_attribution *a, size_t i, struct spoor_attr_row *row)
 {
     static const double mib = 1024.0 * 1024.0;
     int64_t id = arg_int(spoor_table_find_column(t, "call_id"), r);
@@ -92,9 +94,7 @@ static void fill_row(const struct spoor_table *t, const struct spoor_resolved *r
     row->dur = t->dur[r];
     row->name = spoor_table_str(t, t->name[r]);
     row->file = res && res->file[r] ? spoor_strpool_get(res->pool, res->file[r], NULL) : NULL;
-    row->size = arg_int(spoor_table_find_column(t, "size_sum"), r);
-    if (row->size == SPOOR_NULL)
-        row->size = arg_int(spoor_table_find_column(t, "size"), r);
+    row->size = event_bytes_of(bytes, t, r);
     bool timed = row->dur != SPOOR_NULL && row->dur > 0;
     row->bandwidth = timed && row->size != SPOOR_NULL ? (double)row->size / mib / ((double)row->dur * 1e-9) : NAN;
     row->unattributed = a->unattributed[i];
@@ -122,8 +122,10 @@ int spoor_attr_dataset_build(const struct spoor_table *t, const struct spoor_res
     out->rows = spoor_xmalloc((ncalls ? ncalls : 1) * sizeof *out->rows);
     size_t cells = ncalls * out->ncols;
     out->ns = spoor_xcalloc(cells ? cells : 1, sizeof *out->ns);
+    struct event_bytes bytes;
+    event_bytes_bind(&bytes, t);
     for (size_t i = 0; i < ncalls; i++) {
-        fill_row(t, res, calls[i], &a, i, &out->rows[i]);
+        fill_row(t, &bytes, res, calls[i], &a, i, &out->rows[i]);
         for (size_t f = a.first[i]; f < a.first[i + 1]; f++) {
             struct col_key k = {.key = fn_key(&a.fns[f], by)};
             const struct col_key *c = bsearch(&k, cols, out->ncols, sizeof *cols, by_key);

@@ -3,7 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "analyze/event_bytes.h"
 #include "ops/strmatch.h"
 #include "spoor/snapshot.h"
 
@@ -39,23 +41,84 @@ static size_t keep_file(const struct spoor_resolved *res, const char *glob, uint
     return kept;
 }
 
-/* Every row whose cat is neither a call's cat nor "app". */
-static uint32_t *default_events(const struct spoor_table *t, const uint32_t *calls, size_t ncalls, size_t *n)
+/* Kernel-side cats: kernel subsystems and probe kinds, a small vocabulary,
+ * where applications name their own cats freely (DLIO alone writes storage,
+ * data_loader, reader, ...). So the default lists the kernel side, and an
+ * unknown cat is left out, and named (spoor_attr_left_out), rather than
+ * taken: a user-space function taken for a kernel one would fake coverage. */
+static const char *const kernel_cats[] = {
+    "sys",  "syscall", "syscalls", "os_cache", "page_cache", "filemap", "writeback", "vfs",  "ext2",     "ext3",
+    "ext4", "xfs",     "btrfs",    "f2fs",     "zfs",        "nfs",     "nfs4",      "lustre", "gpfs",   "fuse",
+    "jbd2", "iomap",   "block",    "blk",      "bio",        "scsi",    "nvme",      "mm",   "sched",    "net",
+    "irq",  "io_uring",
+};
+static const char *const kernel_prefixes[] = {"kprobe",  "kretprobe", "kfunc",          "kretfunc", "fentry",
+                                              "fexit",   "tracepoint", "raw_tracepoint", "kern"};
+
+bool spoor_attr_kernel_cat(const char *cat, size_t len)
+{
+    for (size_t i = 0; i < sizeof kernel_cats / sizeof *kernel_cats; i++)
+        if (strlen(kernel_cats[i]) == len && !strncasecmp(cat, kernel_cats[i], len))
+            return true;
+    for (size_t i = 0; i < sizeof kernel_prefixes / sizeof *kernel_prefixes; i++)
+        if (len >= strlen(kernel_prefixes[i]) && !strncasecmp(cat, kernel_prefixes[i], strlen(kernel_prefixes[i])))
+            return true;
+    return false;
+}
+
+enum cat_role { ROLE_LEFT_OUT, ROLE_CALL, ROLE_KERNEL };
+
+/* Per cat id of t: a call's cat, kernel-side, or left out. */
+static uint8_t *cat_roles(const struct spoor_table *t, const uint32_t *calls, size_t ncalls)
 {
     size_t ncats = spoor_strpool_count(t->pool);
-    bool *caller = spoor_xcalloc(ncats ? ncats : 1, sizeof *caller);
+    uint8_t *role = spoor_xcalloc(ncats ? ncats : 1, 1);
+    for (uint32_t id = 0; id < ncats; id++) {
+        size_t len;
+        const char *s = spoor_strpool_get(t->pool, id, &len);
+        role[id] = spoor_attr_kernel_cat(s, len) ? ROLE_KERNEL : ROLE_LEFT_OUT;
+    }
     for (size_t i = 0; i < ncalls; i++)
-        caller[t->cat[calls[i]]] = true;
-    uint32_t app = spoor_strpool_find(t->pool, "app", 3);
-    if (app != UINT32_MAX)
-        caller[app] = true;
+        role[t->cat[calls[i]]] = ROLE_CALL;
+    return role;
+}
+
+/* Every event (not metadata) of a kernel-side cat that is no call's. */
+static uint32_t *default_events(const struct spoor_table *t, const uint32_t *calls, size_t ncalls, size_t *n)
+{
+    uint8_t *role = cat_roles(t, calls, ncalls);
     uint32_t *rows = spoor_xmalloc((t->nrows ? t->nrows : 1) * sizeof *rows);
     *n = 0;
     for (size_t r = 0; r < t->nrows; r++)
-        if (!caller[t->cat[r]])
+        if (role[t->cat[r]] == ROLE_KERNEL && t->ph[r] != 'M')
             rows[(*n)++] = (uint32_t)r;
-    free(caller);
+    free(role);
     return rows;
+}
+
+char *spoor_attr_left_out(const struct spoor_table *t, const uint32_t *calls, size_t ncalls)
+{
+    uint8_t *role = cat_roles(t, calls, ncalls);
+    size_t ncats = spoor_strpool_count(t->pool), len = 0;
+    bool *seen = spoor_xcalloc(ncats ? ncats : 1, sizeof *seen);
+    for (size_t r = 0; r < t->nrows; r++)
+        if (role[t->cat[r]] == ROLE_LEFT_OUT && t->ph[r] != 'M' && !seen[t->cat[r]]) {
+            seen[t->cat[r]] = true;
+            len += strlen(spoor_table_str(t, t->cat[r])) + 2;
+        }
+    char *list = NULL;
+    if (len) {
+        list = spoor_xcalloc(len + 1, 1);
+        for (uint32_t id = 0; id < ncats; id++)
+            if (seen[id]) {
+                if (*list)
+                    strcat(list, ", ");
+                strcat(list, spoor_table_str(t, id));
+            }
+    }
+    free(seen);
+    free(role);
+    return list;
 }
 
 static bool names_resolved(const struct spoor_expr *e)
@@ -79,6 +142,7 @@ const struct spoor_resolved *spoor_attr_select_rows(const struct spoor_table *t,
     *calls = select_all(t, res, sel->calls, ncalls);
     /* Before the file filter: a call on another file is still no kernel event. */
     *events = sel->events ? select_all(t, res, sel->events, nevents) : default_events(t, *calls, *ncalls, nevents);
+    *nevents = spoor_attr_drop_callers(t, *calls, *ncalls, *events, *nevents);
     if (!every_row)
         res = spoor_resolver_resolve_rows(resolver, t, *calls, *ncalls);
     if (sel->file_glob)
@@ -97,7 +161,7 @@ static void need_refs(const struct spoor_table *t, const struct spoor_expr *e, s
 void spoor_attr_columns_read(const struct spoor_table *t, const struct spoor_attr_select *sel,
                              struct spoor_snapshot_need *need)
 {
-    static const char *const args[] = {"call_id", "size_sum", "size"};
+    static const char *const args[] = {"call_id", EVENT_BYTES_KEYS};
     *need = (struct spoor_snapshot_need){
         .fixed = 1u << SPOOR_SNAP_TS | 1u << SPOOR_SNAP_DUR | 1u << SPOOR_SNAP_PID | 1u << SPOOR_SNAP_TID |
                  1u << SPOOR_SNAP_LINE | 1u << SPOOR_SNAP_NAME | 1u << SPOOR_SNAP_CAT,

@@ -6,6 +6,7 @@
  * breakdown, the top lists and the I/O figures. */
 #include "summary_internal.h"
 
+#include "analyze/event_bytes.h"
 #include "spoor/resolve.h"
 
 #include <stdlib.h>
@@ -13,8 +14,8 @@
 
 const char spoor_summary_default_compute[] = "compute,cpu,app.compute";
 
-const char *const spoor_summary_arg_keys[] = {"fhash", "hhash", "fname", "hostname", "size_sum",
-                                              "size",  "ret",   "count"};
+/* The file and host keys, the profile counters' freq and time, the byte rule's. */
+const char *const spoor_summary_arg_keys[] = {"fhash", "hhash", "fname", "hostname", "freq", "time", EVENT_BYTES_KEYS};
 const size_t spoor_summary_n_arg_keys = sizeof spoor_summary_arg_keys / sizeof *spoor_summary_arg_keys;
 
 struct spoor_summary_run {
@@ -60,6 +61,7 @@ void summary_acc_free(struct summary_acc *a)
     free(a->file);
     free(a->parent_dur);
     free(a->io_of);
+    free(a->io_counter);
     free(a->io_time);
     free(a->cat_time);
     free(a->cat_rest);
@@ -127,6 +129,7 @@ void spoor_summary_end(struct spoor_summary_run *run, struct spoor_summary *out)
     summary_layers(&run->acc, out);
     summary_top(&run->acc, run->batch.files, run->opts.top, out);
     summary_io(&run->acc, out);
+    summary_compute_like(&run->acc, out);
     pass_free(run);
     summary_keys_free(&run->unbounded);
     free(run);

@@ -3,36 +3,13 @@
  * compute; then counts, unions and the call-stack stream. */
 #include "summary_internal.h"
 
+#include "analyze/event_bytes.h"
 #include "spoor/resolve.h"
+
+#include <math.h>
 
 #include <stdlib.h>
 #include <string.h>
-
-/* A numeric args value as int64, or SPOOR_NULL. Inline: up to four columns a
- * row, most of them null. */
-static inline __attribute__((always_inline)) int64_t arg_at(const struct spoor_column *c, size_t r)
-{
-    if (!c || !spoor_column_valid(c, r))
-        return SPOOR_NULL;
-    if (c->type == SPOOR_I64)
-        return c->i64[r];
-    if (c->type == SPOOR_F64 && c->f64[r] > -9.2e18 && c->f64[r] < 9.2e18)
-        return (int64_t)c->f64[r];
-    return SPOOR_NULL;
-}
-
-static int64_t row_bytes(const struct spoor_column *size_sum, const struct spoor_column *size,
-                         const struct spoor_column *ret, const struct spoor_column *count, size_t r)
-{
-    int64_t v = arg_at(size_sum, r);
-    if (v == SPOOR_NULL)
-        v = arg_at(size, r);
-    /* ret is bytes only for calls that ask for a count (read, write, ...):
-     * for open it is a descriptor, for lseek an offset. */
-    if (v == SPOOR_NULL && arg_at(count, r) != SPOOR_NULL)
-        v = arg_at(ret, r);
-    return v >= 0 ? v : SPOOR_NULL;
-}
 
 /* The compute list in ids of the table's pool: cats flagged in is_cat, and
  * (cat, name) pairs; an entry "a.b.c" may be cat "a" name "b.c" or cat "a.b"
@@ -92,6 +69,15 @@ static uint32_t id_in(struct summary_keys *k, uint64_t key, void **acc, size_t *
     return id;
 }
 
+/* The columns and compute ids of one batch. */
+struct batch_view {
+    struct event_bytes bytes;
+    const struct spoor_column *freq, *time; /* profile counters */
+    bool *is_cat;
+    uint64_t *pairs;
+    size_t npairs;
+};
+
 static int bin_of(int64_t bytes)
 {
     int b = 0;
@@ -100,16 +86,41 @@ static int bin_of(int64_t bytes)
     return b;
 }
 
-static void add_bytes(struct summary_acc *acc, struct layer_acc *l, uint32_t fn, uint32_t file, int64_t bytes)
+/* bytes moved by `calls` calls (more than one for a profile counter, binned
+ * by their mean size). */
+static void add_bytes(struct summary_acc *acc, struct layer_acc *l, uint32_t fn, uint32_t file, int64_t bytes,
+                      uint64_t calls)
 {
-    l->sized++;
+    l->sized += calls;
     l->bytes += bytes;
     acc->fn[fn].bytes += bytes;
     if (file != SUMMARY_NO_GROUP)
         acc->file[file].bytes += bytes;
-    int b = bin_of(bytes);
-    acc->bin_count[b]++;
+    int b = bin_of(calls > 1 ? bytes / (int64_t)calls : bytes);
+    acc->bin_count[b] += calls;
     acc->bin_bytes[b] += bytes;
+}
+
+/* A profile counter (DataCrumbs profile: ph C with args freq and time): freq
+ * calls that took args.time seconds in all during the interval. False for any
+ * other row, or when either value is missing or negative. */
+static bool counter_of(const struct batch_view *v, const struct spoor_table *b, size_t r, uint64_t *calls,
+                       int64_t *ns)
+{
+    if (b->ph[r] != 'C' || !v->freq || !v->time || !spoor_column_valid(v->freq, r) ||
+        !spoor_column_valid(v->time, r))
+        return false;
+    double freq = v->freq->type == SPOOR_I64 ? (double)v->freq->i64[r]
+                  : v->freq->type == SPOOR_F64 ? v->freq->f64[r]
+                                               : -1;
+    double s = v->time->type == SPOOR_I64 ? (double)v->time->i64[r]
+               : v->time->type == SPOOR_F64 ? v->time->f64[r]
+                                            : -1;
+    if (!(freq >= 0 && freq < 9e18 && s >= 0 && s < 9e9))
+        return false;
+    *calls = (uint64_t)freq;
+    *ns = llround(s * 1e9);
+    return true;
 }
 
 /* The span [ts, end] of a row that takes part in unions and call stacks. */
@@ -143,14 +154,6 @@ static inline void thread_of(struct summary_batch_ctx *ctx, struct summary_acc *
         new_thread(ctx, acc, nest, b, r);
 }
 
-/* The columns and compute ids of one batch. */
-struct batch_view {
-    const struct spoor_column *size_sum, *size, *ret, *count;
-    bool *is_cat;
-    uint64_t *pairs;
-    size_t npairs;
-};
-
 /* A row's cat, function and compute flag, cached per batch by name (a name
  * rarely has two cats). */
 static const struct fn_cache *fn_of(struct summary_batch_ctx *ctx, struct summary_acc *acc,
@@ -175,17 +178,27 @@ static void add_event(struct summary_batch_ctx *ctx, struct summary_acc *acc, st
                                        sizeof *acc->file)
                                : SUMMARY_NO_GROUP;
     thread_of(ctx, acc, nest, b, r);
-    int64_t bytes = row_bytes(v->size_sum, v->size, v->ret, v->count, r);
+    int64_t bytes = event_bytes_of(&v->bytes, b, r), counter_ns = SPOOR_NULL;
+    uint64_t calls = 1;
+    if (b->ph[r] == 'C')
+        counter_of(v, b, r, &calls, &counter_ns);
+    if (f->compute)
+        acc->compute_rows++;
     struct layer_acc *l = &acc->cats[cat];
-    l->count++;
-    acc->fn[fn].count++;
+    l->count += calls;
+    acc->fn[fn].count += calls;
     if (file != SUMMARY_NO_GROUP)
-        acc->file[file].count++;
+        acc->file[file].count += calls;
     if (bytes != SPOOR_NULL)
-        add_bytes(acc, l, fn, file, bytes);
+        add_bytes(acc, l, fn, file, bytes, calls);
     bool io = file != SUMMARY_NO_GROUP || bytes != SPOOR_NULL;
     if (io && !acc->io_of[ctx->pid])
         acc->io_of[ctx->pid] = summary_keys_id(&acc->io_pids, (uint64_t)b->pid[r]) + 1;
+    if (counter_ns != SPOOR_NULL) {
+        summary_counter_add(acc, cat, fn, file, io ? acc->io_of[ctx->pid] - 1 : SUMMARY_NO_GROUP, f->compute,
+                            counter_ns);
+        return;
+    }
 
     int64_t ts = b->ts[r], end;
     if (!row_span(b, r, &end))
@@ -219,12 +232,11 @@ void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, s
     summary_grow((void **)&ctx->fn_of, &ctx->fn_cap, nstrings, sizeof *ctx->fn_of);
     memset(ctx->fn_of, 0xff, nstrings * sizeof *ctx->fn_of);
     struct batch_view v = {
-        .size_sum = spoor_table_find_column(b, "size_sum"),
-        .size = spoor_table_find_column(b, "size"),
-        .ret = spoor_table_find_column(b, "ret"),
-        .count = spoor_table_find_column(b, "count"),
+        .freq = spoor_table_find_column(b, "freq"),
+        .time = spoor_table_find_column(b, "time"),
         .is_cat = spoor_xcalloc(nstrings ? nstrings : 1, sizeof *v.is_cat),
     };
+    event_bytes_bind(&v.bytes, b);
     v.npairs = compute_ids(b, ctx->compute, v.is_cat, &v.pairs);
     for (size_t r = 0; r < b->nrows; r++) {
         if (b->ph[r] == 'M')

@@ -87,11 +87,13 @@ struct layer_acc {
     int64_t outer_dur;      /* dur of events whose parent is of another cat (or none) */
     uint32_t last_parent, last_pair; /* the last parent cat met, its parent_pairs id + 1 */
     struct union_run run;   /* in global start order (summary_ordered.c) */
+    int64_t counter_time, counter_rest; /* profile counters' time (summary_counters.c), not compute's */
 };
 struct top_acc {
     uint64_t count;
     int64_t self, bytes, time;  /* time: the union's length, at the end */
     struct union_run run;   /* in global start order (summary_ordered.c) */
+    int64_t counter_time;       /* profile counters' time, in time at the end */
 };
 
 /* One row taking part in the call stacks, held in its thread's reorder (32
@@ -145,6 +147,10 @@ struct summary_acc {
      * time and its time not overlapped by its processes' compute. */
     int64_t *io_time, *cat_time, *cat_rest;
     int64_t compute_time;
+    uint64_t compute_rows;              /* events of the compute list */
+    int64_t *io_counter;                /* per io pid id: its I/O counters' time */
+    size_t io_counter_cap;
+    int64_t compute_counter;            /* compute counters' time */
     uint64_t bin_count[SPOOR_SUMMARY_BINS];
     int64_t bin_bytes[SPOOR_SUMMARY_BINS];
 };
@@ -302,10 +308,20 @@ struct summary_batch_ctx {
 void summary_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b, struct summary_acc *acc,
                    struct summary_nest *nest);
 
+/* Profile counters (summary_counters.c): a counter row's time into the sums
+ * of its cat, function, file, I/O process (io_pid: its io_pids id, or
+ * SUMMARY_NO_GROUP) and compute; folded into the unions' lengths at the end
+ * of summary_unions. */
+void summary_counter_add(struct summary_acc *a, uint32_t cat, uint32_t fn, uint32_t file, uint32_t io_pid,
+                         bool compute, int64_t ns);
+void summary_counters_fold(struct summary_acc *a);
+
 /* From the sums to the answer. */
 const char *summary_own(struct spoor_summary *out, const char *s);
 void summary_layers(struct summary_acc *acc, struct spoor_summary *out);
 void summary_top(struct summary_acc *acc, const struct spoor_strpool *files, size_t top, struct spoor_summary *out);
 void summary_io(struct summary_acc *acc, struct spoor_summary *out);
+/* When no event was compute: the cats and functions that look like it. */
+void summary_compute_like(const struct summary_acc *acc, struct spoor_summary *out);
 
 #endif

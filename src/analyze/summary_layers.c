@@ -40,6 +40,7 @@ void summary_layers(struct summary_acc *a, struct spoor_summary *out)
 {
     size_t ncats = spoor_strpool_count(a->strings);
     out->compute_time = a->compute_time;
+    out->compute_events = a->compute_rows;
     uint32_t *parent = spoor_xmalloc(ncats * sizeof *parent);
     double *share = spoor_xmalloc(ncats * sizeof *share);
     pick_parents(a, ncats, parent, share);
@@ -55,6 +56,7 @@ void summary_layers(struct summary_acc *a, struct spoor_summary *out)
             .time = a->cat_time[c],
             .self = l->self,
             .dur_sum = l->dur_sum,
+            .counter_time = l->counter_time,
             .bytes = l->bytes,
             .not_compute = a->cat_rest[c],
             .parent = parent[c] == SUMMARY_NO_GROUP ? NULL

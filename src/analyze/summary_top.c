@@ -23,6 +23,7 @@ static struct spoor_summary_top *rank(const struct top_acc *acc, size_t n)
             .time = acc[g].time,
             .self = acc[g].self,
             .bytes = acc[g].bytes,
+            .counter_time = acc[g].counter_time,
         };
     return e;
 }

@@ -112,4 +112,5 @@ void summary_unions(struct summary_nest *n, struct summary_acc *acc, int threads
         ordered_lengths(acc);
     else
         per_thread(n, acc, threads);
+    summary_counters_fold(acc);
 }

@@ -2,8 +2,10 @@
 # columns are the sidecar's self times and unattributed is dur minus them;
 # CSV and JSONL agree; --by cat sums the functions; no matching call warns,
 # and so do calls that no event overlaps;
-# a bad --calls is a one-line error leaving no file; the DataCrumbs sample
-# when present.
+# a bad --calls is a one-line error leaving no file; the default kernel
+# events are the kernel-side cats and an enclosing event of the call's
+# thread is its caller, never attributed (--events chooses others); the
+# DataCrumbs sample when present.
 source "$(dirname "$0")/lib/common.sh"
 
 "$SPOOR_BIN" gen -o "$WORK/t.pfw" --size-mb 1 --seed 11 > /dev/null
@@ -82,6 +84,57 @@ grep -q "warning: none of the 2 events overlaps any of the 1 calls of its thread
 "$SPOOR_BIN" attribute --no-progress --calls "$SYS" --events "cat = 'nosuch'" -o "$WORK/apart.csv" \
   --cache-dir "$WORK/cache" "$WORK/apart.jsonl" 2> "$WORK/apart.err" || fail "no event: not exit 0"
 grep -q "warning: no event matches --events" "$WORK/apart.err" || fail "no event: no warning"
+
+# Callers are not kernel functions. A DataCrumbs-style thread: libc's read
+# (cat c, a uprobe) encloses the system call, which encloses vfs_read; app's
+# main encloses everything; a cat no list knows (mystery) sits inside the
+# second call; another thread's libc write overlaps both calls.
+cat > "$WORK/callers.pfw" <<'PFW'
+[
+{"pid": 1, "tid": 1, "name": "vfs_read", "cat": "vfs", "ph": "X", "ts": 20, "dur": 60000}
+{"pid": 1, "tid": 1, "name": "read", "cat": "sys", "ph": "X", "ts": 10, "dur": 80000, "args": {"size_sum": 4096}}
+{"pid": 1, "tid": 1, "name": "read", "cat": "c", "ph": "X", "ts": 0, "dur": 100000}
+{"pid": 1, "tid": 1, "name": "malloc", "cat": "c", "ph": "X", "ts": 200, "dur": 10000}
+{"pid": 1, "tid": 1, "name": "mark_page_accessed", "cat": "os_cache", "ph": "X", "ts": 310, "dur": 20000}
+{"pid": 1, "tid": 1, "name": "probe", "cat": "mystery", "ph": "X", "ts": 350, "dur": 10000}
+{"pid": 1, "tid": 1, "name": "read", "cat": "sys", "ph": "X", "ts": 300, "dur": 100000, "args": {"size_sum": 100}}
+{"pid": 1, "tid": 2, "name": "write", "cat": "c", "ph": "X", "ts": 0, "dur": 500000}
+{"pid": 1, "tid": 1, "name": "main", "cat": "app", "ph": "X", "ts": 0, "dur": 1000000}
+PFW
+run_callers() { # NAME ARGS...: attribute the callers trace into $WORK/NAME.jsonl, stderr in NAME.err
+  local name=$1
+  shift
+  "$SPOOR_BIN" attribute --no-progress --cache-dir "$WORK/cache" -o "$WORK/$name.jsonl" "$@" "$WORK/callers.pfw" \
+    2> "$WORK/$name.err" || fail "attribute $*: $(cat "$WORK/$name.err")"
+}
+run_callers default --calls "$SYS"
+grep -q "^spoor attribute: note: events of cats c, mystery, app are not kernel-side and not attributed" \
+  "$WORK/default.err" || fail "the left-out cats are not named: $(cat "$WORK/default.err")"
+run_callers everything --calls "$SYS" --events "cat != 'sys'"
+[ ! -s "$WORK/everything.err" ] || fail "--events: a note on stderr: $(cat "$WORK/everything.err")"
+run_callers other_thread --calls "$SYS" --events "cat = 'c'" --match pid
+run_callers libc --calls "cat = 'c' AND name = 'read'"
+/usr/bin/python3 - "$WORK" <<'PY' || fail "callers were attributed"
+import json, sys
+work = sys.argv[1]
+def rows(name):
+    return [json.loads(l) for l in open(f"{work}/{name}.jsonl")]
+# Default: vfs (60 of 80 us) and os_cache (20 of 100 us); c, app and mystery are no columns.
+d = rows("default")
+assert [k for k in d[0] if "." in k] == ["os_cache.mark_page_accessed", "vfs.vfs_read"], list(d[0])
+assert [(r["coverage"], r["unattributed"]) for r in d] == [(0.75, 20000), (0.2, 80000)], d
+# --events takes mystery, but c's read and app's main enclose a call of their thread: callers.
+e = rows("everything")
+assert "c.read" not in e[0] and "app.main" not in e[0], e[0]
+assert [(r["coverage"], r["mystery.probe"]) for r in e] == [(0.75, 0), (0.3, 10000)], e
+# The other thread's libc write is chosen by --events and seen with --match pid: it counts;
+# the read it does not enclose still does not.
+o = rows("other_thread")
+assert "c.read" not in o[0] and [r["c.write"] for r in o] == [80000, 100000], o
+# libc's read as the call: the system call inside it is kernel-side (80 of 100 us covered).
+l = rows("libc")
+assert len(l) == 1 and l[0]["sys.read"] > 0 and l[0]["coverage"] == 0.8, l
+PY
 
 # Errors: one line, exit 2, no output file.
 expect_fail 2 "--calls: .*position" attribute --no-progress --calls "cat = = 'sys'" -o "$WORK/bad.csv" "$WORK/t.pfw"

@@ -1,7 +1,8 @@
 /* The attribution dataset on a hand-built table: exact rows in every --time
  * mode, --compat notebook and by cat; the column set (union over the calls,
  * ordered by cat then name); the file filter and the default events; a call
- * with no kernel event; CSV and JSONL spelling. */
+ * with no kernel event; CSV and JSONL spelling; which cats are kernel-side
+ * and which events are callers. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -214,17 +215,18 @@ static bool needs_arg(const struct spoor_table *t, const struct spoor_snapshot_n
     return false;
 }
 
-/* Attribution reads the times, keys and names, call_id, size and the file
- * keys, plus what the expressions name; not ph nor unrelated args. */
+/* Attribution reads the times, keys and names, call_id, the byte rule's args
+ * and the file keys, plus what the expressions name; not ph nor unrelated args. */
 static void columns_read(void **state)
 {
     struct spoor_table *t = fixture(true);
     fx_str(t, CALL1, "hostname", "node1");
     fx_int(t, CALL1, "ret", 0);
+    fx_int(t, CALL1, "fd", 3);
     struct spoor_expr *calls, *events;
     struct spoor_error err = {0};
     assert_int_equal(spoor_expr_compile("cat = 'sys'", &calls, &err), SPOOR_OK);
-    assert_int_equal(spoor_expr_compile("host = 'node1' OR ret = 0", &events, &err), SPOOR_OK);
+    assert_int_equal(spoor_expr_compile("host = 'node1' OR fd = 0", &events, &err), SPOOR_OK);
     struct spoor_attr_select sel = {.calls = calls};
     struct spoor_snapshot_need need;
     spoor_attr_columns_read(t, &sel, &need);
@@ -232,13 +234,13 @@ static void columns_read(void **state)
     assert_false(need.fixed & 1u << SPOOR_SNAP_PH);
     assert_true(need.fixed & 1u << SPOOR_SNAP_DUR && need.fixed & 1u << SPOOR_SNAP_TID);
     assert_true(needs_arg(t, &need, "call_id") && needs_arg(t, &need, "size_sum") && needs_arg(t, &need, "size"));
-    assert_true(needs_arg(t, &need, "fname"));
-    assert_false(needs_arg(t, &need, "hostname") || needs_arg(t, &need, "ret"));
+    assert_true(needs_arg(t, &need, "fname") && needs_arg(t, &need, "ret")); /* the byte rule's */
+    assert_false(needs_arg(t, &need, "hostname") || needs_arg(t, &need, "fd"));
     free(need.args);
     sel.events = events;
     spoor_attr_columns_read(t, &sel, &need);
-    assert_true(needs_arg(t, &need, "hostname") && needs_arg(t, &need, "ret"));
-    assert_int_equal(need.nargs, 6); /* each once */
+    assert_true(needs_arg(t, &need, "hostname") && needs_arg(t, &need, "fd"));
+    assert_int_equal(need.nargs, 7); /* each once: call_id size_sum size ret fname hostname fd */
     free(need.args);
     spoor_expr_free(calls);
     spoor_expr_free(events);
@@ -272,6 +274,46 @@ static void spelling(void **state)
     free(jsonl);
 }
 
+/* Kernel-side: subsystems exactly and probe kinds as prefixes, case aside. */
+static void kernel_cats(void **state)
+{
+    (void)state;
+    static const char *const kernel[] = {"sys", "os_cache", "vfs", "ext4", "block", "XFS", "kprobe", "kretprobe_vfs",
+                                         "tracepoint:block", "kernel"};
+    static const char *const user[] = {"c", "app", "POSIX", "STDIO", "mpi", "reader", "dftracer", "system", "vfs2",
+                                       ""};
+    for (size_t i = 0; i < sizeof kernel / sizeof *kernel; i++)
+        assert_true(spoor_attr_kernel_cat(kernel[i], strlen(kernel[i])));
+    for (size_t i = 0; i < sizeof user / sizeof *user; i++)
+        assert_false(spoor_attr_kernel_cat(user[i], strlen(user[i])));
+}
+
+/* The caller rule keeps everything but events enclosing a call of their own
+ * pid and tid, ends included. */
+static void callers(void **state)
+{
+    (void)state;
+    struct spoor_table *t = spoor_table_new();
+    uint32_t calls[] = {(uint32_t)fx_row(t, 100, 50, "read", "sys", 1, 1, 'X'),
+                        (uint32_t)fx_row(t, 300, 50, "read", "sys", 1, 1, 'X')};
+    uint32_t events[] = {
+        (uint32_t)fx_row(t, 90, 70, "read", "c", 1, 1, 'X'),     /* encloses the first call: dropped */
+        (uint32_t)fx_row(t, 100, 50, "same", "c", 1, 1, 'X'),    /* the same span: encloses, dropped */
+        (uint32_t)fx_row(t, 90, 40, "early", "c", 1, 1, 'X'),    /* ends inside: kept */
+        (uint32_t)fx_row(t, 110, 10, "vfs", "vfs", 1, 1, 'X'),   /* inside: kept */
+        (uint32_t)fx_row(t, 0, 1000, "main", "app", 1, 2, 'X'),  /* another thread: kept */
+        (uint32_t)fx_row(t, 0, 1000, "main", "app", 2, 1, 'X'),  /* another process, same tid: kept */
+        (uint32_t)fx_row(t, 320, SPOOR_NULL, "i", "c", 1, 1, 'i'), /* no span: kept */
+        (uint32_t)fx_row(t, 200, 200, "gap", "c", 1, 1, 'X'),    /* encloses the second call: dropped */
+    };
+    size_t n = spoor_attr_drop_callers(t, calls, 2, events, sizeof events / sizeof *events);
+    assert_int_equal(n, 5);
+    static const char *const kept[] = {"early", "vfs", "main", "main", "i"};
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(spoor_table_str(t, t->name[events[i]]), kept[i]);
+    spoor_table_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +321,7 @@ int main(void)
         cmocka_unit_test(notebook_mode), cmocka_unit_test(by_cat),       cmocka_unit_test(file_filter),
         cmocka_unit_test(file_in_calls), cmocka_unit_test(columns_read),
         cmocka_unit_test(spelling),      cmocka_unit_test(without_app_events),
+        cmocka_unit_test(kernel_cats),   cmocka_unit_test(callers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

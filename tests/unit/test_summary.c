@@ -6,6 +6,7 @@
  * replay runs) against a brute-force reference over the whole table (the
  * interval engine's call stacks, sorted unions) on `spoor gen` traces and the
  * shared samples. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -417,14 +418,40 @@ static int64_t ref_arg(const struct spoor_table *t, const char *key, size_t r)
     return c->type == SPOOR_F64 ? (int64_t)c->f64[r] : SPOOR_NULL;
 }
 
+/* The byte rule of docs/formats.md, written out plainly. */
 static int64_t ref_bytes(const struct spoor_table *t, size_t r)
 {
-    int64_t v = ref_arg(t, "size_sum", r);
-    if (v == SPOOR_NULL)
-        v = ref_arg(t, "size", r);
-    if (v == SPOOR_NULL && ref_arg(t, "count", r) != SPOOR_NULL)
+    const char *name = spoor_table_str(t, t->name[r]);
+    bool element = !strcmp(name, "fread") || !strcmp(name, "fwrite") || !strcmp(name, "fread_unlocked") ||
+                   !strcmp(name, "fwrite_unlocked");
+    int64_t v;
+    if (ref_arg(t, "dft_cnt", r) != SPOOR_NULL) {
+        int64_t lo = ref_arg(t, "size_min", r), hi = ref_arg(t, "size_max", r), n = ref_arg(t, "ret_sum", r);
+        if (element)
+            v = lo != SPOOR_NULL && lo == hi && n != SPOOR_NULL && n >= 0 && lo >= 0 ? n * lo : SPOOR_NULL;
+        else if ((v = ref_arg(t, "size_sum", r)) == SPOOR_NULL && ref_arg(t, "count_sum", r) != SPOOR_NULL)
+            v = n;
+    } else if ((v = ref_arg(t, "size_sum", r)) != SPOOR_NULL) {
+    } else if (element) {
+        int64_t n = ref_arg(t, "ret", r), size = ref_arg(t, "size", r);
+        v = n != SPOOR_NULL && size != SPOOR_NULL && n >= 0 && size >= 0 ? n * size : SPOOR_NULL;
+    } else if ((v = ref_arg(t, "size", r)) == SPOOR_NULL && ref_arg(t, "count", r) != SPOOR_NULL) {
         v = ref_arg(t, "ret", r);
+    }
     return v >= 0 ? v : SPOOR_NULL;
+}
+
+/* A profile counter's calls and ns (ph C with freq and time), else false. */
+static bool ref_counter(const struct spoor_table *t, size_t r, uint64_t *calls, int64_t *ns)
+{
+    const struct spoor_column *freq = spoor_table_find_column(t, "freq"), *time = spoor_table_find_column(t, "time");
+    if (t->ph[r] != 'C' || !freq || !time || !spoor_column_valid(freq, r) || !spoor_column_valid(time, r))
+        return false;
+    double f = freq->type == SPOOR_I64 ? (double)freq->i64[r] : freq->f64[r];
+    double s = time->type == SPOOR_I64 ? (double)time->i64[r] : time->f64[r];
+    *calls = (uint64_t)f;
+    *ns = llround(s * 1e9);
+    return f >= 0 && s >= 0;
 }
 
 static bool ref_compute(const char *cat, const char *name)
@@ -446,21 +473,36 @@ static void check_against_reference(const struct spoor_table *t, const struct sp
     size_t ncats = spoor_strpool_count(t->pool);
     int64_t *self = calloc(ncats, sizeof *self), *outer = calloc(ncats, sizeof *outer);
     int64_t *pair = calloc(ncats * ncats, sizeof *pair);
-    uint64_t *count = calloc(ncats, sizeof *count), events = 0;
+    uint64_t *count = calloc(ncats, sizeof *count), events = 0, calls_all = 0;
     char key[2048];
+    /* A counter's time has no span: each gets its own span after everything
+     * else, so that every union adds it whole and only compute counters of
+     * the same row hide it. */
+    int64_t counter_at = INT64_MAX / 2;
     for (size_t r = 0; r < t->nrows; r++) {
         if (t->ph[r] == 'M')
             continue;
         events++;
         const char *cat = spoor_table_str(t, t->cat[r]), *name = spoor_table_str(t, t->name[r]);
         const char *file = files->file[r] ? spoor_strpool_get(files->pool, files->file[r], NULL) : NULL;
-        count[t->cat[r]]++;
-        if (nest.depth[r] < 0)
+        uint64_t calls = 1;
+        int64_t ns = 0, start, end;
+        bool counter = ref_counter(t, r, &calls, &ns);
+        count[t->cat[r]] += calls;
+        calls_all += calls;
+        if (counter) {
+            start = counter_at;
+            end = counter_at += ns;
+            counter_at++;
+        } else if (nest.depth[r] < 0) {
             continue;
-        int64_t start = t->ts[r], end = t->ts[r] + t->dur[r];
-        self[t->cat[r]] += nest.self[r];
-        uint32_t p = nest.parent[r];
-        if (p == SPOOR_IV_NO_PARENT || t->cat[p] != t->cat[r]) {
+        } else {
+            start = t->ts[r];
+            end = t->ts[r] + t->dur[r];
+            self[t->cat[r]] += nest.self[r];
+        }
+        uint32_t p = counter ? SPOOR_IV_NO_PARENT : nest.parent[r];
+        if (!counter && (p == SPOOR_IV_NO_PARENT || t->cat[p] != t->cat[r])) {
             outer[t->cat[r]] += t->dur[r];
             if (p != SPOOR_IV_NO_PARENT)
                 pair[t->cat[r] * ncats + t->cat[p]] += t->dur[r];
@@ -501,7 +543,7 @@ static void check_against_reference(const struct spoor_table *t, const struct sp
             assert_true(best == 0);
         }
     }
-    assert_int_equal(layer_count, events);
+    assert_int_equal(layer_count, calls_all);
     /* Time not overlapped by compute, per (cat, process); compute over all. */
     int64_t *not_compute = calloc(ncats, sizeof *not_compute);
     struct bags all_compute = {0};

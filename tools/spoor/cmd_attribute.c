@@ -22,8 +22,11 @@ static const char usage[] =
     "  --calls EXPR         the calls, e.g. \"cat = 'sys' AND name IN ('read', 'write')\"\n"
     "                       (the --where language of spoor events; see docs/cli.md)\n"
     "  --file GLOB          only calls on files matching GLOB, e.g. '/data/*'\n"
-    "  --events EXPR        the kernel events (default: every event whose cat is\n"
-    "                       neither a call's cat nor app)\n"
+    "  --events EXPR        the kernel events (default: every event of a kernel-side\n"
+    "                       cat, e.g. sys os_cache vfs ext4 block kprobe, that is no\n"
+    "                       call's cat; the cats left out are named on stderr). An\n"
+    "                       event enclosing a call of its thread is its caller and\n"
+    "                       never counts for it\n"
     "  --match M            which events a call sees: tid (its thread, default),\n"
     "                       pid (its process) or none (every event)\n"
     "  --time T             self (default): each function's exclusive time, nothing\n"
@@ -157,8 +160,14 @@ static int attribute_table(const struct spoor_table *t, const struct spoor_attr_
     int st = spoor_attr_dataset_build(t, files, calls, ncalls, events, nevents, &engine, ch->by, &d, err);
     static const char *const same[] = {[SPOOR_IV_THREAD] = " of its thread (--match tid)",
                                        [SPOOR_IV_PID] = " of its process (--match pid)", [SPOOR_IV_NONE] = ""};
+    char *left_out = sel->events ? NULL : spoor_attr_left_out(t, calls, ncalls);
+    if (st == SPOOR_OK && ncalls && left_out)
+        fprintf(stderr, "spoor attribute: note: events of cats %s are not kernel-side and not attributed "
+                "(--events chooses the events)\n", left_out);
+    free(left_out);
     if (st == SPOOR_OK && ncalls && !nevents)
-        fprintf(stderr, "spoor attribute: warning: no event matches --events; every coverage is 0\n");
+        fprintf(stderr, "spoor attribute: warning: no event matches %s; every coverage is 0\n",
+                sel->events ? "--events" : "the default (kernel-side cats)");
     else if (st == SPOOR_OK && ncalls && !any_coverage(&d))
         fprintf(stderr, "spoor attribute: warning: none of the %zu events overlaps any of the %zu calls%s; every "
                 "coverage is 0\n", nevents, ncalls, same[engine.key]);

@@ -42,6 +42,15 @@ enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
 static double per_s(double amount, int64_t ns) { return ns > 0 ? amount * 1e9 / (double)ns : 0; }
 static double mib(double bytes) { return bytes / (1024.0 * 1024.0); }
 
+/* Self time, or "-" when every part of time came from counters (which have
+ * no nesting, so no self time). */
+static const char *self_text(char *a, size_t n, int64_t self, int64_t time, int64_t counter_time)
+{
+    if (!self && time && counter_time == time)
+        return "-";
+    return spoor_fmt_duration(a, n, (double)self);
+}
+
 static void table_layers(FILE *out, const struct spoor_summary *s)
 {
     const char *h[] = {"layer", "count", "time", "self", "ops/s", "bytes", "MiB/s", "parent", "share", "not compute"};
@@ -53,8 +62,8 @@ static void table_layers(FILE *out, const struct spoor_summary *s)
         spoor_text_table_cell(t, "%s", l->cat[0] ? l->cat : "(none)");
         spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, l->count));
         spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)l->time));
-        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)l->self));
-        /* Rates need time: counter events (profiles) have none. */
+        spoor_text_table_cell(t, "%s", self_text(a, sizeof a, l->self, l->time, l->counter_time));
+        /* Rates need time; a ratio of nothing to nothing is "-". */
         if (l->time)
             spoor_text_table_cell(t, "%.0f", per_s((double)l->count, l->time));
         else
@@ -65,7 +74,10 @@ static void table_layers(FILE *out, const struct spoor_summary *s)
         else
             spoor_text_table_cell(t, "-");
         spoor_text_table_cell(t, "%s", l->parent ? (l->parent[0] ? l->parent : "(none)") : "-");
-        spoor_text_table_cell(t, "%.1f%%", 100 * l->parent_share);
+        if (l->parent)
+            spoor_text_table_cell(t, "%.1f%%", 100 * l->parent_share);
+        else
+            spoor_text_table_cell(t, "-");
         spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)l->not_compute));
     }
     spoor_text_table_print(t, out);
@@ -82,7 +94,7 @@ static void table_top(FILE *out, const char *what, const struct spoor_summary_to
         spoor_text_table_cell(t, "%s", e[i].label);
         spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, e[i].count));
         spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)e[i].time));
-        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)e[i].self));
+        spoor_text_table_cell(t, "%s", self_text(a, sizeof a, e[i].self, e[i].time, e[i].counter_time));
         spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, (unsigned long long)e[i].bytes));
     }
     spoor_text_table_print(t, out);
@@ -117,8 +129,17 @@ static void print_table(FILE *out, const struct spoor_summary *s, const char *co
                 spoor_fmt_duration(a, sizeof a, (double)(p->last_end - p->first_ts)), p->first_ts, p->last_end);
     fprintf(out, "seen        %" PRIu64 " processes, %" PRIu64 " threads, %" PRIu64 " files, %" PRIu64 " hosts\n",
             p->processes, p->threads, p->files, p->hosts);
-    fprintf(out, "compute     %s (%s)\n", spoor_fmt_duration(a, sizeof a, (double)s->compute_time), compute);
-    if (s->slowest_pid != SPOOR_NULL)
+    if (s->compute_events)
+        fprintf(out, "compute     %s (%s)\n", spoor_fmt_duration(a, sizeof a, (double)s->compute_time), compute);
+    else if (s->compute_like)
+        fprintf(out, "compute     - (no events of %s; these look like compute: %s; see --compute-cats)\n", compute,
+                s->compute_like);
+    else
+        fprintf(out, "compute     - (no events of %s)\n", compute);
+    if (s->slowest_pid != SPOOR_NULL && s->io_time_mean <= 0)
+        fprintf(out, "imbalance   - (max/mean I/O time per process over %" PRIu64 " processes: no I/O time)\n",
+                s->io_processes);
+    else if (s->slowest_pid != SPOOR_NULL)
         fprintf(out, "imbalance   %.2f (max/mean I/O time per process over %" PRIu64 " processes: max %s in pid %" PRId64
                      ", mean %s)\n",
                 s->imbalance, s->io_processes, spoor_fmt_duration(a, sizeof a, (double)s->io_time_max),
@@ -134,6 +155,15 @@ static void print_table(FILE *out, const struct spoor_summary *s, const char *co
 }
 
 static void json_str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
+
+/* A ratio, or null when it is 0/0 (known false). */
+static void json_ratio(FILE *out, const char *fmt, double v, bool known)
+{
+    if (known)
+        fprintf(out, fmt, v);
+    else
+        fputs("null", out);
+}
 
 static void json_top(FILE *out, const char *key, const struct spoor_summary_top *e, size_t n)
 {
@@ -164,21 +194,33 @@ static void print_json(FILE *out, const struct spoor_summary *s, const char *com
                  ",\n  \"hosts\": %" PRIu64 ",\n  \"compute_cats\": ",
             p->processes, p->threads, p->files, p->hosts);
     json_str(out, compute);
-    fprintf(out, ",\n  \"compute_time\": %" PRId64 ",\n  \"layers\": [", s->compute_time);
+    fprintf(out, ",\n  \"compute_time\": %" PRId64 ",\n  \"compute_events\": %" PRIu64 ",\n  \"compute_like\": ",
+            s->compute_time, s->compute_events);
+    if (s->compute_like)
+        json_str(out, s->compute_like);
+    else
+        fputs("null", out);
+    fprintf(out, ",\n  \"layers\": [");
     for (size_t i = 0; i < s->nlayers; i++) {
         const struct spoor_summary_layer *l = &s->layers[i];
         fprintf(out, "%s\n    {\"cat\": ", i ? "," : "");
         json_str(out, l->cat);
         fprintf(out, ", \"count\": %" PRIu64 ", \"sized\": %" PRIu64 ", \"time\": %" PRId64 ", \"self\": %" PRId64
-                     ", \"dur_sum\": %" PRId64 ", \"bytes\": %" PRId64 ", \"ops_per_s\": %.3f, \"mib_per_s\": %.3f"
-                     ", \"not_compute\": %" PRId64 ", \"parent\": ",
-                l->count, l->sized, l->time, l->self, l->dur_sum, l->bytes, per_s((double)l->count, l->time),
-                mib(per_s((double)l->bytes, l->time)), l->not_compute);
+                     ", \"dur_sum\": %" PRId64 ", \"counter_time\": %" PRId64 ", \"bytes\": %" PRId64
+                     ", \"ops_per_s\": ",
+                l->count, l->sized, l->time, l->self, l->dur_sum, l->counter_time, l->bytes);
+        /* As in the table, a rate without time or bytes is null. */
+        json_ratio(out, "%.3f", per_s((double)l->count, l->time), l->time);
+        fputs(", \"mib_per_s\": ", out);
+        json_ratio(out, "%.3f", mib(per_s((double)l->bytes, l->time)), l->time && l->sized);
+        fprintf(out, ", \"not_compute\": %" PRId64 ", \"parent\": ", l->not_compute);
         if (l->parent)
             json_str(out, l->parent);
         else
             fputs("null", out);
-        fprintf(out, ", \"parent_share\": %.6f}", l->parent_share);
+        fputs(", \"parent_share\": ", out);
+        json_ratio(out, "%.6f", l->parent_share, l->parent != NULL);
+        fputc('}', out);
     }
     fprintf(out, "\n  ]");
     json_top(out, "top_files", s->files, s->nfiles);
@@ -188,8 +230,10 @@ static void print_json(FILE *out, const struct spoor_summary *s, const char *com
         fprintf(out, "%s\n    {\"bin\": \"%s\", \"count\": %" PRIu64 ", \"bytes\": %" PRId64 "}", b ? "," : "",
                 spoor_summary_bin_name[b], s->bin_count[b], s->bin_bytes[b]);
     fprintf(out, "\n  ],\n  \"imbalance\": {\"processes\": %" PRIu64 ", \"max\": %" PRId64 ", \"mean\": %.3f"
-                 ", \"max_over_mean\": %.6f, \"slowest_pid\": ",
-            s->io_processes, s->io_time_max, s->io_time_mean, s->imbalance);
+                 ", \"max_over_mean\": ",
+            s->io_processes, s->io_time_max, s->io_time_mean);
+    json_ratio(out, "%.6f", s->imbalance, s->io_time_mean > 0);
+    fputs(", \"slowest_pid\": ", out);
     if (s->slowest_pid != SPOOR_NULL)
         fprintf(out, "%" PRId64 "}\n}\n", s->slowest_pid);
     else
@@ -216,7 +260,11 @@ static void print_csv(FILE *out, const struct spoor_summary *s)
         fprintf(out, ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", l->count, l->time, l->self, l->bytes);
         if (l->parent)
             csv_text(out, l->parent);
-        fprintf(out, ",%.6f,%" PRId64 "\n", l->parent_share, l->not_compute);
+        if (l->parent) /* no parent: no share */
+            fprintf(out, ",%.6f", l->parent_share);
+        else
+            fputc(',', out);
+        fprintf(out, ",%" PRId64 "\n", l->not_compute);
     }
     const struct {
         const char *section;

@@ -1,0 +1,38 @@
+/* The bytes an event moved: the one rule every consumer (summary, attribute)
+ * applies, per dialect and call family (docs/formats.md, "Bytes"):
+ *   - aggregated events (args.dft_cnt, DFTracer): element calls (fread,
+ *     fwrite, ...) ret_sum x the element size when it did not vary
+ *     (size_min = size_max); other calls size_sum, else ret_sum when they
+ *     have count_sum (read/write: ret is the bytes moved);
+ *   - element calls with size and ret (DFTracer STDIO): ret (elements
+ *     transferred) x size (the element size);
+ *   - size_sum (DataCrumbs, trace and profile: the call's or the interval's
+ *     bytes);
+ *   - size, except for element calls where it is the element size;
+ *   - ret when the call also has count (DFTracer POSIX read/write: count asked,
+ *     ret moved; without count, ret is a descriptor or an offset).
+ * Negative or overflowing values are unknown (SPOOR_NULL), never clamped. */
+#ifndef SPOOR_EVENT_BYTES_H
+#define SPOOR_EVENT_BYTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spoor/table.h"
+
+/* The args keys the rule reads, to load with a command's other args (a list
+ * of string literals, for array initialisers). */
+#define EVENT_BYTES_KEYS "size_sum", "size", "ret", "count", "dft_cnt", "ret_sum", "count_sum", "size_min", "size_max"
+
+/* A table's columns and element-call name ids, bound once per table. */
+struct event_bytes {
+    const struct spoor_column *size_sum, *size, *ret, *count;
+    const struct spoor_column *dft_cnt, *ret_sum, *count_sum, *size_min, *size_max;
+    uint32_t element[4];    /* name ids of the element calls present in the pool */
+    size_t nelement;
+};
+void event_bytes_bind(struct event_bytes *b, const struct spoor_table *t);
+/* Row r's bytes, or SPOOR_NULL. */
+int64_t event_bytes_of(const struct event_bytes *b, const struct spoor_table *t, size_t r);
+
+#endif
