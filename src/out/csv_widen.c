@@ -1,0 +1,93 @@
+/* The second writing of a default CSV (writer.c): its rows, read back from a
+ * file, copied after the final header. When args columns were first met after
+ * the header was written, the header gained them and every row written before
+ * one existed gets an empty cell for it; otherwise the rows are copied as
+ * they are. Only outputs that need it pay for this copy. */
+#include "out/csv_widen.h"
+#include "spoor/error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { BLOCK = 1 << 20 };
+
+FILE *csv_spill_open(struct spoor_error *err)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir)
+        dir = "/tmp";
+    size_t cap = strlen(dir) + 32;
+    char *name = spoor_xmalloc(cap);
+    snprintf(name, cap, "%s/spoor-rows-XXXXXX", dir);
+    int fd = mkstemp(name);
+    int e = errno;
+    FILE *fp = NULL;
+    if (fd >= 0) {
+        unlink(name); /* nothing is left behind, whatever ends the process */
+        fp = fdopen(fd, "w+");
+        e = errno;
+        if (!fp)
+            close(fd);
+    }
+    if (!fp)
+        spoor_fail(err, SPOOR_EIO, "cannot create a temporary file in %s for the CSV rows: %s", dir, strerror(e));
+    free(name);
+    return fp;
+}
+
+/* Reads the next block of fd into buf; -1 on a read error (errno set). */
+static ssize_t read_block(int fd, char *buf)
+{
+    ssize_t n;
+    do
+        n = read(fd, buf, BLOCK);
+    while (n < 0 && errno == EINTR);
+    return n;
+}
+
+int csv_copy_rows(int fd, const struct csv_epoch *epochs, size_t nepochs, uint32_t ncols, bool skip_header,
+                  struct wbuf *b, struct spoor_error *err)
+{
+    char *buf = spoor_xmalloc(BLOCK);
+    bool quoted = false, header = skip_header;
+    uint64_t row = 0;
+    size_t e = 0;
+    bool pads = nepochs > 1 || (nepochs == 1 && epochs[0].ncols != ncols);
+    ssize_t n;
+    while ((n = read_block(fd, buf)) > 0) {
+        if (!pads && !header) {
+            wbuf_put(b, buf, (size_t)n);
+            continue;
+        }
+        size_t from = 0;
+        for (size_t i = 0; i < (size_t)n; i++) {
+            if (buf[i] == '"') {
+                quoted = !quoted; /* a doubled quote flips twice */
+                continue;
+            }
+            if (buf[i] != '\n' || quoted)
+                continue;
+            if (header) {
+                header = false; /* the old header: the new one is out already */
+                from = i + 1;
+                continue;
+            }
+            while (e + 1 < nepochs && epochs[e + 1].row <= row)
+                e++;
+            wbuf_put(b, buf + from, i - from);
+            for (uint32_t k = epochs[e].ncols; k < ncols; k++)
+                wbuf_byte(b, ',');
+            from = i;
+            row++;
+        }
+        if (!header)
+            wbuf_put(b, buf + from, (size_t)n - from);
+    }
+    int e_read = errno;
+    free(buf);
+    if (n < 0)
+        return spoor_fail(err, SPOOR_EIO, "cannot read back the CSV rows: %s", strerror(e_read));
+    return SPOOR_OK;
+}
