@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <unistd.h>
 
 enum { BLOCK = 1 << 20 };
@@ -47,6 +48,26 @@ static ssize_t read_block(int fd, char *buf)
     return n;
 }
 
+/* The rest of fd appended to b's stream as it is: in the kernel when it can
+ * (sendfile to a file or a pipe), else through b. */
+static int copy_as_is(int fd, struct wbuf *b, char *buf, struct spoor_error *err)
+{
+    wbuf_flush(b);
+    int out = b->fp && !b->error && fflush(b->fp) == 0 ? fileno(b->fp) : -1;
+    ssize_t n = 1;
+    while (out >= 0 && (n = sendfile(out, fd, NULL, BLOCK)) > 0)
+        ;
+    if (out >= 0 && n < 0 && errno != EINVAL && errno != ENOSYS) {
+        b->error = errno; /* the output failed: wbuf_status() names it */
+        return SPOOR_OK;
+    }
+    while ((n = read_block(fd, buf)) > 0)
+        wbuf_put(b, buf, (size_t)n);
+    if (n < 0)
+        return spoor_fail(err, SPOOR_EIO, "cannot read back the CSV rows: %s", strerror(errno));
+    return SPOOR_OK;
+}
+
 int csv_copy_rows(int fd, const struct csv_epoch *epochs, size_t nepochs, uint32_t ncols, bool skip_header,
                   struct wbuf *b, struct spoor_error *err)
 {
@@ -54,13 +75,13 @@ int csv_copy_rows(int fd, const struct csv_epoch *epochs, size_t nepochs, uint32
     bool quoted = false, header = skip_header;
     uint64_t row = 0;
     size_t e = 0;
-    bool pads = nepochs > 1 || (nepochs == 1 && epochs[0].ncols != ncols);
+    if (nepochs == 1 && epochs[0].ncols == ncols && !header) {
+        int st = copy_as_is(fd, b, buf, err);
+        free(buf);
+        return st;
+    }
     ssize_t n;
     while ((n = read_block(fd, buf)) > 0) {
-        if (!pads && !header) {
-            wbuf_put(b, buf, (size_t)n);
-            continue;
-        }
         size_t from = 0;
         for (size_t i = 0; i < (size_t)n; i++) {
             if (buf[i] == '"') {
