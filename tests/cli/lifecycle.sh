@@ -54,7 +54,7 @@ grep -q '"total": {"count": [0-9]*, "sum_ns": [0-9]*, "other_sum_ns": [0-9]*, "d
 /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/self.json" || fail "JSON output does not parse"
 
 # Generic options give the preset's answer; the table names every section.
-"$SPOOR_BIN" lifecycle --entity entity --stage action --time at --top 5 --by worker --by mode \
+"$SPOOR_BIN" lifecycle --entity task --stage action --time at --top 5 --by worker --by mode \
   --stages taskPlanned,taskEnqueued,taskStarted,taskFinished --delay comm=taskEnqueued-taskPlanned \
   --delay queue=taskStarted-taskEnqueued --delay runtime=taskFinished-taskStarted \
   --delay onworker=taskFinished-taskEnqueued --delay total=taskFinished-taskPlanned --format csv "$WORK/b.jsonl" \

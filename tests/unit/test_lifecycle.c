@@ -133,9 +133,9 @@ struct part {
 
 static struct spoor_lc_pivot *pivot_of(const struct spoor_lc_spec *s, const struct part *parts, int workers)
 {
-    static const char *fields[SPOOR_LC_MAX_BY + 1];
+    static const char *fields[SPOOR_LC_MAX_FIELDS];
     size_t n = spoor_lc_spec_fields(s, fields);
-    struct spoor_lc_pivot *p = spoor_lc_pivot_begin(workers, s->stages, s->nstages, fields, n);
+    struct spoor_lc_pivot *p = spoor_lc_pivot_begin(workers, s, fields, n);
     for (int w = 0; w < workers; w++)
         feed(p, w, parts[w].rec, parts[w].n);
     spoor_lc_pivot_merge(p);
@@ -255,8 +255,8 @@ static void test_merge_three_workers(void **state)
     (void)state;
     struct spoor_lc_spec s;
     transmits_spec(&s, 3);
-    const char *fields[SPOOR_LC_MAX_BY + 1];
-    size_t mode = spoor_lc_spec_fields(&s, fields) - 1; /* worker, mode */
+    const char *fields[SPOOR_LC_MAX_FIELDS];
+    size_t mode = spoor_lc_spec_fields(&s, fields) - 2; /* worker, mode, host */
     const struct rec w0[] = {{"b", "transmitPlanned", 50, "remote"}};
     const struct rec w1[] = {{"a", "transmitPlanned", 10, "remote"}, {"a", "transmitStarted", 30, "remote"}};
     const struct rec w2[] = {{"a", "transmitStarted", 20, "remote"}, {"b", "transmitPlanned", 50, "local"},
