@@ -273,7 +273,7 @@ static void test_merge_three_workers(void **state)
     assert_int_equal(spoor_lc_pivot_seen(p, a)[1], 2);
     assert_int_equal(spoor_lc_pivot_times(p, b)[3], 90);
     assert_int_equal(spoor_lc_pivot_seen(p, b)[0], 2);
-    assert_string_equal(spoor_lc_pivot_attr(p, b, mode), "local"); /* tie at 50: the smaller */
+    assert_string_equal(spoor_lc_pivot_attr(p, b, mode), "local"); /* the latest record's (90) */
     assert_string_equal(spoor_lc_pivot_attr(p, c, mode), "local");
     assert_int_equal(spoor_lc_pivot_attr_id(p, b, mode), spoor_lc_pivot_attr_id(p, c, mode));
     spoor_lc_pivot_free(p);
