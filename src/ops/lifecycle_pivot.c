@@ -37,6 +37,12 @@ struct entities {
     uint32_t *merged_id;            /* after merging: [id] = merged id, 0 = folded into another */
 };
 
+/* A batch's (entity, worker, host) string ids and the entity they name;
+ * entity 0 = an empty slot. */
+struct trip {
+    uint32_t name, worker, host, entity;
+};
+
 struct batch_cache {
     uint32_t *entity;               /* batch string id -> entity id (0 = not yet) */
     uint32_t *pending, *pending_hash; /* the batch's entities to look up: string id, hash */
@@ -45,6 +51,8 @@ struct batch_cache {
     size_t cap;
     uint32_t *row_entity;           /* entity_worker: row -> entity id */
     size_t row_cap;
+    struct trip *trips;             /* entity_worker: (entity, worker, host) ids -> entity id */
+    size_t ntrips;
     char *worker, *key;             /* a record's worker and entity name */
     size_t worker_cap, key_cap;
 };
@@ -243,19 +251,55 @@ static const char *worker_of(const struct spoor_lc_pivot *p, struct batch_cache 
     return out;
 }
 
+/* A string column's id at row r, UINT32_MAX when null. */
+static uint32_t str_id(const struct spoor_column *col, size_t r)
+{
+    return col && spoor_column_valid(col, r) ? col->str[r] : UINT32_MAX;
+}
+
+/* The slot of (name, worker, host) among the batch's: its entity, or an
+ * empty slot (entity 0) holding the ids, to be filled. */
+static struct trip *trip_slot(struct batch_cache *c, uint32_t name, uint32_t worker, uint32_t host)
+{
+    uint32_t h = name * 0x9E3779B1u ^ worker * 0x85EBCA77u ^ host * 0xC2B2AE3Du;
+    size_t mask = c->ntrips - 1;
+    for (size_t i = (h ^ h >> 15) & mask;; i = (i + 1) & mask) {
+        struct trip *t = &c->trips[i];
+        if (!t->entity) {
+            *t = (struct trip){.name = name, .worker = worker, .host = host};
+            return t;
+        }
+        if (t->name == name && t->worker == worker && t->host == host)
+            return t;
+    }
+}
+
 /* entity_worker: each pivoted row's entity, named "ENTITY @ WORKER" (the
- * entity alone when the record names no worker). */
+ * entity alone when the record names no worker). An entity's records mostly
+ * share a batch, so each (entity, worker, host) of string ids is looked up
+ * by name once per batch. */
 static void resolve_rows(const struct spoor_lc_pivot *p, struct entities *e, struct batch_cache *c,
                          const struct spoor_table *b, const struct spoor_column *wcol, const struct spoor_column *hcol)
 {
     if (b->nrows > c->row_cap) {
         c->row_cap = b->nrows;
         c->row_entity = spoor_xrealloc(c->row_entity, c->row_cap * sizeof *c->row_entity);
+        free(c->trips);
+        for (c->ntrips = 64; c->ntrips < 2 * b->nrows;)
+            c->ntrips *= 2;
+        c->trips = spoor_xmalloc(c->ntrips * sizeof *c->trips);
     }
+    memset(c->trips, 0, c->ntrips * sizeof *c->trips);
+    bool by_ids = (!wcol || wcol->type == SPOOR_STR) && (!hcol || hcol->type == SPOOR_STR);
     for (size_t r = 0; r < b->nrows; r++) {
         uint32_t name = b->name[r];
         if (!name || b->ts[r] == SPOOR_NULL || stage_of(p, c, b, b->cat[r]) < 0)
             continue; /* a row pivot_map() does not pivot */
+        struct trip *t = by_ids ? trip_slot(c, name, str_id(wcol, r), str_id(hcol, r)) : NULL;
+        if (t && t->entity) {
+            c->row_entity[r] = t->entity;
+            continue;
+        }
         size_t len, wlen = 0;
         const char *text = spoor_strpool_get(b->pool, name, &len);
         const char *w = worker_of(p, c, b, wcol, hcol, r, &wlen);
@@ -267,6 +311,8 @@ static void resolve_rows(const struct spoor_lc_pivot *p, struct entities *e, str
             memcpy(key + len + 3, w, wlen);
         }
         c->row_entity[r] = lc_entities_get(&e->table, key, n, (uint32_t)spoor_hash_bytes(key, n));
+        if (t)
+            t->entity = c->row_entity[r];
     }
 }
 
@@ -485,6 +531,7 @@ void spoor_lc_pivot_free(struct spoor_lc_pivot *p)
         free(c->pending_hash);
         free(c->stage);
         free(c->row_entity);
+        free(c->trips);
         free(c->worker);
         free(c->key);
         for (size_t a = 0; a < p->nattrs; a++)
