@@ -11,7 +11,7 @@
  *     seen later is appended to it at the end, and the rows written before
  *     get an empty cell for it: they are read back from the output when it
  *     is rewritable, else (a pipe, stdout) every row after the first 1000
- *     waits in an unlinked file in $TMPDIR (or /tmp) until the end.
+ *     waits in a nameless file in $TMPDIR (or /tmp) until the end.
  * Either way the output depends only on the rows, never on how they were
  * split into batches. An args key equal to a fixed name is labelled
  * "args.<key>". Values: times and numbers as integers (ns), floats in the
@@ -42,8 +42,8 @@ struct spoor_writer_opts {
     const char *const *columns;     /* NULL: the default columns */
     size_t ncolumns;
     const char *name;               /* the file written, which errors name (kept, not copied); NULL: stdout */
-    bool rewritable;                /* out is our own temporary (open read-write, at offset 0), which a
-                                     * default CSV may read back and write again from its start */
+    bool rewritable;                /* out is our own temporary `name` (open read-write, at offset 0),
+                                     * which a default CSV may read back and write again from its start */
 };
 
 struct spoor_writer;

@@ -4,9 +4,11 @@
  * one existed gets an empty cell for it; otherwise the rows are copied as
  * they are. Only outputs that need it pay for this copy. */
 #include "out/csv_widen.h"
+#include "spoor/atomic_file.h"
 #include "spoor/error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sendfile.h>
@@ -14,27 +16,36 @@
 
 enum { BLOCK = 1 << 20 };
 
-FILE *csv_spill_open(struct spoor_error *err)
+/* A file without a name (O_TMPFILE), or where the file system has none, one
+ * unlinked as soon as made: nothing is left behind, whatever ends the process. */
+static int open_unnamed(const char *dir)
 {
-    const char *dir = getenv("TMPDIR");
-    if (!dir || !*dir)
-        dir = "/tmp";
+    int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+        return fd;
     size_t cap = strlen(dir) + 32;
     char *name = spoor_xmalloc(cap);
     snprintf(name, cap, "%s/spoor-rows-XXXXXX", dir);
-    int fd = mkstemp(name);
-    int e = errno;
-    FILE *fp = NULL;
-    if (fd >= 0) {
-        unlink(name); /* nothing is left behind, whatever ends the process */
-        fp = fdopen(fd, "w+");
-        e = errno;
-        if (!fp)
-            close(fd);
-    }
-    if (!fp)
-        spoor_fail(err, SPOOR_EIO, "cannot create a temporary file in %s for the CSV rows: %s", dir, strerror(e));
+    fd = mkostemp(name, O_CLOEXEC);
+    if (fd >= 0)
+        unlink(name);
     free(name);
+    return fd;
+}
+
+FILE *csv_spill_open(const char *beside, struct spoor_error *err)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    char *dir = beside ? spoor_path_dir(beside) : spoor_xstrdup(tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int fd = open_unnamed(dir);
+    FILE *fp = fd >= 0 ? fdopen(fd, "w+") : NULL;
+    if (!fp) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        spoor_fail(err, SPOOR_EIO, "cannot create a temporary file in %s for the CSV rows: %s", dir, strerror(e));
+    }
+    free(dir);
     return fp;
 }
 

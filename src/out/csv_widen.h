@@ -16,9 +16,10 @@ struct csv_epoch {
     uint32_t ncols;
 };
 
-/* A new temporary file in $TMPDIR (or /tmp), open for reading and writing
- * and already unlinked; NULL with err filled when it cannot be made. */
-FILE *csv_spill_open(struct spoor_error *err);
+/* A new temporary file in the directory of the file `beside`, or with NULL
+ * in $TMPDIR (or /tmp), open for reading and writing and without a name;
+ * NULL with err filled when it cannot be made. */
+FILE *csv_spill_open(const char *beside, struct spoor_error *err);
 
 /* Copies the CSV rows of fd, read from its current offset to its end, into
  * b: its first row skipped when skip_header, every data row widened to

@@ -414,7 +414,7 @@ int spoor_writer_write(struct spoor_writer *w, const struct spoor_table *t, cons
         csv_header(w);
     if (csv && w->defaults && !w->frozen && !w->rewritable && w->nhrows + n >= SPOOR_WRITE_CSV_HOLD) {
         /* The header goes out now: later rows are held in a file until the end. */
-        w->spill = csv_spill_open(err);
+        w->spill = csv_spill_open(NULL, err);
         if (!w->spill)
             return err->code;
         w->out.fp = w->spill;
@@ -430,11 +430,11 @@ int spoor_writer_write(struct spoor_writer *w, const struct spoor_table *t, cons
     return wbuf_status(&w->out, err);
 }
 
-/* Our own output, read back into a new spill file and emptied. */
+/* Our own output, read back into a new spill file beside it and emptied. */
 static int take_back(struct spoor_writer *w, struct spoor_error *err)
 {
     int fd = fileno(w->out_fp);
-    w->spill = csv_spill_open(err);
+    w->spill = csv_spill_open(w->name, err);
     if (!w->spill)
         return err->code;
     struct wbuf copy;
@@ -467,7 +467,8 @@ static int write_again(struct spoor_writer *w, struct spoor_error *err)
         csv_header(w);
     if (st == SPOOR_OK)
         st = csv_copy_rows(fileno(w->spill), w->epochs, w->nepochs, (uint32_t)w->nregs, widened, &w->out, err);
-    fclose(w->spill);
+    if (w->spill)
+        fclose(w->spill);
     w->spill = NULL;
     return st == SPOOR_OK ? wbuf_finish(&w->out, err) : st;
 }

@@ -75,7 +75,15 @@ done
 head -1 "$WORK/late.csv" | grep -q '^ts,dur,name,cat,pid,tid,ph,line,source,file,host,fhash,hhash,id,size_sum,last$' \
   || fail "late-only header: $(head -1 "$WORK/late.csv")"
 
-# The spill files are unlinked as soon as made: nothing stays in TMPDIR.
+# A spill file that cannot be made is an error naming where, with no output
+# left half-written (-o FILE keeps no temporary; it needs no spill).
+TMPDIR=$WORK/nowhere expect_fail 1 "cannot create a temporary file in $WORK/nowhere for the CSV rows: No such file" \
+  events "$WORK/dc.pfw"
+[ ! -s "$WORK/out" ] || fail "a failed spill wrote rows: $(head -c 200 "$WORK/out")"
+TMPDIR=$WORK/nowhere "$SPOOR_BIN" events -o "$WORK/nospill.csv" "$WORK/dc.pfw" || fail "-o FILE needed a spill"
+cmp -s "$WORK/x.csv" "$WORK/nospill.csv" || fail "-o FILE without a spill differs"
+
+# The spill files have no name or lose it at once: nothing stays in TMPDIR.
 leftover=$(find "$WORK" -name 'spoor-rows-*' | head -1)
 [ -z "$leftover" ] || fail "left behind: $leftover"
 echo ok
