@@ -75,6 +75,20 @@ done
 head -1 "$WORK/late.csv" | grep -q '^ts,dur,name,cat,pid,tid,ph,line,source,file,host,fhash,hhash,id,size_sum,last$' \
   || fail "late-only header: $(head -1 "$WORK/late.csv")"
 
+# The other outputs have every column too: the database's table, perfetto's
+# args, spoor sql's CSV.
+"$SPOOR_BIN" export --to sqlite -o "$WORK/x.db" "$WORK/dc.pfw"
+got=$(sqlite3 "$WORK/x.db" "SELECT count(size_sum), count(fhash), count(note), count(last) FROM events")
+[ "$got" = "4500|4500|15|1" ] || fail "sqlite: $got"
+"$SPOOR_BIN" export --to perfetto -o "$WORK/x.json" "$WORK/dc.pfw"
+got=$("$py" -c 'import json, sys
+ev = [e.get("args", {}) for e in json.load(open(sys.argv[1]))]
+print(sum("size_sum" in a for a in ev), sum("fhash" in a for a in ev), sum("last" in a for a in ev))' "$WORK/x.json")
+[ "$got" = "4500 4500 1" ] || fail "perfetto: $got"
+"$SPOOR_BIN" sql --no-cache --format csv "$WORK/dc.pfw" "SELECT * FROM events" > "$WORK/sql.csv"
+cols() { head -1 "$1" | tr , '\n' | sort | tr '\n' ,; }
+[ "$(cols "$WORK/sql.csv")" = "$(cols "$WORK/x.csv")" ] || fail "sql columns: $(head -1 "$WORK/sql.csv")"
+
 # A spill file that cannot be made is an error naming where, with no output
 # left half-written (-o FILE keeps no temporary; it needs no spill).
 TMPDIR=$WORK/nowhere expect_fail 1 "cannot create a temporary file in $WORK/nowhere for the CSV rows: No such file" \
