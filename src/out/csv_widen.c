@@ -93,25 +93,41 @@ int csv_copy_rows(int fd, const struct csv_epoch *epochs, size_t nepochs, uint32
     }
     ssize_t n;
     while ((n = read_block(fd, buf)) > 0) {
-        size_t from = 0;
-        for (size_t i = 0; i < (size_t)n; i++) {
-            if (buf[i] == '"') {
-                quoted = !quoted; /* a doubled quote flips twice */
+        size_t from = 0, end = (size_t)n;
+        for (size_t i = 0; i < end;) {
+            /* Quotes are rare: a row's line break is found with memchr, then
+             * checked for a quote before it. A doubled quote flips twice. */
+            const char *q;
+            if (quoted) {
+                q = memchr(buf + i, '"', end - i);
+                if (!q)
+                    break;
+                i = (size_t)(q - buf) + 1;
+                quoted = false;
                 continue;
             }
-            if (buf[i] != '\n' || quoted)
+            const char *nl = memchr(buf + i, '\n', end - i);
+            size_t stop = nl ? (size_t)(nl - buf) : end;
+            q = memchr(buf + i, '"', stop - i);
+            if (q) {
+                i = (size_t)(q - buf) + 1;
+                quoted = true;
                 continue;
+            }
+            if (!nl)
+                break;
+            i = stop + 1;
             if (header) {
                 header = false; /* the old header: the new one is out already */
-                from = i + 1;
+                from = i;
                 continue;
             }
             while (e + 1 < nepochs && epochs[e + 1].row <= row)
                 e++;
-            wbuf_put(b, buf + from, i - from);
+            wbuf_put(b, buf + from, stop - from);
             for (uint32_t k = epochs[e].ncols; k < ncols; k++)
                 wbuf_byte(b, ',');
-            from = i;
+            from = stop;
             row++;
         }
         if (!header)
