@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "events_fixture.h"
+#include "out/csv_widen.h"
 #include "spoor/atomic_file.h"
 #include "spoor/write.h"
 #include "testutil.h"
@@ -243,6 +244,46 @@ static void test_default_columns_batch_independent(void **state)
     }
 }
 
+/* The second writing of a CSV: rows of 3 MB told apart by their quoting
+ * (line breaks and doubled quotes inside cells, across the 1 MiB reads),
+ * each widened by its epoch; the old header skipped. */
+static void test_csv_widen(void **state)
+{
+    enum { ROWS = 40000 };
+    struct wbuf in, want, got;
+    wbuf_init(&in, NULL, 1 << 20);
+    wbuf_init(&want, NULL, 1 << 20);
+    wbuf_init(&got, NULL, 1 << 20);
+    const char header[] = "a,\"b\nc\"\n";
+    wbuf_put(&in, header, sizeof header - 1);
+    char row[256];
+    for (int i = 0; i < ROWS; i++) {
+        int n = snprintf(row, sizeof row, "%d,\"q\n\"\"%.*s\"\"\"", i, i % 97, "................................."
+                         "................................................................................");
+        wbuf_put(&in, row, (size_t)n);
+        wbuf_put(&want, row, (size_t)n);
+        wbuf_put(&in, "\n", 1);
+        wbuf_put(&want, i < ROWS / 2 ? ",,\n" : ",\n", i < ROWS / 2 ? 3 : 2);
+    }
+    char path[4300];
+    snprintf(path, sizeof path, "%s/widen.csv", testutil_tmpdir());
+    FILE *fp = fopen(path, "w+");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(in.data, 1, in.len, fp), in.len);
+    assert_int_equal(fflush(fp), 0);
+    rewind(fp);
+    const struct csv_epoch epochs[] = {{0, 1}, {ROWS / 2, 2}};
+    struct spoor_error err;
+    assert_int_equal(csv_copy_rows(fileno(fp), epochs, 2, 3, true, &got, &err), SPOOR_OK);
+    assert_int_equal(got.len, want.len);
+    assert_memory_equal(got.data, want.data, want.len);
+    fclose(fp);
+    unlink(path);
+    wbuf_release(&in);
+    wbuf_release(&want);
+    wbuf_release(&got);
+}
+
 static void test_selection_and_explicit(void **state)
 {
     struct spoor_table *t = synthetic(0, 10, false);
@@ -395,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_jsonl_escaping),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_default_columns_batch_independent),
+        cmocka_unit_test(test_csv_widen),
         cmocka_unit_test(test_selection_and_explicit),
         cmocka_unit_test(test_resolved_columns),
         cmocka_unit_test(test_write_error),
