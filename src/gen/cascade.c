@@ -172,8 +172,9 @@ static void write_record(struct gen *g, const struct record *r)
     const char *action = (e->transmit ? transmit_stage : task_stage)[r->stage];
     bool controller = r->stage == 0;
     const char *mode = !e->transmit ? NULL : controller ? e->planned : r->stage == STAGES - 1 ? e->mode : NULL;
-    char host[16];
-    snprintf(host, sizeof host, "%.*s", controller ? 10 : (int)e->host_len, controller ? "controller" : e->worker);
+    char host_name[16];
+    snprintf(host_name, sizeof host_name, "%.*s", (int)e->host_len, e->worker);
+    const char *host = controller ? "controller" : host_name;
     const char *worker = controller ? e->worker : e->worker + e->host_len + 1;
     const char *field = e->transmit ? "dataset" : "task";
     int n;
