@@ -25,10 +25,16 @@ t0, c0 = time.perf_counter(), time.process_time()
 df = pd.read_json(sys.argv[1], lines=True)
 t_read = time.perf_counter()
 
+# The scheduler's own names: `task`; a worker is host:worker except on the
+# controller's records, which carry the full name.
+workers = df["host"] != "controller"
+df.loc[workers, "worker"] = df.loc[workers, "host"] + ":" + df.loc[workers, "worker"]
+if "mode" not in df:
+    df["mode"] = None
 tasks = df[df["action"].isin(STAGES)]
-first = tasks.pivot_table(index="entity", columns="action", values="at", aggfunc="min")
-seen = tasks.groupby(["entity", "action"]).size().unstack(fill_value=0)
-attrs = tasks.sort_values("at").groupby("entity")[["worker", "mode"]].first()
+first = tasks.pivot_table(index="task", columns="action", values="at", aggfunc="min")
+seen = tasks.groupby(["task", "action"]).size().unstack(fill_value=0)
+attrs = tasks.sort_values("at").groupby("task")[["worker", "mode"]].first().fillna("")
 for name, (b, a) in DELAYS.items():
     first[name] = first[b] - first[a]
 wide = first.join(attrs)

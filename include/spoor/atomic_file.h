@@ -14,7 +14,7 @@
 #include "spoor/error.h"
 
 struct spoor_atomic_file {
-    FILE *fp;               /* write here */
+    FILE *fp;               /* write here (a temporary's descriptor reads too) */
     char *path;             /* the target, NULL for stdout */
     char *tmp;              /* the temporary file, NULL when the target is written in place */
     int slot;               /* tmp's place in the list a signal handler removes */

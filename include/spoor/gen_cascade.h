@@ -1,12 +1,14 @@
 /* `spoor gen --kind cascade`: a synthetic log of the cascade scheduler with
- * known answers for `spoor lifecycle`.
+ * known answers for `spoor lifecycle`, in the scheduler's record shapes
+ * (docs/cli.md): `task` or `dataset`, action, worker, host, at, mode.
  *
  * Tasks ("retrieve(3, 41):9e3779b9", four kinds) go through taskPlanned,
- * taskEnqueued, taskStarted and taskFinished on a worker ("h1:w2") in mode
- * local or remote; about half of them have their output transferred to a host
- * ("retrieve(3, 41):9e3779b9@h2") in mode local (only transmitPlanned and
- * transmitFinished are logged), remote or redundant (all four transmit
- * stages). Records are written in time order within windows of a few hundred
+ * taskEnqueued, taskStarted and taskFinished on a worker ("h1:w2"); about
+ * half of them have their output (a dataset of the task's name) transferred
+ * to a worker, an eighth to a second one too, in mode local (only
+ * transmitPlanned and transmitFinished are logged), remote or redundant (all
+ * four transmit stages). The controller logs the Planned stages, the workers
+ * the others. Records are written in time order within windows of a few hundred
  * tasks, as JSON lines or, for a path ending in .log, as Python logging lines.
  * Entity names and placement depend only on the entity's index, times on the
  * seed: two seeds give two runs of the same workflow to --compare.

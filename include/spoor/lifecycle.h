@@ -21,6 +21,8 @@
 #include "spoor/load.h"
 
 enum { SPOOR_LC_MAX_STAGES = 16, SPOOR_LC_MAX_DELAYS = 16, SPOOR_LC_MAX_BY = 4, SPOOR_LC_MAX_FILLS = 8 };
+/* The fields the pivot reads: --by fields, the fill field, worker and host. */
+enum { SPOOR_LC_MAX_FIELDS = SPOOR_LC_MAX_BY + 3 };
 
 struct spoor_lc_spec {
     const char *stages[SPOOR_LC_MAX_STAGES];
@@ -42,12 +44,21 @@ struct spoor_lc_spec {
     int top_delay;                      /* delay ranking the slowest entities */
     bool top_named;                     /* set by --top-by, else settled by finish() */
     size_t top;                         /* how many; 0 = none */
+    /* How the cascade scheduler names things (presets; NULL/false for
+     * generic options). The entity field's default name. The worker is
+     * "HOST:WORKER" (host_field, worker_field) except on records whose host
+     * is `controller`, which carry the full name. With entity_worker an
+     * entity is one (entity, worker) pair, named "ENTITY @ WORKER" (a
+     * transfer is one dataset to one worker). The attribute last_field
+     * takes its entity's latest logged value; the others their earliest. */
+    const char *entity_field, *worker_field, *host_field, *controller, *last_field;
+    bool entity_worker;
     char *storage;                      /* owned copy of the names (spoor_lc_spec_free) */
 };
 
 /* The two presets for the cascade scheduler's log ("cascade-tasks",
- * "cascade-transmits"); SPOOR_EUSAGE for another name. Fields: entity, action,
- * at; groups: worker, mode. */
+ * "cascade-transmits"); SPOOR_EUSAGE for another name. Fields: task (or
+ * dataset), action, at, worker, host, mode; groups: worker, mode. */
 int spoor_lc_spec_preset(struct spoor_lc_spec *s, const char *name, struct spoor_error *err);
 /* Adds what one option says: "A,B,C" stages, "NAME=B-A" delay, "MISSING=SOURCE"
  * fill, "FIELD=VALUE" fill condition, a --by field. Stages must be set before
@@ -63,19 +74,24 @@ int spoor_lc_spec_top_by(struct spoor_lc_spec *s, const char *name, struct spoor
 /* Checks the spec is complete (stages and delays given) and settles defaults. */
 int spoor_lc_spec_finish(struct spoor_lc_spec *s, struct spoor_error *err);
 void spoor_lc_spec_free(struct spoor_lc_spec *s);
-/* The fields the pivot reads beyond entity, stage and time: load them with
- * SPOOR_ARGS_LISTED. Returns how many (at most SPOOR_LC_MAX_BY + 1). */
+/* The fields the pivot reads beyond entity, stage and time, its attributes:
+ * load them with SPOOR_ARGS_LISTED. Returns how many (at most
+ * SPOOR_LC_MAX_FIELDS): the --by fields, then the fill field, the worker
+ * and host fields when not among them. */
 size_t spoor_lc_spec_fields(const struct spoor_lc_spec *s, const char **out);
 
 /* ---- the pivot (src/ops) ---- */
 
 struct spoor_lc_pivot;
 
-/* One table of entities per worker; stages by name, `attrs` fields kept per
- * entity (their value from the entity's earliest record that has one). The
- * loaded table's name column is the entity, cat the stage, ts the time. */
-struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const char *const *stages, size_t nstages,
-                                            const char *const *attrs, size_t nattrs);
+/* One table of entities per worker; the spec's stages by name, `attrs`
+ * fields kept per entity (their value from the entity's earliest record that
+ * has one, or the latest for the spec's last_field; the worker as the spec
+ * names it). The loaded table's name column is the entity (with the worker
+ * for entity_worker), cat the stage, ts the time. The spec must outlive the
+ * pivot. */
+struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const struct spoor_lc_spec *s, const char *const *attrs,
+                                            size_t nattrs);
 struct spoor_sink spoor_lc_pivot_sink(struct spoor_lc_pivot *p);
 /* Merges the workers' entities into one set, merged ids 1..n (call once,
  * after loading). */

@@ -6,9 +6,12 @@
  * fixed columns (ts dur name cat pid tid ph line source), file and host, then
  * the args columns in order of first appearance (ties by name):
  *   - JSONL: each object carries the args that have a value in that row;
- *   - CSV: the header needs them up front, so the first 1000 rows are held
- *     back and the args with a value in any of them become columns; args
- *     first seen later are left out and reported by spoor_writer_omitted().
+ *   - CSV: every args column with a value in some row is a column. The
+ *     first 1000 rows are held back for the header; an args column first
+ *     seen later is appended to it at the end, and the rows written before
+ *     get an empty cell for it: they are read back from the output when it
+ *     is rewritable, else (a pipe, stdout) every row after the first 1000
+ *     waits in a nameless file in $TMPDIR (or /tmp) until the end.
  * Either way the output depends only on the rows, never on how they were
  * split into batches. An args key equal to a fixed name is labelled
  * "args.<key>". Values: times and numbers as integers (ns), floats in the
@@ -39,6 +42,8 @@ struct spoor_writer_opts {
     const char *const *columns;     /* NULL: the default columns */
     size_t ncolumns;
     const char *name;               /* the file written, which errors name (kept, not copied); NULL: stdout */
+    bool rewritable;                /* out is our own temporary `name` (open read-write, at offset 0),
+                                     * which a default CSV may read back and write again from its start */
 };
 
 struct spoor_writer;
@@ -54,8 +59,6 @@ void spoor_writer_free(struct spoor_writer *w);
 
 /* Explicit args columns that no batch had. */
 size_t spoor_writer_missing(const struct spoor_writer *w, const char **names, size_t max);
-/* Default CSV: args columns seen only after the header was written. */
-size_t spoor_writer_omitted(const struct spoor_writer *w, const char **names, size_t max);
 
 /* Splits a --columns list ("ts,name, args.size") into names; trims spaces.
  * Fails on an empty name. Free the result with spoor_columns_free. */

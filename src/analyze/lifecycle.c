@@ -156,7 +156,7 @@ static int fill_attr(const struct spoor_lc_spec *s)
 {
     if (!s->fill_field)
         return -1;
-    const char *fields[SPOOR_LC_MAX_BY + 1];
+    const char *fields[SPOOR_LC_MAX_FIELDS];
     size_t n = spoor_lc_spec_fields(s, fields);
     for (size_t i = 0; i < n; i++)
         if (!strcmp(fields[i], s->fill_field))

@@ -153,36 +153,48 @@ int spoor_lc_spec_finish(struct spoor_lc_spec *s, struct spoor_error *err)
     return SPOOR_OK;
 }
 
+/* Appends field to out[0..n) unless it is there; returns the new n. */
+static size_t add_field(const char **out, size_t n, const char *field)
+{
+    size_t i = 0;
+    while (i < n && strcmp(out[i], field))
+        i++;
+    if (i == n)
+        out[n++] = field;
+    return n;
+}
+
 size_t spoor_lc_spec_fields(const struct spoor_lc_spec *s, const char **out)
 {
     size_t n = 0;
     for (size_t i = 0; i < s->nby; i++)
         out[n++] = s->by[i];
-    if (s->fill_field) {
-        size_t i = 0;
-        while (i < n && strcmp(out[i], s->fill_field))
-            i++;
-        if (i == n)
-            out[n++] = s->fill_field;
-    }
+    const char *more[] = {s->fill_field, s->worker_field, s->host_field};
+    for (size_t i = 0; i < 3; i++)
+        if (more[i])
+            n = add_field(out, n, more[i]);
     return n;
 }
 
 struct preset {
-    const char *name, *stages, *delays[6], *fills[3], *fill_if;
+    const char *name, *entity, *stages, *delays[6], *fills[3], *fill_if;
+    bool entity_worker;
 };
 
-/* The cascade scheduler's two entity kinds (docs/cli.md). A local transfer
- * logs only Planned and Finished: its Started and Loaded are its Finished. */
+/* The cascade scheduler's two entity kinds, as its log names them
+ * (docs/cli.md): a task record names its `task`, a transfer record its
+ * `dataset`; a transfer is one dataset to one worker, in the mode last
+ * logged for the pair. A local transfer logs only Planned and Finished: its
+ * Started and Loaded are its Finished. */
 static const struct preset presets[] = {
-    {"cascade-tasks", "taskPlanned,taskEnqueued,taskStarted,taskFinished",
+    {"cascade-tasks", "task", "taskPlanned,taskEnqueued,taskStarted,taskFinished",
      {"comm=taskEnqueued-taskPlanned", "queue=taskStarted-taskEnqueued", "runtime=taskFinished-taskStarted",
       "onworker=taskFinished-taskEnqueued", "total=taskFinished-taskPlanned"},
-     {0}, NULL},
-    {"cascade-transmits", "transmitPlanned,transmitStarted,transmitLoaded,transmitFinished",
+     {0}, NULL, false},
+    {"cascade-transmits", "dataset", "transmitPlanned,transmitStarted,transmitLoaded,transmitFinished",
      {"comm=transmitStarted-transmitPlanned", "load=transmitLoaded-transmitStarted",
       "transmit=transmitFinished-transmitLoaded", "total=transmitFinished-transmitPlanned"},
-     {"transmitStarted=transmitFinished", "transmitLoaded=transmitFinished"}, "mode=local"},
+     {"transmitStarted=transmitFinished", "transmitLoaded=transmitFinished"}, "mode=local", true},
 };
 
 int spoor_lc_spec_preset(struct spoor_lc_spec *s, const char *name, struct spoor_error *err)
@@ -203,6 +215,12 @@ int spoor_lc_spec_preset(struct spoor_lc_spec *s, const char *name, struct spoor
             if (st == SPOOR_OK)
                 st = spoor_lc_spec_by(s, "mode", err);
         }
+        s->entity_field = p->entity;
+        s->worker_field = "worker";
+        s->host_field = "host";
+        s->controller = "controller";
+        s->last_field = "mode";
+        s->entity_worker = p->entity_worker;
         return st;
     }
     return spoor_fail(err, SPOOR_EUSAGE, "--preset '%s': expected cascade-tasks or cascade-transmits", name);

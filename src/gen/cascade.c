@@ -1,7 +1,8 @@
 /* The cascade scheduler log generator (see spoor/gen_cascade.h): windows of
  * tasks and their transfers, records sorted by time within a window, written
- * as JSON lines or Python logging lines, with faults injected on request and
- * every entity folded into the truth of its preset as it is written. */
+ * as JSON lines or Python logging lines in the scheduler's own shapes, with
+ * faults injected on request and every entity folded into the truth of its
+ * preset as it is written. */
 #include "spoor/gen_cascade.h"
 #include "gen/cascade_truth.h"
 #include "gen/rng.h"
@@ -12,21 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WINDOW = 256, STAGES = 4, MAX_RECORDS_PER_ENTITY = STAGES + 1 };
+enum { WINDOW = 256, STAGES = 4, MAX_RECORDS_PER_ENTITY = STAGES + 1, MAX_TRANSFERS = 2 };
 
 static const char *const task_stage[STAGES] = {"taskPlanned", "taskEnqueued", "taskStarted", "taskFinished"};
 static const char *const transmit_stage[STAGES] = {"transmitPlanned", "transmitStarted", "transmitLoaded",
                                                    "transmitFinished"};
 static const char *const kinds[] = {"retrieve", "mean", "threshold", "plot"};
 
+/* A task, or a transfer: one dataset (a task's output, named as the task)
+ * to one worker. */
 struct entity {
-    char name[96];
-    char worker[32];
-    unsigned host;
-    const char *mode;
+    char name[96];          /* the task or dataset */
+    char worker[32];        /* "hH:wW" */
+    size_t host_len;        /* "hH" */
+    const char *planned, *mode; /* transfer: the mode planned, the one it ran in */
     bool transmit;
     int64_t first[STAGES];
     uint32_t seen[STAGES];
+    int64_t mode_at;        /* the latest record logging a mode, and that mode */
+    const char *last_mode;
 };
 
 struct record {
@@ -41,9 +46,9 @@ struct gen {
     FILE *out;
     bool pylog;
     struct gen_rng times, faults;
-    struct entity ent[2 * WINDOW];
+    struct entity ent[(1 + MAX_TRANSFERS) * WINDOW];
     size_t nent;
-    struct record rec[2 * WINDOW * MAX_RECORDS_PER_ENTITY];
+    struct record rec[(1 + MAX_TRANSFERS) * WINDOW * MAX_RECORDS_PER_ENTITY];
     size_t nrec;
     uint64_t task_records, transmit_records;
 };
@@ -82,48 +87,42 @@ static void add_records(struct gen *g, uint32_t e, const int64_t *at)
     }
 }
 
-static uint32_t new_entity(struct gen *g, bool transmit)
+static uint32_t new_entity(struct gen *g, bool transmit, const char *name, unsigned host, unsigned worker)
 {
     struct entity *e = &g->ent[g->nent];
     memset(e, 0, sizeof *e);
     e->transmit = transmit;
     for (int s = 0; s < STAGES; s++)
         e->first[s] = SPOOR_NULL;
+    snprintf(e->name, sizeof e->name, "%s", name);
+    snprintf(e->worker, sizeof e->worker, "h%u:w%u", host, worker);
+    e->host_len = strcspn(e->worker, ":");
+    e->mode_at = SPOOR_NULL;
     return (uint32_t)g->nent++;
 }
 
-static void add_task(struct gen *g, uint64_t i)
+/* Transfer j of task i's output to a worker (host * workers + worker),
+ * placed by the task's index only; its modes. */
+static void add_transfer(struct gen *g, const char *dataset, uint64_t i, int j, int64_t after)
 {
     const struct spoor_gen_cascade_opts *o = g->o;
-    uint64_t p = placement(i, 0);
-    uint32_t t = new_entity(g, false);
-    struct entity *task = &g->ent[t];
-    snprintf(task->name, sizeof task->name, "%s(%" PRIu64 ", %" PRIu64 "):%08" PRIx64, kinds[p % 4], i / 100, i % 100,
-             placement(i, 1) & 0xffffffffu);
-    task->host = (unsigned)(p / 4 % o->hosts);
-    snprintf(task->worker, sizeof task->worker, "h%u:w%u", task->host, (unsigned)(p / 64 % o->workers));
-    task->mode = p / 4096 % 3 ? "local" : "remote";
-    int64_t at[STAGES];
-    at[0] = 1000000000000 + (int64_t)i * 20000 + gen_rng_range(&g->times, 0, 19999);
-    at[1] = at[0] + gen_rng_range(&g->times, 1000, 50000);
-    at[2] = at[1] + gen_rng_range(&g->times, 0, 200000);
-    at[3] = at[2] + gen_rng_range(&g->times, 10000, 5000000);
-    add_records(g, t, at);
-    uint64_t q = placement(i, 2);
-    if (q % 2)
-        return;
-    uint32_t x = new_entity(g, true);
+    unsigned nworkers = o->hosts * o->workers;
+    uint64_t q = placement(i, 2 + (uint64_t)j);
+    unsigned to = (unsigned)(q / 2 % nworkers);
+    if (j) { /* a second worker for the same dataset */
+        if (nworkers == 1)
+            return;
+        unsigned first = (unsigned)(placement(i, 2) / 2 % nworkers);
+        to = to == first ? (to + 1) % nworkers : to;
+    }
+    uint32_t x = new_entity(g, true, dataset, to / o->workers, to % o->workers);
     struct entity *tr = &g->ent[x];
-    unsigned target = (unsigned)(q / 2 % o->hosts);
-    char task_name[sizeof tr->name];
-    memcpy(task_name, task->name, sizeof task_name);
-    snprintf(tr->name, sizeof tr->name, "%.80s@h%u", task_name, target);
-    tr->host = target;
-    snprintf(tr->worker, sizeof tr->worker, "h%u:w%u", target, (unsigned)(q / 64 % o->workers));
-    unsigned m = (unsigned)(q / 4096 % 10);
+    unsigned m = (unsigned)(q / 65536 % 10);
     tr->mode = m < 4 ? "local" : m < 9 ? "remote" : "redundant";
+    /* The controller sometimes plans one mode and the transfer ends in another. */
+    tr->planned = m == 5 ? "redundant" : m == 9 ? "remote" : tr->mode;
     int64_t tt[STAGES];
-    tt[0] = at[3] + gen_rng_range(&g->times, 100, 20000);
+    tt[0] = after + gen_rng_range(&g->times, 100, 20000);
     tt[1] = tt[0] + gen_rng_range(&g->times, 1000, 100000);
     tt[2] = tt[1] + gen_rng_range(&g->times, 1000, 2000000);
     tt[3] = tt[2] + gen_rng_range(&g->times, 500, 300000);
@@ -134,6 +133,26 @@ static void add_task(struct gen *g, uint64_t i)
     add_records(g, x, tt);
 }
 
+static void add_task(struct gen *g, uint64_t i)
+{
+    const struct spoor_gen_cascade_opts *o = g->o;
+    uint64_t p = placement(i, 0);
+    char name[96];
+    snprintf(name, sizeof name, "%s(%" PRIu64 ", %" PRIu64 "):%08" PRIx64, kinds[p % 4], i / 100, i % 100,
+             placement(i, 1) & 0xffffffffu);
+    uint32_t t = new_entity(g, false, name, (unsigned)(p / 4 % o->hosts), (unsigned)(p / 64 % o->workers));
+    int64_t at[STAGES];
+    at[0] = 1000000000000 + (int64_t)i * 20000 + gen_rng_range(&g->times, 0, 19999);
+    at[1] = at[0] + gen_rng_range(&g->times, 1000, 50000);
+    at[2] = at[1] + gen_rng_range(&g->times, 0, 200000);
+    at[3] = at[2] + gen_rng_range(&g->times, 10000, 5000000);
+    add_records(g, t, at);
+    /* About half the outputs go to one worker, an eighth to a second one too. */
+    uint64_t q = placement(i, 2);
+    for (int j = 0; j < (q % 2 ? 0 : q % 8 ? 1 : MAX_TRANSFERS); j++)
+        add_transfer(g, name, i, j, at[3]);
+}
+
 static int by_time(const void *a, const void *b)
 {
     const struct record *x = a, *y = b;
@@ -142,21 +161,40 @@ static int by_time(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* A record as the scheduler logs it: `task` or `dataset`; the controller
+ * logs the Planned stages with host "controller" and the worker's full name,
+ * the workers the others with their host and their own short name. A
+ * transfer's mode is on the controller's record (as planned) and on the
+ * worker's transmitFinished (as run). */
 static void write_record(struct gen *g, const struct record *r)
 {
-    const struct entity *e = &g->ent[r->entity];
+    struct entity *e = &g->ent[r->entity];
     const char *action = (e->transmit ? transmit_stage : task_stage)[r->stage];
+    bool controller = r->stage == 0;
+    const char *mode = !e->transmit ? NULL : controller ? e->planned : r->stage == STAGES - 1 ? e->mode : NULL;
+    char host_name[16];
+    snprintf(host_name, sizeof host_name, "%.*s", (int)e->host_len, e->worker);
+    const char *host = controller ? "controller" : host_name;
+    const char *worker = controller ? e->worker : e->worker + e->host_len + 1;
+    const char *field = e->transmit ? "dataset" : "task";
     int n;
     if (g->pylog) {
         int64_t ms = r->at / 1000000;
         n = fprintf(g->out, "2024-05-01 %02d:%02d:%02d,%03d:INFO:cascade.scheduler:4711:"
-                        "entity=%s;action=%s;worker=%s;host=h%u;mode=%s;at=%" PRId64 "\n",
-                (int)(ms / 3600000 % 24), (int)(ms / 60000 % 60), (int)(ms / 1000 % 60), (int)(ms % 1000), e->name,
-                action, e->worker, e->host, e->mode, r->at);
+                        "%s=%s;action=%s;worker=%s;host=%s%s%s;at=%" PRId64 "\n",
+                (int)(ms / 3600000 % 24), (int)(ms / 60000 % 60), (int)(ms / 1000 % 60), (int)(ms % 1000), field,
+                e->name, action, worker, host, mode ? ";mode=" : "", mode ? mode : "", r->at);
     } else {
-        n = fprintf(g->out, "{\"entity\": \"%s\", \"action\": \"%s\", \"worker\": \"%s\", \"host\": \"h%u\", "
-                        "\"mode\": \"%s\", \"at\": %" PRId64 "}\n",
-                e->name, action, e->worker, e->host, e->mode, r->at);
+        n = fprintf(g->out, "{\"%s\": \"%s\", \"action\": \"%s\", \"worker\": \"%s\", \"host\": \"%s\"%s%s%s, "
+                        "\"at\": %" PRId64 "}\n",
+                field, e->name, action, worker, host, mode ? ", \"mode\": \"" : "", mode ? mode : "",
+                mode ? "\"" : "", r->at);
+    }
+    /* The mode the pivot keeps: the latest logged (at equal times the smaller). */
+    if (mode && (e->mode_at == SPOOR_NULL || r->at > e->mode_at ||
+                 (r->at == e->mode_at && strcmp(mode, e->last_mode) < 0))) {
+        e->mode_at = r->at;
+        e->last_mode = mode;
     }
     g->res->bytes += n > 0 ? (uint64_t)n : 0; /* counted: stdout may be a pipe, where ftello fails */
     g->res->lines++;
@@ -169,7 +207,7 @@ static void write_record(struct gen *g, const struct record *r)
 
 static void write_bad_line(struct gen *g)
 {
-    const char *line = g->pylog ? "Traceback (most recent call last):\n" : "{\"entity\": \"retrieve(7, \n";
+    const char *line = g->pylog ? "Traceback (most recent call last):\n" : "{\"task\": \"retrieve(7, \n";
     fputs(line, g->out);
     g->res->bytes += strlen(line);
     g->res->lines++;
@@ -196,8 +234,12 @@ static void flush_window(struct gen *g, struct cascade_truth *truth[2])
             g->res->transfers++;
         else
             g->res->tasks++;
-        if (truth[e->transmit])
-            cascade_truth_entity(truth[e->transmit], e->name, e->first, e->seen, e->worker, e->mode);
+        if (!truth[e->transmit])
+            continue;
+        char name[sizeof e->name + sizeof e->worker + 3];
+        snprintf(name, sizeof name, "%s @ %s", e->name, e->worker);
+        cascade_truth_entity(truth[e->transmit], e->transmit ? name : e->name, e->first, e->seen, e->worker,
+                             e->last_mode ? e->last_mode : "");
     }
     g->nent = g->nrec = 0;
 }

@@ -1,6 +1,11 @@
 /* The lifecycle pivot: records (entity, stage, time, attributes) into one row
  * per entity holding the first time and the count of each stage.
  *
+ * The cascade scheduler's log names its worker in two fields (spoor_lc_spec):
+ * the worker's value is put together per record, and a transfer's entity is
+ * (dataset, worker), so such entities are looked up per record by the name
+ * "DATASET @ HOST:WORKER" rather than per string id of the batch.
+ *
  * Every worker pivots the batches it parses into its own entity table
  * (lc_entities.h: one row per entity); a batch is first mapped from its own
  * string ids to the worker's through id-indexed caches, so the per-record cost
@@ -32,12 +37,24 @@ struct entities {
     uint32_t *merged_id;            /* after merging: [id] = merged id, 0 = folded into another */
 };
 
+/* A batch's (entity, worker, host) string ids and the entity they name;
+ * entity 0 = an empty slot. */
+struct trip {
+    uint32_t name, worker, host, entity;
+};
+
 struct batch_cache {
     uint32_t *entity;               /* batch string id -> entity id (0 = not yet) */
     uint32_t *pending, *pending_hash; /* the batch's entities to look up: string id, hash */
     uint8_t *stage;                 /* batch string id -> 0 unknown, 1 not a stage, 2 + s */
-    uint32_t *value[SPOOR_LC_MAX_BY + 1]; /* batch string id -> value id + 1 */
+    uint32_t *value[SPOOR_LC_MAX_FIELDS]; /* batch string id -> value id + 1 */
     size_t cap;
+    uint32_t *row_entity;           /* entity_worker: row -> entity id */
+    size_t row_cap;
+    struct trip *trips;             /* entity_worker: (entity, worker, host) ids -> entity id */
+    size_t ntrips;
+    char *worker, *key;             /* a record's worker and entity name */
+    size_t worker_cap, key_cap;
 };
 
 struct spoor_lc_pivot {
@@ -45,6 +62,8 @@ struct spoor_lc_pivot {
     size_t nstages;
     const char *const *attrs;
     size_t nattrs;
+    const struct spoor_lc_spec *spec;   /* how the log names the worker */
+    int worker_attr, last_attr;         /* attribute indexes, -1 = none */
     struct row_layout row;
     struct entities *workers;
     struct batch_cache *caches;
@@ -92,12 +111,22 @@ static void entities_free(struct entities *e)
     free(e->merged_id);
 }
 
-struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const char *const *stages, size_t nstages,
-                                            const char *const *attrs, size_t nattrs)
+static int attr_index(const char *const *attrs, size_t nattrs, const char *name)
+{
+    for (size_t a = 0; name && a < nattrs; a++)
+        if (!strcmp(attrs[a], name))
+            return (int)a;
+    return -1;
+}
+
+struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const struct spoor_lc_spec *s, const char *const *attrs,
+                                            size_t nattrs)
 {
     struct spoor_lc_pivot *p = spoor_xcalloc(1, sizeof *p);
-    *p = (struct spoor_lc_pivot){.stages = stages, .nstages = nstages, .attrs = attrs, .nattrs = nattrs,
-                                 .nworkers = threads};
+    size_t nstages = s->nstages;
+    *p = (struct spoor_lc_pivot){.stages = s->stages, .nstages = nstages, .attrs = attrs, .nattrs = nattrs,
+                                 .spec = s, .worker_attr = attr_index(attrs, nattrs, s->worker_field),
+                                 .last_attr = attr_index(attrs, nattrs, s->last_field), .nworkers = threads};
     size_t times = nstages * sizeof(int64_t), attr_times = nattrs * sizeof(int64_t);
     size_t seen = nstages * sizeof(uint32_t), attr = nattrs * sizeof(uint32_t);
     p->row = (struct row_layout){.times = 0, .attr_time = times, .seen = times + attr_times,
@@ -149,11 +178,11 @@ static inline int stage_of(const struct spoor_lc_pivot *p, struct batch_cache *c
 }
 
 /* Whether value `v` at time t should replace `have` at time t_have: earlier
- * wins; at equal times the smaller string, so the result is the same for any
- * split of the log. */
-static bool attr_wins(const struct entities *dst, uint32_t have, int64_t t_have, uint32_t v, int64_t t)
+ * wins (later for the last_field); at equal times the smaller string, so the
+ * result is the same for any split of the log. */
+static bool attr_wins(const struct entities *dst, uint32_t have, int64_t t_have, uint32_t v, int64_t t, bool last)
 {
-    if (!have || t < t_have)
+    if (!have || (last ? t > t_have : t < t_have))
         return true;
     return t == t_have && v != have &&
            strcmp(spoor_strpool_get(dst->values, v, NULL), spoor_strpool_get(dst->values, have, NULL)) < 0;
@@ -186,6 +215,105 @@ static uint32_t value_id(struct entities *e, struct batch_cache *c, size_t a, co
     if (col->type == SPOOR_STR)
         c->value[a][col->str[r]] = v + 1;
     return v;
+}
+
+/* Room for n bytes in a growable buffer. */
+static char *fit(char **buf, size_t *cap, size_t n)
+{
+    if (n > *cap) {
+        *cap = n * 2;
+        *buf = spoor_xrealloc(*buf, *cap);
+    }
+    return *buf;
+}
+
+/* Row r's worker as the spec names it, in c->worker: "HOST:WORKER", or the
+ * worker field alone on the controller's records (which log the full name)
+ * and on records without a host. NULL when the row names no worker. */
+static const char *worker_of(const struct spoor_lc_pivot *p, struct batch_cache *c, const struct spoor_table *b,
+                             const struct spoor_column *wcol, const struct spoor_column *hcol, size_t r, size_t *len)
+{
+    char wbuf[64], hbuf[64];
+    size_t wlen = 0, hlen = 0;
+    const char *w = wcol ? attr_text(b, wcol, r, wbuf, sizeof wbuf, &wlen) : NULL;
+    if (!w || !wlen)
+        return NULL;
+    const char *h = hcol ? attr_text(b, hcol, r, hbuf, sizeof hbuf, &hlen) : NULL;
+    const char *ctl = p->spec->controller;
+    bool whole = !h || !hlen || (ctl && strlen(ctl) == hlen && !memcmp(h, ctl, hlen));
+    *len = whole ? wlen : hlen + 1 + wlen;
+    char *out = fit(&c->worker, &c->worker_cap, *len);
+    if (!whole) {
+        memcpy(out, h, hlen);
+        out[hlen] = ':';
+    }
+    memcpy(out + *len - wlen, w, wlen);
+    return out;
+}
+
+/* A string column's id at row r, UINT32_MAX when null. */
+static uint32_t str_id(const struct spoor_column *col, size_t r)
+{
+    return col && spoor_column_valid(col, r) ? col->str[r] : UINT32_MAX;
+}
+
+/* The slot of (name, worker, host) among the batch's: its entity, or an
+ * empty slot (entity 0) holding the ids, to be filled. */
+static struct trip *trip_slot(struct batch_cache *c, uint32_t name, uint32_t worker, uint32_t host)
+{
+    uint32_t h = name * 0x9E3779B1u ^ worker * 0x85EBCA77u ^ host * 0xC2B2AE3Du;
+    size_t mask = c->ntrips - 1;
+    for (size_t i = (h ^ h >> 15) & mask;; i = (i + 1) & mask) {
+        struct trip *t = &c->trips[i];
+        if (!t->entity) {
+            *t = (struct trip){.name = name, .worker = worker, .host = host};
+            return t;
+        }
+        if (t->name == name && t->worker == worker && t->host == host)
+            return t;
+    }
+}
+
+/* entity_worker: each pivoted row's entity, named "ENTITY @ WORKER" (the
+ * entity alone when the record names no worker). An entity's records mostly
+ * share a batch, so each (entity, worker, host) of string ids is looked up
+ * by name once per batch. */
+static void resolve_rows(const struct spoor_lc_pivot *p, struct entities *e, struct batch_cache *c,
+                         const struct spoor_table *b, const struct spoor_column *wcol, const struct spoor_column *hcol)
+{
+    if (b->nrows > c->row_cap) {
+        c->row_cap = b->nrows;
+        c->row_entity = spoor_xrealloc(c->row_entity, c->row_cap * sizeof *c->row_entity);
+        free(c->trips);
+        for (c->ntrips = 64; c->ntrips < 2 * b->nrows;)
+            c->ntrips *= 2;
+        c->trips = spoor_xmalloc(c->ntrips * sizeof *c->trips);
+    }
+    memset(c->trips, 0, c->ntrips * sizeof *c->trips);
+    bool by_ids = (!wcol || wcol->type == SPOOR_STR) && (!hcol || hcol->type == SPOOR_STR);
+    for (size_t r = 0; r < b->nrows; r++) {
+        uint32_t name = b->name[r];
+        if (!name || b->ts[r] == SPOOR_NULL || stage_of(p, c, b, b->cat[r]) < 0)
+            continue; /* a row pivot_map() does not pivot */
+        struct trip *t = by_ids ? trip_slot(c, name, str_id(wcol, r), str_id(hcol, r)) : NULL;
+        if (t && t->entity) {
+            c->row_entity[r] = t->entity;
+            continue;
+        }
+        size_t len, wlen = 0;
+        const char *text = spoor_strpool_get(b->pool, name, &len);
+        const char *w = worker_of(p, c, b, wcol, hcol, r, &wlen);
+        size_t n = w ? len + 3 + wlen : len;
+        char *key = fit(&c->key, &c->key_cap, n + 1);
+        memcpy(key, text, len);
+        if (w) {
+            memcpy(key + len, " @ ", 3);
+            memcpy(key + len + 3, w, wlen);
+        }
+        c->row_entity[r] = lc_entities_get(&e->table, key, n, (uint32_t)spoor_hash_bytes(key, n));
+        if (t)
+            t->entity = c->row_entity[r];
+    }
 }
 
 /* Maps the batch's entities to the worker's ids before the rows are pivoted.
@@ -221,8 +349,14 @@ static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
     struct batch_cache *c = &p->caches[worker];
     size_t nstrings = spoor_strpool_count(b->pool);
     cache_prepare(c, nstrings, p->nattrs);
-    resolve_entities(p, e, c, b);
-    const struct spoor_column *cols[SPOOR_LC_MAX_BY + 1];
+    const struct spoor_lc_spec *spec = p->spec;
+    const struct spoor_column *wcol = spec->worker_field ? spoor_table_find_column(b, spec->worker_field) : NULL;
+    const struct spoor_column *hcol = spec->host_field ? spoor_table_find_column(b, spec->host_field) : NULL;
+    if (spec->entity_worker)
+        resolve_rows(p, e, c, b, wcol, hcol);
+    else
+        resolve_entities(p, e, c, b);
+    const struct spoor_column *cols[SPOOR_LC_MAX_FIELDS];
     for (size_t a = 0; a < p->nattrs; a++)
         cols[a] = spoor_table_find_column(b, p->attrs[a]);
     size_t na = p->nattrs;
@@ -243,15 +377,23 @@ static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
             e->counts.no_time++;
             continue;
         }
-        struct entity_row row = row_at(p, e, c->entity[name]);
+        struct entity_row row = row_at(p, e, spec->entity_worker ? c->row_entity[r] : c->entity[name]);
         if (row.times[s] == SPOOR_NULL || t < row.times[s])
             row.times[s] = t;
         row.seen[s]++;
         for (size_t a = 0; a < na; a++) {
-            if (!cols[a] || (row.attr[a] && row.attr_time[a] < t))
+            bool last = (int)a == p->last_attr;
+            if (!cols[a] || (row.attr[a] && (last ? row.attr_time[a] > t : row.attr_time[a] < t)))
                 continue;
-            uint32_t v = value_id(e, c, a, b, cols[a], r);
-            if (v && attr_wins(e, row.attr[a], row.attr_time[a], v, t)) {
+            uint32_t v;
+            if ((int)a == p->worker_attr && hcol) {
+                size_t len;
+                const char *w = worker_of(p, c, b, wcol, hcol, r, &len);
+                v = w ? spoor_strpool_intern(e->values, w, len) : 0;
+            } else {
+                v = value_id(e, c, a, b, cols[a], r);
+            }
+            if (v && attr_wins(e, row.attr[a], row.attr_time[a], v, t, last)) {
                 row.attr[a] = v;
                 row.attr_time[a] = t;
             }
@@ -331,7 +473,7 @@ static void fold_row(const struct spoor_lc_pivot *p, struct entity_row to, struc
     }
     for (size_t a = 0; a < p->nattrs; a++) {
         uint32_t v = from.attr[a];
-        if (v && attr_wins(&p->workers[0], to.attr[a], to.attr_time[a], v, from.attr_time[a])) {
+        if (v && attr_wins(&p->workers[0], to.attr[a], to.attr_time[a], v, from.attr_time[a], (int)a == p->last_attr)) {
             to.attr[a] = v;
             to.attr_time[a] = from.attr_time[a];
         }
@@ -388,6 +530,10 @@ void spoor_lc_pivot_free(struct spoor_lc_pivot *p)
         free(c->pending);
         free(c->pending_hash);
         free(c->stage);
+        free(c->row_entity);
+        free(c->trips);
+        free(c->worker);
+        free(c->key);
         for (size_t a = 0; a < p->nattrs; a++)
             free(c->value[a]);
     }

@@ -1,13 +1,17 @@
 /* The row writer: which columns a row has and in what order, the registry of
  * args columns in order of first appearance, and the rows a default CSV
- * holds back until its header is known. Cells are spelled by write_csv.c and
- * write_jsonl.c. */
+ * holds back until its header is known. Args columns first met after that
+ * are appended to the header at the end (csv_widen.c). Cells are spelled by
+ * write_csv.c and write_jsonl.c. */
+#include "out/csv_widen.h"
 #include "out/write_internal.h"
 #include "spoor/error.h"
 #include "spoor/write.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { BUF_CAP = 1 << 18 };
 
@@ -43,7 +47,20 @@ struct spoor_writer {
     size_t reg_of_id_cap;
     struct label *regs;
     size_t nregs, regs_cap;
-    bool frozen;            /* CSV: the header is out, the registry closed */
+    bool frozen;            /* CSV: the header is out */
+
+    /* Default CSV after the header. Its rows go to the output when that can
+     * be read back and written again (our own temporary), else to a spill
+     * file; either way they are written a second time, after the final
+     * header, only when args columns were met after the header or they were
+     * spilled (csv_widen.c). */
+    FILE *out_fp;
+    const char *name;
+    bool rewritable;
+    FILE *spill;
+    struct csv_epoch *epochs;           /* epochs[0]: the header's */
+    size_t nepochs, epochs_cap;
+    uint64_t rows_out;                  /* data rows written since the header */
 
     /* Rows held back by a default CSV. */
     struct wbuf held;
@@ -62,8 +79,6 @@ struct spoor_writer {
     struct spoor_view *reg_views;       /* frozen CSV: per registry index */
     size_t reg_views_cap;
 
-    struct spoor_strpool *omitted;
-
     /* Per string id of the batch's pool and of the resolver's (which only
      * grows, so its flags stay valid): see csv_value(). */
     uint8_t *batch_plain, *resolved_plain;
@@ -75,7 +90,9 @@ struct spoor_writer *spoor_writer_new(FILE *out, const struct spoor_writer_opts 
 {
     struct spoor_writer *w = spoor_xcalloc(1, sizeof *w);
     wbuf_init(&w->out, out, BUF_CAP);
-    w->out.name = opts->name;
+    w->out.name = w->name = opts->name;
+    w->out_fp = out;
+    w->rewritable = opts->rewritable;
     w->format = opts->format;
     w->defaults = !opts->columns;
     size_t n = 0;
@@ -90,7 +107,6 @@ struct spoor_writer *spoor_writer_new(FILE *out, const struct spoor_writer_opts 
     for (size_t i = 0; i < n; i++)
         out_col_init(&w->cols[w->ncols++], w->defaults ? spoor_field_names[i] : opts->columns[i]);
     w->reg_pool = spoor_strpool_new();
-    w->omitted = spoor_strpool_new();
     wbuf_init(&w->held, NULL, 4096);
     return w;
 }
@@ -118,7 +134,9 @@ void spoor_writer_free(struct spoor_writer *w)
     free(w->fresh);
     free(w->reg_views);
     spoor_strpool_free(w->reg_pool);
-    spoor_strpool_free(w->omitted);
+    free(w->epochs);
+    if (w->spill)
+        fclose(w->spill);
     wbuf_release(&w->held);
     wbuf_release(&w->out);
     free(w);
@@ -224,8 +242,17 @@ static int by_key(const void *a, const void *b, void *ctx)
     return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
 }
 
+static void add_epoch(struct spoor_writer *w)
+{
+    if (w->nepochs == w->epochs_cap) {
+        w->epochs_cap = w->epochs_cap ? w->epochs_cap * 2 : 8;
+        w->epochs = spoor_xrealloc(w->epochs, w->epochs_cap * sizeof *w->epochs);
+    }
+    w->epochs[w->nepochs++] = (struct csv_epoch){.row = w->rows_out, .ncols = (uint32_t)w->nregs};
+}
+
 /* Registers the batch's unregistered args that have a value in this row, by
- * name; once frozen they are only noted as omitted. */
+ * name; after the CSV header, rows from this one on have them. */
 static void register_row(struct spoor_writer *w, size_t row)
 {
     size_t nfresh = 0, keep = 0, *fresh = w->fresh;
@@ -239,16 +266,15 @@ static void register_row(struct spoor_writer *w, size_t row)
     if (!nfresh)
         return;
     w->npending = keep;
-    if (w->frozen) {
-        for (size_t i = 0; i < nfresh; i++)
-            spoor_strpool_intern(w->omitted, w->bargs[fresh[i]].key, w->bargs[fresh[i]].key_len);
-        return;
-    }
     qsort_r(fresh, nfresh, sizeof *fresh, by_key, w->bargs);
     for (size_t i = 0; i < nfresh; i++) {
         struct batch_arg *a = &w->bargs[fresh[i]];
         a->reg = reg_add(w, a->key, a->key_len);
         w->order[w->norder++] = fresh[i];
+    }
+    if (w->frozen) {
+        add_epoch(w);
+        set_reg_views(w);
     }
 }
 
@@ -294,6 +320,8 @@ static void freeze(struct spoor_writer *w)
         wbuf_byte(&w->out, '\n');
     }
     w->frozen = true;
+    add_epoch(w); /* rows_out is 0 */
+    w->rows_out = w->nhrows;
     w->nhrows = w->nhcells = 0;
     wbuf_release(&w->held);
     set_reg_views(w);
@@ -345,6 +373,7 @@ static void csv_row(struct spoor_writer *w, size_t row)
             csv_value(&w->out, &w->reg_views[r], row, w->batch_plain);
         }
     wbuf_byte(&w->out, '\n');
+    w->rows_out++;
 }
 
 static void json_row(struct spoor_writer *w, size_t row)
@@ -383,6 +412,14 @@ int spoor_writer_write(struct spoor_writer *w, const struct spoor_table *t, cons
     bool csv = w->format == SPOOR_WRITE_CSV;
     if (csv && !w->defaults && !w->header_written)
         csv_header(w);
+    if (csv && w->defaults && !w->frozen && !w->rewritable && w->nhrows + n >= SPOOR_WRITE_CSV_HOLD) {
+        /* The header goes out now: later rows are held in a file until the end. */
+        w->spill = csv_spill_open(NULL, err);
+        if (!w->spill)
+            return err->code;
+        w->out.fp = w->spill;
+        w->out.name = "the temporary file of the CSV rows";
+    }
     for (size_t i = 0; i < n; i++) {
         size_t row = sel ? sel[i] : i;
         if (csv)
@@ -393,6 +430,49 @@ int spoor_writer_write(struct spoor_writer *w, const struct spoor_table *t, cons
     return wbuf_status(&w->out, err);
 }
 
+/* Our own output, read back into a new spill file beside it and emptied. */
+static int take_back(struct spoor_writer *w, struct spoor_error *err)
+{
+    int fd = fileno(w->out_fp);
+    w->spill = csv_spill_open(w->name, err);
+    if (!w->spill)
+        return err->code;
+    struct wbuf copy;
+    wbuf_init(&copy, w->spill, BUF_CAP);
+    copy.name = "the temporary file of the CSV rows";
+    struct csv_epoch as_is = {.row = 0, .ncols = (uint32_t)w->nregs};
+    int st = lseek(fd, 0, SEEK_SET) < 0 ? spoor_fail(err, SPOOR_EIO, "cannot read back %s: %s", w->name, strerror(errno))
+                                        : csv_copy_rows(fd, &as_is, 1, as_is.ncols, false, &copy, err);
+    if (st == SPOOR_OK)
+        st = wbuf_finish(&copy, err);
+    wbuf_release(&copy);
+    if (st == SPOOR_OK && (ftruncate(fd, 0) != 0 || fseeko(w->out_fp, 0, SEEK_SET) != 0))
+        st = spoor_fail(err, SPOOR_EIO, "cannot write %s: %s", w->name, strerror(errno));
+    return st;
+}
+
+/* The rows a second time, after the final header: from the spill, or read
+ * back from the output itself when args columns came after its header. */
+static int write_again(struct spoor_writer *w, struct spoor_error *err)
+{
+    bool widened = w->nepochs > 1;
+    int st = wbuf_finish(&w->out, err);
+    if (st == SPOOR_OK && !w->spill)
+        st = take_back(w, err);
+    if (st == SPOOR_OK && (fflush(w->spill) != 0 || lseek(fileno(w->spill), 0, SEEK_SET) < 0))
+        st = spoor_fail(err, SPOOR_EIO, "cannot read back the temporary file of the CSV rows: %s", strerror(errno));
+    w->out.fp = w->out_fp;
+    w->out.name = w->name;
+    if (st == SPOOR_OK && widened)
+        csv_header(w);
+    if (st == SPOOR_OK)
+        st = csv_copy_rows(fileno(w->spill), w->epochs, w->nepochs, (uint32_t)w->nregs, widened, &w->out, err);
+    if (w->spill)
+        fclose(w->spill);
+    w->spill = NULL;
+    return st == SPOOR_OK ? wbuf_finish(&w->out, err) : st;
+}
+
 int spoor_writer_finish(struct spoor_writer *w, struct spoor_error *err)
 {
     if (w->format == SPOOR_WRITE_CSV && !w->frozen && (w->defaults || !w->header_written)) {
@@ -401,20 +481,14 @@ int spoor_writer_finish(struct spoor_writer *w, struct spoor_error *err)
         else
             csv_header(w);
     }
+    if (w->spill || w->nepochs > 1)
+        return write_again(w, err);
     return wbuf_finish(&w->out, err);
 }
 
 size_t spoor_writer_missing(const struct spoor_writer *w, const char **names, size_t max)
 {
     return w->defaults ? 0 : out_cols_missing(w->cols, w->ncols, names, max);
-}
-
-size_t spoor_writer_omitted(const struct spoor_writer *w, const char **names, size_t max)
-{
-    size_t n = 0;
-    for (size_t id = 1; id < spoor_strpool_count(w->omitted) && n < max; id++)
-        names[n++] = spoor_strpool_get(w->omitted, (uint32_t)id, NULL);
-    return n;
 }
 
 int spoor_columns_parse(const char *list, char ***names, size_t *n, struct spoor_error *err)

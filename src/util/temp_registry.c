@@ -52,7 +52,7 @@ int spoor_temp_create(const char *prefix, char **path, int *slot)
          * the same PID left is taken (EEXIST) and the next number tried. */
         snprintf(name, cap, "%s%06u", prefix, atomic_fetch_add(&counter, 1) % 1000000);
         int s = temp_register(name);
-        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        int fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd >= 0) {
             *path = name;
             *slot = s;

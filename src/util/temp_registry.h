@@ -5,7 +5,7 @@
 #ifndef SPOOR_UTIL_TEMP_REGISTRY_H
 #define SPOOR_UTIL_TEMP_REGISTRY_H
 
-/* Creates a new file PREFIX + NNNNNN (O_EXCL, mode 0600) whose name is in the
+/* Creates a new file PREFIX + NNNNNN (O_EXCL, mode 0600, open read-write) whose name is in the
  * table before the file exists, so a signal at any moment finds every file it
  * must remove. Returns the descriptor and sets *path (malloc'ed) and *slot
  * (-1 when the table is full or the path too long: that temporary then

@@ -7,7 +7,8 @@ cd "$WORK"
 "$SPOOR_BIN" gen -o t.pfw --size-mb 64 --seed 4 --no-truth > /dev/null
 "$SPOOR_BIN" gen -o r.pfw.gz --size-mb 64 --seed 4 --random-hashes --no-truth > /dev/null
 
-# `spoor events` writes rows to stdout as it reads: a pipe that nobody
+# `spoor events --format jsonl` writes rows to stdout as it reads (a default
+# CSV to a pipe waits for the end, for its header): a pipe that nobody
 # drains holds it inside the first parts while the file is cut, then drains
 # (the traces are larger than what the loader's slots read ahead: 24 MiB).
 cut_while_read() { # FILE CUT THREADS
@@ -15,7 +16,7 @@ cut_while_read() { # FILE CUT THREADS
   cp "$file" "cut-$file"
   size=$(stat -c %s "cut-$file")
   set +e
-  "$SPOOR_BIN" events --threads "$threads" --no-cache --no-index "cut-$file" 2> err \
+  "$SPOOR_BIN" events --format jsonl --threads "$threads" --no-cache --no-index "cut-$file" 2> err \
     | { dd bs=1 count=1 of=/dev/null 2> /dev/null; truncate -s "$cut" "cut-$file"; cat > /dev/null; }
   local got=${PIPESTATUS[0]}
   set -e

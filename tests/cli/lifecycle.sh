@@ -54,7 +54,7 @@ grep -q '"total": {"count": [0-9]*, "sum_ns": [0-9]*, "other_sum_ns": [0-9]*, "d
 /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/self.json" || fail "JSON output does not parse"
 
 # Generic options give the preset's answer; the table names every section.
-"$SPOOR_BIN" lifecycle --entity entity --stage action --time at --top 5 --by worker --by mode \
+"$SPOOR_BIN" lifecycle --entity task --stage action --time at --top 5 --by worker --by mode \
   --stages taskPlanned,taskEnqueued,taskStarted,taskFinished --delay comm=taskEnqueued-taskPlanned \
   --delay queue=taskStarted-taskEnqueued --delay runtime=taskFinished-taskStarted \
   --delay onworker=taskFinished-taskEnqueued --delay total=taskFinished-taskPlanned --format csv "$WORK/b.jsonl" \
@@ -63,6 +63,52 @@ grep -q '"total": {"count": [0-9]*, "sum_ns": [0-9]*, "other_sum_ns": [0-9]*, "d
 for want in 'comm = transmitStarted - transmitPlanned' '^worker  *delay' '^kind ' 'slowest 10 by total'; do
   grep -q "$want" "$WORK/t.txt" || fail "table lacks '$want'"
 done
+
+# The scheduler's own log, written by hand: task records name a `task`, transfer
+# records a `dataset`; the controller logs the Planned stages with the worker's
+# full name, the workers their host and short name; one dataset goes to two
+# workers (two transfers), one planned remote and finished redundant (its mode
+# is the last logged), one local (Started and Loaded filled in); a task whose
+# Planned record is missing still gets its host:worker.
+cat > "$WORK/sched.jsonl" <<'EOF'
+{"task": "sot:a1", "action": "taskPlanned", "worker": "h0:worker0", "host": "controller", "at": 100}
+{"task": "sot:a1", "action": "taskEnqueued", "worker": "worker0", "host": "h0", "at": 150}
+{"task": "sot:a1", "action": "taskStarted", "worker": "worker0", "host": "h0", "at": 200}
+{"task": "sot:a1", "action": "taskFinished", "worker": "worker0", "host": "h0", "at": 1000}
+{"task": "efi:b2", "action": "taskPlanned", "worker": "h1:worker0", "host": "controller", "at": 100}
+{"task": "efi:b2", "action": "taskEnqueued", "worker": "worker0", "host": "h1", "at": 300}
+{"task": "efi:b2", "action": "taskStarted", "worker": "worker0", "host": "h1", "at": 400}
+{"task": "efi:b2", "action": "taskFinished", "worker": "worker0", "host": "h1", "at": 500}
+{"task": "efi:c3", "action": "taskEnqueued", "worker": "worker1", "host": "h1", "at": 600}
+{"task": "efi:c3", "action": "taskStarted", "worker": "worker1", "host": "h1", "at": 650}
+{"task": "efi:c3", "action": "taskFinished", "worker": "worker1", "host": "h1", "at": 700}
+{"dataset": "sot:a1", "action": "transmitPlanned", "worker": "h0:worker1", "host": "controller", "mode": "remote", "at": 1000}
+{"dataset": "sot:a1", "action": "transmitPlanned", "worker": "h1:worker0", "host": "controller", "mode": "local", "at": 1000}
+{"dataset": "sot:a1", "action": "transmitFinished", "worker": "worker0", "host": "h1", "mode": "local", "at": 1050}
+{"dataset": "sot:a1", "action": "transmitStarted", "worker": "worker1", "host": "h0", "at": 1100}
+{"dataset": "sot:a1", "action": "transmitLoaded", "worker": "worker1", "host": "h0", "at": 1200}
+{"dataset": "sot:a1", "action": "transmitFinished", "worker": "worker1", "host": "h0", "mode": "redundant", "at": 1500}
+EOF
+expect_lines() { # expect_lines PRESET LOG LINE...: the CSV output has each line
+  local preset=$1 log=$2
+  shift 2
+  "$SPOOR_BIN" lifecycle --preset "cascade-$preset" --format csv "$log" > "$WORK/hand.csv" 2> "$WORK/err" \
+    || fail "hand-made $preset: $(cat "$WORK/err")"
+  for want in "$@"; do
+    grep -q "^$want" "$WORK/hand.csv" || fail "hand-made $preset: no '$want' in: $(grep -v '^kind' "$WORK/hand.csv")"
+  done
+}
+expect_lines transmits "$WORK/sched.jsonl" 'entities,,entities,,2,' 'entities,,filled,,1,' \
+  'group,worker,h0:worker1,total,1,500,' 'group,worker,h1:worker0,total,1,50,' \
+  'group,mode,redundant,total,1,500,' 'group,mode,local,total,1,50,' \
+  'top,1,sot:a1 @ h0:worker1,total,1,500,' 'top,2,sot:a1 @ h1:worker0,total,1,50,'
+expect_lines tasks "$WORK/sched.jsonl" 'entities,,entities,,3,' 'group,worker,h0:worker0,total,1,900,' \
+  'group,worker,h1:worker0,total,1,400,' 'group,worker,h1:worker1,,1,'
+# A log that names its entities `entity` still reads, with --entity.
+sed 's/"task"/"entity"/' "$WORK/sched.jsonl" > "$WORK/entity.jsonl"
+"$SPOOR_BIN" lifecycle --preset cascade-tasks --format csv "$WORK/sched.jsonl" > "$WORK/a.csv"
+"$SPOOR_BIN" lifecycle --preset cascade-tasks --entity entity --format csv "$WORK/entity.jsonl" | diff -q - "$WORK/a.csv" \
+  > /dev/null || fail "--entity entity with the preset differs"
 
 # Bad input and usage: one line naming the problem.
 EXPECT_MAX_LINES=3 expect_fail 1 'a.log:[0-9]*: not a log record' lifecycle --preset cascade-tasks --strict "$WORK/a.log"

@@ -133,9 +133,9 @@ struct part {
 
 static struct spoor_lc_pivot *pivot_of(const struct spoor_lc_spec *s, const struct part *parts, int workers)
 {
-    static const char *fields[SPOOR_LC_MAX_BY + 1];
+    static const char *fields[SPOOR_LC_MAX_FIELDS];
     size_t n = spoor_lc_spec_fields(s, fields);
-    struct spoor_lc_pivot *p = spoor_lc_pivot_begin(workers, s->stages, s->nstages, fields, n);
+    struct spoor_lc_pivot *p = spoor_lc_pivot_begin(workers, s, fields, n);
     for (int w = 0; w < workers; w++)
         feed(p, w, parts[w].rec, parts[w].n);
     spoor_lc_pivot_merge(p);
@@ -249,33 +249,38 @@ static void mark_row(void *row, const void *ctx)
 /* Three workers: an entity seen by the second and third only stays with the
  * second, one seen by the first and third with the first; either way its
  * rows are folded (earliest times, counts added, the earlier record's
- * attribute, at equal times the smaller value), and find() names the one kept. */
+ * attribute, the later one's for a transfer's mode), and find() names the
+ * one kept. */
 static void test_merge_three_workers(void **state)
 {
     (void)state;
     struct spoor_lc_spec s;
     transmits_spec(&s, 3);
-    const char *fields[SPOOR_LC_MAX_BY + 1];
-    size_t mode = spoor_lc_spec_fields(&s, fields) - 1; /* worker, mode */
-    const struct rec w0[] = {{"b", "transmitPlanned", 50, "remote"}};
+    const char *fields[SPOOR_LC_MAX_FIELDS];
+    size_t mode = spoor_lc_spec_fields(&s, fields) - 2; /* worker, mode, host */
+    const struct rec w0[] = {{"b", "transmitPlanned", 50, "remote"}, {"d", "transmitPlanned", 7, "local"}};
     const struct rec w1[] = {{"a", "transmitPlanned", 10, "remote"}, {"a", "transmitStarted", 30, "remote"}};
     const struct rec w2[] = {{"a", "transmitStarted", 20, "remote"}, {"b", "transmitPlanned", 50, "local"},
-                             {"b", "transmitFinished", 90, "local"}, {"c", "transmitPlanned", 5, "local"}};
-    struct spoor_lc_pivot *p = pivot_of(&s, (const struct part[]){{w0, 1}, {w1, 2}, {w2, 4}}, 3);
-    assert_int_equal(spoor_lc_pivot_entities(p), 3);
-    assert_int_equal(spoor_lc_pivot_counts(p).records, 7);
+                             {"b", "transmitFinished", 90, "redundant"}, {"c", "transmitPlanned", 5, "local"}};
+    struct spoor_lc_pivot *p = pivot_of(&s, (const struct part[]){{w0, 2}, {w1, 2}, {w2, 4}}, 3);
+    assert_int_equal(spoor_lc_pivot_entities(p), 4);
+    assert_int_equal(spoor_lc_pivot_counts(p).records, 8);
     size_t a = spoor_lc_pivot_find(p, "a", 1), b = spoor_lc_pivot_find(p, "b", 1), c = spoor_lc_pivot_find(p, "c", 1);
-    assert_true(a && b && c && a != b && b != c && a != c);
-    assert_int_equal(spoor_lc_pivot_find(p, "d", 1), 0);
+    size_t d = spoor_lc_pivot_find(p, "d", 1);
+    assert_true(a && b && c && d && a != b && b != c && a != c && d != c);
+    assert_int_equal(spoor_lc_pivot_find(p, "e", 1), 0);
     assert_string_equal(spoor_lc_pivot_name(p, a), "a");
     assert_int_equal(spoor_lc_pivot_times(p, a)[0], 10);
     assert_int_equal(spoor_lc_pivot_times(p, a)[1], 20);
     assert_int_equal(spoor_lc_pivot_seen(p, a)[1], 2);
     assert_int_equal(spoor_lc_pivot_times(p, b)[3], 90);
     assert_int_equal(spoor_lc_pivot_seen(p, b)[0], 2);
-    assert_string_equal(spoor_lc_pivot_attr(p, b, mode), "local"); /* tie at 50: the smaller */
+    /* A transfer's mode is its latest record's (90, on the third worker), not
+     * the earliest (50, remote and local on two workers). */
+    assert_string_equal(spoor_lc_pivot_attr(p, b, mode), "redundant");
     assert_string_equal(spoor_lc_pivot_attr(p, c, mode), "local");
-    assert_int_equal(spoor_lc_pivot_attr_id(p, b, mode), spoor_lc_pivot_attr_id(p, c, mode));
+    assert_string_equal(spoor_lc_pivot_attr(p, a, mode), "remote");
+    assert_int_equal(spoor_lc_pivot_attr_id(p, d, mode), spoor_lc_pivot_attr_id(p, c, mode)); /* w0's, w2's */
     spoor_lc_pivot_free(p);
     spoor_lc_spec_free(&s);
 }

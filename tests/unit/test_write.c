@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "events_fixture.h"
+#include "out/csv_widen.h"
 #include "spoor/atomic_file.h"
 #include "spoor/write.h"
 #include "testutil.h"
@@ -172,26 +173,60 @@ static struct spoor_table *synthetic(int lo, int hi, bool flip)
     return t;
 }
 
+/* A default CSV of t written to a rewritable temporary (as export -o FILE
+ * does), read back. */
+static char *write_own_file(struct spoor_table *t)
+{
+    char dir[4200], path[4300];
+    snprintf(dir, sizeof dir, "%s/own", testutil_tmpdir());
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/out.csv", dir);
+    struct spoor_atomic_file out;
+    struct spoor_error err;
+    assert_int_equal(spoor_atomic_file_open(&out, path, &err), SPOOR_OK);
+    struct spoor_writer_opts o = {.format = SPOOR_WRITE_CSV, .rewritable = true, .name = path};
+    struct spoor_writer *w = spoor_writer_new(out.fp, &o);
+    assert_int_equal(spoor_writer_write(w, t, NULL, NULL, 0, &err), SPOOR_OK);
+    assert_int_equal(spoor_writer_finish(w, &err), SPOOR_OK);
+    spoor_writer_free(w);
+    assert_int_equal(spoor_atomic_file_commit(&out, &err), SPOOR_OK);
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    char *text = NULL;
+    size_t cap = 0;
+    ssize_t n = getdelim(&text, &cap, '\0', fp);
+    assert_true(n > 0);
+    fclose(fp);
+    unlink(path);
+    rmdir(dir);
+    return text;
+}
+
 static void test_default_columns_batch_independent(void **state)
 {
     for (int fmt = 0; fmt < 2; fmt++) {
         struct spoor_table *whole = synthetic(0, 2000, false);
         struct spoor_writer *w;
         char *ref = write_all((enum spoor_write_format)fmt, NULL, 0, &whole, 1, NULL, 0, &w);
-        const char *names[4];
         if (fmt == SPOOR_WRITE_CSV) {
-            /* Row 0 has alpha and zeta (by name), row 4 mid, row 7 the args "name". */
-            const char *want = "ts,dur,name,cat,pid,tid,ph,line,source,file,host,alpha,zeta,mid,args.name\n"
-                               "0,0,write,POSIX,7,0,X,1,trace.pfw,,,0,0,,\n";
+            /* Row 0 has alpha and zeta (by name), row 4 mid, row 7 the args "name";
+             * row 1500, after the held rows, brings "late": every row has its cell. */
+            const char *want = "ts,dur,name,cat,pid,tid,ph,line,source,file,host,alpha,zeta,mid,args.name,late\n"
+                               "0,0,write,POSIX,7,0,X,1,trace.pfw,,,0,0,,,\n";
             assert_memory_equal(ref, want, strlen(want));
-            assert_int_equal(spoor_writer_omitted(w, names, 4), 1);
-            assert_string_equal(names[0], "late");
+            assert_non_null(strstr(ref, "\n30,3,read,POSIX,7,0,X,4,trace.pfw,,,3,,,,\n"));
+            assert_non_null(strstr(ref, "\n14990,1499,read,POSIX,7,2,X,1500,trace.pfw,,,,,,,\n"));
+            assert_non_null(strstr(ref, "\n15000,1500,write,POSIX,7,0,X,1501,trace.pfw,,,1500,1500,,,l\n"));
+            assert_non_null(strstr(ref, "\n19990,1999,read,POSIX,7,1,X,2000,trace.pfw,,,,,,,\n"));
+            /* Our own output file, rewritten in place of a spill, holds the same. */
+            char *file = write_own_file(whole);
+            assert_string_equal(file, ref);
+            free(file);
         } else {
             assert_non_null(strstr(ref, "\n{\"ts\":70,\"dur\":7,\"name\":\"read\",\"cat\":\"POSIX\",\"pid\":7,\"tid\":1,"
                                         "\"ph\":\"X\",\"line\":8,\"source\":\"trace.pfw\",\"file\":null,\"host\":null,"
                                         "\"args.name\":\"arg-name\"}\n"));
             assert_non_null(strstr(ref, "\"alpha\":1500,\"zeta\":1500,\"late\":\"l\"}"));
-            assert_int_equal(spoor_writer_omitted(w, names, 4), 0);
         }
         spoor_writer_free(w);
         /* Split at many places, with columns met in another order. */
@@ -207,6 +242,46 @@ static void test_default_columns_batch_independent(void **state)
             spoor_table_free(parts[i]);
         spoor_table_free(whole);
     }
+}
+
+/* The second writing of a CSV: rows of 3 MB told apart by their quoting
+ * (line breaks and doubled quotes inside cells, across the 1 MiB reads),
+ * each widened by its epoch; the old header skipped. */
+static void test_csv_widen(void **state)
+{
+    enum { ROWS = 40000 };
+    struct wbuf in, want, got;
+    wbuf_init(&in, NULL, 1 << 20);
+    wbuf_init(&want, NULL, 1 << 20);
+    wbuf_init(&got, NULL, 1 << 20);
+    const char header[] = "a,\"b\nc\"\n";
+    wbuf_put(&in, header, sizeof header - 1);
+    char row[256];
+    for (int i = 0; i < ROWS; i++) {
+        int n = snprintf(row, sizeof row, "%d,\"q\n\"\"%.*s\"\"\"", i, i % 97, "................................."
+                         "................................................................................");
+        wbuf_put(&in, row, (size_t)n);
+        wbuf_put(&want, row, (size_t)n);
+        wbuf_put(&in, "\n", 1);
+        wbuf_put(&want, i < ROWS / 2 ? ",,\n" : ",\n", i < ROWS / 2 ? 3 : 2);
+    }
+    char path[4300];
+    snprintf(path, sizeof path, "%s/widen.csv", testutil_tmpdir());
+    FILE *fp = fopen(path, "w+");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(in.data, 1, in.len, fp), in.len);
+    assert_int_equal(fflush(fp), 0);
+    rewind(fp);
+    const struct csv_epoch epochs[] = {{0, 1}, {ROWS / 2, 2}};
+    struct spoor_error err;
+    assert_int_equal(csv_copy_rows(fileno(fp), epochs, 2, 3, true, &got, &err), SPOOR_OK);
+    assert_int_equal(got.len, want.len);
+    assert_memory_equal(got.data, want.data, want.len);
+    fclose(fp);
+    unlink(path);
+    wbuf_release(&in);
+    wbuf_release(&want);
+    wbuf_release(&got);
 }
 
 static void test_selection_and_explicit(void **state)
@@ -355,11 +430,13 @@ static void test_atomic_file(void **state)
 
 int main(void)
 {
+    setenv("TMPDIR", testutil_tmpdir(), 1); /* a default CSV's spill file */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_escaping),
         cmocka_unit_test(test_jsonl_escaping),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_default_columns_batch_independent),
+        cmocka_unit_test(test_csv_widen),
         cmocka_unit_test(test_selection_and_explicit),
         cmocka_unit_test(test_resolved_columns),
         cmocka_unit_test(test_write_error),

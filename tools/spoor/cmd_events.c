@@ -41,14 +41,12 @@ static int write_rows(void *ctx, const struct spoor_table *batch, const struct s
     return spoor_writer_write(ctx, batch, res, sel, n, err);
 }
 
-/* Columns named in --where or --columns that no input had, and args columns
- * a default CSV left out. */
+/* Columns named in --where or --columns that no input had. */
 static void report_columns(const struct filter_load *f, const struct spoor_writer *w)
 {
-    const char *missing[FILTER_LOAD_REPORT_MAX], *omitted[FILTER_LOAD_REPORT_MAX];
+    const char *missing[FILTER_LOAD_REPORT_MAX];
     size_t nmissing = spoor_writer_missing(w, missing, FILTER_LOAD_REPORT_MAX);
-    size_t nomitted = spoor_writer_omitted(w, omitted, FILTER_LOAD_REPORT_MAX);
-    filter_load_report(f, missing, nmissing, omitted, nomitted, "--format jsonl");
+    filter_load_report(f, missing, nmissing);
 }
 
 /* String options, indexed by code - OPT_WHERE. */
@@ -117,7 +115,7 @@ int cmd_events(int argc, char **argv)
     struct spoor_load_result res = {0};
     if (st == SPOOR_OK) {
         struct spoor_writer_opts wo = {.format = output_format(&cli), .columns = (const char *const *)cols,
-                                       .ncolumns = ncols, .name = out.path};
+                                       .ncolumns = ncols, .name = out.path, .rewritable = out.tmp != NULL};
         writer = spoor_writer_new(out.fp, &wo);
         st = filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts, write_rows,
                              writer, &res, &err);

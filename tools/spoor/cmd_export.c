@@ -99,12 +99,11 @@ static void target_free(struct target *t)
 
 static void report_columns(const struct filter_load *f, const struct target *t)
 {
-    const char *missing[FILTER_LOAD_REPORT_MAX], *omitted[FILTER_LOAD_REPORT_MAX];
+    const char *missing[FILTER_LOAD_REPORT_MAX];
     size_t nmissing = t->db      ? spoor_sqlite_writer_missing(t->db, missing, FILTER_LOAD_REPORT_MAX)
                     : t->trace   ? spoor_perfetto_writer_missing(t->trace, missing, FILTER_LOAD_REPORT_MAX)
                                  : spoor_writer_missing(t->rows, missing, FILTER_LOAD_REPORT_MAX);
-    size_t nomitted = t->rows ? spoor_writer_omitted(t->rows, omitted, FILTER_LOAD_REPORT_MAX) : 0;
-    filter_load_report(f, missing, nmissing, omitted, nomitted, "--to jsonl");
+    filter_load_report(f, missing, nmissing);
 }
 
 static int target_open(struct target *t, enum format format, struct spoor_atomic_file *out, char **cols,
@@ -119,7 +118,8 @@ static int target_open(struct target *t, enum format format, struct spoor_atomic
         return SPOOR_OK;
     default: {
         struct spoor_writer_opts wo = {.format = format == FORMAT_CSV ? SPOOR_WRITE_CSV : SPOOR_WRITE_JSONL,
-                                       .columns = columns, .ncolumns = ncols, .name = out->path};
+                                       .columns = columns, .ncolumns = ncols, .name = out->path,
+                                       .rewritable = out->tmp != NULL};
         t->rows = spoor_writer_new(out->fp, &wo);
         return SPOOR_OK;
     }

@@ -24,8 +24,9 @@ static const char usage[] =
     "\n"
     "options:\n"
     "  --preset P           cascade-tasks or cascade-transmits: the stages, delays,\n"
-    "                       fields (entity, action, at) and groups (worker, mode) of\n"
-    "                       the cascade scheduler's log (docs/cli.md)\n"
+    "                       fields (task or dataset, action, at; worker as host:worker)\n"
+    "                       and groups (worker, mode) of the cascade scheduler's log\n"
+    "                       (docs/cli.md)\n"
     "  --entity FIELD       the field naming the entity (task, transfer, request...)\n"
     "  --stage FIELD        the field naming the stage the entity reached\n"
     "  --time FIELD         the field holding the time\n"
@@ -89,7 +90,7 @@ static int pivot_logs(const char *const *paths, size_t n, const struct spoor_loa
                       const struct spoor_lc_spec *s, const char *const *fields, size_t nfields,
                       struct spoor_lc_pivot **out, struct spoor_load_result *res, struct spoor_error *err)
 {
-    *out = spoor_lc_pivot_begin(spoor_load_threads(opts), s->stages, s->nstages, fields, nfields);
+    *out = spoor_lc_pivot_begin(spoor_load_threads(opts), s, fields, nfields);
     struct spoor_sink sink = spoor_lc_pivot_sink(*out);
     int st = spoor_load(paths, n, opts, &sink, res, err);
     load_args_report("lifecycle", res);
@@ -111,7 +112,7 @@ static struct spoor_lc_input input_of(const struct spoor_load_result *res)
 static int run(const char *const *paths, size_t n, const char *compare, struct spoor_load_opts *opts,
                const struct spoor_lc_spec *s, int format, const char *output, struct spoor_error *err)
 {
-    const char *fields[SPOOR_LC_MAX_BY + 1];
+    const char *fields[SPOOR_LC_MAX_FIELDS];
     size_t nfields = spoor_lc_spec_fields(s, fields);
     opts->read.args = SPOOR_ARGS_LISTED;
     opts->read.arg_keys = fields;
@@ -230,7 +231,7 @@ int cmd_lifecycle(int argc, char **argv)
         return 2;
     }
     if (a.preset) {
-        opts.read.field_name = opts.read.field_name ? opts.read.field_name : "entity";
+        opts.read.field_name = opts.read.field_name ? opts.read.field_name : spec.entity_field;
         opts.read.field_cat = opts.read.field_cat ? opts.read.field_cat : "action";
         opts.read.field_ts = opts.read.field_ts ? opts.read.field_ts : "at";
     }

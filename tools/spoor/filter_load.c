@@ -298,8 +298,7 @@ static const char *suggestion(const struct filter_load *f, const char *name, cha
     return buf;
 }
 
-void filter_load_report(const struct filter_load *f, const char *const *missing, size_t nmissing,
-                        const char *const *omitted, size_t nomitted, const char *jsonl_option)
+void filter_load_report(const struct filter_load *f, const char *const *missing, size_t nmissing)
 {
     char hint[160];
     const struct spoor_expr_ref *refs;
@@ -318,11 +317,4 @@ void filter_load_report(const struct filter_load *f, const char *const *missing,
     for (size_t i = 0; i < nmissing; i++)
         fprintf(stderr, "spoor %s: warning: --columns: unknown column '%s': no input has it, so it is null%s\n",
                 f->cmd, missing[i], suggestion(f, missing[i], hint, sizeof hint));
-    if (nomitted) {
-        fprintf(stderr, "spoor %s: note: args columns first seen after the first %d rows are not in the CSV:",
-                f->cmd, SPOOR_WRITE_CSV_HOLD);
-        for (size_t i = 0; i < nomitted; i++)
-            fprintf(stderr, "%s %s", i ? "," : "", omitted[i]);
-        fprintf(stderr, "%s; name them with --columns or use %s\n", nomitted == FILTER_LOAD_REPORT_MAX ? ", ..." : "", jsonl_option);
-    }
 }

@@ -61,13 +61,10 @@ int filter_load_run(struct filter_load *f, const char *const *paths, size_t npat
                     struct spoor_load_result *result, struct spoor_error *err);
 
 /* Warnings on stderr after a successful run: --where args columns and
- * `missing` --columns names that no input had (with the closest known name),
- * and `omitted` args columns a default CSV left out (suggesting jsonl_option,
- * e.g. "--format jsonl", instead). */
+ * `missing` --columns names that no input had (with the closest known name). */
 /* Callers pass at most this many names of each kind. */
 enum { FILTER_LOAD_REPORT_MAX = 64 };
 
-void filter_load_report(const struct filter_load *f, const char *const *missing, size_t nmissing,
-                        const char *const *omitted, size_t nomitted, const char *jsonl_option);
+void filter_load_report(const struct filter_load *f, const char *const *missing, size_t nmissing);
 
 #endif

@@ -5,6 +5,7 @@ SPOOR_TMP=${SPOOR_TMP:-/tmp}
 mkdir -p "$SPOOR_TMP"
 WORK=$(mktemp -d "$SPOOR_TMP/cli-XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
+export TMPDIR=$WORK # spoor's own temporaries (a default CSV's spill file) stay in the test's folder
 
 # Exits 77 (skipped) with a reason when ../shared/data is absent.
 need_data() {
