@@ -68,9 +68,9 @@ size_t csv_store_numbers(struct spoor_table *t, size_t row, const struct csv_num
 
 /* What the delimiter sniffing saw in the first lines of a head. */
 struct csv_sniffed {
-    int agree;          /* lines split into as many fields as the first; 0: no candidate in it */
-    int present;        /* lines holding the delimiter at all */
-    int sampled;        /* lines looked at */
+    int agree;          /* records split into as many fields as the first; 0: no candidate in it */
+    int present;        /* records holding the delimiter at all */
+    int sampled;        /* records looked at (a quoted field may span lines) */
     bool one_column;    /* no delimiter, but a plain name above single values */
 };
 

@@ -196,15 +196,15 @@ enum csv_kind csv_classify(const char *p, size_t n, int64_t *iv, double *dv)
     return CSV_FLOAT;
 }
 
-/* Delimiters outside quotes; a "" escape toggles twice and so changes nothing. */
-static int count_outside_quotes(const char *line, size_t len, char delim)
+/* Delimiters outside quotes; a "" escape toggles twice and so changes nothing.
+ * *inside carries an open quote from one line to the next. */
+static int count_outside_quotes(const char *line, size_t len, char delim, bool *inside)
 {
     int count = 0;
-    bool inside = false;
     for (size_t i = 0; i < len; i++) {
         if (line[i] == '"')
-            inside = !inside;
-        else if (line[i] == delim && !inside)
+            *inside = !*inside;
+        else if (line[i] == delim && !*inside)
             count++;
     }
     return count;
@@ -271,16 +271,24 @@ char csv_sniff_delim(const char *head, size_t len, struct csv_sniffed *out)
     struct csv_field lines[SAMPLE_LINES];
     int nlines = sample_lines(head, len, lines, SAMPLE_LINES);
     char best = ',';
-    int best_agree = 0, best_count = 0, best_present = 0;
+    int best_agree = 0, best_count = 0, best_present = 0, records = nlines;
     for (size_t c = 0; c < sizeof candidates && nlines > 0; c++) {
-        int first = count_outside_quotes(lines[0].p, lines[0].n, candidates[c]);
+        bool inside = false;
+        int first = count_outside_quotes(lines[0].p, lines[0].n, candidates[c], &inside);
         if (first == 0)
             continue;
-        int agree = 0, present = 0;
+        /* per record: a quoted field may hold line breaks */
+        int agree = 0, present = 0, count = 0;
+        records = 0;
+        inside = false;
         for (int k = 0; k < nlines; k++) {
-            int count = count_outside_quotes(lines[k].p, lines[k].n, candidates[c]);
+            count += count_outside_quotes(lines[k].p, lines[k].n, candidates[c], &inside);
+            if (inside)
+                continue;
+            records++;
             agree += count == first;
             present += count > 0;
+            count = 0;
         }
         if (agree > best_agree || (agree == best_agree && first > best_count)) {
             best = candidates[c];
@@ -290,7 +298,7 @@ char csv_sniff_delim(const char *head, size_t len, struct csv_sniffed *out)
         }
     }
     if (out)
-        *out = (struct csv_sniffed){.agree = best_agree, .present = best_present, .sampled = nlines,
+        *out = (struct csv_sniffed){.agree = best_agree, .present = best_present, .sampled = records,
                                     .one_column = best_agree == 0 && one_column(lines, nlines)};
     return best;
 }

@@ -363,6 +363,7 @@ static void test_sniff_needs_a_table(void **state)
     assert_true(spoor_format_csv.sniff(S("name,path\nr,\"/a, b\"\nw,\"/c\"\n")) >= 50);
     assert_true(spoor_format_csv.sniff(S("a,b,c\n1,2,3\n4,5\n6,7,8\n")) > 0);
     assert_true(spoor_format_csv.sniff(S("a,b,c\n")) > 0);
+    assert_true(spoor_format_csv.sniff(S("id,note\n1,\"two\nlines\"\n2,x\n")) >= 50);
     assert_true(spoor_format_csv.sniff(S("host,2024-01-01,2024-01-02\nx,5,6\ny,7,8\n")) >= 50);
     assert_true(spoor_format_csv.sniff(S("ts,at\n1,2024-01-01 10:00:00\n2,2024-01-01 10:00:01\n")) >= 50);
     assert_true(spoor_format_csv.sniff(S("ts\n1709642096\n1709642097\n")) > 0);
