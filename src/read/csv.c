@@ -72,8 +72,9 @@ static bool first_line_is_record(const char *head, size_t len, char delim)
 }
 
 /* Confident only when one delimiter is used consistently: it splits the
- * first line into fields, occurs in every sampled line and splits most of
- * them like the first. A table aligned with blanks, a log or prose has no
+ * first line into fields, occurs in every sampled record and splits most of
+ * them like the first; and its first line is a header, not a record. A
+ * table aligned with blanks, a log or prose has no
  * such delimiter and is not CSV (0), so detection says so instead of taking
  * the first data line for a header. One column has no delimiter to check: it
  * needs a header of one plain name above single values (csv_line.c). */
