@@ -73,11 +73,11 @@ static bool first_line_is_record(const char *head, size_t len, char delim)
 
 /* Confident only when one delimiter is used consistently: it splits the
  * first line into fields, occurs in every sampled record and splits most of
- * them like the first; and its first line is a header, not a record. A
- * table aligned with blanks, a log or prose has no
- * such delimiter and is not CSV (0), so detection says so instead of taking
- * the first data line for a header. One column has no delimiter to check: it
- * needs a header of one plain name above single values (csv_line.c). */
+ * them like the first; and the first line is a header, not a record. A table
+ * aligned with blanks, a log or prose is not CSV (0), so detection says so
+ * instead of taking the first record for a header. One column has no
+ * delimiter to check: it needs a header of one plain name above single
+ * values (csv_line.c). */
 static int csv_sniff(const char *head, size_t len)
 {
     size_t bom = spoor_bom_len(head, len);
