@@ -55,13 +55,15 @@ struct spoor_read_opts {
 
 struct spoor_format;
 
-/* What detection decided for one input; read-only while chunks are parsed. */
+/* What detection decided for one input; read-only while chunks are parsed,
+ * except the labels format->reduced may revise. */
 struct spoor_dialect {
     const struct spoor_format *format;
     char name[48];                  /* e.g. "dftracer-2023", "csv" */
     enum spoor_unit ts_unit, dur_unit;
     bool pid_tid_swapped;
     char assumed[256];              /* one line: why these units/orders were assumed */
+    char unit_warning[192];         /* one line when the data contradict the units, or "" */
     void *state;                    /* format-specific, freed by format->release */
 };
 
@@ -109,6 +111,10 @@ struct spoor_format {
     /* Parses whole lines. With opts->strict, stops at the first skipped line and
      * returns SPOOR_ESTRICT (the skip is recorded in job->skips). */
     int (*parse)(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err);
+    /* Optional: sees every parsed batch of the input in order, one at a time,
+     * and may revise the labels (name, assumed) from the whole input; never
+     * anything parse reads. */
+    void (*reduced)(struct spoor_dialect *d, const struct spoor_table *batch);
     void (*release)(struct spoor_dialect *d);
 };
 

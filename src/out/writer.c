@@ -228,7 +228,8 @@ static void bind_batch(struct spoor_writer *w, const struct spoor_table *t, cons
             w->order[w->norder++] = w->nbargs;
         w->nbargs++;
     }
-    qsort_r(w->order, w->norder, sizeof *w->order, by_reg, w->bargs);
+    if (w->norder > 1) /* a batch without args has no arrays yet: NULL is no array for qsort */
+        qsort_r(w->order, w->norder, sizeof *w->order, by_reg, w->bargs);
     if (w->frozen)
         set_reg_views(w);
 }

@@ -2,11 +2,82 @@
  * is given or sniffed, and each column's type is inferred from the head, so
  * that every chunk (parsed on any thread) reads a column the same way. */
 #include "read/csv.h"
+#include "read/time_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static bool is_time(const struct csv_field *f)
+{
+    const char *p = f->p;
+    size_t n = f->n;
+    spoor_field_trim(&p, &n);
+    int64_t ns;
+    return n >= 10 && spoor_time_parse_iso(p, n, &ns);
+}
+
+/* Whether the first line of head is a record rather than a header: every
+ * field a number or a time (a headerless numeric table), or a time in a
+ * column that holds times below too (a log: `2022-03-31 12:05:09,054:INFO:
+ * ...` splits on its one comma like a two-column table). A header names its
+ * columns; a date heading a column of numbers (a pivot table) is a name. */
+static bool first_line_is_record(const char *head, size_t len, char delim)
+{
+    enum { LOOK_LINES = 8 };
+    struct csv_splitter s;
+    csv_splitter_init(&s, delim);
+    size_t nfields = 0;
+    int compared = 0;
+    bool *times = NULL, numeric = true, filled = false, record = false;
+    const char *p = head + spoor_bom_len(head, len), *end = head + len;
+    for (int lines = 0; p < end && lines <= LOOK_LINES && !record;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl && lines > 0)
+            break;  /* the head may cut its last line short */
+        const char *le = nl ? nl : end;
+        size_t n = (size_t)(le - p);
+        if (n > 0 && p[n - 1] == '\r')
+            n--;
+        bool split = n > 0 && csv_split(&s, p, n);
+        if (n > 0 && !split && lines == 0)
+            break;  /* a header with a line break: csv_detect says what is wrong */
+        if (split) {
+            if (lines == 0) {
+                nfields = s.nfields;
+                times = spoor_xcalloc(nfields, sizeof *times);
+                for (size_t k = 0; k < nfields; k++) {
+                    int64_t iv;
+                    double dv;
+                    times[k] = is_time(&s.fields[k]);
+                    enum csv_kind kind = csv_classify(s.fields[k].p, s.fields[k].n, &iv, &dv);
+                    numeric &= times[k] || kind <= CSV_FLOAT;
+                    filled |= kind != CSV_EMPTY;
+                }
+                record = numeric && filled;
+            } else if (s.nfields == nfields) {
+                for (size_t k = 0; k < nfields; k++)
+                    times[k] &= is_time(&s.fields[k]);
+                compared++;
+            }
+            lines++;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    for (size_t k = 0; k < nfields && compared > 0; k++)
+        record |= times[k];
+    free(times);
+    csv_splitter_release(&s);
+    return record;
+}
+
+/* Confident only when one delimiter is used consistently: it splits the
+ * first line into fields, occurs in every sampled record and splits most of
+ * them like the first; and the first line is a header, not a record. A table
+ * aligned with blanks, a log or prose is not CSV (0), so detection says so
+ * instead of taking the first record for a header. One column has no
+ * delimiter to check: it needs a header of one plain name above single
+ * values (csv_line.c). */
 static int csv_sniff(const char *head, size_t len)
 {
     size_t bom = spoor_bom_len(head, len);
@@ -15,13 +86,13 @@ static int csv_sniff(const char *head, size_t len)
         i++;
     if (i == len || head[i] == '{' || head[i] == '[' || head[i] == '\n' || head[i] == '\r')
         return 0;
-    int agree, sampled;
-    csv_sniff_delim(head, len, &agree, &sampled);
-    if (agree == 0)
-        return 5;   /* one column, or not CSV at all */
-    if (sampled >= 2 && agree == sampled)
-        return 60;
-    return agree * 2 > sampled ? 40 : 15;
+    struct csv_sniffed s;
+    char delim = csv_sniff_delim(head, len, &s);
+    if (s.agree == 0)
+        return s.one_column ? 30 : 0;
+    if (s.present < s.sampled || s.agree * 2 <= s.sampled || first_line_is_record(head, len, delim))
+        return 0;
+    return s.agree == s.sampled && s.sampled >= 2 ? 60 : 40;
 }
 
 static void csv_release(struct spoor_dialect *d)
@@ -163,7 +234,7 @@ static int csv_detect(const char *head, size_t len, const struct spoor_read_opts
     size_t bom = spoor_bom_len(head, len);
     const char *p = head + bom;
     len -= bom;
-    st->delim = opts->csv_delim ? opts->csv_delim : csv_sniff_delim(p, len, NULL, NULL);
+    st->delim = opts->csv_delim ? opts->csv_delim : csv_sniff_delim(p, len, NULL);
     if (!opts->csv_delim && st->delim != ',') {
         char shown[3] = {st->delim, 0, 0};
         if (st->delim == '\t')

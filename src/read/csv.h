@@ -66,11 +66,18 @@ struct csv_number_field {
 size_t csv_store_numbers(struct spoor_table *t, size_t row, const struct csv_number_field *list, size_t n,
                          const struct csv_field *fields, const char *buf_end, uint32_t *left);
 
+/* What the delimiter sniffing saw in the first lines of a head. */
+struct csv_sniffed {
+    int agree;          /* records split into as many fields as the first; 0: no candidate in it */
+    int present;        /* records holding the delimiter at all */
+    int sampled;        /* records looked at (a quoted field may span lines) */
+    bool one_column;    /* no delimiter, but a plain name above single values */
+};
+
 /* Picks the delimiter among ',', ';', '\t', '|' that splits the first lines of
- * head into the same non-zero number of fields. *lines_agreeing (if not NULL)
- * receives how many sampled lines agree with the first; 0 when no candidate
- * occurs in the first line (then ',' is returned). */
-char csv_sniff_delim(const char *head, size_t len, int *lines_agreeing, int *lines_sampled);
+ * head into the same non-zero number of fields, and says how well (out may be
+ * NULL); ',' when no candidate occurs in the first line. */
+char csv_sniff_delim(const char *head, size_t len, struct csv_sniffed *out);
 
 /* Detected once per input; read-only while chunks are parsed. */
 struct csv_state {

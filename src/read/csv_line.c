@@ -196,62 +196,109 @@ enum csv_kind csv_classify(const char *p, size_t n, int64_t *iv, double *dv)
     return CSV_FLOAT;
 }
 
-/* Delimiters outside quotes; a "" escape toggles twice and so changes nothing. */
-static int count_outside_quotes(const char *line, size_t len, char delim)
+/* Delimiters outside quotes; a "" escape toggles twice and so changes nothing.
+ * *inside carries an open quote from one line to the next. */
+static int count_outside_quotes(const char *line, size_t len, char delim, bool *inside)
 {
     int count = 0;
-    bool inside = false;
     for (size_t i = 0; i < len; i++) {
         if (line[i] == '"')
-            inside = !inside;
-        else if (line[i] == delim && !inside)
+            *inside = !*inside;
+        else if (line[i] == delim && !*inside)
             count++;
     }
     return count;
 }
 
-char csv_sniff_delim(const char *head, size_t len, int *lines_agreeing, int *lines_sampled)
+/* The first lines of head (an unterminated last line may be cut short: it is
+ * used only when it is the only one); empty lines are passed over. */
+static int sample_lines(const char *head, size_t len, struct csv_field *lines, int max)
 {
-    enum { SAMPLE_LINES = 20 };
-    static const char candidates[] = {',', ';', '\t', '|'};
-    struct { const char *p; size_t n; } lines[SAMPLE_LINES];
     int nlines = 0;
-    size_t bom = spoor_bom_len(head, len);
-    for (size_t i = bom; i < len && nlines < SAMPLE_LINES;) {
+    for (size_t i = spoor_bom_len(head, len); i < len && nlines < max;) {
         const char *nl = memchr(head + i, '\n', len - i);
         size_t end = nl ? (size_t)(nl - head) : len;
-        /* An unterminated last line may be cut short; use it only if it is the first. */
         if (!nl && nlines > 0)
             break;
         size_t n = end - i;
         if (n > 0 && head[end - 1] == '\r')
             n--;
-        if (n > 0 || nlines == 0) {
-            lines[nlines].p = head + i;
-            lines[nlines++].n = n;
-        }
+        if (n > 0 || nlines == 0)
+            lines[nlines++] = (struct csv_field){head + i, n};
         i = end + 1;
     }
+    return nlines;
+}
+
+/* A header a one-column CSV can have: one plain name, no blanks. */
+static bool plain_name(const char *p, size_t n)
+{
+    if (n == 0 || n > 64 || !(p[0] == '_' || ((p[0] | 0x20) >= 'a' && (p[0] | 0x20) <= 'z')))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i], l = (char)(c | 0x20);
+        if (!(c == '_' || c == '.' || c == '-' || (c >= '0' && c <= '9') || (l >= 'a' && l <= 'z')))
+            return false;
+    }
+    return true;
+}
+
+/* A value of a one-column CSV: quoted whole, or one token without blanks
+ * (a number, a time, a word), so that text tables and prose are not taken
+ * for a column. */
+static bool single_value(const char *p, size_t n)
+{
+    if (n >= 2 && p[0] == '"' && p[n - 1] == '"')
+        return true;
+    return memchr(p, ' ', n) == NULL && memchr(p, '\t', n) == NULL;
+}
+
+/* Whether the lines look like a header of one plain name above values. */
+static bool one_column(const struct csv_field *lines, int n)
+{
+    if (n < 2 || !plain_name(lines[0].p, lines[0].n))
+        return false;
+    for (int k = 1; k < n; k++)
+        if (!single_value(lines[k].p, lines[k].n))
+            return false;
+    return true;
+}
+
+char csv_sniff_delim(const char *head, size_t len, struct csv_sniffed *out)
+{
+    enum { SAMPLE_LINES = 20 };
+    static const char candidates[] = {',', ';', '\t', '|'};
+    struct csv_field lines[SAMPLE_LINES];
+    int nlines = sample_lines(head, len, lines, SAMPLE_LINES);
     char best = ',';
-    int best_agree = 0, best_count = 0;
-    for (size_t c = 0; c < sizeof candidates; c++) {
-        if (nlines == 0)
-            break;
-        int first = count_outside_quotes(lines[0].p, lines[0].n, candidates[c]);
+    int best_agree = 0, best_count = 0, best_present = 0, records = nlines;
+    for (size_t c = 0; c < sizeof candidates && nlines > 0; c++) {
+        bool inside = false;
+        int first = count_outside_quotes(lines[0].p, lines[0].n, candidates[c], &inside);
         if (first == 0)
             continue;
-        int agree = 0;
-        for (int k = 0; k < nlines; k++)
-            agree += count_outside_quotes(lines[k].p, lines[k].n, candidates[c]) == first;
+        /* per record: a quoted field may hold line breaks */
+        int agree = 0, present = 0, count = 0;
+        records = 0;
+        inside = false;
+        for (int k = 0; k < nlines; k++) {
+            count += count_outside_quotes(lines[k].p, lines[k].n, candidates[c], &inside);
+            if (inside)
+                continue;
+            records++;
+            agree += count == first;
+            present += count > 0;
+            count = 0;
+        }
         if (agree > best_agree || (agree == best_agree && first > best_count)) {
             best = candidates[c];
             best_agree = agree;
             best_count = first;
+            best_present = present;
         }
     }
-    if (lines_agreeing)
-        *lines_agreeing = best_agree;
-    if (lines_sampled)
-        *lines_sampled = nlines;
+    if (out)
+        *out = (struct csv_sniffed){.agree = best_agree, .present = best_present, .sampled = records,
+                                    .one_column = best_agree == 0 && one_column(lines, nlines)};
     return best;
 }

@@ -1,5 +1,6 @@
 /* Chooses the reader for an input: the one the user named, or the one whose
  * sniffer is most confident about the first bytes. */
+#include "read/field_map.h"
 #include "spoor/read.h"
 
 #include <string.h>
@@ -11,6 +12,16 @@ static const struct spoor_format *const formats[] = {
     &spoor_format_pylog,
 };
 
+/* Whether head holds anything besides blanks and a BOM (an empty input is
+ * read by any reader as no events). */
+static bool has_text(const char *head, size_t len)
+{
+    for (size_t i = spoor_bom_len(head, len); i < len; i++)
+        if (head[i] != ' ' && head[i] != '\t' && head[i] != '\r' && head[i] != '\n')
+            return true;
+    return false;
+}
+
 int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
                  struct spoor_dialect *d, struct spoor_error *err)
 {
@@ -21,6 +32,7 @@ int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opt
         return spoor_fail(err, SPOOR_EFORMAT, "binary data at byte %zu: not a text trace",
                           (size_t)(nul - head));
     const struct spoor_format *best = NULL;
+    int best_score = -1;
     if (opts->format) {
         for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
             if (strcmp(formats[i]->name, opts->format) == 0)
@@ -28,21 +40,21 @@ int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opt
         if (!best)
             return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected pfw, jsonl, csv or pylog)",
                               opts->format);
-    } else if (opts->field_ts || opts->field_name) {
-        /* Naming fields means the user describes a generic table. */
-        best = spoor_format_csv.sniff(head, len) > spoor_format_jsonl.sniff(head, len)
-                   ? &spoor_format_csv : &spoor_format_jsonl;
-        if (spoor_format_pylog.sniff(head, len) > best->sniff(head, len))
-            best = &spoor_format_pylog;
     } else {
-        int best_score = -1;
+        /* Naming fields means the user describes a generic table. */
+        bool generic = opts->field_ts || opts->field_name;
         for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+            if (generic && formats[i] == &spoor_format_pfw)
+                continue;
             int score = formats[i]->sniff(head, len);
             if (score > best_score) {
                 best_score = score;
                 best = formats[i];
             }
         }
+        /* No reader knows this text: say so rather than read it wrongly. */
+        if (best_score == 0 && has_text(head, len))
+            return spoor_fail(err, SPOOR_EFORMAT, "could not detect the format (use --input-format)");
     }
     d->format = best;
     return best->detect(head, len, opts, d, err);

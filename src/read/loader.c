@@ -200,6 +200,8 @@ static int reduce_one(struct run *r, struct slot *s, struct spoor_error *err)
         *err = s->err;
         return s->status;
     }
+    if (r->dialect->format->reduced)
+        r->dialect->format->reduced(r->dialect, b);
     if (r->sink->reduce) {
         st = r->sink->reduce(r->sink->ctx, r->input_index, b);
         if (st != SPOOR_OK)

@@ -15,6 +15,7 @@ const struct spoor_format spoor_format_pfw = {
     .sniff = pfw_sniff,
     .detect = pfw_detect,
     .parse = pfw_parse,
+    .reduced = pfw_reduced,
     .release = pfw_release,
 };
 

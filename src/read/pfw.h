@@ -20,6 +20,7 @@ enum pfw_dialect_id {
     PFW_DFTRACER_2024,      /* compact, numeric, hashes as integers */
     PFW_DFTRACER_2025,      /* ph as an integer, hhash as a hex string, aggregated events */
     PFW_DATACRUMBS_2024,    /* Python json.dumps spacing, dur in ns */
+    PFW_DATACRUMBS_2024_US, /* the same writer's October 2024 version: dur in µs, omitted when 0 */
     PFW_DATACRUMBS_PROFILE, /* the same writer's counter ("C") profile mode */
     PFW_DATACRUMBS_CPP,     /* C++ writer: pid and tid swapped, strings not escaped */
     PFW_CHROME,             /* any other Chrome trace events */
@@ -41,7 +42,32 @@ struct pfw_state {
     enum pfw_dialect_id id;
     int64_t ts_mul, dur_mul;        /* ns per unit */
     bool swapped, quoted_numbers;
+    /* Labels only, revised as batches are reduced (pfw_detect.c): a
+     * datacrumbs-2024 file whose head showed no counters may be a profile. */
+    bool profile_unsure, dialect_given, ts_given, dur_given;
+    uint64_t counters, complete;    /* C and X rows reduced so far */
 };
+
+/* ---- what durations in the head say about their unit (pfw_durs.c) ---- */
+
+enum { PFW_DUR_SAMPLES = 512, PFW_DUR_MIN_SAMPLES = 8 };
+
+struct pfw_durs {
+    double known[PFW_DUR_SAMPLES];  /* dur as written of well-known calls (read, vfs_read, ...) */
+    size_t nknown;
+    int x_events, x_without_dur;
+};
+
+/* Notes one event of the head (phase letter, name, cat and dur tokens; a
+ * token with p NULL is absent). */
+void pfw_durs_note(struct pfw_durs *d, uint8_t phase, const struct spoor_json_tok *name,
+                   const struct spoor_json_tok *cat, const struct spoor_json_tok *dur);
+/* The DataCrumbs writer that wrote dur in µs: most X events lack dur (it
+ * omitted a dur that rounded to 0 µs) and well-known calls last a few units. */
+bool pfw_durs_in_us(struct pfw_durs *d);
+/* One line on why dur cannot be in `unit` (well-known calls implausibly
+ * short or long), into buf; false when they look right or were too few. */
+bool pfw_durs_doubt(struct pfw_durs *d, enum spoor_unit unit, char *buf, size_t cap);
 
 /* One line's members, as either tokenizer found them. */
 enum pfw_field { PFW_NAME, PFW_CAT, PFW_PH, PFW_TS, PFW_DUR, PFW_PID, PFW_TID, PFW_ARGS, PFW_EXTRA };
@@ -119,6 +145,7 @@ int pfw_sniff(const char *head, size_t len);
 int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
                struct spoor_error *err);
 int pfw_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err);
+void pfw_reduced(struct spoor_dialect *d, const struct spoor_table *batch);
 
 /* Phase letter of a ph value: a one-letter string, or DFTracer's integer
  * phases (1 X complete, 2 C counter, 3 A aggregated, 4 M metadata). 0 when

@@ -18,6 +18,10 @@ const struct pfw_dialect_info pfw_dialects[PFW_DIALECTS] = {
                            "ph 1=X 2=C 3=A (aggregated) 4=M"},
     [PFW_DATACRUMBS_2024] = {"datacrumbs-2024", SPOOR_UNIT_US, SPOOR_UNIT_NS, false, false,
                              "json.dumps spacing (DataCrumbs Python writer)"},
+    [PFW_DATACRUMBS_2024_US] = {"datacrumbs-2024-us", SPOOR_UNIT_US, SPOOR_UNIT_US, false, false,
+                                "json.dumps spacing, most X events without dur and system calls lasting "
+                                "a few units (DataCrumbs Python writer of October 2024: dur in us, left out "
+                                "under 1 us)"},
     [PFW_DATACRUMBS_PROFILE] = {"datacrumbs-profile-2024", SPOOR_UNIT_US, SPOOR_UNIT_NS, false, false,
                                 "json.dumps spacing with freq/time counters (DataCrumbs profile mode); "
                                 "args.time stays in seconds"},
@@ -80,10 +84,10 @@ static void look_at_args(const struct spoor_json_tok *args, bool counter, bool s
     }
 }
 
-static void look_at_line(const char *p, const char *end, struct evidence *ev)
+static void look_at_line(const char *p, const char *end, struct evidence *ev, struct pfw_durs *durs)
 {
     struct spoor_json_iter it;
-    struct spoor_json_tok k, v, args = {0}, ph = {0}, name = {0};
+    struct spoor_json_tok k, v, args = {0}, ph = {0}, name = {0}, cat = {0}, dur = {0};
     spoor_json_iter_init(&it, p, end);
     int pos = 0, pos_ph = -1, pos_ts = -1, pos_dur = -1, pos_pid = -1, pos_id = -1;
     bool quoted = false;
@@ -99,6 +103,7 @@ static void look_at_line(const char *p, const char *end, struct evidence *ev)
             pos_ts = pos;
         } else if (tok_eq(&k, "dur")) {
             pos_dur = pos;
+            dur = v;
         } else if (tok_eq(&k, "pid")) {
             pos_pid = pos;
         } else if (tok_eq(&k, "id")) {
@@ -109,8 +114,9 @@ static void look_at_line(const char *p, const char *end, struct evidence *ev)
             name = v;
         } else if (tok_eq(&k, "args") && v.kind == SPOOR_JSON_OBJECT) {
             args = v;
-        } else if (tok_eq(&k, "cat") && tok_eq(&v, "dftracer")) {
-            ev->dftracer_marks++;
+        } else if (tok_eq(&k, "cat")) {
+            cat = v;
+            ev->dftracer_marks += tok_eq(&v, "dftracer");
         }
         bool numeric_field = tok_eq(&k, "ts") || tok_eq(&k, "dur") || tok_eq(&k, "pid") || tok_eq(&k, "tid");
         if (numeric_field && v.kind == SPOOR_JSON_STRING && is_digits(&v))
@@ -132,16 +138,32 @@ static void look_at_line(const char *p, const char *end, struct evidence *ev)
         ev->dftracer_marks++;
     if (args.p)
         look_at_args(&args, phase == 'C', sh, ev);
+    pfw_durs_note(durs, phase, &name, &cat, &dur);
 }
 
-static enum pfw_dialect_id decide(const struct evidence *ev)
+static void add_evidence(struct evidence *ev, const struct evidence *line)
+{
+    ev->events += line->events;
+    ev->quoted_numbers += line->quoted_numbers;
+    ev->ph_integer += line->ph_integer;
+    ev->type_key += line->type_key;
+    ev->hash_text += line->hash_text;
+    ev->spaced += line->spaced;
+    ev->freq_counters += line->freq_counters;
+    ev->cpp_order += line->cpp_order;
+    ev->sh_with_hash += line->sh_with_hash;
+    ev->dftracer_marks += line->dftracer_marks;
+}
+
+static enum pfw_dialect_id decide(const struct evidence *ev, struct pfw_durs *durs)
 {
     if (ev->quoted_numbers)
         return PFW_DFTRACER_2023;
     if (ev->ph_integer || ev->type_key || ev->hash_text)
         return PFW_DFTRACER_2025;
     if (ev->spaced * 2 > ev->events)
-        return ev->freq_counters ? PFW_DATACRUMBS_PROFILE : PFW_DATACRUMBS_2024;
+        return ev->freq_counters ? PFW_DATACRUMBS_PROFILE
+               : pfw_durs_in_us(durs) ? PFW_DATACRUMBS_2024_US : PFW_DATACRUMBS_2024;
     if (ev->cpp_order || ev->sh_with_hash)
         return PFW_DATACRUMBS_CPP;
     if (ev->dftracer_marks)
@@ -180,6 +202,46 @@ static void append(char *buf, size_t cap, const char *fmt, const char *a, const 
         snprintf(buf + used, cap - used, fmt, a, b);
 }
 
+/* The dialect's name and the `assumed` line. */
+static void describe(struct spoor_dialect *d, const struct pfw_state *st, enum pfw_dialect_id id)
+{
+    const struct pfw_dialect_info *info = &pfw_dialects[id];
+    snprintf(d->name, sizeof d->name, "%s", info->name);
+    snprintf(d->assumed, sizeof d->assumed, "pfw %s%s: %s", info->name, st->dialect_given ? " (given)" : "",
+             info->why);
+    append(d->assumed, sizeof d->assumed, "; ts in %s%s", spoor_unit_name(d->ts_unit),
+           st->ts_given ? " (given)" : "");
+    append(d->assumed, sizeof d->assumed, ", dur in %s%s", spoor_unit_name(d->dur_unit),
+           st->dur_given ? " (given)" : "");
+}
+
+/* Evidence from the head's lines: the dialect's from its first events, the
+ * durations' and counters' from all of it. */
+static void read_head(const char *head, size_t len, struct evidence *ev, struct pfw_durs *durs)
+{
+    const char *p = head, *end = head + len;
+    int counters = 0;
+    for (int lines = 0; p < end; lines++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl && lines > 0)
+            break; /* a head cut mid-line: the last line may be partial */
+        const char *le = nl ? nl : end;
+        bool structural;
+        const char *s = pfw_line_start(p, le, &structural);
+        if (!structural) {
+            struct evidence line = {0};
+            look_at_line(s, le, &line, durs);
+            if (ev->events < DETECT_LINES)
+                add_evidence(ev, &line);
+            counters += line.freq_counters;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    /* A profile may begin with metadata or a few X events: counters anywhere
+     * in the head make it one. */
+    ev->freq_counters = counters;
+}
+
 int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
                struct spoor_error *err)
 {
@@ -191,41 +253,50 @@ int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
         if (id == PFW_DIALECTS)
             return spoor_fail(err, SPOOR_EUSAGE,
                               "unknown pfw dialect '%s' (expected dftracer-2023, dftracer-2024, dftracer-2025, "
-                              "datacrumbs-2024, datacrumbs-profile-2024, datacrumbs-cpp or chrome)",
+                              "datacrumbs-2024, datacrumbs-2024-us, datacrumbs-profile-2024, datacrumbs-cpp or "
+                              "chrome)",
                               opts->dialect);
-    } else {
-        struct evidence ev = {0};
-        const char *p = head, *end = head + len;
-        for (int lines = 0; p < end && ev.events < DETECT_LINES; lines++) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            if (!nl && lines > 0)
-                break; /* a head cut mid-line: the last line may be partial */
-            const char *le = nl ? nl : end;
-            bool structural;
-            const char *s = pfw_line_start(p, le, &structural);
-            if (!structural)
-                look_at_line(s, le, &ev);
-            p = nl ? nl + 1 : end;
-        }
-        id = decide(&ev);
     }
+    struct evidence ev = {0};
+    struct pfw_durs *durs = spoor_xcalloc(1, sizeof *durs);
+    read_head(head, len, &ev, durs);
+    if (!opts->dialect)
+        id = decide(&ev, durs);
     const struct pfw_dialect_info *info = &pfw_dialects[id];
     struct pfw_state *st = spoor_xcalloc(1, sizeof *st);
     st->id = id;
     st->swapped = info->pid_tid_swapped;
     st->quoted_numbers = info->quoted_numbers;
-    d->ts_unit = opts->ts_unit != SPOOR_UNIT_AUTO ? opts->ts_unit : info->ts_unit;
-    d->dur_unit = opts->dur_unit != SPOOR_UNIT_AUTO ? opts->dur_unit : info->dur_unit;
+    st->dialect_given = opts->dialect != NULL;
+    st->ts_given = opts->ts_unit != SPOOR_UNIT_AUTO;
+    st->dur_given = opts->dur_unit != SPOOR_UNIT_AUTO;
+    /* Profiles and traces of this writer share their units: only the label
+     * waits for the counters past the head. */
+    st->profile_unsure = id == PFW_DATACRUMBS_2024 && !st->dialect_given;
+    d->ts_unit = st->ts_given ? opts->ts_unit : info->ts_unit;
+    d->dur_unit = st->dur_given ? opts->dur_unit : info->dur_unit;
     st->ts_mul = spoor_unit_ns(d->ts_unit);
     st->dur_mul = spoor_unit_ns(d->dur_unit);
     d->pid_tid_swapped = st->swapped;
     d->state = st;
-    snprintf(d->name, sizeof d->name, "%s", info->name);
-    snprintf(d->assumed, sizeof d->assumed, "pfw %s%s: %s", info->name, opts->dialect ? " (given)" : "",
-             info->why);
-    append(d->assumed, sizeof d->assumed, "; ts in %s%s", spoor_unit_name(d->ts_unit),
-           opts->ts_unit != SPOOR_UNIT_AUTO ? " (given)" : "");
-    append(d->assumed, sizeof d->assumed, ", dur in %s%s", spoor_unit_name(d->dur_unit),
-           opts->dur_unit != SPOOR_UNIT_AUTO ? " (given)" : "");
+    describe(d, st, id);
+    if (!st->dur_given)
+        pfw_durs_doubt(durs, d->dur_unit, d->unit_warning, sizeof d->unit_warning);
+    free(durs);
     return SPOOR_OK;
+}
+
+void pfw_reduced(struct spoor_dialect *d, const struct spoor_table *batch)
+{
+    struct pfw_state *st = d->state;
+    if (!st->profile_unsure)
+        return;
+    bool was = st->counters > st->complete;
+    for (size_t i = 0; i < batch->nrows; i++) {
+        st->counters += batch->ph[i] == 'C';
+        st->complete += batch->ph[i] == 'X';
+    }
+    bool profile = st->counters > st->complete;
+    if (profile != was)
+        describe(d, st, profile ? PFW_DATACRUMBS_PROFILE : PFW_DATACRUMBS_2024);
 }

@@ -63,6 +63,7 @@ uint8_t *load_report_encode(const struct spoor_input_report *rep, size_t *len)
     put32(&o, d->ts_unit);
     put32(&o, d->dur_unit);
     put32(&o, d->pid_tid_swapped);
+    put_str(&o, d->unit_warning);
     put64(&o, rep->lines);
     put64(&o, rep->rows);
     put64(&o, rep->bytes);
@@ -135,6 +136,7 @@ bool load_report_decode(const uint8_t *p, size_t len, struct spoor_input_report 
     get_str(&in, d->assumed, sizeof d->assumed);
     bool units = get_unit(&in, &d->ts_unit) && get_unit(&in, &d->dur_unit);
     d->pid_tid_swapped = get(&in, 4) != 0;
+    get_str(&in, d->unit_warning, sizeof d->unit_warning);
     rep->lines = get(&in, 8);
     rep->rows = get(&in, 8);
     rep->bytes = get(&in, 8);

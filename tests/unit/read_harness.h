@@ -54,6 +54,8 @@ static inline int harness_load(const struct spoor_format *fmt, const char *text,
             spoor_lookup_shift_lines(&batch->lookups[k], h->lines);
         spoor_skips_merge(&h->skips, &skips, h->lines);
         h->lines += job.lines;
+        if (st == SPOOR_OK && fmt->reduced)
+            fmt->reduced(&h->dialect, batch);
         if (batch->nrows) /* an empty batch adds nothing */
             spoor_table_append(h->table, batch);
         spoor_table_free(batch);

@@ -328,7 +328,71 @@ static void test_sniff(void **state)
     assert_int_equal(spoor_format_csv.sniff(S("{\"a\":1}\n")), 0);
     assert_int_equal(spoor_format_csv.sniff(S("[\n{\"a\":1}\n")), 0);
     assert_int_equal(spoor_format_csv.sniff("", 0), 0);
-    assert_true(spoor_format_csv.sniff(S("just some text\nmore\n")) < 20);
+    assert_int_equal(spoor_format_csv.sniff(S("just some text\nmore\n")), 0);
+}
+
+/* A delimiter must be used consistently across the first lines, and the
+ * first line must name columns: text tables, logs and garbage are no CSV. */
+static void test_sniff_needs_a_table(void **state)
+{
+    /* bpftrace output: aligned with blanks, no header */
+    assert_int_equal(spoor_format_csv.sniff(S("1802565964177173  12:04:36  863      jbd2/sda1-8    0  sda  R 4096\n"
+                                              "1802565964297796  12:04:36  863      jbd2/sda1-8    0  sda  W 45056\n")),
+                     0);
+    /* ps aux rows */
+    assert_int_equal(spoor_format_csv.sniff(S("root  1001  0.0  0.0  31952 18508 ?  Ss  Mar10  0:00 /usr/bin/python3 x\n"
+                                              "root  1480  0.0  0.0 110504 21140 ?  Ssl Mar10  0:00 /usr/bin/python3 y\n")),
+                     0);
+    /* mpstat: tabs in the banner only */
+    assert_int_equal(spoor_format_csv.sniff(S("Linux 5.4.0 (host) \t03/31/2022 \t_x86_64_\t(36 CPU)\n\n"
+                                              "12:04:31 PM  CPU    %usr   %nice\n12:04:32 PM  all    2.70    0.00\n")),
+                     0);
+    /* a log whose time has one comma on every line; a headerless numeric table */
+    assert_int_equal(spoor_format_csv.sniff(S("2022-03-31 12:05:09,054:INFO: Creating dataloader objects\n"
+                                              "2022-03-31 12:05:10,463:INFO: Dataloader objects created\n"
+                                              "2022-03-31 12:05:10,463:INFO: next_layer: 1\n")),
+                     0);
+    assert_int_equal(spoor_format_csv.sniff(S("1,2.5,3\n4,5,6\n")), 0);
+    /* a comma in one line of prose */
+    assert_int_equal(spoor_format_csv.sniff(S("hello, world\nno comma here\nnor here\n")), 0);
+
+    /* real tables still are: other delimiters, quotes, a ragged row, a
+     * header alone, dates naming columns of numbers, one named column */
+    assert_true(spoor_format_csv.sniff(S("a;b\n1;2\n3;4\n")) >= 50);
+    assert_true(spoor_format_csv.sniff(S("a\tb\n1\t2\n")) >= 50);
+    assert_true(spoor_format_csv.sniff(S("name,path\nr,\"/a, b\"\nw,\"/c\"\n")) >= 50);
+    assert_true(spoor_format_csv.sniff(S("a,b,c\n1,2,3\n4,5\n6,7,8\n")) > 0);
+    assert_true(spoor_format_csv.sniff(S("a,b,c\n")) > 0);
+    assert_true(spoor_format_csv.sniff(S("id,note\n1,\"two\nlines\"\n2,x\n")) >= 50);
+    assert_true(spoor_format_csv.sniff(S("host,2024-01-01,2024-01-02\nx,5,6\ny,7,8\n")) >= 50);
+    assert_true(spoor_format_csv.sniff(S("ts,at\n1,2024-01-01 10:00:00\n2,2024-01-01 10:00:01\n")) >= 50);
+    assert_true(spoor_format_csv.sniff(S("ts\n1709642096\n1709642097\n")) > 0);
+    assert_true(spoor_format_csv.sniff(S("ts\n2024-03-05T12:34:56Z\n\"2024-03-05 12:34:57\"\n")) > 0);
+    assert_int_equal(spoor_format_csv.sniff(S("ts\n12 34\n")), 0);
+    assert_int_equal(spoor_format_csv.sniff(S("two words\n1\n")), 0);
+}
+
+/* Text no reader knows fails detection with one line; an empty input is
+ * still a trace with no events. */
+static void test_detect_unknown_text(void **state)
+{
+    struct spoor_dialect d;
+    struct spoor_error err;
+    struct spoor_read_opts opts = {0};
+    assert_int_equal(spoor_detect(S("root  1001  0.0  0.0 ?  Ss  Mar10  0:00 /usr/bin/python3\n"), &opts, &d, &err),
+                     SPOOR_EFORMAT);
+    assert_string_equal(err.msg, "could not detect the format (use --input-format)");
+    opts.field_ts = "ts";
+    assert_int_equal(spoor_detect(S("garbage here\nand there\n"), &opts, &d, &err), SPOOR_EFORMAT);
+    opts = (struct spoor_read_opts){.format = "csv"};
+    assert_int_equal(spoor_detect(S("garbage here\nand there\n"), &opts, &d, &err), SPOOR_OK);
+    spoor_dialect_release(&d);
+    opts = (struct spoor_read_opts){0};
+    assert_int_equal(spoor_detect(S(" \n\n"), &opts, &d, &err), SPOOR_OK);
+    spoor_dialect_release(&d);
+    assert_int_equal(spoor_detect(S("ts\n5\n"), &opts, &d, &err), SPOOR_OK);
+    assert_string_equal(d.name, "csv");
+    spoor_dialect_release(&d);
 }
 
 static void test_classify(void **state)
@@ -581,6 +645,8 @@ int main(void)
         cmocka_unit_test(test_unit_guess),
         cmocka_unit_test(test_args_modes),
         cmocka_unit_test(test_sniff),
+        cmocka_unit_test(test_sniff_needs_a_table),
+        cmocka_unit_test(test_detect_unknown_text),
         cmocka_unit_test(test_classify),
         cmocka_unit_test(test_classify_matches_strtod),
         cmocka_unit_test(test_numbers_in_lines),

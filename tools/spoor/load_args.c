@@ -85,6 +85,8 @@ void load_args_report(const char *cmd, const struct spoor_load_result *result)
         const struct spoor_input_report *in = &result->inputs[i];
         if (in->warning)
             fprintf(stderr, "spoor %s: warning: %s\n", cmd, in->warning);
+        if (in->dialect.unit_warning[0])
+            fprintf(stderr, "spoor %s: warning: %s: %s\n", cmd, in->path, in->dialect.unit_warning);
         if (in->redefined)
             fprintf(stderr, "spoor %s: %s: %llu metadata definitions give a hash another meaning later in the file;"
                             " each event takes the one in force at its line\n",
