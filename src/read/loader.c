@@ -126,6 +126,7 @@ static void parse_slot(struct run *r, struct slot *s, int worker)
         .out = s->batch,
         .src = 0, /* each batch has the one source it came from */
         .at_file_start = s->chunk.offset == 0,
+        .offset = s->chunk.offset,
         .skips = &s->skips,
     };
     s->status = r->dialect->format->parse(&job, s->chunk.data, s->chunk.len, &s->err);
@@ -182,8 +183,10 @@ static int reduce_one(struct run *r, struct slot *s, struct spoor_error *err)
 
     if (s->status == SPOOR_ESTRICT) {
         bool sampled = s->skips.nsamples > 0;
-        return spoor_fail(err, SPOOR_ESTRICT, "%s:%llu: %s%s%s (--strict)", r->report->path,
-                          (unsigned long long)(sampled ? s->skips.sample[0].line + base : base + 1),
+        char where[600];
+        spoor_skip_where(where, sizeof where, r->report->path, r->dialect->records,
+                         sampled ? s->skips.sample[0].line + base : base + 1, sampled ? s->skips.sample[0].byte : 0);
+        return spoor_fail(err, SPOOR_ESTRICT, "%s: %s%s%s (--strict)", where,
                           sampled ? s->skips.sample[0].reason : "skipped line",
                           sampled && s->skips.sample[0].detail[0] ? ": " : "",
                           sampled ? s->skips.sample[0].detail : "");
@@ -486,6 +489,7 @@ int load_parse(const char *path, size_t index, const struct spoor_load_opts *opt
     size_t head_len = spoor_input_head(in, head, HEAD_BYTES);
     st = spoor_detect(head, head_len, &opts->read, &rep->dialect, err);
     free(head);
+    spoor_input_set_records(in, rep->dialect.records);
     if (st != SPOOR_OK) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);

@@ -151,6 +151,8 @@ static enum pfw_dialect_id decide(const struct evidence *ev)
 
 int pfw_sniff(const char *head, size_t len)
 {
+    if (pfw_document(head, len))
+        return 95;
     const char *end = head + len, *p = head;
     if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
         p += 3;
@@ -184,6 +186,8 @@ int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
                struct spoor_error *err)
 {
     enum pfw_dialect_id id = PFW_DIALECTS;
+    bool document = pfw_document(head, len);
+    d->records = document ? SPOOR_RECORDS_JSON_EVENTS : SPOOR_RECORDS_JSON_LINES;
     if (opts->dialect) {
         for (int i = 0; i < PFW_DIALECTS; i++)
             if (strcmp(opts->dialect, pfw_dialects[i].name) == 0)
@@ -193,6 +197,8 @@ int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
                               "unknown pfw dialect '%s' (expected dftracer-2023, dftracer-2024, dftracer-2025, "
                               "datacrumbs-2024, datacrumbs-profile-2024, datacrumbs-cpp or chrome)",
                               opts->dialect);
+    } else if (document) {
+        id = PFW_CHROME; /* the layout of Chrome's own format, whoever wrote it */
     } else {
         struct evidence ev = {0};
         const char *p = head, *end = head + len;
@@ -227,5 +233,9 @@ int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
            opts->ts_unit != SPOOR_UNIT_AUTO ? " (given)" : "");
     append(d->assumed, sizeof d->assumed, ", dur in %s%s", spoor_unit_name(d->dur_unit),
            opts->dur_unit != SPOOR_UNIT_AUTO ? " (given)" : "");
+    if (document)
+        append(d->assumed, sizeof d->assumed, "%s%s", "; a JSON trace document (line counts its events, other members "
+               "are metadata rows); displayTimeUnit is a display hint only",
+               "");
     return SPOOR_OK;
 }
