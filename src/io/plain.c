@@ -100,7 +100,7 @@ static int plain_next(struct spoor_cursor *base, struct spoor_chunk *chunk, stru
     size_t tail = TAIL, skip = 0, stop;
     for (;;) {
         size_t len = in->size - from < want + tail ? (size_t)(in->size - from) : want + tail;
-        bool at_eof = from + len == in->size, more;
+        bool at_eof = from + len == in->size, more = false;
         const char *p;
         int st = view(in, c->copy, chunk, from, len, &p, err);
         if (st != SPOOR_OK)
