@@ -13,6 +13,7 @@
 #include "spoor/progress.h"
 #include "read/load_snapshot.h"
 #include "read/loader.h"
+#include "read/pair.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@ struct slot {
     struct spoor_table *batch;
     struct spoor_skips skips;
     uint64_t lines;
+    bool deferred;              /* B/E rows: paired in order, then map() */
     size_t part, index;         /* position in input order */
     int status;                 /* parse result */
     struct spoor_error err;
@@ -63,6 +65,7 @@ struct run {
     size_t reduce_part, reduce_index;
     bool reducing;
     uint64_t lines_done;
+    struct pair_state *pairs;   /* B events waiting for their E */
 
     bool stop;
     int status;
@@ -131,7 +134,8 @@ static void parse_slot(struct run *r, struct slot *s, int worker)
     };
     s->status = r->dialect->format->parse(&job, s->chunk.data, s->chunk.len, &s->err);
     s->lines = job.lines;
-    if (s->status == SPOOR_OK && r->sink->map)
+    s->deferred = pair_batch_needs(s->batch);
+    if (s->status == SPOOR_OK && r->sink->map && !s->deferred)
         s->status = r->sink->map(r->sink->ctx, worker, s->batch);
 }
 
@@ -165,7 +169,19 @@ static int note_drop(struct run *r, const struct spoor_drop *d, struct spoor_err
     return SPOOR_OK;
 }
 
-static int reduce_one(struct run *r, struct slot *s, struct spoor_error *err)
+/* A batch with B or E rows: its pairs made in input order, then map(). */
+static int pair_and_map(struct run *r, struct slot *s, int worker, struct spoor_table **view,
+                        struct spoor_error *err)
+{
+    spoor_error_clear(err);
+    int st = pair_batch(r->pairs, s->batch, &r->report->skips, r->report->path, r->dialect->records,
+                        r->opts->read.strict, view, err);
+    if (st == SPOOR_OK && r->sink->map)
+        st = r->sink->map(r->sink->ctx, worker, *view);
+    return st;
+}
+
+static int reduce_one(struct run *r, struct slot *s, int worker, struct spoor_error *err)
 {
     int st = note_drop(r, &s->chunk.dropped, err);
     if (st != SPOOR_OK)
@@ -195,17 +211,27 @@ static int reduce_one(struct run *r, struct slot *s, struct spoor_error *err)
         *err = s->err;
         return s->status;
     }
-    if (r->sink->reduce) {
-        st = r->sink->reduce(r->sink->ctx, r->input_index, b);
-        if (st != SPOOR_OK)
-            return spoor_fail(err, st, "%s: writing the output failed", r->report->path);
+    if (s->deferred) {
+        st = pair_and_map(r, s, worker, &b, err);
+        r->report->rows -= s->batch->nrows - b->nrows;
+        if (st != SPOOR_OK) {
+            if (b != s->batch)
+                spoor_table_select_free(b);
+            return st;
+        }
     }
+    if (r->sink->reduce)
+        st = r->sink->reduce(r->sink->ctx, r->input_index, b);
+    if (b != s->batch)
+        spoor_table_select_free(b);
+    if (st != SPOOR_OK)
+        return spoor_fail(err, st, "%s: writing the output failed", r->report->path);
     return SPOOR_OK;
 }
 
 /* Reduces every batch that is next in order. Called with mu held; the lock is
  * dropped while reduce() runs so parsing goes on, and only one thread reduces. */
-static void drain(struct run *r)
+static void drain(struct run *r, int worker)
 {
     if (r->reducing)
         return;
@@ -222,7 +248,7 @@ static void drain(struct run *r)
             break;
         pthread_mutex_unlock(&r->mu);
         struct spoor_error err;
-        int st = reduce_one(r, s, &err);
+        int st = reduce_one(r, s, worker, &err);
         pthread_mutex_lock(&r->mu);
         if (st != SPOOR_OK)
             fail(r, st, &err);
@@ -308,10 +334,10 @@ static void read_part(struct run *r, size_t part, int worker)
         struct slot *s = take_slot(r, part);
         if (!s || !read_chunk(r, &rd, s, worker, true))
             break;
-        drain(r);
+        drain(r, worker);
     }
     end_part(r, &rd);
-    drain(r);
+    drain(r, worker);
     pthread_mutex_unlock(&r->mu);
     spoor_cursor_close(rd.cur);
 }
@@ -350,7 +376,7 @@ static void sequential_worker(struct run *r, struct reader *rd, int worker)
             parse_slot(r, s, worker);
             pthread_mutex_lock(&r->mu);
             s->state = SLOT_PARSED;
-            drain(r);
+            drain(r, worker);
             continue;
         }
         if (rd->done)
@@ -422,6 +448,7 @@ static int run_input(struct run *r)
     }
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->changed, NULL);
+    r->pairs = pair_new();
     bool sequential = r->nparts == 1;
     spoor_progress_start(&r->progress, r->opts->progress, r->report->path,
                          sequential ? spoor_input_size(r->in) : r->nparts);
@@ -445,6 +472,13 @@ static int run_input(struct run *r)
     if (share && n > 0)
         spoor_cursor_close(shared.cur);
     spoor_progress_finish(&r->progress);
+    if (!r->stop) {
+        struct spoor_error e;
+        if (pair_finish(r->pairs, &r->report->skips, r->report->path, r->dialect->records, r->opts->read.strict,
+                        &e) != SPOOR_OK)
+            fail(r, e.code, &e);
+    }
+    pair_free(r->pairs);
 
     if (!r->stop && r->report->warning && r->opts->read.strict) {
         struct spoor_error e;

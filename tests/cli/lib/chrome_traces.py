@@ -33,13 +33,29 @@ def ns(v):
     return None if v is None else round(v * 1000)
 
 
-def row(e):
+def row(e, line):
     r = {"name": e.get("name"), "ph": e["ph"], "ts": ns(e.get("ts")), "dur": ns(e.get("dur")),
-         "pid": e.get("pid"), "tid": e.get("tid")}
+         "pid": e.get("pid"), "tid": e.get("tid"), "line": line}
     fixed = ("ts", "dur", "name", "cat", "pid", "tid", "ph", "line", "source", "file", "host")
     for k, v in e.get("args", {}).items():
         r["args." + k if k in fixed else k] = v
     return r
+
+
+def rows(ev):
+    """The rows spoor makes: a B and the E that ends it on its thread are one
+    X row at the E's place, with the B's ts, name and line and both args."""
+    out, open_b = [], {}
+    for i, e in enumerate(ev):
+        if e["ph"] == "B":
+            open_b.setdefault((e["pid"], e["tid"]), []).append((i + 1, e))
+        elif e["ph"] == "E":
+            line, b = open_b[(e["pid"], e["tid"])].pop()
+            pair = dict(b, ph="X", dur=e["ts"] - b["ts"], args=dict(b.get("args", {}), **e.get("args", {})))
+            out.append(row(pair, line))
+        else:
+            out.append(row(e, i + 1))
+    return out
 
 
 def layouts(d):
@@ -60,8 +76,8 @@ def layouts(d):
     with open(d + "/array.json", "w") as f:
         f.write(json.dumps(ev, separators=(",", ":")))
     with open(d + "/expected.jsonl", "w") as f:
-        for e in ev:
-            f.write(json.dumps(row(e), sort_keys=True) + "\n")
+        for r in rows(ev):
+            f.write(json.dumps(r, sort_keys=True) + "\n")
 
 
 def big(path, n):
@@ -119,9 +135,37 @@ def rawnl(path):
     print(n, raw)
 
 
+def spans(path, n):
+    """Line-per-event B/E spans nested on 8 threads, interleaved, a few MB
+    so pairs cross chunks; an E with no B first and Bs left open at the end.
+    Prints the pairs, their dur sum (ns) and the unmatched counts."""
+    import random
+    rnd = random.Random(7)
+    open_b = {t: [] for t in range(8)}
+    ts, pairs, total = 1000, 0, 0
+    with open(path, "w") as f:
+        f.write("[\n")
+        f.write('{"ph":"E","pid":1,"tid":3,"ts":5}\n')
+        for i in range(n):
+            t = rnd.randrange(8)
+            ts += rnd.randrange(1, 50)
+            if open_b[t] and (len(open_b[t]) > 6 or rnd.random() < 0.5):
+                b = open_b[t].pop()
+                pairs += 1
+                total += (ts - b) * 1000
+                f.write('{"ph":"E","pid":1,"tid":%d,"ts":%d,"args":{"ret":%d}}\n' % (t, ts, i))
+            else:
+                open_b[t].append(ts)
+                f.write('{"name":"span%d","cat":"c","ph":"B","pid":1,"tid":%d,"ts":%d,"args":{"pad":"%s"}}\n'
+                        % (len(open_b[t]), t, ts, "x" * rnd.randrange(200)))
+    print(pairs, total, 1, sum(len(v) for v in open_b.values()))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "layouts":
         layouts(sys.argv[2])
+    elif sys.argv[1] == "spans":
+        spans(sys.argv[2], int(sys.argv[3]))
     elif sys.argv[1] == "big":
         big(sys.argv[2], int(sys.argv[3]))
     else:
