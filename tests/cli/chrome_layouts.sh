@@ -41,6 +41,10 @@ for i, (got, want) in enumerate(zip(events, expected)):
         assert norm(g) == v, (i, k, g, v)
 PY
 done
+# gzip: the same rows; no checkpoint index (its lines would be events)
+gzip -k torch.json
+"$SPOOR_BIN" events --no-cache --format jsonl torch.json.gz > torch.gz.out
+cmp -s <(sed 's/"source":"torch.json.gz"/"source":"torch.json"/' torch.gz.out) torch.out || fail "torch.json.gz differs"
 "$SPOOR_BIN" stats --no-cache perfetto.json > stats.out
 grep -q "displayTimeUnit is a display hint only" stats.out || fail "assumed does not say displayTimeUnit is a hint: $(cat stats.out)"
 grep -q "^dialect *chrome: ts in us, dur in us" stats.out || fail "perfetto.json: $(cat stats.out)"
@@ -90,6 +94,14 @@ for input in big.json big.json.gz; do
     grep -q "^events *1,200,000 " out || fail "spoor ${args[*]}: $(grep events out)"
   done
 done
+# no checkpoint index from reading it (its line numbers would be events);
+# one built by spoor index (lines) keeps its line numbers
+"$SPOOR_BIN" stats --no-cache big.json.gz > /dev/null
+[ ! -e big.json.gz.spoor-idx ] || fail "an index was written for a JSON document"
+"$SPOOR_BIN" index big.json.gz > /dev/null
+cp big.json.gz.spoor-idx idx.before
+"$SPOOR_BIN" stats --no-cache big.json.gz > /dev/null
+cmp -s idx.before big.json.gz.spoor-idx || fail "reading a JSON document rewrote its index"
 "$SPOOR_BIN" sql --no-cache --threads 2 big.json.gz "SELECT count(*), sum(dur), count(DISTINCT line) FROM events WHERE s = 'a},{b'" > sql.out
 [ "$(tail -n 1 sql.out | awk '{print $1, $2, $3}')" = "1200000 $sum 1200000" ] || fail "big.json.gz: $(cat sql.out)"
 
