@@ -237,15 +237,27 @@ int pair_batch(struct pair_state *ps, struct spoor_table *b, struct spoor_skips 
     return SPOOR_OK;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 int pair_finish(struct pair_state *ps, struct spoor_skips *skips, const char *path, enum spoor_records records,
                 bool strict, struct spoor_error *err)
 {
+    if (ps->open == 0)
+        return SPOOR_OK;
+    /* reported in input order, whatever the threads they were on */
+    uint64_t *lines = spoor_xmalloc(ps->open * sizeof *lines);
+    size_t n = 0;
     for (size_t i = 0; i < ps->nslots; i++)
-        for (size_t k = 0; k < ps->slots[i].n; k++) {
-            int st = unmatched(skips, path, records, strict, ps->held->line[ps->slots[i].rows[k]], "B without E",
-                               err);
-            if (st != SPOOR_OK)
-                return st;
-        }
-    return SPOOR_OK;
+        for (size_t k = 0; k < ps->slots[i].n; k++)
+            lines[n++] = ps->held->line[ps->slots[i].rows[k]];
+    qsort(lines, n, sizeof *lines, by_value);
+    int st = SPOOR_OK;
+    for (size_t i = 0; i < n && st == SPOOR_OK; i++)
+        st = unmatched(skips, path, records, strict, lines[i], "B without E", err);
+    free(lines);
+    return st;
 }
