@@ -1,4 +1,7 @@
-/* The pfw chunk parser: one event per line into one row.
+/* The pfw chunk parser: one event per line into one row. A line cut short
+ * by a raw newline in a string goes on in the next (spoor_json_line_joins);
+ * in a JSON document rewritten by the io layer a line is an event, and the
+ * lines of the document's own members become metadata rows.
  *
  * Each line is first offered to the fast tokenizer (pfw_fast.c), which reads
  * the usual well-formed line in one pass; anything else goes through the
@@ -259,7 +262,7 @@ int pfw_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
     int status = SPOOR_OK;
     while (p < end) {
         const char *reason;
-        uint64_t joined = 0;
+        uint64_t joined = 0, at;
         if (document) { /* "},\n{" became "}\n {": the fast tokenizer wants '{' first */
             while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
                 p++;
@@ -269,18 +272,19 @@ int pfw_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
         const char *le = pfw_fast_line(&ps->fast, p, end, members, f);
         if (le) {
             reason = emit_row(ps, f, ++line, true);
+            at = line;
         } else {
             le = memchr(p, '\n', (size_t)(end - p));
             le = record_end(p, le ? le : end, end, &joined);
             if (document && pfw_document_member_line(p, le)) {
-                ps->line = line + 1;
+                ps->line = at = line + 1;
                 reason = pfw_document_members(p, le, document_member, ps);
             } else {
                 bool structural;
                 pfw_line_start(p, le, &structural);
                 if (!document || !structural)
                     line++;
-                reason = slow_line(ps, p, le, line, f);
+                reason = slow_line(ps, p, le, at = line, f);
                 if (!document)
                     line += joined;
             }
@@ -288,11 +292,11 @@ int pfw_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
         if (reason) {
             size_t n = (size_t)(le - p);
             size_t sampled = job->skips->nsamples;
-            spoor_skips_add(job->skips, line, reason, p, n < DETAIL_MAX ? n : DETAIL_MAX);
+            spoor_skips_add(job->skips, at, reason, p, n < DETAIL_MAX ? n : DETAIL_MAX);
             if (document && job->skips->nsamples > sampled)
                 job->skips->sample[job->skips->nsamples - 1].byte = job->offset + (uint64_t)(p - buf) + 1;
             if (job->opts->strict) {
-                status = spoor_fail(err, SPOOR_ESTRICT, "line %llu of the chunk: %s", (unsigned long long)line,
+                status = spoor_fail(err, SPOOR_ESTRICT, "line %llu of the chunk: %s", (unsigned long long)at,
                                     reason);
                 break;
             }
