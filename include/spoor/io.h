@@ -19,6 +19,19 @@
 
 enum spoor_input_kind { SPOOR_INPUT_PLAIN, SPOOR_INPUT_GZIP, SPOOR_INPUT_ZSTD };
 
+/* How an input's bytes divide into records (docs/design.md, "Records"). */
+enum spoor_records {
+    SPOOR_RECORDS_LINES,        /* one record per line (the default) */
+    /* JSON lines whose strings may hold a raw newline: a line cut short
+     * inside a string goes on in the next line (spoor_json_line_joins) */
+    SPOOR_RECORDS_JSON_LINES,
+    /* one JSON document whose array of events (a whole-file `[...]`, or the
+     * `"traceEvents"` member of an object) may be one line of any length:
+     * read in order, each chunk cut after an event, and rewritten so that
+     * every event is one line (see spoor_chunk) */
+    SPOOR_RECORDS_JSON_EVENTS,
+};
+
 struct spoor_input_opts {
     bool no_index;      /* neither read nor write the checkpoint index */
     size_t chunk_size;  /* target chunk size in bytes; 0 = 4 MiB */
@@ -79,6 +92,25 @@ struct spoor_chunk {
 };
 
 void spoor_chunk_release(struct spoor_chunk *chunk);
+
+/* SPOOR_RECORDS_JSON_LINES: whether the line whose last bytes end at
+ * line_end (the byte before its '\n') joins the next line, whose bytes are
+ * [next, next_end): it ends cut short (not with `}`, `]`, `,`, `[` or `{`)
+ * and the next one does not start an object. 1 joins, 0 does not, -1 more
+ * bytes of the next line are needed to tell. line_start bounds the look
+ * back. */
+int spoor_json_line_joins(const char *line_start, const char *line_end, const char *next, const char *next_end);
+
+/* How the input's bytes divide into records, set once after its format is
+ * detected and before any cursor is opened. SPOOR_RECORDS_JSON_EVENTS reads
+ * the input as one sequential part, never mapped: each chunk holds whole
+ * events, one per line. Outside the events array, the document's own '{'
+ * becomes ',' and its closing ']' a newline, so the members around the
+ * array are lines that start with ',' (or are the lone closing '}'); the
+ * array's '[' and every top-level ',' between events become newlines, and
+ * newlines outside strings blanks. Bytes are replaced one for one, so
+ * offsets still count the file's bytes. */
+void spoor_input_set_records(struct spoor_input *in, enum spoor_records records);
 
 /* Opens a file, or standard input for "-", and detects the kind from magic
  * bytes. Errors name the file: missing, a directory or device, unreadable, a

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "spoor/error.h"
+#include "spoor/io.h"
 #include "spoor/table.h"
 
 enum spoor_unit { SPOOR_UNIT_AUTO = 0, SPOOR_UNIT_NS, SPOOR_UNIT_US, SPOOR_UNIT_MS, SPOOR_UNIT_S };
@@ -62,6 +63,7 @@ struct spoor_dialect {
     char name[48];                  /* e.g. "dftracer-2023", "csv" */
     enum spoor_unit ts_unit, dur_unit;
     bool pid_tid_swapped;
+    enum spoor_records records;     /* how the input divides into records */
     char assumed[256];              /* one line: why these units/orders were assumed */
     char unit_warning[192];         /* one line when the data contradict the units, or "" */
     void *state;                    /* format-specific, freed by format->release */
@@ -77,6 +79,7 @@ struct spoor_skips {
     uint64_t total;
     struct {
         uint64_t line;              /* relative to the chunk (1-based) until merged */
+        uint64_t byte;              /* 1 + the record's byte offset in the input; 0: not known */
         const char *reason;
         char detail[96];            /* e.g. the offending text, cut short */
     } sample[SPOOR_SKIP_SAMPLES];
@@ -90,6 +93,10 @@ void spoor_skips_add_lines(struct spoor_skips *s, uint64_t line, uint64_t n, con
                            const char *detail, size_t detail_len);
 /* Adds b's counts and samples to a (samples with line offset added). */
 void spoor_skips_merge(struct spoor_skips *a, const struct spoor_skips *b, uint64_t line_offset);
+/* Where a skipped record is, for messages: "FILE:LINE", or in a JSON events
+ * document (where `line` counts events) "FILE: event N (byte B)". */
+void spoor_skip_where(char *buf, size_t cap, const char *path, enum spoor_records records, uint64_t line,
+                      uint64_t byte);
 
 /* One chunk's parse job. */
 struct spoor_parse_job {
@@ -98,6 +105,7 @@ struct spoor_parse_job {
     struct spoor_table *out;        /* rows are appended; row.line is chunk-relative, 1-based */
     uint32_t src;                   /* source index to store in each row */
     bool at_file_start;             /* the chunk begins at byte 0 (CSV header, BOM) */
+    uint64_t offset;                /* byte offset of the chunk in the input */
     struct spoor_skips *skips;
     uint64_t lines;                 /* out: lines in the chunk, structural ones included */
 };

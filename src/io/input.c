@@ -157,3 +157,12 @@ size_t spoor_input_head(struct spoor_input *in, char *dst, size_t max)
     io_read(in, 0, dst, max, &n, &err); /* a read error comes back from the cursor */
     return n;
 }
+
+void spoor_input_set_records(struct spoor_input *in, enum spoor_records records)
+{
+    in->records = records;
+    /* Its chunks start at events, not lines: an index built from them
+     * would give `spoor cat` wrong line numbers, and none can split it. */
+    if (records == SPOOR_RECORDS_JSON_EVENTS && in->index_mode == IO_INDEX_BUILDING)
+        in->index_mode = IO_INDEX_OFF;
+}

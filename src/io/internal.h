@@ -47,6 +47,7 @@ struct spoor_input {
     uint8_t *rec;
     size_t rec_len, rec_cap;
 
+    enum spoor_records records;
     enum io_index_mode index_mode;
     struct io_index *index;     /* gzip with an index (loaded or being built) */
     bool builder_taken;         /* the one sequential cursor that builds was opened */
@@ -132,5 +133,27 @@ size_t io_plain_parts(const struct spoor_input *in);
  * mapped: a shrinking file then never shows its caller zeros before the error
  * (for a caller that writes out chunks as they come, like spoor cat). */
 int io_plain_open(struct spoor_input *in, uint64_t start, uint64_t end, bool copy, struct spoor_cursor **out);
+
+/* The cutter of a JSON events document (json_events.c): where the events
+ * array is, carried from one chunk to the next. */
+struct io_events_doc {
+    uint8_t phase;              /* before, wrapper, events, after */
+    bool in_string, escaped;
+    bool key_events;            /* the last wrapper key was "traceEvents" */
+    uint32_t depth, events_depth;
+    size_t key_start;           /* a wrapper key's first byte, in the chunk */
+    size_t scanned;             /* bytes of the chunk scanned (and rewritten) */
+};
+/* Scans (and rewrites, see spoor_input_set_records) the chunk bytes
+ * [d->scanned, len); returns the offset just past the last event that ends
+ * in them (0: none), the rest goes on in the next chunk. */
+size_t io_events_scan(struct io_events_doc *d, char *buf, size_t len);
+/* A cut at `cut` of a chunk of `len` scanned bytes: the rest opens the next. */
+void io_events_cut(struct io_events_doc *d, size_t cut, size_t len);
+
+/* Where a JSON_LINES chunk may end: after the '\n' at nl, unless the line
+ * before it joins the next (spoor_json_line_joins). Walks back from nl to
+ * the last line end that does not; NULL when none in [buf, nl]. */
+const char *io_json_lines_cut(const char *buf, const char *nl, const char *end, bool at_end);
 
 #endif

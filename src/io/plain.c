@@ -42,6 +42,47 @@ static int view(struct spoor_input *in, bool copy, struct spoor_chunk *chunk, ui
     return st != SPOOR_OK || got == len ? st : io_shrank(in, err);
 }
 
+/* SPOOR_RECORDS_JSON_LINES: whether the line ending at nl (at least the
+ * bytes [start, nl) of it are in the window) goes on in the next line. When
+ * the window holds none of its text, its end is read from before `from`. */
+static int line_joins(struct spoor_input *in, uint64_t from, const char *start, const char *nl, const char *end)
+{
+    const char *q = nl;
+    while (q > start && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r'))
+        q--;
+    if (q > start || from == 0)
+        return spoor_json_line_joins(start, nl, nl + 1, end);
+    char back[64];
+    size_t n = from < sizeof back ? (size_t)from : sizeof back, got;
+    struct spoor_error ignored;
+    if (io_read(in, from - n, back, n, &got, &ignored) != SPOOR_OK || got != n)
+        return 0;
+    const char *b = memrchr(back, '\n', n);
+    /* the line's end is back[...n), then blanks up to nl */
+    return spoor_json_line_joins(b ? b + 1 : back, back + n, nl + 1, end);
+}
+
+/* The newline ending the record whose line ends at nl: past the lines it
+ * joins. NULL when the window ends first (*more: look further). */
+static const char *record_end(struct spoor_input *in, uint64_t from, const char *start, const char *nl,
+                              const char *end, bool at_eof, bool *more)
+{
+    *more = false;
+    while (in->records == SPOOR_RECORDS_JSON_LINES) {
+        int joins = line_joins(in, from, start, nl, end);
+        if (joins == 0 || (joins < 0 && at_eof))
+            break;
+        const char *next = joins > 0 ? memchr(nl + 1, '\n', (size_t)(end - nl - 1)) : NULL;
+        if (!next) {
+            *more = !at_eof;
+            return at_eof ? end - 1 : NULL;
+        }
+        start = nl + 1;
+        nl = next;
+    }
+    return nl;
+}
+
 static int plain_next(struct spoor_cursor *base, struct spoor_chunk *chunk, struct spoor_error *err)
 {
     struct plain_cursor *c = (struct plain_cursor *)base;
@@ -59,20 +100,31 @@ static int plain_next(struct spoor_cursor *base, struct spoor_chunk *chunk, stru
     size_t tail = TAIL, skip = 0, stop;
     for (;;) {
         size_t len = in->size - from < want + tail ? (size_t)(in->size - from) : want + tail;
+        bool at_eof = from + len == in->size, more = false;
         const char *p;
         int st = view(in, c->copy, chunk, from, len, &p, err);
         if (st != SPOOR_OK)
             return -st;
         if (lead) {
             const char *nl = memchr(p, '\n', want);
-            if (!nl) {
-                c->pos = c->end; /* a line from an earlier part covers this one */
+            if (nl)
+                nl = record_end(in, from, p, nl, p + len, at_eof, &more);
+            if (!nl && more) {
+                tail *= 2;
+                continue;
+            }
+            if (!nl || nl >= p + want) {
+                c->pos = c->end; /* a record from an earlier part covers this one */
                 return 0;
             }
             skip = (size_t)(nl - p) + 1;
         }
         const char *nl = len == want || p[want - 1] == '\n' ? p + want - 1 : memchr(p + want, '\n', len - want);
-        if (nl || from + len == in->size) {
+        if (nl && *nl == '\n' && in->records == SPOOR_RECORDS_JSON_LINES) {
+            const char *start = memrchr(p + skip, '\n', (size_t)(nl - (p + skip)));
+            nl = record_end(in, from, start ? start + 1 : p + skip, nl, p + len, at_eof, &more);
+        }
+        if (nl || at_eof) {
             stop = nl ? (size_t)(nl - p) + 1 : len;
             chunk->data = p + skip;
             break;
@@ -153,7 +205,8 @@ static const struct io_decoder_ops raw_ops = {
 
 int io_plain_open(struct spoor_input *in, uint64_t start, uint64_t end, bool copy, struct spoor_cursor **out)
 {
-    if (in->stream) {
+    if (in->stream || in->records == SPOOR_RECORDS_JSON_EVENTS) {
+        /* the events cutter reads in order and rewrites its own copy */
         struct raw_decoder *d = spoor_xcalloc(1, sizeof *d);
         d->in = in;
         struct io_stream_start s = {.first_line = 1, .boundary = UINT64_MAX};

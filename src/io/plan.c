@@ -12,7 +12,7 @@
 size_t spoor_input_plan(struct spoor_input *in, int nthreads)
 {
     (void)nthreads;     /* parts are ~chunk_size each; the loader spreads them */
-    if (in->stream)
+    if (in->stream || in->records == SPOOR_RECORDS_JSON_EVENTS)
         return 1;
     switch (in->kind) {
     case SPOOR_INPUT_PLAIN:

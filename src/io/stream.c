@@ -51,8 +51,23 @@ static void start_chunk(struct stream_cursor *s)
         memcpy(s->cur.buf, s->carry, s->carry_len);
     s->cur.len = s->carry_len;
     s->cur.offset = s->carry_offset;
+    s->doc.scanned = s->carry_len; /* the carry was scanned before its cut */
     s->carry_len = 0;
     s->filling = true;
+}
+
+/* Where the chunk's records end: after its last line, or its last event,
+ * or one that joins no later line (SPOOR_RECORDS_JSON_LINES); 0 when no
+ * record ends in it yet. */
+static size_t record_cut(struct stream_cursor *s, struct spoor_chunk *c)
+{
+    enum spoor_records records = s->base.in->records;
+    if (records == SPOOR_RECORDS_JSON_EVENTS)
+        return io_events_scan(&s->doc, c->buf, c->len);
+    const char *nl = memrchr(c->buf, '\n', c->len);
+    if (nl && records == SPOOR_RECORDS_JSON_LINES)
+        nl = io_json_lines_cut(c->buf, nl, c->buf + c->len, false);
+    return nl ? (size_t)(nl - c->buf) + 1 : 0;
 }
 
 /* Decodes into s->cur until it is a chunk, then queues it (or ends the
@@ -102,24 +117,25 @@ static int produce(struct stream_cursor *s, struct spoor_error *err)
             continue;
         }
         if (s->eof) {
+            if (s->base.in->records == SPOOR_RECORDS_JSON_EVENTS)
+                io_events_scan(&s->doc, c->buf, c->len);
             s->done = true;
             hold_finish(s, c->len, c->offset);
             return 0;
         }
         if (c->len < s->target)
             continue;
-        const uint8_t *nl = memrchr(c->buf, '\n', c->len);
-        if (!nl) {
-            /* One line longer than the chunk: grow the chunk to hold all of it. */
+        size_t cut = record_cut(s, c);
+        if (!cut) {
+            /* One record longer than the chunk: grow the chunk to hold all of it. */
             if (c->len >= IO_MAX_LINE)
                 return -spoor_fail(err, SPOOR_EFORMAT,
-                                  "%s: the line at byte %llu is longer than %zu MiB",
-                                  s->base.in->path, (unsigned long long)c->offset, IO_MAX_LINE >> 20);
+                                  "%s: the %s at byte %llu is longer than %zu MiB", s->base.in->path,
+                                  s->base.in->records == SPOOR_RECORDS_JSON_EVENTS ? "event" : "line", (unsigned long long)c->offset, IO_MAX_LINE >> 20);
             s->target = c->len * 2 < IO_MAX_LINE ? c->len * 2 : IO_MAX_LINE;
             io_chunk_reserve(c, s->target, c->len);
             continue;
         }
-        size_t cut = (size_t)(nl - (const uint8_t *)c->buf) + 1;
         const uint8_t *tail = (const uint8_t *)c->buf + cut;
         if (s->ops->cut)
             s->ops->cut(s->dec, c->offset + c->len, c->offset + cut, tail);

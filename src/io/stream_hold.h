@@ -15,6 +15,7 @@ struct stream_cursor {
     uint64_t carry_offset;      /* decoded offset of carry[0] */
     uint64_t first_line;
     uint64_t boundary;
+    struct io_events_doc doc;   /* SPOOR_RECORDS_JSON_EVENTS: where the cutter is */
     bool eof;                   /* the decoder has no more data */
     bool done;                  /* the part is over: nothing more is produced */
 

@@ -13,6 +13,7 @@
 #include "spoor/progress.h"
 #include "read/load_snapshot.h"
 #include "read/loader.h"
+#include "read/pair.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@ struct slot {
     struct spoor_table *batch;
     struct spoor_skips skips;
     uint64_t lines;
+    bool deferred;              /* B/E rows: paired in order, then map() */
     size_t part, index;         /* position in input order */
     int status;                 /* parse result */
     struct spoor_error err;
@@ -64,6 +66,7 @@ struct run {
     bool reducing;
     uint64_t lines_done;
     struct spoor_table *defs;   /* the input's metadata definitions, to count redefinitions */
+    struct pair_state *pairs;   /* B events waiting for their E */
 
     bool stop;
     int status;
@@ -127,11 +130,13 @@ static void parse_slot(struct run *r, struct slot *s, int worker)
         .out = s->batch,
         .src = 0, /* each batch has the one source it came from */
         .at_file_start = s->chunk.offset == 0,
+        .offset = s->chunk.offset,
         .skips = &s->skips,
     };
     s->status = r->dialect->format->parse(&job, s->chunk.data, s->chunk.len, &s->err);
     s->lines = job.lines;
-    if (s->status == SPOOR_OK && r->sink->map)
+    s->deferred = pair_batch_needs(s->batch);
+    if (s->status == SPOOR_OK && r->sink->map && !s->deferred)
         s->status = r->sink->map(r->sink->ctx, worker, s->batch);
 }
 
@@ -165,7 +170,19 @@ static int note_drop(struct run *r, const struct spoor_drop *d, struct spoor_err
     return SPOOR_OK;
 }
 
-static int reduce_one(struct run *r, struct slot *s, struct spoor_error *err)
+/* A batch with B or E rows: its pairs made in input order, then map(). */
+static int pair_and_map(struct run *r, struct slot *s, int worker, struct spoor_table **view,
+                        struct spoor_error *err)
+{
+    spoor_error_clear(err);
+    int st = pair_batch(r->pairs, s->batch, &r->report->skips, r->report->path, r->dialect->records,
+                        r->opts->read.strict, view, err);
+    if (st == SPOOR_OK && r->sink->map)
+        st = r->sink->map(r->sink->ctx, worker, *view);
+    return st;
+}
+
+static int reduce_one(struct run *r, struct slot *s, int worker, struct spoor_error *err)
 {
     int st = note_drop(r, &s->chunk.dropped, err);
     if (st != SPOOR_OK)
@@ -190,8 +207,10 @@ static int reduce_one(struct run *r, struct slot *s, struct spoor_error *err)
 
     if (s->status == SPOOR_ESTRICT) {
         bool sampled = s->skips.nsamples > 0;
-        return spoor_fail(err, SPOOR_ESTRICT, "%s:%llu: %s%s%s (--strict)", r->report->path,
-                          (unsigned long long)(sampled ? s->skips.sample[0].line + base : base + 1),
+        char where[600];
+        spoor_skip_where(where, sizeof where, r->report->path, r->dialect->records,
+                         sampled ? s->skips.sample[0].line + base : base + 1, sampled ? s->skips.sample[0].byte : 0);
+        return spoor_fail(err, SPOOR_ESTRICT, "%s: %s%s%s (--strict)", where,
                           sampled ? s->skips.sample[0].reason : "skipped line",
                           sampled && s->skips.sample[0].detail[0] ? ": " : "",
                           sampled ? s->skips.sample[0].detail : "");
@@ -200,19 +219,29 @@ static int reduce_one(struct run *r, struct slot *s, struct spoor_error *err)
         *err = s->err;
         return s->status;
     }
+    if (s->deferred) {
+        st = pair_and_map(r, s, worker, &b, err);
+        r->report->rows -= s->batch->nrows - b->nrows;
+        if (st != SPOOR_OK) {
+            if (b != s->batch)
+                spoor_table_select_free(b);
+            return st;
+        }
+    }
     if (r->dialect->format->reduced)
         r->dialect->format->reduced(r->dialect, b);
-    if (r->sink->reduce) {
+    if (r->sink->reduce)
         st = r->sink->reduce(r->sink->ctx, r->input_index, b);
-        if (st != SPOOR_OK)
-            return spoor_fail(err, st, "%s: writing the output failed", r->report->path);
-    }
+    if (b != s->batch)
+        spoor_table_select_free(b);
+    if (st != SPOOR_OK)
+        return spoor_fail(err, st, "%s: writing the output failed", r->report->path);
     return SPOOR_OK;
 }
 
 /* Reduces every batch that is next in order. Called with mu held; the lock is
  * dropped while reduce() runs so parsing goes on, and only one thread reduces. */
-static void drain(struct run *r)
+static void drain(struct run *r, int worker)
 {
     if (r->reducing)
         return;
@@ -229,7 +258,7 @@ static void drain(struct run *r)
             break;
         pthread_mutex_unlock(&r->mu);
         struct spoor_error err;
-        int st = reduce_one(r, s, &err);
+        int st = reduce_one(r, s, worker, &err);
         pthread_mutex_lock(&r->mu);
         if (st != SPOOR_OK)
             fail(r, st, &err);
@@ -315,10 +344,10 @@ static void read_part(struct run *r, size_t part, int worker)
         struct slot *s = take_slot(r, part);
         if (!s || !read_chunk(r, &rd, s, worker, true))
             break;
-        drain(r);
+        drain(r, worker);
     }
     end_part(r, &rd);
-    drain(r);
+    drain(r, worker);
     pthread_mutex_unlock(&r->mu);
     spoor_cursor_close(rd.cur);
 }
@@ -357,7 +386,7 @@ static void sequential_worker(struct run *r, struct reader *rd, int worker)
             parse_slot(r, s, worker);
             pthread_mutex_lock(&r->mu);
             s->state = SLOT_PARSED;
-            drain(r);
+            drain(r, worker);
             continue;
         }
         if (rd->done)
@@ -430,6 +459,7 @@ static int run_input(struct run *r)
     r->defs = spoor_table_new();
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->changed, NULL);
+    r->pairs = pair_new();
     bool sequential = r->nparts == 1;
     spoor_progress_start(&r->progress, r->opts->progress, r->report->path,
                          sequential ? spoor_input_size(r->in) : r->nparts);
@@ -453,6 +483,13 @@ static int run_input(struct run *r)
     if (share && n > 0)
         spoor_cursor_close(shared.cur);
     spoor_progress_finish(&r->progress);
+    if (!r->stop) {
+        struct spoor_error e;
+        if (pair_finish(r->pairs, &r->report->skips, r->report->path, r->dialect->records, r->opts->read.strict,
+                        &e) != SPOOR_OK)
+            fail(r, e.code, &e);
+    }
+    pair_free(r->pairs);
 
     if (!r->stop && r->report->warning && r->opts->read.strict) {
         struct spoor_error e;
@@ -501,6 +538,7 @@ int load_parse(const char *path, size_t index, const struct spoor_load_opts *opt
     size_t head_len = spoor_input_head(in, head, HEAD_BYTES);
     st = spoor_detect(head, head_len, &opts->read, &rep->dialect, err);
     free(head);
+    spoor_input_set_records(in, rep->dialect.records);
     if (st != SPOOR_OK) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);

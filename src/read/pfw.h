@@ -160,6 +160,22 @@ const char *pfw_line_start(const char *p, const char *end, bool *structural);
  * replaced), other tokens as written. */
 uint32_t pfw_intern_tok(struct spoor_table *t, const struct spoor_json_tok *tok);
 
+/* ---- Chrome trace documents (pfw_document.c) ---- */
+
+/* Whether the head is a JSON document of events (a whole-file array not
+ * written one event per line, or an object with a "traceEvents" array)
+ * rather than lines of events. */
+bool pfw_document(const char *head, size_t len);
+/* In a document rewritten by the io layer: whether the line holds the
+ * document's own members (it starts with ',' or is its closing '}'). */
+bool pfw_document_member_line(const char *p, const char *end);
+/* Calls member() for each member of such a line; NULL, or the reason the
+ * line is malformed. */
+const char *pfw_document_members(const char *p, const char *end,
+                                 void (*member)(void *ctx, const struct spoor_json_tok *key,
+                                                const struct spoor_json_tok *val),
+                                 void *ctx);
+
 /* ---- args ---- */
 
 /* A small direct-mapped cache from token bytes to an interned id, for

@@ -173,6 +173,8 @@ static enum pfw_dialect_id decide(const struct evidence *ev, struct pfw_durs *du
 
 int pfw_sniff(const char *head, size_t len)
 {
+    if (pfw_document(head, len))
+        return 95;
     const char *end = head + len, *p = head;
     if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
         p += 3;
@@ -246,6 +248,8 @@ int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
                struct spoor_error *err)
 {
     enum pfw_dialect_id id = PFW_DIALECTS;
+    bool document = pfw_document(head, len);
+    d->records = document ? SPOOR_RECORDS_JSON_EVENTS : SPOOR_RECORDS_JSON_LINES;
     if (opts->dialect) {
         for (int i = 0; i < PFW_DIALECTS; i++)
             if (strcmp(opts->dialect, pfw_dialects[i].name) == 0)
@@ -256,6 +260,26 @@ int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
                               "datacrumbs-2024, datacrumbs-2024-us, datacrumbs-profile-2024, datacrumbs-cpp or "
                               "chrome)",
                               opts->dialect);
+<<<<<<< HEAD
+=======
+    } else if (document) {
+        id = PFW_CHROME; /* the layout of Chrome's own format, whoever wrote it */
+    } else {
+        struct evidence ev = {0};
+        const char *p = head, *end = head + len;
+        for (int lines = 0; p < end && ev.events < DETECT_LINES; lines++) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            if (!nl && lines > 0)
+                break; /* a head cut mid-line: the last line may be partial */
+            const char *le = nl ? nl : end;
+            bool structural;
+            const char *s = pfw_line_start(p, le, &structural);
+            if (!structural)
+                look_at_line(s, le, &ev);
+            p = nl ? nl + 1 : end;
+        }
+        id = decide(&ev);
+>>>>>>> i18-chrome
     }
     struct evidence ev = {0};
     struct pfw_durs *durs = spoor_xcalloc(1, sizeof *durs);
@@ -279,10 +303,24 @@ int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
     st->dur_mul = spoor_unit_ns(d->dur_unit);
     d->pid_tid_swapped = st->swapped;
     d->state = st;
+<<<<<<< HEAD
     describe(d, st, id);
     if (!st->dur_given)
         pfw_durs_doubt(durs, d->dur_unit, d->unit_warning, sizeof d->unit_warning);
     free(durs);
+=======
+    snprintf(d->name, sizeof d->name, "%s", info->name);
+    snprintf(d->assumed, sizeof d->assumed, "pfw %s%s: %s", info->name, opts->dialect ? " (given)" : "",
+             info->why);
+    append(d->assumed, sizeof d->assumed, "; ts in %s%s", spoor_unit_name(d->ts_unit),
+           opts->ts_unit != SPOOR_UNIT_AUTO ? " (given)" : "");
+    append(d->assumed, sizeof d->assumed, ", dur in %s%s", spoor_unit_name(d->dur_unit),
+           opts->dur_unit != SPOOR_UNIT_AUTO ? " (given)" : "");
+    if (document)
+        append(d->assumed, sizeof d->assumed, "%s%s", "; a JSON trace document (line counts its events, other members "
+               "are metadata rows); displayTimeUnit is a display hint only",
+               "");
+>>>>>>> i18-chrome
     return SPOOR_OK;
 }
 

@@ -1,4 +1,7 @@
-/* The pfw chunk parser: one event per line into one row.
+/* The pfw chunk parser: one event per line into one row. A line cut short
+ * by a raw newline in a string goes on in the next (spoor_json_line_joins);
+ * in a JSON document rewritten by the io layer a line is an event, and the
+ * lines of the document's own members become metadata rows.
  *
  * Each line is first offered to the fast tokenizer (pfw_fast.c), which reads
  * the usual well-formed line in one pass; anything else goes through the
@@ -24,6 +27,7 @@ struct parser {
     struct pfw_args args;
     struct pfw_intern_cache names, cats;
     struct pfw_fast fast;
+    uint64_t line;                  /* of the document members being read */
 };
 
 /* A fixed integer field the fast tokenizer did not read: quoted, a decimal,
@@ -203,6 +207,37 @@ static const char *slow_line(struct parser *ps, const char *p, const char *end, 
     return emit_row(ps, f, line, false);
 }
 
+/* A member of the document around the events: a metadata row named by its
+ * key, its value in args column "value". */
+static void document_member(void *ctx, const struct spoor_json_tok *key, const struct spoor_json_tok *val)
+{
+    struct parser *ps = ctx;
+    struct spoor_table *t = ps->t;
+    size_t row = spoor_table_add_row(t);
+    t->ts[row] = t->dur[row] = t->pid[row] = t->tid[row] = SPOOR_NULL;
+    t->ph[row] = 'M';
+    t->src[row] = ps->src;
+    t->line[row] = ps->line;
+    t->name[row] = pfw_intern_tok(t, key);
+    t->cat[row] = 0;
+    struct pfw_member m = {{SPOOR_JSON_STRING, "value", 5, false}, *val, NULL};
+    set_member(ps, &m, row, NULL, false);
+}
+
+/* The end of the record whose first line ends at le: past the lines it
+ * joins (a raw newline inside a string, see spoor_json_line_joins). */
+static const char *record_end(const char *p, const char *le, const char *end, uint64_t *joined)
+{
+    while (le < end && spoor_json_line_joins(p, le, le + 1, end) == 1) {
+        p = le + 1;
+        le = memchr(p, '\n', (size_t)(end - p));
+        if (!le)
+            le = end;
+        ++*joined;
+    }
+    return le;
+}
+
 int pfw_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
 {
     /* ~70 KB of shapes, caches and one line's members: on the heap, once per chunk */
@@ -216,6 +251,9 @@ int pfw_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
     pfw_fast_init(&ps->fast);
     pfw_args_init(&ps->args, job->opts, ps->st->quoted_numbers, job->out);
     bool members = ps->args.mode != SPOOR_ARGS_NONE;
+    /* in a document, a line is an event and counts as one; the document's
+     * own members are metadata rows on the line of the next event */
+    bool document = job->dialect->records == SPOOR_RECORDS_JSON_EVENTS;
 
     const char *p = buf, *end = buf + len;
     if (job->at_file_start && len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
@@ -223,22 +261,42 @@ int pfw_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct s
     uint64_t line = 0;
     int status = SPOOR_OK;
     while (p < end) {
-        line++;
         const char *reason;
+        uint64_t joined = 0, at;
+        if (document) { /* "},\n{" became "}\n {": the fast tokenizer wants '{' first */
+            while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+                p++;
+            if (p == end)
+                break;
+        }
         const char *le = pfw_fast_line(&ps->fast, p, end, members, f);
         if (le) {
-            reason = emit_row(ps, f, line, true);
+            reason = emit_row(ps, f, ++line, true);
+            at = line;
         } else {
             le = memchr(p, '\n', (size_t)(end - p));
-            if (!le)
-                le = end;
-            reason = slow_line(ps, p, le, line, f);
+            le = record_end(p, le ? le : end, end, &joined);
+            if (document && pfw_document_member_line(p, le)) {
+                ps->line = at = line + 1;
+                reason = pfw_document_members(p, le, document_member, ps);
+            } else {
+                bool structural;
+                pfw_line_start(p, le, &structural);
+                if (!document || !structural)
+                    line++;
+                reason = slow_line(ps, p, le, at = line, f);
+                if (!document)
+                    line += joined;
+            }
         }
         if (reason) {
             size_t n = (size_t)(le - p);
-            spoor_skips_add(job->skips, line, reason, p, n < DETAIL_MAX ? n : DETAIL_MAX);
+            size_t sampled = job->skips->nsamples;
+            spoor_skips_add(job->skips, at, reason, p, n < DETAIL_MAX ? n : DETAIL_MAX);
+            if (document && job->skips->nsamples > sampled)
+                job->skips->sample[job->skips->nsamples - 1].byte = job->offset + (uint64_t)(p - buf) + 1;
             if (job->opts->strict) {
-                status = spoor_fail(err, SPOOR_ESTRICT, "line %llu of the chunk: %s", (unsigned long long)line,
+                status = spoor_fail(err, SPOOR_ESTRICT, "line %llu of the chunk: %s", (unsigned long long)at,
                                     reason);
                 break;
             }

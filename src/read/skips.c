@@ -2,6 +2,7 @@
  * so a report can say what was skipped and where. */
 #include "spoor/read.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void count(struct spoor_skips *s, const char *reason, uint64_t n)
@@ -27,6 +28,7 @@ static void sample(struct spoor_skips *s, uint64_t line, const char *reason, con
     size_t k = s->nsamples++;
     s->sample[k].line = line;
     s->sample[k].reason = reason;
+    s->sample[k].byte = 0;
     size_t n = detail_len < sizeof s->sample[k].detail - 1 ? detail_len : sizeof s->sample[k].detail - 1;
     if (detail)
         memcpy(s->sample[k].detail, detail, n);
@@ -52,7 +54,21 @@ void spoor_skips_merge(struct spoor_skips *a, const struct spoor_skips *b, uint6
 {
     for (size_t i = 0; i < b->nreasons; i++)
         count(a, b->reason[i], b->count[i]);
-    for (size_t k = 0; k < b->nsamples; k++)
+    for (size_t k = 0; k < b->nsamples && a->nsamples < SPOOR_SKIP_SAMPLES; k++) {
         sample(a, b->sample[k].line + line_offset, b->sample[k].reason, b->sample[k].detail,
                strlen(b->sample[k].detail));
+        a->sample[a->nsamples - 1].byte = b->sample[k].byte;
+    }
+}
+
+void spoor_skip_where(char *buf, size_t cap, const char *path, enum spoor_records records, uint64_t line,
+                      uint64_t byte)
+{
+    if (records != SPOOR_RECORDS_JSON_EVENTS)
+        snprintf(buf, cap, "%s:%llu", path, (unsigned long long)line);
+    else if (byte)
+        snprintf(buf, cap, "%s: event %llu (byte %llu)", path, (unsigned long long)line,
+                 (unsigned long long)(byte - 1));
+    else
+        snprintf(buf, cap, "%s: event %llu", path, (unsigned long long)line);
 }

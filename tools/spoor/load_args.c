@@ -94,10 +94,13 @@ void load_args_report(const char *cmd, const struct spoor_load_result *result)
         const struct spoor_skips *s = &in->skips;
         if (!s->total)
             continue;
-        for (size_t k = 0; k < s->nsamples; k++)
-            fprintf(stderr, "spoor %s: %s:%llu: %s%s%s (skipped)\n", cmd, in->path,
-                    (unsigned long long)s->sample[k].line, s->sample[k].reason,
+        for (size_t k = 0; k < s->nsamples; k++) {
+            char where[600];
+            spoor_skip_where(where, sizeof where, in->path, in->dialect.records, s->sample[k].line,
+                             s->sample[k].byte);
+            fprintf(stderr, "spoor %s: %s: %s%s%s (skipped)\n", cmd, where, s->sample[k].reason,
                     s->sample[k].detail[0] ? ": " : "", s->sample[k].detail);
+        }
         fprintf(stderr, "spoor %s: %s: skipped %llu of %llu lines (", cmd, in->path,
                 (unsigned long long)s->total, (unsigned long long)in->lines);
         for (size_t k = 0; k < s->nreasons; k++)

@@ -1,0 +1,128 @@
+/* Chrome trace documents: a whole-file JSON array of events, or an object
+ * whose "traceEvents" member is one (Chrome's about:tracing, the PyTorch
+ * profiler, Perfetto's JSON export), as opposed to the one-event-per-line
+ * layout of DFTracer and DataCrumbs. The io layer cuts and rewrites such a
+ * document so that every event is one line (SPOOR_RECORDS_JSON_EVENTS);
+ * here the head is told apart, and the document's own members (everything
+ * but the events) become metadata rows. */
+#include "read/pfw.h"
+
+#include <string.h>
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+    if (end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+        p++;
+    return p;
+}
+
+/* An object document: `"traceEvents"` then ':' and '[' somewhere in the
+ * head (other members, such as PyTorch's deviceProperties, may come first). */
+static bool has_events_member(const char *p, const char *end)
+{
+    static const char key[] = "\"traceEvents\"";
+    for (const char *k; (k = memmem(p, (size_t)(end - p), key, sizeof key - 1)); p = k + 1) {
+        const char *q = k + sizeof key - 1;
+        while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'))
+            q++;
+        if (q < end && *q == ':') {
+            q++;
+            while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'))
+                q++;
+            if (q < end && *q == '[')
+                return true;
+        }
+    }
+    return false;
+}
+
+/* An array document rather than one event per line: its first event spans
+ * lines, or the next one starts on the line where it ends. p is past '['. */
+static bool array_document(const char *p, const char *end)
+{
+    p = skip_blanks(p, end);
+    if (p == end || *p != '{')
+        return false;
+    int depth = 0;
+    bool in_string = false, escaped = false;
+    for (; p < end; p++) {
+        char c = *p;
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+        } else if (c == '\n') {
+            return true;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == ','); p++)
+                ;
+            return p < end && *p != '\n';
+        }
+    }
+    return true; /* a first event longer than the head: not a line per event */
+}
+
+bool pfw_document(const char *head, size_t len)
+{
+    const char *end = head + len, *p = skip_blanks(head, end);
+    if (p == end)
+        return false;
+    if (*p == '{')
+        return has_events_member(p, end);
+    return *p == '[' && array_document(p + 1, end);
+}
+
+bool pfw_document_member_line(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+        p++;
+    return p < end && (*p == ',' || *p == '}');
+}
+
+/* `"traceEvents":` with nothing after it: the key of the events array. */
+static bool events_key_left(const char *p, const char *end)
+{
+    static const char key[] = "\"traceEvents\"";
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+        p++;
+    if ((size_t)(end - p) < sizeof key - 1 || memcmp(p, key, sizeof key - 1) != 0)
+        return false;
+    for (p += sizeof key - 1; p < end && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
+        ;
+    if (p == end || *p != ':')
+        return false;
+    for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
+        ;
+    return p == end;
+}
+
+const char *pfw_document_members(const char *p, const char *end, void (*member)(void *ctx,
+                                 const struct spoor_json_tok *key, const struct spoor_json_tok *val), void *ctx)
+{
+    while (p < end && *p != ',' && *p != '}')
+        p++;
+    if (p == end || *p == '}')
+        return NULL; /* the document's closing '}' alone */
+    /* the members as those of an object: the ',' before the first one read as its '{' */
+    struct spoor_json_iter it = {.p = p + 1, .end = end, .failed = false};
+    struct spoor_json_tok key, val;
+    for (;;) {
+        if (events_key_left(it.p, end))
+            return NULL;
+        int r = spoor_json_next(&it, &key, &val);
+        if (r <= 0)
+            return r == 0 ? NULL : "malformed JSON";
+        member(ctx, &key, &val);
+    }
+}
