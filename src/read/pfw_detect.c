@@ -260,32 +260,12 @@ int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
                               "datacrumbs-2024, datacrumbs-2024-us, datacrumbs-profile-2024, datacrumbs-cpp or "
                               "chrome)",
                               opts->dialect);
-<<<<<<< HEAD
-=======
-    } else if (document) {
-        id = PFW_CHROME; /* the layout of Chrome's own format, whoever wrote it */
-    } else {
-        struct evidence ev = {0};
-        const char *p = head, *end = head + len;
-        for (int lines = 0; p < end && ev.events < DETECT_LINES; lines++) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            if (!nl && lines > 0)
-                break; /* a head cut mid-line: the last line may be partial */
-            const char *le = nl ? nl : end;
-            bool structural;
-            const char *s = pfw_line_start(p, le, &structural);
-            if (!structural)
-                look_at_line(s, le, &ev);
-            p = nl ? nl + 1 : end;
-        }
-        id = decide(&ev);
->>>>>>> i18-chrome
     }
     struct evidence ev = {0};
     struct pfw_durs *durs = spoor_xcalloc(1, sizeof *durs);
     read_head(head, len, &ev, durs);
-    if (!opts->dialect)
-        id = decide(&ev, durs);
+    if (!opts->dialect) /* a trace document has the layout of Chrome's own format, whoever wrote it */
+        id = document ? PFW_CHROME : decide(&ev, durs);
     const struct pfw_dialect_info *info = &pfw_dialects[id];
     struct pfw_state *st = spoor_xcalloc(1, sizeof *st);
     st->id = id;
@@ -303,24 +283,14 @@ int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
     st->dur_mul = spoor_unit_ns(d->dur_unit);
     d->pid_tid_swapped = st->swapped;
     d->state = st;
-<<<<<<< HEAD
     describe(d, st, id);
-    if (!st->dur_given)
-        pfw_durs_doubt(durs, d->dur_unit, d->unit_warning, sizeof d->unit_warning);
-    free(durs);
-=======
-    snprintf(d->name, sizeof d->name, "%s", info->name);
-    snprintf(d->assumed, sizeof d->assumed, "pfw %s%s: %s", info->name, opts->dialect ? " (given)" : "",
-             info->why);
-    append(d->assumed, sizeof d->assumed, "; ts in %s%s", spoor_unit_name(d->ts_unit),
-           opts->ts_unit != SPOOR_UNIT_AUTO ? " (given)" : "");
-    append(d->assumed, sizeof d->assumed, ", dur in %s%s", spoor_unit_name(d->dur_unit),
-           opts->dur_unit != SPOOR_UNIT_AUTO ? " (given)" : "");
     if (document)
         append(d->assumed, sizeof d->assumed, "%s%s", "; a JSON trace document (line counts its events, other members "
                "are metadata rows); displayTimeUnit is a display hint only",
                "");
->>>>>>> i18-chrome
+    if (!st->dur_given)
+        pfw_durs_doubt(durs, d->dur_unit, d->unit_warning, sizeof d->unit_warning);
+    free(durs);
     return SPOOR_OK;
 }
 
