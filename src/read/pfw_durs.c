@@ -7,6 +7,7 @@
  * the unit is too coarse. Application events (steps, epochs) last anything,
  * so they are not used. */
 #include "read/pfw.h"
+#include "spoor/text_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,21 +96,6 @@ bool pfw_durs_in_us(struct pfw_durs *d)
            m < SHORTEST_CALL_NS;
 }
 
-/* A duration in ns as a short text: "3 ns", "2.5 ms", "12 min". */
-static void show_ns(char *buf, size_t cap, double ns)
-{
-    if (ns < 1e3)
-        snprintf(buf, cap, "%.3g ns", ns);
-    else if (ns < 1e6)
-        snprintf(buf, cap, "%.3g us", ns / 1e3);
-    else if (ns < 1e9)
-        snprintf(buf, cap, "%.3g ms", ns / 1e6);
-    else if (ns < 600e9)
-        snprintf(buf, cap, "%.3g s", ns / 1e9);
-    else
-        snprintf(buf, cap, "%.3g h", ns / 3600e9);
-}
-
 bool pfw_durs_doubt(struct pfw_durs *d, enum spoor_unit unit, char *buf, size_t cap)
 {
     double m = median(d);
@@ -121,7 +107,7 @@ bool pfw_durs_doubt(struct pfw_durs *d, enum spoor_unit unit, char *buf, size_t 
     if (!too_short && !too_long)
         return false;
     char shown[32];
-    show_ns(shown, sizeof shown, ns);
+    spoor_fmt_duration(shown, sizeof shown, ns);
     snprintf(buf, cap,
              "system calls and kernel functions last %s (median of %zu) with dur in %s: too %s to be right; "
              "give the unit with --dur-unit",

@@ -75,15 +75,23 @@ static void append_lookups(struct spoor_table *dst, const struct spoor_table *sr
     }
 }
 
-void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src)
+/* An empty string map from src's pool to dst's, and src's sources added to
+ * dst (the map of their indexes, which the caller frees). */
+static uint32_t *start_remap(struct spoor_table *dst, const struct spoor_table *src, struct remap *m)
 {
-    struct remap m = {spoor_xmalloc(spoor_strpool_count(src->pool) * sizeof(uint32_t)),
-                      spoor_strpool_count(src->pool)};
-    memset(m.ids, 0xff, m.n * sizeof *m.ids);
-
+    m->n = spoor_strpool_count(src->pool);
+    m->ids = spoor_xmalloc((m->n ? m->n : 1) * sizeof *m->ids);
+    memset(m->ids, 0xff, m->n * sizeof *m->ids);
     uint32_t *src_map = spoor_xmalloc((src->nsources ? src->nsources : 1) * sizeof *src_map);
     for (size_t i = 0; i < src->nsources; i++)
         src_map[i] = spoor_table_add_source(dst, src->sources[i]);
+    return src_map;
+}
+
+void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src)
+{
+    struct remap m;
+    uint32_t *src_map = start_remap(dst, src, &m);
 
     size_t base = dst->nrows;
     if (src->nrows)
@@ -98,12 +106,8 @@ void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src)
 
 void spoor_table_append_lookups(struct spoor_table *dst, const struct spoor_table *src)
 {
-    struct remap m = {spoor_xmalloc(spoor_strpool_count(src->pool) * sizeof(uint32_t)),
-                      spoor_strpool_count(src->pool)};
-    memset(m.ids, 0xff, m.n * sizeof *m.ids);
-    uint32_t *src_map = spoor_xmalloc((src->nsources ? src->nsources : 1) * sizeof *src_map);
-    for (size_t i = 0; i < src->nsources; i++)
-        src_map[i] = spoor_table_add_source(dst, src->sources[i]);
+    struct remap m;
+    uint32_t *src_map = start_remap(dst, src, &m);
     append_lookups(dst, src, &m, src_map);
     free(src_map);
     free(m.ids);

@@ -79,7 +79,7 @@ for i in $(seq 1 40); do
   printf '{"name":"read","cat":"POSIX","ph":"X","pid":1,"tid":1,"ts":%d,"dur":%d}\n' $((i * 100000)) $((20000000 + i))
 done > "$WORK/nfs.pfw"
 "$SPOOR_BIN" events "$WORK/nfs.pfw" > /dev/null 2> "$WORK/err" || fail "nfs trace failed"
-grep -q "warning: $WORK/nfs.pfw: .*last 20 s (median of 40) with dur in us: too long.*--dur-unit" "$WORK/err" \
+grep -q "warning: $WORK/nfs.pfw: .*last 20.000 s (median of 40) with dur in us: too long.*--dur-unit" "$WORK/err" \
   || fail "no too-long warning: $(cat "$WORK/err")"
 "$SPOOR_BIN" events --dur-unit ns "$WORK/nfs.pfw" > /dev/null 2> "$WORK/err"
 [ ! -s "$WORK/err" ] || fail "--dur-unit ns warned: $(cat "$WORK/err")"

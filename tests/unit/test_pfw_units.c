@@ -129,7 +129,7 @@ static void test_warning_names_the_unit(void **state)
     for (int i = 0; i < 40; i++)
         add(&t, "{\"name\":\"vfs_write\",\"cat\":\"k\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":25000000}\n", i);
     detect(&t, &opts, &h);
-    assert_non_null(strstr(h.dialect.unit_warning, "last 25 s (median of 40) with dur in us: too long"));
+    assert_non_null(strstr(h.dialect.unit_warning, "last 25.000 s (median of 40) with dur in us: too long"));
     harness_free(&h);
     free(t.p);
 }
