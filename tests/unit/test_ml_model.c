@@ -93,6 +93,17 @@ static void test_methods_learn(void **state)
 }
 
 /* A model trained on every row. */
+static struct spoor_dataset *load_csv(const char *name, const char *csv, size_t len, const char *group)
+{
+    const char *path = testutil_write(name, csv, len);
+    struct spoor_load_opts opts = {.read.args = SPOOR_ARGS_ALL, .threads = 1};
+    struct spoor_dataset_spec spec = {.label = "label", .group = group};
+    struct spoor_dataset *ds = NULL;
+    struct spoor_error err = {0};
+    assert_int_equal(spoor_dataset_load(path, &spec, &opts, &ds, NULL, &err), SPOOR_OK);
+    return ds;
+}
+
 static struct spoor_model *train_all(const struct spoor_dataset *ds, const struct spoor_train_opts *o)
 {
     size_t *all = calloc(ds->nrows, sizeof *all);
@@ -116,6 +127,37 @@ static void test_rule_finds_thresholds(void **state)
     assert_true(fabs(m->rule.thr[0] - 0.5) < 0.02);
     assert_int_equal(m->rule.feat[2], spoor_dataset_feature(ds, "b"));
     assert_true(fabs(m->rule.thr[2] - 0.3) < 0.02);
+    spoor_model_free(m);
+    spoor_dataset_free(ds);
+}
+
+/* 600 rows with 600 distinct values of a: "low" is the 7 smallest, the rest
+ * "mid" or "high" by b. A perfect depth-2 rule needs the cut after the 7th
+ * value of a, which no set of 64 quantile cuts contains. */
+static void test_rule_searches_every_cut(void **state)
+{
+    size_t cap = 600 * 48 + 32, len = 0;
+    char *csv = malloc(cap);
+    len += (size_t)snprintf(csv, cap, "a,b,label\n");
+    for (int i = 0; i < 600; i++) {
+        int rank = (i * 7919) % 600;
+        double b = (double)((i * 104729) % 1000) / 1000;
+        len += (size_t)snprintf(csv + len, cap - len, "%d.5,%.3f,%s\n", rank, b,
+                                rank < 7 ? "low" : b < 0.5 ? "mid" : "high");
+    }
+    struct spoor_dataset *ds = load_csv("cuts.csv", csv, len, NULL);
+    free(csv);
+    struct spoor_train_opts o;
+    spoor_train_opts_default(&o);
+    o.kind = SPOOR_MODEL_RULE;
+    struct spoor_model *m = train_all(ds, &o);
+    size_t right = 0;
+    double scores[3];
+    for (size_t r = 0; r < ds->nrows; r++)
+        right += spoor_model_predict(m, ds->x + r * ds->nfeat, scores) == ds->cls[r];
+    assert_int_equal(right, 600);
+    assert_int_equal(m->rule.feat[0], spoor_dataset_feature(ds, "a"));
+    assert_true(m->rule.thr[0] > 6.5 && m->rule.thr[0] < 7.5);
     spoor_model_free(m);
     spoor_dataset_free(ds);
 }
@@ -245,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_methods_learn),
         cmocka_unit_test(test_rule_finds_thresholds),
+        cmocka_unit_test(test_rule_searches_every_cut),
         cmocka_unit_test(test_mlp_deterministic_and_early_stopping),
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_actions_refused),
