@@ -46,10 +46,13 @@ struct spoor_train_opts {
     uint64_t seed;
     size_t trees_rounds, trees_depth;
     double trees_eta;
+    double l2;                      /* logistic: penalty (l2 / 2) |W|^2 on the mean loss */
+    size_t max_iter;                /* logistic: L-BFGS iterations at most */
 };
 
 /* mlp:32,16, dropout 0.2, Adam lr 1e-3, batch 128, 60 epochs, patience 8,
- * validation 0.15, seed 1; trees 100 rounds of depth 4, eta 0.3. */
+ * validation 0.15, seed 1; trees 100 rounds of depth 4, eta 0.3; logistic
+ * l2 1e-4, at most 10000 iterations. */
 void spoor_train_opts_default(struct spoor_train_opts *o);
 
 /* What training saw, for the model file and the report. */
@@ -57,6 +60,9 @@ struct spoor_train_log {
     size_t rows, val_rows;
     size_t epochs_run, best_epoch;  /* MLP: epochs run and the one whose weights were kept */
     double best_val_loss;
+    size_t iterations;              /* logistic: L-BFGS iterations run */
+    double final_loss, final_gradient; /* logistic: objective and max |gradient| at the end */
+    bool converged;
 };
 
 struct spoor_model {

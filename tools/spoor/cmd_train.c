@@ -39,9 +39,12 @@ static const char usage[] =
     "model:\n"
     "  --model M            mlp:W1,W2,... (default mlp:32,16), logistic, rule or trees\n"
     "  --dropout P --lr R --batch N --epochs N --patience N\n"
-    "                       MLP and logistic settings (defaults 0.2, 1e-3, 128, 60, 8)\n"
-    "  --val F              validation part of the training rows for early stopping\n"
-    "                       (default 0.15; whole groups with --group; 0: none)\n"
+    "                       MLP settings (defaults 0.2, 1e-3, 128, 60, 8)\n"
+    "  --val F              validation part of the training rows for the MLP's early\n"
+    "                       stopping (default 0.15; whole groups with --group; 0: none)\n"
+    "  --l2 L --max-iter N  logistic: L2 penalty (default 1e-4) and L-BFGS iterations\n"
+    "                       at most (default 10000); it trains to convergence and\n"
+    "                       reports the iterations and the final loss\n"
     "  --rounds N --max-depth N --eta R\n"
     "                       trees settings (defaults 100, 4, 0.3)\n"
     "  --seed N             seed of every random draw (default 1)\n"
@@ -56,7 +59,7 @@ static const char usage[] =
 
 enum { OPT_LABEL = 1, OPT_FEATURES, OPT_KEEP, OPT_GROUP, OPT_TEST, OPT_SPLIT, OPT_CV, OPT_MODEL, OPT_DROPOUT, OPT_LR,
        OPT_BATCH, OPT_EPOCHS, OPT_PATIENCE, OPT_VAL, OPT_ROUNDS, OPT_DEPTH, OPT_ETA, OPT_SEED, OPT_ACTIONS, OPT_FORMAT,
-       OPT_SAVE_SPLIT };
+       OPT_SAVE_SPLIT, OPT_L2, OPT_MAX_ITER };
 
 struct cli {
     const char *label, *features, *group, *cv, *actions, *output, *save_split;
@@ -102,6 +105,7 @@ static bool set_number(int code, const char *arg, struct cli *c)
     case OPT_LR: return cli_real(arg, 1e-9, 10, &o->lr);
     case OPT_VAL: return cli_real(arg, 0, 0.9, &o->val_frac);
     case OPT_ETA: return cli_real(arg, 1e-6, 1, &o->trees_eta);
+    case OPT_L2: return cli_real(arg, 1e-12, 1e3, &o->l2);
     }
     if (!cli_count(arg, UINT64_MAX, &v))
         return false;
@@ -111,6 +115,7 @@ static bool set_number(int code, const char *arg, struct cli *c)
     case OPT_PATIENCE: return (o->patience = (size_t)v) > 0;
     case OPT_ROUNDS: return (o->trees_rounds = (size_t)v) > 0 && v <= 10000;
     case OPT_DEPTH: return (o->trees_depth = (size_t)v) > 0 && v <= 16;
+    case OPT_MAX_ITER: return (o->max_iter = (size_t)v) > 0 && v <= 10000000;
     case OPT_SEED: o->seed = v; return true;
     }
     return false;
@@ -130,6 +135,7 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
         {"eta", required_argument, 0, OPT_ETA},         {"seed", required_argument, 0, OPT_SEED},
         {"actions", required_argument, 0, OPT_ACTIONS}, {"format", required_argument, 0, OPT_FORMAT},
         {"save-split", required_argument, 0, OPT_SAVE_SPLIT}, {"output", required_argument, 0, 'o'},
+        {"l2", required_argument, 0, OPT_L2},           {"max-iter", required_argument, 0, OPT_MAX_ITER},
         {"help", no_argument, 0, 'h'},                  LOAD_OPTIONS_BASE,
         /* the spellings before 0.1.0, kept for scripts */
         {"test", required_argument, 0, OPT_TEST},       {"depth", required_argument, 0, OPT_DEPTH},
@@ -335,8 +341,12 @@ static int run(const struct cli *c, const char *path, const struct spoor_load_op
         st = spoor_model_set_actions(model, c->actions, &err);
     if (st == SPOOR_OK)
         st = spoor_model_save(model, c->output, &err);
+    if (st == SPOOR_OK && model->kind == SPOOR_MODEL_LOGISTIC && !model->log.converged)
+        fprintf(stderr, "spoor train: warning: logistic regression did not converge in %zu iterations (max |gradient| "
+                        "%.2g); --max-iter raises the limit, a larger --l2 makes it easier\n",
+                model->log.iterations, model->log.final_gradient);
     if (st == SPOOR_OK)
-        ml_report(stdout, c->json, how, train_ms, ds, s, 4);
+        ml_report(stdout, c->json, how, train_ms, model, ds, s, 4);
     else
         fprintf(stderr, "spoor train: %s\n", err.msg);
     for (size_t i = 0; i < 4; i++)

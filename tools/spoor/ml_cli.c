@@ -148,13 +148,19 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
 
 static void str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
 
-static void report_json(FILE *out, const char *how, double train_ms, const struct spoor_dataset *ds,
-                        const struct ml_scored *s, size_t n)
+/* How an iterative fit of the saved model ended (logistic regression). */
+static bool has_fit(const struct spoor_model *fit) { return fit && fit->kind == SPOOR_MODEL_LOGISTIC; }
+
+static void report_json(FILE *out, const char *how, double train_ms, const struct spoor_model *fit,
+                        const struct spoor_dataset *ds, const struct ml_scored *s, size_t n)
 {
     fprintf(out, "{\"evaluation\": ");
     str(out, how);
     if (train_ms >= 0)
         fprintf(out, ", \"train_ms\": %.3f", train_ms);
+    if (has_fit(fit))
+        fprintf(out, ", \"fit\": {\"iterations\": %zu, \"final_loss\": %.9g, \"final_gradient\": %.3g, \"converged\": %s}",
+                fit->log.iterations, fit->log.final_loss, fit->log.final_gradient, fit->log.converged ? "true" : "false");
     fprintf(out, ", \"classes\": [");
     for (size_t c = 0; c < ds->nclasses; c++) {
         fputs(c ? ", " : "", out);
@@ -180,16 +186,20 @@ static void report_json(FILE *out, const char *how, double train_ms, const struc
     fprintf(out, "\n]}\n");
 }
 
-void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_dataset *ds,
-               const struct ml_scored *s, size_t n)
+void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_model *fit,
+               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n)
 {
     if (json) {
-        report_json(out, how, train_ms, ds, s, n);
+        report_json(out, how, train_ms, fit, ds, s, n);
         return;
     }
     fprintf(out, "%s\n", how);
     if (train_ms >= 0)
         fprintf(out, "the saved model trained in %.1f ms\n", train_ms);
+    if (has_fit(fit))
+        fprintf(out, "%s in %zu L-BFGS iterations: final loss %.6g (mean cross-entropy + L2), max |gradient| %.2g\n",
+                fit->log.converged ? "converged" : "NOT converged", fit->log.iterations, fit->log.final_loss,
+                fit->log.final_gradient);
     fputc('\n', out);
     const char *h[] = {"method", "", "rows", "accuracy", "macro-F1"};
     const bool right[] = {false, false, true, true, true};

@@ -53,8 +53,9 @@ struct ml_scored {
 /* The evaluation: a table of every method (the model first, then the
  * baselines) and the model's confusion matrix and per-class recall; or the
  * same as one JSON object. `how` says which rows were scored and how;
- * train_ms is the saved model's training time (< 0: not trained here). */
-void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_dataset *ds,
-               const struct ml_scored *s, size_t n);
+ * train_ms is the saved model's training time (< 0: not trained here); fit,
+ * the model trained here (NULL: none), adds how its fit ended (logistic). */
+void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_model *fit,
+               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n);
 
 #endif
