@@ -47,8 +47,11 @@ int ml_dataset_load(const char *cmd, const char *path, const struct spoor_datase
         if (d->other)
             fprintf(stderr, "spoor %s: warning: dropped feature '%s': duplicate of '%s' (r = %.4f)\n", cmd, d->name,
                     d->other, d->r);
+        else if (d->kept)
+            fprintf(stderr, "spoor %s: warning: feature '%s' leaks: %s; kept (--keep-leaky)\n", cmd, d->name, d->reason);
         else
-            fprintf(stderr, "spoor %s: warning: dropped feature '%s': %s\n", cmd, d->name, d->reason);
+            fprintf(stderr, "spoor %s: warning: dropped feature '%s': %s%s\n", cmd, d->name, d->reason,
+                    d->leak ? "; --keep-leaky keeps it" : "");
     }
     if (ds->skipped_rows)
         fprintf(stderr,
