@@ -51,11 +51,12 @@ static bool one_to_one(const struct spoor_dataset *ds, size_t f, struct value_cl
     return ok && values >= 2;
 }
 
-/* Constant within every group, when some group has two rows or more. */
+/* Constant within every group but not across them (a feature constant
+ * everywhere says nothing), when some group has two rows or more. */
 static bool group_constant(const struct spoor_dataset *ds, size_t f, double *first, size_t *count)
 {
     memset(count, 0, ds->ngroups * sizeof *count);
-    bool repeated = false;
+    bool repeated = false, varies = false;
     for (size_t r = 0; r < ds->nrows; r++) {
         uint32_t g = ds->group[r];
         double v = ds->x[r * ds->nfeat + f];
@@ -65,8 +66,9 @@ static bool group_constant(const struct spoor_dataset *ds, size_t f, double *fir
             return false;
         else
             repeated = true;
+        varies = varies || v != ds->x[f];
     }
-    return repeated && ds->ngroups >= 2;
+    return repeated && varies;
 }
 
 void dataset_find_leaks(struct spoor_dataset *ds, bool drop)

@@ -92,8 +92,8 @@ void spoor_model_free(struct spoor_model *m);
  * predicted class (the first highest score). */
 uint32_t spoor_model_predict(const struct spoor_model *m, const double *row, double *scores);
 
-/* The validation part the MLP and logistic trainers carve from training rows
- * for early stopping (whole groups when ds has them): out->train keeps the
+/* The validation part the MLP trainer carves from training rows for early
+ * stopping (whole groups when ds has them): out->train keeps the
  * rest. An empty validation part when opts->val_frac is 0. */
 int spoor_model_val_split(const struct spoor_dataset *ds, const size_t *rows, size_t nrows,
                           const struct spoor_train_opts *opts, struct spoor_split *out, struct spoor_error *err);

@@ -209,7 +209,8 @@ int rule_train(const struct spoor_dataset *ds, const size_t *rows, size_t n, str
      * the bound prunes from a good rule on, then the gaps between them. */
     size_t **cuts = spoor_xcalloc(p + 1, sizeof *cuts), *ncuts = spoor_xcalloc(p + 1, sizeof *ncuts);
     struct cut_score *seed = spoor_xcalloc(p * (SEEDS + 1) + 1, sizeof *seed);
-    size_t *seed_at = spoor_xcalloc(p * (SEEDS + 1) + 1, sizeof *seed_at), *nseeds = spoor_xcalloc(p + 1, sizeof *nseeds);
+    size_t *seed_at = spoor_xcalloc(p * (SEEDS + 1) + 1, sizeof *seed_at);
+    size_t *nseeds = spoor_xcalloc(p + 1, sizeof *nseeds);
     for (size_t f = 0; f < p; f++) {
         cuts[f] = spoor_xcalloc(n + 1, sizeof **cuts);
         for (size_t j = 0; j < n; j++)

@@ -9,12 +9,13 @@ source "$(dirname "$0")/lib/common.sh"
 
 # 6 runs of 30 windows, two runs per class. a and b carry the class with
 # noise; code is 1/2/3 by class (the label spelled as a number); depth is a
-# run setting (constant within each run, differing between runs of a class).
-awk 'BEGIN { srand(3); print "run_id,a,b,code,depth,label";
+# run setting (constant within each run, differing between runs of a class);
+# one is 1 everywhere (constant, not a property of any run).
+awk 'BEGIN { srand(3); print "run_id,a,b,code,depth,one,label";
   split("seq seq rnd rnd mix mix", cls, " "); split("1 1 2 2 3 3", code, " ");
   for (r = 1; r <= 6; r++) for (w = 0; w < 30; w++) {
     c = cls[r]; a = (c == "seq" ? 0 : c == "rnd" ? 1 : 2) + rand() * 1.2; b = rand();
-    printf "run%d,%.5f,%.5f,%d,%d,%s\n", r, a, b, code[r], 4 * r, c } }' > "$WORK/runs.csv"
+    printf "run%d,%.5f,%.5f,%d,%d,1,%s\n", r, a, b, code[r], 4 * r, c } }' > "$WORK/runs.csv"
 
 "$SPOOR_BIN" train "$WORK/runs.csv" --label label --group run_id --cv logo --model rule -o "$WORK/m.json" \
   > "$WORK/out" 2> "$WORK/err" || fail "train: $(cat "$WORK/err")"
@@ -28,6 +29,10 @@ grep -q '"features": \["a", "b"\]' "$WORK/m.json" || fail "leaky features in the
 grep -q "feature 'code' leaks: .*; kept (--keep-leaky)" "$WORK/err" || fail "--keep-leaky warning: $(cat "$WORK/err")"
 grep -q '"features": \["a", "b", "code", "depth"\]' "$WORK/k.json" || fail "--keep-leaky dropped a feature"
 
+"$SPOOR_BIN" train "$WORK/runs.csv" --label label --group run_id --cv logo --model rule --keep-redundant \
+  --features a,one -o "$WORK/o.json" > /dev/null 2> "$WORK/err" || fail "train --keep-redundant"
+! grep -q "'one'" "$WORK/err" || fail "a feature constant everywhere called a group property: $(cat "$WORK/err")"
+
 # Without --group: depth is an ordinary feature, but run_id looks like a group id.
 "$SPOOR_BIN" train "$WORK/runs.csv" --label label --model rule -o "$WORK/r.json" > /dev/null 2> "$WORK/err" \
   || fail "train rows"
@@ -36,7 +41,8 @@ grep -q "rows are split at random, yet 'run_id' looks like a group id (6 values 
   || fail "no group-id warning: $(cat "$WORK/err")"
 "$SPOOR_BIN" train "$WORK/runs.csv" --label label --group run_id --split rows --model rule -o "$WORK/r.json" \
   > /dev/null 2> "$WORK/err" || fail "train --split rows"
-grep -q "'run_id' looks like a group id.*(without --split rows)" "$WORK/err" || fail "--split rows: $(cat "$WORK/err")"
+grep -q "warning: --split rows splits rows at random although --group run_id groups them" "$WORK/err" \
+  || fail "--split rows: $(cat "$WORK/err")"
 
 # A held-out 20 % of whole runs holds 2 of the 6, so at most 2 of 3 classes.
 "$SPOOR_BIN" train "$WORK/runs.csv" --label label --group run_id --model rule -o "$WORK/h.json" \
@@ -45,7 +51,7 @@ grep -q "the held-out groups have no '[a-z]*' row; scoring by leave-one-group-ou
   || fail "no fallback warning: $(cat "$WORK/err")"
 grep -q "^leave-one-group-out over 180 rows (6 folds.*; instead of a held-out split whose groups had no" "$WORK/out" \
   || fail "fallback not reported: $(head -2 "$WORK/out")"
-EXPECT_MAX_LINES=3 expect_fail 2 "no split to save" train "$WORK/runs.csv" --label label --group run_id --model rule \
+EXPECT_MAX_LINES=4 expect_fail 2 "no split to save" train "$WORK/runs.csv" --label label --group run_id --model rule \
   --save-split "$WORK/s.csv" -o "$WORK/h.json"
 
 # Logistic regression: trained to convergence, iterations and loss reported.

@@ -236,7 +236,10 @@ static int save_split(const struct cli *c, const struct spoor_dataset *ds, const
                       struct spoor_error *err)
 {
     struct spoor_split val;
-    int st = spoor_model_val_split(ds, split->train, split->ntrain, &c->train, &val, err);
+    struct spoor_train_opts o = c->train;
+    if (o.kind != SPOOR_MODEL_MLP)
+        o.val_frac = 0; /* only the MLP carves a validation part */
+    int st = spoor_model_val_split(ds, split->train, split->ntrain, &o, &val, err);
     if (st != SPOOR_OK)
         return st;
     const char **part = spoor_xcalloc(ds->nrows + 1, sizeof *part);
@@ -339,18 +342,22 @@ static int holdout(const struct cli *c, const struct spoor_dataset *ds, struct s
     return st;
 }
 
-/* Rows split at random (held out or in folds) while a column looks like a group id. */
+/* Rows split at random (held out or in folds) while the rows come in groups,
+ * given (--split rows) or guessed from a column's name. */
 static void warn_row_split(const struct cli *c, const struct spoor_dataset *ds)
 {
-    if (ds->group && !c->row_split)
+    if (ds->group) {
+        if (c->row_split && !c->cv)
+            fprintf(stderr, "spoor train: warning: --split rows splits rows at random although --group %s groups "
+                            "them: rows of one group on both sides leak\n", ds->group_name);
         return;
+    }
     for (size_t i = 0; i < ds->ngroup_like; i++)
         fprintf(stderr,
                 "spoor train: warning: rows are split at random, yet '%s' looks like a group id (%zu values repeated "
                 "over %zu rows): if rows that share a value are alike, the split leaks; --group %s holds whole "
-                "groups out%s\n",
-                ds->group_like[i].name, ds->group_like[i].distinct, ds->nrows, ds->group_like[i].name,
-                c->row_split ? " (without --split rows)" : "");
+                "groups out\n",
+                ds->group_like[i].name, ds->group_like[i].distinct, ds->nrows, ds->group_like[i].name);
 }
 
 static int run(const struct cli *c, const char *path, const struct spoor_load_opts *opts)

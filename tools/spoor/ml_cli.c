@@ -162,8 +162,10 @@ static void report_json(FILE *out, const char *how, double train_ms, const struc
     if (train_ms >= 0)
         fprintf(out, ", \"train_ms\": %.3f", train_ms);
     if (has_fit(fit))
-        fprintf(out, ", \"fit\": {\"iterations\": %zu, \"final_loss\": %.9g, \"final_gradient\": %.3g, \"converged\": %s}",
-                fit->log.iterations, fit->log.final_loss, fit->log.final_gradient, fit->log.converged ? "true" : "false");
+        fprintf(out,
+                ", \"fit\": {\"iterations\": %zu, \"final_loss\": %.9g, \"final_gradient\": %.3g, \"converged\": %s}",
+                fit->log.iterations, fit->log.final_loss, fit->log.final_gradient,
+                fit->log.converged ? "true" : "false");
     fprintf(out, ", \"classes\": [");
     for (size_t c = 0; c < ds->nclasses; c++) {
         fputs(c ? ", " : "", out);
