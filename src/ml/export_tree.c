@@ -15,11 +15,12 @@
 
 /* The least x_q with (float)(x_q / 65536) >= t, for t a multiple of 1/65536:
  * t * 65536 or, where floats are coarser than 1/65536, down to where rounding
- * reaches t (past 2^40 no Q16 input tells the difference). */
+ * reaches t. Past +-2^46 a threshold is beyond Q16 inputs (x_q saturates at
+ * 2^62 there) and stays t * 65536, saturated. */
 static long long split_q(float t)
 {
     long long hi = export_q_floor(t, SPOOR_EXPORT_IN_FRAC);
-    if (fabsf(t) >= 0x1p40f)
+    if (fabsf(t) >= 0x1p46f)
         return hi;
     long long lo = hi - export_q(nextafterf(t, INFINITY) - t, SPOOR_EXPORT_IN_FRAC) - 1;
     while (hi - lo > 1) { /* (float)(lo / 65536) < t <= (float)(hi / 65536) */
