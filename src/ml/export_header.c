@@ -17,6 +17,13 @@ static long long saturate(double v)
 
 long long export_q(double v, int frac) { return saturate(round(ldexp(v, frac))); }
 long long export_q_floor(double v, int frac) { return saturate(floor(ldexp(v, frac))); }
+long long spoor_export_input(double x) { return export_q_floor((float)x, SPOOR_EXPORT_IN_FRAC); }
+
+bool spoor_export_on_grid(double t)
+{
+    double scaled = ldexp(t, SPOOR_EXPORT_IN_FRAC);
+    return isfinite(t) && (double)(float)t == t && scaled == floor(scaled);
+}
 
 /* A C string literal (names may hold anything). */
 static void c_string(FILE *out, const char *s)
@@ -67,7 +74,7 @@ static int export_kind(struct emit *e, const struct spoor_model *m, bool fixed, 
     switch (m->kind) {
     case SPOOR_MODEL_MLP:
     case SPOOR_MODEL_LOGISTIC: return export_mlp(e, m, fixed, err);
-    case SPOOR_MODEL_RULE: export_rule(e, m, fixed); return SPOOR_OK;
+    case SPOOR_MODEL_RULE: return export_rule(e, m, fixed, err);
     case SPOOR_MODEL_TREES: return export_trees(e, m, fixed, err);
     }
     return SPOOR_OK;

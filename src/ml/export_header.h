@@ -17,6 +17,15 @@
  * frame: a fixed-point predict function may keep at most this much on it. */
 #define SPOOR_EXPORT_STACK_MAX 1024
 
+/* The Q16 input a value becomes, as the fixed-point header documents:
+ * floor((float)x * 65536), saturating at +-2^62. */
+long long spoor_export_input(double x);
+
+/* Whether threshold t is a float and a multiple of 1/65536: a model that
+ * goes left when (float)x < t on such thresholds is decided exactly alike by
+ * the fixed-point header (export_tree.c), for every input. */
+bool spoor_export_on_grid(double t);
+
 struct spoor_export_opts {
     const char *prefix;             /* names every symbol (a C identifier) */
     bool fixed;                     /* integer-only NAME_predict_fixed() */

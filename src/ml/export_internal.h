@@ -19,7 +19,7 @@ void export_local(struct emit *e, const char *type, const char *decl, size_t byt
 
 /* The predict function of each kind: float (double x[]) or fixed (long long x[] in Q16). */
 int export_mlp(struct emit *e, const struct spoor_model *m, bool fixed, struct spoor_error *err);
-void export_rule(struct emit *e, const struct spoor_model *m, bool fixed);
+int export_rule(struct emit *e, const struct spoor_model *m, bool fixed, struct spoor_error *err);
 int export_trees(struct emit *e, const struct spoor_model *m, bool fixed, struct spoor_error *err);
 
 /* v * 2^frac rounded to the nearest integer or down; saturating. */

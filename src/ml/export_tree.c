@@ -1,14 +1,13 @@
 /* Rules and boosted trees as C. A fixed-point input x_q stands for x_q / 65536.
  *
- * Trees: the float model goes left when (float)x < t. The integer threshold T
+ * Both kinds go left when (float)x < t (a rule by its definition, trees as
+ * XGBoost does), with t on the Q16 grid (rule_train and trees_train put it
+ * there). The integer threshold T
  * is the least x_q whose value rounds to a float >= t, so x_q < T exactly when
  * the float compare holds, for every integer x_q (float rounding is monotone).
  * A double x becomes x_q = floor((float)x * 65536): with t a multiple of
- * 1/65536 (trees_train puts it there) that floor keeps (float)x's side of t,
- * so the header takes every split the model takes, for every input.
- *
- * A rule's x <= t becomes x_q <= floor(t * 65536), exact for inputs on the Q16
- * grid. Tree leaves sum in Q24. */
+ * 1/65536 that floor keeps (float)x's side of t, so the header takes every
+ * split the model takes, for every input. Tree leaves sum in Q24. */
 #include "ml/export_internal.h"
 
 #include <math.h>
@@ -35,23 +34,35 @@ static long long split_q(float t)
 
 #define LEAF_FRAC 24
 
-void export_rule(struct emit *e, const struct spoor_model *m, bool fixed)
+/* A threshold off the grid: the fixed-point header could not decide as the model does. */
+static int off_grid(struct spoor_error *err, const char *what, long at, double t)
+{
+    return spoor_fail(err, SPOOR_EFORMAT,
+                      "%s %ld: threshold %.17g is not a float multiple of 1/65536, so integer inputs cannot take "
+                      "every split as the model does; train the model again with this spoor",
+                      what, at, t);
+}
+
+int export_rule(struct emit *e, const struct spoor_model *m, bool fixed, struct spoor_error *err)
 {
     const struct spoor_rule *r = &m->rule;
     FILE *out = e->out;
+    for (int n = 0; fixed && n < 3; n++)
+        if (!spoor_export_on_grid(r->thr[n]))
+            return off_grid(err, "rule cut", n, r->thr[n]);
     fprintf(out, "static inline int %s_predict%s(const %s *x)\n{\n", e->p, fixed ? "_fixed" : "",
             fixed ? "long long" : "double");
     for (int n = 0; n < 3; n++) {
         char decl[96];
         if (fixed)
-            snprintf(decl, sizeof decl, "c%d = x[%u] <= %lldLL", n, r->feat[n],
-                     export_q_floor(r->thr[n], SPOOR_EXPORT_IN_FRAC));
+            snprintf(decl, sizeof decl, "c%d = x[%u] < %lldLL", n, r->feat[n], split_q((float)r->thr[n]));
         else
-            snprintf(decl, sizeof decl, "c%d = x[%u] <= %.17g", n, r->feat[n], r->thr[n]);
+            snprintf(decl, sizeof decl, "c%d = (float)x[%u] < %.17g", n, r->feat[n], r->thr[n]);
         fprintf(out, "    /* %s */\n", m->feat_names[r->feat[n]]);
         export_local(e, "int", decl, sizeof(int), false);
     }
     fprintf(out, "    return c0 ? (c1 ? %u : %u) : (c2 ? %u : %u);\n}\n", r->leaf[0], r->leaf[1], r->leaf[2], r->leaf[3]);
+    return SPOOR_OK;
 }
 
 int export_trees(struct emit *e, const struct spoor_model *m, bool fixed, struct spoor_error *err)
@@ -61,10 +72,7 @@ int export_trees(struct emit *e, const struct spoor_model *m, bool fixed, struct
     const char *p = e->p;
     long off = fixed ? spoor_forest_off_grid(f, SPOOR_EXPORT_IN_FRAC) : -1;
     if (off >= 0)
-        return spoor_fail(err, SPOOR_EFORMAT,
-                          "node %ld: threshold %.9g is not a multiple of 1/65536, so integer inputs cannot take every "
-                          "split as the model does; train the model again with this spoor",
-                          off, (double)f->nodes[off].threshold);
+        return off_grid(err, "node", off, f->nodes[off].threshold);
     fprintf(out, "/* Nodes: feature (-1 = leaf), left, right, threshold, leaf value. */\n");
     fprintf(out, "struct %s_node {\n    int feature, left, right;\n    %s threshold, leaf;\n};\n", p,
             fixed ? "long long" : "float");

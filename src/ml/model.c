@@ -104,9 +104,9 @@ void mlp_forward(const struct spoor_dense *layers, size_t nlayers, const double 
 
 uint32_t rule_apply(const struct spoor_rule *r, const double *row)
 {
-    bool left = row[r->feat[0]] <= r->thr[0];
+    bool left = (float)row[r->feat[0]] < r->thr[0];
     int node = left ? 1 : 2;
-    bool second = row[r->feat[node]] <= r->thr[node];
+    bool second = (float)row[r->feat[node]] < r->thr[node];
     return r->leaf[(left ? 0 : 2) + (second ? 0 : 1)];
 }
 

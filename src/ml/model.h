@@ -25,9 +25,10 @@ struct spoor_dense {
     double *w, *b;
 };
 
-/* A depth-2 decision rule on raw (unscaled) features: the root splits on
- * feat[0] <= thr[0]; its left side then on feat[1] <= thr[1], its right side on
- * feat[2] <= thr[2]; leaf[0..3] are the classes of the four outcomes in order
+/* A depth-2 decision rule on raw (unscaled) features: the root goes left when
+ * (float)feat[0] < thr[0]; its left side then splits on feat[1] and thr[1],
+ * its right side on feat[2] and thr[2], alike; thresholds are floats on the
+ * Q16 grid (rule.c says why); leaf[0..3] are the classes of the four outcomes in order
  * (left-left, left-right, right-left, right-right). */
 struct spoor_rule {
     uint32_t feat[3];

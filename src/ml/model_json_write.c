@@ -63,8 +63,8 @@ static void write_rule(FILE *out, const struct spoor_model *m)
         fputs(i ? ", " : "", out);
         str(out, m->class_names[r->leaf[i]]);
     }
-    fprintf(out, "],\n           \"reads\": \"x[feature0] <= threshold0 ? (x[feature1] <= threshold1 ? leaf0 : leaf1)"
-                 " : (x[feature2] <= threshold2 ? leaf2 : leaf3)\"}");
+    fprintf(out, "],\n           \"reads\": \"(float)x[feature0] < threshold0 ? ((float)x[feature1] < threshold1 ? leaf0 : leaf1)"
+                 " : ((float)x[feature2] < threshold2 ? leaf2 : leaf3)\"}");
 }
 
 #define NODE_FIELD(out, f, field, fmt, cast)                                         \

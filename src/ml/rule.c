@@ -1,8 +1,15 @@
 /* The best depth-2 decision rule: a root split and one split per side, with
  * the majority class of each of the four leaves, chosen to maximise training
- * accuracy over every feature pair and every cut (a midpoint between two
- * adjacent distinct values) of every feature. A strong, readable baseline:
- * a weaker search (quantile cuts) would make any model look good beside it.
+ * accuracy over every feature pair and every cut of every feature. A strong,
+ * readable baseline: a weaker search (quantile cuts) would make any model
+ * look good beside it.
+ *
+ * A row goes left when (float)x < t, t a float on the Q16 grid, so that the
+ * fixed-point header decides every row as the model does (export_tree.c).
+ * Cuts therefore fall between adjacent values whose Q16 inputs
+ * floor((float)x * 65536) differ: values closer than that are one value to
+ * the rule, in training as in the header, and training accuracy is the
+ * model's.
  *
  * The best split of each side under one root cut sweeps every feature's rows
  * in sorted order once, both sides together: O(features * rows). Root cuts
@@ -12,15 +19,17 @@
  * gains rows; so between two cuts a and b no cut scores more than
  * min(L(b) + R(a), L(a) + R(a) + moved, rows - errors_left(a) - errors_right(b)),
  * and an interval whose bound cannot beat the best so far is skipped. */
+#include "ml/export_header.h"
 #include "ml/model_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SEEDS 16 /* root cuts per feature scored before the search between them */
 
 /* One feature's rows (positions 0..n-1) in ascending order of value, and
- * whether a cut may follow each position (the next value differs). */
+ * whether a cut may follow each position (the next value's Q16 input differs). */
 struct sorted {
     size_t *order;
     bool *cut_after;
@@ -47,9 +56,20 @@ static void sort_feature(const double *v, size_t n, struct sorted *s)
     s->cut_after = spoor_xcalloc(n + 1, sizeof *s->cut_after);
     for (size_t i = 0; i < n; i++) {
         s->order[i] = kv[i].i;
-        s->cut_after[i] = i + 1 < n && kv[i].v != kv[i + 1].v;
+        s->cut_after[i] = i + 1 < n && spoor_export_input(kv[i].v) != spoor_export_input(kv[i + 1].v);
     }
     free(kv);
+}
+
+/* The threshold of a cut between values a < b whose Q16 inputs ka < kb
+ * differ: a grid point near the middle, a float with (float)a < t <= (float)b.
+ * k / 65536 is a float for |k| < 2^23; past that the middle may not be, but
+ * kb / 65536 is (float)b itself (or 2^46, where inputs saturate). */
+static double cut_between(double a, double b)
+{
+    long long ka = spoor_export_input(a), kb = spoor_export_input(b);
+    double mid = ldexp((double)(ka + 1 + (kb - 1 - ka) / 2), -SPOOR_EXPORT_IN_FRAC);
+    return (double)(float)mid == mid ? mid : ldexp((double)kb, -SPOOR_EXPORT_IN_FRAC);
 }
 
 static uint32_t argmax(const size_t *count, size_t k)
@@ -111,8 +131,8 @@ static void best_sides(const struct rows *r, const uint8_t *side, size_t *const 
                         rt = right, rc = c;
                 }
                 if (l + rt > best[s].correct) {
-                    double a = v[i], b = v[so->order[j + 1]];
-                    best[s] = (struct side_best){.correct = l + rt, .feat = (uint32_t)f, .thr = a + (b - a) / 2,
+                    best[s] = (struct side_best){.correct = l + rt, .feat = (uint32_t)f,
+                                                 .thr = cut_between(v[i], v[so->order[j + 1]]),
                                                  .leaf = {(uint32_t)lc, (uint32_t)rc}};
                 }
             }
@@ -152,7 +172,7 @@ static struct cut_score score_cut(struct search *st, size_t f, size_t pos)
         st->best_correct = b[0].correct + b[1].correct;
         double a = r->v[f * r->n + so->order[pos]], c = r->v[f * r->n + so->order[pos + 1]];
         *st->rule = (struct spoor_rule){.feat = {(uint32_t)f, b[0].feat, b[1].feat},
-                                        .thr = {a + (c - a) / 2, b[0].thr, b[1].thr},
+                                        .thr = {cut_between(a, c), b[0].thr, b[1].thr},
                                         .leaf = {b[0].leaf[0], b[0].leaf[1], b[1].leaf[0], b[1].leaf[1]}};
     }
     return (struct cut_score){.pos = pos, .side = {b[0].correct, b[1].correct}};

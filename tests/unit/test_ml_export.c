@@ -1,6 +1,6 @@
 /* Exported C headers, compiled with gcc as a kernel module would include
- * them: boosted trees in fixed point take every split as the float model
- * does, on a feature equal to each split value and one float ulp either side;
+ * them: boosted trees and the rule baseline in fixed point take every split
+ * as the float model does, on a feature equal to each split value and one float ulp either side;
  * a model saved with thresholds off the Q16 grid is refused; the stated
  * stack figure bounds what gcc -fstack-usage measures, and a function over
  * 1 KiB is refused unless its buffers are static. */
@@ -118,6 +118,68 @@ static void check_driver(const char *rows_path, bool raw, const uint32_t *want, 
     assert_int_equal(got, n);
 }
 
+/* One split of a model: its feature and threshold (a float on the Q16 grid). */
+struct split {
+    int feature;
+    float t;
+};
+
+/* Exports m as float (mf.h) and fixed-point (mq.h) headers and checks both
+ * take every split as the model does: its feature at the threshold and one
+ * float ulp either side, as doubles and as the double just below (one the
+ * float model rounds onto the threshold), the other features from a few
+ * training rows; and as Q16 integers T - 2 .. T + 1 around the threshold. */
+static void check_splits(const struct spoor_model *m, const struct spoor_dataset *ds, const struct split *sp,
+                         size_t nsplits)
+{
+    struct spoor_error err = {0};
+    assert_int_equal(export(m, "mf.h", &(struct spoor_export_opts){.prefix = "mf"}, NULL, &err), SPOOR_OK);
+    assert_int_equal(export(m, "mq.h", &(struct spoor_export_opts){.prefix = "mq", .fixed = true}, NULL, &err),
+                     SPOOR_OK);
+    testutil_write("driver.c", driver, strlen(driver));
+    const char *dir = testutil_tmpdir();
+    run("gcc -std=c11 -O2 -Wall -Werror -I%s -o %s/driver %s/driver.c -lm", dir, dir, dir);
+
+    char rows_path[4200], raw_path[4200];
+    snprintf(rows_path, sizeof rows_path, "%s/rows.txt", dir);
+    snprintf(raw_path, sizeof raw_path, "%s/raw.txt", dir);
+    FILE *rows = fopen(rows_path, "w"), *raw = fopen(raw_path, "w");
+    size_t n = 0, nraw = 0, cap = 8 * nsplits * 5;
+    uint32_t *want = calloc(cap, sizeof *want), *want_raw = calloc(cap, sizeof *want_raw);
+    for (size_t i = 0; i < nsplits; i++) {
+        float t = sp[i].t;
+        double at[4] = {nextafterf(t, -INFINITY), t, nextafterf(t, INFINITY), 0};
+        at[3] = nextafter((double)t, -INFINITY); /* rounds to t as a float */
+        long long tq = (long long)floor(ldexp(t, SPOOR_EXPORT_IN_FRAC));
+        for (size_t base = 0; base < ds->nrows; base += ds->nrows / 4) {
+            double row[3], scores[3];
+            for (int k = 0; k < 4; k++) {
+                memcpy(row, ds->x + base * ds->nfeat, sizeof row);
+                row[sp[i].feature] = at[k];
+                want[n++] = spoor_model_predict(m, row, scores);
+                fprintf(rows, "%.17g %.17g %.17g\n", row[0], row[1], row[2]);
+            }
+            for (long long d = -2; d <= 1; d++) {
+                long long q[3];
+                for (int k = 0; k < 3; k++) {
+                    q[k] = (long long)floor(ldexp(ds->x[base * ds->nfeat + k], SPOOR_EXPORT_IN_FRAC));
+                    if (k == sp[i].feature)
+                        q[k] = tq + d;
+                    row[k] = ldexp((double)q[k], -SPOOR_EXPORT_IN_FRAC);
+                }
+                want_raw[nraw++] = spoor_model_predict(m, row, scores);
+                fprintf(raw, "%lld %lld %lld\n", q[0], q[1], q[2]);
+            }
+        }
+    }
+    fclose(rows);
+    fclose(raw);
+    check_driver(rows_path, false, want, n);
+    check_driver(raw_path, true, want_raw, nraw);
+    free(want_raw);
+    free(want);
+}
+
 static void trees_fixed_takes_every_split_as_float(void **state)
 {
     struct spoor_dataset *ds = fine_values();
@@ -129,60 +191,32 @@ static void trees_fixed_takes_every_split_as_float(void **state)
     struct spoor_model *m = train(ds, &o);
     const struct spoor_forest *f = &m->forest;
     assert_int_equal(spoor_forest_off_grid(f, SPOOR_EXPORT_IN_FRAC), -1);
-    struct spoor_error err = {0};
-    assert_int_equal(export(m, "mf.h", &(struct spoor_export_opts){.prefix = "mf"}, NULL, &err), SPOOR_OK);
-    assert_int_equal(export(m, "mq.h", &(struct spoor_export_opts){.prefix = "mq", .fixed = true}, NULL, &err),
-                     SPOOR_OK);
-    testutil_write("driver.c", driver, strlen(driver));
-    const char *dir = testutil_tmpdir();
-    run("gcc -std=c11 -O2 -Wall -Werror -I%s -o %s/driver %s/driver.c -lm", dir, dir, dir);
+    struct split *sp = calloc(f->nnodes, sizeof *sp);
+    size_t nsplits = 0;
+    for (size_t i = 0; i < f->nnodes; i++)
+        if (f->nodes[i].feature >= 0)
+            sp[nsplits++] = (struct split){f->nodes[i].feature, f->nodes[i].threshold};
+    assert_true(nsplits >= 8);
+    check_splits(m, ds, sp, nsplits);
+    free(sp);
+    spoor_model_free(m);
+    spoor_dataset_free(ds);
+}
 
-    /* Every split: its feature at the threshold and one float ulp either side,
-     * as doubles and as the float just below (a double the float model rounds
-     * onto the threshold), the other features from a few training rows; and
-     * as Q16 integers T - 2 .. T + 1 around the threshold. */
-    char rows_path[4200], raw_path[4200];
-    snprintf(rows_path, sizeof rows_path, "%s/rows.txt", dir);
-    snprintf(raw_path, sizeof raw_path, "%s/raw.txt", dir);
-    FILE *rows = fopen(rows_path, "w"), *raw = fopen(raw_path, "w");
-    size_t n = 0, nraw = 0, splits = 0, cap = 8 * f->nnodes * 5;
-    uint32_t *want = calloc(cap, sizeof *want), *want_raw = calloc(cap, sizeof *want_raw);
-    for (size_t i = 0; i < f->nnodes; i++) {
-        if (f->nodes[i].feature < 0)
-            continue;
-        splits++;
-        float t = f->nodes[i].threshold;
-        double at[4] = {nextafterf(t, -INFINITY), t, nextafterf(t, INFINITY), 0};
-        at[3] = nextafter((double)t, -INFINITY); /* rounds to t as a float */
-        long long tq = (long long)floor(ldexp(t, SPOOR_EXPORT_IN_FRAC));
-        for (size_t base = 0; base < ds->nrows; base += ds->nrows / 4) {
-            double row[3], scores[3];
-            for (int k = 0; k < 4; k++) {
-                memcpy(row, ds->x + base * ds->nfeat, sizeof row);
-                row[f->nodes[i].feature] = at[k];
-                want[n++] = spoor_model_predict(m, row, scores);
-                fprintf(rows, "%.17g %.17g %.17g\n", row[0], row[1], row[2]);
-            }
-            for (long long d = -2; d <= 1; d++) {
-                long long q[3];
-                for (int k = 0; k < 3; k++) {
-                    q[k] = (long long)floor(ldexp(ds->x[base * ds->nfeat + k], SPOOR_EXPORT_IN_FRAC));
-                    if (k == f->nodes[i].feature)
-                        q[k] = tq + d;
-                    row[k] = ldexp((double)q[k], -SPOOR_EXPORT_IN_FRAC);
-                }
-                want_raw[nraw++] = spoor_model_predict(m, row, scores);
-                fprintf(raw, "%lld %lld %lld\n", q[0], q[1], q[2]);
-            }
-        }
-    }
-    fclose(rows);
-    fclose(raw);
-    assert_true(splits >= 8);
-    check_driver(rows_path, false, want, n);
-    check_driver(raw_path, true, want_raw, nraw);
-    free(want_raw);
-    free(want);
+/* The rule baseline likewise: its three cuts, on values that fall between
+ * multiples of 1/65536. */
+static void rule_fixed_takes_every_cut_as_float(void **state)
+{
+    struct spoor_dataset *ds = fine_values();
+    struct spoor_train_opts o;
+    spoor_train_opts_default(&o);
+    o.kind = SPOOR_MODEL_RULE;
+    struct spoor_model *m = train(ds, &o);
+    const struct spoor_rule *r = &m->rule;
+    struct split sp[3];
+    for (int n = 0; n < 3; n++)
+        sp[n] = (struct split){(int)r->feat[n], (float)r->thr[n]};
+    check_splits(m, ds, sp, 3);
     spoor_model_free(m);
     spoor_dataset_free(ds);
 }
@@ -195,7 +229,7 @@ static void trees_fixed_takes_every_split_as_float(void **state)
     "-1, 0, -1, 1], \"gain\": [1, 0, 0, 1, 0, 0]}}"
 
 /* A model from before the grid (or edited by hand) cannot promise the same splits. */
-static void trees_off_grid_refused(void **state)
+static void off_grid_refused(void **state)
 {
     static const char off[] = TREES_JSON("0.300010011"), on[] = TREES_JSON("0.30000305175781250");
     struct spoor_model *m = NULL;
@@ -203,12 +237,22 @@ static void trees_off_grid_refused(void **state)
     assert_int_equal(spoor_model_parse(off, strlen(off), "off", &m, &err), SPOOR_OK);
     assert_int_equal(export(m, "off.h", &(struct spoor_export_opts){.prefix = "q", .fixed = true}, NULL, &err),
                      SPOOR_EFORMAT);
-    assert_non_null(strstr(err.msg, "not a multiple of 1/65536"));
+    assert_non_null(strstr(err.msg, "not a float multiple of 1/65536"));
     assert_int_equal(export(m, "off_float.h", &(struct spoor_export_opts){.prefix = "f"}, NULL, &err), SPOOR_OK);
     spoor_model_free(m);
     assert_int_equal(spoor_model_parse(on, strlen(on), "on", &m, &err), SPOOR_OK);
     assert_int_equal(export(m, "on.h", &(struct spoor_export_opts){.prefix = "q", .fixed = true}, NULL, &err),
                      SPOOR_OK);
+    spoor_model_free(m);
+    /* A rule from before the grid (a midpoint cut). */
+    static const char rule[] =
+        "{\"format\": \"spoor-model\", \"version\": 1, \"kind\": \"rule\", \"label\": \"y\", \"features\": "
+        "[\"a\"], \"classes\": [\"x\", \"z\"], \"rule\": {\"feature\": [\"a\", \"a\", \"a\"], \"threshold\": "
+        "[0.5, 0.25, 0.300010011], \"leaf\": [\"x\", \"z\", \"x\", \"z\"]}}";
+    assert_int_equal(spoor_model_parse(rule, strlen(rule), "rule", &m, &err), SPOOR_OK);
+    assert_int_equal(export(m, "rule.h", &(struct spoor_export_opts){.prefix = "q", .fixed = true}, NULL, &err),
+                     SPOOR_EFORMAT);
+    assert_non_null(strstr(err.msg, "rule cut 2: threshold 0.300010011"));
     spoor_model_free(m);
 }
 
@@ -286,7 +330,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(trees_fixed_takes_every_split_as_float),
-        cmocka_unit_test(trees_off_grid_refused),
+        cmocka_unit_test(rule_fixed_takes_every_cut_as_float),
+        cmocka_unit_test(off_grid_refused),
         cmocka_unit_test(stack_stated_and_limited),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
