@@ -260,14 +260,19 @@ static int build_rows(const struct spoor_table *t, const struct chosen *ch, cons
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Distinct present values of a column, by their text. */
-static size_t distinct_values(const struct spoor_table *t, const struct spoor_column *col)
+/* A column's distinct values, and its blocks: runs of consecutive rows with
+ * one value (empty cells skipped). */
+static size_t distinct_values(const struct spoor_table *t, const struct spoor_column *col, size_t *blocks)
 {
     char **v = spoor_xcalloc(t->nrows + 1, sizeof *v), buf[40];
     size_t n = 0, distinct = 0;
+    *blocks = 0;
     for (size_t r = 0; r < t->nrows; r++) {
         const char *s = cell_text(t, col, r, buf, sizeof buf);
-        if (s)
-            v[n++] = spoor_xstrdup(s);
+        if (!s)
+            continue;
+        *blocks += n == 0 || strcmp(s, v[n - 1]) != 0;
+        v[n++] = spoor_xstrdup(s);
     }
     qsort(v, n, sizeof *v, cmp_str);
     for (size_t i = 0; i < n; i++)
@@ -278,7 +283,11 @@ static size_t distinct_values(const struct spoor_table *t, const struct spoor_co
     return distinct;
 }
 
-/* Columns but the label named like group ids whose values repeat. */
+/* Columns but the label named like group ids whose values repeat, each
+ * value's rows in one block: a file written group by group (run_id: one run's
+ * windows together). A value recurring in blocks apart is an ordinal within
+ * groups (window_id: 0..47 in every run) or an attribute, not a group id; a
+ * file whose rows are shuffled hides its group id from this guess. */
 static void find_group_like(const struct spoor_table *t, const struct spoor_dataset_spec *spec,
                             struct spoor_dataset *ds)
 {
@@ -286,8 +295,8 @@ static void find_group_like(const struct spoor_table *t, const struct spoor_data
         const char *name = col_name(t, &t->cols[c]);
         if ((spec->label && strcmp(spec->label, name) == 0) || !dataset_id_like_name(name))
             continue;
-        size_t distinct = distinct_values(t, &t->cols[c]);
-        if (distinct < 2 || distinct >= t->nrows)
+        size_t blocks = 0, distinct = distinct_values(t, &t->cols[c], &blocks);
+        if (distinct < 2 || distinct >= t->nrows || blocks != distinct)
             continue;
         ds->group_like = spoor_xrealloc(ds->group_like, (ds->ngroup_like + 1) * sizeof *ds->group_like);
         ds->group_like[ds->ngroup_like++] = (struct spoor_dataset_group_like){.name = spoor_xstrdup(name),

@@ -8,7 +8,8 @@
  *   iodepth or run_*): held out run by run, it identifies the run, not the
  *   rows' behaviour.
  * - Without groups, a column that looks like a group id (a name such as
- *   run_id or *_id, values repeated over rows) means a random row split puts
+ *   run_id or *_id, values repeated over rows, each value's rows in one
+ *   block: dataset.c) means a random row split puts
  *   rows of one group on both sides. */
 #include "ml/dataset_internal.h"
 

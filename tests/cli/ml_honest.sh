@@ -39,6 +39,15 @@ grep -q '"features": \["a", "b", "code", "depth"\]' "$WORK/k.json" || fail "--ke
 ! grep -q "'depth'" "$WORK/err" || fail "depth flagged without groups: $(cat "$WORK/err")"
 grep -q "rows are split at random, yet 'run_id' looks like a group id (6 values repeated over 180 rows)" "$WORK/err" \
   || fail "no group-id warning: $(cat "$WORK/err")"
+# window_id numbers the windows of each run (0..29 in every run): an ordinal
+# within groups, not a group id; run_id still is one.
+awk -F, 'BEGIN { OFS = "," } NR == 1 { print $0, "window_id"; next } { print $0, (NR - 2) % 30 }' "$WORK/runs.csv" \
+  > "$WORK/windows.csv"
+"$SPOOR_BIN" train "$WORK/windows.csv" --label label --features a,b --model rule -o "$WORK/w.json" > /dev/null \
+  2> "$WORK/err" || fail "train windows"
+! grep -q "'window_id' looks like a group id" "$WORK/err" || fail "window_id named a group id: $(cat "$WORK/err")"
+grep -q "'run_id' looks like a group id (6 values repeated over 180 rows)" "$WORK/err" \
+  || fail "run_id not named beside window_id: $(cat "$WORK/err")"
 "$SPOOR_BIN" train "$WORK/runs.csv" --label label --group run_id --split rows --model rule -o "$WORK/r.json" \
   > /dev/null 2> "$WORK/err" || fail "train --split rows"
 grep -q "warning: --split rows splits rows at random although --group run_id groups them" "$WORK/err" \
