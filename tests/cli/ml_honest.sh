@@ -89,3 +89,22 @@ grep -q "#define Q_STACK_BYTES 28$" "$WORK/q.h" || fail "header lacks Q_STACK_BY
 grep -q "static long long a0\[128\];" "$WORK/q.h" || fail "buffers not static"
 "$SPOOR_BIN" export-model "$WORK/m.json" --fixed-point --prefix q -o "$WORK/r.h" > "$WORK/out" || fail "rule export"
 grep -q "q_predict_fixed keeps 12 bytes of locals on the stack$" "$WORK/out" || fail "rule stack: $(cat "$WORK/out")"
+
+# importance applies the same leak check: drops code and depth (warned),
+# keeps them with --keep-leaky; eval warns about a model's leaky feature.
+"$SPOOR_BIN" importance "$WORK/runs.csv" --target label --group run_id --methods corr --format csv \
+  > "$WORK/imp.csv" 2> "$WORK/err" || fail "importance: $(cat "$WORK/err")"
+grep -q "warning: dropped feature code (its values match the classes one to one.*--keep-leaky keeps it" "$WORK/err" \
+  || fail "importance one-to-one: $(cat "$WORK/err")"
+grep -q "warning: dropped feature depth (constant within every group" "$WORK/err" \
+  || fail "importance group-constant: $(cat "$WORK/err")"
+! grep -q ",code,\|,depth," "$WORK/imp.csv" || fail "importance ranked a leaky feature: $(cat "$WORK/imp.csv")"
+"$SPOOR_BIN" importance "$WORK/runs.csv" --target label --group run_id --methods corr --format csv --keep-leaky \
+  > "$WORK/imp.csv" 2> "$WORK/err" || fail "importance --keep-leaky: $(cat "$WORK/err")"
+grep -q "warning: feature code leaks: .*; kept (--keep-leaky)" "$WORK/err" || fail "importance kept: $(cat "$WORK/err")"
+grep -q ",code," "$WORK/imp.csv" || fail "importance --keep-leaky dropped code"
+"$SPOOR_BIN" eval "$WORK/k.json" "$WORK/runs.csv" --group run_id > /dev/null 2> "$WORK/err" || fail "eval"
+grep -q "spoor eval: warning: feature 'code' leaks: .*; kept (the model uses it" "$WORK/err" \
+  || fail "eval leak warning: $(cat "$WORK/err")"
+"$SPOOR_BIN" eval "$WORK/m.json" "$WORK/runs.csv" --group run_id > /dev/null 2> "$WORK/err" || fail "eval m"
+! grep -q "leaks" "$WORK/err" || fail "eval warned about a model without leaky features: $(cat "$WORK/err")"

@@ -47,8 +47,9 @@ int ml_dataset_load(const char *cmd, const char *path, const struct spoor_datase
         if (d->other)
             fprintf(stderr, "spoor %s: warning: dropped feature '%s': duplicate of '%s' (r = %.4f)\n", cmd, d->name,
                     d->other, d->r);
-        else if (d->kept)
-            fprintf(stderr, "spoor %s: warning: feature '%s' leaks: %s; kept (--keep-leaky)\n", cmd, d->name, d->reason);
+        else if (d->kept) /* a saved model's features are fixed: it uses the feature */
+            fprintf(stderr, "spoor %s: warning: feature '%s' leaks: %s; kept (%s)\n", cmd, d->name, d->reason,
+                    spec->classes ? "the model uses it; its scores here may be too good" : "--keep-leaky");
         else
             fprintf(stderr, "spoor %s: warning: dropped feature '%s': %s%s\n", cmd, d->name, d->reason,
                     d->leak ? "; --keep-leaky keeps it" : "");
@@ -75,7 +76,7 @@ int ml_model_dataset_load(const char *cmd, const char *model_path, const char *p
     struct spoor_dataset_spec spec = {.features = (const char *const *)m->feat_names, .nfeatures = m->nfeat,
                                       .exact = true, .label = with_label ? m->label_name : NULL,
                                       .classes = (const char *const *)m->class_names, .nclasses = m->nclasses,
-                                      .group = group};
+                                      .group = group, .leaks = with_label ? SPOOR_LEAKS_WARN : SPOOR_LEAKS_IGNORE};
     int code = ml_dataset_load(cmd, path, &spec, opts, ds);
     if (code) {
         spoor_model_free(*model);
