@@ -20,7 +20,8 @@ int ml_dataset_load(const char *cmd, const char *path, const struct spoor_datase
                     const struct spoor_load_opts *opts, struct spoor_dataset **out);
 
 /* Loads the model at model_path and the dataset holding its features (label
- * as the model names it when with_label, numbered by the model's classes).
+ * as the model names it when with_label, numbered by the model's classes;
+ * with the label, a leaky feature is warned about and kept).
  * Returns 0, or the exit code after printing why. */
 struct spoor_model;
 int ml_model_dataset_load(const char *cmd, const char *model_path, const char *path, bool with_label,
