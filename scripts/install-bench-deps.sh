@@ -12,6 +12,7 @@ packages=(
   time              # /usr/bin/time -v for peak RSS
   nodejs npm        # the DuckDB peer
   python3-torch     # the PyTorch peer of spoor train (bench/ml)
+  python3-sklearn   # reference depth-2 tree and logistic regression (bench/ml)
 )
 
 missing=()

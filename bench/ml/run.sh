@@ -7,12 +7,15 @@
 #  - the MLP on all 864 rows for 60 epochs (target < 1 s);
 #  - the source pipeline reproduced (its 5 inputs built with spoor sql as its
 #    script built them, a stratified random 80/20 split) per seed;
-#  - leave-one-run-out accuracy of every model and baseline;
-#  - fixed-point against floating-point header predictions on every row, and
-#    the inference cost of each per window.
+#  - leave-one-run-out accuracy of every model and baseline, beside
+#    scikit-learn's depth-2 tree and converged logistic regression
+#    (sklearn_ref.py) for the rule and logistic models;
+#  - fixed-point against floating-point header predictions on every row, the
+#    inference cost of each per window, and the fixed-point function's stack.
 # Prints markdown tables of MEDIANS and RATIOS with PASS/FAIL (report.py).
 #
-# usage: bench/ml/run.sh   (after `make build`; python3-torch for /usr/bin/python3)
+# usage: bench/ml/run.sh   (after `make build`; python3-torch and python3-sklearn
+#        for /usr/bin/python3: scripts/install-bench-deps.sh)
 # env:   SPOOR=path/to/spoor  BENCH_OUT=dir  BENCH_SEEDS="1 2 3 4 5"  SPOOR_DATA=../shared/data
 set -euo pipefail
 
@@ -22,6 +25,7 @@ data=${SPOOR_DATA:-$root/../shared/data}/iopattern/consolidated_dataset.csv
 features=trace_avg_sector_distance,trace_sector_jump_ratio,bw_mean_kbps
 [ -f "$data" ] || die "no dataset at $data (set SPOOR_DATA)"
 need_py torch
+need_py sklearn
 
 results_dir ml-results
 results=$res/results.jsonl
@@ -66,13 +70,16 @@ for model in mlp trees logistic rule; do
   record "logo_$model" "$(cat "$res/logo_eval_$model.json")"
 done
 
+echo "bench: scikit-learn's depth-2 tree and logistic regression, leave-one-run-out" >&2
+record sklearn_ref "$("$py" "$here/sklearn_ref.py" "$data" "$features" label run_id 1e-4)"
+
 echo "bench: fixed-point against floating-point headers" >&2
 awk -F, -v want="$features" 'NR == 1 { n = split(want, w, ","); for (i = 1; i <= NF; i++) col[$i] = i; next }
   { line = ""; for (k = 1; k <= n; k++) line = line (k > 1 ? " " : "") $col[w[k]]; print line }' "$data" > "$res/x.txt"
-for model in mlp trees; do
+for model in mlp trees logistic rule; do
   m=$res/logo_$model.json
-  "$spoor" export-model "$m" -o "$res/mf.h" --prefix mf
-  "$spoor" export-model "$m" -o "$res/mq.h" --prefix mq --fixed-point
+  "$spoor" export-model "$m" -o "$res/mf.h" --prefix mf > /dev/null
+  stack=$("$spoor" export-model "$m" -o "$res/mq.h" --prefix mq --fixed-point | sed 's/.* keeps \([0-9]*\) bytes.*/\1/')
   cc -std=c11 -O2 -DFLOAT_HEADER="\"$res/mf.h\"" -DFIXED_HEADER="\"$res/mq.h\"" -o "$res/check" \
     "$root/tests/ml/header_check.c" -lm
   "$res/check" < "$res/x.txt" > "$res/classes_$model.txt"
@@ -83,6 +90,7 @@ for model in mlp trees; do
   for run in 1 2 3 4 5; do
     "$res/check" bench 2000 < "$res/x.txt" > "$res/ns_$model$run.txt"
     record "header_$model" "{\"rows\": $(wc -l < "$res/x.txt"), \"fixed_agrees\": $agree, \"float_agrees_spoor\": $same,
+      \"fixed_stack\": $stack,
       \"float_ns\": $(awk '/float_ns/ { print $2 }' "$res/ns_$model$run.txt"),
       \"fixed_ns\": $(awk '/fixed_ns/ { print $2 }' "$res/ns_$model$run.txt")}"
   done

@@ -92,8 +92,7 @@ static bool reserved(const struct spoor_dataset_spec *spec, const char *name)
 
 static void note_not_numeric(struct spoor_dataset *ds, const char *name)
 {
-    ds->dropped = spoor_xrealloc(ds->dropped, (ds->ndropped + 1) * sizeof *ds->dropped);
-    ds->dropped[ds->ndropped++] = (struct spoor_dataset_drop){.name = spoor_xstrdup(name), .reason = "not numeric"};
+    dataset_note_drop(ds, &(struct spoor_dataset_drop){.name = (char *)name, .reason = "not numeric"});
 }
 
 /* Feature columns by name or glob, in the order asked. */
@@ -258,6 +257,53 @@ static int build_rows(const struct spoor_table *t, const struct chosen *ch, cons
     return ds->nrows ? SPOOR_OK : spoor_fail(err, SPOOR_EFORMAT, "%s: no complete row", ds->path);
 }
 
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Distinct present values of a column, by their text. */
+/* A column's distinct values, and its blocks: runs of consecutive rows with
+ * one value (empty cells skipped). */
+static size_t distinct_values(const struct spoor_table *t, const struct spoor_column *col, size_t *blocks)
+{
+    char **v = spoor_xcalloc(t->nrows + 1, sizeof *v), buf[40];
+    size_t n = 0, distinct = 0;
+    *blocks = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *s = cell_text(t, col, r, buf, sizeof buf);
+        if (!s)
+            continue;
+        *blocks += n == 0 || strcmp(s, v[n - 1]) != 0;
+        v[n++] = spoor_xstrdup(s);
+    }
+    qsort(v, n, sizeof *v, cmp_str);
+    for (size_t i = 0; i < n; i++)
+        distinct += i == 0 || strcmp(v[i], v[i - 1]) != 0;
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    return distinct;
+}
+
+/* Columns but the label named like group ids whose values repeat, each
+ * value's rows in one block: a file written group by group (run_id: one run's
+ * windows together). A value recurring in blocks apart is an ordinal within
+ * groups (window_id: 0..47 in every run) or an attribute, not a group id; a
+ * file whose rows are shuffled hides its group id from this guess. */
+static void find_group_like(const struct spoor_table *t, const struct spoor_dataset_spec *spec,
+                            struct spoor_dataset *ds)
+{
+    for (size_t c = 0; c < t->ncols; c++) {
+        const char *name = col_name(t, &t->cols[c]);
+        if ((spec->label && strcmp(spec->label, name) == 0) || !dataset_id_like_name(name))
+            continue;
+        size_t blocks = 0, distinct = distinct_values(t, &t->cols[c], &blocks);
+        if (distinct < 2 || distinct >= t->nrows || blocks != distinct)
+            continue;
+        ds->group_like = spoor_xrealloc(ds->group_like, (ds->ngroup_like + 1) * sizeof *ds->group_like);
+        ds->group_like[ds->ngroup_like++] = (struct spoor_dataset_group_like){.name = spoor_xstrdup(name),
+                                                                              .distinct = distinct};
+    }
+}
+
 int spoor_dataset_load(const char *path, const struct spoor_dataset_spec *spec,
                        const struct spoor_load_opts *load, struct spoor_dataset **out,
                        struct spoor_load_result *result, struct spoor_error *err)
@@ -278,12 +324,16 @@ int spoor_dataset_load(const char *path, const struct spoor_dataset_spec *spec,
     st = choose_features(t, spec, ds, &ch, err);
     if (st == SPOOR_OK)
         st = build_rows(t, &ch, spec, load, ds, err);
+    if (st == SPOOR_OK && spec->leaks != SPOOR_LEAKS_IGNORE)
+        find_group_like(t, spec, ds);
     free(ch.cols);
     spoor_table_free(t);
     if (st == SPOOR_OK && !spec->exact)
         dataset_drop_redundant(ds);
+    if (st == SPOOR_OK && spec->leaks != SPOOR_LEAKS_IGNORE)
+        dataset_find_leaks(ds, spec->leaks == SPOOR_LEAKS_DROP);
     if (st == SPOOR_OK && ds->nfeat == 0)
-        st = spoor_fail(err, SPOOR_EUSAGE, "%s: every feature is constant or a duplicate", path);
+        st = spoor_fail(err, SPOOR_EUSAGE, "%s: every feature is constant, a duplicate or leaky", path);
     if (st != SPOOR_OK) {
         spoor_dataset_free(ds);
         return st;
@@ -308,6 +358,9 @@ void spoor_dataset_free(struct spoor_dataset *ds)
         free(ds->dropped[i].other);
     }
     free(ds->dropped);
+    for (size_t i = 0; i < ds->ngroup_like; i++)
+        free(ds->group_like[i].name);
+    free(ds->group_like);
     free_names(ds->feat_names, ds->nfeat);
     free_names(ds->class_names, ds->nclasses);
     free_names(ds->group_names, ds->ngroups);

@@ -38,14 +38,24 @@ struct spoor_dataset_spec {
     const char *const *classes;
     size_t nclasses;
     const char *group;              /* NULL: no group column */
+    /* Leaky features (dataset_leak.c): not looked for, listed, or listed and dropped. */
+    enum { SPOOR_LEAKS_IGNORE, SPOOR_LEAKS_WARN, SPOOR_LEAKS_DROP } leaks;
 };
 
 /* A feature left out, and why (for a one-line warning). */
 struct spoor_dataset_drop {
     char *name;
-    const char *reason;             /* "constant", "duplicate of", "not numeric" */
+    const char *reason;             /* "constant", "duplicate of", "not numeric", or why it leaks */
     char *other;                    /* the kept feature it duplicates, or NULL */
     double r;                       /* Pearson r with `other` */
+    bool leak;                      /* a leaky feature (dataset_leak.c) */
+    bool kept;                      /* a leak listed but kept (SPOOR_LEAKS_WARN) */
+};
+
+/* A column that looks like a group id (see dataset_leak.c). */
+struct spoor_dataset_group_like {
+    char *name;
+    size_t distinct;
 };
 
 struct spoor_dataset {
@@ -69,6 +79,8 @@ struct spoor_dataset {
 
     struct spoor_dataset_drop *dropped;
     size_t ndropped;
+    struct spoor_dataset_group_like *group_like; /* columns but the label that look like group ids */
+    size_t ngroup_like;
     uint64_t skipped_rows;          /* rows lacking a feature, the label or the group */
     uint64_t first_skipped_line;
     char first_skipped_field[64];
@@ -77,7 +89,9 @@ struct spoor_dataset {
 /* Reads path (format detected, or as load->read.format says) and builds the
  * dataset. Every field of the file becomes a column (no field fills the event
  * table's fixed ts/name/... columns). Unless spec->exact, constant features and
- * features with |r| > 0.999 against an earlier kept one are dropped and listed.
+ * features with |r| > 0.999 against an earlier kept one are dropped and listed;
+ * then leaky features are listed (and dropped) as spec->leaks says, and the
+ * columns that look like group ids are listed in ds->group_like.
  * Rows lacking a value are skipped and counted; with load->read.strict the
  * first one is an error. result (may be NULL) receives the reader's report. */
 int spoor_dataset_load(const char *path, const struct spoor_dataset_spec *spec,
@@ -120,6 +134,10 @@ int spoor_folds_kfold(const struct spoor_dataset *ds, const size_t *rows, size_t
  * group column with at least two groups among rows. */
 int spoor_folds_logo(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, struct spoor_folds *out,
                      struct spoor_error *err);
+
+/* The first class (label_is_class) with rows among `rows` but none in
+ * s->test, or -1 when the test part has every class. */
+long spoor_split_missing_class(const struct spoor_dataset *ds, const struct spoor_split *s);
 
 void spoor_split_free(struct spoor_split *s);
 void spoor_folds_free(struct spoor_folds *f);

@@ -9,11 +9,30 @@
 
 #define DUPLICATE_R 0.999
 
-static void add_drop(struct spoor_dataset *ds, const char *name, const char *reason, const char *other, double r)
+void dataset_note_drop(struct spoor_dataset *ds, const struct spoor_dataset_drop *d)
 {
     ds->dropped = spoor_xrealloc(ds->dropped, (ds->ndropped + 1) * sizeof *ds->dropped);
-    ds->dropped[ds->ndropped++] = (struct spoor_dataset_drop){
-        .name = spoor_xstrdup(name), .reason = reason, .other = other ? spoor_xstrdup(other) : NULL, .r = r};
+    ds->dropped[ds->ndropped] = *d;
+    ds->dropped[ds->ndropped].name = spoor_xstrdup(d->name);
+    ds->dropped[ds->ndropped++].other = d->other ? spoor_xstrdup(d->other) : NULL;
+}
+
+void dataset_keep_features(struct spoor_dataset *ds, const bool *drop)
+{
+    size_t n = ds->nrows, p = ds->nfeat, nkeep = 0;
+    size_t *keep = spoor_xcalloc(p + 1, sizeof *keep);
+    for (size_t f = 0; f < p; f++) {
+        if (drop[f])
+            free(ds->feat_names[f]);
+        else
+            ds->feat_names[nkeep] = ds->feat_names[f], keep[nkeep++] = f;
+    }
+    /* In place: each value moves to a place no later than its own, after every value read before it. */
+    for (size_t r = 0; r < n && nkeep < p; r++)
+        for (size_t k = 0; k < nkeep; k++)
+            ds->x[r * nkeep + k] = ds->x[r * p + keep[k]];
+    ds->nfeat = nkeep;
+    free(keep);
 }
 
 /* Column f centred and scaled to unit norm into z (false when constant). */
@@ -45,11 +64,13 @@ void dataset_drop_redundant(struct spoor_dataset *ds)
     size_t n = ds->nrows, p = ds->nfeat;
     double *z = spoor_xcalloc(n * p + 1, sizeof *z); /* kept columns, column-major */
     size_t *keep = spoor_xcalloc(p + 1, sizeof *keep);
+    bool *drop = spoor_xcalloc(p + 1, sizeof *drop);
     size_t nkeep = 0;
     for (size_t f = 0; f < p; f++) {
         double *col = z + nkeep * n;
         if (!unit_column(ds, f, col)) {
-            add_drop(ds, ds->feat_names[f], "constant", NULL, 0);
+            dataset_note_drop(ds, &(struct spoor_dataset_drop){.name = ds->feat_names[f], .reason = "constant"});
+            drop[f] = true;
             continue;
         }
         size_t twin = nkeep;
@@ -61,23 +82,16 @@ void dataset_drop_redundant(struct spoor_dataset *ds)
             if (fabs(r) > DUPLICATE_R)
                 twin = k;
         }
-        if (twin < nkeep)
-            add_drop(ds, ds->feat_names[f], "duplicate of", ds->feat_names[keep[twin]], r);
-        else
+        if (twin < nkeep) {
+            dataset_note_drop(ds, &(struct spoor_dataset_drop){.name = ds->feat_names[f], .reason = "duplicate of",
+                                                               .other = ds->feat_names[keep[twin]], .r = r});
+            drop[f] = true;
+        } else {
             keep[nkeep++] = f;
-    }
-    if (nkeep < p) {
-        for (size_t r = 0; r < n; r++)
-            for (size_t k = 0; k < nkeep; k++)
-                ds->x[r * nkeep + k] = ds->x[r * p + keep[k]];
-        for (size_t f = 0, k = 0; f < p; f++) {
-            if (k < nkeep && keep[k] == f)
-                ds->feat_names[k++] = ds->feat_names[f];
-            else
-                free(ds->feat_names[f]);
         }
-        ds->nfeat = nkeep;
     }
+    dataset_keep_features(ds, drop);
+    free(drop);
     free(keep);
     free(z);
 }

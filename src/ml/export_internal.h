@@ -6,18 +6,24 @@
 
 struct emit {
     FILE *out;
-    const char *p;  /* symbol prefix, lower case */
-    const char *P;  /* the same, upper case, for macros */
+    const char *p;          /* symbol prefix, lower case */
+    const char *P;          /* the same, upper case, for macros */
+    bool static_buffers;    /* arrays of the predict function are static */
+    size_t stack;           /* bytes of locals the predict function declares so far */
 };
 
-/* The predict function of each kind: float (double x[]) or fixed (long long x[] in Q16). */
-int export_mlp(const struct emit *e, const struct spoor_model *m, bool fixed, struct spoor_error *err);
-void export_rule(const struct emit *e, const struct spoor_model *m, bool fixed);
-void export_trees(const struct emit *e, const struct spoor_model *m, bool fixed);
+/* Declares one local of the predict function ("    TYPE DECL;"), bytes big,
+ * and counts it in e->stack; an array (buffer) is static instead, and not
+ * counted, with e->static_buffers. A buffer's declarator has no initialiser. */
+void export_local(struct emit *e, const char *type, const char *decl, size_t bytes, bool buffer);
 
-/* v * 2^frac rounded to the nearest integer, down or up; saturating. */
+/* The predict function of each kind: float (double x[]) or fixed (long long x[] in Q16). */
+int export_mlp(struct emit *e, const struct spoor_model *m, bool fixed, struct spoor_error *err);
+int export_rule(struct emit *e, const struct spoor_model *m, bool fixed, struct spoor_error *err);
+int export_trees(struct emit *e, const struct spoor_model *m, bool fixed, struct spoor_error *err);
+
+/* v * 2^frac rounded to the nearest integer or down; saturating. */
 long long export_q(double v, int frac);
 long long export_q_floor(double v, int frac);
-long long export_q_ceil(double v, int frac);
 
 #endif

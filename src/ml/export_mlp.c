@@ -10,6 +10,7 @@
 #include "ml/export_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define FRAC 16
@@ -82,7 +83,7 @@ static void first_layer_shifts(const struct spoor_model *m, const double *w, int
     }
 }
 
-static void fixed_tables(const struct emit *e, const struct spoor_model *m, const double *w0, const double *b0)
+static void fixed_tables(struct emit *e, const struct spoor_model *m, const double *w0, const double *b0)
 {
     const struct spoor_dense *d = &m->layers[0];
     int *shift = spoor_xcalloc(d->in, sizeof *shift);
@@ -111,7 +112,7 @@ static void fixed_tables(const struct emit *e, const struct spoor_model *m, cons
     free(xmax);
 }
 
-static void float_body(const struct emit *e, const struct spoor_model *m)
+static void float_body(struct emit *e, const struct spoor_model *m)
 {
     FILE *out = e->out;
     for (size_t l = 0; l < m->nlayers; l++) {
@@ -126,13 +127,13 @@ static void float_body(const struct emit *e, const struct spoor_model *m)
     }
 }
 
-static void fixed_body(const struct emit *e, const struct spoor_model *m)
+static void fixed_body(struct emit *e, const struct spoor_model *m)
 {
     FILE *out = e->out;
     const char *p = e->p;
     fprintf(out, "    for (j = 0; j < %zu; j++) {\n        s = %s_qb0[j];\n", m->layers[0].out, p);
     fprintf(out, "        for (i = 0; i < %zu; i++) {\n", m->layers[0].in);
-    fprintf(out, "            long long v = x[i] < -%s_xmax[i] ? -%s_xmax[i] : x[i] > %s_xmax[i] ? %s_xmax[i] : x[i];\n",
+    fprintf(out, "            v = x[i] < -%s_xmax[i] ? -%s_xmax[i] : x[i] > %s_xmax[i] ? %s_xmax[i] : x[i];\n",
             p, p, p, p);
     fprintf(out, "            s += %s_rshift(%s_qw0[j][i] * v, %s_shift0[i]);\n        }\n", p, p, p);
     fprintf(out, "        a0[j] = %s;\n    }\n", m->nlayers > 1 ? "s > 0 ? s : 0" : "s");
@@ -146,7 +147,7 @@ static void fixed_body(const struct emit *e, const struct spoor_model *m)
     }
 }
 
-int export_mlp(const struct emit *e, const struct spoor_model *m, bool fixed, struct spoor_error *err)
+int export_mlp(struct emit *e, const struct spoor_model *m, bool fixed, struct spoor_error *err)
 {
     FILE *out = e->out;
     const struct spoor_dense *d0 = &m->layers[0];
@@ -171,10 +172,14 @@ int export_mlp(const struct emit *e, const struct spoor_model *m, bool fixed, st
         }
     }
     const char *type = fixed ? "long long" : "double";
-    fprintf(out, "\nstatic inline int %s_predict%s(const %s *x)\n{\n    %s s", e->p, fixed ? "_fixed" : "", type, type);
-    for (size_t l = 0; l < m->nlayers; l++)
-        fprintf(out, ", a%zu[%zu]", l, m->layers[l].out);
-    fprintf(out, ";\n    int i, j, best = 0;\n");
+    fprintf(out, "\nstatic inline int %s_predict%s(const %s *x)\n{\n", e->p, fixed ? "_fixed" : "", type);
+    export_local(e, type, fixed ? "s, v" : "s", (fixed ? 2 : 1) * sizeof(double), false);
+    for (size_t l = 0; l < m->nlayers; l++) {
+        char decl[64];
+        snprintf(decl, sizeof decl, "a%zu[%zu]", l, m->layers[l].out);
+        export_local(e, type, decl, m->layers[l].out * sizeof(double), true);
+    }
+    export_local(e, "int", "i, j, best = 0", 3 * sizeof(int), false);
     (fixed ? fixed_body : float_body)(e, m);
     size_t last = m->nlayers - 1;
     fprintf(out, "    for (j = 1; j < %zu; j++)\n        if (a%zu[j] > a%zu[best])\n            best = j;\n", m->nclasses,

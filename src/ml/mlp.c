@@ -1,5 +1,4 @@
-/* Training an MLP (and logistic regression, the MLP without hidden layers):
- * ReLU, inverted dropout after every hidden layer, softmax cross-entropy, Adam,
+/* Training an MLP: ReLU, inverted dropout after every hidden layer, softmax cross-entropy, Adam,
  * minibatches, and early stopping on a validation part carved from the
  * training rows (whole groups when the dataset has them; never the test rows),
  * keeping the weights of the best validation loss. Every random draw comes
@@ -202,7 +201,6 @@ int mlp_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, 
               struct spoor_error *err)
 {
     const struct spoor_train_opts *o = &m->opts;
-    bool logistic = m->kind == SPOOR_MODEL_LOGISTIC;
     struct spoor_split part;
     int st = spoor_model_val_split(ds, rows, nrows, o, &part, err);
     if (st != SPOOR_OK)
@@ -215,7 +213,7 @@ int mlp_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, 
     pack(ds, &m->scaler, part.test, nval, xval, yval);
 
     size_t width[10] = {p}, nwidth = 1;
-    for (size_t h = 0; !logistic && h < o->nhidden; h++)
+    for (size_t h = 0; h < o->nhidden; h++)
         width[nwidth++] = o->hidden[h];
     width[nwidth++] = ds->nclasses;
     struct gen_rng rng;
@@ -229,7 +227,7 @@ int mlp_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, 
     size_t *order = spoor_xcalloc(ntr + 1, sizeof *order), step = 0, since_best = 0;
     for (size_t i = 0; i < ntr; i++)
         order[i] = i;
-    double dropout = logistic ? 0 : o->dropout, best_loss = INFINITY;
+    double dropout = o->dropout, best_loss = INFINITY;
     size_t batch = o->batch ? o->batch : ntr;
     m->log = (struct spoor_train_log){.rows = nrows, .val_rows = nval};
     for (size_t epoch = 1; epoch <= o->epochs; epoch++) {

@@ -22,7 +22,8 @@ void spoor_train_opts_default(struct spoor_train_opts *o)
 {
     *o = (struct spoor_train_opts){.kind = SPOOR_MODEL_MLP, .hidden = {32, 16}, .nhidden = 2, .dropout = 0.2,
                                    .lr = 1e-3, .batch = 128, .epochs = 60, .patience = 8, .val_frac = 0.15,
-                                   .seed = 1, .trees_rounds = 100, .trees_depth = 4, .trees_eta = 0.3};
+                                   .seed = 1, .trees_rounds = 100, .trees_depth = 4, .trees_eta = 0.3,
+                                   .l2 = 1e-4, .max_iter = 10000};
 }
 
 static char **copy_names(char *const *names, size_t n)
@@ -103,9 +104,9 @@ void mlp_forward(const struct spoor_dense *layers, size_t nlayers, const double 
 
 uint32_t rule_apply(const struct spoor_rule *r, const double *row)
 {
-    bool left = row[r->feat[0]] <= r->thr[0];
+    bool left = (float)row[r->feat[0]] < r->thr[0];
     int node = left ? 1 : 2;
-    bool second = row[r->feat[node]] <= r->thr[node];
+    bool second = (float)row[r->feat[node]] < r->thr[node];
     return r->leaf[(left ? 0 : 2) + (second ? 0 : 1)];
 }
 
@@ -145,7 +146,7 @@ int spoor_model_train(const struct spoor_dataset *ds, const size_t *rows, size_t
     m->opts = *opts;
     m->log.rows = nrows;
     int (*trainer[])(const struct spoor_dataset *, const size_t *, size_t, struct spoor_model *, struct spoor_error *) = {
-        [SPOOR_MODEL_MLP] = mlp_train, [SPOOR_MODEL_LOGISTIC] = mlp_train, [SPOOR_MODEL_RULE] = rule_train,
+        [SPOOR_MODEL_MLP] = mlp_train, [SPOOR_MODEL_LOGISTIC] = logistic_train, [SPOOR_MODEL_RULE] = rule_train,
         [SPOOR_MODEL_TREES] = trees_train};
     int st = trainer[opts->kind](ds, rows, nrows, m, err);
     if (st != SPOOR_OK) {

@@ -25,9 +25,10 @@ struct spoor_dense {
     double *w, *b;
 };
 
-/* A depth-2 decision rule on raw (unscaled) features: the root splits on
- * feat[0] <= thr[0]; its left side then on feat[1] <= thr[1], its right side on
- * feat[2] <= thr[2]; leaf[0..3] are the classes of the four outcomes in order
+/* A depth-2 decision rule on raw (unscaled) features: the root goes left when
+ * (float)feat[0] < thr[0]; its left side then splits on feat[1] and thr[1],
+ * its right side on feat[2] and thr[2], alike; thresholds are floats on the
+ * Q16 grid (rule.c says why); leaf[0..3] are the classes of the four outcomes in order
  * (left-left, left-right, right-left, right-right). */
 struct spoor_rule {
     uint32_t feat[3];
@@ -46,10 +47,13 @@ struct spoor_train_opts {
     uint64_t seed;
     size_t trees_rounds, trees_depth;
     double trees_eta;
+    double l2;                      /* logistic: penalty (l2 / 2) |W|^2 on the mean loss */
+    size_t max_iter;                /* logistic: L-BFGS iterations at most */
 };
 
 /* mlp:32,16, dropout 0.2, Adam lr 1e-3, batch 128, 60 epochs, patience 8,
- * validation 0.15, seed 1; trees 100 rounds of depth 4, eta 0.3. */
+ * validation 0.15, seed 1; trees 100 rounds of depth 4, eta 0.3; logistic
+ * l2 1e-4, at most 10000 iterations. */
 void spoor_train_opts_default(struct spoor_train_opts *o);
 
 /* What training saw, for the model file and the report. */
@@ -57,6 +61,9 @@ struct spoor_train_log {
     size_t rows, val_rows;
     size_t epochs_run, best_epoch;  /* MLP: epochs run and the one whose weights were kept */
     double best_val_loss;
+    size_t iterations;              /* logistic: L-BFGS iterations run */
+    double final_loss, final_gradient; /* logistic: objective and max |gradient| at the end */
+    bool converged;
 };
 
 struct spoor_model {
@@ -86,8 +93,8 @@ void spoor_model_free(struct spoor_model *m);
  * predicted class (the first highest score). */
 uint32_t spoor_model_predict(const struct spoor_model *m, const double *row, double *scores);
 
-/* The validation part the MLP and logistic trainers carve from training rows
- * for early stopping (whole groups when ds has them): out->train keeps the
+/* The validation part the MLP trainer carves from training rows for early
+ * stopping (whole groups when ds has them): out->train keeps the
  * rest. An empty validation part when opts->val_frac is 0. */
 int spoor_model_val_split(const struct spoor_dataset *ds, const size_t *rows, size_t nrows,
                           const struct spoor_train_opts *opts, struct spoor_split *out, struct spoor_error *err);

@@ -7,6 +7,8 @@
 /* Trainers: fill m (a shell from spoor_model_new) from ds's rows. */
 int mlp_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, struct spoor_model *m,
               struct spoor_error *err);
+int logistic_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, struct spoor_model *m,
+                   struct spoor_error *err);
 int rule_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, struct spoor_model *m,
                struct spoor_error *err);
 int trees_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, struct spoor_model *m,

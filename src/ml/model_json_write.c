@@ -63,8 +63,8 @@ static void write_rule(FILE *out, const struct spoor_model *m)
         fputs(i ? ", " : "", out);
         str(out, m->class_names[r->leaf[i]]);
     }
-    fprintf(out, "],\n           \"reads\": \"x[feature0] <= threshold0 ? (x[feature1] <= threshold1 ? leaf0 : leaf1)"
-                 " : (x[feature2] <= threshold2 ? leaf2 : leaf3)\"}");
+    fprintf(out, "],\n           \"reads\": \"(float)x[feature0] < threshold0 ? ((float)x[feature1] < threshold1 ? leaf0 : leaf1)"
+                 " : ((float)x[feature2] < threshold2 ? leaf2 : leaf3)\"}");
 }
 
 #define NODE_FIELD(out, f, field, fmt, cast)                                         \
@@ -102,14 +102,18 @@ static void write_training(FILE *out, const struct spoor_model *m)
     const struct spoor_train_log *g = &m->log;
     fprintf(out, ",\n  \"training\": {\"seed\": %" PRIu64 ", \"rows\": %zu, \"validation_rows\": %zu", o->seed, g->rows,
             g->val_rows);
-    if (m->kind == SPOOR_MODEL_MLP || m->kind == SPOOR_MODEL_LOGISTIC) {
+    if (m->kind == SPOOR_MODEL_LOGISTIC)
+        fprintf(out, ",\n    \"l2\": %.17g, \"max_iter\": %zu, \"iterations\": %zu, \"final_loss\": %.17g,"
+                     " \"final_gradient\": %.17g, \"converged\": %s",
+                o->l2, o->max_iter, g->iterations, g->final_loss, g->final_gradient, g->converged ? "true" : "false");
+    if (m->kind == SPOOR_MODEL_MLP) {
         fprintf(out, ",\n    \"hidden\": [");
-        for (size_t h = 0; m->kind == SPOOR_MODEL_MLP && h < o->nhidden; h++)
+        for (size_t h = 0; h < o->nhidden; h++)
             fprintf(out, "%s%zu", h ? ", " : "", o->hidden[h]);
         fprintf(out, "], \"dropout\": %.17g, \"lr\": %.17g, \"batch\": %zu, \"epochs\": %zu, \"patience\": %zu,"
                      " \"validation_fraction\": %.17g,\n    \"epochs_run\": %zu, \"best_epoch\": %zu,"
                      " \"best_validation_loss\": %.17g",
-                m->kind == SPOOR_MODEL_MLP ? o->dropout : 0, o->lr, o->batch, o->epochs, o->patience, o->val_frac,
+                o->dropout, o->lr, o->batch, o->epochs, o->patience, o->val_frac,
                 g->epochs_run, g->best_epoch, g->best_val_loss);
     }
     if (m->kind == SPOOR_MODEL_TREES)

@@ -251,6 +251,23 @@ int spoor_folds_logo(const struct spoor_dataset *ds, const size_t *rows, size_t 
     return st;
 }
 
+long spoor_split_missing_class(const struct spoor_dataset *ds, const struct spoor_split *s)
+{
+    if (!ds->label_is_class)
+        return -1;
+    unsigned char *seen = spoor_xcalloc(ds->nclasses + 1, 1);
+    for (size_t i = 0; i < s->ntrain; i++)
+        seen[ds->cls[s->train[i]]] |= 1;
+    for (size_t i = 0; i < s->ntest; i++)
+        seen[ds->cls[s->test[i]]] |= 2;
+    long missing = -1;
+    for (size_t c = 0; c < ds->nclasses && missing < 0; c++)
+        if (seen[c] == 1)
+            missing = (long)c;
+    free(seen);
+    return missing;
+}
+
 void spoor_split_free(struct spoor_split *s)
 {
     free(s->train);

@@ -1,6 +1,9 @@
 /* Gradient-boosted trees through XGBoost (multi:softprob on raw features),
  * kept as plain node arrays: the saved model, spoor predict and the exported
- * C header all run the trees without XGBoost. */
+ * C header all run the trees without XGBoost. Thresholds are moved onto the
+ * fixed-point inputs' grid, so the integer-only header decides every split as
+ * the model does, by construction rather than by luck. */
+#include "ml/export_header.h"
 #include "ml/model_internal.h"
 #include "ml/xgb.h"
 
@@ -26,6 +29,8 @@ int trees_train(const struct spoor_dataset *ds, const size_t *rows, size_t n, st
     int st = spoor_xgb_train(x, n, p, y, &params, &b, err);
     if (st == SPOOR_OK)
         st = spoor_xgb_forest(b, &m->forest, err);
+    if (st == SPOOR_OK)
+        spoor_forest_quantise(&m->forest, SPOOR_EXPORT_IN_FRAC);
     spoor_xgb_free(b);
     free(x);
     free(y);

@@ -50,6 +50,33 @@ void spoor_forest_link(const struct spoor_forest *f, double *out)
     }
 }
 
+/* A float threshold below 2^(23 - frac) in magnitude becomes k / 2^frac with
+ * |k| < 2^23, which a float holds exactly; a larger one is a multiple of
+ * 2^-frac already (its ulp is at least that). */
+size_t spoor_forest_quantise(struct spoor_forest *f, int frac)
+{
+    size_t moved = 0;
+    for (size_t i = 0; i < f->nnodes; i++) {
+        struct spoor_forest_node *n = &f->nodes[i];
+        float q = (float)ldexp(floor(ldexp(n->threshold, frac)), -frac);
+        if (n->feature >= 0 && q != n->threshold) {
+            n->threshold = q;
+            moved++;
+        }
+    }
+    return moved;
+}
+
+long spoor_forest_off_grid(const struct spoor_forest *f, int frac)
+{
+    for (size_t i = 0; i < f->nnodes; i++) {
+        double scaled = ldexp(f->nodes[i].threshold, frac);
+        if (f->nodes[i].feature >= 0 && scaled != floor(scaled))
+            return (long)i;
+    }
+    return -1;
+}
+
 void spoor_forest_total_gain(const struct spoor_forest *f, double *gain)
 {
     memset(gain, 0, f->nfeatures * sizeof *gain);

@@ -27,8 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
     }
     FILE *sink = fopen("/dev/null", "w");
-    spoor_export_header(m, sink, false, "f", &err);
-    spoor_export_header(m, sink, true, "q", &err);
+    spoor_export_header(m, sink, &(struct spoor_export_opts){.prefix = "f"}, NULL, &err);
+    spoor_export_header(m, sink, &(struct spoor_export_opts){.prefix = "q", .fixed = true}, NULL, &err);
     fclose(sink);
     char *text = NULL;
     size_t len = 0;

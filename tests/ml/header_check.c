@@ -39,7 +39,7 @@ int main(int argc, char **argv)
     }
     q = malloc((n + 1) * NF * sizeof *q);
     for (size_t i = 0; i < n * NF; i++)
-        q[i] = llround(ldexp(x[i], MQ_IN_FRAC));
+        q[i] = (long long)floor(ldexp((float)x[i], MQ_IN_FRAC));
     if (argc == 3 && strcmp(argv[1], "bench") == 0) {
         long passes = atol(argv[2]);
         volatile int sink = 0;

@@ -92,6 +92,18 @@ static void test_methods_learn(void **state)
     spoor_dataset_free(ds);
 }
 
+/* A CSV written to the test's folder, as a dataset labelled by "label". */
+static struct spoor_dataset *load_csv(const char *name, const char *csv, size_t len, const char *group)
+{
+    const char *path = testutil_write(name, csv, len);
+    struct spoor_load_opts opts = {.read.args = SPOOR_ARGS_ALL, .threads = 1};
+    struct spoor_dataset_spec spec = {.label = "label", .group = group};
+    struct spoor_dataset *ds = NULL;
+    struct spoor_error err = {0};
+    assert_int_equal(spoor_dataset_load(path, &spec, &opts, &ds, NULL, &err), SPOOR_OK);
+    return ds;
+}
+
 /* A model trained on every row. */
 static struct spoor_model *train_all(const struct spoor_dataset *ds, const struct spoor_train_opts *o)
 {
@@ -116,6 +128,78 @@ static void test_rule_finds_thresholds(void **state)
     assert_true(fabs(m->rule.thr[0] - 0.5) < 0.02);
     assert_int_equal(m->rule.feat[2], spoor_dataset_feature(ds, "b"));
     assert_true(fabs(m->rule.thr[2] - 0.3) < 0.02);
+    spoor_model_free(m);
+    spoor_dataset_free(ds);
+}
+
+/* 600 rows with 600 distinct values of a: "low" is the 7 smallest, the rest
+ * "mid" or "high" by b. A perfect depth-2 rule needs the cut after the 7th
+ * value of a, which no set of 64 quantile cuts contains. */
+static void test_rule_searches_every_cut(void **state)
+{
+    size_t cap = 600 * 48 + 32, len = 0;
+    char *csv = malloc(cap);
+    len += (size_t)snprintf(csv, cap, "a,b,label\n");
+    for (int i = 0; i < 600; i++) {
+        int rank = (i * 7919) % 600;
+        double b = (double)((i * 104729) % 1000) / 1000;
+        len += (size_t)snprintf(csv + len, cap - len, "%d.5,%.3f,%s\n", rank, b,
+                                rank < 7 ? "low" : b < 0.5 ? "mid" : "high");
+    }
+    struct spoor_dataset *ds = load_csv("cuts.csv", csv, len, NULL);
+    free(csv);
+    struct spoor_train_opts o;
+    spoor_train_opts_default(&o);
+    o.kind = SPOOR_MODEL_RULE;
+    struct spoor_model *m = train_all(ds, &o);
+    size_t right = 0;
+    double scores[3];
+    for (size_t r = 0; r < ds->nrows; r++)
+        right += spoor_model_predict(m, ds->x + r * ds->nfeat, scores) == ds->cls[r];
+    assert_int_equal(right, 600);
+    assert_int_equal(m->rule.feat[0], spoor_dataset_feature(ds, "a"));
+    assert_true(m->rule.thr[0] > 6.5 && m->rule.thr[0] < 7.5);
+    spoor_model_free(m);
+    spoor_dataset_free(ds);
+}
+
+/* Three classes by a + 2b, in units far apart (a in 0..1, b in 0..1000): a
+ * linear model separates them almost perfectly once trained to the minimum;
+ * 60 epochs of Adam at 1e-3 (the MLP's defaults, which logistic used) leave
+ * it far from there. The fit reports its iterations and final loss. */
+static void test_logistic_converges(void **state)
+{
+    size_t cap = 500 * 48 + 32, len = 0;
+    char *csv = malloc(cap);
+    len += (size_t)snprintf(csv, cap, "a,b,label\n");
+    uint64_t s = 11;
+    for (int i = 0; i < 500; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        double a = (double)(s >> 40) / (1 << 24), b = (double)((s >> 16) & 0xffffff) / (1 << 24) * 1000;
+        double z = a + 2 * b / 1000;
+        len += (size_t)snprintf(csv + len, cap - len, "%.6f,%.3f,%s\n", a, b, z < 0.9 ? "x" : z < 1.9 ? "y" : "z");
+    }
+    struct spoor_dataset *ds = load_csv("linear.csv", csv, len, NULL);
+    free(csv);
+    struct spoor_train_opts o;
+    spoor_train_opts_default(&o);
+    o.kind = SPOOR_MODEL_LOGISTIC;
+    struct spoor_model *m = train_all(ds, &o);
+    assert_true(m->log.converged);
+    assert_true(m->log.iterations > 5 && m->log.iterations < o.max_iter);
+    assert_true(m->log.final_gradient < 1e-6);
+    assert_true(m->log.final_loss > 0 && m->log.final_loss < 0.1);
+    size_t right = 0;
+    double scores[3];
+    for (size_t r = 0; r < ds->nrows; r++)
+        right += spoor_model_predict(m, ds->x + r * ds->nfeat, scores) == ds->cls[r];
+    assert_true(right >= 490);
+    /* The same model whatever the seed: no random draw decides it. */
+    o.seed = 99;
+    struct spoor_model *again = train_all(ds, &o);
+    assert_true(again->log.final_loss == m->log.final_loss);
+    assert_memory_equal(again->layers[0].w, m->layers[0].w, 6 * sizeof(double));
+    spoor_model_free(again);
     spoor_model_free(m);
     spoor_dataset_free(ds);
 }
@@ -245,6 +329,8 @@ int main(void)
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_methods_learn),
         cmocka_unit_test(test_rule_finds_thresholds),
+        cmocka_unit_test(test_rule_searches_every_cut),
+        cmocka_unit_test(test_logistic_converges),
         cmocka_unit_test(test_mlp_deterministic_and_early_stopping),
         cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_actions_refused),

@@ -58,7 +58,7 @@ static int score(const struct spoor_model *m, const struct spoor_dataset *ds, co
              group ? "leave-one-group-out" : "5-fold stratified cross-validation");
     struct spoor_atomic_file out;
     if (st == SPOOR_OK && (st = spoor_atomic_file_open(&out, output, &err)) == SPOOR_OK) {
-        ml_report(out.fp, json, how, -1, ds, s, 4);
+        ml_report(out.fp, json, how, -1, NULL, ds, s, 4);
         st = spoor_atomic_file_commit(&out, &err);
     }
     if (st != SPOOR_OK)

@@ -9,7 +9,7 @@
 #include "spoor/atomic_file.h"
 
 static const char usage[] =
-    "usage: spoor export-model MODEL -o FILE [--fixed-point] [--prefix NAME]\n"
+    "usage: spoor export-model MODEL -o FILE [--fixed-point [--static-buffers]] [--prefix NAME]\n"
     "\n"
     "Writes a model from spoor train as one C header with no dependencies: static\n"
     "tables, the feature and class names, the action table if the model has one,\n"
@@ -19,15 +19,20 @@ static const char usage[] =
     "With --fixed-point, NAME_predict_fixed(const long long *x) uses integer\n"
     "arithmetic only (no float, no libc, no allocation; builds with -ffreestanding\n"
     "-nostdlib -mgeneral-regs-only, e.g. in a kernel module); x holds each feature\n"
-    "in Q16, i.e. value * 65536 rounded.\n"
+    "in Q16, i.e. floor(value * 65536). Tree splits then go exactly as the model's.\n"
+    "The bytes of locals the function keeps on the stack are printed and stated\n"
+    "in the header (NAME_STACK_BYTES); over 1024 is refused unless --static-buffers\n"
+    "(kernel stacks are 8-16 KiB).\n"
     "\n"
     "options:\n"
     "  -o FILE              the header to write (complete or not at all)\n"
     "  --fixed-point        integer-only inference\n"
+    "  --static-buffers     the function's arrays static (little stack; not\n"
+    "                       reentrant: callers serialise their calls)\n"
     "  --prefix NAME        prefix of every symbol (default spoor_model)\n"
     "  -h, --help           this help\n";
 
-enum { OPT_FIXED = 1, OPT_PREFIX };
+enum { OPT_FIXED = 1, OPT_PREFIX, OPT_STATIC };
 
 int cmd_export_model(int argc, char **argv)
 {
@@ -35,22 +40,28 @@ int cmd_export_model(int argc, char **argv)
                                           {"c-header", required_argument, 0, 'o'}, /* before 0.1.0 */
                                           {"fixed-point", no_argument, 0, OPT_FIXED},
                                           {"prefix", required_argument, 0, OPT_PREFIX},
+                                          {"static-buffers", no_argument, 0, OPT_STATIC},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
-    const char *header = NULL, *prefix = "spoor_model";
-    bool fixed = false;
+    const char *header = NULL;
+    struct spoor_export_opts o = {.prefix = "spoor_model"};
     int code;
     while ((code = cli_getopt("export-model", argc, argv, "ho:", longs, NULL)) != -1) {
         switch (code) {
         case 'h': fputs(usage, stdout); return 0;
         case 'o': header = optarg; break;
-        case OPT_FIXED: fixed = true; break;
-        case OPT_PREFIX: prefix = optarg; break;
+        case OPT_FIXED: o.fixed = true; break;
+        case OPT_STATIC: o.static_buffers = true; break;
+        case OPT_PREFIX: o.prefix = optarg; break;
         default: return 2;
         }
     }
     if (optind + 1 != argc || !header) {
         fprintf(stderr, "spoor export-model: needs MODEL and -o FILE; see 'spoor export-model --help'\n");
+        return 2;
+    }
+    if (o.static_buffers && !o.fixed) {
+        fprintf(stderr, "spoor export-model: --static-buffers is for --fixed-point\n");
         return 2;
     }
     if (output_guard1("export-model", header, (const char *const *)argv + optind, 1, NULL))
@@ -60,11 +71,15 @@ int cmd_export_model(int argc, char **argv)
     struct spoor_atomic_file out;
     int st = spoor_model_load(argv[optind], &m, &err);
     if (st == SPOOR_OK && (st = spoor_atomic_file_open(&out, header, &err)) == SPOOR_OK) {
-        st = spoor_export_header(m, out.fp, fixed, prefix, &err);
+        size_t stack = 0;
+        st = spoor_export_header(m, out.fp, &o, &stack, &err);
         if (st == SPOOR_OK)
             st = spoor_atomic_file_commit(&out, &err);
         else
             spoor_atomic_file_abort(&out);
+        if (st == SPOOR_OK)
+            printf("%s: %s_predict%s keeps %zu bytes of locals on the stack%s\n", header, o.prefix,
+                   o.fixed ? "_fixed" : "", stack, o.static_buffers ? " (its arrays are static)" : "");
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor export-model: %s\n", err.msg);

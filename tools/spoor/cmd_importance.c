@@ -31,6 +31,9 @@ static const char usage[] =
     "  --features LIST      comma-separated names or globs (default: every numeric column\n"
     "                       but the target and the group)\n"
     "  --group COL          rows sharing COL (e.g. run_id) are held out together\n"
+    "  --keep-leaky         keep leaky features (still warned about): one whose values\n"
+    "                       match the classes one to one, or with --group one constant\n"
+    "                       within every group\n"
     "  --task T             auto (default), classification or regression; auto: text\n"
     "                       or at most 10 distinct integers is classification\n"
     "  --methods LIST       corr,pca,lasso,trees,shap,permutation or all (default all)\n"
@@ -58,7 +61,7 @@ enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
 enum {
     OPT_TARGET = 2000, OPT_FEATURES, OPT_GROUP, OPT_TASK, OPT_METHODS, OPT_CUMULATIVE, OPT_LAYER_SEP,
     OPT_TEST_FRAC, OPT_FOLDS, OPT_REPEATS, OPT_ROUNDS, OPT_MAX_DEPTH, OPT_SEED, OPT_TOP, OPT_PAIRS,
-    OPT_COMPONENTS, OPT_CORR_MATRIX, OPT_SPEARMAN_MATRIX, OPT_FORMAT,
+    OPT_COMPONENTS, OPT_CORR_MATRIX, OPT_SPEARMAN_MATRIX, OPT_FORMAT, OPT_KEEP_LEAKY,
 };
 
 #define MAX_CLASS_INTEGERS 10 /* a numeric target with at most this many integer values is a class */
@@ -68,6 +71,7 @@ struct args {
     enum format format;
     struct spoor_importance_opts opts;
     char layer_sep;
+    bool keep_leaky;
     size_t top, pairs, components;
     struct spoor_load_opts load;
 };
@@ -106,6 +110,7 @@ static int handle(struct args *a, int c, const char *arg, const struct option *o
     case OPT_TARGET: a->target = arg; return 0;
     case OPT_FEATURES: a->features = arg; return 0;
     case OPT_GROUP: a->group = arg; return 0;
+    case OPT_KEEP_LEAKY: a->keep_leaky = true; return 0;
     case OPT_CORR_MATRIX: a->corr_matrix = arg; return 0;
     case OPT_SPEARMAN_MATRIX: a->spearman_matrix = arg; return 0;
     case 'o': a->output = arg; return 0;
@@ -144,7 +149,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
     static const struct option options[] = {
         {"target", required_argument, 0, OPT_TARGET}, {"features", required_argument, 0, OPT_FEATURES},
-        {"group", required_argument, 0, OPT_GROUP}, {"task", required_argument, 0, OPT_TASK},
+        {"group", required_argument, 0, OPT_GROUP}, {"keep-leaky", no_argument, 0, OPT_KEEP_LEAKY},
+        {"task", required_argument, 0, OPT_TASK},
         {"methods", required_argument, 0, OPT_METHODS}, {"cumulative", required_argument, 0, OPT_CUMULATIVE},
         {"layer-sep", required_argument, 0, OPT_LAYER_SEP}, {"test-frac", required_argument, 0, OPT_TEST_FRAC},
         {"folds", required_argument, 0, OPT_FOLDS}, {"repeats", required_argument, 0, OPT_REPEATS},
@@ -237,11 +243,17 @@ static void tell(const struct args *a, const struct spoor_dataset *d, const char
         fprintf(stderr, " over %zu classes", d->nclasses);
     fputc('\n', stderr);
     for (size_t i = 0; i < d->ndropped; i++) {
-        fprintf(stderr, "spoor importance: %s: dropped feature %s (%s%s%s", d->path, d->dropped[i].name,
-                d->dropped[i].reason, d->dropped[i].other ? " " : "", d->dropped[i].other ? d->dropped[i].other : "");
-        if (d->dropped[i].other)
-            fprintf(stderr, ", r = %.4f", d->dropped[i].r);
-        fprintf(stderr, ")\n");
+        const struct spoor_dataset_drop *dr = &d->dropped[i];
+        if (dr->kept) {
+            fprintf(stderr, "spoor importance: %s: warning: feature %s leaks: %s; kept (--keep-leaky)\n", d->path,
+                    dr->name, dr->reason);
+            continue;
+        }
+        fprintf(stderr, "spoor importance: %s: %sdropped feature %s (%s%s%s", d->path, dr->leak ? "warning: " : "",
+                dr->name, dr->reason, dr->other ? " " : "", dr->other ? dr->other : "");
+        if (dr->other)
+            fprintf(stderr, ", r = %.4f", dr->r);
+        fprintf(stderr, ")%s\n", dr->leak ? "; --keep-leaky keeps it" : "");
     }
     if (d->skipped_rows)
         fprintf(stderr, "spoor importance: %s: skipped %llu rows lacking a value (first: line %llu, %s)\n", d->path,
@@ -252,7 +264,8 @@ static int load(struct args *a, struct spoor_dataset **ds, struct spoor_error *e
 {
     char *list = a->features ? spoor_xstrdup(a->features) : NULL;
     const char **features = NULL;
-    struct spoor_dataset_spec spec = {.label = a->target, .group = a->group};
+    struct spoor_dataset_spec spec = {.label = a->target, .group = a->group,
+                                      .leaks = a->keep_leaky ? SPOOR_LEAKS_WARN : SPOOR_LEAKS_DROP};
     if (list)
         spec.features = features = split_list(list, &spec.nfeatures);
     spec.label_kind = !strcmp(a->task, "classification") ? SPOOR_LABEL_CLASS

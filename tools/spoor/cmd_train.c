@@ -29,6 +29,9 @@ static const char usage[] =
     "                       constant and duplicate (|r| > 0.999) ones are dropped with a warning\n"
     "  --keep-redundant     keep the features exactly as listed (plain names)\n"
     "  --group COL          rows of one group (e.g. run_id) are held out together\n"
+    "  --keep-leaky         keep leaky features (still warned about): one whose\n"
+    "                       values match the classes one to one, and with --group\n"
+    "                       one constant within every group (run settings, run_*)\n"
     "evaluation:\n"
     "  --test-frac F        held-out fraction (default 0.2): whole groups with --group,\n"
     "                       else stratified rows\n"
@@ -39,9 +42,12 @@ static const char usage[] =
     "model:\n"
     "  --model M            mlp:W1,W2,... (default mlp:32,16), logistic, rule or trees\n"
     "  --dropout P --lr R --batch N --epochs N --patience N\n"
-    "                       MLP and logistic settings (defaults 0.2, 1e-3, 128, 60, 8)\n"
-    "  --val F              validation part of the training rows for early stopping\n"
-    "                       (default 0.15; whole groups with --group; 0: none)\n"
+    "                       MLP settings (defaults 0.2, 1e-3, 128, 60, 8)\n"
+    "  --val F              validation part of the training rows for the MLP's early\n"
+    "                       stopping (default 0.15; whole groups with --group; 0: none)\n"
+    "  --l2 L --max-iter N  logistic: L2 penalty (default 1e-4) and L-BFGS iterations\n"
+    "                       at most (default 10000); it trains to convergence and\n"
+    "                       reports the iterations and the final loss\n"
     "  --rounds N --max-depth N --eta R\n"
     "                       trees settings (defaults 100, 4, 0.3)\n"
     "  --seed N             seed of every random draw (default 1)\n"
@@ -56,11 +62,11 @@ static const char usage[] =
 
 enum { OPT_LABEL = 1, OPT_FEATURES, OPT_KEEP, OPT_GROUP, OPT_TEST, OPT_SPLIT, OPT_CV, OPT_MODEL, OPT_DROPOUT, OPT_LR,
        OPT_BATCH, OPT_EPOCHS, OPT_PATIENCE, OPT_VAL, OPT_ROUNDS, OPT_DEPTH, OPT_ETA, OPT_SEED, OPT_ACTIONS, OPT_FORMAT,
-       OPT_SAVE_SPLIT };
+       OPT_SAVE_SPLIT, OPT_L2, OPT_MAX_ITER, OPT_KEEP_LEAKY };
 
 struct cli {
     const char *label, *features, *group, *cv, *actions, *output, *save_split;
-    bool keep, row_split, json;
+    bool keep, keep_leaky, row_split, json;
     double test;
     size_t folds;                   /* --cv K; 0 for logo */
     struct spoor_train_opts train;
@@ -102,6 +108,7 @@ static bool set_number(int code, const char *arg, struct cli *c)
     case OPT_LR: return cli_real(arg, 1e-9, 10, &o->lr);
     case OPT_VAL: return cli_real(arg, 0, 0.9, &o->val_frac);
     case OPT_ETA: return cli_real(arg, 1e-6, 1, &o->trees_eta);
+    case OPT_L2: return cli_real(arg, 1e-12, 1e3, &o->l2);
     }
     if (!cli_count(arg, UINT64_MAX, &v))
         return false;
@@ -111,6 +118,7 @@ static bool set_number(int code, const char *arg, struct cli *c)
     case OPT_PATIENCE: return (o->patience = (size_t)v) > 0;
     case OPT_ROUNDS: return (o->trees_rounds = (size_t)v) > 0 && v <= 10000;
     case OPT_DEPTH: return (o->trees_depth = (size_t)v) > 0 && v <= 16;
+    case OPT_MAX_ITER: return (o->max_iter = (size_t)v) > 0 && v <= 10000000;
     case OPT_SEED: o->seed = v; return true;
     }
     return false;
@@ -130,6 +138,8 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
         {"eta", required_argument, 0, OPT_ETA},         {"seed", required_argument, 0, OPT_SEED},
         {"actions", required_argument, 0, OPT_ACTIONS}, {"format", required_argument, 0, OPT_FORMAT},
         {"save-split", required_argument, 0, OPT_SAVE_SPLIT}, {"output", required_argument, 0, 'o'},
+        {"l2", required_argument, 0, OPT_L2},           {"max-iter", required_argument, 0, OPT_MAX_ITER},
+        {"keep-leaky", no_argument, 0, OPT_KEEP_LEAKY},
         {"help", no_argument, 0, 'h'},                  LOAD_OPTIONS_BASE,
         /* the spellings before 0.1.0, kept for scripts */
         {"test", required_argument, 0, OPT_TEST},       {"depth", required_argument, 0, OPT_DEPTH},
@@ -151,6 +161,7 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
         case OPT_LABEL: c->label = optarg; break;
         case OPT_FEATURES: c->features = optarg; break;
         case OPT_KEEP: c->keep = true; break;
+        case OPT_KEEP_LEAKY: c->keep_leaky = true; break;
         case OPT_GROUP: c->group = optarg; break;
         case OPT_CV: {
             uint64_t k = 0;
@@ -225,7 +236,10 @@ static int save_split(const struct cli *c, const struct spoor_dataset *ds, const
                       struct spoor_error *err)
 {
     struct spoor_split val;
-    int st = spoor_model_val_split(ds, split->train, split->ntrain, &c->train, &val, err);
+    struct spoor_train_opts o = c->train;
+    if (o.kind != SPOOR_MODEL_MLP)
+        o.val_frac = 0; /* only the MLP carves a validation part */
+    int st = spoor_model_val_split(ds, split->train, split->ntrain, &o, &val, err);
     if (st != SPOOR_OK)
         return st;
     const char **part = spoor_xcalloc(ds->nrows + 1, sizeof *part);
@@ -247,45 +261,11 @@ static int save_split(const struct cli *c, const struct spoor_dataset *ds, const
     return st;
 }
 
-/* Scores the model (held-out) and the baselines on the same rows. */
-static int holdout(const struct cli *c, const struct spoor_dataset *ds, struct spoor_model **model, double *train_ms,
-                   struct ml_scored *s, char *how, size_t how_len, struct spoor_error *err)
-{
-    struct spoor_split split;
-    bool grouped = ds->group && !c->row_split;
-    int st = grouped ? spoor_split_holdout(ds, NULL, 0, c->test, c->train.seed, &split, err)
-                     : spoor_split_rows(ds, NULL, 0, c->test, c->train.seed, &split, err);
-    if (st != SPOOR_OK)
-        return st;
-    snprintf(how, how_len, "held-out %zu of %zu rows (%s, seed %llu); trained on the other %zu", split.ntest, ds->nrows,
-             grouped ? "whole groups" : "stratified rows", (unsigned long long)c->train.seed, split.ntrain);
-    uint32_t *truth = spoor_xcalloc(split.ntest + 1, sizeof *truth), *pred = spoor_xcalloc(split.ntest + 1, sizeof *pred);
-    for (size_t i = 0; i < split.ntest; i++)
-        truth[i] = ds->cls[split.test[i]];
-    st = c->save_split ? save_split(c, ds, &split, err) : SPOOR_OK;
-    if (st == SPOOR_OK)
-        st = train_timed(c, ds, split.train, split.ntrain, model, train_ms, err);
-    if (st == SPOOR_OK) {
-        double scores[ds->nclasses + 1];
-        for (size_t i = 0; i < split.ntest; i++)
-            pred[i] = spoor_model_predict(*model, ds->x + split.test[i] * ds->nfeat, scores);
-        spoor_metrics_compute(&s[0].m, ds->nclasses, truth, pred, split.ntest);
-    }
-    for (size_t b = 0; b < 3 && st == SPOOR_OK; b++)
-        if ((st = spoor_fit_predict(ds, &split, baselines[b], &c->train, pred, err)) == SPOOR_OK)
-            spoor_metrics_compute(&s[b + 1].m, ds->nclasses, truth, pred, split.ntest);
-    free(truth);
-    free(pred);
-    spoor_split_free(&split);
-    return st;
-}
-
 /* Cross-validated scores of the model and the baselines, then the model on every row. */
-static int cross_validate(const struct cli *c, const struct spoor_dataset *ds, struct spoor_model **model,
+static int cross_validate(const struct cli *c, bool logo, const struct spoor_dataset *ds, struct spoor_model **model,
                           double *train_ms, struct ml_scored *s, char *how, size_t how_len, struct spoor_error *err)
 {
     struct spoor_folds folds;
-    bool logo = !c->folds;
     int st = logo ? spoor_folds_logo(ds, NULL, 0, &folds, err)
                   : spoor_folds_kfold(ds, NULL, 0, c->folds, c->train.seed, &folds, err);
     if (st != SPOOR_OK)
@@ -312,31 +292,105 @@ static int cross_validate(const struct cli *c, const struct spoor_dataset *ds, s
     return st;
 }
 
+/* Scores the model (held-out) and the baselines on the same rows. */
+static int holdout(const struct cli *c, const struct spoor_dataset *ds, struct spoor_model **model, double *train_ms,
+                   struct ml_scored *s, char *how, size_t how_len, struct spoor_error *err)
+{
+    struct spoor_split split;
+    bool grouped = ds->group && !c->row_split;
+    int st = grouped ? spoor_split_holdout(ds, NULL, 0, c->test, c->train.seed, &split, err)
+                     : spoor_split_rows(ds, NULL, 0, c->test, c->train.seed, &split, err);
+    if (st != SPOOR_OK)
+        return st;
+    /* Whole groups can leave a class out of the test part: its recall would be
+     * no measure at all, so every group is held out in turn instead. */
+    long missing = grouped ? spoor_split_missing_class(ds, &split) : -1;
+    if (missing >= 0) {
+        spoor_split_free(&split);
+        if (c->save_split)
+            return spoor_fail(err, SPOOR_EUSAGE,
+                              "the held-out groups have no '%s' row, so train falls back to leave-one-group-out, "
+                              "which has no split to save (--save-split)", ds->class_names[missing]);
+        fprintf(stderr, "spoor train: warning: the held-out groups have no '%s' row; scoring by leave-one-group-out "
+                        "instead\n", ds->class_names[missing]);
+        st = cross_validate(c, true, ds, model, train_ms, s, how, how_len, err);
+        size_t used = strlen(how);
+        snprintf(how + used, how_len - used, "; instead of a held-out split whose groups had no '%s' row",
+                 ds->class_names[missing]);
+        return st;
+    }
+    snprintf(how, how_len, "held-out %zu of %zu rows (%s, seed %llu); trained on the other %zu", split.ntest, ds->nrows,
+             grouped ? "whole groups" : "stratified rows", (unsigned long long)c->train.seed, split.ntrain);
+    uint32_t *truth = spoor_xcalloc(split.ntest + 1, sizeof *truth), *pred = spoor_xcalloc(split.ntest + 1, sizeof *pred);
+    for (size_t i = 0; i < split.ntest; i++)
+        truth[i] = ds->cls[split.test[i]];
+    st = c->save_split ? save_split(c, ds, &split, err) : SPOOR_OK;
+    if (st == SPOOR_OK)
+        st = train_timed(c, ds, split.train, split.ntrain, model, train_ms, err);
+    if (st == SPOOR_OK) {
+        double scores[ds->nclasses + 1];
+        for (size_t i = 0; i < split.ntest; i++)
+            pred[i] = spoor_model_predict(*model, ds->x + split.test[i] * ds->nfeat, scores);
+        spoor_metrics_compute(&s[0].m, ds->nclasses, truth, pred, split.ntest);
+    }
+    for (size_t b = 0; b < 3 && st == SPOOR_OK; b++)
+        if ((st = spoor_fit_predict(ds, &split, baselines[b], &c->train, pred, err)) == SPOOR_OK)
+            spoor_metrics_compute(&s[b + 1].m, ds->nclasses, truth, pred, split.ntest);
+    free(truth);
+    free(pred);
+    spoor_split_free(&split);
+    return st;
+}
+
+/* Rows split at random (held out or in folds) while the rows come in groups,
+ * given (--split rows) or guessed from a column's name. */
+static void warn_row_split(const struct cli *c, const struct spoor_dataset *ds)
+{
+    if (ds->group) {
+        if (c->row_split && !c->cv)
+            fprintf(stderr, "spoor train: warning: --split rows splits rows at random although --group %s groups "
+                            "them: rows of one group on both sides leak\n", ds->group_name);
+        return;
+    }
+    for (size_t i = 0; i < ds->ngroup_like; i++)
+        fprintf(stderr,
+                "spoor train: warning: rows are split at random, yet '%s' looks like a group id (%zu values repeated "
+                "over %zu rows): if rows that share a value are alike, the split leaks; --group %s holds whole "
+                "groups out\n",
+                ds->group_like[i].name, ds->group_like[i].distinct, ds->nrows, ds->group_like[i].name);
+}
+
 static int run(const struct cli *c, const char *path, const struct spoor_load_opts *opts)
 {
     size_t nfeat = 0;
     char **feat = c->features ? ml_list_split(c->features, &nfeat) : NULL;
     struct spoor_dataset_spec spec = {.features = (const char *const *)feat, .nfeatures = nfeat, .exact = c->keep,
-                                      .label = c->label, .label_kind = SPOOR_LABEL_CLASS, .group = c->group};
+                                      .label = c->label, .label_kind = SPOOR_LABEL_CLASS, .group = c->group,
+                                      .leaks = c->keep_leaky ? SPOOR_LEAKS_WARN : SPOOR_LEAKS_DROP};
     struct spoor_dataset *ds = NULL;
     int code = ml_dataset_load("train", path, &spec, opts, &ds);
     ml_list_free(feat);
     if (code)
         return code;
+    warn_row_split(c, ds);
     struct ml_scored s[4] = {{.name = spoor_model_kind_name(c->train.kind)}, {.name = "majority"},
                              {.name = "rule (depth 2)"}, {.name = "knn (k=5)"}};
     struct spoor_model *model = NULL;
     struct spoor_error err = {0};
-    char how[256];
+    char how[384];
     double train_ms = -1;
-    int st = c->cv ? cross_validate(c, ds, &model, &train_ms, s, how, sizeof how, &err)
+    int st = c->cv ? cross_validate(c, !c->folds, ds, &model, &train_ms, s, how, sizeof how, &err)
                    : holdout(c, ds, &model, &train_ms, s, how, sizeof how, &err);
     if (st == SPOOR_OK && c->actions)
         st = spoor_model_set_actions(model, c->actions, &err);
     if (st == SPOOR_OK)
         st = spoor_model_save(model, c->output, &err);
+    if (st == SPOOR_OK && model->kind == SPOOR_MODEL_LOGISTIC && !model->log.converged)
+        fprintf(stderr, "spoor train: warning: logistic regression did not converge in %zu iterations (max |gradient| "
+                        "%.2g); --max-iter raises the limit, a larger --l2 makes it easier\n",
+                model->log.iterations, model->log.final_gradient);
     if (st == SPOOR_OK)
-        ml_report(stdout, c->json, how, train_ms, ds, s, 4);
+        ml_report(stdout, c->json, how, train_ms, model, ds, s, 4);
     else
         fprintf(stderr, "spoor train: %s\n", err.msg);
     for (size_t i = 0; i < 4; i++)

@@ -47,8 +47,12 @@ int ml_dataset_load(const char *cmd, const char *path, const struct spoor_datase
         if (d->other)
             fprintf(stderr, "spoor %s: warning: dropped feature '%s': duplicate of '%s' (r = %.4f)\n", cmd, d->name,
                     d->other, d->r);
+        else if (d->kept) /* a saved model's features are fixed: it uses the feature */
+            fprintf(stderr, "spoor %s: warning: feature '%s' leaks: %s; kept (%s)\n", cmd, d->name, d->reason,
+                    spec->classes ? "the model uses it; its scores here may be too good" : "--keep-leaky");
         else
-            fprintf(stderr, "spoor %s: warning: dropped feature '%s': %s\n", cmd, d->name, d->reason);
+            fprintf(stderr, "spoor %s: warning: dropped feature '%s': %s%s\n", cmd, d->name, d->reason,
+                    d->leak ? "; --keep-leaky keeps it" : "");
     }
     if (ds->skipped_rows)
         fprintf(stderr,
@@ -72,7 +76,7 @@ int ml_model_dataset_load(const char *cmd, const char *model_path, const char *p
     struct spoor_dataset_spec spec = {.features = (const char *const *)m->feat_names, .nfeatures = m->nfeat,
                                       .exact = true, .label = with_label ? m->label_name : NULL,
                                       .classes = (const char *const *)m->class_names, .nclasses = m->nclasses,
-                                      .group = group};
+                                      .group = group, .leaks = with_label ? SPOOR_LEAKS_WARN : SPOOR_LEAKS_IGNORE};
     int code = ml_dataset_load(cmd, path, &spec, opts, ds);
     if (code) {
         spoor_model_free(*model);
@@ -148,13 +152,21 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
 
 static void str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
 
-static void report_json(FILE *out, const char *how, double train_ms, const struct spoor_dataset *ds,
-                        const struct ml_scored *s, size_t n)
+/* How an iterative fit of the saved model ended (logistic regression). */
+static bool has_fit(const struct spoor_model *fit) { return fit && fit->kind == SPOOR_MODEL_LOGISTIC; }
+
+static void report_json(FILE *out, const char *how, double train_ms, const struct spoor_model *fit,
+                        const struct spoor_dataset *ds, const struct ml_scored *s, size_t n)
 {
     fprintf(out, "{\"evaluation\": ");
     str(out, how);
     if (train_ms >= 0)
         fprintf(out, ", \"train_ms\": %.3f", train_ms);
+    if (has_fit(fit))
+        fprintf(out,
+                ", \"fit\": {\"iterations\": %zu, \"final_loss\": %.9g, \"final_gradient\": %.3g, \"converged\": %s}",
+                fit->log.iterations, fit->log.final_loss, fit->log.final_gradient,
+                fit->log.converged ? "true" : "false");
     fprintf(out, ", \"classes\": [");
     for (size_t c = 0; c < ds->nclasses; c++) {
         fputs(c ? ", " : "", out);
@@ -180,16 +192,20 @@ static void report_json(FILE *out, const char *how, double train_ms, const struc
     fprintf(out, "\n]}\n");
 }
 
-void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_dataset *ds,
-               const struct ml_scored *s, size_t n)
+void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_model *fit,
+               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n)
 {
     if (json) {
-        report_json(out, how, train_ms, ds, s, n);
+        report_json(out, how, train_ms, fit, ds, s, n);
         return;
     }
     fprintf(out, "%s\n", how);
     if (train_ms >= 0)
         fprintf(out, "the saved model trained in %.1f ms\n", train_ms);
+    if (has_fit(fit))
+        fprintf(out, "%s in %zu L-BFGS iterations: final loss %.6g (mean cross-entropy + L2), max |gradient| %.2g\n",
+                fit->log.converged ? "converged" : "NOT converged", fit->log.iterations, fit->log.final_loss,
+                fit->log.final_gradient);
     fputc('\n', out);
     const char *h[] = {"method", "", "rows", "accuracy", "macro-F1"};
     const bool right[] = {false, false, true, true, true};

@@ -20,7 +20,8 @@ int ml_dataset_load(const char *cmd, const char *path, const struct spoor_datase
                     const struct spoor_load_opts *opts, struct spoor_dataset **out);
 
 /* Loads the model at model_path and the dataset holding its features (label
- * as the model names it when with_label, numbered by the model's classes).
+ * as the model names it when with_label, numbered by the model's classes;
+ * with the label, a leaky feature is warned about and kept).
  * Returns 0, or the exit code after printing why. */
 struct spoor_model;
 int ml_model_dataset_load(const char *cmd, const char *model_path, const char *path, bool with_label,
@@ -53,8 +54,9 @@ struct ml_scored {
 /* The evaluation: a table of every method (the model first, then the
  * baselines) and the model's confusion matrix and per-class recall; or the
  * same as one JSON object. `how` says which rows were scored and how;
- * train_ms is the saved model's training time (< 0: not trained here). */
-void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_dataset *ds,
-               const struct ml_scored *s, size_t n);
+ * train_ms is the saved model's training time (< 0: not trained here); fit,
+ * the model trained here (NULL: none), adds how its fit ended (logistic). */
+void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_model *fit,
+               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n);
 
 #endif
