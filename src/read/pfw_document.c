@@ -39,7 +39,9 @@ static bool has_events_member(const char *p, const char *end)
 }
 
 /* An array document rather than one event per line: its first event spans
- * lines, or the next one starts on the line where it ends. p is past '['. */
+ * lines, or the next one starts on the line where it ends. A first line
+ * with anything else after its event (a stray '}') is a broken line of a
+ * line-per-event trace, not a document. p is past '['. */
 static bool array_document(const char *p, const char *end)
 {
     p = skip_blanks(p, end);
@@ -65,9 +67,14 @@ static bool array_document(const char *p, const char *end)
         } else if (c == '{' || c == '[') {
             depth++;
         } else if ((c == '}' || c == ']') && --depth == 0) {
-            for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == ','); p++)
+            /* the next event on the same line: `},{` (blanks allowed) */
+            for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
                 ;
-            return p < end && *p != '\n';
+            if (p == end || *p != ',')
+                return false;
+            for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
+                ;
+            return p < end && *p == '{';
         }
     }
     return true; /* a first event longer than the head: not a line per event */
