@@ -19,6 +19,7 @@
 #include "ml/export_header.h"
 #include "ml/model_json.h"
 #include "testutil.h"
+#include "ml_testutil.h"
 
 /* 400 rows, 3 classes by a < 0.4 and b < 0.5; values carry 9 significant
  * digits, so the trees' split values fall between multiples of 1/65536. */
@@ -38,26 +39,9 @@ static struct spoor_dataset *fine_values(void)
         const char *label = v[0] < 0.4 ? "low" : v[1] < 0.5 ? "mid" : "high";
         len += (size_t)snprintf(csv + len, cap - len, "%.9g,%.9g,%.9g,%s\n", v[0], v[1], v[2], label);
     }
-    const char *path = testutil_write("fine.csv", csv, len);
+    struct spoor_dataset *ds = ml_test_load_csv("fine.csv", csv, len, NULL);
     free(csv);
-    struct spoor_load_opts opts = {.read.args = SPOOR_ARGS_ALL, .threads = 1};
-    struct spoor_dataset_spec spec = {.label = "label"};
-    struct spoor_dataset *ds = NULL;
-    struct spoor_error err = {0};
-    assert_int_equal(spoor_dataset_load(path, &spec, &opts, &ds, NULL, &err), SPOOR_OK);
     return ds;
-}
-
-static struct spoor_model *train(const struct spoor_dataset *ds, struct spoor_train_opts *o)
-{
-    size_t *all = calloc(ds->nrows, sizeof *all);
-    for (size_t i = 0; i < ds->nrows; i++)
-        all[i] = i;
-    struct spoor_model *m = NULL;
-    struct spoor_error err = {0};
-    assert_int_equal(spoor_model_train(ds, all, ds->nrows, o, &m, &err), SPOOR_OK);
-    free(all);
-    return m;
 }
 
 /* Writes the model's header to dir/name; returns the call's status. */
@@ -188,7 +172,7 @@ static void trees_fixed_takes_every_split_as_float(void **state)
     o.kind = SPOOR_MODEL_TREES;
     o.trees_rounds = 8;
     o.trees_depth = 3;
-    struct spoor_model *m = train(ds, &o);
+    struct spoor_model *m = ml_test_train_all(ds, &o);
     const struct spoor_forest *f = &m->forest;
     assert_int_equal(spoor_forest_off_grid(f, SPOOR_EXPORT_IN_FRAC), -1);
     struct split *sp = calloc(f->nnodes, sizeof *sp);
@@ -211,7 +195,7 @@ static void rule_fixed_takes_every_cut_as_float(void **state)
     struct spoor_train_opts o;
     spoor_train_opts_default(&o);
     o.kind = SPOOR_MODEL_RULE;
-    struct spoor_model *m = train(ds, &o);
+    struct spoor_model *m = ml_test_train_all(ds, &o);
     const struct spoor_rule *r = &m->rule;
     struct split sp[3];
     for (int n = 0; n < 3; n++)
@@ -293,7 +277,7 @@ static void stack_stated_and_limited(void **state)
 
     /* 3 -> 32 -> 16 -> 3: well under the limit; gcc's frame stays within the
      * stated locals plus saved registers. */
-    struct spoor_model *m = train(ds, &o);
+    struct spoor_model *m = ml_test_train_all(ds, &o);
     assert_int_equal(export(m, "small.h", &fixed, &stack, &err), SPOOR_OK);
     assert_int_equal(stack, 8 * (2 + 32 + 16 + 3) + 3 * 4);
     long frame = gcc_frame("small.h");
@@ -304,7 +288,7 @@ static void stack_stated_and_limited(void **state)
      * only the scalars stay on the stack. */
     o.hidden[0] = 128;
     o.hidden[1] = 64;
-    m = train(ds, &o);
+    m = ml_test_train_all(ds, &o);
     assert_int_equal(export(m, "big.h", &fixed, &stack, &err), SPOOR_EUSAGE);
     assert_non_null(strstr(err.msg, "q_predict_fixed would keep 1588 bytes on the stack, over 1024"));
     fixed.static_buffers = true;
@@ -318,7 +302,7 @@ static void stack_stated_and_limited(void **state)
     o.kind = SPOOR_MODEL_TREES;
     o.trees_rounds = 3;
     fixed.static_buffers = false;
-    m = train(ds, &o);
+    m = ml_test_train_all(ds, &o);
     assert_int_equal(export(m, "trees.h", &fixed, &stack, &err), SPOOR_OK);
     assert_int_equal(stack, 8 * 3 + 4 * 4);
     assert_true(gcc_frame("trees.h") <= (long)stack + 64);

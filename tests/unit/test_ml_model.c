@@ -16,6 +16,7 @@
 #include "ml/evaluate.h"
 #include "ml/model_json.h"
 #include "testutil.h"
+#include "ml_testutil.h"
 
 /* 300 rows, 3 classes decided by two thresholds on a and b (c is noise), 6 groups. */
 static struct spoor_dataset *three_classes(void)
@@ -93,37 +94,13 @@ static void test_methods_learn(void **state)
 }
 
 /* A CSV written to the test's folder, as a dataset labelled by "label". */
-static struct spoor_dataset *load_csv(const char *name, const char *csv, size_t len, const char *group)
-{
-    const char *path = testutil_write(name, csv, len);
-    struct spoor_load_opts opts = {.read.args = SPOOR_ARGS_ALL, .threads = 1};
-    struct spoor_dataset_spec spec = {.label = "label", .group = group};
-    struct spoor_dataset *ds = NULL;
-    struct spoor_error err = {0};
-    assert_int_equal(spoor_dataset_load(path, &spec, &opts, &ds, NULL, &err), SPOOR_OK);
-    return ds;
-}
-
-/* A model trained on every row. */
-static struct spoor_model *train_all(const struct spoor_dataset *ds, const struct spoor_train_opts *o)
-{
-    size_t *all = calloc(ds->nrows, sizeof *all);
-    for (size_t i = 0; i < ds->nrows; i++)
-        all[i] = i;
-    struct spoor_model *m = NULL;
-    struct spoor_error err = {0};
-    assert_int_equal(spoor_model_train(ds, all, ds->nrows, o, &m, &err), SPOOR_OK);
-    free(all);
-    return m;
-}
-
 static void test_rule_finds_thresholds(void **state)
 {
     struct spoor_dataset *ds = three_classes();
     struct spoor_train_opts o;
     spoor_train_opts_default(&o);
     o.kind = SPOOR_MODEL_RULE;
-    struct spoor_model *m = train_all(ds, &o);
+    struct spoor_model *m = ml_test_train_all(ds, &o);
     assert_int_equal(m->rule.feat[0], spoor_dataset_feature(ds, "a"));
     assert_true(fabs(m->rule.thr[0] - 0.5) < 0.02);
     assert_int_equal(m->rule.feat[2], spoor_dataset_feature(ds, "b"));
@@ -146,12 +123,12 @@ static void test_rule_searches_every_cut(void **state)
         len += (size_t)snprintf(csv + len, cap - len, "%d.5,%.3f,%s\n", rank, b,
                                 rank < 7 ? "low" : b < 0.5 ? "mid" : "high");
     }
-    struct spoor_dataset *ds = load_csv("cuts.csv", csv, len, NULL);
+    struct spoor_dataset *ds = ml_test_load_csv("cuts.csv", csv, len, NULL);
     free(csv);
     struct spoor_train_opts o;
     spoor_train_opts_default(&o);
     o.kind = SPOOR_MODEL_RULE;
-    struct spoor_model *m = train_all(ds, &o);
+    struct spoor_model *m = ml_test_train_all(ds, &o);
     size_t right = 0;
     double scores[3];
     for (size_t r = 0; r < ds->nrows; r++)
@@ -179,12 +156,12 @@ static void test_logistic_converges(void **state)
         double z = a + 2 * b / 1000;
         len += (size_t)snprintf(csv + len, cap - len, "%.6f,%.3f,%s\n", a, b, z < 0.9 ? "x" : z < 1.9 ? "y" : "z");
     }
-    struct spoor_dataset *ds = load_csv("linear.csv", csv, len, NULL);
+    struct spoor_dataset *ds = ml_test_load_csv("linear.csv", csv, len, NULL);
     free(csv);
     struct spoor_train_opts o;
     spoor_train_opts_default(&o);
     o.kind = SPOOR_MODEL_LOGISTIC;
-    struct spoor_model *m = train_all(ds, &o);
+    struct spoor_model *m = ml_test_train_all(ds, &o);
     assert_true(m->log.converged);
     assert_true(m->log.iterations > 5 && m->log.iterations < o.max_iter);
     assert_true(m->log.final_gradient < 1e-6);
@@ -196,7 +173,7 @@ static void test_logistic_converges(void **state)
     assert_true(right >= 490);
     /* The same model whatever the seed: no random draw decides it. */
     o.seed = 99;
-    struct spoor_model *again = train_all(ds, &o);
+    struct spoor_model *again = ml_test_train_all(ds, &o);
     assert_true(again->log.final_loss == m->log.final_loss);
     assert_memory_equal(again->layers[0].w, m->layers[0].w, 6 * sizeof(double));
     spoor_model_free(again);
@@ -211,7 +188,7 @@ static struct spoor_model *train_mlp(const struct spoor_dataset *ds, uint64_t se
     o.seed = seed;
     o.epochs = 20;
     o.patience = 3;
-    return train_all(ds, &o);
+    return ml_test_train_all(ds, &o);
 }
 
 static void test_mlp_deterministic_and_early_stopping(void **state)
@@ -253,7 +230,7 @@ static void test_json_round_trip(void **state)
         o.kind = (enum spoor_model_kind)spoor_model_kind_parse(kinds[k]);
         o.epochs = 5;
         o.trees_rounds = 5;
-        struct spoor_model *m = train_all(ds, &o), *back = NULL;
+        struct spoor_model *m = ml_test_train_all(ds, &o), *back = NULL;
         assert_int_equal(spoor_model_set_actions(m, "ra_kb:low=16,mid=64,high=256", &err), SPOOR_OK);
         size_t len;
         char *text = to_json(m, &len);
