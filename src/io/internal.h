@@ -148,8 +148,6 @@ struct io_events_doc {
  * [d->scanned, len); returns the offset just past the last event that ends
  * in them (0: none), the rest goes on in the next chunk. */
 size_t io_events_scan(struct io_events_doc *d, char *buf, size_t len);
-/* A cut at `cut` of a chunk of `len` scanned bytes: the rest opens the next. */
-void io_events_cut(struct io_events_doc *d, size_t cut, size_t len);
 
 /* Where a JSON_LINES chunk may end: after the '\n' at nl, unless the line
  * before it joins the next (spoor_json_line_joins). Walks back from nl to

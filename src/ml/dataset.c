@@ -259,7 +259,6 @@ static int build_rows(const struct spoor_table *t, const struct chosen *ch, cons
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* Distinct present values of a column, by their text. */
 /* A column's distinct values, and its blocks: runs of consecutive rows with
  * one value (empty cells skipped). */
 static size_t distinct_values(const struct spoor_table *t, const struct spoor_column *col, size_t *blocks)

@@ -70,9 +70,9 @@ int export_trees(struct emit *e, const struct spoor_model *m, bool fixed, struct
     const struct spoor_forest *f = &m->forest;
     FILE *out = e->out;
     const char *p = e->p;
-    long off = fixed ? spoor_forest_off_grid(f, SPOOR_EXPORT_IN_FRAC) : -1;
-    if (off >= 0)
-        return off_grid(err, "node", off, f->nodes[off].threshold);
+    for (size_t i = 0; fixed && i < f->nnodes; i++)
+        if (f->nodes[i].feature >= 0 && !spoor_export_on_grid(f->nodes[i].threshold))
+            return off_grid(err, "node", (long)i, f->nodes[i].threshold);
     fprintf(out, "/* Nodes: feature (-1 = leaf), left, right, threshold, leaf value. */\n");
     fprintf(out, "struct %s_node {\n    int feature, left, right;\n    %s threshold, leaf;\n};\n", p,
             fixed ? "long long" : "float");

@@ -22,6 +22,7 @@ struct problem {
     const double *x;        /* n x p, scaled */
     const uint32_t *y;
     double l2;
+    double *z;              /* k logits of one row, scratch */
 };
 
 /* Parameters: W (k x p, row-major) then b (k). Returns the objective, fills g. */
@@ -29,7 +30,7 @@ static double objective(const struct problem *pr, const double *w, double *g)
 {
     size_t p = pr->p, k = pr->k;
     const double *b = w + k * p;
-    double *gb = g + k * p, z[k], loss = 0;
+    double *gb = g + k * p, *z = pr->z, loss = 0;
     memset(g, 0, (k * p + k) * sizeof *g);
     for (size_t r = 0; r < pr->n; r++) {
         const double *x = pr->x + r * p;
@@ -173,7 +174,8 @@ int logistic_train(const struct spoor_dataset *ds, const size_t *rows, size_t n,
         spoor_scaler_apply(&m->scaler, ds->x + rows[r] * p, x + r * p);
         y[r] = ds->cls[rows[r]];
     }
-    struct problem pr = {.n = n, .p = p, .k = k, .x = x, .y = y, .l2 = m->opts.l2};
+    double *z = spoor_xcalloc(k + 1, sizeof *z);
+    struct problem pr = {.n = n, .p = p, .k = k, .x = x, .y = y, .l2 = m->opts.l2, .z = z};
     double *w = spoor_xcalloc(k * p + k, sizeof *w);
     m->log = (struct spoor_train_log){.rows = n};
     lbfgs(&pr, w, m->opts.max_iter, &m->log);
@@ -184,6 +186,7 @@ int logistic_train(const struct spoor_dataset *ds, const size_t *rows, size_t n,
     memcpy(m->layers[0].w, w, k * p * sizeof(double));
     memcpy(m->layers[0].b, w + k * p, k * sizeof(double));
     free(w);
+    free(z);
     free(x);
     free(y);
     return SPOOR_OK;

@@ -67,16 +67,6 @@ size_t spoor_forest_quantise(struct spoor_forest *f, int frac)
     return moved;
 }
 
-long spoor_forest_off_grid(const struct spoor_forest *f, int frac)
-{
-    for (size_t i = 0; i < f->nnodes; i++) {
-        double scaled = ldexp(f->nodes[i].threshold, frac);
-        if (f->nodes[i].feature >= 0 && scaled != floor(scaled))
-            return (long)i;
-    }
-    return -1;
-}
-
 void spoor_forest_total_gain(const struct spoor_forest *f, double *gain)
 {
     memset(gain, 0, f->nfeatures * sizeof *gain);

@@ -57,8 +57,6 @@ float spoor_forest_tree_leaf(const struct spoor_forest *f, size_t tree, const do
  * point decides every split as the float model does (a row on the threshold
  * stays on the right, as XGBoost trained it). Returns how many moved. */
 size_t spoor_forest_quantise(struct spoor_forest *f, int frac);
-/* The first split node whose threshold is not a multiple of 2^-frac, or -1. */
-long spoor_forest_off_grid(const struct spoor_forest *f, int frac);
 /* Total gain of every feature's splits (nfeatures values). */
 void spoor_forest_total_gain(const struct spoor_forest *f, double *gain);
 

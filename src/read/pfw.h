@@ -147,6 +147,13 @@ int pfw_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
 int pfw_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err);
 void pfw_reduced(struct spoor_dialect *d, const struct spoor_table *batch);
 
+/* Whether a token is exactly the text s (bytes as written, no unescaping). */
+static inline bool pfw_tok_is(const struct spoor_json_tok *t, const char *s)
+{
+    size_t n = strlen(s);
+    return t->n == n && memcmp(t->p, s, n) == 0;
+}
+
 /* Phase letter of a ph value: a one-letter string, or DFTracer's integer
  * phases (1 X complete, 2 C counter, 3 A aggregated, 4 M metadata). 0 when
  * the value is neither. */

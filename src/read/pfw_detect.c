@@ -49,12 +49,6 @@ struct evidence {
     int dftracer_marks;     /* cat "dftracer", hhash/fhash args, FH/HH metadata */
 };
 
-static bool tok_eq(const struct spoor_json_tok *t, const char *s)
-{
-    size_t n = strlen(s);
-    return t->n == n && memcmp(t->p, s, n) == 0;
-}
-
 static bool is_digits(const struct spoor_json_tok *t)
 {
     if (t->n == 0)
@@ -71,15 +65,15 @@ static void look_at_args(const struct spoor_json_tok *args, bool counter, bool s
     struct spoor_json_tok k, v;
     spoor_json_iter_init(&it, args->p, args->p + args->n);
     while (spoor_json_next(&it, &k, &v) == 1) {
-        bool hash = tok_eq(&k, "hhash") || tok_eq(&k, "fhash");
+        bool hash = pfw_tok_is(&k, "hhash") || pfw_tok_is(&k, "fhash");
         if (hash) {
             ev->dftracer_marks++;
             if (v.kind == SPOOR_JSON_STRING && !is_digits(&v))
                 ev->hash_text++;
         }
-        if (counter && tok_eq(&k, "freq"))
+        if (counter && pfw_tok_is(&k, "freq"))
             ev->freq_counters++;
-        if (sh && tok_eq(&k, "hash"))
+        if (sh && pfw_tok_is(&k, "hash"))
             ev->sh_with_hash++;
     }
 }
@@ -96,29 +90,29 @@ static void look_at_line(const char *p, const char *end, struct evidence *ev, st
     while ((r = spoor_json_next(&it, &k, &v)) == 1) {
         if (!first_key_end)
             first_key_end = k.p + k.n;
-        if (tok_eq(&k, "ph")) {
+        if (pfw_tok_is(&k, "ph")) {
             ph = v;
             pos_ph = pos;
-        } else if (tok_eq(&k, "ts")) {
+        } else if (pfw_tok_is(&k, "ts")) {
             pos_ts = pos;
-        } else if (tok_eq(&k, "dur")) {
+        } else if (pfw_tok_is(&k, "dur")) {
             pos_dur = pos;
             dur = v;
-        } else if (tok_eq(&k, "pid")) {
+        } else if (pfw_tok_is(&k, "pid")) {
             pos_pid = pos;
-        } else if (tok_eq(&k, "id")) {
+        } else if (pfw_tok_is(&k, "id")) {
             pos_id = pos;
-        } else if (tok_eq(&k, "type") && v.kind == SPOOR_JSON_NUMBER) {
+        } else if (pfw_tok_is(&k, "type") && v.kind == SPOOR_JSON_NUMBER) {
             ev->type_key++;
-        } else if (tok_eq(&k, "name")) {
+        } else if (pfw_tok_is(&k, "name")) {
             name = v;
-        } else if (tok_eq(&k, "args") && v.kind == SPOOR_JSON_OBJECT) {
+        } else if (pfw_tok_is(&k, "args") && v.kind == SPOOR_JSON_OBJECT) {
             args = v;
-        } else if (tok_eq(&k, "cat")) {
+        } else if (pfw_tok_is(&k, "cat")) {
             cat = v;
-            ev->dftracer_marks += tok_eq(&v, "dftracer");
+            ev->dftracer_marks += pfw_tok_is(&v, "dftracer");
         }
-        bool numeric_field = tok_eq(&k, "ts") || tok_eq(&k, "dur") || tok_eq(&k, "pid") || tok_eq(&k, "tid");
+        bool numeric_field = pfw_tok_is(&k, "ts") || pfw_tok_is(&k, "dur") || pfw_tok_is(&k, "pid") || pfw_tok_is(&k, "tid");
         if (numeric_field && v.kind == SPOOR_JSON_STRING && is_digits(&v))
             quoted = true;
         pos++;
@@ -133,8 +127,8 @@ static void look_at_line(const char *p, const char *end, struct evidence *ev, st
     if (pos_id == 0 && pos_ph >= 0 && pos_ts > pos_ph && pos_dur >= 0 && pos_pid > pos_dur)
         ev->cpp_order++;
     uint8_t phase = ph.p ? pfw_phase(&ph) : 0;
-    bool sh = phase == 'M' && tok_eq(&name, "SH");
-    if (phase == 'M' && (tok_eq(&name, "FH") || tok_eq(&name, "HH")))
+    bool sh = phase == 'M' && pfw_tok_is(&name, "SH");
+    if (phase == 'M' && (pfw_tok_is(&name, "FH") || pfw_tok_is(&name, "HH")))
         ev->dftracer_marks++;
     if (args.p)
         look_at_args(&args, phase == 'C', sh, ev);

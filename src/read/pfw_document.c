@@ -9,13 +9,20 @@
 
 #include <string.h>
 
-static const char *skip_blanks(const char *p, const char *end)
+/* Past blanks; line breaks too when `lines` (a rewritten member line has none). */
+static const char *skip_blanks(const char *p, const char *end, bool lines)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || (lines && *p == '\n')))
+        p++;
+    return p;
+}
+
+/* Past a byte order mark and blank lines: where the document starts. */
+static const char *skip_head(const char *p, const char *end)
 {
     if (end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
         p += 3;
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
-        p++;
-    return p;
+    return skip_blanks(p, end, true);
 }
 
 /* An object document: `"traceEvents"` then ':' and '[' somewhere in the
@@ -24,13 +31,9 @@ static bool has_events_member(const char *p, const char *end)
 {
     static const char key[] = "\"traceEvents\"";
     for (const char *k; (k = memmem(p, (size_t)(end - p), key, sizeof key - 1)); p = k + 1) {
-        const char *q = k + sizeof key - 1;
-        while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'))
-            q++;
+        const char *q = skip_blanks(k + sizeof key - 1, end, true);
         if (q < end && *q == ':') {
-            q++;
-            while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'))
-                q++;
+            q = skip_blanks(q + 1, end, true);
             if (q < end && *q == '[')
                 return true;
         }
@@ -44,7 +47,7 @@ static bool has_events_member(const char *p, const char *end)
  * line-per-event trace, not a document. p is past '['. */
 static bool array_document(const char *p, const char *end)
 {
-    p = skip_blanks(p, end);
+    p = skip_blanks(p, end, true);
     if (p == end || *p != '{')
         return false;
     int depth = 0;
@@ -68,12 +71,10 @@ static bool array_document(const char *p, const char *end)
             depth++;
         } else if ((c == '}' || c == ']') && --depth == 0) {
             /* the next event on the same line: `},{` (blanks allowed) */
-            for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
-                ;
+            p = skip_blanks(p + 1, end, false);
             if (p == end || *p != ',')
                 return false;
-            for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
-                ;
+            p = skip_blanks(p + 1, end, false);
             return p < end && *p == '{';
         }
     }
@@ -82,7 +83,7 @@ static bool array_document(const char *p, const char *end)
 
 bool pfw_document(const char *head, size_t len)
 {
-    const char *end = head + len, *p = skip_blanks(head, end);
+    const char *end = head + len, *p = skip_head(head, end);
     if (p == end)
         return false;
     if (*p == '{')
@@ -92,8 +93,7 @@ bool pfw_document(const char *head, size_t len)
 
 bool pfw_document_member_line(const char *p, const char *end)
 {
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-        p++;
+    p = skip_blanks(p, end, false);
     return p < end && (*p == ',' || *p == '}');
 }
 
@@ -101,17 +101,13 @@ bool pfw_document_member_line(const char *p, const char *end)
 static bool events_key_left(const char *p, const char *end)
 {
     static const char key[] = "\"traceEvents\"";
-    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
-        p++;
+    p = skip_blanks(p, end, false);
     if ((size_t)(end - p) < sizeof key - 1 || memcmp(p, key, sizeof key - 1) != 0)
         return false;
-    for (p += sizeof key - 1; p < end && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
-        ;
+    p = skip_blanks(p + sizeof key - 1, end, false);
     if (p == end || *p != ':')
         return false;
-    for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
-        ;
-    return p == end;
+    return skip_blanks(p + 1, end, false) == end;
 }
 
 const char *pfw_document_members(const char *p, const char *end, void (*member)(void *ctx,

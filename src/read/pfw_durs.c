@@ -17,12 +17,6 @@
 /* Above this as a median, the calls are not what the unit says. */
 #define LONGEST_MEDIAN_NS 10e9
 
-static bool tok_is(const struct spoor_json_tok *t, const char *s)
-{
-    size_t n = strlen(s);
-    return t->n == n && memcmp(t->p, s, n) == 0;
-}
-
 static bool tok_starts(const struct spoor_json_tok *t, const char *s)
 {
     size_t n = strlen(s);
@@ -45,13 +39,13 @@ static bool well_known(const struct spoor_json_tok *name, const struct spoor_jso
                                                   "submit_bio", "mark_page_accessed", "generic_file_"};
     static const char *const kernel_cats[] = {"os_cache", "vfs", "ext4", "block", "kprobe", "kernel"};
     for (size_t i = 0; i < sizeof calls / sizeof *calls; i++)
-        if (tok_is(name, calls[i]))
+        if (pfw_tok_is(name, calls[i]))
             return true;
     for (size_t i = 0; i < sizeof kernel_prefixes / sizeof *kernel_prefixes; i++)
         if (tok_starts(name, kernel_prefixes[i]))
             return true;
     for (size_t i = 0; cat->p && i < sizeof kernel_cats / sizeof *kernel_cats; i++)
-        if (tok_is(cat, kernel_cats[i]))
+        if (pfw_tok_is(cat, kernel_cats[i]))
             return true;
     return false;
 }

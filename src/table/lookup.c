@@ -27,20 +27,20 @@ static size_t find_slot(const struct spoor_lookup *l, uint32_t src, uint32_t key
     return s;
 }
 
-/* Rebuilds the index from the heads: the definitions no other one replaced. */
+/* Rebuilds the index at a new size: the old one points at every chain's
+ * head (its newest definition), so its entries move over as they are. */
 static void rehash(struct spoor_lookup *l, size_t nslots)
 {
-    free(l->slots);
+    uint32_t *old = l->slots;
+    size_t nold = l->nslots;
     l->slots = spoor_xcalloc(nslots, sizeof *l->slots);
     l->nslots = nslots;
-    uint8_t *replaced = spoor_xcalloc(l->n ? l->n : 1, 1);
-    for (size_t i = 0; i < l->n; i++)
-        if (l->older[i])
-            replaced[l->older[i] - 1] = 1;
-    for (size_t i = 0; i < l->n; i++)
-        if (!replaced[i])
-            l->slots[find_slot(l, l->srcs[i], l->keys[i])] = (uint32_t)i + 1;
-    free(replaced);
+    for (size_t s = 0; s < nold; s++) {
+        uint32_t e = old[s];
+        if (e)
+            l->slots[find_slot(l, l->srcs[e - 1], l->keys[e - 1])] = e;
+    }
+    free(old);
 }
 
 uint32_t spoor_lookup_get(const struct spoor_lookup *l, uint32_t src, uint32_t key, uint64_t line, uint64_t *from,

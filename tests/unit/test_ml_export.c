@@ -174,12 +174,13 @@ static void trees_fixed_takes_every_split_as_float(void **state)
     o.trees_depth = 3;
     struct spoor_model *m = ml_test_train_all(ds, &o);
     const struct spoor_forest *f = &m->forest;
-    assert_int_equal(spoor_forest_off_grid(f, SPOOR_EXPORT_IN_FRAC), -1);
     struct split *sp = calloc(f->nnodes, sizeof *sp);
     size_t nsplits = 0;
     for (size_t i = 0; i < f->nnodes; i++)
-        if (f->nodes[i].feature >= 0)
+        if (f->nodes[i].feature >= 0) {
+            assert_true(spoor_export_on_grid(f->nodes[i].threshold));
             sp[nsplits++] = (struct split){f->nodes[i].feature, f->nodes[i].threshold};
+        }
     assert_true(nsplits >= 8);
     check_splits(m, ds, sp, nsplits);
     free(sp);
