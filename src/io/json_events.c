@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "io/internal.h"
+#include "util/bytes.h"
 
 enum { BEFORE, WRAPPER, EVENTS, AFTER };
 
@@ -159,17 +160,6 @@ static inline uint64_t byte_mask(const __m128i x[4], char c)
     return m;
 }
 
-static inline uint64_t prefix_xor(uint64_t x)
-{
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    return x;
-}
-
 /* False when the block at buf + i needs the byte loop. */
 static bool scan_block(struct io_events_doc *d, char *buf, size_t i, size_t *cut)
 {
@@ -178,7 +168,7 @@ static bool scan_block(struct io_events_doc *d, char *buf, size_t i, size_t *cut
         x[k] = _mm_loadu_si128((const __m128i *)(buf + i + 16 * k));
     if (byte_mask(x, '\\'))
         return false;
-    uint64_t inside = prefix_xor(byte_mask(x, '"')) ^ (d->in_string ? ~(uint64_t)0 : 0);
+    uint64_t inside = spoor_prefix_xor(byte_mask(x, '"')) ^ (d->in_string ? ~(uint64_t)0 : 0);
     d->in_string = inside >> 63;
     uint64_t structural = (byte_mask(x, '{') | byte_mask(x, '}') | byte_mask(x, '[') | byte_mask(x, ']') |
                            byte_mask(x, ',') | byte_mask(x, '\n')) & ~inside;

@@ -123,15 +123,6 @@ static inline __attribute__((always_inline)) const char *number(const char *p, c
     return e;
 }
 
-static inline unsigned prefix_xor16(unsigned q)
-{
-    q ^= q << 1;
-    q ^= q << 2;
-    q ^= q << 4;
-    q ^= q << 8;
-    return q & 0xFFFF;
-}
-
 /* Just past the bracket matching the one at p, skipping strings; NULL when
  * the tolerant scanner should decide: a backslash or newline inside,
  * mismatched or too deeply nested brackets, the end of the buffer, or a
@@ -150,7 +141,7 @@ static const char *container_end(const char *p, const char *end)
         unsigned quote = eq(v, '"');
         unsigned bad = (unsigned)_mm_movemask_epi8(
             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
-        unsigned inside = prefix_xor16(quote) ^ (in_string ? 0xFFFF : 0);
+        unsigned inside = ((unsigned)spoor_prefix_xor(quote) & 0xFFFF) ^ (in_string ? 0xFFFF : 0);
         __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* '[' ']' become '{' '}' */
         unsigned open = eq(folded, '{') & ~inside, close = eq(folded, '}') & ~inside;
         unsigned closing_quote = quote & ~inside;

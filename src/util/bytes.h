@@ -45,6 +45,20 @@ static inline bool spoor_same_bytes(const char *a, const char *b, size_t n)
     return (diff | (x ^ y)) == 0;
 }
 
+/* Bit i set when an odd number of bits 0..i of x are: given the quote bits of
+ * a block of bytes, the bits of the bytes inside a string (opening quote
+ * included, closing one not), when the block starts outside one. */
+static inline uint64_t spoor_prefix_xor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
 static inline void spoor_put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static inline void spoor_put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
