@@ -16,6 +16,7 @@
 
 #include "events_fixture.h"
 #include "spoor/attribute.h"
+#include "spoor/attribute_write.h"
 #include "spoor/snapshot.h"
 
 /* Thread (1, 1), in end-time order:
