@@ -2,14 +2,15 @@
 """Checks that every #include "..." in src/, include/spoor/ and tools/ goes
 down the layer order, so no two layers form a cycle.
 
-The order is the table under "## Layers" in docs/design.md (first row lowest):
-each row names a layer and its folder. A file under src/<m>/ or tools/spoor/
-belongs to the layer of that folder; a public header include/spoor/X.h to the
-layer whose folder defines the functions it declares (one layer only).
+The order is the table of docs/design.md after the line MARKER (below), first
+row lowest: each row names a layer and its folder. A file under src/<m>/ or
+tools/spoor/ belongs to the layer of that folder; a public header
+include/spoor/X.h to the layer whose folder defines the functions it declares
+(one layer only, or that is a problem too).
 
-usage: check_layers.py [ROOT]     check the tree at ROOT (default: this repo)
-       check_layers.py --self-test   check that a copy of the tree with an
-                                     added upward include fails
+usage: check_layers.py [ROOT]       check the tree at ROOT (default: this repo)
+       check_layers.py --self-test  check that a copy of this tree with an
+                                    include added upward fails the check
 Prints one line per problem and exits 1 if there is any."""
 
 import os
@@ -175,10 +176,12 @@ def self_test():
         for top in SCANNED + ("docs",):
             shutil.copytree(os.path.join(root, top), os.path.join(tmp, top))
         order = layer_order(tmp)
+        files = list(source_files(tmp))
         low, low_folder = order[0]
-        high, high_folder = order[-2]  # the last library layer (the top one has no public headers)
-        victim = next(f for f in source_files(tmp) if f.startswith(low_folder) and f.endswith(".c"))
-        header = next(f for f in source_files(tmp) if f.startswith(high_folder) and f.endswith(".h"))
+        victim = next(f for f in files if f.startswith(low_folder) and f.endswith(".c"))
+        # The highest layer under src/ with a header of its own.
+        high, header = next((layer, f) for layer, folder in reversed(order) if folder.startswith("src/")
+                            for f in files if f.startswith(folder) and f.endswith(".h"))
         name = os.path.relpath(header, "src")
         with open(os.path.join(tmp, victim), "a") as f:
             f.write(f'#include "{name}"\n')
@@ -194,7 +197,10 @@ def main():
     if sys.argv[1:] == ["--self-test"]:
         self_test()
         return
-    if len(sys.argv) > 2 or sys.argv[1:2] in (["-h"], ["--help"]):
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__)
+        return
+    if len(sys.argv) > 2 or sys.argv[1:2] and sys.argv[1].startswith("-"):
         sys.exit(__doc__)
     root = sys.argv[1] if len(sys.argv) == 2 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     problems = check(root)
