@@ -16,12 +16,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "spoor/error.h"
 #include "spoor/expr.h"
 #include "spoor/interval.h"
 #include "spoor/resolve.h"
 #include "spoor/table.h"
+#include "spoor/write.h"
 
 /* ---- choosing the rows ---- */
 
@@ -94,5 +96,10 @@ int spoor_attr_dataset_build(const struct spoor_table *t, const struct spoor_res
                              const struct spoor_attr_opts *opts, enum spoor_attr_columns by,
                              struct spoor_attr_dataset *out, struct spoor_error *err);
 void spoor_attr_dataset_free(struct spoor_attr_dataset *d);
+
+/* Writes the dataset as CSV (one header) or JSON lines; nulls as in write.h.
+ * Returns SPOOR_EIO when writing fails. */
+int spoor_attr_dataset_write(FILE *out, const struct spoor_attr_dataset *d, enum spoor_write_format format,
+                             struct spoor_error *err);
 
 #endif

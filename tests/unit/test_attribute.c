@@ -16,7 +16,6 @@
 
 #include "events_fixture.h"
 #include "spoor/attribute.h"
-#include "spoor/attribute_write.h"
 #include "spoor/snapshot.h"
 
 /* Thread (1, 1), in end-time order:

@@ -11,7 +11,6 @@
 #include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/attribute.h"
-#include "spoor/attribute_write.h"
 
 static const char usage[] =
     "usage: spoor attribute [options] --calls EXPR -o DATASET TRACE...\n"

@@ -1,6 +1,6 @@
 /* The attribution dataset as CSV or JSON lines, through the row writers'
  * buffer and cell spelling (out/write_internal.h). */
-#include "spoor/attribute_write.h"
+#include "spoor/attribute.h"
 
 #include <math.h>
 #include <stdlib.h>
