@@ -110,7 +110,7 @@ check_docs() {
     case $sec/$ctx in
     ALIAS/*)
       listed "$ctx" "$opt" && echo "cli.md calls 'spoor $ctx $opt' unlisted, but its --help lists it"
-      "$SPOOR_BIN" "$ctx" "$opt" --help > /dev/null 2> "$WORK/alias_err" || true
+      (cd "$WORK" && "$SPOOR_BIN" "$ctx" "$opt" --help) > /dev/null 2> "$WORK/alias_err" || true
       if grep -q "unknown option" "$WORK/alias_err"; then echo "cli.md says 'spoor $ctx $opt' still works; spoor refuses it"; fi ;;
     \**/\*datasets)
       listed train "$opt" || listed eval "$opt" || listed predict "$opt" ||
