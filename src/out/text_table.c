@@ -17,7 +17,7 @@ enum { SHORT = 16 };
  * malloc, not huge pages (util/huge_array.h): they are written once, in
  * order, so huge pages save no TLB misses, and each fresh 2 MiB page is
  * zeroed whole by the kernel at first touch, which cost a resample table's
- * output more than its formatting (see docs/design.md, "Series profiles"). */
+ * output more than its formatting (see docs/perf-notes.md, "Series profiles"). */
 struct spoor_text_table {
     size_t ncols;
     size_t *end;        /* per cell, row-major, headers first: its end in text */
