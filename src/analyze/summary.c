@@ -110,6 +110,14 @@ struct batch_view {
     size_t npairs;
 };
 
+/* The access-size bins. */
+const int64_t spoor_summary_bin_limit[SPOOR_SUMMARY_BINS - 1] = {
+    4LL << 10, 64LL << 10, 1LL << 20, 16LL << 20, 1LL << 30,
+};
+const char *const spoor_summary_bin_name[SPOOR_SUMMARY_BINS] = {
+    "<4KiB", "4KiB-64KiB", "64KiB-1MiB", "1MiB-16MiB", "16MiB-1GiB", ">=1GiB",
+};
+
 static int bin_of(int64_t bytes)
 {
     int b = 0;

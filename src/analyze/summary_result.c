@@ -36,7 +36,6 @@ static void counters_fold(struct summary_acc *a)
 /* The layer breakdown: per cat, union time, self time, counts, bytes, the
  * share of the parent layer and the time not overlapped by compute (the
  * lengths from summary_unions.c). */
-
 static int layers_by_time(const void *a, const void *b)
 {
     const struct spoor_summary_layer *x = a, *y = b;
@@ -101,7 +100,6 @@ static void layers(struct summary_acc *a, struct spoor_summary *out)
 }
 
 /* Top files and top functions (cat.name) by union time. */
-
 static int top_by_time(const void *a, const void *b)
 {
     const struct spoor_summary_top *x = a, *y = b;
@@ -155,14 +153,6 @@ static void top_lists(struct summary_acc *a, const struct spoor_strpool *files, 
 
 /* The access-size bins and the per-process imbalance of I/O time (union of
  * each process's I/O events). */
-
-const int64_t spoor_summary_bin_limit[SPOOR_SUMMARY_BINS - 1] = {
-    4LL << 10, 64LL << 10, 1LL << 20, 16LL << 20, 1LL << 30,
-};
-const char *const spoor_summary_bin_name[SPOOR_SUMMARY_BINS] = {
-    "<4KiB", "4KiB-64KiB", "64KiB-1MiB", "1MiB-16MiB", "16MiB-1GiB", ">=1GiB",
-};
-
 static void io_figures(struct summary_acc *a, struct spoor_summary *out)
 {
     for (int b = 0; b < SPOOR_SUMMARY_BINS; b++) {
