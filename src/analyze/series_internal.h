@@ -26,8 +26,8 @@
 #include "spoor/series.h"
 #include "spoor/table.h"
 
-/* A chunk's values, 64 KiB a metric, stay in the cache for the group pass. */
-enum { SERIES_SLOTS = 7 * 24, SERIES_CHUNK_PLACES = 8192 };
+/* Hour x weekday slots. */
+enum { SERIES_SLOTS = 7 * 24 };
 
 static inline int64_t series_floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
@@ -100,7 +100,7 @@ void *series_widen_matrix(void *p, size_t rows, size_t old_cols, size_t new_cols
 
 /* Places (rows in group order) from start up to the next span's start that
  * share a group, a resample entry and an hour x weekday slot (series_rows.c's
- * NO_KEY: the rows have no time, or the table is not kept per row). */
+ * SERIES_NO_KEY: the rows have no time, or the table is not kept per row). */
 struct series_span {
     uint32_t start, entry, slot;
 };

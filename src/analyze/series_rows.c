@@ -15,6 +15,8 @@
 
 /* A span with no resample entry or no hour x weekday slot. */
 #define SERIES_NO_KEY UINT32_MAX
+/* A chunk's values, 64 KiB a metric, stay in the cache for the group pass. */
+enum { SERIES_CHUNK_PLACES = 8192 };
 
 /* A batch in group order. Groups come interleaved row by row (one row per
  * node and time), so sums kept per (group, metric) while walking the rows load
