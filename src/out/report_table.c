@@ -62,10 +62,12 @@ static void format_part(void *ctx, size_t k, int worker)
     }
 }
 
-/* A column is right-aligned when it holds numbers. */
+/* A column is right-aligned when it holds numbers or measures something. */
 static bool *right_aligned(const struct spoor_sheet *s)
 {
     bool *right = spoor_xcalloc(s->ncols ? s->ncols : 1, sizeof *right);
+    for (size_t c = 0; c < s->ncols; c++)
+        right[c] = s->col_unit[c] != SPOOR_CU_NONE;
     for (size_t i = 0; i < s->nrows * s->ncols; i++)
         if (report_numeric_type(s->types[i]))
             right[i % s->ncols] = true;
