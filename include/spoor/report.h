@@ -51,7 +51,9 @@ enum spoor_cell_type {
     SPOOR_CELL_COUNT,  /* uint64 */
     SPOOR_CELL_FLOAT,  /* double; not finite = null */
     SPOOR_CELL_BOOL,
-    SPOOR_CELL_SHEET,  /* a properties sheet, as one JSON object (e.g. counts per reason) */
+    SPOOR_CELL_SHEET,  /* a sheet inside a cell: properties as one JSON object (e.g.
+                        * counts per reason), rows as an array of objects, a list as
+                        * an array of values, all on one line */
 };
 
 /* What a number measures. It decides the spelling in a table (CSV and JSON
@@ -68,9 +70,12 @@ enum spoor_cell_unit {
     SPOOR_CU_SHARE,      /* a fraction of a whole: "%.1f%%" of 100 times it */
 };
 
-/* Digits after the point of a float in CSV and JSON; SPOOR_DIGITS_SHORTEST:
- * the shortest of 15 to 17 significant digits that reads back the same. */
+/* How a float is spelled: digits >= 0 after the point ("%.3f"), or
+ * SPOOR_DIGITS_SIG(n) significant ones ("%.6g"), in every format; or
+ * SPOOR_DIGITS_SHORTEST: in CSV and JSON the shortest of 15 to 17 significant
+ * digits that reads back the same, in a table as its unit says. */
 #define SPOOR_DIGITS_SHORTEST (-1)
+#define SPOOR_DIGITS_SIG(n) (-1 - (n))
 
 /* What a column is to a chart. */
 enum spoor_col_hint {
@@ -85,6 +90,7 @@ enum spoor_col_hint {
 enum spoor_sheet_kind {
     SPOOR_SHEET_ROWS,  /* rows of cells under headers */
     SPOOR_SHEET_PROPS, /* lines of key, value and an optional note for a table */
+    SPOOR_SHEET_LIST,  /* values only, in a cell: a JSON array ["a", 2] */
 };
 
 struct spoor_sheet;
@@ -100,12 +106,17 @@ struct spoor_sheet *spoor_report_rows(struct spoor_report *r, const char *key, s
 /* A properties sheet; key NULL: in JSON its lines are members of the report's
  * object, else one object member `key`. */
 struct spoor_sheet *spoor_report_props(struct spoor_report *r, const char *key, unsigned formats);
-/* A properties sheet owned by no report, for a SPOOR_CELL_SHEET cell (which
- * then owns it). */
+/* Sheets owned by no report, for a SPOOR_CELL_SHEET cell (which then owns
+ * them): properties, rows of ncols, a list of values of a unit and digits. */
 struct spoor_sheet *spoor_sheet_props_new(void);
+struct spoor_sheet *spoor_sheet_rows_new(size_t ncols);
+struct spoor_sheet *spoor_sheet_list_new(enum spoor_cell_unit unit, int digits);
 
-/* The line a table prints above the sheet. */
+/* The line a table prints above the sheet, and one it prints below. A rows
+ * sheet of no columns is its title alone: a line of text in a table (and
+ * nothing in CSV or JSON, so show it in tables only). */
 void spoor_sheet_title(struct spoor_sheet *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void spoor_sheet_footer(struct spoor_sheet *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Column c: its header, the unit and float digits its cells take, its hint. */
 void spoor_sheet_column(struct spoor_sheet *s, size_t c, const char *name, enum spoor_cell_unit unit, int digits,
                         enum spoor_col_hint hint);

@@ -67,6 +67,7 @@ static void sheet_free(struct spoor_sheet *s)
     free(s->text);
     free(s->key);
     free(s->title);
+    free(s->footer);
     free(s);
 }
 
@@ -120,6 +121,18 @@ struct spoor_sheet *spoor_sheet_props_new(void)
     return s;
 }
 
+struct spoor_sheet *spoor_sheet_rows_new(size_t ncols)
+{
+    return sheet_new(SPOOR_SHEET_ROWS, NULL, ncols, SPOOR_FORMATS_ALL);
+}
+
+struct spoor_sheet *spoor_sheet_list_new(enum spoor_cell_unit unit, int digits)
+{
+    struct spoor_sheet *s = sheet_new(SPOOR_SHEET_LIST, NULL, 1, SPOOR_FORMATS_ALL);
+    spoor_sheet_column(s, 0, "value", unit, digits, SPOOR_HINT_NONE);
+    return s;
+}
+
 struct spoor_sheet *spoor_report_props(struct spoor_report *r, const char *key, unsigned formats)
 {
     struct spoor_sheet *s = add_sheet(r, spoor_sheet_props_new());
@@ -134,6 +147,15 @@ void spoor_sheet_title(struct spoor_sheet *s, const char *fmt, ...)
     va_start(ap, fmt);
     free(s->title);
     s->title = vformat(fmt, ap);
+    va_end(ap);
+}
+
+void spoor_sheet_footer(struct spoor_sheet *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    free(s->footer);
+    s->footer = vformat(fmt, ap);
     va_end(ap);
 }
 

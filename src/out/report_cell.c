@@ -91,11 +91,14 @@ static const char *text_of(const struct spoor_sheet *s, size_t i, char *buf, str
     return text;
 }
 
-/* Doubles as "%.*f", or the shortest of 15 to 17 significant digits that reads back the same. */
+/* Doubles as "%.*f", "%.*g", or the shortest of 15 to 17 significant digits
+ * that reads back the same. */
 static size_t float_text(char *buf, double v, int digits)
 {
     if (digits >= 0)
         return (size_t)snprintf(buf, 48, "%.*f", digits, v);
+    if (digits < SPOOR_DIGITS_SHORTEST)
+        return (size_t)snprintf(buf, 48, "%.*g", -1 - digits, v);
     int n = 0;
     for (int d = 15; d <= 17; d++) {
         n = snprintf(buf, 48, "%.*g", d, v);
@@ -206,7 +209,9 @@ const char *report_spell_table(const struct spoor_sheet *s, size_t i, char *buf,
     case SPOOR_CELL_FLOAT:
         if (isnan(v.f))
             break;
-        *len = number_for_table(buf, v.f, false, unit);
+        /* digits asked for hold in a table too, unless the unit has its own */
+        *len = unit == SPOOR_CU_NONE && s->digits[i] != SPOOR_DIGITS_SHORTEST ? float_text(buf, v.f, s->digits[i])
+                                                                               : number_for_table(buf, v.f, false, unit);
         return buf;
     case SPOOR_CELL_BOOL:
         *len = v.b ? 4 : 5;

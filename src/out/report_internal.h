@@ -19,7 +19,7 @@ union report_value {
 
 struct spoor_sheet {
     enum spoor_sheet_kind kind;
-    char *key, *title;  /* either may be NULL */
+    char *key, *title, *footer; /* any may be NULL */
     unsigned formats;
     size_t ncols, nrows;
     char **headers;

@@ -14,7 +14,7 @@ static void json_key(FILE *out, const char *key, const char *colon)
     fputs(colon, out);
 }
 
-static void json_object(FILE *out, const struct spoor_sheet *props, const char *sep, const char *colon);
+static void json_inline(FILE *out, const struct spoor_sheet *s, const char *sep, const char *colon);
 
 static void json_value(FILE *out, const struct spoor_sheet *s, size_t i, struct iso_day *day, const char *colon)
 {
@@ -32,7 +32,7 @@ static void json_value(FILE *out, const struct spoor_sheet *s, size_t i, struct 
         spoor_json_write_string(out, text, len);
         break;
     case SPELLED_SHEET:
-        json_object(out, s->values[i].sheet, ", ", colon);
+        json_inline(out, s->values[i].sheet, colon[1] ? ", " : ",", colon);
         break;
     }
 }
@@ -77,6 +77,26 @@ static void row_object(FILE *out, const struct spoor_sheet *s, size_t r, struct 
         json_value(out, s, i, day, colon);
     }
     fputc('}', out);
+}
+
+/* A sheet on one line: an object of properties, an array of row objects or of values. */
+static void json_inline(FILE *out, const struct spoor_sheet *s, const char *sep, const char *colon)
+{
+    if (s->kind == SPOOR_SHEET_PROPS) {
+        json_object(out, s, sep, colon);
+        return;
+    }
+    struct iso_day day = ISO_DAY_NONE;
+    fputc('[', out);
+    for (size_t r = 0; r < s->nrows; r++) {
+        if (r)
+            fputs(sep, out);
+        if (s->kind == SPOOR_SHEET_LIST)
+            json_value(out, s, r, &day, colon);
+        else
+            row_object(out, s, r, &day, sep, colon);
+    }
+    fputc(']', out);
 }
 
 static void json_row(FILE *out, const struct spoor_sheet *s, size_t r, struct iso_day *day)

@@ -52,7 +52,8 @@ static void format_part(void *ctx, size_t k, int worker)
         unsigned char type = s->types[i];
         if (type == SPOOR_CELL_COUNT && s->units[i] == SPOOR_CU_NONE) {
             spoor_text_table_u64(t, s->values[i].u);
-        } else if (type == SPOOR_CELL_FLOAT && s->units[i] == SPOOR_CU_NONE && s->values[i].f == s->values[i].f) {
+        } else if (type == SPOOR_CELL_FLOAT && s->units[i] == SPOOR_CU_NONE &&
+                   s->digits[i] == SPOOR_DIGITS_SHORTEST && s->values[i].f == s->values[i].f) {
             spoor_text_table_g6(t, s->values[i].f);
         } else {
             size_t len;
@@ -110,5 +111,7 @@ void report_write_table(FILE *out, const struct spoor_report *r, int threads)
             write_props(out, s);
         else
             write_rows(out, s, threads);
+        if (s->footer)
+            fprintf(out, "%s\n", s->footer);
     }
 }

@@ -9,7 +9,7 @@
 
 
 #include "cli_number.h"
-#include "importance_print.h"
+#include "importance_report.h"
 #include "cli_getopt.h"
 #include "load_args.h"
 #include "ml/dataset.h"
@@ -56,7 +56,6 @@ static const char usage[] =
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_BASE;
 
-enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
 
 enum {
     OPT_TARGET = 2000, OPT_FEATURES, OPT_GROUP, OPT_TASK, OPT_METHODS, OPT_CUMULATIVE, OPT_LAYER_SEP,
@@ -68,7 +67,7 @@ enum {
 
 struct args {
     const char *path, *target, *group, *features, *task, *output, *corr_matrix, *spearman_matrix;
-    enum format format;
+    enum spoor_output_format format;
     struct spoor_importance_opts opts;
     char layer_sep;
     bool keep_leaky;
@@ -119,8 +118,7 @@ static int handle(struct args *a, int c, const char *arg, const struct option *o
         return !strcmp(arg, "auto") || !strcmp(arg, "classification") || !strcmp(arg, "regression")
                    ? 0 : bad_value(name, arg, "auto, classification or regression");
     case OPT_FORMAT:
-        a->format = !strcmp(arg, "json") ? FMT_JSON : !strcmp(arg, "csv") ? FMT_CSV : FMT_TABLE;
-        return a->format != FMT_TABLE || !strcmp(arg, "table") ? 0 : bad_value(name, arg, "table, json or csv");
+        return spoor_format_parse("importance", arg, spoor_report_formats, 3, &a->format) ? 0 : 2;
     case OPT_METHODS:
         a->opts.methods = spoor_importance_methods(arg);
         return a->opts.methods ? 0 : bad_value(name, arg, "a list of corr, pca, lasso, trees, shap, permutation, all");
@@ -295,7 +293,9 @@ static int write_matrix(const char *path, const struct spoor_dataset *ds, const 
     int rc = spoor_atomic_file_open(&f, path, err);
     if (rc != SPOOR_OK)
         return rc;
-    importance_print_matrix(f.fp, ds, m);
+    struct spoor_report *matrix = importance_matrix_report(ds, m);
+    spoor_report_write(f.fp, matrix, SPOOR_FORMAT_CSV, 1);
+    spoor_report_free(matrix);
     return spoor_atomic_file_commit(&f, err);
 }
 
@@ -316,12 +316,9 @@ static int report(const struct args *a, const struct spoor_dataset *ds, const st
         .ds = ds, .r = r, .opts = &a->opts, .layer_sep = a->layer_sep, .top = a->top, .pairs = a->pairs,
         .components = a->components,
     };
-    if (a->format == FMT_JSON)
-        importance_print_json(out.fp, &v);
-    else if (a->format == FMT_CSV)
-        importance_print_csv(out.fp, &v);
-    else
-        importance_print_table(out.fp, &v);
+    struct spoor_report *rep = importance_report(&v);
+    spoor_report_write(out.fp, rep, a->format, 1);
+    spoor_report_free(rep);
     return spoor_atomic_file_commit(&out, err);
 }
 
