@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct spoor_error;
+
 /* ---- formats ---- */
 
 enum spoor_output_format { SPOOR_FORMAT_TABLE, SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSON, SPOOR_FORMAT_JSONL };
@@ -103,6 +105,14 @@ void spoor_report_free(struct spoor_report *r);
  * (SPOOR_FORMAT_BIT of each; SPOOR_FORMATS_ALL). key names it in JSON (its
  * member) and in CSV with several sheets ("# key"). */
 struct spoor_sheet *spoor_report_rows(struct spoor_report *r, const char *key, size_t ncols, unsigned formats);
+/* A rows sheet of nrows rows not held but made when rendered, a block at a
+ * time: fill(ctx, s, row) adds the cells of one row to s (whose columns are
+ * the source sheet's). For results of millions of rows (attribute's one row
+ * per call): no copy of them, and memory for a block only. Set its columns
+ * with spoor_sheet_column; the cell readers below see no rows of it. */
+typedef void spoor_sheet_fill_fn(void *ctx, struct spoor_sheet *s, size_t row);
+struct spoor_sheet *spoor_report_rows_source(struct spoor_report *r, const char *key, size_t ncols, unsigned formats,
+                                             size_t nrows, spoor_sheet_fill_fn *fill, void *ctx);
 /* A properties sheet; key NULL: in JSON its lines are members of the report's
  * object, else one object member `key`. */
 struct spoor_sheet *spoor_report_props(struct spoor_report *r, const char *key, unsigned formats);
@@ -164,7 +174,12 @@ enum spoor_col_hint spoor_sheet_hint(const struct spoor_sheet *s, size_t col);
  * each sheet a member (an array of row objects, or a properties object, or
  * the properties as members). JSON lines: each row object on a line. A large
  * sheet is formatted on up to `threads` threads (the bytes never depend on
- * them). */
-void spoor_report_write(FILE *out, const struct spoor_report *r, enum spoor_output_format format, int threads);
+ * them). Returns SPOOR_EIO (err set) when writing fails, else SPOOR_OK. */
+int spoor_report_write(FILE *out, const struct spoor_report *r, enum spoor_output_format format, int threads,
+                       struct spoor_error *err);
+/* The same into path, whole or not at all (spoor/atomic_file.h; "-" or NULL:
+ * stdout). */
+int spoor_report_save(const struct spoor_report *r, const char *path, enum spoor_output_format format, int threads,
+                      struct spoor_error *err);
 
 #endif

@@ -1,8 +1,11 @@
 /* The report model: sheets of typed cells collected row by row, rendered once
  * in the format asked for (report_table.c, report_csv.c, report_json.c). */
 #include "out/report_internal.h"
+#include "out/write_internal.h"
+#include "spoor/atomic_file.h"
 #include "spoor/error.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -47,14 +50,14 @@ struct spoor_report *spoor_report_new(const char *title)
     return r;
 }
 
-static void sheet_free(struct spoor_sheet *s)
+void report_sheet_free(struct spoor_sheet *s)
 {
     if (!s)
         return;
     for (size_t c = 0; c < s->ncols; c++)
         free(s->headers[c]);
     for (size_t i = 0; i < s->nowned; i++)
-        sheet_free(s->owned[i]);
+        report_sheet_free(s->owned[i]);
     free(s->owned);
     free(s->headers);
     free(s->col_unit);
@@ -76,7 +79,7 @@ void spoor_report_free(struct spoor_report *r)
     if (!r)
         return;
     for (size_t i = 0; i < r->nsheets; i++)
-        sheet_free(r->sheets[i]);
+        report_sheet_free(r->sheets[i]);
     free(r->sheets);
     free(r->title);
     free(r);
@@ -119,6 +122,36 @@ struct spoor_sheet *spoor_sheet_props_new(void)
     spoor_sheet_column(s, PROP_VALUE, "value", SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_NONE);
     spoor_sheet_column(s, PROP_NOTE, "note", SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_NONE);
     return s;
+}
+
+struct spoor_sheet *spoor_report_rows_source(struct spoor_report *r, const char *key, size_t ncols, unsigned formats,
+                                             size_t nrows, spoor_sheet_fill_fn *fill, void *ctx)
+{
+    struct spoor_sheet *s = spoor_report_rows(r, key, ncols, formats);
+    s->fill = fill;
+    s->fill_ctx = ctx;
+    s->source_rows = nrows;
+    return s;
+}
+
+struct spoor_sheet *report_scratch(const struct spoor_sheet *s)
+{
+    struct spoor_sheet *t = sheet_new(SPOOR_SHEET_ROWS, s->key, s->ncols, s->formats);
+    for (size_t c = 0; c < s->ncols; c++)
+        spoor_sheet_column(t, c, s->headers[c], s->col_unit[c], s->col_digits[c], s->col_hint[c]);
+    t->time_offset_ns = s->time_offset_ns;
+    return t;
+}
+
+void report_refill(struct spoor_sheet *scratch, const struct spoor_sheet *s, size_t from, size_t n)
+{
+    for (size_t i = 0; i < scratch->nowned; i++)
+        report_sheet_free(scratch->owned[i]);
+    scratch->nowned = 0;
+    scratch->nrows = scratch->pending = scratch->text_used = 0;
+    spoor_sheet_reserve(scratch, n);
+    for (size_t r = from; r < from + n; r++)
+        s->fill(s->fill_ctx, scratch, r);
 }
 
 struct spoor_sheet *spoor_sheet_rows_new(size_t ncols)
@@ -299,20 +332,49 @@ enum spoor_cell_unit spoor_sheet_cell_unit(const struct spoor_sheet *s, size_t r
     return s->units[row * s->ncols + col];
 }
 
-void spoor_report_write(FILE *out, const struct spoor_report *r, enum spoor_output_format format, int threads)
+/* The report into out, which errors call `name` (NULL: stdout). */
+static int write_named(FILE *out, const char *name, const struct spoor_report *r, enum spoor_output_format format,
+                       int threads, struct spoor_error *err)
 {
-    switch (format) {
-    case SPOOR_FORMAT_TABLE:
+    struct wbuf b;
+    if (format == SPOOR_FORMAT_TABLE) {
         report_write_table(out, r, threads);
-        break;
-    case SPOOR_FORMAT_CSV:
-        report_write_csv(out, r, threads);
-        break;
-    case SPOOR_FORMAT_JSON:
-        report_write_json(out, r, threads);
-        break;
-    case SPOOR_FORMAT_JSONL:
-        report_write_jsonl(out, r);
-        break;
+        if (fflush(out) == 0 && !ferror(out))
+            return SPOOR_OK;
+        b = (struct wbuf){.error = errno ? errno : EIO, .name = name};
+        return wbuf_status(&b, err);
     }
+    /* CSV and JSON go through one buffer: no stdio call per cell */
+    wbuf_init(&b, out, 1 << 16);
+    b.name = name;
+    if (format == SPOOR_FORMAT_CSV)
+        report_write_csv(&b, r, threads);
+    else if (format == SPOOR_FORMAT_JSON)
+        report_write_json(&b, r, threads);
+    else
+        report_write_jsonl(&b, r);
+    int st = wbuf_finish(&b, err);
+    wbuf_release(&b);
+    return st;
+}
+
+int spoor_report_write(FILE *out, const struct spoor_report *r, enum spoor_output_format format, int threads,
+                       struct spoor_error *err)
+{
+    return write_named(out, NULL, r, format, threads, err);
+}
+
+int spoor_report_save(const struct spoor_report *r, const char *path, enum spoor_output_format format, int threads,
+                      struct spoor_error *err)
+{
+    struct spoor_atomic_file out = {0};
+    int st = spoor_atomic_file_open(&out, path, err);
+    if (st != SPOOR_OK)
+        return st;
+    st = write_named(out.fp, path && strcmp(path, "-") ? path : NULL, r, format, threads, err);
+    if (st != SPOOR_OK) {
+        spoor_atomic_file_abort(&out);
+        return st;
+    }
+    return spoor_atomic_file_commit(&out, err);
 }

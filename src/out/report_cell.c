@@ -2,6 +2,7 @@
  * floats to their digits or the shortest that reads back, times ISO-8601),
  * for a reader in a text table (by its unit: "1,234", "2.25 ms", "12.5%"). */
 #include "out/report_internal.h"
+#include "out/write_internal.h"
 #include "spoor/format_g.h"
 #include "spoor/text_table.h"
 
@@ -108,41 +109,48 @@ static size_t float_text(char *buf, double v, int digits)
     return (size_t)n;
 }
 
-enum spelled report_spell_data(const struct spoor_sheet *s, size_t i, char *buf, struct iso_day *day,
-                               const char **text, size_t *len)
+bool report_is_text(unsigned char type)
+{
+    return type == SPOOR_CELL_TEXT || type == SPOOR_CELL_NAME || type == SPOOR_CELL_TIME;
+}
+
+bool report_is_number(const struct spoor_sheet *s, size_t i)
+{
+    unsigned char type = s->types[i];
+    return type == SPOOR_CELL_INT || type == SPOOR_CELL_COUNT || type == SPOOR_CELL_BOOL ||
+           (type == SPOOR_CELL_FLOAT && !isnan(s->values[i].f));
+}
+
+const char *report_cell_text(const struct spoor_sheet *s, size_t i, char *buf, struct iso_day *day, size_t *len)
+{
+    return text_of(s, i, buf, day, len);
+}
+
+void report_put_number(struct wbuf *b, const struct spoor_sheet *s, size_t i)
 {
     union report_value v = s->values[i];
-    *text = buf;
     switch ((enum spoor_cell_type)s->types[i]) {
-    case SPOOR_CELL_ABSENT:
-    case SPOOR_CELL_NULL:
-        break;
-    case SPOOR_CELL_TEXT:
-    case SPOOR_CELL_NAME:
-    case SPOOR_CELL_TIME:
-        *text = text_of(s, i, buf, day, len);
-        return SPELLED_TEXT;
     case SPOOR_CELL_INT:
-        *len = (size_t)snprintf(buf, 48, "%" PRId64, v.i);
-        return SPELLED_NUMBER;
+        wbuf_i64(b, v.i);
+        return;
     case SPOOR_CELL_COUNT:
-        *len = spoor_format_u64(buf, v.u);
-        return SPELLED_NUMBER;
-    case SPOOR_CELL_FLOAT:
-        if (isnan(v.f))
-            break;
-        *len = float_text(buf, v.f, s->digits[i]);
-        return SPELLED_NUMBER;
+        wbuf_reserve(b, 20);
+        b->len += spoor_format_u64(b->data + b->len, v.u);
+        return;
     case SPOOR_CELL_BOOL:
-        *text = v.b ? "true" : "false";
-        *len = v.b ? 4 : 5;
-        return SPELLED_NUMBER;
-    case SPOOR_CELL_SHEET:
-        *len = 0;
-        return SPELLED_SHEET;
+        wbuf_put(b, v.b ? "true" : "false", v.b ? 4 : 5);
+        return;
+    case SPOOR_CELL_FLOAT:
+        if (s->digits[i] == SPOOR_DIGITS_SHORTEST) {
+            wbuf_f64(b, v.f);
+        } else {
+            char buf[48];
+            wbuf_put(b, buf, float_text(buf, v.f, s->digits[i]));
+        }
+        return;
+    default:
+        return;
     }
-    *len = 0;
-    return SPELLED_EMPTY;
 }
 
 /* A number as a reader wants it, by its unit. */

@@ -1,35 +1,40 @@
 /* A report as CSV: one sheet plainly, several each after a line "# key",
- * blank-line separated. Cells as RFC 4180 quotes them (csv_out.h); null,
- * absent and empty cells are empty fields. A properties sheet is two columns,
- * key and value. */
+ * blank-line separated. Cells as the row writers spell them (write_csv.c): a
+ * text holding a comma, quote or line break quoted, an empty text "", null
+ * and absent cells empty. A properties sheet is two columns, key and value. */
 #include "out/report_rows.h"
-#include "spoor/csv_out.h"
 
-static void csv_cell(FILE *out, const struct spoor_sheet *s, size_t i, struct iso_day *day)
+#include <string.h>
+
+static void csv_cell(struct wbuf *b, const struct spoor_sheet *s, size_t i, struct iso_day *day)
 {
-    char buf[48];
-    const char *text;
-    size_t len;
-    if (report_spell_data(s, i, buf, day, &text, &len) == SPELLED_TEXT)
-        spoor_csv_write_field(out, text);
-    else
-        fwrite(text, 1, len, out);
+    if (report_is_number(s, i)) {
+        report_put_number(b, s, i);
+    } else if (report_is_text(s->types[i])) {
+        char buf[48];
+        size_t len;
+        const char *text = report_cell_text(s, i, buf, day, &len);
+        csv_text(b, text, len);
+    }
 }
 
 /* Columns shown: a properties sheet leaves its notes out. */
 static size_t csv_cols(const struct spoor_sheet *s) { return s->kind == SPOOR_SHEET_PROPS ? PROP_NOTE : s->ncols; }
 
-static void csv_row(FILE *out, const struct spoor_sheet *s, size_t r, struct iso_day *day)
+static void csv_row(struct wbuf *b, const struct spoor_sheet *s, size_t r, size_t nth, struct iso_day *day)
 {
+    (void)nth;
     for (size_t c = 0; c < csv_cols(s); c++) {
         if (c)
-            fputc(',', out);
-        csv_cell(out, s, r * s->ncols + c, day);
+            wbuf_byte(b, ',');
+        csv_cell(b, s, r * s->ncols + c, day);
     }
-    fputc('\n', out);
+    wbuf_byte(b, '\n');
 }
 
-void report_write_csv(FILE *out, const struct spoor_report *r, int threads)
+static void put_text(struct wbuf *b, const char *s) { wbuf_put(b, s, strlen(s)); }
+
+void report_write_csv(struct wbuf *b, const struct spoor_report *r, int threads)
 {
     size_t shown = 0, k = 0;
     for (size_t i = 0; i < r->nsheets; i++)
@@ -38,14 +43,17 @@ void report_write_csv(FILE *out, const struct spoor_report *r, int threads)
         const struct spoor_sheet *s = r->sheets[i];
         if (!report_shown(s, SPOOR_FORMAT_CSV))
             continue;
-        if (shown > 1)
-            fprintf(out, "%s# %s\n", k++ ? "\n" : "", s->key ? s->key : "");
+        if (shown > 1) {
+            put_text(b, k++ ? "\n# " : "# ");
+            put_text(b, s->key ? s->key : "");
+            wbuf_byte(b, '\n');
+        }
         for (size_t c = 0; c < csv_cols(s); c++) {
             if (c)
-                fputc(',', out);
-            spoor_csv_write_field(out, s->headers[c]);
+                wbuf_byte(b, ',');
+            csv_text(b, s->headers[c], strlen(s->headers[c]));
         }
-        fputc('\n', out);
-        report_write_rows(out, s, csv_row, threads);
+        wbuf_byte(b, '\n');
+        report_write_rows(b, s, csv_row, threads);
     }
 }

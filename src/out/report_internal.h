@@ -36,6 +36,9 @@ struct spoor_sheet {
     struct spoor_sheet **owned; /* the sheets of SHEET cells */
     size_t nowned;
     int prop_unit, prop_digits; /* a properties line: its value cell's */
+    spoor_sheet_fill_fn *fill;  /* a source sheet: its rows made when rendered */
+    void *fill_ctx;
+    size_t source_rows;
 };
 
 struct spoor_report {
@@ -60,13 +63,24 @@ struct iso_day {
 };
 #define ISO_DAY_NONE ((struct iso_day){.day = INT64_MIN})
 
-/* How a cell is spelled for CSV and JSON. */
-enum spelled { SPELLED_EMPTY, SPELLED_NUMBER, SPELLED_TEXT, SPELLED_SHEET };
+struct wbuf;
 
-/* Cell i of s as CSV and JSON spell it: the text (in buf, 48 bytes, unless it
- * is the sheet's own) and its length. */
-enum spelled report_spell_data(const struct spoor_sheet *s, size_t i, char *buf, struct iso_day *day,
-                               const char **text, size_t *len);
+/* Cell i as CSV and JSON spell a number, a bool included (not NULL, ABSENT,
+ * a NaN float, a text or a sheet). */
+void report_put_number(struct wbuf *b, const struct spoor_sheet *s, size_t i);
+/* Whether cell i is spelled as a number, and whether as a text (its text, in
+ * buf of 48 bytes for a time, unless the sheet's own). */
+bool report_is_number(const struct spoor_sheet *s, size_t i);
+bool report_is_text(unsigned char type);
+const char *report_cell_text(const struct spoor_sheet *s, size_t i, char *buf, struct iso_day *day, size_t *len);
+
+/* Rows of a sheet, made or held. */
+static inline size_t report_nrows(const struct spoor_sheet *s) { return s->fill ? s->source_rows : s->nrows; }
+/* A sheet of s's columns to fill a source sheet's rows into. */
+struct spoor_sheet *report_scratch(const struct spoor_sheet *s);
+/* Empties scratch and fills it with n rows of the source sheet s from `from`. */
+void report_refill(struct spoor_sheet *scratch, const struct spoor_sheet *s, size_t from, size_t n);
+void report_sheet_free(struct spoor_sheet *s);
 /* Cell i as a text table spells it (in buf, 64 bytes, unless the sheet's own). */
 const char *report_spell_table(const struct spoor_sheet *s, size_t i, char *buf, struct iso_day *day, size_t *len);
 /* Whether a type is a number (right-aligned in tables, bare in JSON). */
@@ -78,8 +92,8 @@ enum { REPORT_ROWS_PER_THREAD = 8192 };
 size_t report_parts(const struct spoor_sheet *s, int threads);
 
 void report_write_table(FILE *out, const struct spoor_report *r, int threads);
-void report_write_csv(FILE *out, const struct spoor_report *r, int threads);
-void report_write_json(FILE *out, const struct spoor_report *r, int threads);
-void report_write_jsonl(FILE *out, const struct spoor_report *r);
+void report_write_csv(struct wbuf *b, const struct spoor_report *r, int threads);
+void report_write_json(struct wbuf *b, const struct spoor_report *r, int threads);
+void report_write_jsonl(struct wbuf *b, const struct spoor_report *r);
 
 #endif

@@ -1,46 +1,51 @@
 /* A report as JSON: one object, a member per sheet: an array of row objects
  * ("key": [{...}, ...], a row on a line), a properties object ("key": {...})
  * or, for a properties sheet without a key, its lines as members. Absent
- * cells are left out of their object; null ones are null. JSON lines: each
- * row of the row sheets as an object on its own line. */
+ * cells are left out of their object; null ones are null. A sheet in a cell
+ * is one line: an object, an array of objects or of values. JSON lines: each
+ * row of the row sheets as an object on its own line, without spaces. Texts
+ * are escaped as the row writers escape them (write_jsonl.c). */
 #include "out/report_rows.h"
-#include "spoor/json_out.h"
 
 #include <string.h>
 
-static void json_key(FILE *out, const char *key, const char *colon)
+/* ", " and ": " in JSON, "," and ":" in JSON lines. */
+struct seps {
+    const char *comma, *colon;
+};
+static const struct seps spaced = {", ", ": "}, tight = {",", ":"};
+
+static void put_text(struct wbuf *b, const char *s) { wbuf_put(b, s, strlen(s)); }
+
+static void json_key(struct wbuf *b, const char *key, const struct seps *sep)
 {
-    spoor_json_write_string(out, key, strlen(key));
-    fputs(colon, out);
+    json_text(b, key, strlen(key));
+    put_text(b, sep->colon);
 }
 
-static void json_inline(FILE *out, const struct spoor_sheet *s, const char *sep, const char *colon);
+static void sheet_json_inline(struct wbuf *b, const struct spoor_sheet *s, const struct seps *sep);
 
-static void json_value(FILE *out, const struct spoor_sheet *s, size_t i, struct iso_day *day, const char *colon)
+static void cell_json(struct wbuf *b, const struct spoor_sheet *s, size_t i, struct iso_day *day,
+                       const struct seps *sep)
 {
-    char buf[48];
-    const char *text;
-    size_t len;
-    switch (report_spell_data(s, i, buf, day, &text, &len)) {
-    case SPELLED_EMPTY:
-        fputs("null", out);
-        break;
-    case SPELLED_NUMBER:
-        fwrite(text, 1, len, out);
-        break;
-    case SPELLED_TEXT:
-        spoor_json_write_string(out, text, len);
-        break;
-    case SPELLED_SHEET:
-        json_inline(out, s->values[i].sheet, colon[1] ? ", " : ",", colon);
-        break;
+    if (report_is_number(s, i)) {
+        report_put_number(b, s, i);
+    } else if (report_is_text(s->types[i])) {
+        char buf[48];
+        size_t len;
+        const char *text = report_cell_text(s, i, buf, day, &len);
+        json_text(b, text, len);
+    } else if (s->types[i] == SPOOR_CELL_SHEET) {
+        sheet_json_inline(b, s->values[i].sheet, sep);
+    } else {
+        wbuf_put(b, "null", 4);
     }
 }
 
-/* The lines of a properties sheet as members, sep between, first_sep before
- * the first; whether there was one. */
-static bool json_members(FILE *out, const struct spoor_sheet *s, const char *sep, const char *colon,
-                         const char *first_sep)
+/* The lines of a properties sheet as members, `between` between them and
+ * `before` before the first; whether there was one. */
+static bool json_members(struct wbuf *b, const struct spoor_sheet *s, const char *between, const char *before,
+                         const struct seps *sep)
 {
     struct iso_day day = ISO_DAY_NONE;
     bool any = false;
@@ -48,102 +53,97 @@ static bool json_members(FILE *out, const struct spoor_sheet *s, const char *sep
         size_t at = r * PROP_NCOLS;
         if (s->types[at + PROP_VALUE] == SPOOR_CELL_ABSENT)
             continue;
-        fputs(any ? sep : first_sep, out);
+        put_text(b, any ? between : before);
         any = true;
-        json_key(out, s->text + s->values[at + PROP_KEY].text, colon);
-        json_value(out, s, at + PROP_VALUE, &day, colon);
+        json_key(b, s->text + s->values[at + PROP_KEY].text, sep);
+        cell_json(b, s, at + PROP_VALUE, &day, sep);
     }
     return any;
 }
 
-static void json_object(FILE *out, const struct spoor_sheet *props, const char *sep, const char *colon)
+static void row_object(struct wbuf *b, const struct spoor_sheet *s, size_t r, struct iso_day *day,
+                       const struct seps *sep)
 {
-    fputc('{', out);
-    json_members(out, props, sep, colon, "");
-    fputc('}', out);
-}
-
-static void row_object(FILE *out, const struct spoor_sheet *s, size_t r, struct iso_day *day, const char *sep,
-                       const char *colon)
-{
-    fputc('{', out);
+    wbuf_byte(b, '{');
     for (size_t c = 0, n = 0; c < s->ncols; c++) {
         size_t i = r * s->ncols + c;
         if (s->types[i] == SPOOR_CELL_ABSENT)
             continue;
         if (n++)
-            fputs(sep, out);
-        json_key(out, s->headers[c], colon);
-        json_value(out, s, i, day, colon);
+            put_text(b, sep->comma);
+        json_key(b, s->headers[c], sep);
+        cell_json(b, s, i, day, sep);
     }
-    fputc('}', out);
+    wbuf_byte(b, '}');
 }
 
-/* A sheet on one line: an object of properties, an array of row objects or of values. */
-static void json_inline(FILE *out, const struct spoor_sheet *s, const char *sep, const char *colon)
+static void sheet_json_inline(struct wbuf *b, const struct spoor_sheet *s, const struct seps *sep)
 {
     if (s->kind == SPOOR_SHEET_PROPS) {
-        json_object(out, s, sep, colon);
+        wbuf_byte(b, '{');
+        json_members(b, s, sep->comma, "", sep);
+        wbuf_byte(b, '}');
         return;
     }
     struct iso_day day = ISO_DAY_NONE;
-    fputc('[', out);
+    wbuf_byte(b, '[');
     for (size_t r = 0; r < s->nrows; r++) {
         if (r)
-            fputs(sep, out);
+            put_text(b, sep->comma);
         if (s->kind == SPOOR_SHEET_LIST)
-            json_value(out, s, r, &day, colon);
+            cell_json(b, s, r, &day, sep);
         else
-            row_object(out, s, r, &day, sep, colon);
+            row_object(b, s, r, &day, sep);
     }
-    fputc(']', out);
+    wbuf_byte(b, ']');
 }
 
-static void json_row(FILE *out, const struct spoor_sheet *s, size_t r, struct iso_day *day)
+static void json_row(struct wbuf *b, const struct spoor_sheet *s, size_t r, size_t nth, struct iso_day *day)
 {
-    fputs(r ? ",\n    " : "\n    ", out);
-    row_object(out, s, r, day, ", ", ": ");
+    put_text(b, nth ? ",\n    " : "\n    ");
+    row_object(b, s, r, day, &spaced);
 }
 
-void report_write_json(FILE *out, const struct spoor_report *r, int threads)
+void report_write_json(struct wbuf *b, const struct spoor_report *r, int threads)
 {
-    fputs("{", out);
-    const char *sep = "\n  ";
+    wbuf_byte(b, '{');
+    const char *before = "\n  ";
     for (size_t i = 0; i < r->nsheets; i++) {
         const struct spoor_sheet *s = r->sheets[i];
         if (!report_shown(s, SPOOR_FORMAT_JSON))
             continue;
         if (s->kind == SPOOR_SHEET_PROPS && !s->key) {
             /* its lines are members of the report's object */
-            if (json_members(out, s, ",\n  ", ": ", sep))
-                sep = ",\n  ";
+            if (json_members(b, s, ",\n  ", before, &spaced))
+                before = ",\n  ";
             continue;
         }
-        fputs(sep, out);
-        sep = ",\n  ";
-        json_key(out, s->key ? s->key : "", ": ");
-        if (s->kind == SPOOR_SHEET_PROPS) {
-            json_object(out, s, ", ", ": ");
+        put_text(b, before);
+        before = ",\n  ";
+        json_key(b, s->key ? s->key : "", &spaced);
+        if (s->kind != SPOOR_SHEET_ROWS) {
+            sheet_json_inline(b, s, &spaced);
             continue;
         }
-        fputc('[', out);
-        report_write_rows(out, s, json_row, threads);
-        fputs("\n  ]", out);
+        wbuf_byte(b, '[');
+        report_write_rows(b, s, json_row, threads);
+        put_text(b, "\n  ]");
     }
-    fputs("\n}\n", out);
+    put_text(b, "\n}\n");
 }
 
-static void jsonl_row(FILE *out, const struct spoor_sheet *s, size_t r, struct iso_day *day)
+static void jsonl_row(struct wbuf *b, const struct spoor_sheet *s, size_t r, size_t nth, struct iso_day *day)
 {
-    row_object(out, s, r, day, ",", ":");
-    fputc('\n', out);
+    (void)nth;
+    row_object(b, s, r, day, &tight);
+    wbuf_byte(b, '\n');
 }
 
-void report_write_jsonl(FILE *out, const struct spoor_report *r)
+void report_write_jsonl(struct wbuf *b, const struct spoor_report *r)
 {
     for (size_t i = 0; i < r->nsheets; i++) {
         const struct spoor_sheet *s = r->sheets[i];
         if (report_shown(s, SPOOR_FORMAT_JSONL) && s->kind == SPOOR_SHEET_ROWS)
-            report_write_rows(out, s, jsonl_row, 1);
+            report_write_rows(b, s, jsonl_row, 1);
     }
 }

@@ -79,6 +79,13 @@ static bool *right_aligned(const struct spoor_sheet *s)
  * as one table from the parts. */
 static void write_rows(FILE *out, const struct spoor_sheet *s, int threads)
 {
+    if (s->fill) { /* a table is aligned over all its rows: made whole */
+        struct spoor_sheet *all = report_scratch(s);
+        report_refill(all, s, 0, s->source_rows);
+        write_rows(out, all, threads);
+        report_sheet_free(all);
+        return;
+    }
     bool *right = right_aligned(s);
     size_t nparts = report_parts(s, threads);
     struct spoor_text_table *parts[nparts];

@@ -22,7 +22,7 @@ static char *render(const struct spoor_report *r, enum spoor_output_format f, in
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     assert_non_null(out);
-    spoor_report_write(out, r, f, threads);
+    assert_int_equal(spoor_report_write(out, r, f, threads, NULL), 0);
     assert_int_equal(fclose(out), 0);
     return text;
 }
@@ -132,7 +132,7 @@ static void test_csv(void **state)
                   "text,name,time,int,count,ns,share,g,flag,per\n"
                   "\"a,\"\"b\"\"\n\x01\",plain,2023-11-14T22:13:20.123000000Z,-42,18446744073709551615,1500.250,"
                   "0.125000,0.1,true,\n"
-                  ",,,,,,,,false,\n"
+                  "\"\",,,,,,,,false,\n"
                   "\n"
                   "# empty\n"
                   "a,b\n");

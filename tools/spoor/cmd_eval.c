@@ -6,7 +6,6 @@
 
 #include "cli_getopt.h"
 #include "load_args.h"
-#include "spoor/atomic_file.h"
 #include "ml/evaluate.h"
 #include "ml/model.h"
 #include "ml_cli.h"
@@ -56,10 +55,10 @@ static int score(const struct spoor_model *m, const struct spoor_dataset *ds, co
     char how[512];
     snprintf(how, sizeof how, "model on all %zu rows of %s; baselines: %s on the same rows", ds->nrows, ds->path,
              group ? "leave-one-group-out" : "5-fold stratified cross-validation");
-    struct spoor_atomic_file out;
-    if (st == SPOOR_OK && (st = spoor_atomic_file_open(&out, output, &err)) == SPOOR_OK) {
-        ml_report(out.fp, json, how, -1, NULL, ds, s, 4);
-        st = spoor_atomic_file_commit(&out, &err);
+    if (st == SPOOR_OK) {
+        struct spoor_report *r = ml_report(how, -1, NULL, ds, s, 4);
+        st = spoor_report_save(r, output, json ? SPOOR_FORMAT_JSON : SPOOR_FORMAT_TABLE, 1, &err);
+        spoor_report_free(r);
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor eval: %s\n", err.msg);

@@ -15,7 +15,6 @@
 #include "ml/dataset.h"
 #include "ml/importance_run.h"
 #include "output_guard.h"
-#include "spoor/atomic_file.h"
 
 static const char usage[] =
     "usage: spoor importance [options] DATASET --target COL\n"
@@ -289,14 +288,10 @@ static int load(struct args *a, struct spoor_dataset **ds, struct spoor_error *e
 
 static int write_matrix(const char *path, const struct spoor_dataset *ds, const double *m, struct spoor_error *err)
 {
-    struct spoor_atomic_file f = {0};
-    int rc = spoor_atomic_file_open(&f, path, err);
-    if (rc != SPOOR_OK)
-        return rc;
     struct spoor_report *matrix = importance_matrix_report(ds, m);
-    spoor_report_write(f.fp, matrix, SPOOR_FORMAT_CSV, 1);
+    int rc = spoor_report_save(matrix, path, SPOOR_FORMAT_CSV, 1, err);
     spoor_report_free(matrix);
-    return spoor_atomic_file_commit(&f, err);
+    return rc;
 }
 
 static int report(const struct args *a, const struct spoor_dataset *ds, const struct spoor_importance_report *r,
@@ -307,9 +302,6 @@ static int report(const struct args *a, const struct spoor_dataset *ds, const st
         rc = write_matrix(a->corr_matrix, ds, r->pearson, err);
     if (rc == SPOOR_OK && a->spearman_matrix && r->spearman)
         rc = write_matrix(a->spearman_matrix, ds, r->spearman, err);
-    struct spoor_atomic_file out = {0};
-    if (rc == SPOOR_OK)
-        rc = spoor_atomic_file_open(&out, a->output, err);
     if (rc != SPOOR_OK)
         return rc;
     struct importance_view v = {
@@ -317,9 +309,9 @@ static int report(const struct args *a, const struct spoor_dataset *ds, const st
         .components = a->components,
     };
     struct spoor_report *rep = importance_report(&v);
-    spoor_report_write(out.fp, rep, a->format, 1);
+    rc = spoor_report_save(rep, a->output, a->format, 1, err);
     spoor_report_free(rep);
-    return spoor_atomic_file_commit(&out, err);
+    return rc;
 }
 
 int cmd_importance(int argc, char **argv)

@@ -14,7 +14,6 @@
 #include "load_args.h"
 #include "output_guard.h"
 #include "series_sections.h"
-#include "spoor/atomic_file.h"
 
 static const char usage[] =
     "usage: spoor series TABLE... --time FIELD [options]\n"
@@ -298,12 +297,7 @@ static int write_output(const struct args *a, const struct spoor_series *s, cons
     for (size_t i = 0; i < series_nsections; i++)
         if (a->show & (1u << i))
             series_section_sheet(&view, 1u << i);
-    struct spoor_atomic_file out = {0};
-    int st = spoor_atomic_file_open(&out, a->output, err);
-    if (st == SPOOR_OK) {
-        spoor_report_write(out.fp, view.report, a->format, spoor_load_threads(&a->load));
-        st = spoor_atomic_file_commit(&out, err);
-    }
+    int st = spoor_report_save(view.report, a->output, a->format, spoor_load_threads(&a->load), err);
     spoor_report_free(view.report);
     return st;
 }

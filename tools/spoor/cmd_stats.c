@@ -10,7 +10,6 @@
 #include "load_args.h"
 #include "output_guard.h"
 #include "where_sink.h"
-#include "spoor/atomic_file.h"
 #include "spoor/report.h"
 #include "spoor/stats.h"
 #include "spoor/text_table.h"
@@ -196,8 +195,10 @@ static void group_rows(struct spoor_sheet *sh, enum layout l, const char *level,
         if (l == FOR_CSV)
             spoor_sheet_name(sh, level);
         spoor_sheet_name(sh, g[i].cat);
-        if (g[i].name || l == FOR_CSV)
-            spoor_sheet_name(sh, g[i].name ? g[i].name : "");
+        if (g[i].name)
+            spoor_sheet_name(sh, g[i].name);
+        else if (l == FOR_CSV) /* a cat's row has no name */
+            spoor_sheet_null(sh);
         spoor_sheet_count(sh, d->count);
         if (l != FOR_TABLE)
             spoor_sheet_count(sh, d->timed);
@@ -294,14 +295,10 @@ int cmd_stats(int argc, char **argv)
     load_args_report("stats", &res);
     if (st == SPOOR_OK)
         where_sink_report("stats", &filter);
-    struct spoor_atomic_file out = {0};
-    if (st == SPOOR_OK)
-        st = spoor_atomic_file_open(&out, output, &err);
     if (st == SPOOR_OK) {
         struct spoor_report *report = stats_report(&stats, &res, where);
-        spoor_report_write(out.fp, report, format, 1);
+        st = spoor_report_save(report, output, format, 1, &err);
         spoor_report_free(report);
-        st = spoor_atomic_file_commit(&out, &err);
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor stats: %s\n", err.msg);

@@ -11,7 +11,6 @@
 #include "load_args.h"
 #include "output_guard.h"
 #include "where_sink.h"
-#include "spoor/atomic_file.h"
 #include "spoor/io.h"
 #include "spoor/report.h"
 #include "spoor/summary.h"
@@ -443,14 +442,10 @@ int cmd_summary(int argc, char **argv)
         where_sink_report("summary", &filter);
     struct spoor_summary sum;
     spoor_summary_end(run, &sum);
-    struct spoor_atomic_file out = {0};
-    if (st == SPOOR_OK)
-        st = spoor_atomic_file_open(&out, output, &err);
     if (st == SPOOR_OK) {
         struct spoor_report *report = summary_report(&sum, sopts.compute, where);
-        spoor_report_write(out.fp, report, format, 1);
+        st = spoor_report_save(report, output, format, 1, &err);
         spoor_report_free(report);
-        st = spoor_atomic_file_commit(&out, &err);
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor summary: %s\n", err.msg);

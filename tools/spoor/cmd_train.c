@@ -389,9 +389,12 @@ static int run(const struct cli *c, const char *path, const struct spoor_load_op
         fprintf(stderr, "spoor train: warning: logistic regression did not converge in %zu iterations (max |gradient| "
                         "%.2g); --max-iter raises the limit, a larger --l2 makes it easier\n",
                 model->log.iterations, model->log.final_gradient);
-    if (st == SPOOR_OK)
-        ml_report(stdout, c->json, how, train_ms, model, ds, s, 4);
-    else
+    if (st == SPOOR_OK) {
+        struct spoor_report *r = ml_report(how, train_ms, model, ds, s, 4);
+        st = spoor_report_write(stdout, r, c->json ? SPOOR_FORMAT_JSON : SPOOR_FORMAT_TABLE, 1, &err);
+        spoor_report_free(r);
+    }
+    if (st != SPOOR_OK)
         fprintf(stderr, "spoor train: %s\n", err.msg);
     for (size_t i = 0; i < 4; i++)
         spoor_metrics_free(&s[i].m);

@@ -386,7 +386,10 @@ static void features_sheet(struct spoor_report *rep, const struct importance_vie
         cumulative += r->consensus[j];
         spoor_sheet_int(t, (int64_t)k + 1);
         spoor_sheet_name(t, v->ds->feat_names[j]);
-        spoor_sheet_text(t, layer_of(v, j, buf, sizeof buf));
+        if (json || *layer_of(v, j, buf, sizeof buf)) /* JSON: "" without a layer; CSV: empty */
+            spoor_sheet_text(t, layer_of(v, j, buf, sizeof buf));
+        else
+            spoor_sheet_null(t);
         spoor_sheet_float(t, r->consensus[j]);
         spoor_sheet_float(t, cumulative);
         if (!json)

@@ -253,14 +253,13 @@ static void report_confusion(struct spoor_report *r, const struct spoor_dataset 
     }
 }
 
-void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_model *fit,
-               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n)
+struct spoor_report *ml_report(const char *how, double train_ms, const struct spoor_model *fit,
+                               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n)
 {
     struct spoor_report *r = spoor_report_new("evaluation");
     report_head(r, how, train_ms, fit, ds);
     report_methods(r, s, n, false);
     report_methods(r, s, n, true);
     report_confusion(r, ds, s);
-    spoor_report_write(out, r, json ? SPOOR_FORMAT_JSON : SPOOR_FORMAT_TABLE, 1);
-    spoor_report_free(r);
+    return r;
 }

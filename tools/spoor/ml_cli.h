@@ -9,6 +9,7 @@
 
 #include "ml/dataset.h"
 #include "ml/metrics.h"
+#include "spoor/report.h"
 
 /* Splits "a,b,c" into a NULL-terminated array of copies (free with ml_list_free). */
 char **ml_list_split(const char *s, size_t *n);
@@ -51,12 +52,12 @@ struct ml_scored {
     struct spoor_metrics m;
 };
 
-/* The evaluation: a table of every method (the model first, then the
- * baselines) and the model's confusion matrix and per-class recall; or the
- * same as one JSON object. `how` says which rows were scored and how;
+/* The evaluation as a report: a table of every method (the model first, then
+ * the baselines) and the model's confusion matrix and per-class recall; or
+ * the same as one JSON object. `how` says which rows were scored and how;
  * train_ms is the saved model's training time (< 0: not trained here); fit,
  * the model trained here (NULL: none), adds how its fit ended (logistic). */
-void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_model *fit,
-               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n);
+struct spoor_report *ml_report(const char *how, double train_ms, const struct spoor_model *fit,
+                               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n);
 
 #endif
