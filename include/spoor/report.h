@@ -108,7 +108,8 @@ struct spoor_sheet *spoor_report_rows(struct spoor_report *r, const char *key, s
 /* A rows sheet of nrows rows not held but made when rendered, a block at a
  * time: fill(ctx, s, row) adds the cells of one row to s (whose columns are
  * the source sheet's). For results of millions of rows (attribute's one row
- * per call): no copy of them, and memory for a block only. Set its columns
+ * per call): no copy of them, and memory for a few blocks only. fill runs on
+ * up to the renderer's threads at once, each on rows of its own. Set its columns
  * with spoor_sheet_column; the cell readers below see no rows of it. */
 typedef void spoor_sheet_fill_fn(void *ctx, struct spoor_sheet *s, size_t row);
 struct spoor_sheet *spoor_report_rows_source(struct spoor_report *r, const char *key, size_t ncols, unsigned formats,
@@ -142,6 +143,9 @@ void spoor_sheet_textf(struct spoor_sheet *s, const char *fmt, ...) __attribute_
 void spoor_sheet_name(struct spoor_sheet *s, const char *name);
 void spoor_sheet_time(struct spoor_sheet *s, int64_t utc_ns);
 void spoor_sheet_int(struct spoor_sheet *s, int64_t v);
+/* n integers at once, null where v[i] == null_value (e.g. SPOOR_NULL): wide
+ * rows of numbers (a column per kernel function) without a call per cell. */
+void spoor_sheet_ints(struct spoor_sheet *s, const int64_t *v, size_t n, int64_t null_value);
 void spoor_sheet_count(struct spoor_sheet *s, uint64_t n);
 void spoor_sheet_float(struct spoor_sheet *s, double v);
 void spoor_sheet_bool(struct spoor_sheet *s, bool v);

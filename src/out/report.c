@@ -213,8 +213,10 @@ static void set_cap(struct spoor_sheet *s, size_t cap)
 {
     s->values = spoor_xrealloc(s->values, cap * sizeof *s->values);
     s->types = spoor_xrealloc(s->types, cap);
-    s->units = spoor_xrealloc(s->units, cap);
-    s->digits = spoor_xrealloc(s->digits, cap);
+    if (s->kind == SPOOR_SHEET_PROPS) {
+        s->units = spoor_xrealloc(s->units, cap);
+        s->digits = spoor_xrealloc(s->digits, cap);
+    }
     s->cap = cap;
 }
 
@@ -231,13 +233,15 @@ static void add_cell(struct spoor_sheet *s, union report_value v, enum spoor_cel
         set_cap(s, s->cap ? s->cap * 2 : 64);
     s->values[i] = v;
     s->types[i] = (unsigned char)type;
-    bool prop_value = s->kind == SPOOR_SHEET_PROPS && c == PROP_VALUE;
-    s->units[i] = (unsigned char)(prop_value ? s->prop_unit : s->col_unit[c]);
-    s->digits[i] = (signed char)(prop_value ? s->prop_digits : s->col_digits[c]);
     if (++s->pending == s->ncols) {
         s->pending = 0;
         s->nrows++;
     }
+    if (!s->units)
+        return;
+    bool prop_value = c == PROP_VALUE;
+    s->units[i] = (unsigned char)(prop_value ? s->prop_unit : s->col_unit[c]);
+    s->digits[i] = (signed char)(prop_value ? s->prop_digits : s->col_digits[c]);
     if (prop_value) /* a note only when one is given */
         add_cell(s, (union report_value){0}, SPOOR_CELL_ABSENT);
 }
@@ -278,6 +282,26 @@ void spoor_sheet_name(struct spoor_sheet *s, const char *name)
 
 void spoor_sheet_time(struct spoor_sheet *s, int64_t utc_ns) { add_cell(s, (union report_value){.i = utc_ns}, SPOOR_CELL_TIME); }
 void spoor_sheet_int(struct spoor_sheet *s, int64_t v) { add_cell(s, (union report_value){.i = v}, SPOOR_CELL_INT); }
+void spoor_sheet_ints(struct spoor_sheet *s, const int64_t *v, size_t n, int64_t null_value)
+{
+    if (s->units || s->pending + n > s->ncols) { /* properties, or past the row: cell by cell */
+        for (size_t k = 0; k < n; k++)
+            add_cell(s, (union report_value){.i = v[k]}, v[k] == null_value ? SPOOR_CELL_NULL : SPOOR_CELL_INT);
+        return;
+    }
+    size_t i = ncells(s);
+    if (i + n > s->cap)
+        set_cap(s, (i + n) * 2);
+    for (size_t k = 0; k < n; k++) {
+        s->values[i + k].i = v[k];
+        s->types[i + k] = v[k] == null_value ? SPOOR_CELL_NULL : SPOOR_CELL_INT;
+    }
+    if ((s->pending += n) == s->ncols) {
+        s->pending = 0;
+        s->nrows++;
+    }
+}
+
 void spoor_sheet_count(struct spoor_sheet *s, uint64_t n) { add_cell(s, (union report_value){.u = n}, SPOOR_CELL_COUNT); }
 void spoor_sheet_bool(struct spoor_sheet *s, bool v) { add_cell(s, (union report_value){.b = v}, SPOOR_CELL_BOOL); }
 void spoor_sheet_null(struct spoor_sheet *s) { add_cell(s, (union report_value){0}, SPOOR_CELL_NULL); }
@@ -311,6 +335,8 @@ void spoor_sheet_note(struct spoor_sheet *s, const char *fmt, ...)
     size_t i = (s->nrows - 1) * PROP_NCOLS + PROP_NOTE;
     s->values[i].text = keep_text(s, note, strlen(note));
     s->types[i] = SPOOR_CELL_TEXT;
+    s->units[i] = SPOOR_CU_NONE;
+    s->digits[i] = SPOOR_DIGITS_SHORTEST;
     free(note);
 }
 
@@ -329,7 +355,7 @@ enum spoor_cell_type spoor_sheet_cell_type(const struct spoor_sheet *s, size_t r
 
 enum spoor_cell_unit spoor_sheet_cell_unit(const struct spoor_sheet *s, size_t row, size_t col)
 {
-    return s->units[row * s->ncols + col];
+    return report_unit(s, row * s->ncols + col);
 }
 
 /* The report into out, which errors call `name` (NULL: stdout). */
@@ -352,7 +378,7 @@ static int write_named(FILE *out, const char *name, const struct spoor_report *r
     else if (format == SPOOR_FORMAT_JSON)
         report_write_json(&b, r, threads);
     else
-        report_write_jsonl(&b, r);
+        report_write_jsonl(&b, r, threads);
     int st = wbuf_finish(&b, err);
     wbuf_release(&b);
     return st;

@@ -94,7 +94,7 @@ static const char *text_of(const struct spoor_sheet *s, size_t i, char *buf, str
 
 /* Doubles as "%.*f", "%.*g", or the shortest of 15 to 17 significant digits
  * that reads back the same. */
-static size_t float_text(char *buf, double v, int digits)
+size_t report_float_text(char *buf, double v, int digits)
 {
     if (digits >= 0)
         return (size_t)snprintf(buf, 48, "%.*f", digits, v);
@@ -114,43 +114,9 @@ bool report_is_text(unsigned char type)
     return type == SPOOR_CELL_TEXT || type == SPOOR_CELL_NAME || type == SPOOR_CELL_TIME;
 }
 
-bool report_is_number(const struct spoor_sheet *s, size_t i)
-{
-    unsigned char type = s->types[i];
-    return type == SPOOR_CELL_INT || type == SPOOR_CELL_COUNT || type == SPOOR_CELL_BOOL ||
-           (type == SPOOR_CELL_FLOAT && !isnan(s->values[i].f));
-}
-
 const char *report_cell_text(const struct spoor_sheet *s, size_t i, char *buf, struct iso_day *day, size_t *len)
 {
     return text_of(s, i, buf, day, len);
-}
-
-void report_put_number(struct wbuf *b, const struct spoor_sheet *s, size_t i)
-{
-    union report_value v = s->values[i];
-    switch ((enum spoor_cell_type)s->types[i]) {
-    case SPOOR_CELL_INT:
-        wbuf_i64(b, v.i);
-        return;
-    case SPOOR_CELL_COUNT:
-        wbuf_reserve(b, 20);
-        b->len += spoor_format_u64(b->data + b->len, v.u);
-        return;
-    case SPOOR_CELL_BOOL:
-        wbuf_put(b, v.b ? "true" : "false", v.b ? 4 : 5);
-        return;
-    case SPOOR_CELL_FLOAT:
-        if (s->digits[i] == SPOOR_DIGITS_SHORTEST) {
-            wbuf_f64(b, v.f);
-        } else {
-            char buf[48];
-            wbuf_put(b, buf, float_text(buf, v.f, s->digits[i]));
-        }
-        return;
-    default:
-        return;
-    }
 }
 
 /* A number as a reader wants it, by its unit. */
@@ -185,7 +151,7 @@ static size_t number_for_table(char *buf, double v, bool integer, enum spoor_cel
 const char *report_spell_table(const struct spoor_sheet *s, size_t i, char *buf, struct iso_day *day, size_t *len)
 {
     union report_value v = s->values[i];
-    enum spoor_cell_unit unit = s->units[i];
+    enum spoor_cell_unit unit = report_unit(s, i);
     switch ((enum spoor_cell_type)s->types[i]) {
     case SPOOR_CELL_TEXT:
     case SPOOR_CELL_NAME:
@@ -218,8 +184,9 @@ const char *report_spell_table(const struct spoor_sheet *s, size_t i, char *buf,
         if (isnan(v.f))
             break;
         /* digits asked for hold in a table too, unless the unit has its own */
-        *len = unit == SPOOR_CU_NONE && s->digits[i] != SPOOR_DIGITS_SHORTEST ? float_text(buf, v.f, s->digits[i])
-                                                                               : number_for_table(buf, v.f, false, unit);
+        *len = unit == SPOOR_CU_NONE && report_digits(s, i) != SPOOR_DIGITS_SHORTEST
+                   ? report_float_text(buf, v.f, report_digits(s, i))
+                   : number_for_table(buf, v.f, false, unit);
         return buf;
     case SPOOR_CELL_BOOL:
         *len = v.b ? 4 : 5;

@@ -8,9 +8,7 @@
 
 static void csv_cell(struct wbuf *b, const struct spoor_sheet *s, size_t i, struct iso_day *day)
 {
-    if (report_is_number(s, i)) {
-        report_put_number(b, s, i);
-    } else if (report_is_text(s->types[i])) {
+    if (!report_put_number(b, s, i) && report_is_text(s->types[i])) {
         char buf[48];
         size_t len;
         const char *text = report_cell_text(s, i, buf, day, &len);

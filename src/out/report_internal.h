@@ -27,7 +27,8 @@ struct spoor_sheet {
     signed char *col_digits;
     /* per cell, row-major */
     union report_value *values;
-    unsigned char *types, *units;
+    unsigned char *types;
+    unsigned char *units;   /* a properties sheet's, per cell; other sheets' are their columns' */
     signed char *digits;
     size_t cap, pending;    /* cells allocated; cells of the unfinished row */
     char *text;             /* the text cells back to back */
@@ -47,6 +48,17 @@ struct spoor_report {
     size_t nsheets;
 };
 
+/* Cell i's unit and digits. */
+static inline unsigned char report_unit(const struct spoor_sheet *s, size_t i)
+{
+    return s->units ? s->units[i] : s->col_unit[i % s->ncols];
+}
+
+static inline int report_digits(const struct spoor_sheet *s, size_t i)
+{
+    return s->digits ? s->digits[i] : s->col_digits[i % s->ncols];
+}
+
 /* Properties sheets have these columns. */
 enum { PROP_KEY, PROP_VALUE, PROP_NOTE, PROP_NCOLS };
 
@@ -65,12 +77,10 @@ struct iso_day {
 
 struct wbuf;
 
-/* Cell i as CSV and JSON spell a number, a bool included (not NULL, ABSENT,
- * a NaN float, a text or a sheet). */
-void report_put_number(struct wbuf *b, const struct spoor_sheet *s, size_t i);
-/* Whether cell i is spelled as a number, and whether as a text (its text, in
- * buf of 48 bytes for a time, unless the sheet's own). */
-bool report_is_number(const struct spoor_sheet *s, size_t i);
+/* A float as digits ask (SPOOR_DIGITS_*), in buf of 48 bytes; its length. */
+size_t report_float_text(char *buf, double v, int digits);
+/* Whether a cell type is a text (its text, in buf of 48 bytes for a time,
+ * unless the sheet's own). */
 bool report_is_text(unsigned char type);
 const char *report_cell_text(const struct spoor_sheet *s, size_t i, char *buf, struct iso_day *day, size_t *len);
 
@@ -94,6 +104,6 @@ size_t report_parts(const struct spoor_sheet *s, int threads);
 void report_write_table(FILE *out, const struct spoor_report *r, int threads);
 void report_write_csv(struct wbuf *b, const struct spoor_report *r, int threads);
 void report_write_json(struct wbuf *b, const struct spoor_report *r, int threads);
-void report_write_jsonl(struct wbuf *b, const struct spoor_report *r);
+void report_write_jsonl(struct wbuf *b, const struct spoor_report *r, int threads);
 
 #endif

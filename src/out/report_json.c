@@ -28,8 +28,8 @@ static void sheet_json_inline(struct wbuf *b, const struct spoor_sheet *s, const
 static void cell_json(struct wbuf *b, const struct spoor_sheet *s, size_t i, struct iso_day *day,
                        const struct seps *sep)
 {
-    if (report_is_number(s, i)) {
-        report_put_number(b, s, i);
+    if (report_put_number(b, s, i)) {
+        return;
     } else if (report_is_text(s->types[i])) {
         char buf[48];
         size_t len;
@@ -139,11 +139,11 @@ static void jsonl_row(struct wbuf *b, const struct spoor_sheet *s, size_t r, siz
     wbuf_byte(b, '\n');
 }
 
-void report_write_jsonl(struct wbuf *b, const struct spoor_report *r)
+void report_write_jsonl(struct wbuf *b, const struct spoor_report *r, int threads)
 {
     for (size_t i = 0; i < r->nsheets; i++) {
         const struct spoor_sheet *s = r->sheets[i];
         if (report_shown(s, SPOOR_FORMAT_JSONL) && s->kind == SPOOR_SHEET_ROWS)
-            report_write_rows(b, s, jsonl_row, 1);
+            report_write_rows(b, s, jsonl_row, threads);
     }
 }

@@ -50,10 +50,11 @@ static void format_part(void *ctx, size_t k, int worker)
     char buf[64];
     for (size_t i = from; i < to; i++) {
         unsigned char type = s->types[i];
-        if (type == SPOOR_CELL_COUNT && s->units[i] == SPOOR_CU_NONE) {
+        unsigned char unit = report_unit(s, i);
+        if (type == SPOOR_CELL_COUNT && unit == SPOOR_CU_NONE) {
             spoor_text_table_u64(t, s->values[i].u);
-        } else if (type == SPOOR_CELL_FLOAT && s->units[i] == SPOOR_CU_NONE &&
-                   s->digits[i] == SPOOR_DIGITS_SHORTEST && s->values[i].f == s->values[i].f) {
+        } else if (type == SPOOR_CELL_FLOAT && unit == SPOOR_CU_NONE && report_digits(s, i) == SPOOR_DIGITS_SHORTEST &&
+                   s->values[i].f == s->values[i].f) {
             spoor_text_table_g6(t, s->values[i].f);
         } else {
             size_t len;
