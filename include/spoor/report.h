@@ -44,7 +44,7 @@ extern const enum spoor_output_format spoor_report_formats[3];
 /* ---- cells ---- */
 
 enum spoor_cell_type {
-    SPOOR_CELL_ABSENT, /* not there: left out of a JSON object, empty in CSV, "-" in a table */
+    SPOOR_CELL_ABSENT, /* not there: left out of a JSON object, empty in CSV and in a table */
     SPOOR_CELL_NULL,   /* known to be unknown: null in JSON, empty in CSV, "-" in a table */
     SPOOR_CELL_TEXT,   /* copied into the sheet */
     SPOOR_CELL_NAME,   /* text kept by pointer: it outlives the report */
@@ -70,6 +70,7 @@ enum spoor_cell_unit {
     SPOOR_CU_BYTES_PER_S,/* a bandwidth in bytes/s: "%.6g" */
     SPOOR_CU_RATIO,      /* a ratio such as max/mean: "%.2f" */
     SPOOR_CU_SHARE,      /* a fraction of a whole: "%.1f%%" of 100 times it */
+    SPOOR_CU_CHANGE,     /* a relative change: "%+.1f%%" of 100 times it */
 };
 
 /* How a float is spelled: digits >= 0 after the point ("%.3f"), or

@@ -141,6 +141,8 @@ static size_t number_for_table(char *buf, double v, bool integer, enum spoor_cel
         return (size_t)snprintf(buf, 64, "%.2f", v);
     case SPOOR_CU_SHARE:
         return (size_t)snprintf(buf, 64, "%.1f%%", 100 * v);
+    case SPOOR_CU_CHANGE:
+        return (size_t)snprintf(buf, 64, "%+.1f%%", 100 * v);
     case SPOOR_CU_NONE:
     case SPOOR_CU_BYTES_PER_S:
         break;
@@ -192,6 +194,8 @@ const char *report_spell_table(const struct spoor_sheet *s, size_t i, char *buf,
         *len = v.b ? 4 : 5;
         return v.b ? "true" : "false";
     case SPOOR_CELL_ABSENT:
+        *len = 0;
+        return "";
     case SPOOR_CELL_NULL:
     case SPOOR_CELL_SHEET:
         break;

@@ -110,7 +110,8 @@ static void test_table(void **state)
                   "a,\"b\"\n"
                   "\x01  plain  2023-11-14T22:13:20.123000000Z  -42  18,446,744,073,709,551,615  1.50 us  12.5%  0.1  "
                   "true   -\n"
-                  "(none)   -      -                                 -                           -        -      -    -  "
+                  /* absent cells blank, null ones "-" */
+                  "(none)   -                                                                    -        -      -    -  "
                   "false  -\n"
                   "\n"
                   "a  b\n");

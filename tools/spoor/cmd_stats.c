@@ -202,9 +202,9 @@ static void group_rows(struct spoor_sheet *sh, enum layout l, const char *level,
         spoor_sheet_count(sh, d->count);
         if (l != FOR_TABLE)
             spoor_sheet_count(sh, d->timed);
-        if (!d->timed) {
+        if (!d->timed) { /* "-" in a table, left out of JSON, empty in CSV */
             for (int k = 0; k < 4; k++)
-                spoor_sheet_absent(sh);
+                (l == FOR_TABLE ? spoor_sheet_null : spoor_sheet_absent)(sh);
             continue;
         }
         spoor_sheet_int(sh, d->sum);
