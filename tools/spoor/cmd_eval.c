@@ -26,7 +26,8 @@ static const char usage[] =
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE;
 
-static int score(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group, bool json,
+static int score(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group,
+                 enum spoor_output_format format,
                  const char *output)
 {
     struct ml_scored s[4] = {{.name = spoor_model_kind_name(m->kind)}, {.name = "majority"},
@@ -57,7 +58,7 @@ static int score(const struct spoor_model *m, const struct spoor_dataset *ds, co
              group ? "leave-one-group-out" : "5-fold stratified cross-validation");
     if (st == SPOOR_OK) {
         struct spoor_report *r = ml_report(how, -1, NULL, ds, s, 4);
-        st = spoor_report_save(r, output, json ? SPOOR_FORMAT_JSON : SPOOR_FORMAT_TABLE, 1, &err);
+        st = spoor_report_save(r, output, format, 1, &err);
         spoor_report_free(r);
     }
     if (st != SPOOR_OK)
@@ -69,7 +70,7 @@ static int score(const struct spoor_model *m, const struct spoor_dataset *ds, co
 
 int cmd_eval(int argc, char **argv)
 {
-    static const struct ml_model_command c = {.name = "eval", .usage = usage, .formats = {"table", "json"},
+    static const struct ml_model_command c = {.name = "eval", .usage = usage, .formats = {SPOOR_FORMAT_TABLE, SPOOR_FORMAT_JSON},
                                               .with_label = true, .with_group = true, .run = score};
     return ml_model_command_main(&c, argc, argv);
 }

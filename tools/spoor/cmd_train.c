@@ -66,7 +66,8 @@ enum { OPT_LABEL = 1, OPT_FEATURES, OPT_KEEP, OPT_GROUP, OPT_TEST, OPT_SPLIT, OP
 
 struct cli {
     const char *label, *features, *group, *cv, *actions, *output, *save_split;
-    bool keep, keep_leaky, row_split, json;
+    bool keep, keep_leaky, row_split;
+    enum spoor_output_format format;
     double test;
     size_t folds;                   /* --cv K; 0 for logo */
     struct spoor_train_opts train;
@@ -183,7 +184,8 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
             c->row_split = true;
             break;
         case OPT_FORMAT:
-            if (!ml_format_choice("train", optarg, "table", "json", &c->json))
+            if (!spoor_format_parse("train", optarg, (const enum spoor_output_format[]){SPOOR_FORMAT_TABLE,
+                                    SPOOR_FORMAT_JSON}, 2, &c->format))
                 return 2;
             break;
         case OPT_MODEL:
@@ -391,7 +393,7 @@ static int run(const struct cli *c, const char *path, const struct spoor_load_op
                 model->log.iterations, model->log.final_gradient);
     if (st == SPOOR_OK) {
         struct spoor_report *r = ml_report(how, train_ms, model, ds, s, 4);
-        st = spoor_report_write(stdout, r, c->json ? SPOOR_FORMAT_JSON : SPOOR_FORMAT_TABLE, 1, &err);
+        st = spoor_report_write(stdout, r, c->format, 1, &err);
         spoor_report_free(r);
     }
     if (st != SPOOR_OK)

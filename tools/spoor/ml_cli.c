@@ -85,16 +85,6 @@ int ml_model_dataset_load(const char *cmd, const char *model_path, const char *p
     return code;
 }
 
-bool ml_format_choice(const char *cmd, const char *arg, const char *first, const char *second_name, bool *second)
-{
-    if (strcmp(arg, first) != 0 && strcmp(arg, second_name) != 0) {
-        fprintf(stderr, "spoor %s: --format '%s': expected %s or %s\n", cmd, arg, first, second_name);
-        return false;
-    }
-    *second = strcmp(arg, second_name) == 0;
-    return true;
-}
-
 enum { OPT_GROUP = 1, OPT_FORMAT };
 
 int ml_model_command_main(const struct ml_model_command *c, int argc, char **argv)
@@ -109,7 +99,7 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
     load_args_init(&opts);
     opts.progress = false;
     const char *group = NULL, *output = NULL;
-    bool second = false;
+    enum spoor_output_format format = c->formats[0];
     int code;
     while ((code = cli_getopt(c->name, argc, argv, "o:h", longs, NULL)) != -1) {
         if (code == CLI_BAD_OPTION)
@@ -127,7 +117,7 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
             output = optarg;
         else if (code == OPT_GROUP && c->with_group)
             group = optarg;
-        else if (code == OPT_FORMAT && !ml_format_choice(c->name, optarg, c->formats[0], c->formats[1], &second))
+        else if (code == OPT_FORMAT && !spoor_format_parse(c->name, optarg, c->formats, 2, &format))
             return 2;
         else if (code == OPT_GROUP) {
             fprintf(stderr, "spoor %s: unknown option '--group'; see 'spoor %s --help'\n", c->name, c->name);
@@ -144,7 +134,7 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
     struct spoor_dataset *ds = NULL;
     code = ml_model_dataset_load(c->name, argv[optind], argv[optind + 1], c->with_label, group, &opts, &m, &ds);
     if (!code)
-        code = c->run(m, ds, group, second, output);
+        code = c->run(m, ds, group, format, output);
     spoor_dataset_free(ds);
     spoor_model_free(m);
     return code;

@@ -29,17 +29,13 @@ int ml_model_dataset_load(const char *cmd, const char *model_path, const char *p
                           const char *group, const struct spoor_load_opts *opts, struct spoor_model **model,
                           struct spoor_dataset **ds);
 
-/* Checks --format ARG against its two choices; sets *second when it is the
- * second. Returns false after printing the error. */
-bool ml_format_choice(const char *cmd, const char *arg, const char *first, const char *second_name, bool *second);
-
 /* A command of the form `spoor CMD [options] MODEL DATASET` (eval, predict). */
 struct ml_model_command {
     const char *name, *usage;
-    const char *formats[2];         /* --format choices, the default first */
+    enum spoor_output_format formats[2]; /* --format choices, the default first */
     bool with_label, with_group;    /* the dataset needs the label; --group is accepted */
-    int (*run)(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group, bool second_format,
-               const char *output);
+    int (*run)(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group,
+               enum spoor_output_format format, const char *output);
 };
 
 /* Parses the options (the reading ones too), loads the model and the dataset
