@@ -106,6 +106,17 @@ void spoor_report_free(struct spoor_report *r);
  * (SPOOR_FORMAT_BIT of each; SPOOR_FORMATS_ALL). key names it in JSON (its
  * member) and in CSV with several sheets ("# key"). */
 struct spoor_sheet *spoor_report_rows(struct spoor_report *r, const char *key, size_t ncols, unsigned formats);
+/* A column as a table of them declares it; hint SPOOR_HINT_NONE there is
+ * taken from the unit: a category without one, a series with one. */
+struct spoor_sheet_col {
+    const char *name;
+    enum spoor_cell_unit unit;
+    int digits;
+    enum spoor_col_hint hint;
+};
+/* A rows sheet of these n columns. */
+struct spoor_sheet *spoor_report_table(struct spoor_report *r, const char *key, unsigned formats,
+                                       const struct spoor_sheet_col *cols, size_t n);
 /* A rows sheet of nrows rows not held but made when rendered, a block at a
  * time: fill(ctx, s, row) adds the cells of one row to s (whose columns are
  * the source sheet's). For results of millions of rows (attribute's one row
@@ -147,6 +158,8 @@ void spoor_sheet_int(struct spoor_sheet *s, int64_t v);
 /* n integers at once, null where v[i] == null_value (e.g. SPOOR_NULL): wide
  * rows of numbers (a column per kernel function) without a call per cell. */
 void spoor_sheet_ints(struct spoor_sheet *s, const int64_t *v, size_t n, int64_t null_value);
+/* One integer, null when it is null_value. */
+void spoor_sheet_int_or_null(struct spoor_sheet *s, int64_t v, int64_t null_value);
 void spoor_sheet_count(struct spoor_sheet *s, uint64_t n);
 void spoor_sheet_float(struct spoor_sheet *s, double v);
 void spoor_sheet_bool(struct spoor_sheet *s, bool v);

@@ -12,14 +12,6 @@ static const enum spoor_cell_unit fixed_units[NFIXED] = {SPOOR_CU_NONE, SPOOR_CU
                                                           SPOOR_CU_NONE, SPOOR_CU_NONE, SPOOR_CU_BYTES,
                                                           SPOOR_CU_MIB_PER_S};
 
-static void int_or_null(struct spoor_sheet *s, int64_t v)
-{
-    if (v == SPOOR_NULL)
-        spoor_sheet_null(s);
-    else
-        spoor_sheet_int(s, v);
-}
-
 static void name_or_null(struct spoor_sheet *s, const char *text)
 {
     if (text)
@@ -33,19 +25,19 @@ static void fill_row(void *ctx, struct spoor_sheet *s, size_t i)
 {
     const struct spoor_attr_dataset *d = ctx;
     const struct spoor_attr_row *r = &d->rows[i];
-    int_or_null(s, r->call_id);
-    int_or_null(s, r->ts);
-    int_or_null(s, r->dur);
+    spoor_sheet_int_or_null(s, r->call_id, SPOOR_NULL);
+    spoor_sheet_int_or_null(s, r->ts, SPOOR_NULL);
+    spoor_sheet_int_or_null(s, r->dur, SPOOR_NULL);
     name_or_null(s, r->name);
     name_or_null(s, r->file);
-    int_or_null(s, r->size);
+    spoor_sheet_int_or_null(s, r->size, SPOOR_NULL);
     spoor_sheet_float(s, r->bandwidth); /* NaN: null */
     if (r->unattributed != SPOOR_NULL)
         spoor_sheet_ints(s, d->ns + i * d->ncols, d->ncols, SPOOR_NULL);
     else /* a call taking no part */
         for (size_t k = 0; k < d->ncols; k++)
             spoor_sheet_null(s);
-    int_or_null(s, r->unattributed);
+    spoor_sheet_int_or_null(s, r->unattributed, SPOOR_NULL);
     spoor_sheet_float(s, r->coverage);
 }
 

@@ -15,14 +15,6 @@
 
 static double mean_of(int64_t sum, uint64_t n) { return n ? (double)sum / (double)n : 0; }
 
-static void int_or_null(struct spoor_sheet *sh, int64_t v)
-{
-    if (v == SPOOR_NULL)
-        spoor_sheet_null(sh);
-    else
-        spoor_sheet_int(sh, v);
-}
-
 /* Not-applicable keys of the long form are empty; a key is copied (it may
  * be a caller's buffer). */
 static void text_or_null(struct spoor_sheet *sh, const char *text)
@@ -39,22 +31,6 @@ static void nulls(struct spoor_sheet *sh, int n)
         spoor_sheet_null(sh);
 }
 
-struct column {
-    const char *name;
-    enum spoor_cell_unit unit;
-    int digits;
-};
-
-static struct spoor_sheet *new_sheet(struct spoor_report *r, const char *key, unsigned formats,
-                                     const struct column *cols, size_t n)
-{
-    struct spoor_sheet *sh = spoor_report_rows(r, key, n, formats);
-    for (size_t c = 0; c < n; c++)
-        spoor_sheet_column(sh, c, cols[c].name, cols[c].unit, cols[c].digits,
-                           cols[c].unit == SPOOR_CU_NONE ? SPOOR_HINT_CATEGORY : SPOOR_HINT_SERIES);
-    return sh;
-}
-
 /* ---- a table's ---- */
 
 /* entities, sum, mean, min, max of one delay ("-" without entities). */
@@ -65,15 +41,15 @@ static void stat_cells(struct spoor_sheet *t, const struct spoor_lc_stat *d)
         nulls(t, 4);
         return;
     }
-    int_or_null(t, d->sum);
+    spoor_sheet_int_or_null(t, d->sum, SPOOR_NULL);
     spoor_sheet_float(t, fabs(mean_of(d->sum, d->count)));
-    int_or_null(t, d->min);
-    int_or_null(t, d->max);
+    spoor_sheet_int_or_null(t, d->min, SPOOR_NULL);
+    spoor_sheet_int_or_null(t, d->max, SPOOR_NULL);
 }
 
-static const struct column stat_columns[] = {{"entities", SPOOR_CU_COUNT, 0}, {"sum", SPOOR_CU_NS, 0},
-                                             {"mean", SPOOR_CU_NS, 0},        {"min", SPOOR_CU_NS, 0},
-                                             {"max", SPOOR_CU_NS, 0}};
+static const struct spoor_sheet_col stat_columns[] = {{"entities", SPOOR_CU_COUNT, 0, 0}, {"sum", SPOOR_CU_NS, 0, 0},
+                                             {"mean", SPOOR_CU_NS, 0, 0},        {"min", SPOOR_CU_NS, 0, 0},
+                                             {"max", SPOOR_CU_NS, 0, 0}};
 
 static void table_head(struct spoor_report *rep, const struct spoor_lc_result *r, const struct spoor_lc_input *in)
 {
@@ -94,20 +70,20 @@ static void table_head(struct spoor_report *rep, const struct spoor_lc_result *r
 
 static void table_delays(struct spoor_report *rep, const struct spoor_lc_spec *s, const struct spoor_lc_result *r)
 {
-    struct column cols[6] = {{"delay", SPOOR_CU_NONE, 0}};
+    struct spoor_sheet_col cols[6] = {{"delay", SPOOR_CU_NONE, 0, 0}};
     for (size_t c = 0; c < 5; c++)
         cols[c + 1] = stat_columns[c];
-    struct spoor_sheet *t = new_sheet(rep, "delays", TABLE_ONLY, cols, 6);
+    struct spoor_sheet *t = spoor_report_table(rep, "delays", TABLE_ONLY, cols, 6);
     for (size_t k = 0; k < s->ndelays; k++) {
         spoor_sheet_textf(t, "%s = %s - %s", s->delay[k].name, s->stages[s->delay[k].to],
                           s->stages[s->delay[k].from]);
         stat_cells(t, &r->total[k]);
     }
     for (size_t b = 0; b < s->nby; b++) {
-        struct column gc[7] = {{s->by[b], SPOOR_CU_NONE, 0}, {"delay", SPOOR_CU_NONE, 0}};
+        struct spoor_sheet_col gc[7] = {{s->by[b], SPOOR_CU_NONE, 0, 0}, {"delay", SPOOR_CU_NONE, 0, 0}};
         for (size_t c = 0; c < 5; c++)
             gc[c + 2] = stat_columns[c];
-        struct spoor_sheet *g = new_sheet(rep, s->by[b], TABLE_ONLY, gc, 7);
+        struct spoor_sheet *g = spoor_report_table(rep, s->by[b], TABLE_ONLY, gc, 7);
         for (size_t i = 0; i < r->ngroups[b]; i++)
             for (size_t k = 0; k < s->ndelays; k++) {
                 if (k) /* the group's name on its first line only */
@@ -137,12 +113,12 @@ static void stage_list_cell(struct spoor_sheet *t, const struct spoor_lc_spec *s
 
 static void table_kinds(struct spoor_report *rep, const struct spoor_lc_spec *s, const struct spoor_lc_result *r)
 {
-    static const struct column cols[] = {{"kind", SPOOR_CU_NONE, 0},
-                                         {"entities", SPOOR_CU_COUNT, 0},
-                                         {"complete", SPOOR_CU_COUNT, 0},
-                                         {"missing stages", SPOOR_CU_NONE, 0},
-                                         {"repeated stages", SPOOR_CU_NONE, 0}};
-    struct spoor_sheet *t = new_sheet(rep, "kinds", TABLE_ONLY, cols, 5);
+    static const struct spoor_sheet_col cols[] = {{"kind", SPOOR_CU_NONE, 0, 0},
+                                         {"entities", SPOOR_CU_COUNT, 0, 0},
+                                         {"complete", SPOOR_CU_COUNT, 0, 0},
+                                         {"missing stages", SPOOR_CU_NONE, 0, 0},
+                                         {"repeated stages", SPOOR_CU_NONE, 0, 0}};
+    struct spoor_sheet *t = spoor_report_table(rep, "kinds", TABLE_ONLY, cols, 5);
     for (size_t i = 0; i < r->nkinds; i++) {
         spoor_sheet_name(t, r->kind[i].kind);
         spoor_sheet_count(t, r->kind[i].entities);
@@ -173,22 +149,22 @@ static void table_top(struct spoor_report *rep, const struct spoor_lc_spec *s, c
         spoor_sheet_int(t, (int64_t)i + 1);
         spoor_sheet_name(t, r->top[i].name);
         for (size_t k = 0; k < s->ndelays; k++)
-            int_or_null(t, r->top[i].delay[k]);
+            spoor_sheet_int_or_null(t, r->top[i].delay[k], SPOOR_NULL);
     }
 }
 
 /* The mean of a sum over count, rounded to a ns; null without any. */
 static void mean_ns_cell(struct spoor_sheet *t, int64_t sum, uint64_t count)
 {
-    int_or_null(t, count ? (int64_t)llround(mean_of(sum, count)) : SPOOR_NULL);
+    spoor_sheet_int_or_null(t, count ? (int64_t)llround(mean_of(sum, count)) : SPOOR_NULL, SPOOR_NULL);
 }
 
 static void table_compare(struct spoor_report *rep, const struct spoor_lc_spec *s, const struct spoor_lc_result *r)
 {
-    static const struct column cols[] = {{"delay", SPOOR_CU_NONE, 0},    {"matched", SPOOR_CU_COUNT, 0},
-                                         {"mean here", SPOOR_CU_NS, 0},  {"mean other", SPOOR_CU_NS, 0},
-                                         {"mean diff", SPOOR_CU_NS, 0},  {"rel diff", SPOOR_CU_CHANGE, 1}};
-    struct spoor_sheet *t = new_sheet(rep, "compare", TABLE_ONLY, cols, 6);
+    static const struct spoor_sheet_col cols[] = {{"delay", SPOOR_CU_NONE, 0, 0},    {"matched", SPOOR_CU_COUNT, 0, 0},
+                                         {"mean here", SPOOR_CU_NS, 0, 0},  {"mean other", SPOOR_CU_NS, 0, 0},
+                                         {"mean diff", SPOOR_CU_NS, 0, 0},  {"rel diff", SPOOR_CU_CHANGE, 1, 0}};
+    struct spoor_sheet *t = spoor_report_table(rep, "compare", TABLE_ONLY, cols, 6);
     char a[64], b[64], c[64];
     spoor_sheet_title(t, "compare     %s entities matched, %s only in this log, %s only in the other",
                       spoor_fmt_count(a, sizeof a, r->matched), spoor_fmt_count(b, sizeof b, r->only_here),
@@ -205,18 +181,18 @@ static void table_compare(struct spoor_report *rep, const struct spoor_lc_spec *
     if (!r->ntop_diff)
         return;
     int top = s->top_delay;
-    static const struct column dc[] = {{"#", SPOOR_CU_NONE, 0},    {"entity", SPOOR_CU_NONE, 0},
-                                       {"here", SPOOR_CU_NS, 0},   {"other", SPOOR_CU_NS, 0},
-                                       {"diff", SPOOR_CU_NS, 0},   {"rel diff", SPOOR_CU_CHANGE, 1}};
-    t = new_sheet(rep, "largest_differences", TABLE_ONLY, dc, 6);
+    static const struct spoor_sheet_col dc[] = {{"#", SPOOR_CU_NONE, 0, 0},    {"entity", SPOOR_CU_NONE, 0, 0},
+                                       {"here", SPOOR_CU_NS, 0, 0},   {"other", SPOOR_CU_NS, 0, 0},
+                                       {"diff", SPOOR_CU_NS, 0, 0},   {"rel diff", SPOOR_CU_CHANGE, 1, 0}};
+    t = spoor_report_table(rep, "largest_differences", TABLE_ONLY, dc, 6);
     spoor_sheet_title(t, "largest differences of %s", s->delay[top].name);
     for (size_t i = 0; i < r->ntop_diff; i++) {
         const struct spoor_lc_entity *e = &r->top_diff[i];
         spoor_sheet_int(t, (int64_t)i + 1);
         spoor_sheet_name(t, e->name);
-        int_or_null(t, e->delay[top]);
-        int_or_null(t, e->other[top]);
-        int_or_null(t, e->other[top] - e->delay[top]);
+        spoor_sheet_int_or_null(t, e->delay[top], SPOOR_NULL);
+        spoor_sheet_int_or_null(t, e->other[top], SPOOR_NULL);
+        spoor_sheet_int_or_null(t, e->other[top] - e->delay[top], SPOOR_NULL);
         spoor_sheet_float(t, spoor_lc_relative(e->delay[top], e->other[top]));
     }
 }
@@ -232,7 +208,7 @@ static void prop_count(struct spoor_sheet *p, const char *key, uint64_t n)
 static void prop_ns(struct spoor_sheet *p, const char *key, int64_t ns)
 {
     spoor_sheet_prop(p, key, SPOOR_CU_NS, 0);
-    int_or_null(p, ns);
+    spoor_sheet_int_or_null(p, ns, SPOOR_NULL);
 }
 
 /* {"count": n, "sum_ns": ..., "mean_ns": ..., "min_ns": ..., "max_ns": ...} (only the count without entities). */
@@ -317,10 +293,10 @@ static void json_head(struct spoor_report *rep, const struct spoor_lc_spec *s, c
 
 static void json_rest(struct spoor_report *rep, const struct spoor_lc_spec *s, const struct spoor_lc_result *r)
 {
-    static const struct column kc[] = {{"kind", SPOOR_CU_NONE, 0},    {"entities", SPOOR_CU_COUNT, 0},
-                                       {"complete", SPOOR_CU_COUNT, 0}, {"missing", SPOOR_CU_COUNT, 0},
-                                       {"repeated", SPOOR_CU_COUNT, 0}};
-    struct spoor_sheet *kinds = new_sheet(rep, "kinds", JSON_ONLY, kc, 5);
+    static const struct spoor_sheet_col kc[] = {{"kind", SPOOR_CU_NONE, 0, 0},    {"entities", SPOOR_CU_COUNT, 0, 0},
+                                       {"complete", SPOOR_CU_COUNT, 0, 0}, {"missing", SPOOR_CU_COUNT, 0, 0},
+                                       {"repeated", SPOOR_CU_COUNT, 0, 0}};
+    struct spoor_sheet *kinds = spoor_report_table(rep, "kinds", JSON_ONLY, kc, 5);
     for (size_t i = 0; i < r->nkinds; i++) {
         spoor_sheet_name(kinds, r->kind[i].kind);
         spoor_sheet_count(kinds, r->kind[i].entities);
@@ -331,8 +307,8 @@ static void json_rest(struct spoor_report *rep, const struct spoor_lc_spec *s, c
     struct spoor_sheet *p = spoor_report_props(rep, NULL, JSON_ONLY);
     spoor_sheet_prop(p, "top_by", SPOOR_CU_NONE, 0);
     spoor_sheet_name(p, s->delay[s->top_delay].name);
-    static const struct column tc[] = {{"entity", SPOOR_CU_NONE, 0}, {"delays", SPOOR_CU_NS, 0}};
-    struct spoor_sheet *top = new_sheet(rep, "top", JSON_ONLY, tc, 2);
+    static const struct spoor_sheet_col tc[] = {{"entity", SPOOR_CU_NONE, 0, 0}, {"delays", SPOOR_CU_NS, 0, 0}};
+    struct spoor_sheet *top = spoor_report_table(rep, "top", JSON_ONLY, tc, 2);
     for (size_t i = 0; i < r->ntop; i++) {
         spoor_sheet_name(top, r->top[i].name);
         spoor_sheet_sheet(top, values_object(s, r->top[i].delay));
@@ -463,12 +439,12 @@ static void csv_compare(struct spoor_sheet *t, const struct spoor_lc_spec *s, co
 static void csv_sheet(struct spoor_report *rep, const struct spoor_lc_spec *s, const struct spoor_lc_result *r,
                       const struct spoor_lc_input *in)
 {
-    static const struct column cols[] = {
-        {"section", SPOOR_CU_NONE, 0}, {"by", SPOOR_CU_NONE, 0},       {"key", SPOOR_CU_NONE, 0},
-        {"delay", SPOOR_CU_NONE, 0},   {"count", SPOOR_CU_COUNT, 0},   {"sum_ns", SPOOR_CU_NS, 0},
-        {"mean_ns", SPOOR_CU_NS, 3},   {"min_ns", SPOOR_CU_NS, 0},     {"max_ns", SPOOR_CU_NS, 0},
-        {"other_sum_ns", SPOOR_CU_NS, 0}, {"diff_ns", SPOOR_CU_NS, 0}, {"rel_diff", SPOOR_CU_CHANGE, 6}};
-    struct spoor_sheet *t = new_sheet(rep, "lifecycle", CSV_ONLY, cols, 12);
+    static const struct spoor_sheet_col cols[] = {
+        {"section", SPOOR_CU_NONE, 0, 0}, {"by", SPOOR_CU_NONE, 0, 0},       {"key", SPOOR_CU_NONE, 0, 0},
+        {"delay", SPOOR_CU_NONE, 0, 0},   {"count", SPOOR_CU_COUNT, 0, 0},   {"sum_ns", SPOOR_CU_NS, 0, 0},
+        {"mean_ns", SPOOR_CU_NS, 3, 0},   {"min_ns", SPOOR_CU_NS, 0, 0},     {"max_ns", SPOOR_CU_NS, 0, 0},
+        {"other_sum_ns", SPOOR_CU_NS, 0, 0}, {"diff_ns", SPOOR_CU_NS, 0, 0}, {"rel_diff", SPOOR_CU_CHANGE, 6, 0}};
+    struct spoor_sheet *t = spoor_report_table(rep, "lifecycle", CSV_ONLY, cols, 12);
     csv_count(t, "input", NULL, "lines", in->lines);
     csv_count(t, "input", NULL, "skipped", in->skipped);
     csv_count(t, "records", NULL, "records", r->counts.records);

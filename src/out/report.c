@@ -124,6 +124,19 @@ struct spoor_sheet *spoor_sheet_props_new(void)
     return s;
 }
 
+struct spoor_sheet *spoor_report_table(struct spoor_report *r, const char *key, unsigned formats,
+                                       const struct spoor_sheet_col *cols, size_t n)
+{
+    struct spoor_sheet *s = spoor_report_rows(r, key, n, formats);
+    for (size_t c = 0; c < n; c++) {
+        enum spoor_col_hint hint = cols[c].hint;
+        if (hint == SPOOR_HINT_NONE)
+            hint = cols[c].unit == SPOOR_CU_NONE ? SPOOR_HINT_CATEGORY : SPOOR_HINT_SERIES;
+        spoor_sheet_column(s, c, cols[c].name, cols[c].unit, cols[c].digits, hint);
+    }
+    return s;
+}
+
 struct spoor_sheet *spoor_report_rows_source(struct spoor_report *r, const char *key, size_t ncols, unsigned formats,
                                              size_t nrows, spoor_sheet_fill_fn *fill, void *ctx)
 {
@@ -286,7 +299,7 @@ void spoor_sheet_ints(struct spoor_sheet *s, const int64_t *v, size_t n, int64_t
 {
     if (s->units || s->pending + n > s->ncols) { /* properties, or past the row: cell by cell */
         for (size_t k = 0; k < n; k++)
-            add_cell(s, (union report_value){.i = v[k]}, v[k] == null_value ? SPOOR_CELL_NULL : SPOOR_CELL_INT);
+            spoor_sheet_int_or_null(s, v[k], null_value);
         return;
     }
     size_t i = ncells(s);
@@ -300,6 +313,11 @@ void spoor_sheet_ints(struct spoor_sheet *s, const int64_t *v, size_t n, int64_t
         s->pending = 0;
         s->nrows++;
     }
+}
+
+void spoor_sheet_int_or_null(struct spoor_sheet *s, int64_t v, int64_t null_value)
+{
+    add_cell(s, (union report_value){.i = v}, v == null_value ? SPOOR_CELL_NULL : SPOOR_CELL_INT);
 }
 
 void spoor_sheet_count(struct spoor_sheet *s, uint64_t n) { add_cell(s, (union report_value){.u = n}, SPOOR_CELL_COUNT); }

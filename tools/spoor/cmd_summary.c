@@ -152,30 +152,14 @@ static void header_members(struct spoor_report *r, const struct spoor_summary *s
     prop_text(h, "compute_like", s->compute_like);
 }
 
-struct column {
-    const char *name;
-    enum spoor_cell_unit unit;
-    int digits;
-};
-
-static struct spoor_sheet *new_sheet(struct spoor_report *r, const char *key, unsigned formats,
-                                     const struct column *cols, size_t n)
-{
-    struct spoor_sheet *sh = spoor_report_rows(r, key, n, formats);
-    for (size_t c = 0; c < n; c++)
-        spoor_sheet_column(sh, c, cols[c].name, cols[c].unit, cols[c].digits,
-                           cols[c].unit == SPOOR_CU_NONE ? SPOOR_HINT_CATEGORY : SPOOR_HINT_SERIES);
-    return sh;
-}
-
 static void layers_table(struct spoor_report *r, const struct spoor_summary *s)
 {
-    static const struct column cols[] = {
-        {"layer", SPOOR_CU_NONE, 0},  {"count", SPOOR_CU_COUNT, 0},      {"time", SPOOR_CU_NS, 0},
-        {"self", SPOOR_CU_NS, 0},     {"ops/s", SPOOR_CU_PER_S, 0},      {"bytes", SPOOR_CU_BYTES, 0},
-        {"MiB/s", SPOOR_CU_MIB_PER_S, 1}, {"parent", SPOOR_CU_NONE, 0}, {"share", SPOOR_CU_SHARE, 1},
-        {"not compute", SPOOR_CU_NS, 0}};
-    struct spoor_sheet *t = new_sheet(r, "layers", TABLE_ONLY, cols, 10);
+    static const struct spoor_sheet_col cols[] = {
+        {"layer", SPOOR_CU_NONE, 0, 0},  {"count", SPOOR_CU_COUNT, 0, 0},      {"time", SPOOR_CU_NS, 0, 0},
+        {"self", SPOOR_CU_NS, 0, 0},     {"ops/s", SPOOR_CU_PER_S, 0, 0},      {"bytes", SPOOR_CU_BYTES, 0, 0},
+        {"MiB/s", SPOOR_CU_MIB_PER_S, 1, 0}, {"parent", SPOOR_CU_NONE, 0, 0}, {"share", SPOOR_CU_SHARE, 1, 0},
+        {"not compute", SPOOR_CU_NS, 0, 0}};
+    struct spoor_sheet *t = spoor_report_table(r, "layers", TABLE_ONLY, cols, 10);
     for (size_t i = 0; i < s->nlayers; i++) {
         const struct spoor_summary_layer *l = &s->layers[i];
         spoor_sheet_name(t, l->cat);
@@ -200,13 +184,13 @@ static void layers_table(struct spoor_report *r, const struct spoor_summary *s)
 
 static void layers_json(struct spoor_report *r, const struct spoor_summary *s)
 {
-    static const struct column cols[] = {
-        {"cat", SPOOR_CU_NONE, 0},          {"count", SPOOR_CU_COUNT, 0},       {"sized", SPOOR_CU_COUNT, 0},
-        {"time", SPOOR_CU_NS, 0},           {"self", SPOOR_CU_NS, 0},           {"dur_sum", SPOOR_CU_NS, 0},
-        {"counter_time", SPOOR_CU_NS, 0},   {"bytes", SPOOR_CU_BYTES, 0},       {"ops_per_s", SPOOR_CU_PER_S, 3},
-        {"mib_per_s", SPOOR_CU_MIB_PER_S, 3}, {"not_compute", SPOOR_CU_NS, 0}, {"parent", SPOOR_CU_NONE, 0},
-        {"parent_share", SPOOR_CU_SHARE, 6}};
-    struct spoor_sheet *t = new_sheet(r, "layers", JSON_ONLY, cols, 13);
+    static const struct spoor_sheet_col cols[] = {
+        {"cat", SPOOR_CU_NONE, 0, 0},          {"count", SPOOR_CU_COUNT, 0, 0},       {"sized", SPOOR_CU_COUNT, 0, 0},
+        {"time", SPOOR_CU_NS, 0, 0},           {"self", SPOOR_CU_NS, 0, 0},           {"dur_sum", SPOOR_CU_NS, 0, 0},
+        {"counter_time", SPOOR_CU_NS, 0, 0},   {"bytes", SPOOR_CU_BYTES, 0, 0},       {"ops_per_s", SPOOR_CU_PER_S, 3, 0},
+        {"mib_per_s", SPOOR_CU_MIB_PER_S, 3, 0}, {"not_compute", SPOOR_CU_NS, 0, 0}, {"parent", SPOOR_CU_NONE, 0, 0},
+        {"parent_share", SPOOR_CU_SHARE, 6, 0}};
+    struct spoor_sheet *t = spoor_report_table(r, "layers", JSON_ONLY, cols, 13);
     for (size_t i = 0; i < s->nlayers; i++) {
         const struct spoor_summary_layer *l = &s->layers[i];
         spoor_sheet_name(t, l->cat);
@@ -233,9 +217,9 @@ static void layers_json(struct spoor_report *r, const struct spoor_summary *s)
 static void top_sheet(struct spoor_report *r, const char *key, const char *what, bool table,
                       const struct spoor_summary_top *e, size_t n)
 {
-    const struct column cols[] = {{table ? what : "label", SPOOR_CU_NONE, 0}, {"count", SPOOR_CU_COUNT, 0},
-                                  {"time", SPOOR_CU_NS, 0}, {"self", SPOOR_CU_NS, 0}, {"bytes", SPOOR_CU_BYTES, 0}};
-    struct spoor_sheet *t = new_sheet(r, key, table ? TABLE_ONLY : JSON_ONLY, cols, 5);
+    const struct spoor_sheet_col cols[] = {{table ? what : "label", SPOOR_CU_NONE, 0, 0}, {"count", SPOOR_CU_COUNT, 0, 0},
+                                  {"time", SPOOR_CU_NS, 0, 0}, {"self", SPOOR_CU_NS, 0, 0}, {"bytes", SPOOR_CU_BYTES, 0, 0}};
+    struct spoor_sheet *t = spoor_report_table(r, key, table ? TABLE_ONLY : JSON_ONLY, cols, 5);
     for (size_t i = 0; i < n; i++) {
         spoor_sheet_name(t, e[i].label);
         spoor_sheet_count(t, e[i].count);
@@ -250,9 +234,9 @@ static void top_sheet(struct spoor_report *r, const char *key, const char *what,
 
 static void bins_sheet(struct spoor_report *r, const struct spoor_summary *s, bool table)
 {
-    const struct column cols[] = {
-        {table ? "access size" : "bin", SPOOR_CU_NONE, 0}, {"count", SPOOR_CU_COUNT, 0}, {"bytes", SPOOR_CU_BYTES, 0}};
-    struct spoor_sheet *t = new_sheet(r, "access_sizes", table ? TABLE_ONLY : JSON_ONLY, cols, 3);
+    const struct spoor_sheet_col cols[] = {
+        {table ? "access size" : "bin", SPOOR_CU_NONE, 0, 0}, {"count", SPOOR_CU_COUNT, 0, 0}, {"bytes", SPOOR_CU_BYTES, 0, 0}};
+    struct spoor_sheet *t = spoor_report_table(r, "access_sizes", table ? TABLE_ONLY : JSON_ONLY, cols, 3);
     for (int b = 0; b < SPOOR_SUMMARY_BINS; b++) {
         spoor_sheet_name(t, spoor_summary_bin_name[b]);
         spoor_sheet_count(t, s->bin_count[b]);
@@ -279,11 +263,11 @@ static void imbalance_json(struct spoor_report *r, const struct spoor_summary *s
 /* CSV: one row per layer, top entry and bin; empty cells where a column does not apply. */
 static void csv_sheet(struct spoor_report *r, const struct spoor_summary *s)
 {
-    static const struct column cols[] = {
-        {"section", SPOOR_CU_NONE, 0}, {"label", SPOOR_CU_NONE, 0},  {"count", SPOOR_CU_COUNT, 0},
-        {"time_ns", SPOOR_CU_NS, 0},   {"self_ns", SPOOR_CU_NS, 0},  {"bytes", SPOOR_CU_BYTES, 0},
-        {"parent", SPOOR_CU_NONE, 0},  {"parent_share", SPOOR_CU_SHARE, 6}, {"not_compute_ns", SPOOR_CU_NS, 0}};
-    struct spoor_sheet *t = new_sheet(r, "summary", CSV_ONLY, cols, 9);
+    static const struct spoor_sheet_col cols[] = {
+        {"section", SPOOR_CU_NONE, 0, 0}, {"label", SPOOR_CU_NONE, 0, 0},  {"count", SPOOR_CU_COUNT, 0, 0},
+        {"time_ns", SPOOR_CU_NS, 0, 0},   {"self_ns", SPOOR_CU_NS, 0, 0},  {"bytes", SPOOR_CU_BYTES, 0, 0},
+        {"parent", SPOOR_CU_NONE, 0, 0},  {"parent_share", SPOOR_CU_SHARE, 6, 0}, {"not_compute_ns", SPOOR_CU_NS, 0, 0}};
+    struct spoor_sheet *t = spoor_report_table(r, "summary", CSV_ONLY, cols, 9);
     for (size_t i = 0; i < s->nlayers; i++) {
         const struct spoor_summary_layer *l = &s->layers[i];
         spoor_sheet_name(t, "layer");
