@@ -245,12 +245,85 @@ static void test_threads(void **state)
     spoor_report_free(r);
 }
 
+/* Row i of a made-up dataset: an id, a name, a row of kernel ns (null where
+ * SPOOR_NULL-like -1), a float that is sometimes NaN. */
+static void fill_row(void *ctx, struct spoor_sheet *s, size_t i)
+{
+    (void)ctx;
+    spoor_sheet_int(s, (int64_t)i);
+    spoor_sheet_textf(s, "call,%zu", i % 3);
+    int64_t ns[3] = {(int64_t)i * 10, i % 4 ? (int64_t)i : -1, 7};
+    spoor_sheet_ints(s, ns, 3, -1);
+    spoor_sheet_float(s, i % 5 ? (double)i / 8 : NAN);
+}
+
+/* A source sheet (rows made while rendered, on threads) spells the same bytes
+ * as the same rows held, in every format, across many blocks. */
+static void test_source_sheet(void **state)
+{
+    (void)state;
+    static const struct spoor_sheet_col cols[] = {{"id", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},
+                                                  {"name", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY},
+                                                  {"a", SPOOR_CU_NS, 0, SPOOR_HINT_SERIES},
+                                                  {"b", SPOOR_CU_NS, 0, SPOOR_HINT_SERIES},
+                                                  {"c", SPOOR_CU_NS, 0, SPOOR_HINT_SERIES},
+                                                  {"x", SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES}};
+    enum { N = 5000 };
+    struct spoor_report *held = spoor_report_new("held"), *made = spoor_report_new("made");
+    struct spoor_sheet *h = spoor_report_table(held, "rows", SPOOR_FORMATS_ALL, cols, 6);
+    for (size_t i = 0; i < N; i++)
+        fill_row(NULL, h, i);
+    struct spoor_sheet *m = spoor_report_rows_source(made, "rows", 6, SPOOR_FORMATS_ALL, N, fill_row, NULL);
+    for (size_t c = 0; c < 6; c++)
+        spoor_sheet_column(m, c, cols[c].name, cols[c].unit, cols[c].digits, cols[c].hint);
+    for (enum spoor_output_format f = SPOOR_FORMAT_TABLE; f <= SPOOR_FORMAT_JSONL; f++) {
+        char *want = render(held, f, 1), *one = render(made, f, 1), *two = render(made, f, 2);
+        assert_string_equal(one, want);
+        assert_string_equal(two, want);
+        free(want);
+        free(one);
+        free(two);
+    }
+    char *csv = render(made, SPOOR_FORMAT_CSV, 2);
+    assert_non_null(strstr(csv, "id,name,a,b,c,x\n0,\"call,0\",0,,7,\n1,\"call,1\",10,1,7,0.125\n"));
+    free(csv);
+    spoor_report_free(held);
+    spoor_report_free(made);
+}
+
+/* A sheet's footer, a list in a cell, a signed change and a title-only sheet. */
+static void test_lines_and_lists(void **state)
+{
+    (void)state;
+    struct spoor_report *r = spoor_report_new("lines");
+    struct spoor_sheet *t = spoor_report_rows(r, "t", 2, SPOOR_FORMATS_ALL);
+    spoor_sheet_column(t, 0, "k", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY);
+    spoor_sheet_column(t, 1, "change", SPOOR_CU_CHANGE, 3, SPOOR_HINT_SERIES);
+    spoor_sheet_text(t, "up");
+    spoor_sheet_float(t, 0.125);
+    spoor_sheet_text(t, "down");
+    spoor_sheet_float(t, -0.5);
+    spoor_sheet_footer(t, "(%d more)", 3);
+    spoor_sheet_title(spoor_report_rows(r, "line", 0, SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE)), "just a line");
+    struct spoor_sheet *p = spoor_report_props(r, NULL, SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON));
+    struct spoor_sheet *list = spoor_sheet_list_new(SPOOR_CU_NONE, SPOOR_DIGITS_SIG(3));
+    spoor_sheet_float(list, 2.0 / 3);
+    spoor_sheet_text(list, "x");
+    spoor_sheet_prop(p, "list", SPOOR_CU_NONE, 0);
+    spoor_sheet_sheet(p, list);
+    expect_render(r, SPOOR_FORMAT_TABLE, "k     change\nup    +12.5%\ndown  -50.0%\n(3 more)\n\njust a line\n");
+    expect_render(r, SPOOR_FORMAT_JSON,
+                  "{\n  \"t\": [\n    {\"k\": \"up\", \"change\": 0.125}"
+                  ",\n    {\"k\": \"down\", \"change\": -0.500}\n  ],\n  \"list\": [0.667, \"x\"]\n}\n");
+    spoor_report_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),        cmocka_unit_test(test_csv),         cmocka_unit_test(test_json),
         cmocka_unit_test(test_formats_shown), cmocka_unit_test(test_reading_back), cmocka_unit_test(test_format_parse),
-        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_threads),      cmocka_unit_test(test_source_sheet), cmocka_unit_test(test_lines_and_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
