@@ -13,7 +13,6 @@
 #include "ml/model_json.h"
 #include "ml_cli.h"
 #include "output_guard.h"
-#include "spoor/atomic_file.h"
 
 static const char usage[] =
     "usage: spoor train DATASET --label COL [options] -o MODEL\n"
@@ -251,13 +250,20 @@ static int save_split(const struct cli *c, const struct spoor_dataset *ds, const
         part[val.train[i]] = "train";
     for (size_t i = 0; i < val.ntest; i++)
         part[val.test[i]] = "validation";
-    struct spoor_atomic_file out;
-    if ((st = spoor_atomic_file_open(&out, c->save_split, err)) == SPOOR_OK) {
-        fprintf(out.fp, "line,part\n");
-        for (size_t r = 0; r < ds->nrows; r++)
-            fprintf(out.fp, "%llu,%s\n", (unsigned long long)ds->line[r], part[r]);
-        st = spoor_atomic_file_commit(&out, err);
+    struct spoor_report *rep = spoor_report_new("split");
+    static const struct spoor_sheet_col cols[] = {{"line", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},
+                                                  {"part", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY}};
+    struct spoor_sheet *sh = spoor_report_table(rep, "split", SPOOR_FORMATS_ALL, cols, 2);
+    spoor_sheet_reserve(sh, ds->nrows);
+    for (size_t r = 0; r < ds->nrows; r++) {
+        spoor_sheet_count(sh, ds->line[r]);
+        if (part[r])
+            spoor_sheet_name(sh, part[r]);
+        else
+            spoor_sheet_null(sh);
     }
+    st = spoor_report_save(rep, c->save_split, SPOOR_FORMAT_CSV, 1, err);
+    spoor_report_free(rep);
     free(part);
     spoor_split_free(&val);
     return st;
