@@ -23,7 +23,7 @@
 #include "spoor/interval.h"
 #include "spoor/resolve.h"
 #include "spoor/table.h"
-#include "spoor/write.h"
+#include "spoor/report.h"
 
 /* ---- choosing the rows ---- */
 
@@ -97,9 +97,9 @@ int spoor_attr_dataset_build(const struct spoor_table *t, const struct spoor_res
                              struct spoor_attr_dataset *out, struct spoor_error *err);
 void spoor_attr_dataset_free(struct spoor_attr_dataset *d);
 
-/* Writes the dataset as CSV (one header) or JSON lines; nulls as in write.h.
- * Returns SPOOR_EIO when writing fails. */
-int spoor_attr_dataset_write(FILE *out, const struct spoor_attr_dataset *d, enum spoor_write_format format,
-                             struct spoor_error *err);
+/* The dataset as a report of one sheet, a row per call (nulls where a value
+ * is unknown), for spoor_report_write in CSV or JSON lines. Its rows are read
+ * from d while it is written: d must outlive it. */
+struct spoor_report *spoor_attr_dataset_report(const struct spoor_attr_dataset *d);
 
 #endif

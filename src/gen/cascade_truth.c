@@ -2,8 +2,7 @@
  * generated; the slowest ones are chosen at the end by sorting all of them
  * (spoor lifecycle keeps a running top-N instead: two methods, one answer). */
 #include "gen/cascade_truth.h"
-#include "spoor/atomic_file.h"
-#include "spoor/lifecycle_write.h"
+#include "spoor/lifecycle_report.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -152,13 +151,11 @@ int cascade_truth_write(struct cascade_truth *t, const char *path, uint64_t line
         r->top[i].name = spoor_strpool_get(t->names, t->all[i].name, NULL);
         memcpy(r->top[i].delay, t->all[i].delay, sizeof r->top[i].delay);
     }
-    struct spoor_atomic_file out = {0};
-    int st = spoor_atomic_file_open(&out, path, err);
-    if (st)
-        return st;
     struct spoor_lc_input in = {lines, skipped};
-    spoor_lc_write_csv(out.fp, &t->spec, r, &in);
-    return spoor_atomic_file_commit(&out, err);
+    struct spoor_report *rep = spoor_lc_report(&t->spec, r, &in);
+    int st = spoor_report_save(rep, path, SPOOR_FORMAT_CSV, 1, err);
+    spoor_report_free(rep);
+    return st;
 }
 
 void cascade_truth_free(struct cascade_truth *t)

@@ -47,7 +47,7 @@ head -1 "$WORK/pred.csv" | grep -qx "line,predicted,ra_kb,p_lo,p_mid,p_hi" || fa
 [ "$(wc -l < "$WORK/pred.csv")" -eq 120 ] || fail "predict rows"
 grep -qE "^2,(lo,16|mid,64|hi,256)," "$WORK/pred.csv" || fail "predict row: $(sed -n 2p "$WORK/pred.csv")"
 "$SPOOR_BIN" predict "$WORK/r.json" "$WORK/d.csv" --format jsonl -o "$WORK/pred.jsonl" 2> /dev/null || fail "predict jsonl"
-[ "$(grep -c '"ra_kb": ' "$WORK/pred.jsonl")" -eq 119 ] || fail "jsonl: $(head -1 "$WORK/pred.jsonl")"
+[ "$(grep -c '"ra_kb":' "$WORK/pred.jsonl")" -eq 119 ] || fail "jsonl: $(head -1 "$WORK/pred.jsonl")"
 
 # A dataset without a model feature, a label the model never saw.
 cut -d, -f1,3- "$WORK/d.csv" > "$WORK/no_a.csv"

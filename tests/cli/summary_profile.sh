@@ -43,7 +43,7 @@ assert got["compute_events"] == 0 and got["compute_like"] == "train-compute,app.
 assert abs(layers["sys"]["ops_per_s"] - 5 / 0.003) < 1e-3 and layers["vfs"]["mib_per_s"] is None, layers
 assert all(l["parent"] is None and l["parent_share"] is None for l in layers.values()), layers
 PY
-"$SPOOR_BIN" summary --format csv --no-progress --no-cache "$WORK/profile.pfw" | grep -q '^layer,"sys",5,3000000,0,8391780,,,3000000$' \
+"$SPOOR_BIN" summary --format csv --no-progress --no-cache "$WORK/profile.pfw" | grep -q '^layer,sys,5,3000000,0,8391780,,,3000000$' \
   || fail "CSV: a layer without parent has an empty share"
 # Named, the compute layer counts.
 "$SPOOR_BIN" summary --no-progress --no-cache --compute-cats train-compute "$WORK/profile.pfw" > "$WORK/c.txt" \

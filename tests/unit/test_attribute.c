@@ -248,7 +248,7 @@ static void columns_read(void **state)
 }
 
 /* The CSV and JSONL text of the self-mode dataset, restricted to CALL2. */
-static char *written(enum spoor_write_format format, const char *glob)
+static char *written(enum spoor_output_format format, const char *glob)
 {
     struct run r = {0};
     run_fixture(&r, glob, SPOOR_IV_THREAD, SPOOR_ATTR_SELF, SPOOR_ATTR_BY_CAT);
@@ -256,7 +256,9 @@ static char *written(enum spoor_write_format format, const char *glob)
     size_t len;
     FILE *fp = open_memstream(&text, &len);
     struct spoor_error err = {0};
-    assert_int_equal(spoor_attr_dataset_write(fp, &r.d, format, &err), SPOOR_OK);
+    struct spoor_report *rep = spoor_attr_dataset_report(&r.d);
+    assert_int_equal(spoor_report_write(fp, rep, format, 1, &err), SPOOR_OK);
+    spoor_report_free(rep);
     fclose(fp);
     run_free(&r);
     return text;
@@ -264,11 +266,11 @@ static char *written(enum spoor_write_format format, const char *glob)
 
 static void spelling(void **state)
 {
-    char *csv = written(SPOOR_WRITE_CSV, "/data/b");
+    char *csv = written(SPOOR_FORMAT_CSV, "/data/b");
     assert_string_equal(csv, "call_id,ts,dur,name,file,size,bandwidth,unattributed,coverage\n"
                              "7,300,100,write,/data/b,,,100,0\n");
     free(csv);
-    char *jsonl = written(SPOOR_WRITE_JSONL, "/data/b");
+    char *jsonl = written(SPOOR_FORMAT_JSONL, "/data/b");
     assert_string_equal(jsonl, "{\"call_id\":7,\"ts\":300,\"dur\":100,\"name\":\"write\",\"file\":\"/data/b\","
                                "\"size\":null,\"bandwidth\":null,\"unattributed\":100,\"coverage\":0}\n");
     free(jsonl);

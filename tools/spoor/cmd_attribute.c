@@ -11,6 +11,7 @@
 #include "output_guard.h"
 #include "spoor/atomic_file.h"
 #include "spoor/attribute.h"
+#include "spoor/write.h"
 
 static const char usage[] =
     "usage: spoor attribute [options] --calls EXPR -o DATASET TRACE...\n"
@@ -65,19 +66,24 @@ static int pick(const char *option, const char *value, const char *const *names,
 struct choices {
     struct spoor_attr_opts engine;
     enum spoor_attr_columns by;
-    enum spoor_write_format format;
+    enum spoor_output_format format;
 };
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_choices(const struct cli *cli, struct choices *ch)
 {
     static const char *const keys[] = {"tid", "pid", "none"}, *const times[] = {"self", "overlap", "inclusive"},
-                             *const compat[] = {"notebook"}, *const by[] = {"function", "cat"},
-                             *const formats[] = {"csv", "jsonl"};
+                             *const compat[] = {"notebook"}, *const by[] = {"function", "cat"};
+    static const enum spoor_output_format formats[] = {SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSONL};
     int key = pick("--match", CLI(cli, OPT_MATCH), keys, 3), time = pick("--time", CLI(cli, OPT_TIME), times, 3);
-    int cols = pick("--by", CLI(cli, OPT_BY), by, 2), fmt = pick("--format", CLI(cli, OPT_FORMAT), formats, 2);
-    if (key < 0 || time < 0 || cols < 0 || fmt < 0 || pick("--compat", CLI(cli, OPT_COMPAT), compat, 1) < 0)
+    int cols = pick("--by", CLI(cli, OPT_BY), by, 2);
+    if (key < 0 || time < 0 || cols < 0 || pick("--compat", CLI(cli, OPT_COMPAT), compat, 1) < 0)
         return 2;
+    if (CLI(cli, OPT_FORMAT) && !spoor_format_parse("attribute", CLI(cli, OPT_FORMAT), formats, 2, &ch->format))
+        return 2;
+    if (!CLI(cli, OPT_FORMAT)) /* -o NAME.jsonl picks jsonl */
+        ch->format = spoor_write_format_of_path(cli->output) == SPOOR_WRITE_JSONL ? SPOOR_FORMAT_JSONL
+                                                                                   : SPOOR_FORMAT_CSV;
     if (CLI(cli, OPT_COMPAT) && (CLI(cli, OPT_MATCH) || CLI(cli, OPT_TIME))) {
         fprintf(stderr, "spoor attribute: --compat notebook fixes --match and --time; give neither\n");
         return 2;
@@ -87,8 +93,6 @@ static int parse_choices(const struct cli *cli, struct choices *ch)
     ch->engine.key = CLI(cli, OPT_COMPAT) ? SPOOR_IV_NONE : key_of[key];
     ch->engine.mode = CLI(cli, OPT_COMPAT) ? SPOOR_ATTR_NOTEBOOK : mode_of[time];
     ch->by = cols ? SPOOR_ATTR_BY_CAT : SPOOR_ATTR_BY_FUNCTION;
-    ch->format = CLI(cli, OPT_FORMAT) ? (fmt == 1 ? SPOOR_WRITE_JSONL : SPOOR_WRITE_CSV)
-                                      : spoor_write_format_of_path(cli->output);
     return -1;
 }
 
@@ -172,7 +176,9 @@ static int attribute_table(const struct spoor_table *t, const struct spoor_attr_
         fprintf(stderr, "spoor attribute: warning: none of the %zu events overlaps any of the %zu calls%s; every "
                 "coverage is 0\n", nevents, ncalls, same[engine.key]);
     if (st == SPOOR_OK) {
-        st = spoor_attr_dataset_write(fp, &d, ch->format, err);
+        struct spoor_report *rep = spoor_attr_dataset_report(&d);
+        st = spoor_report_write(fp, rep, ch->format, threads, err);
+        spoor_report_free(rep);
         spoor_attr_dataset_free(&d);
     }
     free(calls);

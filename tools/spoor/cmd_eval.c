@@ -6,7 +6,6 @@
 
 #include "cli_getopt.h"
 #include "load_args.h"
-#include "spoor/atomic_file.h"
 #include "ml/evaluate.h"
 #include "ml/model.h"
 #include "ml_cli.h"
@@ -27,7 +26,8 @@ static const char usage[] =
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE;
 
-static int score(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group, bool json,
+static int score(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group,
+                 enum spoor_output_format format,
                  const char *output)
 {
     struct ml_scored s[4] = {{.name = spoor_model_kind_name(m->kind)}, {.name = "majority"},
@@ -56,10 +56,10 @@ static int score(const struct spoor_model *m, const struct spoor_dataset *ds, co
     char how[512];
     snprintf(how, sizeof how, "model on all %zu rows of %s; baselines: %s on the same rows", ds->nrows, ds->path,
              group ? "leave-one-group-out" : "5-fold stratified cross-validation");
-    struct spoor_atomic_file out;
-    if (st == SPOOR_OK && (st = spoor_atomic_file_open(&out, output, &err)) == SPOOR_OK) {
-        ml_report(out.fp, json, how, -1, NULL, ds, s, 4);
-        st = spoor_atomic_file_commit(&out, &err);
+    if (st == SPOOR_OK) {
+        struct spoor_report *r = ml_report(how, -1, NULL, ds, s, 4);
+        st = spoor_report_save(r, output, format, 1, &err);
+        spoor_report_free(r);
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor eval: %s\n", err.msg);
@@ -70,7 +70,7 @@ static int score(const struct spoor_model *m, const struct spoor_dataset *ds, co
 
 int cmd_eval(int argc, char **argv)
 {
-    static const struct ml_model_command c = {.name = "eval", .usage = usage, .formats = {"table", "json"},
+    static const struct ml_model_command c = {.name = "eval", .usage = usage, .formats = {SPOOR_FORMAT_TABLE, SPOOR_FORMAT_JSON},
                                               .with_label = true, .with_group = true, .run = score};
     return ml_model_command_main(&c, argc, argv);
 }

@@ -9,6 +9,7 @@
 #include "filter_load.h"
 #include "load_args.h"
 #include "output_guard.h"
+#include "spoor/report.h"
 #include "spoor/atomic_file.h"
 #include "spoor/expr.h"
 #include "spoor/resolve.h"
@@ -76,13 +77,14 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         fprintf(stderr, "spoor events: no trace given; see 'spoor events --help'\n");
         return 2;
     }
-    if (CLI_FORMAT(cli) && strcmp(CLI_FORMAT(cli), "csv") && strcmp(CLI_FORMAT(cli), "jsonl")) {
-        fprintf(stderr, "spoor events: --format '%s': expected csv or jsonl\n", CLI_FORMAT(cli));
+    static const enum spoor_output_format formats[] = {SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSONL};
+    enum spoor_output_format f;
+    if (CLI_FORMAT(cli) && !spoor_format_parse("events", CLI_FORMAT(cli), formats, 2, &f))
         return 2;
-    }
     return -1;
 }
 
+/* --format as parsed above, else the one -o NAME.jsonl picks. */
 static enum spoor_write_format output_format(const struct cli *cli)
 {
     if (CLI_FORMAT(cli))

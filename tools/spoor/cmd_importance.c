@@ -9,13 +9,12 @@
 
 
 #include "cli_number.h"
-#include "importance_print.h"
+#include "importance_report.h"
 #include "cli_getopt.h"
 #include "load_args.h"
 #include "ml/dataset.h"
 #include "ml/importance_run.h"
 #include "output_guard.h"
-#include "spoor/atomic_file.h"
 
 static const char usage[] =
     "usage: spoor importance [options] DATASET --target COL\n"
@@ -56,7 +55,6 @@ static const char usage[] =
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_BASE;
 
-enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
 
 enum {
     OPT_TARGET = 2000, OPT_FEATURES, OPT_GROUP, OPT_TASK, OPT_METHODS, OPT_CUMULATIVE, OPT_LAYER_SEP,
@@ -68,7 +66,7 @@ enum {
 
 struct args {
     const char *path, *target, *group, *features, *task, *output, *corr_matrix, *spearman_matrix;
-    enum format format;
+    enum spoor_output_format format;
     struct spoor_importance_opts opts;
     char layer_sep;
     bool keep_leaky;
@@ -119,8 +117,7 @@ static int handle(struct args *a, int c, const char *arg, const struct option *o
         return !strcmp(arg, "auto") || !strcmp(arg, "classification") || !strcmp(arg, "regression")
                    ? 0 : bad_value(name, arg, "auto, classification or regression");
     case OPT_FORMAT:
-        a->format = !strcmp(arg, "json") ? FMT_JSON : !strcmp(arg, "csv") ? FMT_CSV : FMT_TABLE;
-        return a->format != FMT_TABLE || !strcmp(arg, "table") ? 0 : bad_value(name, arg, "table, json or csv");
+        return spoor_format_parse("importance", arg, spoor_report_formats, 3, &a->format) ? 0 : 2;
     case OPT_METHODS:
         a->opts.methods = spoor_importance_methods(arg);
         return a->opts.methods ? 0 : bad_value(name, arg, "a list of corr, pca, lasso, trees, shap, permutation, all");
@@ -291,12 +288,10 @@ static int load(struct args *a, struct spoor_dataset **ds, struct spoor_error *e
 
 static int write_matrix(const char *path, const struct spoor_dataset *ds, const double *m, struct spoor_error *err)
 {
-    struct spoor_atomic_file f = {0};
-    int rc = spoor_atomic_file_open(&f, path, err);
-    if (rc != SPOOR_OK)
-        return rc;
-    importance_print_matrix(f.fp, ds, m);
-    return spoor_atomic_file_commit(&f, err);
+    struct spoor_report *matrix = importance_matrix_report(ds, m);
+    int rc = spoor_report_save(matrix, path, SPOOR_FORMAT_CSV, 1, err);
+    spoor_report_free(matrix);
+    return rc;
 }
 
 static int report(const struct args *a, const struct spoor_dataset *ds, const struct spoor_importance_report *r,
@@ -307,22 +302,16 @@ static int report(const struct args *a, const struct spoor_dataset *ds, const st
         rc = write_matrix(a->corr_matrix, ds, r->pearson, err);
     if (rc == SPOOR_OK && a->spearman_matrix && r->spearman)
         rc = write_matrix(a->spearman_matrix, ds, r->spearman, err);
-    struct spoor_atomic_file out = {0};
-    if (rc == SPOOR_OK)
-        rc = spoor_atomic_file_open(&out, a->output, err);
     if (rc != SPOOR_OK)
         return rc;
     struct importance_view v = {
         .ds = ds, .r = r, .opts = &a->opts, .layer_sep = a->layer_sep, .top = a->top, .pairs = a->pairs,
         .components = a->components,
     };
-    if (a->format == FMT_JSON)
-        importance_print_json(out.fp, &v);
-    else if (a->format == FMT_CSV)
-        importance_print_csv(out.fp, &v);
-    else
-        importance_print_table(out.fp, &v);
-    return spoor_atomic_file_commit(&out, err);
+    struct spoor_report *rep = importance_report(&v);
+    rc = spoor_report_save(rep, a->output, a->format, 1, err);
+    spoor_report_free(rep);
+    return rc;
 }
 
 int cmd_importance(int argc, char **argv)

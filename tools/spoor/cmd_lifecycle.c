@@ -9,8 +9,7 @@
 #include "cli_getopt.h"
 #include "load_args.h"
 #include "output_guard.h"
-#include "spoor/atomic_file.h"
-#include "spoor/lifecycle_write.h"
+#include "spoor/lifecycle_report.h"
 
 static const char usage[] =
     "usage: spoor lifecycle [options] LOG...\n"
@@ -44,7 +43,6 @@ static const char usage[] =
     "  -h, --help           this help\n"
     LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE LOAD_HELP_CACHE LOAD_HELP_PROGRESS;
 
-enum { FMT_TABLE, FMT_JSON, FMT_CSV };
 
 /* Options that build the spec, applied in a fixed order once all are read. */
 struct spec_args {
@@ -110,7 +108,8 @@ static struct spoor_lc_input input_of(const struct spoor_load_result *res)
 }
 
 static int run(const char *const *paths, size_t n, const char *compare, struct spoor_load_opts *opts,
-               const struct spoor_lc_spec *s, int format, const char *output, struct spoor_error *err)
+               const struct spoor_lc_spec *s, enum spoor_output_format format, const char *output,
+               struct spoor_error *err)
 {
     const char *fields[SPOOR_LC_MAX_FIELDS];
     size_t nfields = spoor_lc_spec_fields(s, fields);
@@ -126,13 +125,9 @@ static int run(const char *const *paths, size_t n, const char *compare, struct s
         struct spoor_lc_result r;
         spoor_lc_analyze(s, p, other, &r);
         struct spoor_lc_input in = input_of(&res);
-        struct spoor_atomic_file out = {0};
-        st = spoor_atomic_file_open(&out, output, err);
-        if (st == SPOOR_OK) {
-            (format == FMT_JSON ? spoor_lc_write_json : format == FMT_CSV ? spoor_lc_write_csv
-                                                                            : spoor_lc_write_table)(out.fp, s, &r, &in);
-            st = spoor_atomic_file_commit(&out, err);
-        }
+        struct spoor_report *rep = spoor_lc_report(s, &r, &in);
+        st = spoor_report_save(rep, output, format, 1, err);
+        spoor_report_free(rep);
         spoor_lc_result_free(&r);
     }
     spoor_lc_pivot_free(p);
@@ -169,7 +164,8 @@ int cmd_lifecycle(int argc, char **argv)
     struct spec_args a = {0};
     struct spoor_lc_spec spec = {.top = 10};
     const char *output = NULL, *compare = NULL;
-    int format = FMT_TABLE, c, bad = 0;
+    enum spoor_output_format format = SPOOR_FORMAT_TABLE;
+    int c, bad = 0;
     while (!bad && (c = cli_getopt("lifecycle", argc, argv, "ho:", options, NULL)) != -1) {
         switch (c) {
         case 'h': fputs(usage, stdout); return 0;
@@ -202,12 +198,8 @@ int cmd_lifecycle(int argc, char **argv)
             break;
         }
         case OPT_FORMAT:
-            format = !strcmp(optarg, "json") ? FMT_JSON : !strcmp(optarg, "csv") ? FMT_CSV
-                     : !strcmp(optarg, "table") ? FMT_TABLE : -1;
-            if (format < 0) {
-                fprintf(stderr, "spoor lifecycle: --format '%s': expected table, json or csv\n", optarg);
+            if (!spoor_format_parse("lifecycle", optarg, spoor_report_formats, 3, &format))
                 return 2;
-            }
             break;
         default:
             if (c == CLI_BAD_OPTION || load_args_handle(&opts, c, optarg, "lifecycle") <= 0)

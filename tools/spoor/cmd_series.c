@@ -14,8 +14,6 @@
 #include "load_args.h"
 #include "output_guard.h"
 #include "series_sections.h"
-#include "spoor/atomic_file.h"
-#include "spoor/json_out.h"
 
 static const char usage[] =
     "usage: spoor series TABLE... --time FIELD [options]\n"
@@ -70,7 +68,7 @@ struct args {
     struct series_view view;
     unsigned show;           /* sections to print; 0 = the default */
     unsigned asked;          /* sections the options ask for */
-    enum sheet_format format;
+    enum spoor_output_format format;
     const char *output;
     char **metric_list;      /* owned copies of --metrics */
     char *target_metric;
@@ -210,15 +208,7 @@ static int handle_option(struct args *a, int c, const char *arg)
         a->show = 0;
         return parse_sections(arg, series_section_names, series_nsections, show_bits, &a->show) ? -1 : 1;
     case OPT_FORMAT:
-        if (!strcmp(arg, "table"))
-            a->format = SHEET_TABLE;
-        else if (!strcmp(arg, "json"))
-            a->format = SHEET_JSON;
-        else if (!strcmp(arg, "csv"))
-            a->format = SHEET_CSV;
-        else
-            return usage_error("--format wants table, json or csv, not", arg);
-        return 1;
+        return spoor_format_parse("series", arg, spoor_report_formats, 3, &a->format) ? 1 : -1;
     }
     return 0;
 }
@@ -258,38 +248,36 @@ static int settle(struct args *a)
     return 0;
 }
 
-/* The JSON members before the sections: inputs and row counts. */
-static char *json_head(const struct spoor_load_result *res, const struct spoor_series *s)
+/* Before the sections: the inputs and row counts, as a table's reader and
+ * as a program wants them. */
+static void inputs_sheets(struct spoor_report *r, const struct spoor_load_result *res, const struct spoor_series *s)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    fputs("\"inputs\": [", f);
+    struct spoor_sheet *lines = spoor_report_props(r, NULL, SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE));
+    struct spoor_sheet *inputs = spoor_report_rows(r, "inputs", 6, SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON));
+    static const char *const h[] = {"path", "format", "assumed", "lines", "rows", "skipped"};
+    for (size_t c = 0; c < 6; c++)
+        spoor_sheet_column(inputs, c, h[c], c < 3 ? SPOOR_CU_NONE : SPOOR_CU_COUNT, 0, SPOOR_HINT_NONE);
     for (size_t i = 0; i < res->ninputs; i++) {
         const struct spoor_input_report *in = &res->inputs[i];
-        fprintf(f, "%s\n    {\"path\": ", i ? "," : "");
-        spoor_json_write_string(f, in->path, strlen(in->path));
-        fprintf(f, ", \"format\": ");
-        spoor_json_write_string(f, in->dialect.name, strlen(in->dialect.name));
-        fprintf(f, ", \"assumed\": ");
-        spoor_json_write_string(f, in->dialect.assumed, strlen(in->dialect.assumed));
-        fprintf(f, ", \"lines\": %" PRIu64 ", \"rows\": %" PRIu64 ", \"skipped\": %" PRIu64 "}", in->lines, in->rows,
-                in->skips.total);
+        spoor_sheet_prop(lines, "table", SPOOR_CU_NONE, 0);
+        spoor_sheet_textf(lines, "%s (%s): %" PRIu64 " rows, %" PRIu64 " lines skipped", in->path, in->dialect.name,
+                          in->rows, in->skips.total);
+        if (in->dialect.assumed[0]) {
+            spoor_sheet_prop(lines, "assumed", SPOOR_CU_NONE, 0);
+            spoor_sheet_text(lines, in->dialect.assumed);
+        }
+        spoor_sheet_text(inputs, in->path);
+        spoor_sheet_text(inputs, in->dialect.name);
+        spoor_sheet_text(inputs, in->dialect.assumed);
+        spoor_sheet_count(inputs, in->lines);
+        spoor_sheet_count(inputs, in->rows);
+        spoor_sheet_count(inputs, in->skips.total);
     }
-    fprintf(f, "\n  ],\n  \"rows\": %" PRIu64 ",\n  \"rows_without_time\": %" PRIu64, s->rows, s->rows_without_time);
-    fclose(f);
-    return buf;
-}
-
-static void print_inputs(FILE *out, const struct spoor_load_result *res)
-{
-    for (size_t i = 0; i < res->ninputs; i++) {
-        const struct spoor_input_report *in = &res->inputs[i];
-        fprintf(out, "table       %s (%s): %" PRIu64 " rows, %" PRIu64 " lines skipped\n", in->path, in->dialect.name,
-                in->rows, in->skips.total);
-        if (in->dialect.assumed[0])
-            fprintf(out, "assumed     %s\n", in->dialect.assumed);
-    }
+    struct spoor_sheet *rows = spoor_report_props(r, NULL, SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON));
+    spoor_sheet_prop(rows, "rows", SPOOR_CU_COUNT, 0);
+    spoor_sheet_count(rows, s->rows);
+    spoor_sheet_prop(rows, "rows_without_time", SPOOR_CU_COUNT, 0);
+    spoor_sheet_count(rows, s->rows_without_time);
 }
 
 static int write_output(const struct args *a, const struct spoor_series *s, const struct spoor_load_result *res,
@@ -304,23 +292,13 @@ static int write_output(const struct args *a, const struct spoor_series *s, cons
         if (k == s->nmetrics)
             return spoor_fail(err, SPOOR_EUSAGE, "--target: no numeric metric '%s' in the input", view.target_metric);
     }
-    struct sheet *sheets[16];
-    size_t n = 0;
+    view.report = spoor_report_new("spoor series");
+    inputs_sheets(view.report, res, s);
     for (size_t i = 0; i < series_nsections; i++)
         if (a->show & (1u << i))
-            sheets[n++] = series_section_sheet(&view, 1u << i);
-    struct spoor_atomic_file out = {0};
-    int st = spoor_atomic_file_open(&out, a->output, err);
-    if (st == SPOOR_OK) {
-        char *head = a->format == SHEET_JSON ? json_head(res, s) : NULL;
-        if (a->format == SHEET_TABLE)
-            print_inputs(out.fp, res);
-        sheets_write(out.fp, sheets, n, a->format, head, spoor_load_threads(&a->load));
-        free(head);
-        st = spoor_atomic_file_commit(&out, err);
-    }
-    for (size_t i = 0; i < n; i++)
-        sheet_free(sheets[i]);
+            series_section_sheet(&view, 1u << i);
+    int st = spoor_report_save(view.report, a->output, a->format, spoor_load_threads(&a->load), err);
+    spoor_report_free(view.report);
     return st;
 }
 
@@ -344,7 +322,7 @@ int cmd_series(int argc, char **argv)
         LOAD_OPTIONS_PROGRESS,
         {0, 0, 0, 0},
     };
-    struct args a = {.format = SHEET_TABLE};
+    struct args a = {.format = SPOOR_FORMAT_TABLE};
     load_args_init(&a.load);
     a.load.no_cache = true; /* one streaming pass: a snapshot would only cost */
     a.load.read.field_option[0] = "time";  /* the ts field, in messages */

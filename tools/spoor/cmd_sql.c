@@ -11,6 +11,7 @@
 #include "cli_getopt.h"
 #include "load_args.h"
 #include "output_guard.h"
+#include "spoor/report.h"
 #include "spoor/atomic_file.h"
 #include "spoor/sql.h"
 #include "sql_shell.h"
@@ -60,14 +61,17 @@ struct cli {
 
 static int parse_format(const char *s, enum spoor_sql_format *out)
 {
-    static const char *const names[] = {"table", "csv", "json", "jsonl"};
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(s, names[i])) {
-            *out = (enum spoor_sql_format)i;
-            return 0;
-        }
-    fprintf(stderr, "spoor sql: --format '%s': expected table, csv, json or jsonl\n", s);
-    return -1;
+    static const enum spoor_output_format formats[] = {SPOOR_FORMAT_TABLE, SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSON,
+                                                       SPOOR_FORMAT_JSONL};
+    static const enum spoor_sql_format sql_of[] = {[SPOOR_FORMAT_TABLE] = SPOOR_SQL_TABLE,
+                                                   [SPOOR_FORMAT_CSV] = SPOOR_SQL_CSV,
+                                                   [SPOOR_FORMAT_JSON] = SPOOR_SQL_JSON,
+                                                   [SPOOR_FORMAT_JSONL] = SPOOR_SQL_JSONL};
+    enum spoor_output_format f;
+    if (!spoor_format_parse("sql", s, formats, 4, &f))
+        return -1;
+    *out = sql_of[f];
+    return 0;
 }
 
 static int add_param(struct cli *cli, char *arg)

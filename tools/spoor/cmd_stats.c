@@ -3,15 +3,14 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_getopt.h"
 #include "load_args.h"
 #include "output_guard.h"
 #include "where_sink.h"
-#include "spoor/atomic_file.h"
-#include "spoor/csv_out.h"
-#include "spoor/json_out.h"
+#include "spoor/report.h"
 #include "spoor/stats.h"
 #include "spoor/text_table.h"
 
@@ -29,177 +28,212 @@ static const char usage[] =
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
 
-enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
+#define TABLE_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE)
+#define JSON_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON)
+#define CSV_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_CSV)
 
 static double mean(const struct spoor_dur_stats *d) { return d->timed ? (double)d->sum / (double)d->timed : 0; }
 
-static void print_groups_table(FILE *out, const struct spoor_stats_group *g, size_t n, bool with_name)
+/* The lines a table starts with: where, each input, the counts. */
+static void header_lines(struct spoor_report *r, const struct spoor_stats *s, const struct spoor_load_result *res,
+                         const char *where)
 {
-    const char *headers[] = {"cat", "name", "count", "sum(dur)", "mean", "min", "max"};
-    const bool right[] = {false, false, true, true, true, true, true};
-    size_t skip = with_name ? 0 : 1;
-    const char *h[7];
-    bool r[7];
-    for (size_t i = 0, k = 0; i < 7; i++)
-        if (!(i == 1 && skip)) {
-            h[k] = headers[i];
-            r[k++] = right[i];
+    struct spoor_sheet *p = spoor_report_props(r, NULL, TABLE_ONLY);
+    char a[64], b[64];
+    if (where) {
+        spoor_sheet_prop(p, "where", SPOOR_CU_NONE, 0);
+        spoor_sheet_text(p, where);
+        spoor_sheet_note(p, "only matching events are counted");
+    }
+    for (size_t i = 0; i < res->ninputs; i++) {
+        const struct spoor_input_report *in = &res->inputs[i];
+        spoor_sheet_prop(p, "trace", SPOOR_CU_NONE, 0);
+        spoor_sheet_text(p, in->path);
+        spoor_sheet_note(p, "%s on disk, %s uncompressed", spoor_fmt_count(a, sizeof a, in->disk_bytes),
+                         spoor_fmt_count(b, sizeof b, in->bytes));
+        spoor_sheet_prop(p, "dialect", SPOOR_CU_NONE, 0);
+        spoor_sheet_textf(p, "%s: ts in %s, dur in %s%s", in->dialect.name, spoor_unit_name(in->dialect.ts_unit),
+                          spoor_unit_name(in->dialect.dur_unit), in->dialect.pid_tid_swapped ? ", pid/tid swapped" : "");
+        if (in->dialect.assumed[0]) {
+            spoor_sheet_prop(p, "assumed", SPOOR_CU_NONE, 0);
+            spoor_sheet_text(p, in->dialect.assumed);
         }
-    struct spoor_text_table *t = spoor_text_table_new(7 - skip, h, r);
-    char a[64];
+        char *reasons = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&reasons, &len);
+        for (size_t k = 0; f && k < in->skips.nreasons; k++)
+            fprintf(f, "%s%llu %s", k ? ", " : " (", (unsigned long long)in->skips.count[k], in->skips.reason[k]);
+        if (f)
+            fclose(f);
+        spoor_sheet_prop(p, "lines", SPOOR_CU_NONE, 0);
+        spoor_sheet_textf(p, "%s, skipped %s%s%s", spoor_fmt_count(a, sizeof a, in->lines),
+                          spoor_fmt_count(b, sizeof b, in->skips.total), reasons ? reasons : "",
+                          in->skips.nreasons ? ")" : "");
+        free(reasons);
+        if (in->redefined) {
+            spoor_sheet_prop(p, "redefined", SPOOR_CU_NONE, 0);
+            spoor_sheet_textf(p, "%llu hash definitions (FH/HH/SH) change an earlier one; each event takes the one"
+                                 " in force at its line",
+                              (unsigned long long)in->redefined);
+        }
+        if (in->warning) {
+            spoor_sheet_prop(p, "warning", SPOOR_CU_NONE, 0);
+            spoor_sheet_text(p, in->warning);
+        }
+    }
+    spoor_sheet_prop(p, "events", SPOOR_CU_COUNT, 0);
+    spoor_sheet_count(p, s->events);
+    spoor_sheet_note(p, "+ %s metadata", spoor_fmt_count(a, sizeof a, s->metadata_events));
+    if (s->first_ts != SPOOR_NULL) {
+        spoor_sheet_prop(p, "time span", SPOOR_CU_NS, 0);
+        spoor_sheet_int(p, s->last_end - s->first_ts);
+        spoor_sheet_note(p, "first ts %" PRId64 " ns, last end %" PRId64 " ns", s->first_ts, s->last_end);
+    }
+    spoor_sheet_prop(p, "seen", SPOOR_CU_NONE, 0);
+    spoor_sheet_textf(p, "%" PRIu64 " files, %" PRIu64 " hosts, %" PRIu64 " processes, %" PRIu64 " threads", s->files,
+                      s->hosts, s->processes, s->threads);
+}
+
+/* The inputs and counts as a program wants them (JSON). */
+static void header_members(struct spoor_report *r, const struct spoor_stats *s, const struct spoor_load_result *res,
+                           const char *where)
+{
+    if (where) {
+        struct spoor_sheet *w = spoor_report_props(r, NULL, JSON_ONLY);
+        spoor_sheet_prop(w, "where", SPOOR_CU_NONE, 0);
+        spoor_sheet_text(w, where);
+    }
+    static const char *const h[] = {"path",       "dialect", "ts_unit", "dur_unit",  "pid_tid_swapped",
+                                    "assumed",    "disk_bytes", "bytes", "lines",     "rows",
+                                    "redefined",  "skipped", "skipped_by_reason", "warning"};
+    struct spoor_sheet *in_sheet = spoor_report_rows(r, "inputs", 14, JSON_ONLY);
+    for (size_t c = 0; c < 14; c++)
+        spoor_sheet_column(in_sheet, c, h[c], c == 6 || c == 7 ? SPOOR_CU_BYTES : c >= 8 && c <= 11 ? SPOOR_CU_COUNT
+                                                                                                    : SPOOR_CU_NONE,
+                           0, SPOOR_HINT_NONE);
+    for (size_t i = 0; i < res->ninputs; i++) {
+        const struct spoor_input_report *in = &res->inputs[i];
+        spoor_sheet_text(in_sheet, in->path);
+        spoor_sheet_text(in_sheet, in->dialect.name);
+        spoor_sheet_name(in_sheet, spoor_unit_name(in->dialect.ts_unit));
+        spoor_sheet_name(in_sheet, spoor_unit_name(in->dialect.dur_unit));
+        spoor_sheet_bool(in_sheet, in->dialect.pid_tid_swapped);
+        spoor_sheet_text(in_sheet, in->dialect.assumed);
+        spoor_sheet_count(in_sheet, in->disk_bytes);
+        spoor_sheet_count(in_sheet, in->bytes);
+        spoor_sheet_count(in_sheet, in->lines);
+        spoor_sheet_count(in_sheet, in->rows);
+        spoor_sheet_count(in_sheet, in->redefined);
+        spoor_sheet_count(in_sheet, in->skips.total);
+        struct spoor_sheet *reasons = spoor_sheet_props_new();
+        for (size_t k = 0; k < in->skips.nreasons; k++) {
+            spoor_sheet_prop(reasons, in->skips.reason[k], SPOOR_CU_COUNT, 0);
+            spoor_sheet_count(reasons, in->skips.count[k]);
+        }
+        spoor_sheet_sheet(in_sheet, reasons);
+        if (in->warning)
+            spoor_sheet_text(in_sheet, in->warning);
+        else
+            spoor_sheet_null(in_sheet);
+    }
+    struct spoor_sheet *p = spoor_report_props(r, NULL, JSON_ONLY);
+    const struct {
+        const char *key;
+        uint64_t n;
+    } counts[] = {{"events", s->events}, {"metadata_events", s->metadata_events}};
+    for (size_t i = 0; i < 2; i++) {
+        spoor_sheet_prop(p, counts[i].key, SPOOR_CU_COUNT, 0);
+        spoor_sheet_count(p, counts[i].n);
+    }
+    if (s->first_ts != SPOOR_NULL) {
+        const struct {
+            const char *key;
+            int64_t ns;
+        } times[] = {{"first_ts", s->first_ts}, {"last_end", s->last_end}, {"span", s->last_end - s->first_ts}};
+        for (size_t i = 0; i < 3; i++) {
+            spoor_sheet_prop(p, times[i].key, SPOOR_CU_NS, 0);
+            spoor_sheet_int(p, times[i].ns);
+        }
+    }
+    const struct {
+        const char *key;
+        uint64_t n;
+    } seen[] = {{"files", s->files}, {"hosts", s->hosts}, {"processes", s->processes}, {"threads", s->threads}};
+    for (size_t i = 0; i < 4; i++) {
+        spoor_sheet_prop(p, seen[i].key, SPOOR_CU_COUNT, 0);
+        spoor_sheet_count(p, seen[i].n);
+    }
+}
+
+/* The dur statistics per group in the layout of one format: a table's
+ * (human units, "-" when untimed), JSON's (raw ns, left out when untimed) or
+ * CSV's (one sheet of both levels, a level column first). */
+enum layout { FOR_TABLE, FOR_JSON, FOR_CSV };
+
+static void group_columns(struct spoor_sheet *sh, enum layout l, bool with_name)
+{
+    static const char *const table[] = {"cat", "name", "count", "sum(dur)", "mean", "min", "max"};
+    static const char *const json[] = {"cat", "name", "count", "timed", "dur_sum", "dur_mean", "dur_min", "dur_max"};
+    static const char *const csv[] = {"level", "cat", "name", "count", "timed",
+                                      "dur_sum_ns", "dur_mean_ns", "dur_min_ns", "dur_max_ns"};
+    const char *const *h = l == FOR_TABLE ? table : l == FOR_JSON ? json : csv;
+    size_t n = l == FOR_TABLE ? 7 : l == FOR_JSON ? 8 : 9, c = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!with_name && !strcmp(h[i], "name"))
+            continue;
+        bool dur = i + 4 >= n, count = !dur && (!strcmp(h[i], "count") || !strcmp(h[i], "timed"));
+        spoor_sheet_column(sh, c++, h[i], dur ? SPOOR_CU_NS : count ? SPOOR_CU_COUNT : SPOOR_CU_NONE, 3,
+                           dur || count ? SPOOR_HINT_SERIES : SPOOR_HINT_CATEGORY);
+    }
+}
+
+static void group_rows(struct spoor_sheet *sh, enum layout l, const char *level, const struct spoor_stats_group *g,
+                       size_t n)
+{
     for (size_t i = 0; i < n; i++) {
         const struct spoor_dur_stats *d = &g[i].dur;
-        spoor_text_table_cell(t, "%s", g[i].cat[0] ? g[i].cat : "(none)");
-        if (with_name)
-            spoor_text_table_cell(t, "%s", g[i].name[0] ? g[i].name : "(none)");
-        spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, d->count));
-        if (!d->timed) {
+        if (l == FOR_CSV)
+            spoor_sheet_name(sh, level);
+        spoor_sheet_name(sh, g[i].cat);
+        if (g[i].name)
+            spoor_sheet_name(sh, g[i].name);
+        else if (l == FOR_CSV) /* a cat's row has no name */
+            spoor_sheet_null(sh);
+        spoor_sheet_count(sh, d->count);
+        if (l != FOR_TABLE)
+            spoor_sheet_count(sh, d->timed);
+        if (!d->timed) { /* "-" in a table, left out of JSON, empty in CSV */
             for (int k = 0; k < 4; k++)
-                spoor_text_table_cell(t, "-");
+                (l == FOR_TABLE ? spoor_sheet_null : spoor_sheet_absent)(sh);
             continue;
         }
-        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)d->sum));
-        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, mean(d)));
-        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)d->min));
-        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)d->max));
-    }
-    spoor_text_table_print(t, out);
-    spoor_text_table_free(t);
-}
-
-static void print_table(FILE *out, const struct spoor_stats *s, const struct spoor_load_result *res,
-                        const char *where)
-{
-    char a[64], b[64];
-    if (where)
-        fprintf(out, "where       %s (only matching events are counted)\n", where);
-    for (size_t i = 0; i < res->ninputs; i++) {
-        const struct spoor_input_report *in = &res->inputs[i];
-        fprintf(out, "trace       %s (%s on disk, %s uncompressed)\n", in->path,
-               spoor_fmt_count(a, sizeof a, in->disk_bytes), spoor_fmt_count(b, sizeof b, in->bytes));
-        fprintf(out, "dialect     %s: ts in %s, dur in %s%s\n", in->dialect.name,
-               spoor_unit_name(in->dialect.ts_unit), spoor_unit_name(in->dialect.dur_unit),
-               in->dialect.pid_tid_swapped ? ", pid/tid swapped" : "");
-        if (in->dialect.assumed[0])
-            fprintf(out, "assumed     %s\n", in->dialect.assumed);
-        fprintf(out, "lines       %s, skipped %s", spoor_fmt_count(a, sizeof a, in->lines),
-               spoor_fmt_count(b, sizeof b, in->skips.total));
-        for (size_t k = 0; k < in->skips.nreasons; k++)
-            fprintf(out, "%s%llu %s", k ? ", " : " (", (unsigned long long)in->skips.count[k], in->skips.reason[k]);
-        fprintf(out, "%s\n", in->skips.nreasons ? ")" : "");
-        if (in->redefined)
-            fprintf(out, "redefined   %llu hash definitions (FH/HH/SH) change an earlier one; each event takes the one"
-                         " in force at its line\n",
-                    (unsigned long long)in->redefined);
-        if (in->warning)
-            fprintf(out, "warning     %s\n", in->warning);
-    }
-    fprintf(out, "events      %s (+ %s metadata)\n", spoor_fmt_count(a, sizeof a, s->events),
-           spoor_fmt_count(b, sizeof b, s->metadata_events));
-    if (s->first_ts != SPOOR_NULL)
-        fprintf(out, "time span   %s (first ts %" PRId64 " ns, last end %" PRId64 " ns)\n",
-               spoor_fmt_duration(a, sizeof a, (double)(s->last_end - s->first_ts)), s->first_ts,
-               s->last_end);
-    fprintf(out, "seen        %" PRIu64 " files, %" PRIu64 " hosts, %" PRIu64 " processes, %" PRIu64 " threads\n\n",
-           s->files, s->hosts, s->processes, s->threads);
-    print_groups_table(out, s->by_cat, s->nby_cat, false);
-    fputc('\n', out);
-    print_groups_table(out, s->by_name, s->nby_name, true);
-}
-
-static void json_str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
-
-static void json_groups(FILE *out, const char *key, const struct spoor_stats_group *g, size_t n)
-{
-    fprintf(out, ",\n  \"%s\": [", key);
-    for (size_t i = 0; i < n; i++) {
-        const struct spoor_dur_stats *d = &g[i].dur;
-        fprintf(out, "%s\n    {\"cat\": ", i ? "," : "");
-        json_str(out, g[i].cat);
-        if (g[i].name) {
-            fprintf(out, ", \"name\": ");
-            json_str(out, g[i].name);
-        }
-        fprintf(out, ", \"count\": %" PRIu64 ", \"timed\": %" PRIu64, d->count, d->timed);
-        if (d->timed)
-            fprintf(out, ", \"dur_sum\": %" PRId64 ", \"dur_mean\": %.3f, \"dur_min\": %" PRId64
-                   ", \"dur_max\": %" PRId64,
-                   d->sum, mean(d), d->min, d->max);
-        fprintf(out, "}");
-    }
-    fprintf(out, "\n  ]");
-}
-
-static void print_json(FILE *out, const struct spoor_stats *s, const struct spoor_load_result *res,
-                       const char *where)
-{
-    fprintf(out, "{\n");
-    if (where) {
-        fprintf(out, "  \"where\": ");
-        json_str(out, where);
-        fprintf(out, ",\n");
-    }
-    fprintf(out, "  \"inputs\": [");
-    for (size_t i = 0; i < res->ninputs; i++) {
-        const struct spoor_input_report *in = &res->inputs[i];
-        fprintf(out, "%s\n    {\"path\": ", i ? "," : "");
-        json_str(out, in->path);
-        fprintf(out, ", \"dialect\": ");
-        json_str(out, in->dialect.name);
-        fprintf(out, ", \"ts_unit\": \"%s\", \"dur_unit\": \"%s\", \"pid_tid_swapped\": %s, \"assumed\": ",
-               spoor_unit_name(in->dialect.ts_unit), spoor_unit_name(in->dialect.dur_unit),
-               in->dialect.pid_tid_swapped ? "true" : "false");
-        json_str(out, in->dialect.assumed);
-        fprintf(out, ", \"disk_bytes\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"lines\": %" PRIu64
-               ", \"rows\": %" PRIu64 ", \"redefined\": %" PRIu64 ", \"skipped\": %" PRIu64
-               ", \"skipped_by_reason\": {",
-               in->disk_bytes, in->bytes, in->lines, in->rows, in->redefined, in->skips.total);
-        for (size_t k = 0; k < in->skips.nreasons; k++) {
-            fprintf(out, "%s", k ? ", " : "");
-            json_str(out, in->skips.reason[k]);
-            fprintf(out, ": %" PRIu64, in->skips.count[k]);
-        }
-        fprintf(out, "}, \"warning\": ");
-        if (in->warning)
-            json_str(out, in->warning);
-        else
-            fprintf(out, "null");
-        fprintf(out, "}");
-    }
-    fprintf(out, "\n  ],\n  \"events\": %" PRIu64 ",\n  \"metadata_events\": %" PRIu64 ",\n", s->events,
-           s->metadata_events);
-    if (s->first_ts != SPOOR_NULL)
-        fprintf(out, "  \"first_ts\": %" PRId64 ",\n  \"last_end\": %" PRId64 ",\n  \"span\": %" PRId64 ",\n",
-               s->first_ts, s->last_end, s->last_end - s->first_ts);
-    fprintf(out, "  \"files\": %" PRIu64 ",\n  \"hosts\": %" PRIu64 ",\n  \"processes\": %" PRIu64
-           ",\n  \"threads\": %" PRIu64,
-           s->files, s->hosts, s->processes, s->threads);
-    json_groups(out, "by_cat", s->by_cat, s->nby_cat);
-    json_groups(out, "by_name", s->by_name, s->nby_name);
-    fprintf(out, "\n}\n");
-}
-
-static void csv_groups(FILE *out, const char *level, const struct spoor_stats_group *g, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const struct spoor_dur_stats *d = &g[i].dur;
-        fprintf(out, "%s,", level);
-        spoor_csv_write_field(out, g[i].cat);
-        fputc(',', out);
-        spoor_csv_write_field(out, g[i].name ? g[i].name : "");
-        fprintf(out, ",%" PRIu64 ",%" PRIu64, d->count, d->timed);
-        if (d->timed)
-            fprintf(out, ",%" PRId64 ",%.3f,%" PRId64 ",%" PRId64 "\n", d->sum, mean(d), d->min, d->max);
-        else
-            fprintf(out, ",,,,\n");
+        spoor_sheet_int(sh, d->sum);
+        spoor_sheet_float(sh, mean(d));
+        spoor_sheet_int(sh, d->min);
+        spoor_sheet_int(sh, d->max);
     }
 }
 
-static void print_csv(FILE *out, const struct spoor_stats *s)
+static struct spoor_report *stats_report(const struct spoor_stats *s, const struct spoor_load_result *res,
+                                         const char *where)
 {
-    fprintf(out, "level,cat,name,count,timed,dur_sum_ns,dur_mean_ns,dur_min_ns,dur_max_ns\n");
-    csv_groups(out, "cat", s->by_cat, s->nby_cat);
-    csv_groups(out, "name", s->by_name, s->nby_name);
+    struct spoor_report *r = spoor_report_new("spoor stats");
+    header_lines(r, s, res, where);
+    header_members(r, s, res, where);
+    for (enum layout l = FOR_TABLE; l <= FOR_JSON; l++) {
+        unsigned shown = l == FOR_TABLE ? TABLE_ONLY : JSON_ONLY;
+        struct spoor_sheet *by_cat = spoor_report_rows(r, "by_cat", l == FOR_TABLE ? 6 : 7, shown);
+        group_columns(by_cat, l, false);
+        group_rows(by_cat, l, "cat", s->by_cat, s->nby_cat);
+        struct spoor_sheet *by_name = spoor_report_rows(r, "by_name", l == FOR_TABLE ? 7 : 8, shown);
+        group_columns(by_name, l, true);
+        group_rows(by_name, l, "name", s->by_name, s->nby_name);
+    }
+    struct spoor_sheet *csv = spoor_report_rows(r, "groups", 9, CSV_ONLY);
+    group_columns(csv, FOR_CSV, true);
+    group_rows(csv, FOR_CSV, "cat", s->by_cat, s->nby_cat);
+    group_rows(csv, FOR_CSV, "name", s->by_name, s->nby_name);
+    return r;
 }
 
 int cmd_stats(int argc, char **argv)
@@ -217,7 +251,7 @@ int cmd_stats(int argc, char **argv)
     opts.read.args = SPOOR_ARGS_LISTED;
     opts.read.arg_keys = spoor_stats_arg_keys;
     opts.read.n_arg_keys = spoor_stats_n_arg_keys;
-    enum format format = FMT_TABLE;
+    enum spoor_output_format format = SPOOR_FORMAT_TABLE;
     const char *output = NULL, *where = NULL;
     int c;
     while ((c = cli_getopt("stats", argc, argv, "ho:", options, NULL)) != -1) {
@@ -232,16 +266,8 @@ int cmd_stats(int argc, char **argv)
             return 0;
         }
         if (c == 'f') {
-            if (!strcmp(optarg, "table"))
-                format = FMT_TABLE;
-            else if (!strcmp(optarg, "json"))
-                format = FMT_JSON;
-            else if (!strcmp(optarg, "csv"))
-                format = FMT_CSV;
-            else {
-                fprintf(stderr, "spoor stats: --format '%s': expected table, json or csv\n", optarg);
+            if (!spoor_format_parse("stats", optarg, spoor_report_formats, 3, &format))
                 return 2;
-            }
             continue;
         }
         if (load_args_handle(&opts, c, optarg, "stats") <= 0)
@@ -269,17 +295,10 @@ int cmd_stats(int argc, char **argv)
     load_args_report("stats", &res);
     if (st == SPOOR_OK)
         where_sink_report("stats", &filter);
-    struct spoor_atomic_file out = {0};
-    if (st == SPOOR_OK)
-        st = spoor_atomic_file_open(&out, output, &err);
     if (st == SPOOR_OK) {
-        if (format == FMT_JSON)
-            print_json(out.fp, &stats, &res, where);
-        else if (format == FMT_CSV)
-            print_csv(out.fp, &stats);
-        else
-            print_table(out.fp, &stats, &res, where);
-        st = spoor_atomic_file_commit(&out, &err);
+        struct spoor_report *report = stats_report(&stats, &res, where);
+        st = spoor_report_save(report, output, format, 1, &err);
+        spoor_report_free(report);
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor stats: %s\n", err.msg);

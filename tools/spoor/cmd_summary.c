@@ -11,9 +11,8 @@
 #include "load_args.h"
 #include "output_guard.h"
 #include "where_sink.h"
-#include "spoor/atomic_file.h"
 #include "spoor/io.h"
-#include "spoor/json_out.h"
+#include "spoor/report.h"
 #include "spoor/summary.h"
 #include "spoor/text_table.h"
 
@@ -36,235 +35,253 @@ static const char usage[] =
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
 
-enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
+#define TABLE_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE)
+#define JSON_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON)
+#define CSV_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_CSV)
 
 /* Per second of a time in ns; 0 when the time is 0. */
 static double per_s(double amount, int64_t ns) { return ns > 0 ? amount * 1e9 / (double)ns : 0; }
 static double mib(double bytes) { return bytes / (1024.0 * 1024.0); }
 
-/* Self time, or "-" when every part of time came from counters (which have
- * no nesting, so no self time). */
-static const char *self_text(char *a, size_t n, int64_t self, int64_t time, int64_t counter_time)
+static void prop_count(struct spoor_sheet *p, const char *key, uint64_t n)
 {
-    if (!self && time && counter_time == time)
-        return "-";
-    return spoor_fmt_duration(a, n, (double)self);
+    spoor_sheet_prop(p, key, SPOOR_CU_COUNT, 0);
+    spoor_sheet_count(p, n);
 }
 
-static void table_layers(FILE *out, const struct spoor_summary *s)
+static void prop_ns(struct spoor_sheet *p, const char *key, int64_t ns)
 {
-    const char *h[] = {"layer", "count", "time", "self", "ops/s", "bytes", "MiB/s", "parent", "share", "not compute"};
-    const bool r[] = {false, true, true, true, true, true, true, false, true, true};
-    struct spoor_text_table *t = spoor_text_table_new(10, h, r);
-    char a[64];
-    for (size_t i = 0; i < s->nlayers; i++) {
-        const struct spoor_summary_layer *l = &s->layers[i];
-        spoor_text_table_cell(t, "%s", l->cat[0] ? l->cat : "(none)");
-        spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, l->count));
-        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)l->time));
-        spoor_text_table_cell(t, "%s", self_text(a, sizeof a, l->self, l->time, l->counter_time));
-        /* Rates need time; a ratio of nothing to nothing is "-". */
-        if (l->time)
-            spoor_text_table_cell(t, "%.0f", per_s((double)l->count, l->time));
-        else
-            spoor_text_table_cell(t, "-");
-        spoor_text_table_cell(t, "%s", l->sized ? spoor_fmt_count(a, sizeof a, (unsigned long long)l->bytes) : "-");
-        if (l->sized && l->time)
-            spoor_text_table_cell(t, "%.1f", mib(per_s((double)l->bytes, l->time)));
-        else
-            spoor_text_table_cell(t, "-");
-        spoor_text_table_cell(t, "%s", l->parent ? (l->parent[0] ? l->parent : "(none)") : "-");
-        if (l->parent)
-            spoor_text_table_cell(t, "%.1f%%", 100 * l->parent_share);
-        else
-            spoor_text_table_cell(t, "-");
-        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)l->not_compute));
-    }
-    spoor_text_table_print(t, out);
-    spoor_text_table_free(t);
+    spoor_sheet_prop(p, key, SPOOR_CU_NS, 0);
+    spoor_sheet_int(p, ns);
 }
 
-static void table_top(FILE *out, const char *what, const struct spoor_summary_top *e, size_t n)
+static void prop_text(struct spoor_sheet *p, const char *key, const char *text)
 {
-    const char *h[] = {what, "count", "time", "self", "bytes"};
-    const bool r[] = {false, true, true, true, true};
-    struct spoor_text_table *t = spoor_text_table_new(5, h, r);
-    char a[64];
-    for (size_t i = 0; i < n; i++) {
-        spoor_text_table_cell(t, "%s", e[i].label);
-        spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, e[i].count));
-        spoor_text_table_cell(t, "%s", spoor_fmt_duration(a, sizeof a, (double)e[i].time));
-        spoor_text_table_cell(t, "%s", self_text(a, sizeof a, e[i].self, e[i].time, e[i].counter_time));
-        spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, (unsigned long long)e[i].bytes));
-    }
-    spoor_text_table_print(t, out);
-    spoor_text_table_free(t);
-}
-
-static void table_bins(FILE *out, const struct spoor_summary *s)
-{
-    const char *h[] = {"access size", "count", "bytes"};
-    const bool r[] = {false, true, true};
-    struct spoor_text_table *t = spoor_text_table_new(3, h, r);
-    char a[64];
-    for (int b = 0; b < SPOOR_SUMMARY_BINS; b++) {
-        spoor_text_table_cell(t, "%s", spoor_summary_bin_name[b]);
-        spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, s->bin_count[b]));
-        spoor_text_table_cell(t, "%s", spoor_fmt_count(a, sizeof a, (unsigned long long)s->bin_bytes[b]));
-    }
-    spoor_text_table_print(t, out);
-    spoor_text_table_free(t);
-}
-
-static void print_table(FILE *out, const struct spoor_summary *s, const char *compute, const char *where)
-{
-    const struct spoor_stats *p = &s->period;
-    char a[64], b[64];
-    if (where)
-        fprintf(out, "where       %s (only matching events are summarised)\n", where);
-    fprintf(out, "events      %s (+ %s metadata)\n", spoor_fmt_count(a, sizeof a, p->events),
-            spoor_fmt_count(b, sizeof b, p->metadata_events));
-    if (p->first_ts != SPOOR_NULL)
-        fprintf(out, "job time    %s (first ts %" PRId64 " ns, last end %" PRId64 " ns)\n",
-                spoor_fmt_duration(a, sizeof a, (double)(p->last_end - p->first_ts)), p->first_ts, p->last_end);
-    fprintf(out, "seen        %" PRIu64 " processes, %" PRIu64 " threads, %" PRIu64 " files, %" PRIu64 " hosts\n",
-            p->processes, p->threads, p->files, p->hosts);
-    if (s->compute_events)
-        fprintf(out, "compute     %s (%s)\n", spoor_fmt_duration(a, sizeof a, (double)s->compute_time), compute);
-    else if (s->compute_like)
-        fprintf(out, "compute     - (no events of %s; these look like compute: %s; see --compute-cats)\n", compute,
-                s->compute_like);
+    spoor_sheet_prop(p, key, SPOOR_CU_NONE, 0);
+    if (text)
+        spoor_sheet_text(p, text);
     else
-        fprintf(out, "compute     - (no events of %s)\n", compute);
-    if (s->slowest_pid != SPOOR_NULL && s->io_time_mean <= 0)
-        fprintf(out, "imbalance   - (max/mean I/O time per process over %" PRIu64 " processes: no I/O time)\n",
-                s->io_processes);
-    else if (s->slowest_pid != SPOOR_NULL)
-        fprintf(out, "imbalance   %.2f (max/mean I/O time per process over %" PRIu64 " processes: max %s in pid %" PRId64
-                     ", mean %s)\n",
-                s->imbalance, s->io_processes, spoor_fmt_duration(a, sizeof a, (double)s->io_time_max),
-                s->slowest_pid, spoor_fmt_duration(b, sizeof b, s->io_time_mean));
-    fputc('\n', out);
-    table_layers(out, s);
-    fputc('\n', out);
-    table_top(out, "top files", s->files, s->nfiles);
-    fputc('\n', out);
-    table_top(out, "top functions", s->functions, s->nfunctions);
-    fputc('\n', out);
-    table_bins(out, s);
+        spoor_sheet_null(p);
 }
 
-static void json_str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
-
-/* A ratio, or null when it is 0/0 (known false). */
-static void json_ratio(FILE *out, const char *fmt, double v, bool known)
+/* A float of `digits` in JSON, or null when it is a ratio of nothing (known false). */
+static void float_or_null(struct spoor_sheet *sh, double v, bool known)
 {
     if (known)
-        fprintf(out, fmt, v);
+        spoor_sheet_float(sh, v);
     else
-        fputs("null", out);
+        spoor_sheet_null(sh);
 }
 
-static void json_top(FILE *out, const char *key, const struct spoor_summary_top *e, size_t n)
+/* Self time, or null when every part of time came from counters (which
+ * have no nesting, so no self time). */
+static void self_cell(struct spoor_sheet *sh, int64_t self, int64_t time, int64_t counter_time)
 {
-    fprintf(out, ",\n  \"%s\": [", key);
-    for (size_t i = 0; i < n; i++) {
-        fprintf(out, "%s\n    {\"label\": ", i ? "," : "");
-        json_str(out, e[i].label);
-        fprintf(out, ", \"count\": %" PRIu64 ", \"time\": %" PRId64 ", \"self\": %" PRId64 ", \"bytes\": %" PRId64 "}",
-                e[i].count, e[i].time, e[i].self, e[i].bytes);
-    }
-    fprintf(out, "\n  ]");
+    if (!self && time && counter_time == time)
+        spoor_sheet_null(sh);
+    else
+        spoor_sheet_int(sh, self);
 }
 
-static void print_json(FILE *out, const struct spoor_summary *s, const char *compute, const char *where)
+/* The lines a table starts with. */
+static void header_lines(struct spoor_report *r, const struct spoor_summary *s, const char *compute, const char *where)
 {
     const struct spoor_stats *p = &s->period;
-    fprintf(out, "{\n");
+    struct spoor_sheet *h = spoor_report_props(r, NULL, TABLE_ONLY);
+    char a[64], b[64];
     if (where) {
-        fprintf(out, "  \"where\": ");
-        json_str(out, where);
-        fprintf(out, ",\n");
+        prop_text(h, "where", where);
+        spoor_sheet_note(h, "only matching events are summarised");
     }
-    fprintf(out, "  \"events\": %" PRIu64 ",\n  \"metadata_events\": %" PRIu64 ",\n", p->events, p->metadata_events);
-    if (p->first_ts != SPOOR_NULL)
-        fprintf(out, "  \"first_ts\": %" PRId64 ",\n  \"last_end\": %" PRId64 ",\n  \"job_time\": %" PRId64 ",\n",
-                p->first_ts, p->last_end, p->last_end - p->first_ts);
-    fprintf(out, "  \"processes\": %" PRIu64 ",\n  \"threads\": %" PRIu64 ",\n  \"files\": %" PRIu64
-                 ",\n  \"hosts\": %" PRIu64 ",\n  \"compute_cats\": ",
-            p->processes, p->threads, p->files, p->hosts);
-    json_str(out, compute);
-    fprintf(out, ",\n  \"compute_time\": %" PRId64 ",\n  \"compute_events\": %" PRIu64 ",\n  \"compute_like\": ",
-            s->compute_time, s->compute_events);
-    if (s->compute_like)
-        json_str(out, s->compute_like);
-    else
-        fputs("null", out);
-    fprintf(out, ",\n  \"layers\": [");
+    prop_count(h, "events", p->events);
+    spoor_sheet_note(h, "+ %s metadata", spoor_fmt_count(a, sizeof a, p->metadata_events));
+    if (p->first_ts != SPOOR_NULL) {
+        prop_ns(h, "job time", p->last_end - p->first_ts);
+        spoor_sheet_note(h, "first ts %" PRId64 " ns, last end %" PRId64 " ns", p->first_ts, p->last_end);
+    }
+    spoor_sheet_prop(h, "seen", SPOOR_CU_NONE, 0);
+    spoor_sheet_textf(h, "%" PRIu64 " processes, %" PRIu64 " threads, %" PRIu64 " files, %" PRIu64 " hosts",
+                      p->processes, p->threads, p->files, p->hosts);
+    if (s->compute_events) {
+        prop_ns(h, "compute", s->compute_time);
+        spoor_sheet_note(h, "%s", compute);
+    } else {
+        prop_text(h, "compute", NULL);
+        if (s->compute_like)
+            spoor_sheet_note(h, "no events of %s; these look like compute: %s; see --compute-cats", compute,
+                             s->compute_like);
+        else
+            spoor_sheet_note(h, "no events of %s", compute);
+    }
+    if (s->slowest_pid == SPOOR_NULL)
+        return;
+    spoor_sheet_prop(h, "imbalance", SPOOR_CU_RATIO, 2);
+    if (s->io_time_mean <= 0) {
+        spoor_sheet_null(h);
+        spoor_sheet_note(h, "max/mean I/O time per process over %" PRIu64 " processes: no I/O time", s->io_processes);
+        return;
+    }
+    spoor_sheet_float(h, s->imbalance);
+    spoor_sheet_note(h, "max/mean I/O time per process over %" PRIu64 " processes: max %s in pid %" PRId64 ", mean %s",
+                     s->io_processes, spoor_fmt_duration(a, sizeof a, (double)s->io_time_max), s->slowest_pid,
+                     spoor_fmt_duration(b, sizeof b, s->io_time_mean));
+}
+
+/* The same as JSON members. */
+static void header_members(struct spoor_report *r, const struct spoor_summary *s, const char *compute,
+                           const char *where)
+{
+    const struct spoor_stats *p = &s->period;
+    struct spoor_sheet *h = spoor_report_props(r, NULL, JSON_ONLY);
+    if (where)
+        prop_text(h, "where", where);
+    prop_count(h, "events", p->events);
+    prop_count(h, "metadata_events", p->metadata_events);
+    if (p->first_ts != SPOOR_NULL) {
+        prop_ns(h, "first_ts", p->first_ts);
+        prop_ns(h, "last_end", p->last_end);
+        prop_ns(h, "job_time", p->last_end - p->first_ts);
+    }
+    prop_count(h, "processes", p->processes);
+    prop_count(h, "threads", p->threads);
+    prop_count(h, "files", p->files);
+    prop_count(h, "hosts", p->hosts);
+    prop_text(h, "compute_cats", compute);
+    prop_ns(h, "compute_time", s->compute_time);
+    prop_count(h, "compute_events", s->compute_events);
+    prop_text(h, "compute_like", s->compute_like);
+}
+
+static void layers_table(struct spoor_report *r, const struct spoor_summary *s)
+{
+    static const struct spoor_sheet_col cols[] = {
+        {"layer", SPOOR_CU_NONE, 0, 0},  {"count", SPOOR_CU_COUNT, 0, 0},      {"time", SPOOR_CU_NS, 0, 0},
+        {"self", SPOOR_CU_NS, 0, 0},     {"ops/s", SPOOR_CU_PER_S, 0, 0},      {"bytes", SPOOR_CU_BYTES, 0, 0},
+        {"MiB/s", SPOOR_CU_MIB_PER_S, 1, 0}, {"parent", SPOOR_CU_NONE, 0, 0}, {"share", SPOOR_CU_SHARE, 1, 0},
+        {"not compute", SPOOR_CU_NS, 0, 0}};
+    struct spoor_sheet *t = spoor_report_table(r, "layers", TABLE_ONLY, cols, 10);
     for (size_t i = 0; i < s->nlayers; i++) {
         const struct spoor_summary_layer *l = &s->layers[i];
-        fprintf(out, "%s\n    {\"cat\": ", i ? "," : "");
-        json_str(out, l->cat);
-        fprintf(out, ", \"count\": %" PRIu64 ", \"sized\": %" PRIu64 ", \"time\": %" PRId64 ", \"self\": %" PRId64
-                     ", \"dur_sum\": %" PRId64 ", \"counter_time\": %" PRId64 ", \"bytes\": %" PRId64
-                     ", \"ops_per_s\": ",
-                l->count, l->sized, l->time, l->self, l->dur_sum, l->counter_time, l->bytes);
+        spoor_sheet_name(t, l->cat);
+        spoor_sheet_count(t, l->count);
+        spoor_sheet_int(t, l->time);
+        self_cell(t, l->self, l->time, l->counter_time);
+        /* Rates need time; a ratio of nothing to nothing is "-". */
+        float_or_null(t, per_s((double)l->count, l->time), l->time);
+        if (l->sized)
+            spoor_sheet_int(t, l->bytes);
+        else
+            spoor_sheet_null(t);
+        float_or_null(t, mib(per_s((double)l->bytes, l->time)), l->sized && l->time);
+        if (l->parent)
+            spoor_sheet_name(t, l->parent);
+        else
+            spoor_sheet_null(t);
+        float_or_null(t, l->parent_share, l->parent);
+        spoor_sheet_int(t, l->not_compute);
+    }
+}
+
+static void layers_json(struct spoor_report *r, const struct spoor_summary *s)
+{
+    static const struct spoor_sheet_col cols[] = {
+        {"cat", SPOOR_CU_NONE, 0, 0},          {"count", SPOOR_CU_COUNT, 0, 0},       {"sized", SPOOR_CU_COUNT, 0, 0},
+        {"time", SPOOR_CU_NS, 0, 0},           {"self", SPOOR_CU_NS, 0, 0},           {"dur_sum", SPOOR_CU_NS, 0, 0},
+        {"counter_time", SPOOR_CU_NS, 0, 0},   {"bytes", SPOOR_CU_BYTES, 0, 0},       {"ops_per_s", SPOOR_CU_PER_S, 3, 0},
+        {"mib_per_s", SPOOR_CU_MIB_PER_S, 3, 0}, {"not_compute", SPOOR_CU_NS, 0, 0}, {"parent", SPOOR_CU_NONE, 0, 0},
+        {"parent_share", SPOOR_CU_SHARE, 6, 0}};
+    struct spoor_sheet *t = spoor_report_table(r, "layers", JSON_ONLY, cols, 13);
+    for (size_t i = 0; i < s->nlayers; i++) {
+        const struct spoor_summary_layer *l = &s->layers[i];
+        spoor_sheet_name(t, l->cat);
+        spoor_sheet_count(t, l->count);
+        spoor_sheet_count(t, l->sized);
+        spoor_sheet_int(t, l->time);
+        spoor_sheet_int(t, l->self);
+        spoor_sheet_int(t, l->dur_sum);
+        spoor_sheet_int(t, l->counter_time);
+        spoor_sheet_int(t, l->bytes);
         /* As in the table, a rate without time or bytes is null. */
-        json_ratio(out, "%.3f", per_s((double)l->count, l->time), l->time);
-        fputs(", \"mib_per_s\": ", out);
-        json_ratio(out, "%.3f", mib(per_s((double)l->bytes, l->time)), l->time && l->sized);
-        fprintf(out, ", \"not_compute\": %" PRId64 ", \"parent\": ", l->not_compute);
+        float_or_null(t, per_s((double)l->count, l->time), l->time);
+        float_or_null(t, mib(per_s((double)l->bytes, l->time)), l->time && l->sized);
+        spoor_sheet_int(t, l->not_compute);
         if (l->parent)
-            json_str(out, l->parent);
+            spoor_sheet_name(t, l->parent);
         else
-            fputs("null", out);
-        fputs(", \"parent_share\": ", out);
-        json_ratio(out, "%.6f", l->parent_share, l->parent != NULL);
-        fputc('}', out);
+            spoor_sheet_null(t);
+        float_or_null(t, l->parent_share, l->parent);
     }
-    fprintf(out, "\n  ]");
-    json_top(out, "top_files", s->files, s->nfiles);
-    json_top(out, "top_functions", s->functions, s->nfunctions);
-    fprintf(out, ",\n  \"access_sizes\": [");
-    for (int b = 0; b < SPOOR_SUMMARY_BINS; b++)
-        fprintf(out, "%s\n    {\"bin\": \"%s\", \"count\": %" PRIu64 ", \"bytes\": %" PRId64 "}", b ? "," : "",
-                spoor_summary_bin_name[b], s->bin_count[b], s->bin_bytes[b]);
-    fprintf(out, "\n  ],\n  \"imbalance\": {\"processes\": %" PRIu64 ", \"max\": %" PRId64 ", \"mean\": %.3f"
-                 ", \"max_over_mean\": ",
-            s->io_processes, s->io_time_max, s->io_time_mean);
-    json_ratio(out, "%.6f", s->imbalance, s->io_time_mean > 0);
-    fputs(", \"slowest_pid\": ", out);
+}
+
+/* The top files or functions: a table's (self "-" when from counters) or JSON's. */
+static void top_sheet(struct spoor_report *r, const char *key, const char *what, bool table,
+                      const struct spoor_summary_top *e, size_t n)
+{
+    const struct spoor_sheet_col cols[] = {{table ? what : "label", SPOOR_CU_NONE, 0, 0}, {"count", SPOOR_CU_COUNT, 0, 0},
+                                  {"time", SPOOR_CU_NS, 0, 0}, {"self", SPOOR_CU_NS, 0, 0}, {"bytes", SPOOR_CU_BYTES, 0, 0}};
+    struct spoor_sheet *t = spoor_report_table(r, key, table ? TABLE_ONLY : JSON_ONLY, cols, 5);
+    for (size_t i = 0; i < n; i++) {
+        spoor_sheet_name(t, e[i].label);
+        spoor_sheet_count(t, e[i].count);
+        spoor_sheet_int(t, e[i].time);
+        if (table)
+            self_cell(t, e[i].self, e[i].time, e[i].counter_time);
+        else
+            spoor_sheet_int(t, e[i].self);
+        spoor_sheet_int(t, e[i].bytes);
+    }
+}
+
+static void bins_sheet(struct spoor_report *r, const struct spoor_summary *s, bool table)
+{
+    const struct spoor_sheet_col cols[] = {
+        {table ? "access size" : "bin", SPOOR_CU_NONE, 0, 0}, {"count", SPOOR_CU_COUNT, 0, 0}, {"bytes", SPOOR_CU_BYTES, 0, 0}};
+    struct spoor_sheet *t = spoor_report_table(r, "access_sizes", table ? TABLE_ONLY : JSON_ONLY, cols, 3);
+    for (int b = 0; b < SPOOR_SUMMARY_BINS; b++) {
+        spoor_sheet_name(t, spoor_summary_bin_name[b]);
+        spoor_sheet_count(t, s->bin_count[b]);
+        spoor_sheet_int(t, s->bin_bytes[b]);
+    }
+}
+
+static void imbalance_json(struct spoor_report *r, const struct spoor_summary *s)
+{
+    struct spoor_sheet *p = spoor_report_props(r, "imbalance", JSON_ONLY);
+    prop_count(p, "processes", s->io_processes);
+    prop_ns(p, "max", s->io_time_max);
+    spoor_sheet_prop(p, "mean", SPOOR_CU_NS, 3);
+    spoor_sheet_float(p, s->io_time_mean);
+    spoor_sheet_prop(p, "max_over_mean", SPOOR_CU_RATIO, 6);
+    float_or_null(p, s->imbalance, s->io_time_mean > 0);
+    spoor_sheet_prop(p, "slowest_pid", SPOOR_CU_NONE, 0);
     if (s->slowest_pid != SPOOR_NULL)
-        fprintf(out, "%" PRId64 "}\n}\n", s->slowest_pid);
+        spoor_sheet_int(p, s->slowest_pid);
     else
-        fputs("null}\n}\n", out);
+        spoor_sheet_null(p);
 }
 
-/* A CSV text cell, always quoted. */
-static void csv_text(FILE *out, const char *s)
+/* CSV: one row per layer, top entry and bin; empty cells where a column does not apply. */
+static void csv_sheet(struct spoor_report *r, const struct spoor_summary *s)
 {
-    fputc('"', out);
-    for (; *s; s++)
-        fputs(*s == '"' ? "\"\"" : (char[]){*s, 0}, out);
-    fputc('"', out);
-}
-
-/* One CSV row per layer, top entry and bin; empty cells where a column does not apply. */
-static void print_csv(FILE *out, const struct spoor_summary *s)
-{
-    fputs("section,label,count,time_ns,self_ns,bytes,parent,parent_share,not_compute_ns\n", out);
+    static const struct spoor_sheet_col cols[] = {
+        {"section", SPOOR_CU_NONE, 0, 0}, {"label", SPOOR_CU_NONE, 0, 0},  {"count", SPOOR_CU_COUNT, 0, 0},
+        {"time_ns", SPOOR_CU_NS, 0, 0},   {"self_ns", SPOOR_CU_NS, 0, 0},  {"bytes", SPOOR_CU_BYTES, 0, 0},
+        {"parent", SPOOR_CU_NONE, 0, 0},  {"parent_share", SPOOR_CU_SHARE, 6, 0}, {"not_compute_ns", SPOOR_CU_NS, 0, 0}};
+    struct spoor_sheet *t = spoor_report_table(r, "summary", CSV_ONLY, cols, 9);
     for (size_t i = 0; i < s->nlayers; i++) {
         const struct spoor_summary_layer *l = &s->layers[i];
-        fputs("layer,", out);
-        csv_text(out, l->cat);
-        fprintf(out, ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", l->count, l->time, l->self, l->bytes);
+        spoor_sheet_name(t, "layer");
+        spoor_sheet_name(t, l->cat);
+        spoor_sheet_count(t, l->count);
+        spoor_sheet_int(t, l->time);
+        spoor_sheet_int(t, l->self);
+        spoor_sheet_int(t, l->bytes);
         if (l->parent)
-            csv_text(out, l->parent);
-        if (l->parent) /* no parent: no share */
-            fprintf(out, ",%.6f", l->parent_share);
+            spoor_sheet_name(t, l->parent);
         else
-            fputc(',', out);
-        fprintf(out, ",%" PRId64 "\n", l->not_compute);
+            spoor_sheet_null(t);
+        float_or_null(t, l->parent_share, l->parent); /* no parent: no share */
+        spoor_sheet_int(t, l->not_compute);
     }
     const struct {
         const char *section;
@@ -274,25 +291,42 @@ static void print_csv(FILE *out, const struct spoor_summary *s)
     for (size_t k = 0; k < 2; k++)
         for (size_t i = 0; i < tops[k].n; i++) {
             const struct spoor_summary_top *e = &tops[k].e[i];
-            fprintf(out, "%s,", tops[k].section);
-            csv_text(out, e->label);
-            fprintf(out, ",%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",,,\n", e->count, e->time, e->self, e->bytes);
+            spoor_sheet_name(t, tops[k].section);
+            spoor_sheet_name(t, e->label);
+            spoor_sheet_count(t, e->count);
+            spoor_sheet_int(t, e->time);
+            spoor_sheet_int(t, e->self);
+            spoor_sheet_int(t, e->bytes);
+            for (int c = 0; c < 3; c++)
+                spoor_sheet_null(t);
         }
-    for (int b = 0; b < SPOOR_SUMMARY_BINS; b++)
-        fprintf(out, "access_size,%s,%" PRIu64 ",,,%" PRId64 ",,,\n", spoor_summary_bin_name[b], s->bin_count[b],
-                s->bin_bytes[b]);
+    for (int b = 0; b < SPOOR_SUMMARY_BINS; b++) {
+        spoor_sheet_name(t, "access_size");
+        spoor_sheet_name(t, spoor_summary_bin_name[b]);
+        spoor_sheet_count(t, s->bin_count[b]);
+        spoor_sheet_null(t);
+        spoor_sheet_null(t);
+        spoor_sheet_int(t, s->bin_bytes[b]);
+        for (int c = 0; c < 3; c++)
+            spoor_sheet_null(t);
+    }
 }
 
-static int parse_format(const char *arg, enum format *format)
+static struct spoor_report *summary_report(const struct spoor_summary *s, const char *compute, const char *where)
 {
-    static const char *const names[] = {"table", "json", "csv"};
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(arg, names[i])) {
-            *format = (enum format)i;
-            return 0;
-        }
-    fprintf(stderr, "spoor summary: --format '%s': expected table, json or csv\n", arg);
-    return -1;
+    struct spoor_report *r = spoor_report_new("spoor summary");
+    header_lines(r, s, compute, where);
+    header_members(r, s, compute, where);
+    layers_table(r, s);
+    layers_json(r, s);
+    for (int table = 1; table >= 0; table--) {
+        top_sheet(r, "top_files", "top files", table, s->files, s->nfiles);
+        top_sheet(r, "top_functions", "top functions", table, s->functions, s->nfunctions);
+        bins_sheet(r, s, table);
+    }
+    imbalance_json(r, s);
+    csv_sheet(r, s);
+    return r;
 }
 
 static int parse_top(const char *arg, size_t *top)
@@ -324,7 +358,7 @@ int cmd_summary(int argc, char **argv)
     opts.read.arg_keys = spoor_summary_arg_keys;
     opts.read.n_arg_keys = spoor_summary_n_arg_keys;
     struct spoor_summary_opts sopts = {.compute = spoor_summary_default_compute, .top = 10};
-    enum format format = FMT_TABLE;
+    enum spoor_output_format format = SPOOR_FORMAT_TABLE;
     const char *output = NULL, *where = NULL;
     int c;
     while ((c = cli_getopt("summary", argc, argv, "ho:", options, NULL)) != -1) {
@@ -340,7 +374,7 @@ int cmd_summary(int argc, char **argv)
         else if (c == 'w')
             where = optarg;
         else if (c == 'f')
-            bad = parse_format(optarg, &format);
+            bad = !spoor_format_parse("summary", optarg, spoor_report_formats, 3, &format);
         else if (c == 'n')
             bad = parse_top(optarg, &sopts.top);
         else
@@ -392,17 +426,10 @@ int cmd_summary(int argc, char **argv)
         where_sink_report("summary", &filter);
     struct spoor_summary sum;
     spoor_summary_end(run, &sum);
-    struct spoor_atomic_file out = {0};
-    if (st == SPOOR_OK)
-        st = spoor_atomic_file_open(&out, output, &err);
     if (st == SPOOR_OK) {
-        if (format == FMT_JSON)
-            print_json(out.fp, &sum, sopts.compute, where);
-        else if (format == FMT_CSV)
-            print_csv(out.fp, &sum);
-        else
-            print_table(out.fp, &sum, sopts.compute, where);
-        st = spoor_atomic_file_commit(&out, &err);
+        struct spoor_report *report = summary_report(&sum, sopts.compute, where);
+        st = spoor_report_save(report, output, format, 1, &err);
+        spoor_report_free(report);
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor summary: %s\n", err.msg);

@@ -13,7 +13,6 @@
 #include "ml/model_json.h"
 #include "ml_cli.h"
 #include "output_guard.h"
-#include "spoor/atomic_file.h"
 
 static const char usage[] =
     "usage: spoor train DATASET --label COL [options] -o MODEL\n"
@@ -66,7 +65,8 @@ enum { OPT_LABEL = 1, OPT_FEATURES, OPT_KEEP, OPT_GROUP, OPT_TEST, OPT_SPLIT, OP
 
 struct cli {
     const char *label, *features, *group, *cv, *actions, *output, *save_split;
-    bool keep, keep_leaky, row_split, json;
+    bool keep, keep_leaky, row_split;
+    enum spoor_output_format format;
     double test;
     size_t folds;                   /* --cv K; 0 for logo */
     struct spoor_train_opts train;
@@ -183,7 +183,8 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
             c->row_split = true;
             break;
         case OPT_FORMAT:
-            if (!ml_format_choice("train", optarg, "table", "json", &c->json))
+            if (!spoor_format_parse("train", optarg, (const enum spoor_output_format[]){SPOOR_FORMAT_TABLE,
+                                    SPOOR_FORMAT_JSON}, 2, &c->format))
                 return 2;
             break;
         case OPT_MODEL:
@@ -249,13 +250,20 @@ static int save_split(const struct cli *c, const struct spoor_dataset *ds, const
         part[val.train[i]] = "train";
     for (size_t i = 0; i < val.ntest; i++)
         part[val.test[i]] = "validation";
-    struct spoor_atomic_file out;
-    if ((st = spoor_atomic_file_open(&out, c->save_split, err)) == SPOOR_OK) {
-        fprintf(out.fp, "line,part\n");
-        for (size_t r = 0; r < ds->nrows; r++)
-            fprintf(out.fp, "%llu,%s\n", (unsigned long long)ds->line[r], part[r]);
-        st = spoor_atomic_file_commit(&out, err);
+    struct spoor_report *rep = spoor_report_new("split");
+    static const struct spoor_sheet_col cols[] = {{"line", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},
+                                                  {"part", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY}};
+    struct spoor_sheet *sh = spoor_report_table(rep, "split", SPOOR_FORMATS_ALL, cols, 2);
+    spoor_sheet_reserve(sh, ds->nrows);
+    for (size_t r = 0; r < ds->nrows; r++) {
+        spoor_sheet_count(sh, ds->line[r]);
+        if (part[r])
+            spoor_sheet_name(sh, part[r]);
+        else
+            spoor_sheet_null(sh);
     }
+    st = spoor_report_save(rep, c->save_split, SPOOR_FORMAT_CSV, 1, err);
+    spoor_report_free(rep);
     free(part);
     spoor_split_free(&val);
     return st;
@@ -389,9 +397,12 @@ static int run(const struct cli *c, const char *path, const struct spoor_load_op
         fprintf(stderr, "spoor train: warning: logistic regression did not converge in %zu iterations (max |gradient| "
                         "%.2g); --max-iter raises the limit, a larger --l2 makes it easier\n",
                 model->log.iterations, model->log.final_gradient);
-    if (st == SPOOR_OK)
-        ml_report(stdout, c->json, how, train_ms, model, ds, s, 4);
-    else
+    if (st == SPOOR_OK) {
+        struct spoor_report *r = ml_report(how, train_ms, model, ds, s, 4);
+        st = spoor_report_write(stdout, r, c->format, 1, &err);
+        spoor_report_free(r);
+    }
+    if (st != SPOOR_OK)
         fprintf(stderr, "spoor train: %s\n", err.msg);
     for (size_t i = 0; i < 4; i++)
         spoor_metrics_free(&s[i].m);

@@ -4,7 +4,7 @@
 #include "load_args.h"
 #include "ml/model_json.h"
 #include "output_guard.h"
-#include "spoor/json_out.h"
+#include "spoor/report.h"
 #include "spoor/text_table.h"
 
 #include <getopt.h>
@@ -85,16 +85,6 @@ int ml_model_dataset_load(const char *cmd, const char *model_path, const char *p
     return code;
 }
 
-bool ml_format_choice(const char *cmd, const char *arg, const char *first, const char *second_name, bool *second)
-{
-    if (strcmp(arg, first) != 0 && strcmp(arg, second_name) != 0) {
-        fprintf(stderr, "spoor %s: --format '%s': expected %s or %s\n", cmd, arg, first, second_name);
-        return false;
-    }
-    *second = strcmp(arg, second_name) == 0;
-    return true;
-}
-
 enum { OPT_GROUP = 1, OPT_FORMAT };
 
 int ml_model_command_main(const struct ml_model_command *c, int argc, char **argv)
@@ -109,7 +99,7 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
     load_args_init(&opts);
     opts.progress = false;
     const char *group = NULL, *output = NULL;
-    bool second = false;
+    enum spoor_output_format format = c->formats[0];
     int code;
     while ((code = cli_getopt(c->name, argc, argv, "o:h", longs, NULL)) != -1) {
         if (code == CLI_BAD_OPTION)
@@ -127,7 +117,7 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
             output = optarg;
         else if (code == OPT_GROUP && c->with_group)
             group = optarg;
-        else if (code == OPT_FORMAT && !ml_format_choice(c->name, optarg, c->formats[0], c->formats[1], &second))
+        else if (code == OPT_FORMAT && !spoor_format_parse(c->name, optarg, c->formats, 2, &format))
             return 2;
         else if (code == OPT_GROUP) {
             fprintf(stderr, "spoor %s: unknown option '--group'; see 'spoor %s --help'\n", c->name, c->name);
@@ -144,104 +134,122 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
     struct spoor_dataset *ds = NULL;
     code = ml_model_dataset_load(c->name, argv[optind], argv[optind + 1], c->with_label, group, &opts, &m, &ds);
     if (!code)
-        code = c->run(m, ds, group, second, output);
+        code = c->run(m, ds, group, format, output);
     spoor_dataset_free(ds);
     spoor_model_free(m);
     return code;
 }
 
-static void str(FILE *out, const char *s) { spoor_json_write_string(out, s, strlen(s)); }
-
 /* How an iterative fit of the saved model ended (logistic regression). */
 static bool has_fit(const struct spoor_model *fit) { return fit && fit->kind == SPOOR_MODEL_LOGISTIC; }
 
-static void report_json(FILE *out, const char *how, double train_ms, const struct spoor_model *fit,
-                        const struct spoor_dataset *ds, const struct ml_scored *s, size_t n)
+#define TABLE_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE)
+#define JSON_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON)
+
+/* What was scored and how, and how the training went: lines for a table,
+ * members for JSON. */
+static void report_head(struct spoor_report *r, const char *how, double train_ms, const struct spoor_model *fit,
+                        const struct spoor_dataset *ds)
 {
-    fprintf(out, "{\"evaluation\": ");
-    str(out, how);
-    if (train_ms >= 0)
-        fprintf(out, ", \"train_ms\": %.3f", train_ms);
-    if (has_fit(fit))
-        fprintf(out,
-                ", \"fit\": {\"iterations\": %zu, \"final_loss\": %.9g, \"final_gradient\": %.3g, \"converged\": %s}",
-                fit->log.iterations, fit->log.final_loss, fit->log.final_gradient,
-                fit->log.converged ? "true" : "false");
-    fprintf(out, ", \"classes\": [");
-    for (size_t c = 0; c < ds->nclasses; c++) {
-        fputs(c ? ", " : "", out);
-        str(out, ds->class_names[c]);
+    char *lines = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&lines, &len);
+    if (f) {
+        fputs(how, f);
+        if (train_ms >= 0)
+            fprintf(f, "\nthe saved model trained in %.1f ms", train_ms);
+        if (has_fit(fit))
+            fprintf(f, "\n%s in %zu L-BFGS iterations: final loss %.6g (mean cross-entropy + L2), max |gradient| %.2g",
+                    fit->log.converged ? "converged" : "NOT converged", fit->log.iterations, fit->log.final_loss,
+                    fit->log.final_gradient);
+        fclose(f);
     }
-    fprintf(out, "],\n \"methods\": [");
-    for (size_t i = 0; i < n; i++) {
-        const struct spoor_metrics *m = &s[i].m;
-        fprintf(out, "%s\n  {\"method\": \"%s\", \"role\": \"%s\", \"rows\": %zu, \"accuracy\": %.6f, \"macro_f1\": %.6f,",
-                i ? "," : "", s[i].name, i ? "baseline" : "model", m->n, m->accuracy, m->macro_f1);
-        fprintf(out, " \"recall\": [");
-        for (size_t c = 0; c < m->k; c++)
-            fprintf(out, "%s%.6f", c ? ", " : "", m->recall[c]);
-        fprintf(out, "], \"confusion\": [");
-        for (size_t c = 0; c < m->k; c++) {
-            fprintf(out, "%s[", c ? ", " : "");
-            for (size_t o = 0; o < m->k; o++)
-                fprintf(out, "%s%zu", o ? ", " : "", m->confusion[c * m->k + o]);
-            fputc(']', out);
-        }
-        fprintf(out, "]}");
+    spoor_sheet_title(spoor_report_rows(r, "evaluation", 0, TABLE_ONLY), "%s", lines ? lines : how);
+    free(lines);
+    struct spoor_sheet *p = spoor_report_props(r, NULL, JSON_ONLY);
+    spoor_sheet_prop(p, "evaluation", SPOOR_CU_NONE, 0);
+    spoor_sheet_text(p, how);
+    if (train_ms >= 0) {
+        spoor_sheet_prop(p, "train_ms", SPOOR_CU_NONE, 3);
+        spoor_sheet_float(p, train_ms);
     }
-    fprintf(out, "\n]}\n");
+    if (has_fit(fit)) {
+        struct spoor_sheet *log = spoor_sheet_props_new();
+        spoor_sheet_prop(log, "iterations", SPOOR_CU_COUNT, 0);
+        spoor_sheet_count(log, fit->log.iterations);
+        spoor_sheet_prop(log, "final_loss", SPOOR_CU_NONE, SPOOR_DIGITS_SIG(9));
+        spoor_sheet_float(log, fit->log.final_loss);
+        spoor_sheet_prop(log, "final_gradient", SPOOR_CU_NONE, SPOOR_DIGITS_SIG(3));
+        spoor_sheet_float(log, fit->log.final_gradient);
+        spoor_sheet_prop(log, "converged", SPOOR_CU_NONE, 0);
+        spoor_sheet_bool(log, fit->log.converged);
+        spoor_sheet_prop(p, "fit", SPOOR_CU_NONE, 0);
+        spoor_sheet_sheet(p, log);
+    }
+    struct spoor_sheet *classes = spoor_sheet_list_new(SPOOR_CU_NONE, 0);
+    for (size_t c = 0; c < ds->nclasses; c++)
+        spoor_sheet_name(classes, ds->class_names[c]);
+    spoor_sheet_prop(p, "classes", SPOOR_CU_NONE, 0);
+    spoor_sheet_sheet(p, classes);
 }
 
-void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_model *fit,
-               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n)
+/* Every method's scores: a table's, or JSON's with recall and the confusion matrix. */
+static void report_methods(struct spoor_report *r, const struct ml_scored *s, size_t n, bool json)
 {
-    if (json) {
-        report_json(out, how, train_ms, fit, ds, s, n);
-        return;
-    }
-    fprintf(out, "%s\n", how);
-    if (train_ms >= 0)
-        fprintf(out, "the saved model trained in %.1f ms\n", train_ms);
-    if (has_fit(fit))
-        fprintf(out, "%s in %zu L-BFGS iterations: final loss %.6g (mean cross-entropy + L2), max |gradient| %.2g\n",
-                fit->log.converged ? "converged" : "NOT converged", fit->log.iterations, fit->log.final_loss,
-                fit->log.final_gradient);
-    fputc('\n', out);
-    const char *h[] = {"method", "", "rows", "accuracy", "macro-F1"};
-    const bool right[] = {false, false, true, true, true};
-    struct spoor_text_table *t = spoor_text_table_new(5, h, right);
+    static const char *const table[] = {"method", "", "rows", "accuracy", "macro-F1"};
+    static const char *const data[] = {"method", "role", "rows", "accuracy", "macro_f1", "recall", "confusion"};
+    struct spoor_sheet *t = spoor_report_rows(r, "methods", json ? 7 : 5, json ? JSON_ONLY : TABLE_ONLY);
+    for (size_t c = 0; c < (json ? 7u : 5u); c++)
+        spoor_sheet_column(t, c, json ? data[c] : table[c], SPOOR_CU_NONE, json ? 6 : 4,
+                           c < 2 ? SPOOR_HINT_CATEGORY : c < 5 ? SPOOR_HINT_SERIES : SPOOR_HINT_NONE);
     for (size_t i = 0; i < n; i++) {
-        spoor_text_table_cell(t, "%s", s[i].name);
-        spoor_text_table_cell(t, "%s", i ? "baseline" : "model");
-        spoor_text_table_cell(t, "%zu", s[i].m.n);
-        spoor_text_table_cell(t, "%.4f", s[i].m.accuracy);
-        spoor_text_table_cell(t, "%.4f", s[i].m.macro_f1);
+        const struct spoor_metrics *m = &s[i].m;
+        spoor_sheet_name(t, s[i].name);
+        spoor_sheet_name(t, i ? "baseline" : "model");
+        spoor_sheet_count(t, m->n);
+        spoor_sheet_float(t, m->accuracy);
+        spoor_sheet_float(t, m->macro_f1);
+        if (!json)
+            continue;
+        struct spoor_sheet *recall = spoor_sheet_list_new(SPOOR_CU_NONE, 6), *confusion = spoor_sheet_list_new(0, 0);
+        for (size_t c = 0; c < m->k; c++) {
+            spoor_sheet_float(recall, m->recall[c]);
+            struct spoor_sheet *row = spoor_sheet_list_new(SPOOR_CU_COUNT, 0);
+            for (size_t o = 0; o < m->k; o++)
+                spoor_sheet_count(row, m->confusion[c * m->k + o]);
+            spoor_sheet_sheet(confusion, row);
+        }
+        spoor_sheet_sheet(t, recall);
+        spoor_sheet_sheet(t, confusion);
     }
-    spoor_text_table_print(t, out);
-    spoor_text_table_free(t);
+}
 
-    /* The model's confusion matrix: rows are true classes. */
+/* The model's confusion matrix for a table: rows are true classes. */
+static void report_confusion(struct spoor_report *r, const struct spoor_dataset *ds, const struct ml_scored *s)
+{
     const struct spoor_metrics *m = &s[0].m;
     size_t k = m->k;
-    const char **ch = spoor_xcalloc(k + 2, sizeof *ch);
-    bool *cr = spoor_xcalloc(k + 2, sizeof *cr);
-    ch[0] = "true \\ predicted";
+    struct spoor_sheet *t = spoor_report_rows(r, "confusion", k + 2, TABLE_ONLY);
+    spoor_sheet_title(t, "%s:", s[0].name);
+    spoor_sheet_column(t, 0, "true \\ predicted", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY);
+    for (size_t c = 0; c < k; c++)
+        spoor_sheet_column(t, c + 1, ds->class_names[c], SPOOR_CU_NONE, 0, SPOOR_HINT_SERIES);
+    spoor_sheet_column(t, k + 1, "recall", SPOOR_CU_NONE, 4, SPOOR_HINT_NONE);
     for (size_t c = 0; c < k; c++) {
-        ch[c + 1] = ds->class_names[c];
-        cr[c + 1] = true;
-    }
-    ch[k + 1] = "recall";
-    cr[k + 1] = true;
-    t = spoor_text_table_new(k + 2, ch, cr);
-    for (size_t c = 0; c < k; c++) {
-        spoor_text_table_cell(t, "%s", ds->class_names[c]);
+        spoor_sheet_name(t, ds->class_names[c]);
         for (size_t o = 0; o < k; o++)
-            spoor_text_table_cell(t, "%zu", m->confusion[c * k + o]);
-        spoor_text_table_cell(t, "%.4f", m->recall[c]);
+            spoor_sheet_count(t, m->confusion[c * k + o]);
+        spoor_sheet_float(t, m->recall[c]);
     }
-    fprintf(out, "\n%s:\n", s[0].name);
-    spoor_text_table_print(t, out);
-    spoor_text_table_free(t);
-    free(ch);
-    free(cr);
+}
+
+struct spoor_report *ml_report(const char *how, double train_ms, const struct spoor_model *fit,
+                               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n)
+{
+    struct spoor_report *r = spoor_report_new("evaluation");
+    report_head(r, how, train_ms, fit, ds);
+    report_methods(r, s, n, false);
+    report_methods(r, s, n, true);
+    report_confusion(r, ds, s);
+    return r;
 }

@@ -9,6 +9,7 @@
 
 #include "ml/dataset.h"
 #include "ml/metrics.h"
+#include "spoor/report.h"
 
 /* Splits "a,b,c" into a NULL-terminated array of copies (free with ml_list_free). */
 char **ml_list_split(const char *s, size_t *n);
@@ -28,17 +29,13 @@ int ml_model_dataset_load(const char *cmd, const char *model_path, const char *p
                           const char *group, const struct spoor_load_opts *opts, struct spoor_model **model,
                           struct spoor_dataset **ds);
 
-/* Checks --format ARG against its two choices; sets *second when it is the
- * second. Returns false after printing the error. */
-bool ml_format_choice(const char *cmd, const char *arg, const char *first, const char *second_name, bool *second);
-
 /* A command of the form `spoor CMD [options] MODEL DATASET` (eval, predict). */
 struct ml_model_command {
     const char *name, *usage;
-    const char *formats[2];         /* --format choices, the default first */
+    enum spoor_output_format formats[2]; /* --format choices, the default first */
     bool with_label, with_group;    /* the dataset needs the label; --group is accepted */
-    int (*run)(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group, bool second_format,
-               const char *output);
+    int (*run)(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group,
+               enum spoor_output_format format, const char *output);
 };
 
 /* Parses the options (the reading ones too), loads the model and the dataset
@@ -51,12 +48,12 @@ struct ml_scored {
     struct spoor_metrics m;
 };
 
-/* The evaluation: a table of every method (the model first, then the
- * baselines) and the model's confusion matrix and per-class recall; or the
- * same as one JSON object. `how` says which rows were scored and how;
+/* The evaluation as a report: a table of every method (the model first, then
+ * the baselines) and the model's confusion matrix and per-class recall; or
+ * the same as one JSON object. `how` says which rows were scored and how;
  * train_ms is the saved model's training time (< 0: not trained here); fit,
  * the model trained here (NULL: none), adds how its fit ended (logistic). */
-void ml_report(FILE *out, bool json, const char *how, double train_ms, const struct spoor_model *fit,
-               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n);
+struct spoor_report *ml_report(const char *how, double train_ms, const struct spoor_model *fit,
+                               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n);
 
 #endif

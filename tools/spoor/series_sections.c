@@ -3,8 +3,37 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+/* A section's sheet in the view's report, under its title. */
+static struct spoor_sheet *new_section(const struct series_view *v, const char *key, size_t ncols, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static struct spoor_sheet *new_section(const struct series_view *v, const char *key, size_t ncols, const char *fmt, ...)
+{
+    struct spoor_sheet *sh = spoor_report_rows(v->report, key, ncols, SPOOR_FORMATS_ALL);
+    char title[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(title, sizeof title, fmt, ap);
+    va_end(ap);
+    spoor_sheet_title(sh, "%s", title);
+    return sh;
+}
+
+/* Column c: numbers are spelled plainly in every format. */
+static void header(struct spoor_sheet *sh, size_t c, const char *name)
+{
+    spoor_sheet_column(sh, c, name, SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_NONE);
+}
+
+/* Column c with what it is to a chart. */
+static void column(struct spoor_sheet *sh, size_t c, const char *name, enum spoor_col_hint hint)
+{
+    spoor_sheet_column(sh, c, name, SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST, hint);
+}
 
 const char *const series_section_names[] = {"metrics",     "groups", "hour",     "weekday", "hour-weekday",
                                             "corr",        "pairs",  "resample", "headroom"};
@@ -23,70 +52,70 @@ static const char *offset_text(char *buf, size_t cap, int64_t ns)
     return buf;
 }
 
-static void moments_cells(struct sheet *sh, const struct spoor_moments *m)
+static void moments_cells(struct spoor_sheet *sh, const struct spoor_moments *m)
 {
-    sheet_count(sh, m->n);
-    sheet_number(sh, moments_mean(m));
-    sheet_number(sh, spoor_moments_std(m));
-    sheet_number(sh, m->n ? m->min : NAN);
-    sheet_number(sh, m->n ? m->max : NAN);
+    spoor_sheet_count(sh, m->n);
+    spoor_sheet_float(sh, moments_mean(m));
+    spoor_sheet_float(sh, spoor_moments_std(m));
+    spoor_sheet_float(sh, m->n ? m->min : NAN);
+    spoor_sheet_float(sh, m->n ? m->max : NAN);
 }
 
-static void moments_headers(struct sheet *sh, size_t first)
+static void moments_headers(struct spoor_sheet *sh, size_t first)
 {
     static const char *const h[] = {"count", "mean", "std", "min", "max"};
     for (size_t i = 0; i < 5; i++)
-        sheet_header(sh, first + i, h[i]);
+        header(sh, first + i, h[i]);
 }
 
-static struct sheet *metrics_sheet(const struct series_view *v)
+static struct spoor_sheet *metrics_sheet(const struct series_view *v)
 {
     const struct spoor_series *s = v->s;
-    struct sheet *sh = sheet_new("metrics", 8, "metrics: %" PRIu64 " rows (%" PRIu64 " without a time)", s->rows,
+    struct spoor_sheet *sh = new_section(v, "metrics", 8, "metrics: %" PRIu64 " rows (%" PRIu64 " without a time)", s->rows,
                                  s->rows_without_time);
-    sheet_header(sh, 0, "metric");
+    header(sh, 0, "metric");
     moments_headers(sh, 1);
-    sheet_header(sh, 6, "missing");
-    sheet_header(sh, 7, "non_numeric");
+    header(sh, 6, "missing");
+    header(sh, 7, "non_numeric");
     for (size_t k = 0; k < s->nmetrics; k++) {
-        sheet_text(sh, s->metrics[k].name);
+        spoor_sheet_text(sh, s->metrics[k].name);
         moments_cells(sh, &s->metrics[k].all);
-        sheet_count(sh, s->metrics[k].missing);
-        sheet_count(sh, s->metrics[k].non_numeric);
+        spoor_sheet_count(sh, s->metrics[k].missing);
+        spoor_sheet_count(sh, s->metrics[k].non_numeric);
     }
     return sh;
 }
 
 static const char *group_name(const char *g) { return g[0] ? g : "(none)"; }
 
-static struct sheet *groups_sheet(const struct series_view *v)
+static struct spoor_sheet *groups_sheet(const struct series_view *v)
 {
     const struct spoor_series *s = v->s;
-    struct sheet *sh = sheet_new("groups", 7, "per %s", v->group_field);
-    sheet_header(sh, 0, v->group_field);
-    sheet_header(sh, 1, "metric");
+    struct spoor_sheet *sh = new_section(v, "groups", 7, "per %s", v->group_field);
+    column(sh, 0, v->group_field, SPOOR_HINT_CATEGORY);
+    header(sh, 1, "metric");
     moments_headers(sh, 2);
     for (size_t g = 0; g < s->ngroups; g++)
         for (size_t k = 0; k < s->nmetrics; k++) {
-            sheet_text(sh, group_name(s->groups[g]));
-            sheet_text(sh, s->metrics[k].name);
+            spoor_sheet_text(sh, group_name(s->groups[g]));
+            spoor_sheet_text(sh, s->metrics[k].name);
             moments_cells(sh, &s->group_moments[g * s->nmetrics + k]);
         }
     return sh;
 }
 
 /* Means per hour (by_weekday false) or per weekday, summed from the hour x weekday cells. */
-static struct sheet *profile_sheet(const struct series_view *v, bool by_weekday)
+static struct spoor_sheet *profile_sheet(const struct series_view *v, bool by_weekday)
 {
     const struct spoor_series *s = v->s;
     char zone[24];
     offset_text(zone, sizeof zone, v->utc_offset_ns);
-    struct sheet *sh = by_weekday ? sheet_new("by_weekday", s->nmetrics + 2, "mean by weekday (%s)", zone)
-                                  : sheet_new("by_hour", s->nmetrics + 2, "mean by hour of day (%s)", zone);
-    sheet_header(sh, 0, by_weekday ? "weekday" : "hour");
-    sheet_header(sh, 1, "rows");
+    struct spoor_sheet *sh = by_weekday ? new_section(v, "by_weekday", s->nmetrics + 2, "mean by weekday (%s)", zone)
+                                  : new_section(v, "by_hour", s->nmetrics + 2, "mean by hour of day (%s)", zone);
+    column(sh, 0, by_weekday ? "weekday" : "hour", SPOOR_HINT_CATEGORY);
+    header(sh, 1, "rows");
     for (size_t k = 0; k < s->nmetrics; k++)
-        sheet_header(sh, k + 2, s->metrics[k].name);
+        column(sh, k + 2, s->metrics[k].name, SPOOR_HINT_SERIES);
     size_t nkeys = by_weekday ? 7 : 24, nother = by_weekday ? 24 : 7;
     for (size_t key = 0; key < nkeys; key++) {
         uint64_t rows = 0;
@@ -95,10 +124,10 @@ static struct sheet *profile_sheet(const struct series_view *v, bool by_weekday)
         if (!rows)
             continue;
         if (by_weekday)
-            sheet_text(sh, weekday_names[key]);
+            spoor_sheet_text(sh, weekday_names[key]);
         else
-            sheet_count(sh, key);
-        sheet_count(sh, rows);
+            spoor_sheet_count(sh, key);
+        spoor_sheet_count(sh, rows);
         for (size_t k = 0; k < s->nmetrics; k++) {
             struct spoor_bucket_sum b = {0, 0};
             for (size_t o = 0; o < nother; o++) {
@@ -106,28 +135,28 @@ static struct sheet *profile_sheet(const struct series_view *v, bool by_weekday)
                 b.n += s->hour_weekday[slot * s->nmetrics + k].n;
                 b.sum += s->hour_weekday[slot * s->nmetrics + k].sum;
             }
-            sheet_number(sh, mean_of(&b));
+            spoor_sheet_float(sh, mean_of(&b));
         }
     }
     return sh;
 }
 
-static struct sheet *hour_weekday_sheet(const struct series_view *v)
+static struct spoor_sheet *hour_weekday_sheet(const struct series_view *v)
 {
     const struct spoor_series *s = v->s;
     char zone[24];
-    struct sheet *sh = sheet_new("hour_weekday", 9, "mean by hour x weekday (%s)",
+    struct spoor_sheet *sh = new_section(v, "hour_weekday", 9, "mean by hour x weekday (%s)",
                                  offset_text(zone, sizeof zone, v->utc_offset_ns));
-    sheet_header(sh, 0, "metric");
-    sheet_header(sh, 1, "hour");
+    header(sh, 0, "metric");
+    header(sh, 1, "hour");
     for (size_t d = 0; d < 7; d++)
-        sheet_header(sh, d + 2, weekday_names[d]);
+        header(sh, d + 2, weekday_names[d]);
     for (size_t k = 0; k < s->nmetrics; k++)
         for (size_t h = 0; h < 24; h++) {
-            sheet_text(sh, s->metrics[k].name);
-            sheet_count(sh, h);
+            spoor_sheet_text(sh, s->metrics[k].name);
+            spoor_sheet_count(sh, h);
             for (size_t d = 0; d < 7; d++)
-                sheet_number(sh, mean_of(&s->hour_weekday[(d * 24 + h) * s->nmetrics + k]));
+                spoor_sheet_float(sh, mean_of(&s->hour_weekday[(d * 24 + h) * s->nmetrics + k]));
         }
     return sh;
 }
@@ -139,89 +168,89 @@ static double r_of(const struct spoor_series *s, size_t i, size_t j)
     return spoor_comoments_r(&s->comoments[(i < j ? i : j) * s->nmetrics + (i < j ? j : i)]);
 }
 
-static struct sheet *corr_sheet(const struct series_view *v)
+static struct spoor_sheet *corr_sheet(const struct series_view *v)
 {
     const struct spoor_series *s = v->s;
-    struct sheet *sh = sheet_new("corr", s->nmetrics + 1, "Pearson correlation (rows where both metrics hold a number)");
-    sheet_header(sh, 0, "metric");
+    struct spoor_sheet *sh = new_section(v, "corr", s->nmetrics + 1, "Pearson correlation (rows where both metrics hold a number)");
+    header(sh, 0, "metric");
     for (size_t k = 0; k < s->nmetrics; k++)
-        sheet_header(sh, k + 1, s->metrics[k].name);
+        header(sh, k + 1, s->metrics[k].name);
     for (size_t i = 0; i < s->nmetrics; i++) {
-        sheet_text(sh, s->metrics[i].name);
+        spoor_sheet_text(sh, s->metrics[i].name);
         for (size_t j = 0; j < s->nmetrics; j++)
-            sheet_number(sh, r_of(s, i, j));
+            spoor_sheet_float(sh, r_of(s, i, j));
     }
     return sh;
 }
 
-static struct sheet *pairs_sheet(const struct series_view *v)
+static struct spoor_sheet *pairs_sheet(const struct series_view *v)
 {
     const struct spoor_series *s = v->s;
-    struct sheet *sh = sheet_new("pairs", 4, "strongly correlated pairs (|r| > %g)", v->corr_threshold);
+    struct spoor_sheet *sh = new_section(v, "pairs", 4, "strongly correlated pairs (|r| > %g)", v->corr_threshold);
     static const char *const h[] = {"metric_a", "metric_b", "r", "rows"};
     for (size_t c = 0; c < 4; c++)
-        sheet_header(sh, c, h[c]);
+        header(sh, c, h[c]);
     for (size_t i = 0; i < s->nmetrics; i++)
         for (size_t j = i + 1; j < s->nmetrics; j++) {
             double r = r_of(s, i, j);
             if (!(fabs(r) > v->corr_threshold))
                 continue;
-            sheet_text(sh, s->metrics[i].name);
-            sheet_text(sh, s->metrics[j].name);
-            sheet_number(sh, r);
-            sheet_count(sh, s->comoments[i * s->nmetrics + j].n);
+            spoor_sheet_text(sh, s->metrics[i].name);
+            spoor_sheet_text(sh, s->metrics[j].name);
+            spoor_sheet_float(sh, r);
+            spoor_sheet_count(sh, s->comoments[i * s->nmetrics + j].n);
         }
     return sh;
 }
 
-static struct sheet *resample_sheet(const struct series_view *v)
+static struct spoor_sheet *resample_sheet(const struct series_view *v)
 {
     const struct spoor_series *s = v->s;
     bool grouped = v->group_field != NULL;
     size_t first = grouped ? 1 : 0;
-    struct sheet *sh = sheet_new("resample", s->nmetrics + 2 + first, "mean per %s", v->resample_text);
+    struct spoor_sheet *sh = new_section(v, "resample", s->nmetrics + 2 + first, "mean per %s", v->resample_text);
     if (grouped)
-        sheet_header(sh, 0, v->group_field);
-    sheet_header(sh, first, "start");
-    sheet_header(sh, first + 1, "rows");
+        column(sh, 0, v->group_field, SPOOR_HINT_CATEGORY);
+    column(sh, first, "start", SPOOR_HINT_TIME);
+    header(sh, first + 1, "rows");
     for (size_t k = 0; k < s->nmetrics; k++)
-        sheet_header(sh, first + 2 + k, s->metrics[k].name);
-    sh->time_offset_ns = v->utc_offset_ns;
-    sheet_reserve(sh, s->nbuckets);
+        column(sh, first + 2 + k, s->metrics[k].name, SPOOR_HINT_SERIES);
+    spoor_sheet_time_offset(sh, v->utc_offset_ns);
+    spoor_sheet_reserve(sh, s->nbuckets);
     for (size_t i = 0; i < s->nbuckets; i++) {
         const struct spoor_series_bucket *b = &s->buckets[i];
         if (grouped)
-            sheet_name(sh, group_name(s->groups[b->group]));
-        sheet_time(sh, b->start_ns);
-        sheet_count(sh, b->rows);
+            spoor_sheet_name(sh, group_name(s->groups[b->group]));
+        spoor_sheet_time(sh, b->start_ns);
+        spoor_sheet_count(sh, b->rows);
         for (size_t k = 0; k < s->nmetrics; k++)
-            sheet_number(sh, mean_of(&b->sums[k]));
+            spoor_sheet_float(sh, mean_of(&b->sums[k]));
     }
     return sh;
 }
 
-static void headroom_row(struct sheet *sh, const char *who, const struct spoor_moments *m, double target)
+static void headroom_row(struct spoor_sheet *sh, const char *who, const struct spoor_moments *m, double target)
 {
     double mean = moments_mean(m);
-    sheet_text(sh, who);
-    sheet_count(sh, m->n);
-    sheet_number(sh, mean);
-    sheet_number(sh, target);
-    sheet_number(sh, mean != 0 ? (mean - target) / mean : NAN);
+    spoor_sheet_text(sh, who);
+    spoor_sheet_count(sh, m->n);
+    spoor_sheet_float(sh, mean);
+    spoor_sheet_float(sh, target);
+    spoor_sheet_float(sh, mean != 0 ? (mean - target) / mean : NAN);
 }
 
-static struct sheet *headroom_sheet(const struct series_view *v)
+static struct spoor_sheet *headroom_sheet(const struct series_view *v)
 {
     const struct spoor_series *s = v->s;
     size_t k = 0;
     while (k < s->nmetrics && strcmp(s->metrics[k].name, v->target_metric))
         k++;
-    struct sheet *sh = sheet_new("headroom", 5, "headroom of %s to a target of %g: (mean - target) / mean",
+    struct spoor_sheet *sh = new_section(v, "headroom", 5, "headroom of %s to a target of %g: (mean - target) / mean",
                                  v->target_metric, v->target);
     static const char *const h[] = {"count", "mean", "target", "headroom"};
-    sheet_header(sh, 0, v->group_field ? v->group_field : "scope");
+    column(sh, 0, v->group_field ? v->group_field : "scope", SPOOR_HINT_CATEGORY);
     for (size_t c = 0; c < 4; c++)
-        sheet_header(sh, c + 1, h[c]);
+        header(sh, c + 1, h[c]);
     if (k == s->nmetrics)
         return sh;
     if (v->group_field)
@@ -231,7 +260,7 @@ static struct sheet *headroom_sheet(const struct series_view *v)
     return sh;
 }
 
-struct sheet *series_section_sheet(const struct series_view *v, enum series_section sec)
+struct spoor_sheet *series_section_sheet(const struct series_view *v, enum series_section sec)
 {
     switch (sec) {
     case SEC_METRICS:

@@ -2,7 +2,7 @@
 #ifndef SPOOR_SERIES_SECTIONS_H
 #define SPOOR_SERIES_SECTIONS_H
 
-#include "series_sheet.h"
+#include "spoor/report.h"
 #include "spoor/series.h"
 
 enum series_section {
@@ -22,6 +22,7 @@ extern const char *const series_section_names[];
 extern const size_t series_nsections;
 
 struct series_view {
+    struct spoor_report *report;  /* where the sections go */
     const struct spoor_series *s;
     const char *group_field;      /* NULL without --group */
     double corr_threshold;
@@ -31,7 +32,7 @@ struct series_view {
     int64_t utc_offset_ns;
 };
 
-/* The sheet of one section (a single bit). */
-struct sheet *series_section_sheet(const struct series_view *v, enum series_section sec);
+/* The sheet of one section (a single bit), added to the view's report. */
+struct spoor_sheet *series_section_sheet(const struct series_view *v, enum series_section sec);
 
 #endif

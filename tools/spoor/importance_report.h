@@ -1,9 +1,9 @@
-/* Printing a spoor importance report as a table, JSON or CSV, and the feature
- * correlation matrices as CSV. */
-#ifndef SPOOR_IMPORTANCE_PRINT_H
-#define SPOOR_IMPORTANCE_PRINT_H
+/* A spoor importance result as a report (a table, JSON or CSV of its own
+ * sheets each), and the feature correlation matrices as one. */
+#ifndef SPOOR_IMPORTANCE_REPORT_H
+#define SPOOR_IMPORTANCE_REPORT_H
 
-#include <stdio.h>
+#include "spoor/report.h"
 
 #include "ml/dataset.h"
 #include "ml/importance_run.h"
@@ -18,10 +18,8 @@ struct importance_view {
     size_t components;   /* PCA components listed */
 };
 
-void importance_print_table(FILE *out, const struct importance_view *v);
-void importance_print_json(FILE *out, const struct importance_view *v);
-void importance_print_csv(FILE *out, const struct importance_view *v);
+struct spoor_report *importance_report(const struct importance_view *v);
 /* An n x n matrix with the feature names as header row and first column. */
-void importance_print_matrix(FILE *out, const struct spoor_dataset *ds, const double *m);
+struct spoor_report *importance_matrix_report(const struct spoor_dataset *ds, const double *m);
 
 #endif
