@@ -3,10 +3,10 @@
  * (write_sqlite_encode.c), batches encoded on the load's workers
  * (write_sqlite_prepare.c), the indexes (write_sqlite_index.c) and the
  * lookups and meta (write_sqlite_lookups.c). */
-#ifndef SPOOR_OUT_WRITE_SQLITE_INTERNAL_H
-#define SPOOR_OUT_WRITE_SQLITE_INTERNAL_H
+#ifndef SPOOR_SQLITE_FILE_WRITE_SQLITE_INTERNAL_H
+#define SPOOR_SQLITE_FILE_WRITE_SQLITE_INTERNAL_H
 
-#include "out/sqlite_file.h"
+#include "sqlite_file/sqlite_file.h"
 #include "out/write_internal.h"
 #include "spoor/load.h"
 #include "spoor/resolve.h"

@@ -3,7 +3,7 @@
  * type (a number in a TEXT column becomes its text, a text that reads as a
  * number in an INTEGER or REAL column becomes that number). */
 #include "ops/strmatch.h"
-#include "out/write_sqlite_internal.h"
+#include "sqlite_file/write_sqlite_internal.h"
 
 #include <errno.h>
 #include <math.h>
