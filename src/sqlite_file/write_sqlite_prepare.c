@@ -115,7 +115,7 @@ int spoor_sqlite_writer_prepare(struct spoor_sqlite_writer *w, int worker, const
 {
     if (!sel)
         n = t->nrows;
-    if (!n)
+    if (!n || w->via)   /* through SQLite: every row in input order */
         return SPOOR_OK;
     pthread_mutex_lock(&w->mu);
     struct sqlw_encoder *e = bind_worker(w, worker, t);
