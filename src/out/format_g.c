@@ -13,7 +13,9 @@
  * wall (+70 %), 1.12 -> 2.08 s CPU; --resample 15min (100 K rows) 0.93 ->
  * 1.08 s wall (+16 %), 0.31 -> 0.38 s CPU. Only the series table formats
  * through here: CSV, JSON and spoor export spell floats shortest-round-trip
- * (wbuf_f64), so export and events are unaffected either way. */
+ * (wbuf_f64), so events and export --to csv, and attribute's bandwidth, are
+ * unaffected either way (on a 150 MB spoor gen trace, same runs: 0.51 /
+ * 0.47 / 0.91 s wall with it, +2 %, +4 %, -1 % without, noise). */
 #include "spoor/format_g.h"
 
 #include <math.h>
