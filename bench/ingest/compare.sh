@@ -3,7 +3,7 @@
 # one slower? For each reading command and input, RUNS rounds of old then new
 # (time_pair), and the median of new/old per round by wall and by CPU, with the
 # peak RSS of each. Used when a change touches the read path ("no command gets
-# slower"); the figures go in the README.
+# slower"); the figures go in docs/perf.md.
 #
 # usage: BASELINE=path/to/old/spoor bench/ingest/compare.sh
 # env:   SPOOR (the new build, default build/spoor)  BENCH_OUT  BENCH_SIZE_MB=210

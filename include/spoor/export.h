@@ -56,7 +56,7 @@ int spoor_sqlite_writer_write(struct spoor_sqlite_writer *w, const struct spoor_
  * rows sel[0..n) of t ahead of spoor_sqlite_writer_write(), which must then
  * get the same rows of the same t. Batches are written in input order, but
  * prepared in any order, in parallel. Worth it only with cores to spare:
- * spoor export prepares with more than two (docs/design.md). */
+ * spoor export prepares with more than two (docs/perf-notes.md, "SQLite export"). */
 int spoor_sqlite_writer_prepare(struct spoor_sqlite_writer *w, int worker, const struct spoor_table *t,
                                 const uint32_t *sel, size_t n);
 /* Writes the indexes, the schema, the lookups and meta, and closes. */

@@ -19,7 +19,7 @@
 
 enum spoor_input_kind { SPOOR_INPUT_PLAIN, SPOOR_INPUT_GZIP, SPOOR_INPUT_ZSTD };
 
-/* How an input's bytes divide into records (docs/design.md, "Records"). */
+/* How an input's bytes divide into records (docs/perf-notes.md, "Records"). */
 enum spoor_records {
     SPOOR_RECORDS_LINES,        /* one record per line (the default) */
     /* JSON lines whose strings may hold a raw newline: a line cut short
@@ -147,7 +147,7 @@ uint64_t spoor_cursor_progress(const struct spoor_cursor *c);
  * gzip: "truncated at byte N"), or NULL when the input ended cleanly.
  *
  * A gzip member's lines are delivered only once its CRC and length check out
- * (up to its first 4 MiB of output; see docs/design.md, "Reading"): those of
+ * (up to its first 4 MiB of output; see docs/perf-notes.md, "Reading"): those of
  * a member that fails are dropped and reported in the next chunk's `dropped`,
  * and reading goes on at the next member. Damage found in a larger member
  * after some of its lines went out is a hard error. */

@@ -8,7 +8,7 @@
  *
  * Queries on events push constraints down (ts ranges, name/cat/pid/tid
  * equality) and hand rows grouped for GROUP BY name / cat / cat, name; see
- * docs/design.md, "SQL". */
+ * docs/perf-notes.md, "SQL". */
 #ifndef SPOOR_SQL_H
 #define SPOOR_SQL_H
 
@@ -55,7 +55,7 @@ struct spoor_sql_run {
     FILE *out;
     long error_offset;      /* out: byte offset of an SQL error in the query, or -1 */
     /* Aggregate queries over events in a subset of SQL run natively on the
-     * columns, with SQLite's answer (docs/design.md, "SQL"); no_native
+     * columns, with SQLite's answer (docs/perf-notes.md, "SQL"); no_native
      * leaves every statement to SQLite. */
     bool no_native;
     /* Called (when set) after each statement with the path that ran it,

@@ -7,6 +7,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* Callers fill cells with counts and durations spelled by these. */
+#include "spoor/fmt_human.h"
+
 struct spoor_text_table;
 
 struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *headers,
@@ -40,10 +43,5 @@ void spoor_text_table_print_parts(const struct spoor_text_table *const *parts, s
 void spoor_text_table_print_head(struct spoor_text_table *t, FILE *out);
 void spoor_text_table_flush(struct spoor_text_table *t, FILE *out);
 void spoor_text_table_free(struct spoor_text_table *t);
-
-/* Formats n with thousands separators. */
-const char *spoor_fmt_count(char *buf, size_t cap, unsigned long long n);
-/* Formats a duration in ns with a human unit (ns, us, ms, s). */
-const char *spoor_fmt_duration(char *buf, size_t cap, double ns);
 
 #endif

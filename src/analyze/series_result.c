@@ -1,75 +1,14 @@
-/* The series run's life: the metric registry, and at the end the merge of every
- * worker's accumulators into the result, with metrics in input order and
- * groups sorted (digit runs compared as numbers: node2 before node10). */
-#include "analyze/series_run.h"
+/* Stage 3 of the series recipe (see series_internal.h): at the end, the
+ * totals reduce merged (series.c) and every worker's counts into the result,
+ * with metrics in input order and groups sorted (digit runs compared as
+ * numbers: node2 before node10), and the resample entries of every batch
+ * merged into one bucket per (group, time bucket). */
+#include "analyze/series_internal.h"
 #include "spoor/error.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct spoor_series_run *spoor_series_begin(const struct spoor_series_opts *opts, int threads)
-{
-    struct spoor_series_run *run = spoor_xcalloc(1, sizeof *run);
-    run->opts.has_group = opts->groups;
-    run->opts.listed = opts->metrics != NULL;
-    run->opts.profile = opts->profile;
-    run->opts.corr = opts->corr;
-    run->opts.resample_ns = opts->resample_ns;
-    run->opts.utc_offset_ns = opts->utc_offset_ns;
-    run->opts.profile_from_buckets =
-        opts->profile && opts->resample_ns > 0 && 3600000000000LL % opts->resample_ns == 0;
-    pthread_mutex_init(&run->mu, NULL);
-    run->metric_names = spoor_strpool_new();
-    run->groups = spoor_strpool_new();
-    for (size_t i = 0; i < opts->nmetrics; i++) {
-        spoor_strpool_intern(run->metric_names, opts->metrics[i], strlen(opts->metrics[i]));
-        run->nmetrics = spoor_strpool_count(run->metric_names) - 1;
-        run->rank = spoor_xrealloc(run->rank, run->nmetrics * sizeof *run->rank);
-        run->rank[run->nmetrics - 1] = (uint32_t)(run->nmetrics - 1); /* listed: the order given */
-    }
-    run->next_rank = (uint32_t)run->nmetrics;
-    run->nworkers = threads;
-    run->workers = spoor_xcalloc((size_t)threads, sizeof *run->workers);
-    series_buckets_init(&run->totals.buckets, 0);
-    return run;
-}
-
-uint32_t series_metric_id(struct spoor_series_run *run, const char *name, size_t len)
-{
-    if (!len)
-        return SERIES_NOT_METRIC;
-    uint32_t id = spoor_strpool_find(run->metric_names, name, len);
-    if (id != UINT32_MAX)
-        return id - 1;
-    if (run->opts.listed)
-        return SERIES_NOT_METRIC;
-    id = spoor_strpool_intern(run->metric_names, name, len);
-    run->nmetrics = id;
-    if (run->rank_cap < run->nmetrics) {
-        run->rank_cap = run->nmetrics * 2;
-        run->rank = spoor_xrealloc(run->rank, run->rank_cap * sizeof *run->rank);
-    }
-    run->rank[id - 1] = SERIES_NO_RANK;
-    return id - 1;
-}
-
-static void worker_free(struct series_worker *w)
-{
-    free(w->group_rows);
-    free(w->non_numeric);
-    free(w->view_id);
-    free(w->view_col);
-    free(w->view_n);
-    for (size_t k = 0; k < w->values_n; k++)
-        free(w->values[k]);
-    free(w->values);
-    free(w->gid_of_str);
-    free(w->local_of);
-    free(w->row_local);
-    free(w->local_gid);
-    free(w->local_bucket);
-}
 
 /* Natural order: runs of digits compare by value, the rest bytewise. */
 static int natural_cmp(const char *a, const char *b)
@@ -131,7 +70,7 @@ struct totals {
     struct spoor_comoments *comoments;
 };
 
-static void merge_workers(struct spoor_series_run *run, struct totals *t, struct spoor_series *out)
+static void merge_workers(const struct spoor_series_run *run, struct totals *t, struct spoor_series *out)
 {
     size_t m = t->m = run->nmetrics, g = t->g = spoor_strpool_count(run->groups);
     t->moments = spoor_xmalloc((g ? g : 1) * (m ? m : 1) * sizeof *t->moments);
@@ -273,8 +212,7 @@ static void profile_from_buckets(const struct spoor_series_run *run, struct tota
             } else {
                 sum = ob->sums[k];
             }
-            t->hour_weekday[slot * t->m + mo[k].id].n += sum.n;
-            t->hour_weekday[slot * t->m + mo[k].id].sum += sum.sum;
+            series_bucket_add(&t->hour_weekday[slot * t->m + mo[k].id], sum.n, sum.sum);
         }
     }
 }
@@ -332,8 +270,7 @@ static void fill_buckets(const struct spoor_series_run *run, struct totals *t, c
         ob->rows += b->rows[e];
         for (size_t k = 0; k < m; k++) {
             struct spoor_bucket_sum own = entry_sum(b, e, mo[k].id);
-            ob->sums[k].n += own.n;
-            ob->sums[k].sum += own.sum;
+            series_bucket_add(&ob->sums[k], own.n, own.sum);
         }
     }
     if (run->opts.profile_from_buckets)
@@ -344,7 +281,7 @@ static void fill_buckets(const struct spoor_series_run *run, struct totals *t, c
     free(a.group);
 }
 
-void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
+void series_result(const struct spoor_series_run *run, struct spoor_series *out)
 {
     memset(out, 0, sizeof *out);
     struct totals t;
@@ -394,16 +331,6 @@ void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
     free(go);
     free(mo);
     totals_free(&t);
-    for (int k = 0; k < run->nworkers; k++)
-        worker_free(&run->workers[k]);
-    series_partials_free(run);
-    series_totals_free(&run->totals);
-    free(run->workers);
-    free(run->rank);
-    spoor_strpool_free(run->metric_names);
-    spoor_strpool_free(run->groups);
-    pthread_mutex_destroy(&run->mu);
-    free(run);
 }
 
 void spoor_series_free(struct spoor_series *s)

@@ -1,9 +1,21 @@
-/* Dense ids for 64-bit keys (pids, pairs of ids): an open-addressing hash with
- * the last key remembered, since consecutive rows mostly repeat it. */
+/* The summary's two containers, below its flow (see summary_internal.h):
+ * called by every stage, they call none. Dense ids for 64-bit keys (pids,
+ * pairs of ids): an open-addressing hash with the last key remembered, since
+ * consecutive rows mostly repeat it; and arrays grown zeroed to an index. */
 #include "summary_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+void summary_grow_to(void **v, size_t *cap, size_t need, size_t size)
+{
+    size_t n = *cap ? *cap * 2 : 8;
+    while (n <= need)
+        n *= 2;
+    *v = spoor_xrealloc(*v, n * size);
+    memset((char *)*v + *cap * size, 0, (n - *cap) * size);
+    *cap = n;
+}
 
 static size_t slot_of(uint64_t key, size_t mask) { return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & mask; }
 

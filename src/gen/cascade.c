@@ -5,7 +5,7 @@
  * preset as it is written. */
 #include "spoor/gen_cascade.h"
 #include "gen/cascade_truth.h"
-#include "gen/rng.h"
+#include "util/rng.h"
 #include "spoor/atomic_file.h"
 
 #include <inttypes.h>
@@ -45,7 +45,7 @@ struct gen {
     struct spoor_gen_cascade_result *res;
     FILE *out;
     bool pylog;
-    struct gen_rng times, faults;
+    struct spoor_rng times, faults;
     struct entity ent[(1 + MAX_TRANSFERS) * WINDOW];
     size_t nent;
     struct record rec[(1 + MAX_TRANSFERS) * WINDOW * MAX_RECORDS_PER_ENTITY];
@@ -57,7 +57,7 @@ struct gen {
 static uint64_t placement(uint64_t index, uint64_t salt)
 {
     uint64_t x = index * 4 + salt;
-    return gen_splitmix64(&x);
+    return spoor_splitmix64(&x);
 }
 
 static void add_record(struct gen *g, uint32_t e, uint8_t stage, int64_t at)
@@ -75,15 +75,15 @@ static void add_records(struct gen *g, uint32_t e, const int64_t *at)
         if (at[s] != SPOOR_NULL)
             logged[n++] = s;
     int drop = -1;
-    if (g->o->faults && gen_rng_chance(&g->faults, 2))
-        drop = logged[gen_rng_range(&g->faults, 0, n - 1)];
+    if (g->o->faults && spoor_rng_chance(&g->faults, 2))
+        drop = logged[spoor_rng_range(&g->faults, 0, n - 1)];
     for (int i = 0; i < n; i++)
         if (logged[i] != drop)
             add_record(g, e, (uint8_t)logged[i], at[logged[i]]);
-    if (g->o->faults && gen_rng_chance(&g->faults, 2)) {
-        int s = logged[gen_rng_range(&g->faults, 0, n - 1)];
+    if (g->o->faults && spoor_rng_chance(&g->faults, 2)) {
+        int s = logged[spoor_rng_range(&g->faults, 0, n - 1)];
         if (s != drop)
-            add_record(g, e, (uint8_t)s, at[s] + gen_rng_range(&g->faults, 1, 5000));
+            add_record(g, e, (uint8_t)s, at[s] + spoor_rng_range(&g->faults, 1, 5000));
     }
 }
 
@@ -122,12 +122,12 @@ static void add_transfer(struct gen *g, const char *dataset, uint64_t i, int j, 
     /* The controller sometimes plans one mode and the transfer ends in another. */
     tr->planned = m == 5 ? "redundant" : m == 9 ? "remote" : tr->mode;
     int64_t tt[STAGES];
-    tt[0] = after + gen_rng_range(&g->times, 100, 20000);
-    tt[1] = tt[0] + gen_rng_range(&g->times, 1000, 100000);
-    tt[2] = tt[1] + gen_rng_range(&g->times, 1000, 2000000);
-    tt[3] = tt[2] + gen_rng_range(&g->times, 500, 300000);
+    tt[0] = after + spoor_rng_range(&g->times, 100, 20000);
+    tt[1] = tt[0] + spoor_rng_range(&g->times, 1000, 100000);
+    tt[2] = tt[1] + spoor_rng_range(&g->times, 1000, 2000000);
+    tt[3] = tt[2] + spoor_rng_range(&g->times, 500, 300000);
     if (tr->mode[1] == 'o') { /* local: only planned and finished are logged */
-        tt[3] = tt[0] + gen_rng_range(&g->times, 100, 5000);
+        tt[3] = tt[0] + spoor_rng_range(&g->times, 100, 5000);
         tt[1] = tt[2] = SPOOR_NULL;
     }
     add_records(g, x, tt);
@@ -142,10 +142,10 @@ static void add_task(struct gen *g, uint64_t i)
              placement(i, 1) & 0xffffffffu);
     uint32_t t = new_entity(g, false, name, (unsigned)(p / 4 % o->hosts), (unsigned)(p / 64 % o->workers));
     int64_t at[STAGES];
-    at[0] = 1000000000000 + (int64_t)i * 20000 + gen_rng_range(&g->times, 0, 19999);
-    at[1] = at[0] + gen_rng_range(&g->times, 1000, 50000);
-    at[2] = at[1] + gen_rng_range(&g->times, 0, 200000);
-    at[3] = at[2] + gen_rng_range(&g->times, 10000, 5000000);
+    at[0] = 1000000000000 + (int64_t)i * 20000 + spoor_rng_range(&g->times, 0, 19999);
+    at[1] = at[0] + spoor_rng_range(&g->times, 1000, 50000);
+    at[2] = at[1] + spoor_rng_range(&g->times, 0, 200000);
+    at[3] = at[2] + spoor_rng_range(&g->times, 10000, 5000000);
     add_records(g, t, at);
     /* About half the outputs go to one worker, an eighth to a second one too. */
     uint64_t q = placement(i, 2);
@@ -219,7 +219,7 @@ static void flush_window(struct gen *g, struct cascade_truth *truth[2])
 {
     qsort(g->rec, g->nrec, sizeof *g->rec, by_time);
     for (size_t i = 0; i < g->nrec; i++) {
-        if (g->o->faults && gen_rng_range(&g->faults, 0, 999) == 0)
+        if (g->o->faults && spoor_rng_range(&g->faults, 0, 999) == 0)
             write_bad_line(g);
         write_record(g, &g->rec[i]);
         struct entity *e = &g->ent[g->rec[i].entity];
@@ -283,8 +283,8 @@ int spoor_gen_cascade_write(const char *path, const struct spoor_gen_cascade_opt
     g->res = result;
     size_t len = strlen(path);
     g->pylog = len >= 4 && !strcmp(path + len - 4, ".log");
-    gen_rng_seed(&g->times, o.seed);
-    gen_rng_seed(&g->faults, o.seed ^ 0x5eedfa17u);
+    spoor_rng_seed(&g->times, o.seed);
+    spoor_rng_seed(&g->faults, o.seed ^ 0x5eedfa17u);
     struct spoor_atomic_file out = {0};
     int st = spoor_atomic_file_open(&out, path, err);
     if (st == SPOOR_OK) {

@@ -7,7 +7,7 @@
 #include "spoor/atomic_file.h"
 #include "gen/metrics_truth.h"
 #include "gen/out.h"
-#include "gen/rng.h"
+#include "util/rng.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -71,16 +71,16 @@ static int put_time(char *p, int64_t s, enum spoor_gen_time f)
 }
 
 /* One sample of every metric for a node at a time, in 1/256 units. */
-static void sample(struct gen_rng *r, int node, int64_t s, int64_t *k)
+static void sample(struct spoor_rng *r, int node, int64_t s, int64_t *k)
 {
     int64_t day = s / 86400, hour = s % 86400 / 3600;
     bool weekend = (day + 3) % 7 >= 5;
-    int64_t cpu = 2 * (24 + (node % 5) * 12 + diurnal[hour] - (weekend ? 24 : 0)) + gen_rng_range(r, -16, 16);
+    int64_t cpu = 2 * (24 + (node % 5) * 12 + diurnal[hour] - (weekend ? 24 : 0)) + spoor_rng_range(r, -16, 16);
     k[0] = cpu < 0 ? 0 : cpu > 256 ? 256 : cpu;
-    k[1] = 256 * (4000 + 500 * (node % 8)) + gen_rng_range(r, 0, 256 * 200);
-    k[2] = 8 * k[0] + gen_rng_range(r, 0, 255);
-    k[3] = gen_rng_range(r, 0, 256 * 50);
-    k[4] = 256 * 300 - 64 * k[0] + gen_rng_range(r, 0, 1024);
+    k[1] = 256 * (4000 + 500 * (node % 8)) + spoor_rng_range(r, 0, 256 * 200);
+    k[2] = 8 * k[0] + spoor_rng_range(r, 0, 255);
+    k[3] = spoor_rng_range(r, 0, 256 * 50);
+    k[4] = 256 * 300 - 64 * k[0] + spoor_rng_range(r, 0, 1024);
 }
 
 static int put_row(char *p, const struct spoor_gen_metrics_opts *o, int64_t s, int node, const int64_t *k,
@@ -156,8 +156,8 @@ int spoor_gen_metrics_write(const char *path, const struct spoor_gen_metrics_opt
         w.buf[w.len++] = '\n';
     }
     struct gen_metrics_truth *truth = o->truth ? gen_metrics_truth_new(o->nodes) : NULL;
-    struct gen_rng r;
-    gen_rng_seed(&r, o->seed);
+    struct spoor_rng r;
+    spoor_rng_seed(&r, o->seed);
     uint64_t bad_every = o->bad_lines ? o->rows / (o->bad_lines + 1) + 1 : 0;
     uint64_t missing_per_2_32 = (uint64_t)(o->missing * 4294967296.0);
     for (uint64_t row = 0; row < o->rows && rc == 0; row++) {
@@ -172,8 +172,8 @@ int spoor_gen_metrics_write(const char *path, const struct spoor_gen_metrics_opt
         bool absent[GEN_METRICS] = {0}, text[GEN_METRICS] = {0};
         sample(&r, node, s, k);
         for (int m = 0; m < GEN_METRICS && missing_per_2_32; m++)
-            if ((gen_rng_next(&r) >> 32) < missing_per_2_32) {
-                text[m] = gen_rng_next(&r) % 4 == 0;
+            if ((spoor_rng_next(&r) >> 32) < missing_per_2_32) {
+                text[m] = spoor_rng_next(&r) % 4 == 0;
                 absent[m] = !text[m];
             }
         w.len += (size_t)put_row(w.buf + w.len, o, s, node, k, absent, text);

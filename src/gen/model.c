@@ -66,13 +66,13 @@ static const char *const config_paths[CONFIG_FILES] = {
     "/usr/lib/python3/dist-packages/unet3d/__init__.py",
 };
 
-static void random_hash(struct gen_rng *r, char *dst, uint8_t *len)
+static void random_hash(struct spoor_rng *r, char *dst, uint8_t *len)
 {
-    uint64_t hi = gen_rng_next(r), lo = gen_rng_next(r);
+    uint64_t hi = spoor_rng_next(r), lo = spoor_rng_next(r);
     *len = (uint8_t)gen_fmt_u128(dst, hi, lo);
 }
 
-static void file_set(struct gen_file *f, struct gen_rng *r, const char *path, uint64_t size)
+static void file_set(struct gen_file *f, struct spoor_rng *r, const char *path, uint64_t size)
 {
     size_t n = strlen(path);
     if (n >= sizeof f->path)
@@ -89,11 +89,11 @@ void gen_model_init(struct gen_model *m, const struct spoor_gen_opts *opts)
     m->opts = *opts;
     if (m->opts.procs <= 0)
         m->opts.procs = 4;
-    gen_rng_seed(&m->rng, opts->seed);
-    struct gen_rng *r = &m->rng;
+    spoor_rng_seed(&m->rng, opts->seed);
+    struct spoor_rng *r = &m->rng;
     int procs = m->opts.procs;
 
-    snprintf(m->host_name, sizeof m->host_name, "node%02d", (int)gen_rng_range(r, 1, 64));
+    snprintf(m->host_name, sizeof m->host_name, "node%02d", (int)spoor_rng_range(r, 1, 64));
     random_hash(r, m->host_hash, &m->host_hash_len);
 
     m->ndataset = DATASET_FILES;
@@ -103,10 +103,10 @@ void gen_model_init(struct gen_model *m, const struct spoor_gen_opts *opts)
     char path[96];
     for (size_t i = 0; i < DATASET_FILES; i++) {
         snprintf(path, sizeof path, "/lus/datasets/unet3d/train/case_%05zu.npz", i);
-        file_set(&m->files[i], r, path, (uint64_t)gen_rng_range(r, 8, 140) << 20);
+        file_set(&m->files[i], r, path, (uint64_t)spoor_rng_range(r, 8, 140) << 20);
     }
     for (size_t i = 0; i < CONFIG_FILES; i++)
-        file_set(&m->files[DATASET_FILES + i], r, config_paths[i], (uint64_t)gen_rng_range(r, 200, 4000));
+        file_set(&m->files[DATASET_FILES + i], r, config_paths[i], (uint64_t)spoor_rng_range(r, 200, 4000));
     for (int p = 0; p < procs; p++) {
         snprintf(path, sizeof path, "/scratch/unet3d/ckpt/rank_%d.pt", p);
         file_set(&m->files[DATASET_FILES + CONFIG_FILES + p], r, path, 0);
@@ -116,7 +116,7 @@ void gen_model_init(struct gen_model *m, const struct spoor_gen_opts *opts)
 
     m->nthreads = (size_t)procs * THREADS_PER_PROC + KWORKERS;
     m->threads = spoor_xcalloc(m->nthreads, sizeof *m->threads);
-    int64_t base_pid = gen_rng_range(r, 20000, 60000);
+    int64_t base_pid = spoor_rng_range(r, 20000, 60000);
     size_t t = 0;
     for (int p = 0; p < procs; p++)
         for (int k = 0; k < THREADS_PER_PROC; k++, t++) {
@@ -129,7 +129,7 @@ void gen_model_init(struct gen_model *m, const struct spoor_gen_opts *opts)
         m->threads[t].proc = -1;
     }
     for (t = 0; t < m->nthreads; t++)
-        m->threads[t].clock_ns = gen_rng_range(r, 1, 2000) * US;
+        m->threads[t].clock_ns = spoor_rng_range(r, 1, 2000) * US;
     m->next_call_id = 1;
 }
 
@@ -163,23 +163,23 @@ static struct gen_event *push(struct gen_model *m, uint16_t kind)
      * trace 3.4-3.5:1 (one 128-bit value alone gives ~6.4:1). */
     if (m->opts.random_hashes && gen_kinds[kind].cls != GEN_CLASS_META) {
         e->random_args = true;
-        e->rid_hi = gen_rng_next(&m->rng);
-        e->rid_lo = gen_rng_next(&m->rng);
+        e->rid_hi = spoor_rng_next(&m->rng);
+        e->rid_lo = spoor_rng_next(&m->rng);
         for (int i = 0; i < GEN_DIGEST_WORDS; i++)
-            e->digest[i] = gen_rng_next(&m->rng);
+            e->digest[i] = spoor_rng_next(&m->rng);
     }
     return e;
 }
 
 static int64_t ceil_us(int64_t ns) { return (ns + US - 1) / US * US; }
 
-static void advance(struct gen_model *m, int64_t lo, int64_t hi) { m->now_ns += gen_rng_range(&m->rng, lo, hi); }
+static void advance(struct gen_model *m, int64_t lo, int64_t hi) { m->now_ns += spoor_rng_range(&m->rng, lo, hi); }
 
 static void span_open(struct gen_model *m, uint16_t kind)
 {
     /* A gap of at least 1 ns, then the next whole µs: a child starts >= 1 µs
      * after its parent, whose start is itself a whole µs. */
-    m->now_ns = ceil_us(m->now_ns + gen_rng_range(&m->rng, 50, 1500));
+    m->now_ns = ceil_us(m->now_ns + spoor_rng_range(&m->rng, 50, 1500));
     if (gen_kinds[kind].cls == GEN_CLASS_SYS)
         m->open_call = m->next_call_id++;
     m->open[m->depth].kind = kind;
@@ -261,7 +261,7 @@ static void sys_read(struct gen_model *m, const struct gen_file *f, int64_t size
     span_open(m, K_VFS_READ);
     span_open(m, K_EXT4_FILE_READ_ITER);
     span_open(m, K_PC_FILEMAP_GET_PAGES);
-    if (size > 0 && gen_rng_chance(&m->rng, 20)) {
+    if (size > 0 && spoor_rng_chance(&m->rng, 20)) {
         span_open(m, K_PC_SYNC_RA);
         submit_bio(m);
         advance(m, 20 * US, 300 * US); /* waiting for the disk */
@@ -305,7 +305,7 @@ static void sys_fsync(struct gen_model *m, const struct gen_file *f)
     span_open(m, K_VFS_FSYNC_RANGE);
     span_open(m, K_EXT4_SYNC_FILE);
     span_open(m, K_PC_WRITE_AND_WAIT);
-    int64_t bios = gen_rng_range(&m->rng, 1, 4);
+    int64_t bios = spoor_rng_range(&m->rng, 1, 4);
     for (int64_t b = 0; b < bios; b++)
         submit_bio(m);
     advance(m, 50 * US, 500 * US);
@@ -329,8 +329,8 @@ static const struct gen_file *fresh_file(struct gen_model *m)
     struct gen_file *f = &m->thread->fresh;
     char path[96];
     snprintf(path, sizeof path, "/lus/datasets/unet3d/train/case_%016llx.npz",
-             (unsigned long long)gen_rng_next(&m->rng));
-    file_set(f, &m->rng, path, (uint64_t)gen_rng_range(&m->rng, 8, 140) << 20);
+             (unsigned long long)spoor_rng_next(&m->rng));
+    file_set(f, &m->rng, path, (uint64_t)spoor_rng_range(&m->rng, 8, 140) << 20);
     return f;
 }
 
@@ -338,20 +338,20 @@ static void phase_load_batch(struct gen_model *m)
 {
     const struct gen_file *f = m->opts.random_hashes
                                    ? fresh_file(m)
-                                   : &m->files[gen_rng_range(&m->rng, 0, (int64_t)m->ndataset - 1)];
+                                   : &m->files[spoor_rng_range(&m->rng, 0, (int64_t)m->ndataset - 1)];
     span_open(m, K_APP_LOAD_BATCH);
     sys_openat(m, f);
-    if (gen_rng_chance(&m->rng, 30)) {
+    if (spoor_rng_chance(&m->rng, 30)) {
         think(m);
         sys_simple(m, K_SYS_LSEEK, K_EXT4_LLSEEK, f);
     }
-    int64_t reads = gen_rng_range(&m->rng, 2, 10);
-    int64_t chunk = (int64_t)4096 << gen_rng_range(&m->rng, 0, 8);
+    int64_t reads = spoor_rng_range(&m->rng, 2, 10);
+    int64_t chunk = (int64_t)4096 << spoor_rng_range(&m->rng, 0, 8);
     for (int64_t i = 0; i < reads; i++) {
         think(m);
         sys_read(m, f, chunk);
     }
-    if (gen_rng_chance(&m->rng, 50)) {
+    if (spoor_rng_chance(&m->rng, 50)) {
         think(m);
         sys_read(m, f, 0);
     }
@@ -362,7 +362,7 @@ static void phase_load_batch(struct gen_model *m)
 
 static void phase_read_config(struct gen_model *m)
 {
-    const struct gen_file *f = &m->files[m->ndataset + (size_t)gen_rng_range(&m->rng, 0, (int64_t)m->nconfig - 1)];
+    const struct gen_file *f = &m->files[m->ndataset + (size_t)spoor_rng_range(&m->rng, 0, (int64_t)m->nconfig - 1)];
     span_open(m, K_APP_READ_CONFIG);
     sys_openat(m, f);
     think(m);
@@ -379,7 +379,7 @@ static void phase_save_checkpoint(struct gen_model *m)
     const struct gen_file *f = &m->files[m->ndataset + m->nconfig + (size_t)m->thread->proc];
     span_open(m, K_APP_SAVE_CHECKPOINT);
     sys_openat(m, f);
-    int64_t writes = gen_rng_range(&m->rng, 2, 8);
+    int64_t writes = spoor_rng_range(&m->rng, 2, 8);
     for (int64_t i = 0; i < writes; i++) {
         think(m);
         sys_write(m, f, (int64_t)1 << 20);
@@ -394,16 +394,16 @@ static void phase_save_checkpoint(struct gen_model *m)
 /* Writeback and completions on a kworker: kernel events outside any call. */
 static void phase_kworker(struct gen_model *m)
 {
-    if (gen_rng_chance(&m->rng, 60)) {
+    if (spoor_rng_chance(&m->rng, 60)) {
         span_open(m, K_PC_WB_WORKFN);
         span_open(m, K_EXT4_WRITEPAGES);
-        int64_t bios = gen_rng_range(&m->rng, 1, 4);
+        int64_t bios = spoor_rng_range(&m->rng, 1, 4);
         for (int64_t b = 0; b < bios; b++)
             submit_bio(m);
         span_close(m);
         span_close(m);
     } else {
-        int64_t n = gen_rng_range(&m->rng, 1, 3);
+        int64_t n = spoor_rng_range(&m->rng, 1, 3);
         for (int64_t i = 0; i < n; i++)
             leaf(m, K_BLK_COMPLETE_REQUEST, 500, 6000);
     }
@@ -430,10 +430,10 @@ void gen_model_next_phase(struct gen_model *m)
     m->now_ns = t->clock_ns;
     if (t->proc < 0) {
         phase_kworker(m);
-        t->clock_ns = m->now_ns + gen_rng_range(&m->rng, 500 * US, 20 * MS);
+        t->clock_ns = m->now_ns + spoor_rng_range(&m->rng, 500 * US, 20 * MS);
         return;
     }
-    unsigned pick = (unsigned)(gen_rng_next(&m->rng) % 100);
+    unsigned pick = (unsigned)(spoor_rng_next(&m->rng) % 100);
     if (pick < 45)
         phase_load_batch(m);
     else if (pick < 75)
@@ -442,7 +442,7 @@ void gen_model_next_phase(struct gen_model *m)
         phase_read_config(m);
     else
         phase_save_checkpoint(m);
-    t->clock_ns = m->now_ns + gen_rng_range(&m->rng, 5 * US, 200 * US);
+    t->clock_ns = m->now_ns + spoor_rng_range(&m->rng, 5 * US, 200 * US);
 }
 
 void gen_model_count_threads(const struct gen_model *m, uint64_t *threads, uint64_t *processes)

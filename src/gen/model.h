@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "gen/fmt.h"
-#include "gen/rng.h"
+#include "util/rng.h"
 #include "spoor/gen.h"
 
 enum gen_class { GEN_CLASS_META, GEN_CLASS_APP, GEN_CLASS_SYS, GEN_CLASS_KERNEL };
@@ -75,7 +75,7 @@ enum { GEN_MAX_DEPTH = 8 };
 
 struct gen_model {
     struct spoor_gen_opts opts;
-    struct gen_rng rng;
+    struct spoor_rng rng;
     char host_name[16];
     char host_hash[GEN_FMT_U128_MAX];
     uint8_t host_hash_len;

@@ -1,5 +1,7 @@
 /* The public side of the checkpoint index: learning line numbers, writing
- * the sidecar after the first full scan, and building it on request. */
+ * the sidecar after the first full scan, and building it on request (a scan
+ * through a cursor of the planner, plan.c; the sidecar's path and format are
+ * index_file.c's). */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,11 +12,6 @@
 
 /* Fewer checkpoints split the input into too few parts to be worth a file. */
 enum { MIN_CHECKPOINTS = 2 };
-
-void spoor_index_path(const char *trace, char *out, size_t cap)
-{
-    snprintf(out, cap, "%s.spoor-idx", trace);
-}
 
 void spoor_input_note_line(struct spoor_input *in, uint64_t offset, uint64_t first_line)
 {

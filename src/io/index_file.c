@@ -54,6 +54,12 @@ static const char MAGIC[8] = {'S', 'P', 'O', 'O', 'R', 'I', 'D', 'X'};
 #define MAX_SIDECAR ((size_t)1 << 32)
 #define WINDOW 32768u
 
+/* Where the sidecar of a trace lives: beside it. */
+void spoor_index_path(const char *trace, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s.spoor-idx", trace);
+}
+
 static void put32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++)

@@ -1,4 +1,5 @@
-/* The index sidecar (TRACE.spoor-idx) on disk. Format in index_file.c. */
+/* The index sidecar (TRACE.spoor-idx, spoor_index_path) on disk. Format in
+ * index_file.c. */
 #ifndef SPOOR_IO_INDEX_FILE_H
 #define SPOOR_IO_INDEX_FILE_H
 

@@ -1,5 +1,5 @@
 /* Chunks of a plain file are mapped one window at a time, not copied: a
- * pread of every chunk cost 15 % of `spoor stats` (docs/design.md,
+ * pread of every chunk cost 15 % of `spoor stats` (docs/perf-notes.md,
  * "Reading"). A mapped file that shrinks raises SIGBUS on the next touch of
  * a page past its new end; this handler turns that into an error instead of
  * a crash. While a window is in use it is registered here; a SIGBUS inside

@@ -6,7 +6,7 @@
  * The bulk of a file is read through mapped windows under the SIGBUS guard
  * (plain chunks, compressed windows: map_guard.c); pread serves what is
  * small or must not meet zeros (sniffing, `spoor cat`, a fallback when every
- * guard is in use). docs/design.md, "Reading", has the figures. */
+ * guard is in use). docs/perf-notes.md, "Reading", has the figures. */
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>

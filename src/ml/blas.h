@@ -11,13 +11,18 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include "spoor/error.h"
+
 struct spoor_blas {
     __typeof__(cblas_dsyrk) *dsyrk;
     __typeof__(cblas_dgemv) *dgemv;
     __typeof__(LAPACKE_dsyevd) *dsyevd;
 };
 
-/* The functions, loaded once (thread-safe; util/dl.h). */
+/* Loads the functions once (thread-safe; util/dl.h): SPOOR_EIO, err naming
+ * the package to install, when the library or a function is missing. */
+int spoor_blas_load(struct spoor_error *err);
+/* The functions, after spoor_blas_load() succeeded. */
 const struct spoor_blas *spoor_blas(void);
 
 #endif

@@ -58,8 +58,12 @@ static bool standardise(const double *x, size_t nrows, size_t ncols, size_t j, d
     return !constant;
 }
 
-void spoor_corr_matrix(const double *x, size_t nrows, size_t ncols, bool spearman, double *r)
+int spoor_corr_matrix(const double *x, size_t nrows, size_t ncols, bool spearman, double *r,
+                      struct spoor_error *err)
 {
+    int rc = spoor_blas_load(err);
+    if (rc != SPOOR_OK)
+        return rc;
     double *ranks = NULL;
     if (spearman) {
         ranks = spoor_xmalloc((nrows * ncols + 1) * sizeof *ranks);
@@ -83,6 +87,7 @@ void spoor_corr_matrix(const double *x, size_t nrows, size_t ncols, bool spearma
     }
     free(z);
     free(ranks);
+    return SPOOR_OK;
 }
 
 void spoor_corr_ratio(const double *x, size_t nrows, size_t ncols, const int *label, int nclass, double *eta)

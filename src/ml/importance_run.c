@@ -67,7 +67,7 @@ static double *gather(const struct spoor_dataset *ds, const size_t *rows, size_t
 
 /* Feature correlation matrices and each feature's association with the target:
  * r for a number, the correlation ratio for classes. */
-static void run_corr(const struct spoor_dataset *ds, struct spoor_importance_report *r)
+static int run_corr(const struct spoor_dataset *ds, struct spoor_importance_report *r, struct spoor_error *err)
 {
     size_t n = ds->nrows, p = ds->nfeat, q = p + 1;
     double *xy = spoor_xmalloc((n * q + 1) * sizeof *xy), *m = spoor_xmalloc((q * q + 1) * sizeof *m);
@@ -75,9 +75,12 @@ static void run_corr(const struct spoor_dataset *ds, struct spoor_importance_rep
         memcpy(xy + i * q, ds->x + i * p, p * sizeof *xy);
         xy[i * q + p] = ds->y[i];
     }
+    int rc = SPOOR_OK;
     for (int spearman = 0; spearman < 2; spearman++) {
+        rc = spoor_corr_matrix(xy, n, q, spearman, m, err);
+        if (rc != SPOOR_OK)
+            break;
         double *matrix = spoor_xmalloc((p * p + 1) * sizeof *matrix), *target = new_scores(p);
-        spoor_corr_matrix(xy, n, q, spearman, m);
         for (size_t a = 0; a < p; a++) {
             memcpy(matrix + a * p, m + a * q, p * sizeof *matrix);
             target[a] = m[p * q + a];
@@ -85,7 +88,7 @@ static void run_corr(const struct spoor_dataset *ds, struct spoor_importance_rep
         *(spearman ? &r->spearman : &r->pearson) = matrix;
         r->score[spearman ? SPOOR_SCORE_SPEARMAN : SPOOR_SCORE_PEARSON] = target;
     }
-    if (r->classification) {
+    if (rc == SPOOR_OK && r->classification) {
         int *label = spoor_xmalloc((n + 1) * sizeof *label);
         for (size_t i = 0; i < n; i++)
             label[i] = (int)ds->cls[i];
@@ -97,6 +100,7 @@ static void run_corr(const struct spoor_dataset *ds, struct spoor_importance_rep
     }
     free(xy);
     free(m);
+    return rc;
 }
 
 /* Lasso on the number, or one-vs-rest on each class (|coefficients| summed;
@@ -258,8 +262,8 @@ int spoor_importance_run(const struct spoor_dataset *ds, const struct spoor_impo
         return spoor_fail(err, SPOOR_EUSAGE, "%s: the target %s has a single class", ds->path, ds->label_name);
     int rc = SPOOR_OK;
     if (o->methods & (SPOOR_IMP_CORR | SPOOR_IMP_PCA))
-        run_corr(ds, r);
-    if (o->methods & SPOOR_IMP_PCA)
+        rc = run_corr(ds, r, err);
+    if (rc == SPOOR_OK && (o->methods & SPOOR_IMP_PCA))
         rc = spoor_pca_from_corr(r->pearson, ds->nfeat, &r->pca, err);
     if (!(o->methods & SPOOR_IMP_CORR)) { /* computed only for PCA */
         free(r->score[SPOOR_SCORE_PEARSON]);

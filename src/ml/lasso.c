@@ -163,6 +163,9 @@ int spoor_lasso_cv(const double *x, size_t nrows, size_t ncols, const double *y,
     memset(out, 0, sizeof *out);
     if (nfolds < 2 || nrows < nfolds)
         return spoor_fail(err, SPOOR_EUSAGE, "lasso: cross-validation needs at least 2 folds and a row per fold");
+    int rc = spoor_blas_load(err);
+    if (rc != SPOOR_OK)
+        return rc;
     struct gram all;
     gram_build(x, nrows, ncols, y, fold, UINT32_MAX, &all);
     double alpha_max = 0;

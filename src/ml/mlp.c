@@ -18,7 +18,7 @@ struct net {
     size_t *offset;                 /* of each layer's w in the flat arrays (b follows) */
 };
 
-static void net_init(struct net *n, const size_t *width, size_t nwidth, struct gen_rng *rng)
+static void net_init(struct net *n, const size_t *width, size_t nwidth, struct spoor_rng *rng)
 {
     memset(n, 0, sizeof *n);
     n->nlayers = nwidth - 1;
@@ -90,7 +90,7 @@ static void trace_free(struct trace *t, const struct net *n)
 
 /* Forward with dropout, backward of the cross-entropy into n->grad; returns the loss. */
 static double sample_step(struct net *n, struct trace *t, const double *x, uint32_t label, double dropout,
-                          struct gen_rng *rng)
+                          struct spoor_rng *rng)
 {
     size_t L = n->nlayers;
     memcpy(t->act[0], x, n->layers[0].in * sizeof *x);
@@ -216,8 +216,8 @@ int mlp_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, 
     for (size_t h = 0; h < o->nhidden; h++)
         width[nwidth++] = o->hidden[h];
     width[nwidth++] = ds->nclasses;
-    struct gen_rng rng;
-    gen_rng_seed(&rng, o->seed);
+    struct spoor_rng rng;
+    spoor_rng_seed(&rng, o->seed);
     struct net n;
     net_init(&n, width, nwidth, &rng);
     struct trace t;

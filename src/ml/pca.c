@@ -8,6 +8,9 @@
 int spoor_pca_from_corr(const double *corr, size_t n, struct spoor_pca *out, struct spoor_error *err)
 {
     memset(out, 0, sizeof *out);
+    int rc = spoor_blas_load(err);
+    if (rc != SPOOR_OK)
+        return rc;
     double *a = spoor_xmalloc((n * n + 1) * sizeof *a), *w = spoor_xmalloc((n + 1) * sizeof *w);
     memcpy(a, corr, n * n * sizeof *a);
     lapack_int info = spoor_blas()->dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', (lapack_int)n, a, (lapack_int)n, w);

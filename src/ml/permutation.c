@@ -36,8 +36,8 @@ void spoor_permutation_importance(const double *x, size_t nrows, size_t ncols, c
     memcpy(work, x, nrows * ncols * sizeof *work);
     predict(ctx, work, nrows, ncols, SPOOR_ALL_COLUMNS, pred);
     *baseline = spoor_score(pred, y, nrows, classification);
-    struct gen_rng rng;
-    gen_rng_seed(&rng, seed);
+    struct spoor_rng rng;
+    spoor_rng_seed(&rng, seed);
     for (size_t j = 0; j < ncols; j++) {
         double drop_sum = 0; /* of baseline - score: exactly 0 when shuffling changes nothing */
         for (int r = 0; r < repeats; r++) {

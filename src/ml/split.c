@@ -46,7 +46,7 @@ static int split_from_flags(const size_t *rows, size_t n, const bool *test, stru
 
 /* Rows as positions 0..n-1 into `rows`, ordered as the strata will deal them:
  * per class (in class order), shuffled within each class. */
-static size_t *strata_order(const struct spoor_dataset *ds, const size_t *rows, size_t n, struct gen_rng *rng,
+static size_t *strata_order(const struct spoor_dataset *ds, const size_t *rows, size_t n, struct spoor_rng *rng,
                             size_t *starts, size_t nstrata)
 {
     size_t *pos = spoor_xcalloc(n + 1, sizeof *pos), k = 0;
@@ -68,8 +68,8 @@ int spoor_split_rows(const struct spoor_dataset *ds, const size_t *rows, size_t 
 {
     size_t n = nrows;
     size_t *v = all_rows(ds, rows, &n);
-    struct gen_rng rng;
-    gen_rng_seed(&rng, seed);
+    struct spoor_rng rng;
+    spoor_rng_seed(&rng, seed);
     size_t ns = strata_count(ds);
     size_t *starts = spoor_xcalloc(ns + 1, sizeof *starts);
     size_t *pos = strata_order(ds, v, n, &rng, starts, ns);
@@ -130,8 +130,8 @@ int spoor_split_holdout(const struct spoor_dataset *ds, const size_t *rows, size
     size_t *order = spoor_xcalloc(ng + 1, sizeof *order);
     for (size_t i = 0; i < ng; i++)
         order[i] = groups[i];
-    struct gen_rng rng;
-    gen_rng_seed(&rng, seed);
+    struct spoor_rng rng;
+    spoor_rng_seed(&rng, seed);
     ml_shuffle(&rng, order, ng);
     size_t *rows_of = spoor_xcalloc(ds->ngroups + 1, sizeof *rows_of);
     for (size_t i = 0; i < n; i++)
@@ -180,8 +180,8 @@ int spoor_folds_kfold(const struct spoor_dataset *ds, const size_t *rows, size_t
     memset(out, 0, sizeof *out);
     size_t n = nrows;
     size_t *v = all_rows(ds, rows, &n);
-    struct gen_rng rng;
-    gen_rng_seed(&rng, seed);
+    struct spoor_rng rng;
+    spoor_rng_seed(&rng, seed);
     size_t *fold_of = spoor_xcalloc(n + 1, sizeof *fold_of);
     size_t units = n;
     if (ds->group) {

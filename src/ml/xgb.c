@@ -75,8 +75,11 @@ int spoor_xgb_train(const double *x, size_t nrows, size_t ncols, const double *y
         return spoor_fail(err, SPOOR_EUSAGE, "xgboost: no rows or no features to train on");
     if (p->task == SPOOR_XGB_MULTICLASS && p->nclass < 2)
         return spoor_fail(err, SPOOR_EUSAGE, "xgboost: multi-class training needs at least 2 classes");
+    int rc = spoor_xgb_api_load(err);
+    if (rc != SPOOR_OK)
+        return rc;
     DMatrixHandle d;
-    int rc = make_dmatrix(x, nrows, ncols, &d, err);
+    rc = make_dmatrix(x, nrows, ncols, &d, err);
     if (rc != SPOOR_OK)
         return rc;
     float *yf = spoor_xmalloc(nrows * sizeof *yf);

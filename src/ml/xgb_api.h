@@ -6,6 +6,8 @@
 
 #include <xgboost/c_api.h>
 
+#include "spoor/error.h"
+
 struct spoor_xgb_api {
     __typeof__(XGBGetLastError) *XGBGetLastError;
     __typeof__(XGDMatrixCreateFromMat) *XGDMatrixCreateFromMat;
@@ -19,7 +21,10 @@ struct spoor_xgb_api {
     __typeof__(XGBoosterFree) *XGBoosterFree;
 };
 
-/* The functions, loaded once (thread-safe). */
+/* Loads the functions once (thread-safe; util/dl.h): SPOOR_EIO, err naming
+ * the package to install, when the library or a function is missing. */
+int spoor_xgb_api_load(struct spoor_error *err);
+/* The functions, after spoor_xgb_api_load() succeeded. */
 const struct spoor_xgb_api *spoor_xgb_api(void);
 
 #endif

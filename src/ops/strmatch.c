@@ -2,45 +2,12 @@
  * recent % or *: O(pattern x string) at worst, never exponential. */
 #include "ops/strmatch.h"
 
-size_t strmatch_utf8(const char *s, size_t len, unsigned *cp)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    unsigned c = u[0];
-    size_t n;
-    unsigned min;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    } else if ((c & 0xe0) == 0xc0) {
-        n = 2, c &= 0x1f, min = 0x80;
-    } else if ((c & 0xf0) == 0xe0) {
-        n = 3, c &= 0x0f, min = 0x800;
-    } else if ((c & 0xf8) == 0xf0) {
-        n = 4, c &= 0x07, min = 0x10000;
-    } else {
-        *cp = u[0];
-        return 1;
-    }
-    if (n > len)
-        goto invalid;
-    for (size_t i = 1; i < n; i++) {
-        if ((u[i] & 0xc0) != 0x80)
-            goto invalid;
-        c = (c << 6) | (u[i] & 0x3f);
-    }
-    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-        goto invalid;
-    *cp = c;
-    return n;
-invalid:
-    *cp = u[0];
-    return 1;
-}
+#include "util/utf8.h"
 
 static size_t char_len(const char *s, size_t len)
 {
     unsigned cp;
-    return strmatch_utf8(s, len, &cp);
+    return spoor_utf8_decode(s, len, &cp);
 }
 
 static char fold(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
@@ -98,11 +65,11 @@ static int glob_class(const char *p, size_t pn, size_t *pi, unsigned cp)
     bool first = true;
     while (i < pn && (p[i] != ']' || first)) {
         unsigned lo, hi;
-        i += strmatch_utf8(p + i, pn - i, &lo);
+        i += spoor_utf8_decode(p + i, pn - i, &lo);
         hi = lo;
         if (i + 1 < pn && p[i] == '-' && p[i + 1] != ']') {
             i++;
-            i += strmatch_utf8(p + i, pn - i, &hi);
+            i += spoor_utf8_decode(p + i, pn - i, &hi);
         }
         if (cp >= lo && cp <= hi)
             hit = true;
@@ -134,7 +101,7 @@ bool strmatch_glob(const char *p, size_t pn, const char *s, size_t sn)
             }
             if (c == '[') {
                 unsigned cp;
-                size_t n = strmatch_utf8(s + si, sn - si, &cp);
+                size_t n = spoor_utf8_decode(s + si, sn - si, &cp);
                 size_t after = pi + 1;
                 int hit = glob_class(p, pn, &after, cp);
                 if (hit < 0)

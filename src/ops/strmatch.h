@@ -12,7 +12,4 @@
 bool strmatch_like(const char *pat, size_t plen, const char *s, size_t slen, char escape);
 bool strmatch_glob(const char *pat, size_t plen, const char *s, size_t slen);
 
-/* Bytes in the UTF-8 character at s (1 for an invalid byte); *cp receives it. */
-size_t strmatch_utf8(const char *s, size_t len, unsigned *cp);
-
 #endif

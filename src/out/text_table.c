@@ -17,7 +17,7 @@ enum { SHORT = 16 };
  * malloc, not huge pages (util/huge_array.h): they are written once, in
  * order, so huge pages save no TLB misses, and each fresh 2 MiB page is
  * zeroed whole by the kernel at first touch, which cost a resample table's
- * output more than its formatting (see docs/design.md, "Series profiles"). */
+ * output more than its formatting (see docs/perf-notes.md, "Series profiles"). */
 struct spoor_text_table {
     size_t ncols;
     size_t *end;        /* per cell, row-major, headers first: its end in text */
@@ -277,32 +277,4 @@ void spoor_text_table_free(struct spoor_text_table *t)
     free(t->text);
     free(t->right);
     free(t);
-}
-
-const char *spoor_fmt_count(char *buf, size_t cap, unsigned long long n)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%llu", n);
-    size_t o = 0;
-    for (int i = 0; i < len && o + 2 < cap; i++) {
-        if (i && (len - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-    return buf;
-}
-
-const char *spoor_fmt_duration(char *buf, size_t cap, double ns)
-{
-    double a = ns < 0 ? -ns : ns;
-    if (a < 1e3)
-        snprintf(buf, cap, "%.0f ns", ns);
-    else if (a < 1e6)
-        snprintf(buf, cap, "%.2f us", ns / 1e3);
-    else if (a < 1e9)
-        snprintf(buf, cap, "%.2f ms", ns / 1e6);
-    else
-        snprintf(buf, cap, "%.3f s", ns / 1e9);
-    return buf;
 }

@@ -1,8 +1,9 @@
 /* JSON values: numbers as numbers (NaN and infinities, which JSON lacks, as
  * null), strings escaped, with every invalid UTF-8 byte replaced by U+FFFD so
  * the output is always valid JSON. */
-#include "ops/strmatch.h"
 #include "out/write_internal.h"
+
+#include "util/utf8.h"
 
 static const char hex[] = "0123456789abcdef";
 
@@ -27,7 +28,7 @@ void json_text(struct wbuf *b, const char *s, size_t len)
         unsigned char c = (unsigned char)s[i];
         if (c >= 0x80) {
             unsigned cp;
-            size_t n = strmatch_utf8(s + i, len - i, &cp);
+            size_t n = spoor_utf8_decode(s + i, len - i, &cp);
             if (n == 1) { /* invalid: a lone byte >= 0x80 */
                 memcpy(d, "\xef\xbf\xbd", 3);
                 d += 3;

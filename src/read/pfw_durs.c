@@ -7,7 +7,7 @@
  * the unit is too coarse. Application events (steps, epochs) last anything,
  * so they are not used. */
 #include "read/pfw.h"
-#include "spoor/text_table.h"
+#include "spoor/fmt_human.h"
 
 #include <stdio.h>
 #include <stdlib.h>

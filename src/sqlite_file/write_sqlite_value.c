@@ -2,8 +2,9 @@
  * UTF-8, and a column's affinity converts what does not match its declared
  * type (a number in a TEXT column becomes its text, a text that reads as a
  * number in an INTEGER or REAL column becomes that number). */
-#include "ops/strmatch.h"
 #include "sqlite_file/write_sqlite_internal.h"
+
+#include "util/utf8.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,7 +19,7 @@ static bool utf8_valid(const char *s, size_t len)
             continue;
         }
         unsigned cp;
-        size_t n = strmatch_utf8(s + i, len - i, &cp);
+        size_t n = spoor_utf8_decode(s + i, len - i, &cp);
         if (n == 1)
             return false;
         i += n;
@@ -31,7 +32,7 @@ void sqlw_utf8_repair(struct wbuf *b, const char *s, size_t len)
     b->len = 0;
     for (size_t i = 0; i < len;) {
         unsigned cp;
-        size_t n = (unsigned char)s[i] < 0x80 ? 1 : strmatch_utf8(s + i, len - i, &cp);
+        size_t n = (unsigned char)s[i] < 0x80 ? 1 : spoor_utf8_decode(s + i, len - i, &cp);
         if (n == 1 && (unsigned char)s[i] >= 0x80)
             wbuf_put(b, "\xef\xbf\xbd", 3);
         else

@@ -2,25 +2,27 @@
 #include "util/dl.h"
 
 #include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
 
-void *spoor_dl_open(const char *library, const char *package)
+void *spoor_dl_open(const char *library, const char *package, struct spoor_error *err)
 {
     void *h = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        fprintf(stderr, "spoor: cannot load %s (%s); install %s\n", library, dlerror(), package);
-        exit(1);
-    }
+    if (!h)
+        spoor_fail(err, SPOOR_EIO, "cannot load %s (%s); install %s", library, dlerror(), package);
     return h;
 }
 
-void *spoor_dl_symbol(void *handle, const char *library, const char *name, const char *package)
+void *spoor_dl_symbol(void *handle, const char *library, const char *name, const char *package,
+                      struct spoor_error *err)
 {
     void *f = dlsym(handle, name);
-    if (!f) {
-        fprintf(stderr, "spoor: %s has no %s; install %s\n", library, name, package);
-        exit(1);
-    }
+    if (!f)
+        spoor_fail(err, SPOOR_EIO, "%s has no %s; install %s", library, name, package);
     return f;
+}
+
+int spoor_dl_once(pthread_once_t *once, void (*load)(void), const struct spoor_error *load_err,
+                  struct spoor_error *err)
+{
+    pthread_once(once, load);
+    return load_err->code == SPOOR_OK ? SPOOR_OK : spoor_fail(err, load_err->code, "%s", load_err->msg);
 }

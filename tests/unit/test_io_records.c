@@ -1,4 +1,4 @@
-/* Records other than lines (docs/design.md, "Records"): JSON lines whose
+/* Records other than lines (docs/perf-notes.md, "Records"): JSON lines whose
  * strings hold raw newlines are never cut between their lines, at any chunk
  * size, by a plain file's parts or a gzip stream; a JSON events document is
  * cut after events only and rewritten one event per line, the same at any

@@ -72,7 +72,7 @@ static int target_prepare(void *ctx, int worker, const struct spoor_table *batch
  * inflating, parsing and writing in input order, and encoding in input
  * order costs less, in CPU and wall time alike (1 M events: -10% and -14%
  * measured), than records built in per-batch buffers on one core and
- * spliced on another (docs/design.md, "SQLite export"). */
+ * spliced on another (docs/perf-notes.md, "SQLite export"). */
 static bool encodes_on_workers(const struct spoor_load_opts *opts)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -32,7 +32,7 @@ static const char help[] =
     "  --hosts N            hosts (default 4)\n"
     "  --workers N          workers per host (default 4)\n"
     "  --seed N             random seed for times and faults (default 1)\n"
-    "  --faults             drop or repeat a stage record of ~2%% of entities each, and\n"
+    "  --faults             drop or repeat a stage record of ~2% of entities each, and\n"
     "                       write a broken line every ~1000 lines\n"
     "  --top N              slowest entities listed in the truth (default 10)\n"
     "  --no-truth           do not write the truth sidecars\n"

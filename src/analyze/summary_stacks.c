@@ -1,11 +1,97 @@
-/* Streaming call stacks (see summary_internal.h). The sweep is the interval
- * engine's (src/ops/interval_stack.c) made incremental: the top of the stack
- * is the event the thread's time belongs to, `t` how far that time has been
- * handed out; an event's self time is final when it leaves the stack. */
+/* Stage 2 of the streaming summary (see summary_internal.h): the call stacks.
+ * Each thread's rows, as stage 1 hands them over, are put in start order in
+ * the thread's reorder and swept through its call stack: the sweep is the
+ * interval engine's (src/ops/interval_stack.c) made incremental: the top of
+ * the stack is the event the thread's time belongs to, `t` how far that time
+ * has been handed out; an event's self time is final when it leaves the
+ * stack. The rows go on to the unions (summary_unions.c): ordered, merged
+ * from every thread's reorder in one start order; per thread, into the
+ * thread's own unions as it sweeps them. */
 #include "summary_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The reorder (summary_internal.h) puts a thread's rows in start order by
+ * span_before, insertion from the end, since rows come nearly in order (a
+ * parent right after its descendants): a new row goes before every held row
+ * whose span is not before its own. Unbounded: held as they come, sorted once
+ * at the end. */
+static inline bool span_before(const struct nest_item *a, const struct nest_item *b)
+{
+    return a->start != b->start ? a->start < b->start : a->end > b->end;
+}
+
+/* A stable merge sort by span_before: rows of the same span keep their order. */
+static void sort_stable(struct nest_item *v, size_t n)
+{
+    struct nest_item *tmp = spoor_xmalloc(n * sizeof *tmp);
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi)
+                tmp[o++] = span_before(&v[b], &v[a]) ? v[b++] : v[a++];
+            while (a < mid)
+                tmp[o++] = v[a++];
+            while (b < hi)
+                tmp[o++] = v[b++];
+        }
+        memcpy(v, tmp, n * sizeof *v);
+    }
+    free(tmp);
+}
+
+/* The first row a cursor still needs. */
+static size_t first_needed(const struct reorder *r)
+{
+    return r->merging && r->merged < r->swept ? r->merged : r->swept;
+}
+
+/* Room for one more row: rows both cursors passed are dropped, or the
+ * buffer grows. */
+static void reorder_make_room(struct reorder *r)
+{
+    size_t first = first_needed(r);
+    if (first && first >= r->n / 2) {
+        /* room in front: the rows both cursors passed */
+        memmove(r->held, r->held + first, (r->n - first) * sizeof *r->held);
+        r->n -= first;
+        r->swept -= first;
+        r->merged -= r->merging ? first : 0;
+    } else {
+        r->cap = r->cap ? 2 * r->cap : 8; /* threads may be many and short */
+        r->held = spoor_xrealloc(r->held, r->cap * sizeof *r->held);
+    }
+}
+
+/* Holds x no earlier than `swept`; returns its place (before `merged`: it
+ * came too late for the merge). Inline: once a row. */
+static inline size_t reorder_hold(struct reorder *r, const struct nest_item *x)
+{
+    if (r->n == r->cap)
+        reorder_make_room(r);
+    size_t i = r->n++;
+    if (!r->unbounded)
+        for (; i > r->swept && !span_before(&r->held[i - 1], x); i--)
+            r->held[i] = r->held[i - 1];
+    r->held[i] = *x;
+    return i;
+}
+
+/* Unbounded: the rows not swept, in order. Held as they came: reversed, then
+ * sorted stably, the later row of a span comes first. */
+static void reorder_sort(struct reorder *r)
+{
+    struct nest_item *v = r->held + r->swept;
+    size_t n = r->n - r->swept;
+    for (size_t i = 0; i < n / 2; i++) {
+        struct nest_item x = v[i];
+        v[i] = v[n - 1 - i];
+        v[n - 1 - i] = x;
+    }
+    sort_stable(v, n);
+}
 
 /* Ordered, the rows not yet merged may fill this many windows: the threads'
  * rows interleave, so a row is further from its place in the one start order
@@ -39,7 +125,6 @@ struct call_stack {
 struct thread {
     struct mark swept;
     bool overflow;
-    struct thread_spans spans;  /* per thread only */
     struct call_stack stack;
 };
 
@@ -47,7 +132,8 @@ struct summary_nest {
     struct summary_keys ids;    /* thread keys */
     struct thread *threads;
     struct reorder *rows;       /* per thread */
-    size_t cap, rows_cap;
+    struct thread_spans *spans; /* per thread: its unions (per thread only) */
+    size_t cap, rows_cap, spans_cap;
     const struct summary_keys *unbounded;
     size_t window;
     bool ordered, overflow;
@@ -113,17 +199,6 @@ static void add_parent_pair(struct summary_acc *acc, uint32_t cat, uint32_t pare
     acc->parent_dur[l->last_pair - 1] += dur;
 }
 
-static void add_spans(struct thread_spans *s, const struct nest_item *x)
-{
-    thread_groups_add(&s->by_fn, x->fn, x->start, x->end);
-    if (x->file != SUMMARY_NO_GROUP)
-        thread_groups_add(&s->by_file, x->file, x->start, x->end);
-    if (x->io)
-        span_groups_add(&s->io, 0, x->start, x->end);
-    if (x->compute)
-        span_groups_add(&s->compute, 0, x->start, x->end);
-}
-
 static void sweep(struct call_stack *s, const struct nest_item *x, struct summary_acc *acc)
 {
     advance(s, x->start, acc);
@@ -160,7 +235,7 @@ static void sweep_thread(struct summary_nest *n, uint32_t id, size_t k, struct s
     for (; x < end; x++) {
         sweep(&s, x, acc);
         if (spans && x->event)
-            add_spans(&th->spans, x);
+            thread_spans_add(&n->spans[id], x);
     }
     th->stack = s;
     r->swept += k;
@@ -192,6 +267,7 @@ uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
     if (id == known) {
         summary_grow((void **)&n->threads, &n->cap, id, sizeof *n->threads);
         summary_grow((void **)&n->rows, &n->rows_cap, id, sizeof *n->rows);
+        summary_grow((void **)&n->spans, &n->spans_cap, id, sizeof *n->spans);
         n->threads[id].stack.t = INT64_MIN;
         n->rows[id].unbounded = summary_keys_find(n->unbounded, key) != SUMMARY_NO_GROUP;
         n->rows[id].merging = n->ordered && !n->overflow;
@@ -247,30 +323,10 @@ bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct
     return !n->overflow;
 }
 
-bool summary_nest_ordered(const struct summary_nest *n) { return n->ordered; }
-
-size_t summary_nest_count(const struct summary_nest *n) { return n->ids.n; }
-
-struct thread_spans *summary_nest_spans(struct summary_nest *n, size_t thread, uint64_t *key)
+bool summary_nest_threads(struct summary_nest *n, struct nest_threads *out)
 {
-    *key = n->ids.keys[thread];
-    return &n->threads[thread].spans;
-}
-
-void thread_groups_add(struct thread_groups *t, uint32_t group, int64_t start, int64_t end)
-{
-    span_groups_add(&t->local, summary_keys_id(&t->ids, group), start, end);
-}
-
-void thread_spans_free(struct thread_spans *t)
-{
-    struct thread_groups *groups[] = {&t->by_fn, &t->by_file};
-    for (size_t i = 0; i < sizeof groups / sizeof *groups; i++) {
-        summary_keys_free(&groups[i]->ids);
-        span_groups_free(&groups[i]->local);
-    }
-    span_groups_free(&t->io);
-    span_groups_free(&t->compute);
+    *out = (struct nest_threads){n->spans, n->ids.keys, n->ids.n};
+    return !n->ordered;
 }
 
 void summary_nest_free(struct summary_nest *n)
@@ -280,11 +336,12 @@ void summary_nest_free(struct summary_nest *n)
     for (size_t i = 0; i < n->rows_cap; i++)
         free(n->rows[i].held);
     free(n->rows);
-    for (size_t i = 0; i < n->cap; i++) {
+    for (size_t i = 0; i < n->cap; i++)
         free(n->threads[i].stack.v);
-        thread_spans_free(&n->threads[i].spans);
-    }
     free(n->threads);
+    for (size_t i = 0; i < n->spans_cap; i++)
+        thread_spans_free(&n->spans[i]);
+    free(n->spans);
     summary_keys_free(&n->ids);
     free(n);
 }
