@@ -1,4 +1,4 @@
-# spoor export --to sqlite writes the database file itself (src/sqlite_file/);
+# spoor export --to sqlite writes the database file itself (src/out/sqlite_file/);
 # --via-sqlite writes the same database through SQLite's own API (rows
 # inserted with their values bound, SQLite's affinities, CREATE INDEX). The
 # two are compared by querying both with sqlite3, not by their bytes: the

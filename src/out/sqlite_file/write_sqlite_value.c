@@ -2,7 +2,7 @@
  * UTF-8, and a column's affinity converts what does not match its declared
  * type (a number in a TEXT column becomes its text, a text that reads as a
  * number in an INTEGER or REAL column becomes that number). */
-#include "sqlite_file/write_sqlite_internal.h"
+#include "out/sqlite_file/write_sqlite_internal.h"
 
 #include "util/utf8.h"
 

@@ -7,7 +7,7 @@
  * appear batch by batch and the CREATE TABLE text must be the final one,
  * rows go to an untyped staging table first (values kept as bound) and
  * into events at the end. Slow (SQLite's insert path), for tests. */
-#include "sqlite_file/write_sqlite_internal.h"
+#include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/error.h"
 #include "spoor/export.h"
 

@@ -4,7 +4,7 @@
 #ifndef SPOOR_SQLITE_FILE_PAGES_H
 #define SPOOR_SQLITE_FILE_PAGES_H
 
-#include "sqlite_file/sqlite_file.h"
+#include "out/sqlite_file/sqlite_file.h"
 
 /* Hands out n consecutive page numbers (thread-safe); returns the first. */
 uint32_t sqlf_file_claim(struct sqlf_file *f, size_t n);

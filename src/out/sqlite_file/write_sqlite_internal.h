@@ -6,7 +6,7 @@
 #ifndef SPOOR_SQLITE_FILE_WRITE_SQLITE_INTERNAL_H
 #define SPOOR_SQLITE_FILE_WRITE_SQLITE_INTERNAL_H
 
-#include "sqlite_file/sqlite_file.h"
+#include "out/sqlite_file/sqlite_file.h"
 #include "out/write_internal.h"
 #include "spoor/load.h"
 #include "spoor/resolve.h"

@@ -2,7 +2,7 @@
  * kept per row as the rows stream by, sorted natively at the end (NULL
  * first, then by value, ties in rowid order, as SQLite orders index
  * entries) and packed into index b-trees, on two threads. */
-#include "sqlite_file/write_sqlite_internal.h"
+#include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/strpool.h"
 #include "util/huge_array.h"
 

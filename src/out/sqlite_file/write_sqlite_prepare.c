@@ -9,7 +9,7 @@
  * deferred columns and splices: header size, pre types, deferred types,
  * post types, then the bodies in the same order. Trailing NULLs are dropped
  * as a record drops them. */
-#include "sqlite_file/write_sqlite_internal.h"
+#include "out/sqlite_file/write_sqlite_internal.h"
 
 #include <stdlib.h>
 

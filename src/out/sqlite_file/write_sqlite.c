@@ -8,7 +8,7 @@
  * workers (write_sqlite_prepare.c), only what those could not encode.
  * At the end: the indexes from natively sorted keys, page 1 with the schema,
  * then the lookups and meta through SQLite. */
-#include "sqlite_file/write_sqlite_internal.h"
+#include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/error.h"
 #include "spoor/export.h"
 
