@@ -43,6 +43,10 @@ struct spoor_sqlite_writer;
 int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path, const char *name,
                              const char *const *columns, size_t ncolumns, const char *only_source,
                              struct spoor_error *err);
+/* Right after open: writes the same database through SQLite's own API
+ * instead (rows inserted, indexes made by CREATE INDEX; far slower), to
+ * check the file writer against (spoor export --via-sqlite). */
+int spoor_sqlite_writer_via_sqlite(struct spoor_sqlite_writer *w, struct spoor_error *err);
 /* Inserts rows sel[0..n) of t (all rows when sel is NULL) and t's lookups.
  * res gives file and host (NULL: they are null). */
 int spoor_sqlite_writer_write(struct spoor_sqlite_writer *w, const struct spoor_table *t,

@@ -2,7 +2,8 @@
  * into spoor_forest node arrays. The text comes from XGBoost, but it is
  * checked as untrusted input all the same (it may also come from a file):
  * array lengths agree, children are in range, no node is reached twice, so
- * evaluation always ends at a leaf. */
+ * evaluation always ends at a leaf. The text is parsed with cJSON, like
+ * spoor's own model (model_json_read.c). */
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
@@ -13,96 +14,54 @@
 #include "ml/xgb_forest.h"
 #include "read/json_scan.h"
 
+#include <cjson/cJSON.h>
+
 #define MAX_CLASSES 4096
 #define MAX_FEATURES (1 << 20)
 
-/* The value of member `name` of the object spanning [p, p + n). */
-static bool member(const char *p, size_t n, const char *name, struct spoor_json_tok *val)
+/* The member at the end of a path of object names, when it is of the given kind. */
+static const cJSON *path(const cJSON *v, const char *const *names, bool (*is)(const cJSON *))
 {
-    struct spoor_json_iter it;
-    struct spoor_json_tok key;
-    size_t len = strlen(name);
-    spoor_json_iter_init(&it, p, p + n);
-    while (spoor_json_next(&it, &key, val) == 1)
-        if (key.n == len && memcmp(key.p, name, len) == 0)
-            return true;
-    return false;
+    for (; v && *names; names++)
+        v = cJSON_GetObjectItemCaseSensitive(v, *names);
+    return v && is(v) ? v : NULL;
 }
 
-/* member() along a path of object names ending in a value of the given kind. */
-static bool path(const char *p, size_t n, const char *const *names, enum spoor_json_kind kind,
-                 struct spoor_json_tok *val)
+static bool is_array(const cJSON *v) { return cJSON_IsArray(v); }
+static bool is_object(const cJSON *v) { return cJSON_IsObject(v); }
+static bool is_string(const cJSON *v) { return cJSON_IsString(v); }
+
+/* A number as XGBoost writes one: a JSON number, a number in a string
+ * ("5E-1"), or true/false. */
+static bool number(const cJSON *v, double *out)
 {
-    for (; *names; names++) {
-        if (!member(p, n, *names, val))
-            return false;
-        p = val->p;
-        n = val->n;
-    }
-    return val->kind == kind;
+    if (cJSON_IsNumber(v))
+        *out = v->valuedouble;
+    else if (cJSON_IsBool(v))
+        *out = cJSON_IsTrue(v);
+    else
+        return cJSON_IsString(v) && spoor_json_double(v->valuestring, strlen(v->valuestring), out);
+    return true;
 }
 
-/* The elements of an ARRAY token: numbers (quoted or not) and true/false. */
-static bool numbers(const struct spoor_json_tok *arr, double **out, size_t *count)
+/* The elements of an array of numbers. */
+static bool numbers(const cJSON *arr, double **out, size_t *count)
 {
     *out = NULL;
     *count = 0;
-    if (arr->kind != SPOOR_JSON_ARRAY)
+    if (!cJSON_IsArray(arr))
         return false;
-    const char *p = arr->p + 1, *end = arr->p + arr->n - 1;
-    size_t cap = 0;
-    while (p < end) {
-        while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
-            p++;
-        if (p == end)
-            break;
-        const char *q = p;
-        while (q < end && *q != ',')
-            q++;
-        const char *e = q;
-        while (e > p && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\t' || e[-1] == '\r'))
-            e--;
-        if (e > p + 1 && *p == '"' && e[-1] == '"')
-            p++, e--;
-        double v;
-        if ((size_t)(e - p) == 4 && memcmp(p, "true", 4) == 0)
-            v = 1;
-        else if ((size_t)(e - p) == 5 && memcmp(p, "false", 5) == 0)
-            v = 0;
-        else if (!spoor_json_double(p, (size_t)(e - p), &v)) {
+    *out = spoor_xmalloc(((size_t)cJSON_GetArraySize(arr) + 1) * sizeof **out);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (!number(e, &(*out)[(*count)++])) {
             free(*out);
             *out = NULL;
             return false;
         }
-        if (*count == cap) {
-            cap = cap ? 2 * cap : 16;
-            *out = spoor_xrealloc(*out, cap * sizeof **out);
-        }
-        (*out)[(*count)++] = v;
-        p = q < end ? q + 1 : q;
     }
     return true;
-}
-
-/* Next object of an array of objects; *pos starts just inside the '['. */
-static int next_object(const char **pos, const char *end, struct spoor_json_tok *obj)
-{
-    const char *p = *pos;
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r' || *p == ','))
-        p++;
-    if (p < end && *p == ']')
-        return 0;
-    struct spoor_json_iter it;
-    struct spoor_json_tok k, v;
-    spoor_json_iter_init(&it, p, end);
-    int rc;
-    while ((rc = spoor_json_next(&it, &k, &v)) == 1)
-        ;
-    if (rc < 0)
-        return -1;
-    *obj = (struct spoor_json_tok){.kind = SPOOR_JSON_OBJECT, .p = p, .n = (size_t)(it.p - p)};
-    *pos = it.p;
-    return 1;
 }
 
 static bool whole(double v, double lo, double hi) { return v == floor(v) && v >= lo && v <= hi; }
@@ -161,14 +120,13 @@ static bool tree_acyclic(const struct spoor_forest_node *nodes, size_t n, int32_
     return ok;
 }
 
-static int add_tree(struct spoor_forest *f, const struct spoor_json_tok *tree, size_t t, struct spoor_error *err)
+static int add_tree(struct spoor_forest *f, const cJSON *tree, size_t t, struct spoor_error *err)
 {
     double *a[NARRAYS] = {0};
     size_t n[NARRAYS], count = 0;
     int rc = SPOOR_OK;
     for (int k = 0; k < NARRAYS && rc == SPOOR_OK; k++) {
-        struct spoor_json_tok val;
-        if (!member(tree->p, tree->n, array_names[k], &val) || !numbers(&val, &a[k], &n[k]))
+        if (!numbers(cJSON_GetObjectItemCaseSensitive(tree, array_names[k]), &a[k], &n[k]))
             rc = spoor_fail(err, SPOOR_EFORMAT, "xgboost model: tree %zu: missing or bad %s", t, array_names[k]);
         else if (k > 0 && n[k] != count)
             rc = spoor_fail(err, SPOOR_EFORMAT, "xgboost model: tree %zu: %s has %zu values, left_children %zu", t,
@@ -203,29 +161,28 @@ static const struct {
     {"multi:softprob", SPOOR_FOREST_SOFTMAX},
 };
 
-static int read_header(const char *p, size_t n, struct spoor_forest *f, struct spoor_error *err)
+static int read_header(const cJSON *root, struct spoor_forest *f, struct spoor_error *err)
 {
     static const char *const objective_path[] = {"learner", "objective", "name", NULL};
     static const char *const booster_path[] = {"learner", "gradient_booster", "name", NULL};
     static const char *const param_path[] = {"learner", "learner_model_param", NULL};
-    struct spoor_json_tok obj, params, v;
-    if (!path(p, n, booster_path, SPOOR_JSON_STRING, &v) || v.n != 6 || memcmp(v.p, "gbtree", 6) != 0)
+    const cJSON *booster = path(root, booster_path, is_string);
+    if (!booster || strcmp(booster->valuestring, "gbtree") != 0)
         return spoor_fail(err, SPOOR_EFORMAT, "xgboost model: not a gbtree booster");
-    if (!path(p, n, objective_path, SPOOR_JSON_STRING, &obj))
+    const cJSON *obj = path(root, objective_path, is_string);
+    if (!obj)
         return spoor_fail(err, SPOOR_EFORMAT, "xgboost model: no learner.objective.name");
     size_t k = 0;
-    while (k < sizeof objectives / sizeof *objectives &&
-           (strlen(objectives[k].name) != obj.n || memcmp(objectives[k].name, obj.p, obj.n) != 0))
+    while (k < sizeof objectives / sizeof *objectives && strcmp(objectives[k].name, obj->valuestring) != 0)
         k++;
     if (k == sizeof objectives / sizeof *objectives)
-        return spoor_fail(err, SPOOR_EFORMAT, "xgboost model: unsupported objective %.*s", (int)(obj.n > 64 ? 64 : obj.n),
-                          obj.p);
+        return spoor_fail(err, SPOOR_EFORMAT, "xgboost model: unsupported objective %.64s", obj->valuestring);
     f->link = objectives[k].link;
+    const cJSON *params = path(root, param_path, is_object);
     double base, nclass, nfeature;
-    if (!path(p, n, param_path, SPOOR_JSON_OBJECT, &params) || !member(params.p, params.n, "base_score", &v) ||
-        !spoor_json_double(v.p, v.n, &base) || !member(params.p, params.n, "num_class", &v) ||
-        !spoor_json_double(v.p, v.n, &nclass) || !member(params.p, params.n, "num_feature", &v) ||
-        !spoor_json_double(v.p, v.n, &nfeature))
+    if (!params || !number(cJSON_GetObjectItemCaseSensitive(params, "base_score"), &base) ||
+        !number(cJSON_GetObjectItemCaseSensitive(params, "num_class"), &nclass) ||
+        !number(cJSON_GetObjectItemCaseSensitive(params, "num_feature"), &nfeature))
         return spoor_fail(err, SPOOR_EFORMAT, "xgboost model: missing or bad learner_model_param");
     bool softmax = f->link == SPOOR_FOREST_SOFTMAX;
     if (!whole(nfeature, 1, MAX_FEATURES) || !(softmax ? whole(nclass, 2, MAX_CLASSES) : nclass == 0) ||
@@ -238,32 +195,36 @@ static int read_header(const char *p, size_t n, struct spoor_forest *f, struct s
     return SPOOR_OK;
 }
 
-static int read_trees(const char *p, size_t n, struct spoor_forest *f, struct spoor_error *err)
+static int read_trees(const cJSON *root, struct spoor_forest *f, struct spoor_error *err)
 {
     static const char *const info_path[] = {"learner", "gradient_booster", "model", "tree_info", NULL};
     static const char *const trees_path[] = {"learner", "gradient_booster", "model", "trees", NULL};
-    struct spoor_json_tok info, trees, tree;
     double *groups;
-    if (!path(p, n, info_path, SPOOR_JSON_ARRAY, &info) || !numbers(&info, &groups, &f->ntrees))
+    if (!numbers(path(root, info_path, is_array), &groups, &f->ntrees))
         return spoor_fail(err, SPOOR_EFORMAT, "xgboost model: missing or bad tree_info");
-    if (!path(p, n, trees_path, SPOOR_JSON_ARRAY, &trees)) {
+    const cJSON *trees = path(root, trees_path, is_array);
+    if (!trees) {
         free(groups);
         return spoor_fail(err, SPOOR_EFORMAT, "xgboost model: no trees");
     }
     f->roots = spoor_xcalloc(f->ntrees + 1, sizeof *f->roots);
     f->groups = spoor_xcalloc(f->ntrees + 1, sizeof *f->groups);
-    const char *pos = trees.p + 1, *end = trees.p + trees.n;
-    int rc = SPOOR_OK, got;
+    int rc = SPOOR_OK;
     size_t t = 0;
-    for (; rc == SPOOR_OK && (got = next_object(&pos, end, &tree)) == 1; t++) {
+    const cJSON *tree;
+    cJSON_ArrayForEach(tree, trees)
+    {
+        if (rc != SPOOR_OK)
+            break;
         if (t == f->ntrees || !whole(groups[t], 0, f->ngroups - 1))
             rc = spoor_fail(err, SPOOR_EFORMAT, "xgboost model: tree %zu has no valid tree_info group", t);
         else
-            rc = add_tree(f, &tree, t, err);
+            rc = add_tree(f, tree, t, err);
         if (rc == SPOOR_OK)
             f->groups[t] = (int32_t)groups[t];
+        t++;
     }
-    if (rc == SPOOR_OK && (got < 0 || t != f->ntrees))
+    if (rc == SPOOR_OK && t != f->ntrees)
         rc = spoor_fail(err, SPOOR_EFORMAT, "xgboost model: %zu trees for %zu tree_info entries", t, f->ntrees);
     free(groups);
     return rc;
@@ -272,9 +233,13 @@ static int read_trees(const char *p, size_t n, struct spoor_forest *f, struct sp
 int spoor_forest_from_xgb_json(const char *json, size_t len, struct spoor_forest *f, struct spoor_error *err)
 {
     memset(f, 0, sizeof *f);
-    int rc = read_header(json, len, f, err);
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    if (!root)
+        return spoor_fail(err, SPOOR_EFORMAT, "xgboost model: not valid JSON");
+    int rc = read_header(root, f, err);
     if (rc == SPOOR_OK)
-        rc = read_trees(json, len, f, err);
+        rc = read_trees(root, f, err);
+    cJSON_Delete(root);
     if (rc != SPOOR_OK)
         spoor_forest_free(f);
     return rc;

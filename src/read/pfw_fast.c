@@ -15,7 +15,16 @@
  * single spaces, a newline inside a value, NaN, malformed text, the last few
  * dozen bytes of the buffer) makes it give up, and the tolerant scanner in
  * json_scan.c reads the line instead. What it accepts it reads exactly as that
- * scanner would; the tests and the pfw fuzz target check the two agree. */
+ * scanner would; the tests and the pfw fuzz target check the two agree.
+ *
+ * What it gains (issue 19): `spoor stats --no-cache --threads 1` with this
+ * tokenizer and with every line given to json_scan.c, paired alternating
+ * runs, medians of 7, on 2 busy cores; real traces concatenated to ~200 MB:
+ *   dftracer-dlio-pytorch-2023 x8 (202 MB)   wall 0.50 -> 0.21 s, CPU 0.33 -> 0.13 s
+ *   dftracer-cm1-2024 ranks 0,3,4 x50 (201 MB) wall 0.78 -> 0.35 s, CPU 0.46 -> 0.19 s
+ *   datacrumbs-trace-2024 x400 (208 MB)      wall 0.81 -> 0.51 s, CPU 0.33 -> 0.15 s
+ *   spoor gen --size-mb 200                  wall 0.92 -> 0.35 s, CPU 0.33 -> 0.14 s
+ * i.e. the whole command takes 2.2-2.5x less CPU with it. */
 #include "read/pfw.h"
 
 #include <string.h>

@@ -1,6 +1,7 @@
 /* Running a query string: each statement in turn is prepared, its
  * parameters bound from --param values, stepped and written. */
-#include "sql/sql_native.h"
+#include "sql/native/sql_native.h"
+#include "sql/sql_internal.h"
 
 #include <ctype.h>
 #include <errno.h>

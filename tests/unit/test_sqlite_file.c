@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 
-#include "out/sqlite_file.h"
+#include "out/sqlite_file/sqlite_file.h"
 #include "testutil.h"
 
 static void varints(void **state)

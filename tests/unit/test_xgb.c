@@ -209,6 +209,8 @@ static void test_model_json_checked(void **state)
         {"gbtree", "dart", "not a gbtree"},
         {"\"5E-1\"", "\"x\"", "learner_model_param"},
         {"[0.5,-1,2]", "[0.5,-1,\"nan\"]", "bad split_conditions"},
+        {"\"trees\":[{", "\"trees\":[{,", "not valid JSON"},
+        {"\"trees\":[{", "\"trees\":[7,{", "tree 0: missing or bad left_children"},
     };
     for (size_t i = 0; i < sizeof damage / sizeof *damage; i++) {
         assert_int_equal(parse_edited(damage[i][0], damage[i][1], &err), SPOOR_EFORMAT);

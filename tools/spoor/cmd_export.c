@@ -32,9 +32,11 @@ static const char usage[] =
     "  --columns LIST       comma-separated columns to write (default: the fixed ones,\n"
     "                       file, host, then the args columns); perfetto always writes\n"
     "                       its event fields and takes the args listed here\n"
+    "  --via-sqlite         with --to sqlite: the same database written through SQLite's\n"
+    "                       own API instead of directly (far slower; to check the writer)\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
 
-enum { OPT_TO = 2000, OPT_WHERE, OPT_COLUMNS };
+enum { OPT_TO = 2000, OPT_WHERE, OPT_COLUMNS, OPT_VIA_SQLITE };
 
 enum format { FORMAT_CSV, FORMAT_JSONL, FORMAT_SQLITE, FORMAT_PERFETTO };
 static const char *const format_names[] = {"csv", "jsonl", "sqlite", "perfetto"};
@@ -107,12 +109,14 @@ static void report_columns(const struct filter_load *f, const struct target *t)
 }
 
 static int target_open(struct target *t, enum format format, struct spoor_atomic_file *out, char **cols,
-                       size_t ncols, const char *only_source, struct spoor_error *err)
+                       size_t ncols, const char *only_source, bool via_sqlite, struct spoor_error *err)
 {
     const char *const *columns = (const char *const *)cols;
     switch (format) {
-    case FORMAT_SQLITE:
-        return spoor_sqlite_writer_open(&t->db, out->tmp, out->path, columns, ncols, only_source, err);
+    case FORMAT_SQLITE: {
+        int st = spoor_sqlite_writer_open(&t->db, out->tmp, out->path, columns, ncols, only_source, err);
+        return st == SPOOR_OK && via_sqlite ? spoor_sqlite_writer_via_sqlite(t->db, err) : st;
+    }
     case FORMAT_PERFETTO:
         t->trace = spoor_perfetto_writer_new(out->fp, out->path, columns, ncols);
         return SPOOR_OK;
@@ -128,12 +132,13 @@ static int target_open(struct target *t, enum format format, struct spoor_atomic
 
 /* String options, indexed by code - OPT_TO. */
 struct cli {
-    const char *arg[3], *output;
+    const char *arg[4], *output;
     enum format format;
 };
 #define CLI_TO(cli) ((cli)->arg[OPT_TO - OPT_TO])
 #define CLI_WHERE(cli) ((cli)->arg[OPT_WHERE - OPT_TO])
 #define CLI_COLUMNS(cli) ((cli)->arg[OPT_COLUMNS - OPT_TO])
+#define CLI_VIA_SQLITE(cli) ((cli)->arg[OPT_VIA_SQLITE - OPT_TO] != NULL)
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts)
@@ -142,6 +147,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         {"to", required_argument, 0, OPT_TO},
         {"where", required_argument, 0, OPT_WHERE},
         {"columns", required_argument, 0, OPT_COLUMNS},
+        {"via-sqlite", no_argument, 0, OPT_VIA_SQLITE},
         {"output", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
         LOAD_LONG_OPTIONS,
@@ -165,6 +171,10 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         return 2;
     }
     cli->format = (enum format)f;
+    if (CLI_VIA_SQLITE(cli) && cli->format != FORMAT_SQLITE) {
+        fprintf(stderr, "spoor export: --via-sqlite goes with --to sqlite\n");
+        return 2;
+    }
     if (cli->format == FORMAT_SQLITE && (!strcmp(cli->output, "-") || spoor_path_is_special(cli->output))) {
         fprintf(stderr, "spoor export: --to sqlite needs a regular file: -o %s cannot hold a database\n", cli->output);
         return 2;
@@ -195,7 +205,8 @@ int cmd_export(int argc, char **argv)
     struct spoor_load_result res = {0};
     int st = spoor_atomic_file_open(&out, cli.output, &err);
     if (st == SPOOR_OK) {
-        st = target_open(&target, cli.format, &out, cols, ncols, argc - optind == 1 ? argv[optind] : NULL, &err);
+        st = target_open(&target, cli.format, &out, cols, ncols, argc - optind == 1 ? argv[optind] : NULL,
+                         CLI_VIA_SQLITE(&cli), &err);
         if (st == SPOOR_OK && target.db && encodes_on_workers(&opts))
             filter_load_prepare_with(f, target_prepare);
         if (st == SPOOR_OK)

@@ -174,7 +174,7 @@ int filter_load_getopt(const char *cmd, const char *usage, int argc, char **argv
                 fprintf(stderr, "spoor %s: %s%s given twice\n", cmd, own ? "--" : "-", own ? options[c - first_code].name : "o");
                 return 2;
             }
-            *slot = optarg;
+            *slot = optarg ? optarg : ""; /* a flag (no argument): given */
             continue;
         }
         if (c == 'h') {

@@ -2,7 +2,7 @@
  * UTF-8, and a column's affinity converts what does not match its declared
  * type (a number in a TEXT column becomes its text, a text that reads as a
  * number in an INTEGER or REAL column becomes that number). */
-#include "out/write_sqlite_internal.h"
+#include "out/sqlite_file/write_sqlite_internal.h"
 
 #include "util/utf8.h"
 
@@ -242,6 +242,8 @@ void sqlw_convert(struct wbuf *scratch, enum sqlw_affinity aff, const struct spo
         integer_if_exact(out);
     else if (aff == SQLW_REAL && out->type == SQLW_INT)
         *out = (struct sqlw_value){.type = SQLW_FLOAT, .r = (double)out->i};
+    else if (aff == SQLW_REAL && out->type == SQLW_FLOAT && out->r == 0)
+        out->r = 0; /* SQLite keeps a whole REAL as an integer in the record: -0.0 reads back as 0.0 */
     else if (aff == SQLW_TEXT && out->type != SQLW_TEXT_VALUE)
         as_text(scratch, out);
 }

@@ -4,7 +4,7 @@
  * result items are GROUP BY columns or aggregates of a column, names are
  * events columns (never aliases, which SQLite resolves by rules of its own),
  * and ORDER BY names an alias, an ordinal, a group key or an aggregate. */
-#include "sql/sql_native.h"
+#include "sql/native/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

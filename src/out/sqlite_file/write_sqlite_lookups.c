@@ -2,7 +2,7 @@
  * gathered in an in-memory database with SQLite's own INSERT OR IGNORE and
  * copied into the finished file (ATTACH) at the end. A lookup row is one
  * definition: the input (source) that made it and the line it holds from. */
-#include "out/write_sqlite_internal.h"
+#include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/error.h"
 
 #include <sqlite3.h>

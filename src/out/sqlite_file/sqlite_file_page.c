@@ -1,6 +1,6 @@
 /* B-tree pages being filled, and cells with the part of their payload that
  * spills to overflow pages. */
-#include "out/sqlite_file.h"
+#include "out/sqlite_file/sqlite_file_pages.h"
 
 #include "spoor/error.h"
 

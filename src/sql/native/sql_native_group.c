@@ -1,7 +1,7 @@
 /* Grouping and aggregating the selected rows of events in one pass: each
  * row's keys become words (string ids, integers, phase letters, source
  * numbers; a null mask last), found in an open-addressing hash table. */
-#include "sql/sql_native.h"
+#include "sql/native/internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>

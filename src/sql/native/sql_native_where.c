@@ -11,7 +11,7 @@
  *     and steps over bad UTF-8 its own way);
  *   - AND, OR, NOT and parentheses (written out fully parenthesised).
  * Anything else, including columns never typed, declines. */
-#include "sql/sql_native.h"
+#include "sql/native/internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  * Otherwise (key, row) pairs are sorted a byte a pass, skipping bytes every
  * key shares. Keys already in order (a time-ordered trace's timestamps,
  * as the span gathered with them says) are not sorted. */
-#include "out/sqlite_file.h"
+#include "out/sqlite_file/sqlite_file.h"
 #include "spoor/error.h"
 #include "util/huge_array.h"
 

@@ -8,7 +8,7 @@
  * children c[0..n]; a page takes cells (c[i], k[i]), the child after its last
  * cell becomes its right-most pointer and the key after that goes up. No page
  * may be left without a cell, so the last key is never promoted alone. */
-#include "out/sqlite_file.h"
+#include "out/sqlite_file/sqlite_file_pages.h"
 #include "spoor/error.h"
 
 #include <stdlib.h>

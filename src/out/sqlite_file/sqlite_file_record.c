@@ -1,7 +1,7 @@
 /* Varints and records of the SQLite file format: a record is a header (its
  * own size, then one serial type per value) followed by the values, integers
  * big-endian in the fewest bytes, reals as 8-byte IEEE, text as bytes. */
-#include "out/sqlite_file.h"
+#include "out/sqlite_file/sqlite_file.h"
 #include "spoor/error.h"
 
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * SQLite's (sql_output.c), with SQLite's column names. "integer overflow"
  * comes where SQLite raises it: before any row when a sorter runs (every
  * group is finished first), else at the group's place in the output. */
-#include "sql/sql_native.h"
+#include "sql/native/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * values compare NULL < numbers < text (BINARY: memcmp, then length), ints
  * and reals by value; groups come sorted by their keys, then a stable sort
  * by ORDER BY. */
-#include "sql/sql_native.h"
+#include "sql/native/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * in blocks by sinks (several at once, one thread each: the index b-trees
  * are built concurrently), numbers a sink claimed but did not use put on
  * the freelist, page 1 written last. */
-#include "out/sqlite_file.h"
+#include "out/sqlite_file/sqlite_file_pages.h"
 
 #include <errno.h>
 #include <fcntl.h>

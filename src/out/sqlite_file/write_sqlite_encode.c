@@ -1,7 +1,7 @@
 /* A row's columns encoded into a record, and its index keys taken from the
  * values as stored. The same code runs on the load's workers (the columns
  * known there) and in input order (the rest, or every column). */
-#include "out/write_sqlite_internal.h"
+#include "out/sqlite_file/write_sqlite_internal.h"
 
 #include <stdlib.h>
 

@@ -3,10 +3,10 @@
  * (write_sqlite_encode.c), batches encoded on the load's workers
  * (write_sqlite_prepare.c), the indexes (write_sqlite_index.c) and the
  * lookups and meta (write_sqlite_lookups.c). */
-#ifndef SPOOR_OUT_WRITE_SQLITE_INTERNAL_H
-#define SPOOR_OUT_WRITE_SQLITE_INTERNAL_H
+#ifndef SPOOR_SQLITE_FILE_WRITE_SQLITE_INTERNAL_H
+#define SPOOR_SQLITE_FILE_WRITE_SQLITE_INTERNAL_H
 
-#include "out/sqlite_file.h"
+#include "out/sqlite_file/sqlite_file.h"
 #include "out/write_internal.h"
 #include "spoor/load.h"
 #include "spoor/resolve.h"
@@ -85,6 +85,8 @@ static inline struct sqlw_row_keys sqlw_keys_next(struct sqlw_keys *k)
 /* Sorts each index's keys and writes its b-tree; objects receive the
  * CREATE INDEX statements and roots (at most 3). */
 size_t sqlw_keys_write(struct sqlw_keys *k, struct sqlf_file *f, struct sqlf_object *objects);
+/* The CREATE INDEX statements of those indexes (at most 3); returns how many. */
+size_t sqlw_keys_statements(const struct sqlw_keys *k, const char **sql);
 
 /* How a column of a batch is encoded, chosen once per batch
  * (sqlw_encoder_plan): the usual cases go straight into the record. */
@@ -155,6 +157,7 @@ struct spoor_sqlite_writer {
     uint8_t *resolved_utf8;             /* UTF-8 state of the resolved (stable) ids */
     size_t resolved_utf8_n, resolved_utf8_cap;
     struct sqlf_buf bytes;
+    struct sqlw_via *via;               /* through SQLite's API instead (write_sqlite_via.c) */
 };
 
 /* write_sqlite_encode.c */
@@ -177,6 +180,13 @@ void sqlw_prepared_free(struct spoor_sqlite_writer *w);
 /* Takes the batch's prepared rows, when a worker encoded them: each row's
  * deferred columns are encoded and its record completed, in input order. */
 bool sqlw_prepared_write(struct spoor_sqlite_writer *w, const struct spoor_table *t);
+
+/* write_sqlite_via.c: rows of the batch bound (sel NULL: rows 0..n) and
+ * inserted through SQLite; at the end the table and indexes made by SQL. */
+struct sqlw_via;
+int sqlw_via_write(struct spoor_sqlite_writer *w, const uint32_t *sel, size_t n, struct spoor_error *err);
+int sqlw_via_finish(struct spoor_sqlite_writer *w, struct spoor_error *err);
+void sqlw_via_free(struct sqlw_via *v);
 
 /* Lookups and meta, staged in an in-memory database and copied into the
  * finished file by SQLite (they are small). */

@@ -2,7 +2,7 @@
  * kept per row as the rows stream by, sorted natively at the end (NULL
  * first, then by value, ties in rowid order, as SQLite orders index
  * entries) and packed into index b-trees, on two threads. */
-#include "out/write_sqlite_internal.h"
+#include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/strpool.h"
 #include "util/huge_array.h"
 
@@ -342,15 +342,26 @@ static void *build_some(void *arg)
     return NULL;
 }
 
+static const struct {
+    const char *name, *sql;
+} indexes[] = {
+    {"events_ts", "CREATE INDEX events_ts ON events(ts)"},
+    {"events_name", "CREATE INDEX events_name ON events(name)"},
+    {"events_pid_tid", "CREATE INDEX events_pid_tid ON events(pid, tid)"},
+};
+
+size_t sqlw_keys_statements(const struct sqlw_keys *k, const char **sql)
+{
+    const bool wanted[] = {k->ts, k->name, k->pid_tid};
+    size_t n = 0;
+    for (int which = BY_TS; which <= BY_PID_TID; which++)
+        if (wanted[which])
+            sql[n++] = indexes[which].sql;
+    return n;
+}
+
 size_t sqlw_keys_write(struct sqlw_keys *k, struct sqlf_file *f, struct sqlf_object *objects)
 {
-    static const struct {
-        const char *name, *sql;
-    } indexes[] = {
-        {"events_ts", "CREATE INDEX events_ts ON events(ts)"},
-        {"events_name", "CREATE INDEX events_name ON events(name)"},
-        {"events_pid_tid", "CREATE INDEX events_pid_tid ON events(pid, tid)"},
-    };
     const bool wanted[] = {k->ts, k->name, k->pid_tid};
     struct builds b = {.n = 0};
     for (int which = BY_TS; which <= BY_PID_TID; which++)

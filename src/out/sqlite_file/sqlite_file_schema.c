@@ -1,7 +1,7 @@
 /* Page 1: the 100-byte database header and the root of sqlite_schema, the
  * table of CREATE statements with the root page of each b-tree. Written
  * last, once every root is known. */
-#include "out/sqlite_file.h"
+#include "out/sqlite_file/sqlite_file_pages.h"
 
 #include <sqlite3.h>
 #include <string.h>

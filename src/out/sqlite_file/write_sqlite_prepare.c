@@ -9,7 +9,7 @@
  * deferred columns and splices: header size, pre types, deferred types,
  * post types, then the bodies in the same order. Trailing NULLs are dropped
  * as a record drops them. */
-#include "out/write_sqlite_internal.h"
+#include "out/sqlite_file/write_sqlite_internal.h"
 
 #include <stdlib.h>
 
@@ -115,7 +115,7 @@ int spoor_sqlite_writer_prepare(struct spoor_sqlite_writer *w, int worker, const
 {
     if (!sel)
         n = t->nrows;
-    if (!n)
+    if (!n || w->via)   /* through SQLite: every row in input order */
         return SPOOR_OK;
     pthread_mutex_lock(&w->mu);
     struct sqlw_encoder *e = bind_worker(w, worker, t);

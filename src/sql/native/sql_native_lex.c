@@ -2,7 +2,7 @@
  * gets a kind of its own; everything else (parameters, blobs, hex, [names],
  * operators it has no use for) is NT_OTHER, which no rule accepts. SQLite has
  * already prepared the statement, so the text is valid SQL. */
-#include "sql/sql_native.h"
+#include "sql/native/internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

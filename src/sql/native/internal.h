@@ -1,16 +1,12 @@
-/* The native path of spoor sql: aggregate queries over events answered
- * straight from the columns, byte for byte what SQLite would print.
- *
- *   SELECT <keys and aggregates> FROM events [WHERE <expr>] [GROUP BY <keys>]
- *     [ORDER BY <terms>] [LIMIT n [OFFSET m]]
- *
+/* Inside the native path of spoor sql (sql_native.h says what it does):
  * sql_native_lex.c splits the text, sql_native_parse.c and
  * sql_native_where.c recognise the subset (anything else is declined and runs
  * in SQLite), sql_native_group.c groups and aggregates, sql_native_order.c
  * orders the groups as SQLite would, sql_native_run.c ties it together. */
-#ifndef SPOOR_SQL_NATIVE_H
-#define SPOOR_SQL_NATIVE_H
+#ifndef SPOOR_SQL_NATIVE_INTERNAL_H
+#define SPOOR_SQL_NATIVE_INTERNAL_H
 
+#include "sql/native/sql_native.h"
 #include "sql/sql_internal.h"
 #include "spoor/expr.h"
 
@@ -154,12 +150,5 @@ bool native_finish(const struct native_agg *a, const struct native_acc *acc, str
 /* Group numbers in output order (all groups; the caller applies LIMIT). */
 size_t *native_order_groups(const struct native_query *q, const struct sql_cell *cells, size_t ngroups,
                             size_t ncells);
-
-/* Runs a prepared statement natively when its text is in the subset.
- * Returns false (and *why) to leave it to SQLite; otherwise writes the result
- * and sets *status. */
-bool sql_native_exec(struct spoor_sql *s, sqlite3_stmt *st, const char *text, size_t len,
-                     const struct spoor_sql_run *run, size_t nth, int *status, const char **why,
-                     struct spoor_error *err);
 
 #endif

@@ -8,7 +8,7 @@
  * workers (write_sqlite_prepare.c), only what those could not encode.
  * At the end: the indexes from natively sorted keys, page 1 with the schema,
  * then the lookups and meta through SQLite. */
-#include "out/write_sqlite_internal.h"
+#include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/error.h"
 #include "spoor/export.h"
 
@@ -162,6 +162,7 @@ void spoor_sqlite_writer_free(struct spoor_sqlite_writer *w)
     spoor_strpool_free(w->names_lower);
     wbuf_release(&w->create);
     sqlf_buf_free(&w->bytes);
+    sqlw_via_free(w->via);
     pthread_mutex_destroy(&w->mu);
     free(w->path);
     free(w->name);
@@ -260,6 +261,8 @@ int spoor_sqlite_writer_write(struct spoor_sqlite_writer *w, const struct spoor_
     if (!n)
         return SPOOR_OK;
     bind_batch(w, t, res);
+    if (w->via)
+        return sqlw_via_write(w, sel, n, err);
     if (!sqlw_prepared_write(w, t))
         for (size_t i = 0; i < n; i++)
             add_row(w, sel ? sel[i] : i);
@@ -270,6 +273,11 @@ int spoor_sqlite_writer_finish(struct spoor_sqlite_writer *w, const struct spoor
                                struct spoor_error *err)
 {
     wbuf_put(&w->create, ")", 2);
+    if (w->via) {
+        if (sqlw_via_finish(w, err) != SPOOR_OK)
+            return err->code;
+        return sqlw_lookups_finish(w->lookups, loaded, w->path, w->name, err);
+    }
     struct sqlf_object objects[4] = {
         {.type = "table", .name = "events", .table = "events", .sql = w->create.data,
          .root = sqlf_table_finish(&w->events, NULL)},
