@@ -4,8 +4,8 @@
 # templates left out) is run by spoor sql as it comes, on the shared traces
 # the queries were written for; each that takes the native path (--explain-path)
 # is run again with --no-native (all in SQLite), and output, errors and exit
-# status must be the same bytes in every format. The others ran in SQLite
-# already. Queries meant for a test's own table fail on these (no such
+# status must be the same bytes (in CSV and JSON; the table and JSON lines too
+# for the first few). The others ran in SQLite already. Queries meant for a test's own table fail on these (no such
 # column), in SQLite.
 source "$(dirname "$0")/lib/common.sh"
 need_data
@@ -79,7 +79,10 @@ for name, paths in traces.items():
         if not ran_native:
             continue
         native_count += 1
-        for fmt in ('csv', 'table', 'json', 'jsonl'):
+        # CSV and JSON show every value and its type; the table and JSON lines
+        # renderers are the same for both paths, so a few queries check them.
+        formats = ('csv', 'json', 'table', 'jsonl') if native_count <= 5 else ('csv', 'json')
+        for fmt in formats:
             if fmt != 'csv':
                 a, _ = run(paths, q, fmt, True)
             b, _ = run(paths, q, fmt, False)
