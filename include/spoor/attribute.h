@@ -21,7 +21,6 @@
 #include "spoor/error.h"
 #include "spoor/expr.h"
 #include "spoor/interval.h"
-#include "spoor/resolve.h"
 #include "spoor/table.h"
 #include "spoor/report.h"
 

@@ -45,7 +45,7 @@ struct spoor_sink spoor_stats_sink(struct spoor_stats_run *run);
  * batches to spoor_stats_add_names in input order. */
 struct spoor_sink spoor_stats_map_sink(struct spoor_stats_run *run);
 struct spoor_resolver;
-/* Counts the files and hosts of a batch; r has learned it (spoor/resolve.h). */
+/* Counts the files and hosts of a batch; r has learned it (spoor/table.h). */
 void spoor_stats_add_names(struct spoor_stats_run *run, const struct spoor_table *batch, struct spoor_resolver *r);
 /* Merges every worker's state into out and frees the run. */
 void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out);

@@ -11,7 +11,7 @@
  * another path counts twice. */
 #include "spoor/stats.h"
 #include "spoor/error.h"
-#include "spoor/resolve.h"
+#include "spoor/table.h"
 #include "stats_names.h"
 
 #include <stdlib.h>

@@ -34,7 +34,7 @@
  * record for order and bounds; anything off and the sidecar is ignored
  * (the next full scan rebuilds it). */
 #include "io/index_file.h"
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* Fitting on training rows and predicting held-out ones, for models and the
  * baselines printed beside them. */
-#include "ml/evaluate.h"
+#include "spoor/ml.h"
 
 #include <stdlib.h>
 #include <string.h>

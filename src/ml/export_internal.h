@@ -2,7 +2,7 @@
 #ifndef SPOOR_ML_EXPORT_INTERNAL_H
 #define SPOOR_ML_EXPORT_INTERNAL_H
 
-#include "ml/export_header.h"
+#include "spoor/ml.h"
 
 struct emit {
     FILE *out;

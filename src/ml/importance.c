@@ -1,4 +1,4 @@
-#include "ml/importance.h"
+#include "spoor/ml.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,10 @@
-#include "ml/importance_run.h"
+#include "spoor/ml.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ml/corr.h"
-#include "ml/importance.h"
 #include "ml/lasso.h"
 #include "ml/permutation.h"
 #include "ml/permutation_forest.h"

@@ -1,4 +1,4 @@
-#include "ml/pca.h"
+#include "spoor/ml.h"
 
 #include "ml/blas.h"
 #include <math.h>

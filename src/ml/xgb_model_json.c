@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ml/xgb_forest.h"
+#include "spoor/ml.h"
 #include "read/json_scan.h"
 
 #define MAX_CLASSES 4096

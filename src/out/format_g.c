@@ -4,7 +4,7 @@
  * exact power of ten. That product is within 2^-33 of the exact one
  * (it is below 2^20), so D is the exact rounding unless the product lies
  * within 2^-30 of a half: then, as for every other value, snprintf decides. */
-#include "spoor/format_g.h"
+#include "out/format_g.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
-#include "spoor/text_table.h"
+#include "spoor/report.h"
 #include "spoor/error.h"
-#include "spoor/format_g.h"
+#include "out/format_g.h"
 #include "util/parallel.h"
 
 #include <stdarg.h>

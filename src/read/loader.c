@@ -10,7 +10,7 @@
  * them. Whoever finishes the batch the order is waiting for reduces it and
  * every ready batch after it. */
 #include "spoor/load.h"
-#include "spoor/progress.h"
+#include "util/progress.h"
 #include "read/load_snapshot.h"
 #include "read/loader.h"
 #include "read/pair.h"

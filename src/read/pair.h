@@ -6,7 +6,7 @@
 #include <stdbool.h>
 
 #include "spoor/error.h"
-#include "spoor/read.h"
+#include "spoor/load.h"
 #include "spoor/table.h"
 
 struct pair_state;

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "spoor/resolve.h"
+#include "spoor/table.h"
 #include "spoor/sql.h"
 
 /* ---- events columns: the fixed ones in spoor_field order, then the args. */

@@ -3,7 +3,7 @@
  * each column array's crc32 and string ids when a reader asks for it
  * (spoor_snapshot_verify); hand out views of the table that point into the
  * mapping. Anything off makes the file unusable: the caller reparses. */
-#include "spoor/snapshot.h"
+#include "spoor/load.h"
 #include "table/internal.h"
 #include "table/snapshot_check.h"
 #include "table/snapshot_format.h"

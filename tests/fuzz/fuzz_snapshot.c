@@ -11,7 +11,7 @@
 #include <isa-l/crc.h>
 
 #include "read/load_snapshot.h"
-#include "spoor/snapshot.h"
+#include "spoor/load.h"
 #include "table/snapshot_format.h"
 #include "util/bytes.h"
 

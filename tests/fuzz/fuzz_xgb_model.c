@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "ml/xgb_forest.h"
+#include "spoor/ml.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

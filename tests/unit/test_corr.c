@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "ml/corr.h"
-#include "ml/pca.h"
+#include "spoor/ml.h"
 
 #define assert_close(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

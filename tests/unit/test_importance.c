@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "ml/importance.h"
+#include "spoor/ml.h"
 #include "ml/permutation.h"
 #include "ml_synth.h"
 

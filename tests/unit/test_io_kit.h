@@ -13,7 +13,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "spoor/io.h"
+#include "spoor/load.h"
 #include "testutil.h"
 
 /* About `size` bytes of JSON lines with random hex (compresses ~3.5:1); line

@@ -16,8 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ml/export_header.h"
-#include "ml/model_json.h"
+#include "spoor/ml.h"
 #include "testutil.h"
 #include "ml_testutil.h"
 

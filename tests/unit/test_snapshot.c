@@ -19,7 +19,6 @@
 
 #include "spoor/gen.h"
 #include "spoor/load.h"
-#include "spoor/snapshot.h"
 #include "testutil.h"
 #include "util/bytes.h"
 

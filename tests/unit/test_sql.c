@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "events_fixture.h"
-#include "spoor/snapshot.h"
+#include "spoor/load.h"
 #include "spoor/sql.h"
 #include "spoor/stats.h"
 #include "testutil.h"
