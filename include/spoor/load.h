@@ -132,7 +132,6 @@ void spoor_input_close(struct spoor_input *in);
 /* True when path names a stream: "-", or a FIFO (checked without opening it). */
 bool spoor_input_is_stream(const char *path);
 
-const char *spoor_input_path(const struct spoor_input *in);
 enum spoor_input_kind spoor_input_kind(const struct spoor_input *in);
 /* Bytes on disk; for a stream, the bytes read from it so far. */
 uint64_t spoor_input_size(const struct spoor_input *in);
@@ -219,9 +218,6 @@ struct spoor_snapshot;
  * views. */
 struct spoor_snapshot *spoor_snapshot_open(const char *path, const char *source,
                                            const struct spoor_snapshot_key *key);
-/* The same over bytes in memory, which must outlive the snapshot (fuzzing). */
-struct spoor_snapshot *spoor_snapshot_parse(const uint8_t *bytes, size_t len, const char *source,
-                                            const struct spoor_snapshot_key *key);
 void spoor_snapshot_close(struct spoor_snapshot *s);
 
 /* The fixed columns, in file order: bits of spoor_snapshot_need.fixed. */

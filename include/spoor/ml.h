@@ -371,9 +371,6 @@ int spoor_model_load(const char *path, struct spoor_model **out, struct spoor_er
  * held-out rows; predictions of every fold are pooled. */
 #define SPOOR_KNN_K 5
 
-/* "mlp", "logistic", "rule", "trees", "majority", "knn". */
-bool spoor_method_known(const char *method);
-
 /* Fits method on s->train (model settings from opts, kind ignored) and
  * predicts s->test into pred (s->ntest classes). */
 int spoor_fit_predict(const struct spoor_dataset *ds, const struct spoor_split *s, const char *method,

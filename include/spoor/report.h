@@ -220,10 +220,8 @@ struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *h
  * caller that knows how large its table will be spares the copies of growing
  * it (an overestimate costs address space only, never touched). */
 void spoor_text_table_reserve(struct spoor_text_table *t, size_t cells, size_t bytes);
-/* Adds a cell to the current row; a row is complete after ncols cells. */
-void spoor_text_table_cell(struct spoor_text_table *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* Adds a cell holding text as it is: no format to read, for tables of many cells. */
+/* Adds a cell holding text as it is to the current row; a row is complete
+ * after ncols cells. */
 void spoor_text_table_text(struct spoor_text_table *t, const char *text);
 /* The same for the first len bytes of text, whose length the caller knows. */
 void spoor_text_table_textn(struct spoor_text_table *t, const char *text, size_t len);

@@ -138,7 +138,6 @@ void spoor_input_close(struct spoor_input *in)
     free(in);
 }
 
-const char *spoor_input_path(const struct spoor_input *in) { return in->path; }
 enum spoor_input_kind spoor_input_kind(const struct spoor_input *in) { return in->kind; }
 uint64_t spoor_input_size(const struct spoor_input *in) { return in->size; }
 

@@ -61,11 +61,6 @@ static void knn(const struct spoor_dataset *ds, const struct spoor_split *s, uin
     spoor_scaler_free(&sc);
 }
 
-bool spoor_method_known(const char *method)
-{
-    return spoor_model_kind_parse(method) >= 0 || strcmp(method, "majority") == 0 || strcmp(method, "knn") == 0;
-}
-
 int spoor_fit_predict(const struct spoor_dataset *ds, const struct spoor_split *s, const char *method,
                       const struct spoor_train_opts *opts, uint32_t *pred, struct spoor_error *err)
 {

@@ -15,6 +15,7 @@
 #include "events_fixture.h"
 #include "spoor/load.h"
 #include "spoor/sql.h"
+#include "sql/sql_internal.h"
 #include "spoor/stats.h"
 #include "testutil.h"
 
