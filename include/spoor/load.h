@@ -47,27 +47,6 @@ struct spoor_input_opts {
 struct spoor_input;
 struct spoor_cursor;
 
-/* Identity of a trace file as its sidecars (checkpoint index, snapshot) record
- * it: a sidecar whose fingerprint differs belongs to another file or to an
- * older version of this one. */
-struct spoor_fingerprint {
-    uint64_t size;
-    int64_t mtime_sec;
-    uint32_t mtime_nsec;
-    uint32_t ctime_nsec;
-    int64_t ctime_sec;      /* inode change time: any rewrite sets it, no tool sets it back */
-    uint64_t inode;
-    uint32_t head_crc;      /* crc32 of the first SPOOR_FINGERPRINT_BYTES */
-    uint32_t tail_crc;      /* crc32 of the last SPOOR_FINGERPRINT_BYTES */
-};
-enum { SPOOR_FINGERPRINT_BYTES = 4096 };
-
-/* Fingerprints the regular file at path; errors name the file. */
-int spoor_fingerprint_file(const char *path, struct spoor_fingerprint *fp, struct spoor_error *err);
-/* True when the directory holding path has no write bit: read-only by its mode,
- * even for root, who could write there but should not. */
-bool spoor_dir_read_only(const char *path);
-
 /* A damaged stretch of a compressed input whose lines were dropped: a gzip
  * member that failed its CRC or length check, or whose deflate data is
  * corrupt, up to the next member that decodes. `lines` counts the lines
@@ -100,25 +79,6 @@ struct spoor_chunk {
 
 void spoor_chunk_release(struct spoor_chunk *chunk);
 
-/* SPOOR_RECORDS_JSON_LINES: whether the line whose last bytes end at
- * line_end (the byte before its '\n') joins the next line, whose bytes are
- * [next, next_end): it ends cut short (not with `}`, `]`, `,`, `[` or `{`)
- * and the next one does not start an object. 1 joins, 0 does not, -1 more
- * bytes of the next line are needed to tell. line_start bounds the look
- * back. */
-int spoor_json_line_joins(const char *line_start, const char *line_end, const char *next, const char *next_end);
-
-/* How the input's bytes divide into records, set once after its format is
- * detected and before any cursor is opened. SPOOR_RECORDS_JSON_EVENTS reads
- * the input as one sequential part, never mapped: each chunk holds whole
- * events, one per line. Outside the events array, the document's own '{'
- * becomes ',' and its closing ']' a newline, so the members around the
- * array are lines that start with ',' (or are the lone closing '}'); the
- * array's '[' and every top-level ',' between events become newlines, and
- * newlines outside strings blanks. Bytes are replaced one for one, so
- * offsets still count the file's bytes. */
-void spoor_input_set_records(struct spoor_input *in, enum spoor_records records);
-
 /* Opens a file, or standard input for "-", and detects the kind from magic
  * bytes. Errors name the file: missing, a directory or device, unreadable, a
  * FIFO with no writer, standard input a second time. An empty file is a valid
@@ -135,20 +95,14 @@ bool spoor_input_is_stream(const char *path);
 enum spoor_input_kind spoor_input_kind(const struct spoor_input *in);
 /* Bytes on disk; for a stream, the bytes read from it so far. */
 uint64_t spoor_input_size(const struct spoor_input *in);
-/* The first bytes of the decompressed stream (for format sniffing); at most max. */
-size_t spoor_input_head(struct spoor_input *in, char *dst, size_t max);
 
 /* Splits the input into parts for up to nthreads readers; returns the count.
  * One part means the input must be read sequentially. */
 size_t spoor_input_plan(struct spoor_input *in, int nthreads);
 
-int spoor_cursor_open(struct spoor_input *in, size_t part, struct spoor_cursor **out,
-                      struct spoor_error *err);
 /* Fills chunk with the next lines of the part. Returns 1 when a chunk was
  * filled, 0 at the end of the part, negative with err set on a hard error. */
 int spoor_cursor_next(struct spoor_cursor *c, struct spoor_chunk *chunk, struct spoor_error *err);
-/* Compressed bytes consumed so far (for progress bars). */
-uint64_t spoor_cursor_progress(const struct spoor_cursor *c);
 /* After the end: a one-line report of a damaged input (truncated or corrupt
  * gzip: "truncated at byte N"), or NULL when the input ended cleanly.
  *
@@ -165,60 +119,19 @@ void spoor_cursor_close(struct spoor_cursor *c);
 int spoor_cursor_open_at_line(struct spoor_input *in, uint64_t line, struct spoor_cursor **out,
                               uint64_t *first_line, struct spoor_error *err);
 
-/* The index learns line numbers from whoever counts lines (the loader, after
- * parsing chunks in order): the chunk at uncompressed `offset` starts at 1-based
- * line `first_line`. */
-void spoor_input_note_line(struct spoor_input *in, uint64_t offset, uint64_t first_line);
-/* After a complete sequential scan: writes the index sidecar atomically if one
- * was being built (temp file + rename). Warns once (in *warning) and goes on when
- * the directory is read-only. Returns 0 or a negative error. */
-int spoor_input_finish(struct spoor_input *in, const char **warning, struct spoor_error *err);
-
 /* Builds (or rebuilds) the index explicitly: `spoor index`. */
 int spoor_input_build_index(struct spoor_input *in, struct spoor_error *err);
 /* The sidecar path for a trace. */
 void spoor_index_path(const char *trace, char *out, size_t cap);
 
 /* The snapshot sidecar (TRACE.spoor-snap): one input's whole event table,
- * written after it was loaded whole, so later loads map it instead of parsing.
- *
- * The table is stored as its final columns (after type promotion), one array
- * per section in the in-memory layout, so mapping the file is loading it:
- * spoor_snapshot_view() returns a read-only view of any rows whose columns
- * point into the mapping, and spoor_snapshot_table() the whole table. The
- * string pool is built over the stored strings and hashes, nothing copied. The
- * caller's report of the load is stored as an opaque section.
- *
- * A snapshot is trusted only when its header names this trace (fingerprint) and
- * these read options (a hash the caller computes), and every section's crc32,
- * bounds and string ids check out; otherwise the caller parses and rewrites.
- * Opening checks all but the column arrays; a reader verifies the columns it
- * will read before reading them, so a query touching three columns does not
- * pay for checking thirty. Format in src/table/snapshot_format.h. */
-/* What a snapshot must match to be used. */
-struct spoor_snapshot_key {
-    struct spoor_fingerprint trace;
-    uint64_t options;           /* hash of every read option that changes the table */
-};
-
+ * written after it was loaded whole, so later loads map it instead of parsing
+ * (the loader does both; src/table/snapshot.h has the rest). A reader says
+ * which columns it will read (spoor_load_opts.columns_read) so that only those
+ * are checked. */
 /* The sidecar path of a trace: TRACE.spoor-snap, or with cache_dir a name in
  * it made from a hash of the trace's absolute path. */
 void spoor_snapshot_path(const char *trace, const char *cache_dir, char *out, size_t cap);
-
-/* Writes t, the whole table of one input (one source, absolute line numbers),
- * and the report, through a temporary renamed into place. Fails with one line
- * in err (a read-only directory says so) and leaves nothing behind. */
-int spoor_snapshot_write(const char *path, const struct spoor_snapshot_key *key, const struct spoor_table *t,
-                         const void *report, size_t report_len, struct spoor_error *err);
-
-struct spoor_snapshot;
-
-/* Maps and checks the snapshot at path, all but its column arrays; NULL when
- * it is missing, stale or damaged. `source` names the rows' source file in
- * views. */
-struct spoor_snapshot *spoor_snapshot_open(const char *path, const char *source,
-                                           const struct spoor_snapshot_key *key);
-void spoor_snapshot_close(struct spoor_snapshot *s);
 
 /* The fixed columns, in file order: bits of spoor_snapshot_need.fixed. */
 enum spoor_snapshot_fixed {
@@ -233,37 +146,6 @@ struct spoor_snapshot_need {
     uint32_t *args;             /* args columns by name (pool id); malloc'ed by whoever fills it */
     size_t nargs;
 };
-
-/* Checks the crc32 and string ids of the column arrays need names (NULL:
- * all) that are not checked yet; false when any of them is damaged, and
- * then no view of s may be read. */
-bool spoor_snapshot_verify(struct spoor_snapshot *s, const struct spoor_snapshot_need *need);
-
-size_t spoor_snapshot_rows(const struct spoor_snapshot *s);
-const struct spoor_strpool *spoor_snapshot_pool(const struct spoor_snapshot *s);
-/* The stored report bytes. */
-const uint8_t *spoor_snapshot_report(const struct spoor_snapshot *s, size_t *len);
-
-/* Which args columns views show: all, or those whose name (a pool id) is listed. */
-struct spoor_snapshot_cols {
-    bool all;
-    const uint32_t *names;
-    size_t n;
-};
-
-/* Rows [first, first + n) (clipped to the table) as a read-only view
- * (t->borrowed) valid until the snapshot is closed; first must be a multiple
- * of 64 so the validity words line up. The view from row 0 carries the lookups.
- * Free it with spoor_table_free. */
-struct spoor_table *spoor_snapshot_view(const struct spoor_snapshot *s, size_t first, size_t n,
-                                        const struct spoor_snapshot_cols *cols);
-/* Drops the mapped pages that lie wholly inside rows [first, first + n) of
- * every column from this process (they stay in the page cache; touching them
- * again reads them back): a streaming load calls it once a batch is reduced,
- * so resident memory does not grow with the snapshot's size. */
-void spoor_snapshot_release(const struct spoor_snapshot *s, size_t first, size_t n);
-/* The whole table as a view that owns s: spoor_table_free closes it. */
-struct spoor_table *spoor_snapshot_table(struct spoor_snapshot *s, const struct spoor_snapshot_cols *cols);
 
 /* Readers turn lines into rows of an event table. One reader per input format
  * (pfw = Chrome trace events one per line in all DFTracer/DataCrumbs dialects,

@@ -47,6 +47,7 @@
 #include <zstd.h>
 
 #include "io/gzip_snapshot.h"
+#include "io/input.h"
 
 enum { HEADER = 96, RECORD = 56, TRAILER = 4, FORMAT_VERSION = 2 };
 enum { CODEC_RAW = 0, CODEC_ZSTD = 1 };

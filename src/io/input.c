@@ -14,6 +14,7 @@
 #include "io/index_file.h"
 #include "io/internal.h"
 #include "io/zstd.h"
+#include "io/input.h"
 
 static enum spoor_input_kind kind_of(const uint8_t *p, size_t n)
 {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "spoor/load.h"
+#include "io/input.h"
 
 enum { IO_DEFAULT_CHUNK = 4 << 20 };
 /* A longer line is an error rather than an unbounded allocation. */

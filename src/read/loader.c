@@ -14,6 +14,8 @@
 #include "read/load_snapshot.h"
 #include "read/loader.h"
 #include "read/pair.h"
+#include "table/snapshot.h"
+#include "io/input.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -8,6 +8,7 @@
 #include "spoor/error.h"
 #include "spoor/load.h"
 #include "spoor/table.h"
+#include "io/input.h"
 
 struct pair_state;
 

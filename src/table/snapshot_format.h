@@ -41,7 +41,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spoor/load.h"
 #include "spoor/table.h"
 
 enum {
@@ -64,10 +63,5 @@ static inline uint64_t snap_arrays(uint64_t ncols) { return SNAP_FIXED_ARRAYS + 
 
 /* Bytes per row of fixed array i (ts, dur, pid, tid, line, name, cat, ph). */
 static inline uint64_t snap_fixed_width(size_t i) { return i < 5 ? 8 : i < 7 ? 4 : 1; }
-
-/* spoor_snapshot_open over bytes in memory, which must outlive the snapshot
- * (the fuzzer's way in). */
-struct spoor_snapshot *spoor_snapshot_parse(const uint8_t *bytes, size_t len, const char *source,
-                                            const struct spoor_snapshot_key *key);
 
 #endif

@@ -8,6 +8,8 @@
 #include "table/snapshot_check.h"
 #include "table/snapshot_format.h"
 #include "util/bytes.h"
+#include "table/snapshot.h"
+#include "io/input.h"
 
 #include <fcntl.h>
 #include <isa-l/crc.h>

@@ -7,6 +7,8 @@
 #include "table/internal.h"
 #include "table/snapshot_format.h"
 #include "util/bytes.h"
+#include "table/snapshot.h"
+#include "io/input.h"
 
 #include <errno.h>
 #include <isa-l/crc.h>

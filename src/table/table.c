@@ -4,6 +4,7 @@
 #include "spoor/error.h"
 #include "spoor/load.h"
 #include "table/internal.h"
+#include "table/snapshot.h"
 
 #include <stdlib.h>
 #include <string.h>

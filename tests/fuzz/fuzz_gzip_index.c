@@ -14,6 +14,7 @@
 #include "io/index_file.h"
 #include "io/internal.h"
 #include "spoor/load.h"
+#include "io/input.h"
 
 static void spill(const char *path, const uint8_t *bytes, size_t len)
 {

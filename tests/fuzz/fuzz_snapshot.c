@@ -14,6 +14,7 @@
 #include "spoor/load.h"
 #include "table/snapshot_format.h"
 #include "util/bytes.h"
+#include "table/snapshot.h"
 
 static const struct spoor_snapshot_key KEY = {.trace = {.size = 1, .mtime_sec = 2, .mtime_nsec = 3}, .options = 4};
 

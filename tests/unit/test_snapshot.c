@@ -21,6 +21,7 @@
 #include "spoor/load.h"
 #include "testutil.h"
 #include "util/bytes.h"
+#include "table/snapshot.h"
 
 static char trace[4096], snap[4200];
 
