@@ -52,29 +52,6 @@ struct spoor_forest {
     struct spoor_forest_node *nodes;
 };
 
-/* Reads XGBoost's JSON model text (objectives reg:squarederror, binary:logistic,
- * multi:softprob). On error fills err with what is wrong and leaves f empty. */
-int spoor_forest_from_xgb_json(const char *json, size_t len, struct spoor_forest *f, struct spoor_error *err);
-
-/* The margins of one row (ngroups values), before the link. */
-void spoor_forest_margin(const struct spoor_forest *f, const double *row, double *margin);
-/* The prediction of one row (ngroups values): the margins through the link. */
-void spoor_forest_predict(const struct spoor_forest *f, const double *row, double *out);
-/* Applies the link to ngroups margins in place. */
-void spoor_forest_link(const struct spoor_forest *f, double *margin);
-/* The leaf value one tree gives a row. */
-float spoor_forest_tree_leaf(const struct spoor_forest *f, size_t tree, const double *row);
-/* Moves every split threshold down to the nearest multiple of 2^-frac (frac
- * <= 23). Then (float)x < threshold holds exactly when floor(x * 2^frac) <
- * threshold * 2^frac for every float x: an integer compare on inputs in fixed
- * point decides every split as the float model does (a row on the threshold
- * stays on the right, as XGBoost trained it). Returns how many moved. */
-size_t spoor_forest_quantise(struct spoor_forest *f, int frac);
-/* Total gain of every feature's splits (nfeatures values). */
-void spoor_forest_total_gain(const struct spoor_forest *f, double *gain);
-
-void spoor_forest_free(struct spoor_forest *f);
-
 /* Principal components of standardised features: the eigen-decomposition of
  * their correlation matrix (LAPACKE_dsyevd). */
 struct spoor_pca {
@@ -84,10 +61,6 @@ struct spoor_pca {
     double *loadings;  /* n x n row-major: loadings[feature * n + component]; each
                           component's largest-magnitude loading is positive */
 };
-
-/* From an n x n correlation matrix (spoor_corr_matrix). */
-int spoor_pca_from_corr(const double *corr, size_t n, struct spoor_pca *out, struct spoor_error *err);
-void spoor_pca_free(struct spoor_pca *p);
 
 /* Datasets for learning: a CSV or JSONL file read through the engine's readers
  * into a numeric matrix (row-major doubles), a label (class ids with names, or
@@ -229,12 +202,6 @@ struct spoor_scaler {
     size_t n;
     double *mean, *scale;           /* scale = standard deviation, 1 when it is 0 */
 };
-
-/* Fits on the rows listed (x is row-major with n columns). */
-void spoor_scaler_fit(struct spoor_scaler *s, const double *x, size_t n, const size_t *rows, size_t nrows);
-/* (v - mean) / scale for one row of s->n values, from in to out (may alias). */
-void spoor_scaler_apply(const struct spoor_scaler *s, const double *in, double *out);
-void spoor_scaler_free(struct spoor_scaler *s);
 
 /* How well predicted classes match true ones: accuracy, macro-F1, per-class
  * recall, the confusion matrix. */
@@ -394,17 +361,6 @@ void spoor_pooled_free(struct spoor_pooled *p);
  * (non-negative, summing to 1), the consensus is their mean, and from it come
  * the ranking, the smallest set of features reaching a cumulative share, and
  * per-layer totals when feature names carry a layer. */
-/* share[j] = max(score[j], 0) / sum; all 0 when nothing is positive. Pass
- * magnitudes for signed scores (correlations, coefficients). */
-void spoor_importance_shares(const double *score, size_t n, double *share);
-
-/* order = feature indexes by score, largest first (ties by index). */
-void spoor_importance_order(const double *score, size_t n, size_t *order);
-
-/* How many of the first features in order it takes for their shares to reach
- * threshold (n when they never do). */
-size_t spoor_importance_cumulative(const double *share, const size_t *order, size_t n, double threshold);
-
 /* The layer of a feature name: with sep '-', the text after the last '-'
  * (`vfs_read-kernel`); with any other sep, the text before the first
  * (`kernel.vfs_read`); sep 0 tries '.' then '-'. Returns its length and sets
@@ -485,15 +441,6 @@ void spoor_importance_report_free(struct spoor_importance_report *r);
 /* A kernel stack is 8-16 KiB and the kernel build warns past 2 KiB per
  * frame: a fixed-point predict function may keep at most this much on it. */
 #define SPOOR_EXPORT_STACK_MAX 1024
-
-/* The Q16 input a value becomes, as the fixed-point header documents:
- * floor((float)x * 65536), saturating at +-2^62. */
-long long spoor_export_input(double x);
-
-/* Whether threshold t is a float and a multiple of 1/65536: a model that
- * goes left when (float)x < t on such thresholds is decided exactly alike by
- * the fixed-point header (export_tree.c), for every input. */
-bool spoor_export_on_grid(double t);
 
 struct spoor_export_opts {
     const char *prefix;             /* names every symbol (a C identifier) */

@@ -1,6 +1,7 @@
 /* Fitting on training rows and predicting held-out ones, for models and the
  * baselines printed beside them. */
 #include "spoor/ml.h"
+#include "ml/scaler.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "spoor/error.h"
+#include "ml/importance.h"
 
 void spoor_importance_shares(const double *score, size_t n, double *share)
 {

@@ -9,6 +9,9 @@
 #include "ml/permutation.h"
 #include "ml/permutation_forest.h"
 #include "ml/xgb.h"
+#include "ml/forest.h"
+#include "ml/pca.h"
+#include "ml/importance.h"
 
 /* Ranking features needs no fine split points; 64 bins train 2.5x faster than
  * XGBoost's default 256 (measured on 8,000 x 200). */

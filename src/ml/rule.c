@@ -21,6 +21,7 @@
  * and an interval whose bound cannot beat the best so far is skipped. */
 #include "spoor/ml.h"
 #include "ml/model_internal.h"
+#include "ml/export_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

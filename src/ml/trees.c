@@ -6,6 +6,7 @@
 #include "spoor/ml.h"
 #include "ml/model_internal.h"
 #include "ml/xgb.h"
+#include "ml/forest.h"
 
 #include <stdlib.h>
 

@@ -12,6 +12,7 @@
 
 #include "spoor/ml.h"
 #include "read/json_scan.h"
+#include "ml/forest.h"
 
 #define MAX_CLASSES 4096
 #define MAX_FEATURES (1 << 20)

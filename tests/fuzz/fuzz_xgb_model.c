@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "spoor/ml.h"
+#include "ml/forest.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -13,6 +13,7 @@
 #include "spoor/ml.h"
 #include "ml/permutation.h"
 #include "ml_synth.h"
+#include "ml/importance.h"
 
 enum { ROWS = 400, COLS = 4 };
 

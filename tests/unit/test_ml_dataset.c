@@ -15,6 +15,7 @@
 
 #include "spoor/ml.h"
 #include "testutil.h"
+#include "ml/scaler.h"
 
 static struct spoor_dataset *load(const char *text, const struct spoor_dataset_spec *spec, int expect)
 {
