@@ -13,6 +13,7 @@
 #include "spoor/error.h"
 #include "spoor/table.h"
 #include "stats_names.h"
+#include "analyze/stats_period.h"
 
 #include <stdlib.h>
 #include <string.h>

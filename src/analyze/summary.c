@@ -13,6 +13,7 @@
 
 #include "analyze/event_bytes.h"
 #include "spoor/table.h"
+#include "analyze/stats_period.h"
 
 #include <math.h>
 #include <stdlib.h>
