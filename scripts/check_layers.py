@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Checks that every #include "..." in src/, include/spoor/ and tools/ goes
-down the layer order, so no two layers form a cycle.
+"""Checks that no dependency in src/ and tools/ goes up the layer order, so no
+two layers form a cycle: every #include of a private header (src/<m>/X.h) goes
+down, and no function is called from a layer below the one defining it.
 
 The order is the table of docs/design.md after the line MARKER (below), first
 row lowest: each row names a layer and its folder. A file under src/<m>/ or
-tools/spoor/ belongs to the layer of that folder; a public header
-include/spoor/X.h to the layer whose folder defines the functions it declares
-(one layer only, or that is a problem too).
+tools/spoor/ belongs to the layer of that folder. A public header
+include/spoor/X.h is the library's API and may gather the functions of several
+layers (load.h: io, table and read), so including it is allowed anywhere; what
+it must not do is let a lower layer call into a higher one, which the call
+check catches. Each public header must declare some function defined under src/.
 
 usage: check_layers.py [ROOT]       check the tree at ROOT (default: this repo)
        check_layers.py --self-test  check that a copy of this tree with an
@@ -31,6 +34,9 @@ COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 # parameter list followed by a body rather than by ';'.
 DEFINITION = re.compile(r"^(?!static\b)[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{]*\)\s*\{", re.M)
 DECLARATION = re.compile(r"\b(\w+)\s*\(")
+# Any definition, static too: a file's own names shadow other layers' ones.
+LOCAL_DEFINITION = re.compile(r"^[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{]*\)\s*\{", re.M)
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 
 def read(path):
@@ -76,28 +82,41 @@ def folder_layer(path, order):
     return None
 
 
-def public_header_layers(root, files, order, problems):
-    """include/spoor/X.h -> the layer defining its functions."""
+def defining_layers(root, files, order):
+    """function name -> the layers whose folders define it (not static)."""
     defined = defaultdict(set)
     for f in files:
         layer = folder_layer(f, order)
         if f.endswith(".c") and layer:
             for name in DEFINITION.findall(COMMENT.sub("", read(os.path.join(root, f)))):
                 defined[name].add(layer)
-    layers = {}
+    return defined
+
+
+def check_public_headers(root, files, defined, problems):
     for f in files:
         if not f.startswith("include/"):
             continue
         names = set(DECLARATION.findall(COMMENT.sub("", read(os.path.join(root, f)))))
-        owners = sorted({layer for n in names for layer in defined.get(n, ())},
-                        key=[l for l, _ in order].index)
-        if len(owners) == 1:
-            layers[f] = owners[0]
-        elif owners:
-            problems.append(f"{f} declares functions of {' and '.join(owners)}: a public header belongs to one layer")
-        else:
-            problems.append(f"{f}: no function it declares is defined under src/, so it has no layer")
-    return layers
+        if not any(n in defined for n in names):
+            problems.append(f"{f}: no function it declares is defined under src/")
+
+
+def upward_calls(root, files, order, rank, defined):
+    """[(file, function, its layer, the defining layer)] for every call from a
+    file to a function only a higher layer defines."""
+    calls = []
+    for f in files:
+        a = folder_layer(f, order)
+        if a is None:
+            continue
+        code = STRING.sub('""', COMMENT.sub("", read(os.path.join(root, f))))
+        own = set(LOCAL_DEFINITION.findall(code))
+        for name in sorted(set(DECLARATION.findall(code)) - own):
+            owners = defined.get(name)
+            if owners and a not in owners and min(rank[o] for o in owners) > rank[a]:
+                calls.append((f, name, a, min(owners, key=rank.get)))
+    return calls
 
 
 def resolve(root, including, name):
@@ -134,22 +153,20 @@ def check(root):
     rank = {layer: i for i, (layer, _) in enumerate(order)}
     files = list(source_files(root))
     problems = []
-    headers = public_header_layers(root, files, order, problems)
-
-    def layer_of(path):
-        return headers.get(path) if path.startswith("include/") else folder_layer(path, order)
+    defined = defining_layers(root, files, order)
+    check_public_headers(root, files, defined, problems)
 
     edges = defaultdict(set)
     upward = []
     for f in files:
-        a = layer_of(f)
+        a = folder_layer(f, order)
         if a is None:
             if not f.startswith("include/"):
                 problems.append(f"{f}: its folder is no layer in {DESIGN}")
             continue
         for name in INCLUDE.findall(read(os.path.join(root, f))):
             target = resolve(root, f, name)
-            b = layer_of(target) if target else None
+            b = folder_layer(target, order) if target else None
             if b is None or b == a:
                 continue
             edges[a].add(b)
@@ -157,6 +174,10 @@ def check(root):
                 upward.append((f, name, a, b))
     for f, name, a, b in upward:
         problems.append(f"{f} includes {name}: {a} may not include {b}")
+    for f, name, a, b in upward_calls(root, files, order, rank, defined):
+        edges[a].add(b)
+        upward.append((f, name, a, b))
+        problems.append(f"{f} calls {name}(): {a} may not call {b}")
     cycles = set()
     for _, _, a, b in upward:
         path = cycle_through(edges, b, a)
@@ -168,7 +189,8 @@ def check(root):
 
 def self_test():
     """Copies the tree, adds to the lowest layer's first file an include of a
-    header of a higher layer, and expects the check to name that edge."""
+    private header of a higher layer and a call to a function of that layer,
+    and expects the check to name both edges."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if check(root):
         sys.exit("self-test: the tree itself does not pass; run check_layers.py")
@@ -183,14 +205,16 @@ def self_test():
         high, header = next((layer, f) for layer, folder in reversed(order) if folder.startswith("src/")
                             for f in files if f.startswith(folder) and f.endswith(".h"))
         name = os.path.relpath(header, "src")
+        callee = sorted(n for n, layers in defining_layers(tmp, files, order).items() if layers == {high})[0]
         with open(os.path.join(tmp, victim), "a") as f:
-            f.write(f'#include "{name}"\n')
+            f.write(f'#include "{name}"\nvoid spoor_self_test_upward(void) {{ {callee}(); }}\n')
         run = subprocess.run([sys.executable, os.path.abspath(__file__), tmp], capture_output=True, text=True)
-        want = [f"{victim} includes {name}: {low} may not include {high}", f"layers form a cycle: {low} -> {high}"]
+        want = [f"{victim} includes {name}: {low} may not include {high}", f"layers form a cycle: {low} -> {high}",
+                f"{victim} calls {callee}(): {low} may not call {high}"]
         missing = [w for w in want if w not in run.stdout]
         if run.returncode == 0 or missing:
             sys.exit(f"self-test: exit {run.returncode}, output lacks {missing}:\n{run.stdout}{run.stderr}")
-    print(f"self-test: an include of {name} from {victim} fails the check")
+    print(f"self-test: an include of {name} and a call of {callee}() from {victim} fail the check")
 
 
 def main():

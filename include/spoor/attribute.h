@@ -21,7 +21,6 @@
 #include "spoor/error.h"
 #include "spoor/expr.h"
 #include "spoor/interval.h"
-#include "spoor/resolve.h"
 #include "spoor/table.h"
 #include "spoor/report.h"
 
@@ -37,19 +36,9 @@ struct spoor_attr_select {
     const struct spoor_expr *events;
 };
 
-/* Whether a cat is kernel-side: a kernel subsystem (sys, os_cache, vfs,
- * ext4, xfs, block, nvme, mm, ...) or a probe kind (kprobe..., kretprobe...,
- * tracepoint..., kern...), case aside. User-space cats (DataCrumbs' c and
- * app, DFTracer's POSIX and STDIO, any application's own) are not. */
-bool spoor_attr_kernel_cat(const char *cat, size_t len);
 /* The cats of events that the default leaves out (neither kernel-side nor a
  * call's cat), ", "-separated in pool order; NULL when none. free() it. */
 char *spoor_attr_left_out(const struct spoor_table *t, const uint32_t *calls, size_t ncalls);
-/* The caller rule: removes from events[0..nevents) every event that encloses
- * (ts no later, end no earlier) a call on its own pid and tid: the call's
- * caller, never its kernel function. Keeps the order; returns how many stay. */
-size_t spoor_attr_drop_callers(const struct spoor_table *t, const uint32_t *calls, size_t ncalls, uint32_t *events,
-                               size_t nevents);
 
 /* Rows of t (in increasing order) for the calls and the events, and their
  * resolved file and host through resolver: of every row when an expression

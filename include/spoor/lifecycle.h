@@ -1,10 +1,6 @@
-/* `spoor lifecycle`: per-entity delays between the stages of an event log.
- *
- * A delay NAME=B-A is time(B) - time(A) for every entity of the pivot
- * (lifecycle_pivot.h) that has both stages. The recipe folds the delays into
- * totals, per-group totals for each --by field, per-kind counts of missing
- * and repeated stages, the N slowest entities and, against a second log,
- * entity-by-entity differences. */
+/* `spoor lifecycle`: the pivot of an event log into entities and stages
+ * (first), the delays recipe over it, and the report it builds. Each part
+ * keeps its comment below. */
 #ifndef SPOOR_LIFECYCLE_H
 #define SPOOR_LIFECYCLE_H
 
@@ -12,8 +8,125 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spoor/lifecycle_pivot.h"
+#include "spoor/error.h"
+#include "spoor/load.h"
+#include "spoor/report.h"
 
+/* The pivot behind `spoor lifecycle` (the recipe is lifecycle.h): each record
+ * of an event log names an entity, a stage and a time. The spec lists the
+ * stages, the delays between them and how to name entities; the pivot keeps,
+ * per entity, the first (earliest) time of each listed stage and how often
+ * each stage was seen.
+ *
+ * The pivot runs in the loader's map() on every worker thread (a table of the
+ * entities each worker saw) and is merged once at the end, so its memory is
+ * bounded by the number of distinct entities, never by the number of records. */
+enum { SPOOR_LC_MAX_STAGES = 16, SPOOR_LC_MAX_DELAYS = 16, SPOOR_LC_MAX_BY = 4, SPOOR_LC_MAX_FILLS = 8 };
+/* The fields the pivot reads: --by fields, the fill field, worker and host. */
+enum { SPOOR_LC_MAX_FIELDS = SPOOR_LC_MAX_BY + 3 };
+
+struct spoor_lc_spec {
+    const char *stages[SPOOR_LC_MAX_STAGES];
+    size_t nstages;
+    struct {
+        const char *name;
+        int to, from;                   /* stage indexes: value = time(to) - time(from) */
+    } delay[SPOOR_LC_MAX_DELAYS];
+    size_t ndelays;
+    const char *by[SPOOR_LC_MAX_BY];    /* fields grouped by */
+    size_t nby;
+    /* A missing stage takes another stage's time, for entities whose field
+     * fill_field equals fill_value (transfers: local ones skip Started/Loaded). */
+    struct {
+        int missing, source;
+    } fill[SPOOR_LC_MAX_FILLS];
+    size_t nfills;
+    const char *fill_field, *fill_value;
+    int top_delay;                      /* delay ranking the slowest entities */
+    bool top_named;                     /* set by --top-by, else settled by finish() */
+    size_t top;                         /* how many; 0 = none */
+    /* How the cascade scheduler names things (presets; NULL/false for
+     * generic options). The entity field's default name. The worker is
+     * "HOST:WORKER" (host_field, worker_field) except on records whose host
+     * is `controller`, which carry the full name. With entity_worker an
+     * entity is one (entity, worker) pair, named "ENTITY @ WORKER" (a
+     * transfer is one dataset to one worker). The attribute last_field
+     * takes its entity's latest logged value; the others their earliest. */
+    const char *entity_field, *worker_field, *host_field, *controller, *last_field;
+    bool entity_worker;
+    char *storage;                      /* owned copy of the names (spoor_lc_spec_free) */
+};
+
+/* The two presets for the cascade scheduler's log ("cascade-tasks",
+ * "cascade-transmits"); SPOOR_EUSAGE for another name. Fields: task (or
+ * dataset), action, at, worker, host, mode; groups: worker, mode. */
+int spoor_lc_spec_preset(struct spoor_lc_spec *s, const char *name, struct spoor_error *err);
+/* Adds what one option says: "A,B,C" stages, "NAME=B-A" delay, "MISSING=SOURCE"
+ * fill, "FIELD=VALUE" fill condition, a --by field. Stages must be set before
+ * delays and fills name them. */
+int spoor_lc_spec_stages(struct spoor_lc_spec *s, const char *list, struct spoor_error *err);
+int spoor_lc_spec_delay(struct spoor_lc_spec *s, const char *def, struct spoor_error *err);
+int spoor_lc_spec_fill(struct spoor_lc_spec *s, const char *def, struct spoor_error *err);
+int spoor_lc_spec_fill_if(struct spoor_lc_spec *s, const char *def, struct spoor_error *err);
+int spoor_lc_spec_by(struct spoor_lc_spec *s, const char *field, struct spoor_error *err);
+/* Ranks the slowest entities by this delay (default: "total" if defined, else
+ * the first delay). */
+int spoor_lc_spec_top_by(struct spoor_lc_spec *s, const char *name, struct spoor_error *err);
+/* Checks the spec is complete (stages and delays given) and settles defaults. */
+int spoor_lc_spec_finish(struct spoor_lc_spec *s, struct spoor_error *err);
+void spoor_lc_spec_free(struct spoor_lc_spec *s);
+/* The fields the pivot reads beyond entity, stage and time, its attributes:
+ * load them with SPOOR_ARGS_LISTED. Returns how many (at most
+ * SPOOR_LC_MAX_FIELDS): the --by fields, then the fill field, the worker
+ * and host fields when not among them. */
+size_t spoor_lc_spec_fields(const struct spoor_lc_spec *s, const char **out);
+
+struct spoor_lc_pivot;
+
+/* One table of entities per worker; the spec's stages by name, `attrs`
+ * fields kept per entity (their value from the entity's earliest record that
+ * has one, or the latest for the spec's last_field; the worker as the spec
+ * names it). The loaded table's name column is the entity (with the worker
+ * for entity_worker), cat the stage, ts the time. The spec must outlive the
+ * pivot. */
+struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const struct spoor_lc_spec *s, const char *const *attrs,
+                                            size_t nattrs);
+struct spoor_sink spoor_lc_pivot_sink(struct spoor_lc_pivot *p);
+/* Merges the workers' entities into one set, merged ids 1..n (call once,
+ * after loading). */
+void spoor_lc_pivot_merge(struct spoor_lc_pivot *p);
+void spoor_lc_pivot_free(struct spoor_lc_pivot *p);
+
+struct spoor_lc_counts {
+    uint64_t records;       /* rows read */
+    uint64_t other_stage;   /* rows whose stage is not listed (another entity kind) */
+    uint64_t no_entity;     /* listed stage, but no entity */
+    uint64_t no_time;       /* listed stage, but no time */
+};
+
+/* How many threads loaded the log (the fold uses as many). */
+int spoor_lc_pivot_threads(const struct spoor_lc_pivot *p);
+/* After merging: entities are 1..n (id order is not meaningful). */
+size_t spoor_lc_pivot_entities(const struct spoor_lc_pivot *p);
+const char *spoor_lc_pivot_name(const struct spoor_lc_pivot *p, size_t id);
+/* Entity id of a name, or 0. */
+size_t spoor_lc_pivot_find(const struct spoor_lc_pivot *p, const char *name, size_t len);
+/* First time of each stage (SPOOR_NULL when unseen) and how often it was seen. */
+const int64_t *spoor_lc_pivot_times(const struct spoor_lc_pivot *p, size_t id);
+const uint32_t *spoor_lc_pivot_seen(const struct spoor_lc_pivot *p, size_t id);
+/* An attribute's value ("" when never seen), and its id among the pivot's
+ * values (0 when never seen; equal ids, equal values). */
+const char *spoor_lc_pivot_attr(const struct spoor_lc_pivot *p, size_t id, size_t attr);
+uint32_t spoor_lc_pivot_attr_id(const struct spoor_lc_pivot *p, size_t id, size_t attr);
+struct spoor_lc_counts spoor_lc_pivot_counts(const struct spoor_lc_pivot *p);
+
+/* `spoor lifecycle`: per-entity delays between the stages of an event log.
+ *
+ * A delay NAME=B-A is time(B) - time(A) for every entity of the pivot
+ * (the pivot, above) that has both stages. The recipe folds the delays into
+ * totals, per-group totals for each --by field, per-kind counts of missing
+ * and repeated stages, the N slowest entities and, against a second log,
+ * entity-by-entity differences. */
 struct spoor_lc_stat {
     uint64_t count;
     int64_t sum, min, max;  /* ns over `count` entities */
@@ -73,5 +186,18 @@ void spoor_lc_result_free(struct spoor_lc_result *r);
 size_t spoor_lc_kind_len(const char *name, size_t len);
 /* The relative difference (b - a) / a, or NaN when a is 0. */
 double spoor_lc_relative(int64_t a, int64_t b);
+
+/* A `spoor lifecycle` result as a report: a table's lines and tables, JSON's
+ * members, and CSV's long form (section,by,key,delay,count,sum_ns,mean_ns,
+ * min_ns,max_ns,other_sum_ns,diff_ns,rel_diff: one value set per row, so it
+ * pipes into any tool). docs/cli.md shows each. */
+/* Lines read and skipped over all inputs of the (first) log. */
+struct spoor_lc_input {
+    uint64_t lines, skipped;
+};
+
+/* The report of r; it points into s and r, which must outlive it. */
+struct spoor_report *spoor_lc_report(const struct spoor_lc_spec *s, const struct spoor_lc_result *r,
+                                     const struct spoor_lc_input *in);
 
 #endif

@@ -12,7 +12,6 @@
 #ifndef SPOOR_SQL_H
 #define SPOOR_SQL_H
 
-#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,11 +27,6 @@ struct spoor_sql;
 int spoor_sql_open(const struct spoor_table *t, const struct spoor_load_result *loaded, struct spoor_sql **out,
                    struct spoor_error *err);
 void spoor_sql_close(struct spoor_sql *s);
-sqlite3 *spoor_sql_db(struct spoor_sql *s);
-
-/* Rows of events that cursors have looked at so far: a query that pushes a
- * selective constraint down visits far fewer rows than the table has. */
-uint64_t spoor_sql_rows_visited(const struct spoor_sql *s);
 
 /* The tables, NULL-terminated, and the CREATE TABLE text of one (NULL when
  * there is no such table), for the shell's .tables and .schema. */

@@ -34,19 +34,9 @@ struct spoor_stats_run;
 
 /* Accumulators for `threads` workers; sink() feeds them from spoor_load. */
 struct spoor_stats_run *spoor_stats_begin(int threads);
-/* The same without the per cat and per (cat, name) groups (by_cat and by_name
- * come out empty): the period figures alone, for recipes that sum their own
- * (spoor summary), at a hash lookup a row less. */
-struct spoor_stats_run *spoor_stats_begin_period(int threads);
 /* map() counts events, reduce() files and hosts (they need the metadata of
  * the inputs in order). */
 struct spoor_sink spoor_stats_sink(struct spoor_stats_run *run);
-/* The map() part alone, for a recipe with its own resolver that hands the
- * batches to spoor_stats_add_names in input order. */
-struct spoor_sink spoor_stats_map_sink(struct spoor_stats_run *run);
-struct spoor_resolver;
-/* Counts the files and hosts of a batch; r has learned it (spoor/resolve.h). */
-void spoor_stats_add_names(struct spoor_stats_run *run, const struct spoor_table *batch, struct spoor_resolver *r);
 /* Merges every worker's state into out and frees the run. */
 void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out);
 void spoor_stats_free(struct spoor_stats *s);

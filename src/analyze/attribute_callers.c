@@ -8,6 +8,7 @@
  * (nested calls lose it for the outer call too; attribution.md says so). The
  * rule holds whatever chose the events. */
 #include "spoor/attribute.h"
+#include "analyze/attribute_rules.h"
 
 #include <stdlib.h>
 

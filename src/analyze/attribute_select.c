@@ -7,7 +7,8 @@
 
 #include "analyze/event_bytes.h"
 #include "ops/strmatch.h"
-#include "spoor/snapshot.h"
+#include "spoor/load.h"
+#include "analyze/attribute_rules.h"
 
 static uint32_t *select_all(const struct spoor_table *t, const struct spoor_resolved *res,
                             const struct spoor_expr *e, size_t *n)

@@ -1,8 +1,8 @@
 /* The lifecycle result as a report: what a table shows (durations for a
  * reader, "-" where unknown), JSON's nested objects of raw ns, and the
  * long-form CSV that `spoor gen --kind cascade` writes its ground truth in. */
-#include "spoor/lifecycle_report.h"
-#include "spoor/text_table.h"
+#include "spoor/lifecycle.h"
+#include "spoor/report.h"
 
 #include <inttypes.h>
 #include <math.h>

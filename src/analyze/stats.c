@@ -11,8 +11,9 @@
  * another path counts twice. */
 #include "spoor/stats.h"
 #include "spoor/error.h"
-#include "spoor/resolve.h"
+#include "spoor/table.h"
 #include "stats_names.h"
+#include "analyze/stats_period.h"
 
 #include <stdlib.h>
 #include <string.h>

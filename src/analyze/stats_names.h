@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "spoor/resolve.h"
+#include "spoor/table.h"
 
 struct stats_names;
 

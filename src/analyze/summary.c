@@ -12,7 +12,8 @@
 #include "summary_internal.h"
 
 #include "analyze/event_bytes.h"
-#include "spoor/resolve.h"
+#include "spoor/table.h"
+#include "analyze/stats_period.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
-/* The cascade scheduler log generator (see spoor/gen_cascade.h): windows of
+/* The cascade scheduler log generator (see spoor/gen.h): windows of
  * tasks and their transfers, records sorted by time within a window, written
  * as JSON lines or Python logging lines in the scheduler's own shapes, with
  * faults injected on request and every entity folded into the truth of its
  * preset as it is written. */
-#include "spoor/gen_cascade.h"
+#include "spoor/gen.h"
 #include "gen/cascade_truth.h"
 #include "util/rng.h"
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * generated; the slowest ones are chosen at the end by sorting all of them
  * (spoor lifecycle keeps a running top-N instead: two methods, one answer). */
 #include "gen/cascade_truth.h"
-#include "spoor/lifecycle_report.h"
+#include "spoor/lifecycle.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
 #include "gen/model.h"
 #include "gen/out.h"
 #include "gen/truth.h"
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 
 enum { GEN_BUF_SIZE = 4 << 20 };
 

@@ -3,8 +3,7 @@
  * optional empty and non-numeric cells and malformed lines, and the ground
  * truth accumulated row by row (gen/metrics_truth.c). */
 #include "spoor/gen.h"
-#include "spoor/gen_metrics.h"
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 #include "gen/metrics_truth.h"
 #include "gen/out.h"
 #include "util/rng.h"

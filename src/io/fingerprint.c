@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "io/internal.h"
+#include "io/input.h"
 
 static int edge_crc(int fd, const char *path, uint64_t size, uint64_t off, size_t len, uint32_t *crc,
                     struct spoor_error *err)

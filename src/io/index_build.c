@@ -9,6 +9,7 @@
 #include "io/index.h"
 #include "io/index_file.h"
 #include "io/internal.h"
+#include "io/input.h"
 
 /* Fewer checkpoints split the input into too few parts to be worth a file. */
 enum { MIN_CHECKPOINTS = 2 };

@@ -34,7 +34,7 @@
  * record for order and bounds; anything off and the sidecar is ignored
  * (the next full scan rebuilds it). */
 #include "io/index_file.h"
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +47,7 @@
 #include <zstd.h>
 
 #include "io/gzip_snapshot.h"
+#include "io/input.h"
 
 enum { HEADER = 96, RECORD = 56, TRAILER = 4, FORMAT_VERSION = 2 };
 enum { CODEC_RAW = 0, CODEC_ZSTD = 1 };

@@ -5,6 +5,7 @@
 
 #include "io/index.h"
 #include "io/internal.h"
+#include "io/input.h"
 
 /* Reads and checks a sidecar image: NULL when it is corrupt, made by another
  * ISA-L build, or describes another file (fingerprint mismatch). */

@@ -14,6 +14,7 @@
 #include "io/index_file.h"
 #include "io/internal.h"
 #include "io/zstd.h"
+#include "io/input.h"
 
 static enum spoor_input_kind kind_of(const uint8_t *p, size_t n)
 {
@@ -138,7 +139,6 @@ void spoor_input_close(struct spoor_input *in)
     free(in);
 }
 
-const char *spoor_input_path(const struct spoor_input *in) { return in->path; }
 enum spoor_input_kind spoor_input_kind(const struct spoor_input *in) { return in->kind; }
 uint64_t spoor_input_size(const struct spoor_input *in) { return in->size; }
 

@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spoor/io.h"
+#include "spoor/load.h"
+#include "io/input.h"
 
 enum { IO_DEFAULT_CHUNK = 4 << 20 };
 /* A longer line is an error rather than an unbounded allocation. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io/internal.h"
+#include "io/input.h"
 
 static inline bool blank(char c)
 {

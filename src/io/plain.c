@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "io/stream.h"
+#include "io/input.h"
 
 /* Bytes past a chunk's end first looked at for the end of its last line;
  * doubled while the line goes on. Mapping them costs nothing untouched. */

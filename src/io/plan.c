@@ -8,6 +8,7 @@
 #include "io/index.h"
 #include "io/internal.h"
 #include "io/zstd.h"
+#include "io/input.h"
 
 size_t spoor_input_plan(struct spoor_input *in, int nthreads)
 {

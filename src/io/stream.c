@@ -6,6 +6,7 @@
  * (see stream_hold.c, which also drops damaged output); handing one out swaps
  * its buffer with the caller's, so nothing is copied. */
 #include "io/stream_hold.h"
+#include "io/input.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Loading a dataset: the file becomes an event table through the engine's
  * readers (every field a column), then the chosen columns become a row-major
  * matrix, the label class ids or numbers, and the group ids. */
-#include "ml/dataset.h"
+#include "spoor/ml.h"
 #include "ml/dataset_internal.h"
 
 #include <fnmatch.h>

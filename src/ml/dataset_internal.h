@@ -2,7 +2,7 @@
 #ifndef SPOOR_ML_DATASET_INTERNAL_H
 #define SPOOR_ML_DATASET_INTERNAL_H
 
-#include "ml/dataset.h"
+#include "spoor/ml.h"
 
 /* Drops constant features and features with |r| > 0.999 against an earlier kept
  * one, compacting ds->x and listing each in ds->dropped. */

@@ -1,6 +1,7 @@
 /* Fitting on training rows and predicting held-out ones, for models and the
  * baselines printed beside them. */
-#include "ml/evaluate.h"
+#include "spoor/ml.h"
+#include "ml/scaler.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,11 +60,6 @@ static void knn(const struct spoor_dataset *ds, const struct spoor_split *s, uin
     free(votes);
     free(tr);
     spoor_scaler_free(&sc);
-}
-
-bool spoor_method_known(const char *method)
-{
-    return spoor_model_kind_parse(method) >= 0 || strcmp(method, "majority") == 0 || strcmp(method, "knn") == 0;
 }
 
 int spoor_fit_predict(const struct spoor_dataset *ds, const struct spoor_split *s, const char *method,

@@ -2,7 +2,7 @@
 #ifndef SPOOR_ML_EXPORT_INTERNAL_H
 #define SPOOR_ML_EXPORT_INTERNAL_H
 
-#include "ml/export_header.h"
+#include "spoor/ml.h"
 
 struct emit {
     FILE *out;
@@ -25,5 +25,14 @@ int export_trees(struct emit *e, const struct spoor_model *m, bool fixed, struct
 /* v * 2^frac rounded to the nearest integer or down; saturating. */
 long long export_q(double v, int frac);
 long long export_q_floor(double v, int frac);
+
+/* The Q16 input a value becomes, as the fixed-point header documents:
+ * floor((float)x * 65536), saturating at +-2^62. */
+long long spoor_export_input(double x);
+
+/* Whether threshold t is a float and a multiple of 1/65536: a model that
+ * goes left when (float)x < t on such thresholds is decided exactly alike by
+ * the fixed-point header (export_tree.c), for every input. */
+bool spoor_export_on_grid(double t);
 
 #endif

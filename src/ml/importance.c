@@ -1,9 +1,10 @@
-#include "ml/importance.h"
+#include "spoor/ml.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "spoor/error.h"
+#include "ml/importance.h"
 
 void spoor_importance_shares(const double *score, size_t n, double *share)
 {

@@ -1,15 +1,17 @@
-#include "ml/importance_run.h"
+#include "spoor/ml.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ml/corr.h"
-#include "ml/importance.h"
 #include "ml/lasso.h"
 #include "ml/permutation.h"
 #include "ml/permutation_forest.h"
 #include "ml/xgb.h"
+#include "ml/forest.h"
+#include "ml/pca.h"
+#include "ml/importance.h"
 
 /* Ranking features needs no fine split points; 64 bins train 2.5x faster than
  * XGBoost's default 256 (measured on 8,000 x 200). */

@@ -8,6 +8,7 @@
  * go lower; converged if the gradient is small by then), or at max_iter
  * (then the log says it did not converge). */
 #include "ml/model_internal.h"
+#include "ml/scaler.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Classification metrics. A class never predicted has precision 0 (and counts
  * in macro-F1 with F1 0), so a model that ignores a class is not flattered. */
-#include "ml/metrics.h"
+#include "spoor/ml.h"
 #include "spoor/error.h"
 
 #include <stdlib.h>

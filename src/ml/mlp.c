@@ -5,6 +5,7 @@
  * from one seeded generator, so a seed gives the same model. */
 #include "ml/model_internal.h"
 #include "ml/shuffle.h"
+#include "ml/scaler.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,7 @@
 /* Models of every kind: construction, prediction, the action table. */
 #include "ml/model_internal.h"
+#include "ml/forest.h"
+#include "ml/scaler.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #ifndef SPOOR_ML_MODEL_INTERNAL_H
 #define SPOOR_ML_MODEL_INTERNAL_H
 
-#include "ml/model.h"
+#include "spoor/ml.h"
 
 /* Trainers: fill m (a shell from spoor_model_new) from ds's rows. */
 int mlp_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, struct spoor_model *m,

@@ -1,6 +1,6 @@
 /* Reading spoor's JSON model with cJSON, checked as untrusted input: sizes
  * agree, indexes are in range, numbers are finite, trees always reach a leaf. */
-#include "ml/model_json.h"
+#include "spoor/ml.h"
 #include "ml/model_internal.h"
 
 #include <cjson/cJSON.h>

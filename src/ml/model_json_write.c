@@ -1,7 +1,7 @@
 /* Writing spoor's JSON model. */
-#include "ml/model_json.h"
-#include "spoor/atomic_file.h"
-#include "spoor/json_out.h"
+#include "spoor/ml.h"
+#include "spoor/write.h"
+#include "out/json_out.h"
 
 #include <inttypes.h>
 #include <string.h>

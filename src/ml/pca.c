@@ -1,6 +1,7 @@
-#include "ml/pca.h"
+#include "spoor/ml.h"
 
 #include "ml/blas.h"
+#include "ml/pca.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

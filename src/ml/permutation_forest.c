@@ -5,6 +5,7 @@
 
 #include "ml/permutation.h"
 #include "spoor/error.h"
+#include "ml/forest.h"
 
 struct spoor_forest_predictor {
     const struct spoor_forest *f;

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ml/xgb_forest.h"
+#include "spoor/ml.h"
 
 struct spoor_forest_predictor;
 

@@ -19,8 +19,9 @@
  * gains rows; so between two cuts a and b no cut scores more than
  * min(L(b) + R(a), L(a) + R(a) + moved, rows - errors_left(a) - errors_right(b)),
  * and an interval whose bound cannot beat the best so far is skipped. */
-#include "ml/export_header.h"
+#include "spoor/ml.h"
 #include "ml/model_internal.h"
+#include "ml/export_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* The standard scaler: fitted on training rows only (fitting on all rows would
  * leak the test rows' distribution into the model), saved inside the model. */
-#include "ml/dataset.h"
+#include "spoor/ml.h"
+#include "ml/scaler.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Train/test splits and cross-validation folds as lists of row indexes. With a
  * group column, whole groups move together: windows of one run are correlated,
  * so a row-level split would score the model on near-copies of its training. */
-#include "ml/dataset.h"
+#include "spoor/ml.h"
 #include "ml/shuffle.h"
 
 #include <math.h>

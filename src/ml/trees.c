@@ -3,9 +3,10 @@
  * C header all run the trees without XGBoost. Thresholds are moved onto the
  * fixed-point inputs' grid, so the integer-only header decides every split as
  * the model does, by construction rather than by luck. */
-#include "ml/export_header.h"
+#include "spoor/ml.h"
 #include "ml/model_internal.h"
 #include "ml/xgb.h"
+#include "ml/forest.h"
 
 #include <stdlib.h>
 

@@ -3,6 +3,7 @@
  * error line with XGBoost's own message. */
 #include "ml/xgb.h"
 #include "ml/xgb_api.h"
+#include "ml/forest.h"
 
 #include <math.h>
 #include <stdio.h>

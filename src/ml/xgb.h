@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "ml/xgb_forest.h"
+#include "spoor/ml.h"
 #include "spoor/error.h"
 
 enum spoor_xgb_task {

@@ -1,6 +1,7 @@
 /* Evaluating a spoor_forest: the same walk and float sums XGBoost's CPU
  * predictor does, so the results agree with it to float rounding. */
-#include "ml/xgb_forest.h"
+#include "spoor/ml.h"
+#include "ml/forest.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ml/xgb_forest.h"
+#include "spoor/ml.h"
 #include "read/json_scan.h"
+#include "ml/forest.h"
 
 #include <cjson/cJSON.h>
 

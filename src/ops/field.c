@@ -1,5 +1,5 @@
 /* Column names as users write them, and views that bind them to a batch. */
-#include "spoor/resolve.h"
+#include "spoor/table.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* The stored columns a field is read from, for verifying only those of a
- * table mapped from a snapshot (spoor/snapshot.h). */
-#include "spoor/resolve.h"
-#include "spoor/snapshot.h"
+ * table mapped from a snapshot (spoor/load.h). */
+#include "spoor/table.h"
+#include "spoor/load.h"
 
 #include <string.h>
 

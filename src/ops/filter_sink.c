@@ -1,6 +1,6 @@
-/* The filtering sink (spoor/filter_sink.h). */
-#include "spoor/filter_sink.h"
-#include "spoor/resolve.h"
+/* The filtering sink (spoor/expr.h). */
+#include "spoor/expr.h"
+#include "spoor/table.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
  * merge() keeps each entity with the first worker that saw it and folds the
  * other workers' rows of it in. "First" in a row means earliest in time, which
  * does not depend on how the log was split. */
-#include "spoor/lifecycle_pivot.h"
+#include "spoor/lifecycle.h"
 
 #include "lc_entities.h"
 #include "util/parallel.h"

@@ -9,7 +9,7 @@
  * holds for, so a hash redefined within a batch, or the same hash text in
  * rows of several inputs, is looked up again. */
 #include "spoor/error.h"
-#include "spoor/resolve.h"
+#include "spoor/table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * one existed gets an empty cell for it; otherwise the rows are copied as
  * they are. Only outputs that need it pay for this copy. */
 #include "out/csv_widen.h"
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 #include "spoor/error.h"
 
 #include <errno.h>

@@ -16,7 +16,7 @@
  * (wbuf_f64), so events and export --to csv, and attribute's bandwidth, are
  * unaffected either way (on a 150 MB spoor gen trace, same runs: 0.51 /
  * 0.47 / 0.91 s wall with it, +2 %, +4 %, -1 % without, noise). */
-#include "spoor/format_g.h"
+#include "out/format_g.h"
 
 #include <math.h>
 #include <stdbool.h>

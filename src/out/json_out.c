@@ -1,7 +1,7 @@
 /* JSON strings for outputs that write through stdio (stats, reports): the
  * escaping is the row writers' own (write_jsonl.c), so every JSON spoor writes
  * escapes alike. */
-#include "spoor/json_out.h"
+#include "out/json_out.h"
 #include "out/write_internal.h"
 
 void spoor_json_write_string(FILE *out, const char *s, size_t len)

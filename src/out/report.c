@@ -2,7 +2,7 @@
  * in the format asked for (report_table.c, report_csv.c, report_json.c). */
 #include "out/report_internal.h"
 #include "out/write_internal.h"
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 #include "spoor/error.h"
 
 #include <errno.h>

@@ -3,8 +3,8 @@
  * for a reader in a text table (by its unit: "1,234", "2.25 ms", "12.5%"). */
 #include "out/report_internal.h"
 #include "out/write_internal.h"
-#include "spoor/format_g.h"
-#include "spoor/text_table.h"
+#include "out/format_g.h"
+#include "spoor/report.h"
 
 #include <inttypes.h>
 #include <math.h>

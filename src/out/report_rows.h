@@ -5,7 +5,7 @@
 
 #include "out/report_internal.h"
 #include "out/write_internal.h"
-#include "spoor/format_g.h"
+#include "out/format_g.h"
 
 /* Writes cell i as CSV and JSON spell it when it is a number (a bool
  * included); false, nothing written, when it is not (null, absent, a NaN

@@ -3,7 +3,7 @@
  * aligned table (numbers right-aligned) formatted on threads when large. */
 #include "out/report_internal.h"
 #include "spoor/error.h"
-#include "spoor/text_table.h"
+#include "spoor/report.h"
 #include "util/parallel.h"
 
 #include <stdlib.h>

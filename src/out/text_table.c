@@ -1,9 +1,8 @@
-#include "spoor/text_table.h"
+#include "spoor/report.h"
 #include "spoor/error.h"
-#include "spoor/format_g.h"
+#include "out/format_g.h"
 #include "util/parallel.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,18 +75,6 @@ struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *h
         t->right[i] = right_align && right_align[i];
     }
     return t;
-}
-
-void spoor_text_table_cell(struct spoor_text_table *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *cell = NULL;
-    if (vasprintf(&cell, fmt, ap) < 0)
-        cell = NULL;
-    va_end(ap);
-    spoor_text_table_text(t, cell ? cell : "?");
-    free(cell);
 }
 
 void spoor_text_table_text(struct spoor_text_table *t, const char *text) { push(t, text, strlen(text)); }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "spoor/error.h"
-#include "spoor/resolve.h"
+#include "spoor/table.h"
 
 struct wbuf {
     char *data;

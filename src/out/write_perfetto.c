@@ -6,7 +6,7 @@
  * (id first), so spoor reads the file back as plain Chrome JSON. */
 #include "out/write_internal.h"
 #include "spoor/error.h"
-#include "spoor/export.h"
+#include "spoor/write.h"
 
 #include <stdlib.h>
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "read/field_map.h"
-#include "spoor/read.h"
+#include "spoor/load.h"
 
 struct csv_field {
     const char *p;

@@ -1,7 +1,7 @@
 /* Chooses the reader for an input: the one the user named, or the one whose
  * sniffer is most confident about the first bytes. */
 #include "read/field_map.h"
-#include "spoor/read.h"
+#include "spoor/load.h"
 
 #include <string.h>
 

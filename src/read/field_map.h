@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "spoor/read.h"
+#include "spoor/load.h"
 #include "util/bytes.h"
 
 #include <string.h>

@@ -2,6 +2,8 @@
  * this load (and the report it replays), and writing it after a whole-table
  * load. */
 #include "read/load_snapshot.h"
+#include "table/snapshot.h"
+#include "io/input.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,7 @@
  * builds the view and runs map(); whoever finishes the batch the order waits
  * for reduces it and every ready one after it, as when parsing. */
 #include "read/load_snapshot.h"
+#include "table/snapshot.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #define SPOOR_READ_LOAD_SNAPSHOT_H
 
 #include "spoor/load.h"
-#include "spoor/snapshot.h"
+#include "table/snapshot.h"
 
 /* A hash of every read option that changes the table (not args, strict,
  * threads: a snapshot holds all args and is checked against strict). */

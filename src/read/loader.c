@@ -10,10 +10,12 @@
  * them. Whoever finishes the batch the order is waiting for reduces it and
  * every ready batch after it. */
 #include "spoor/load.h"
-#include "spoor/progress.h"
+#include "util/progress.h"
 #include "read/load_snapshot.h"
 #include "read/loader.h"
 #include "read/pair.h"
+#include "table/snapshot.h"
+#include "io/input.h"
 
 #include <pthread.h>
 #include <stdio.h>

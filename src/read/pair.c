@@ -9,6 +9,7 @@
  * rows until then). Unmatched events are never completed by guesswork:
  * they are counted and reported as skipped. */
 #include "read/pair.h"
+#include "io/input.h"
 
 #include <stdio.h>
 #include <stdlib.h>

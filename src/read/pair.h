@@ -6,8 +6,9 @@
 #include <stdbool.h>
 
 #include "spoor/error.h"
-#include "spoor/read.h"
+#include "spoor/load.h"
 #include "spoor/table.h"
+#include "io/input.h"
 
 struct pair_state;
 

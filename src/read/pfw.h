@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "read/json_scan.h"
-#include "spoor/read.h"
+#include "spoor/load.h"
 #include "util/bytes.h"
 
 /* What each writer does differently; see docs/formats.md. */

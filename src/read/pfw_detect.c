@@ -3,6 +3,7 @@
  * The dialect fixes the units of ts and dur and whether pid and tid are
  * swapped; the user's --dialect, --ts-unit and --dur-unit override it. */
 #include "read/pfw.h"
+#include "io/input.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * the unit is too coarse. Application events (steps, epochs) last anything,
  * so they are not used. */
 #include "read/pfw.h"
-#include "spoor/fmt_human.h"
+#include "spoor/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

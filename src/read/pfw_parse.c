@@ -12,6 +12,7 @@
  * events need). Nothing is allocated per line. A line that is not a usable event
  * is skipped with a reason; a partly written row is dropped. */
 #include "read/pfw.h"
+#include "io/input.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* Accounting of skipped lines: counts by reason plus the first few samples,
  * so a report can say what was skipped and where. */
-#include "spoor/read.h"
+#include "spoor/load.h"
+#include "io/input.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Time units of trace fields: names, parsing, nanoseconds per unit. */
-#include "spoor/read.h"
+#include "spoor/load.h"
 
 #include <string.h>
 

@@ -5,11 +5,18 @@
 #ifndef SPOOR_SQL_INTERNAL_H
 #define SPOOR_SQL_INTERNAL_H
 
+#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "spoor/resolve.h"
+#include "spoor/table.h"
 #include "spoor/sql.h"
+
+/* The session's SQLite connection (tests and the fuzzer prepare on it). */
+sqlite3 *spoor_sql_db(struct spoor_sql *s);
+/* Rows of events that cursors have looked at so far: a query that pushes a
+ * selective constraint down visits far fewer rows than the table has. */
+uint64_t spoor_sql_rows_visited(const struct spoor_sql *s);
 
 /* ---- events columns: the fixed ones in spoor_field order, then the args. */
 

@@ -1,5 +1,5 @@
 /* Which columns of events a query can read, from its text alone, so a table
- * mapped from a snapshot verifies only those (spoor/snapshot.h).
+ * mapped from a snapshot verifies only those (spoor/load.h).
  *
  * A column is read only when the text names it, case aside, in any quoting;
  * or through `*` (SELECT *, e.*) or NATURAL JOIN, which read columns they do
@@ -8,7 +8,7 @@
  * any `*` but count(*)'s, and the word NATURAL, need everything. This errs
  * only towards checking more: a word in a string literal or a comment counts. */
 #include "sql/sql_internal.h"
-#include "spoor/snapshot.h"
+#include "spoor/load.h"
 
 #include <stdlib.h>
 #include <string.h>

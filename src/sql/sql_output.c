@@ -4,7 +4,7 @@
  * out as in spoor events. Rows come through struct sql_rows, from SQLite or
  * from the native executor alike. */
 #include "out/write_internal.h"
-#include "spoor/text_table.h"
+#include "spoor/report.h"
 #include "sql/sql_internal.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Where a trace's snapshot lives: beside it, or in a cache directory under a
  * name made from the trace's absolute path (traces in read-only directories). */
-#include "spoor/snapshot.h"
+#include "spoor/load.h"
 
 #include <inttypes.h>
 #include <limits.h>

@@ -3,11 +3,13 @@
  * each column array's crc32 and string ids when a reader asks for it
  * (spoor_snapshot_verify); hand out views of the table that point into the
  * mapping. Anything off makes the file unusable: the caller reparses. */
-#include "spoor/snapshot.h"
+#include "spoor/load.h"
 #include "table/internal.h"
 #include "table/snapshot_check.h"
 #include "table/snapshot_format.h"
 #include "util/bytes.h"
+#include "table/snapshot.h"
+#include "io/input.h"
 
 #include <fcntl.h>
 #include <isa-l/crc.h>

@@ -2,11 +2,13 @@
  * own checksummed section, then the strings, lookups, report and directory; the
  * header goes last. The file is written to a temporary beside the target and
  * renamed into place, so readers never see half a snapshot. */
-#include "spoor/atomic_file.h"
-#include "spoor/snapshot.h"
+#include "spoor/write.h"
+#include "spoor/load.h"
 #include "table/internal.h"
 #include "table/snapshot_format.h"
 #include "util/bytes.h"
+#include "table/snapshot.h"
+#include "io/input.h"
 
 #include <errno.h>
 #include <isa-l/crc.h>

@@ -2,8 +2,9 @@
  * column.c, lookups in lookup.c, the ordered merge in append.c. */
 #include "spoor/table.h"
 #include "spoor/error.h"
-#include "spoor/snapshot.h"
+#include "spoor/load.h"
 #include "table/internal.h"
+#include "table/snapshot.h"
 
 #include <stdlib.h>
 #include <string.h>

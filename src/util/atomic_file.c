@@ -3,7 +3,7 @@
  * is DIR/.BASE.tmp-PID-NNNNNN: a signal handler removes it (temp_registry.c),
  * and when SIGKILL or a crash leaves it behind, the next writer of the same
  * target removes it, since no process PID is alive any more. */
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
-/* Counts and durations as people read them (fmt_human.h). */
-#include "spoor/fmt_human.h"
+/* Counts and durations as people read them (spoor/report.h). */
+#include "spoor/report.h"
 
 #include <stdio.h>
 

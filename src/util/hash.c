@@ -1,6 +1,6 @@
 /* A fast non-cryptographic hash for short keys (names, categories, arg keys).
  * Reads 8 bytes at a time and mixes with a multiply-xorshift finaliser. */
-#include "spoor/strpool.h"
+#include "spoor/table.h"
 
 #include <string.h>
 

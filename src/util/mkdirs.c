@@ -1,4 +1,4 @@
-#include "util/mkdirs.h"
+#include "spoor/load.h"
 
 #include <errno.h>
 #include <stdlib.h>

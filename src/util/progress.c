@@ -1,4 +1,4 @@
-#include "spoor/progress.h"
+#include "util/progress.h"
 
 #include <stdio.h>
 #include <time.h>

@@ -1,6 +1,6 @@
 /* String interning with an open-addressing hash table (linear probing) over ids,
  * and the bytes themselves in append-only blocks so pointers stay stable. */
-#include "spoor/strpool.h"
+#include "spoor/table.h"
 #include "spoor/error.h"
 
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 
 enum { SLOTS = 32 };
 enum { FREE, FILLING, LIVE };

@@ -1,6 +1,6 @@
 /* The temporaries being written right now, so that SIGINT, SIGTERM, SIGHUP and
  * SIGPIPE can remove them before the process dies (spoor_atomic_file_cleanup_on_signals
- * in spoor/atomic_file.h). A fixed table filled in advance: the signal handler
+ * in spoor/write.h). A fixed table filled in advance: the signal handler
  * may only read memory and call async-signal-safe functions. */
 #ifndef SPOOR_UTIL_TEMP_REGISTRY_H
 #define SPOOR_UTIL_TEMP_REGISTRY_H

@@ -13,7 +13,8 @@
 
 #include "io/index_file.h"
 #include "io/internal.h"
-#include "spoor/io.h"
+#include "spoor/load.h"
+#include "io/input.h"
 
 static void spill(const char *path, const uint8_t *bytes, size_t len)
 {

@@ -6,8 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ml/export_header.h"
-#include "ml/model_json.h"
+#include "spoor/ml.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

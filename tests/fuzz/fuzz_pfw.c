@@ -12,6 +12,7 @@
 #include "../unit/pfw_tables.h"
 #include "fuzz_reader.h"
 #include "read/pfw.h"
+#include "io/input.h"
 
 static const char *const keys[] = {"fhash", "hhash", "fname", "size"};
 

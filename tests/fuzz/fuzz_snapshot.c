@@ -11,9 +11,10 @@
 #include <isa-l/crc.h>
 
 #include "read/load_snapshot.h"
-#include "spoor/snapshot.h"
+#include "spoor/load.h"
 #include "table/snapshot_format.h"
 #include "util/bytes.h"
+#include "table/snapshot.h"
 
 static const struct spoor_snapshot_key KEY = {.trace = {.size = 1, .mtime_sec = 2, .mtime_nsec = 3}, .options = 4};
 

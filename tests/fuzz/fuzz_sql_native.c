@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../unit/sql_native_diff.h"
+#include "sql/sql_internal.h"
 
 static int steps;
 

@@ -4,7 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "ml/xgb_forest.h"
+#include "spoor/ml.h"
+#include "ml/forest.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

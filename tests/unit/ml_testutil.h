@@ -5,8 +5,7 @@
 
 #include <stdlib.h>
 
-#include "ml/dataset.h"
-#include "ml/model.h"
+#include "spoor/ml.h"
 
 /* The CSV text written to the test's folder as `name` and loaded with label
  * column "label" (and `group`, or NULL). */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spoor/read.h"
+#include "spoor/load.h"
 
 struct harness {
     struct spoor_table *table;

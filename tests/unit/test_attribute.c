@@ -16,7 +16,8 @@
 
 #include "events_fixture.h"
 #include "spoor/attribute.h"
-#include "spoor/snapshot.h"
+#include "spoor/load.h"
+#include "analyze/attribute_rules.h"
 
 /* Thread (1, 1), in end-time order:
  *   CALL1 read [100, 200] on /data/a, call_id 7, 1 MiB

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "ml/corr.h"
+#include "spoor/ml.h"
 #include "ml/pca.h"
 
 #define assert_close(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))

@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 
 #include "events_fixture.h"
-#include "spoor/export.h"
+#include "spoor/write.h"
 #include "testutil.h"
 
 static const char tricky[] = "say \"hi\"\nit's \xff ok";

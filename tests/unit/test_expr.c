@@ -13,7 +13,7 @@
 #include "events_fixture.h"
 #include "ops/strmatch.h"
 #include "spoor/expr.h"
-#include "spoor/resolve.h"
+#include "spoor/table.h"
 
 static struct spoor_table *fixture(void)
 {

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "spoor/format_g.h"
+#include "out/format_g.h"
 
 static void expect_like_printf(double v)
 {

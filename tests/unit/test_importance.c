@@ -10,9 +10,10 @@
 
 #include <cmocka.h>
 
-#include "ml/importance.h"
+#include "spoor/ml.h"
 #include "ml/permutation.h"
 #include "ml_synth.h"
+#include "ml/importance.h"
 
 enum { ROWS = 400, COLS = 4 };
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "io/stream.h"  /* IO_HOLD */
+#include "io/input.h"
 
 enum { SMALL_CHUNK = 64 * 1024 };
 

@@ -10,6 +10,7 @@
 
 #include "io/index_file.h"
 #include "io/internal.h"
+#include "io/input.h"
 
 enum { CHUNK = 64 * 1024 };
 /* Offsets in the sidecar format (src/io/index_file.c). */

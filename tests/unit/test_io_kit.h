@@ -13,8 +13,9 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "spoor/io.h"
+#include "spoor/load.h"
 #include "testutil.h"
+#include "io/input.h"
 
 /* About `size` bytes of JSON lines with random hex (compresses ~3.5:1); line
  * `long_every` (if nonzero) is padded to `long_len` bytes. */

@@ -2,6 +2,7 @@
  * of plain files hold the lines that start in them; zstd frames follow one
  * another; a too-long line is an error naming its byte. */
 #include "test_io_kit.h"
+#include "io/input.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

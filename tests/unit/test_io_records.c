@@ -4,6 +4,7 @@
  * cut after events only and rewritten one event per line, the same at any
  * chunk size. */
 #include "test_io_kit.h"
+#include "io/input.h"
 
 /* Reads every part of path with records; fills the bytes delivered and the
  * offsets where chunks start. */

@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ml/dataset.h"
+#include "spoor/ml.h"
 #include "testutil.h"
+#include "ml/scaler.h"
 
 static struct spoor_dataset *load(const char *text, const struct spoor_dataset_spec *spec, int expect)
 {

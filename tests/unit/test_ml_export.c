@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ml/export_header.h"
-#include "ml/model_json.h"
+#include "spoor/ml.h"
 #include "testutil.h"
 #include "ml_testutil.h"
+#include "ml/export_internal.h"
 
 /* 400 rows, 3 classes by a < 0.4 and b < 0.5; values carry 9 significant
  * digits, so the trees' split values fall between multiples of 1/65536. */

@@ -13,8 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ml/evaluate.h"
-#include "ml/model_json.h"
+#include "spoor/ml.h"
 #include "testutil.h"
 #include "ml_testutil.h"
 

@@ -19,9 +19,9 @@
 
 #include "spoor/gen.h"
 #include "spoor/load.h"
-#include "spoor/snapshot.h"
 #include "testutil.h"
 #include "util/bytes.h"
+#include "table/snapshot.h"
 
 static char trace[4096], snap[4200];
 

@@ -13,8 +13,9 @@
 #include <cmocka.h>
 
 #include "events_fixture.h"
-#include "spoor/snapshot.h"
+#include "spoor/load.h"
 #include "spoor/sql.h"
+#include "sql/sql_internal.h"
 #include "spoor/stats.h"
 #include "testutil.h"
 

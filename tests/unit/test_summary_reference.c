@@ -15,7 +15,7 @@
 
 #include "spoor/gen.h"
 #include "spoor/interval.h"
-#include "spoor/resolve.h"
+#include "spoor/table.h"
 #include "spoor/summary.h"
 #include "summary_testutil.h"
 #include "testutil.h"

@@ -15,7 +15,6 @@
 
 #include "events_fixture.h"
 #include "out/csv_widen.h"
-#include "spoor/atomic_file.h"
 #include "spoor/write.h"
 #include "testutil.h"
 

@@ -16,6 +16,7 @@
 #include "ml/permutation_forest.h"
 #include "ml/xgb.h"
 #include "ml_synth.h"
+#include "ml/forest.h"
 
 enum { ROWS = 400, COLS = 6 };
 

@@ -9,9 +9,8 @@
 #include "filter_load.h"
 #include "load_args.h"
 #include "output_guard.h"
-#include "spoor/atomic_file.h"
-#include "spoor/attribute.h"
 #include "spoor/write.h"
+#include "spoor/attribute.h"
 
 static const char usage[] =
     "usage: spoor attribute [options] --calls EXPR -o DATASET TRACE...\n"

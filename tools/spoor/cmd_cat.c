@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli_getopt.h"
-#include "spoor/io.h"
+#include "spoor/load.h"
 
 static const char cat_help[] =
     "usage: spoor cat TRACE --lines A:B\n"

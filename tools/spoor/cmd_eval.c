@@ -6,8 +6,7 @@
 
 #include "cli_getopt.h"
 #include "load_args.h"
-#include "ml/evaluate.h"
-#include "ml/model.h"
+#include "spoor/ml.h"
 #include "ml_cli.h"
 
 static const char usage[] =

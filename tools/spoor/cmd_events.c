@@ -1,6 +1,6 @@
 /* spoor --help: the events that match an SQL condition, as CSV or JSON lines */
 /* spoor events: the rows of traces that match --where, as CSV or JSON lines,
- * through the shared load/filter loop (filter_load.h). */
+ * through the library's load/filter loop (spoor/expr.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +10,9 @@
 #include "load_args.h"
 #include "output_guard.h"
 #include "spoor/report.h"
-#include "spoor/atomic_file.h"
-#include "spoor/expr.h"
-#include "spoor/resolve.h"
 #include "spoor/write.h"
+#include "spoor/expr.h"
+#include "spoor/table.h"
 
 static const char usage[] =
     "usage: spoor events [options] TRACE...\n"
@@ -43,11 +42,11 @@ static int write_rows(void *ctx, const struct spoor_table *batch, const struct s
 }
 
 /* Columns named in --where or --columns that no input had. */
-static void report_columns(const struct filter_load *f, const struct spoor_writer *w)
+static void report_columns(const struct spoor_filter_load *f, const struct spoor_writer *w)
 {
     const char *missing[FILTER_LOAD_REPORT_MAX];
     size_t nmissing = spoor_writer_missing(w, missing, FILTER_LOAD_REPORT_MAX);
-    filter_load_report(f, missing, nmissing);
+    filter_load_report("events", f, missing, nmissing);
 }
 
 /* String options, indexed by code - OPT_WHERE. */
@@ -110,7 +109,7 @@ int cmd_events(int argc, char **argv)
         return 2;
 
     struct spoor_error err = {0};
-    struct filter_load *f = filter_load_new("events", expr, cols, ncols, &opts);
+    struct spoor_filter_load *f = spoor_filter_load_new(expr, cols, ncols, &opts);
     struct spoor_writer *writer = NULL;
     struct spoor_atomic_file out;
     int st = spoor_atomic_file_open(&out, cli.output, &err);
@@ -119,7 +118,7 @@ int cmd_events(int argc, char **argv)
         struct spoor_writer_opts wo = {.format = output_format(&cli), .columns = (const char *const *)cols,
                                        .ncolumns = ncols, .name = out.path, .rewritable = out.tmp != NULL};
         writer = spoor_writer_new(out.fp, &wo);
-        st = filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts, write_rows,
+        st = spoor_filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts, write_rows,
                              writer, &res, &err);
         if (st == SPOOR_OK)
             st = spoor_writer_finish(writer, &err);
@@ -135,7 +134,7 @@ int cmd_events(int argc, char **argv)
         fprintf(stderr, "spoor events: %s\n", err.msg);
     spoor_load_result_free(&res);
     spoor_writer_free(writer);
-    filter_load_free(f);
+    spoor_filter_load_free(f);
     spoor_columns_free(cols, ncols);
     spoor_expr_free(expr);
     return cli_exit_code(st);

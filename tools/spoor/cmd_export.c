@@ -1,7 +1,7 @@
 /* spoor --help: convert events to CSV, JSON lines, SQLite or a Perfetto trace */
 /* spoor export: the rows of traces that match --where, streamed in input
  * order into CSV, JSON lines, an SQLite database or a Perfetto trace, through
- * the shared load/filter loop (filter_load.h). OUT appears complete or not at
+ * the library's load/filter loop (spoor/expr.h). OUT appears complete or not at
  * all: everything goes to a temporary next to it, renamed at the end. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +12,6 @@
 #include "filter_load.h"
 #include "load_args.h"
 #include "output_guard.h"
-#include "spoor/atomic_file.h"
-#include "spoor/export.h"
 #include "spoor/write.h"
 
 static const char usage[] =
@@ -99,13 +97,13 @@ static void target_free(struct target *t)
     memset(t, 0, sizeof *t);
 }
 
-static void report_columns(const struct filter_load *f, const struct target *t)
+static void report_columns(const struct spoor_filter_load *f, const struct target *t)
 {
     const char *missing[FILTER_LOAD_REPORT_MAX];
     size_t nmissing = t->db      ? spoor_sqlite_writer_missing(t->db, missing, FILTER_LOAD_REPORT_MAX)
                     : t->trace   ? spoor_perfetto_writer_missing(t->trace, missing, FILTER_LOAD_REPORT_MAX)
                                  : spoor_writer_missing(t->rows, missing, FILTER_LOAD_REPORT_MAX);
-    filter_load_report(f, missing, nmissing);
+    filter_load_report("export", f, missing, nmissing);
 }
 
 static int target_open(struct target *t, enum format format, struct spoor_atomic_file *out, char **cols,
@@ -199,7 +197,7 @@ int cmd_export(int argc, char **argv)
         return 2;
 
     struct spoor_error err = {0};
-    struct filter_load *f = filter_load_new("export", expr, cols, ncols, &opts);
+    struct spoor_filter_load *f = spoor_filter_load_new(expr, cols, ncols, &opts);
     struct target target = {0};
     struct spoor_atomic_file out;
     struct spoor_load_result res = {0};
@@ -208,9 +206,9 @@ int cmd_export(int argc, char **argv)
         st = target_open(&target, cli.format, &out, cols, ncols, argc - optind == 1 ? argv[optind] : NULL,
                          CLI_VIA_SQLITE(&cli), &err);
         if (st == SPOOR_OK && target.db && encodes_on_workers(&opts))
-            filter_load_prepare_with(f, target_prepare);
+            spoor_filter_load_prepare_with(f, target_prepare);
         if (st == SPOOR_OK)
-            st = filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts,
+            st = spoor_filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts,
                                  target_write, &target, &res, &err);
         if (st == SPOOR_OK)
             st = target_finish(&target, &res, &err);
@@ -228,7 +226,7 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "spoor export: %s\n", err.msg);
     target_free(&target);
     spoor_load_result_free(&res);
-    filter_load_free(f);
+    spoor_filter_load_free(f);
     spoor_columns_free(cols, ncols);
     spoor_expr_free(expr);
     return cli_exit_code(st);

@@ -3,10 +3,9 @@
 #include "cli_getopt.h"
 #include <string.h>
 
-#include "ml/export_header.h"
-#include "ml/model_json.h"
+#include "spoor/ml.h"
 #include "output_guard.h"
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 
 static const char usage[] =
     "usage: spoor export-model MODEL -o FILE [--fixed-point [--static-buffers]] [--prefix NAME]\n"

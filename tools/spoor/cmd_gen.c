@@ -8,7 +8,7 @@
 #include "cli_number.h"
 #include "gen_kinds.h"
 #include "output_guard.h"
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 #include "spoor/gen.h"
 
 static const char gen_help[] =

@@ -12,8 +12,7 @@
 #include "importance_report.h"
 #include "cli_getopt.h"
 #include "load_args.h"
-#include "ml/dataset.h"
-#include "ml/importance_run.h"
+#include "spoor/ml.h"
 #include "output_guard.h"
 
 static const char usage[] =

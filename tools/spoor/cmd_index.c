@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 
 #include "cli_getopt.h"
-#include "spoor/io.h"
+#include "spoor/load.h"
 
 static const char index_help[] =
     "usage: spoor index TRACE...\n"

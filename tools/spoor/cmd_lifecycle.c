@@ -9,7 +9,7 @@
 #include "cli_getopt.h"
 #include "load_args.h"
 #include "output_guard.h"
-#include "spoor/lifecycle_report.h"
+#include "spoor/lifecycle.h"
 
 static const char usage[] =
     "usage: spoor lifecycle [options] LOG...\n"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "load_args.h"
-#include "ml/model.h"
+#include "spoor/ml.h"
 #include "ml_cli.h"
 #include "spoor/report.h"
 

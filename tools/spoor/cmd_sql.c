@@ -12,7 +12,7 @@
 #include "load_args.h"
 #include "output_guard.h"
 #include "spoor/report.h"
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 #include "spoor/sql.h"
 #include "sql_shell.h"
 

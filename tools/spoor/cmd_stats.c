@@ -12,7 +12,6 @@
 #include "where_sink.h"
 #include "spoor/report.h"
 #include "spoor/stats.h"
-#include "spoor/text_table.h"
 
 static const char usage[] =
     "usage: spoor stats [options] TRACE...\n"

@@ -11,10 +11,9 @@
 #include "load_args.h"
 #include "output_guard.h"
 #include "where_sink.h"
-#include "spoor/io.h"
+#include "spoor/load.h"
 #include "spoor/report.h"
 #include "spoor/summary.h"
-#include "spoor/text_table.h"
 
 static const char usage[] =
     "usage: spoor summary [options] TRACE...\n"

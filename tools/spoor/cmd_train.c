@@ -9,8 +9,7 @@
 #include "cli_number.h"
 #include "cli_getopt.h"
 #include "load_args.h"
-#include "ml/evaluate.h"
-#include "ml/model_json.h"
+#include "spoor/ml.h"
 #include "ml_cli.h"
 #include "output_guard.h"
 

@@ -8,8 +8,8 @@
 #include "cli_number.h"
 #include "gen_kinds.h"
 #include "output_guard.h"
-#include "spoor/atomic_file.h"
-#include "spoor/gen_cascade.h"
+#include "spoor/write.h"
+#include "spoor/gen.h"
 
 static const char help[] =
     "usage: spoor gen --kind cascade -o FILE [options]\n"

@@ -8,9 +8,8 @@
 #include "cli_number.h"
 #include "gen_kinds.h"
 #include "output_guard.h"
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 #include "spoor/gen.h"
-#include "spoor/gen_metrics.h"
 
 static const char help[] =
     "usage: spoor gen --kind metrics -o FILE [options]\n"

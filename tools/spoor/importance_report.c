@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ml/importance.h"
+#include "spoor/ml.h"
 #include "spoor/report.h"
 
 /* ---- what every format shows ---- */

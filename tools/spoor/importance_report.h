@@ -5,8 +5,7 @@
 
 #include "spoor/report.h"
 
-#include "ml/dataset.h"
-#include "ml/importance_run.h"
+#include "spoor/ml.h"
 
 struct importance_view {
     const struct spoor_dataset *ds;

@@ -1,6 +1,6 @@
 #include "cli_number.h"
 #include "load_args.h"
-#include "util/mkdirs.h"
+#include "spoor/load.h"
 
 #include <stdio.h>
 #include <stdlib.h>

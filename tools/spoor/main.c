@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "spoor/atomic_file.h"
+#include "spoor/write.h"
 
 static void usage(FILE *out)
 {

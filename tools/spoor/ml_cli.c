@@ -2,10 +2,9 @@
 #include "ml_cli.h"
 #include "cli_getopt.h"
 #include "load_args.h"
-#include "ml/model_json.h"
+#include "spoor/ml.h"
 #include "output_guard.h"
 #include "spoor/report.h"
-#include "spoor/text_table.h"
 
 #include <getopt.h>
 #include <stdlib.h>

@@ -7,8 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "ml/dataset.h"
-#include "ml/metrics.h"
+#include "spoor/ml.h"
 #include "spoor/report.h"
 
 /* Splits "a,b,c" into a NULL-terminated array of copies (free with ml_list_free). */

@@ -11,9 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "spoor/atomic_file.h"
-#include "spoor/io.h"
-#include "spoor/snapshot.h"
+#include "spoor/write.h"
+#include "spoor/load.h"
 
 struct place {
     const char *path;

@@ -5,6 +5,7 @@
 #include "sql_shell.h"
 
 #include <editline/readline.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

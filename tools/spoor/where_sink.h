@@ -1,13 +1,13 @@
 /* --where for the streaming recipes (stats, summary): the filter compiled,
  * the args it reads added to the load's, and the recipe's sink wrapped so it
- * sees only the matching rows (spoor/filter_sink.h). Without --where nothing
+ * sees only the matching rows (spoor/expr.h). Without --where nothing
  * changes: the recipe's own sink is used as it is. */
 #ifndef SPOOR_WHERE_SINK_H
 #define SPOOR_WHERE_SINK_H
 
 #include <stdbool.h>
 
-#include "spoor/filter_sink.h"
+#include "spoor/expr.h"
 
 struct where_sink {
     const char *text;               /* NULL: no filter */

@@ -1,4 +1,4 @@
-/* SQLite output (see export.h), written as a database file directly
+/* SQLite output (see spoor/write.h), written as a database file directly
  * (sqlite_file.h): each row becomes a record appended to the events table's
  * leaves as it arrives, so the file itself is the spill and memory holds only
  * the index keys. A record may be shorter than the final table (args
@@ -10,7 +10,7 @@
  * then the lookups and meta through SQLite. */
 #include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/error.h"
-#include "spoor/export.h"
+#include "spoor/write.h"
 
 #include <stdlib.h>
 #include <string.h>

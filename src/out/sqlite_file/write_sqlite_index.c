@@ -3,7 +3,7 @@
  * first, then by value, ties in rowid order, as SQLite orders index
  * entries) and packed into index b-trees, on two threads. */
 #include "out/sqlite_file/write_sqlite_internal.h"
-#include "spoor/strpool.h"
+#include "spoor/table.h"
 #include "util/huge_array.h"
 
 #include <pthread.h>

@@ -9,7 +9,6 @@
 #include "out/sqlite_file/sqlite_file.h"
 #include "out/write_internal.h"
 #include "spoor/load.h"
-#include "spoor/resolve.h"
 #include "spoor/table.h"
 
 #include <pthread.h>

@@ -9,7 +9,7 @@
  * into events at the end. Slow (SQLite's insert path), for tests. */
 #include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/error.h"
-#include "spoor/export.h"
+#include "spoor/write.h"
 
 #include <sqlite3.h>
 #include <stdio.h>

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sqlite3.h>
 
 #include "spoor/error.h"
 #include "spoor/sql.h"

@@ -13,27 +13,25 @@
  * bounds and string ids check out; otherwise the caller parses and rewrites.
  * Opening checks all but the column arrays; a reader verifies the columns it
  * will read before reading them, so a query touching three columns does not
- * pay for checking thirty. Format in src/table/snapshot_format.h. */
-#ifndef SPOOR_SNAPSHOT_H
-#define SPOOR_SNAPSHOT_H
+ * pay for checking thirty. Format in snapshot_format.h. Private to the loader
+ * (src/read) and the tests; load.h has what a client needs. */
+#ifndef SPOOR_TABLE_SNAPSHOT_H
+#define SPOOR_TABLE_SNAPSHOT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "spoor/error.h"
-#include "spoor/io.h"
+#include "spoor/load.h"
 #include "spoor/table.h"
+#include "io/input.h"
 
 /* What a snapshot must match to be used. */
 struct spoor_snapshot_key {
     struct spoor_fingerprint trace;
     uint64_t options;           /* hash of every read option that changes the table */
 };
-
-/* The sidecar path of a trace: TRACE.spoor-snap, or with cache_dir a name in
- * it made from a hash of the trace's absolute path. */
-void spoor_snapshot_path(const char *trace, const char *cache_dir, char *out, size_t cap);
 
 /* Writes t, the whole table of one input (one source, absolute line numbers),
  * and the report, through a temporary renamed into place. Fails with one line
@@ -48,24 +46,12 @@ struct spoor_snapshot;
  * views. */
 struct spoor_snapshot *spoor_snapshot_open(const char *path, const char *source,
                                            const struct spoor_snapshot_key *key);
-/* The same over bytes in memory, which must outlive the snapshot (fuzzing). */
-struct spoor_snapshot *spoor_snapshot_parse(const uint8_t *bytes, size_t len, const char *source,
-                                            const struct spoor_snapshot_key *key);
 void spoor_snapshot_close(struct spoor_snapshot *s);
 
-/* The fixed columns, in file order: bits of spoor_snapshot_need.fixed. */
-enum spoor_snapshot_fixed {
-    SPOOR_SNAP_TS, SPOOR_SNAP_DUR, SPOOR_SNAP_PID, SPOOR_SNAP_TID,
-    SPOOR_SNAP_LINE, SPOOR_SNAP_NAME, SPOOR_SNAP_CAT, SPOOR_SNAP_PH,
-};
-
-/* The columns a reader is about to read. */
-struct spoor_snapshot_need {
-    unsigned fixed;             /* 1 << spoor_snapshot_fixed */
-    bool all_args;
-    uint32_t *args;             /* args columns by name (pool id); malloc'ed by whoever fills it */
-    size_t nargs;
-};
+/* The same over bytes in memory, which must outlive the snapshot
+ * (the fuzzer's way in). */
+struct spoor_snapshot *spoor_snapshot_parse(const uint8_t *bytes, size_t len, const char *source,
+                                            const struct spoor_snapshot_key *key);
 
 /* Checks the crc32 and string ids of the column arrays need names (NULL:
  * all) that are not checked yet; false when any of them is damaged, and
