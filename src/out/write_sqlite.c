@@ -11,6 +11,7 @@
 #include "out/write_sqlite_internal.h"
 #include "spoor/error.h"
 #include "spoor/export.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -202,7 +203,7 @@ static void bind_args_column(struct spoor_sqlite_writer *w, const struct spoor_t
     const char *key = spoor_strpool_get(t->pool, c->name, &len);
     pthread_mutex_lock(&w->mu);
     uint32_t id = spoor_strpool_intern(w->keys_seen, key, len);
-    w->column_of_key = id_map_reserve(w->column_of_key, &w->column_of_key_cap, id);
+    spoor_grow((void **)&w->column_of_key, &w->column_of_key_cap, id, sizeof *w->column_of_key);
     uint32_t column = w->column_of_key[id];
     if (!column && c->typed) {
         add_args_column(w, key, len, c->type);

@@ -1,4 +1,5 @@
-/* Arrays grown to hold an index, doubling, their new part zeroed. */
+/* Growable arrays: grown to hold an index (doubling, the new part zeroed),
+ * or to hold n elements (doubling, from 16; the new part left as it is). */
 #ifndef SPOOR_UTIL_GROW_H
 #define SPOOR_UTIL_GROW_H
 
@@ -13,6 +14,16 @@ static inline void spoor_grow(void **v, size_t *cap, size_t need, size_t size)
 {
     if (need >= *cap)
         spoor_grow_to(v, cap, need, size);
+}
+
+/* Grows *v (elements of `size` bytes, *cap of them) to hold `need`
+ * elements, not zeroed. */
+void spoor_reserve_to(void **v, size_t *cap, size_t need, size_t size);
+
+static inline void spoor_reserve(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need > *cap)
+        spoor_reserve_to(v, cap, need, size);
 }
 
 #endif
