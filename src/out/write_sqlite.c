@@ -45,10 +45,7 @@ static bool claim_name(struct spoor_sqlite_writer *w, const char *name, size_t l
 static void add_column(struct spoor_sqlite_writer *w, const char *name, size_t len, enum sqlw_affinity aff)
 {
     static const char *const decl[] = {"", " INTEGER", " REAL", " TEXT"};
-    if (w->ncolumns == w->affinity_cap) {
-        w->affinity_cap = w->affinity_cap * 2 + 16;
-        w->affinity = spoor_xrealloc(w->affinity, w->affinity_cap * sizeof *w->affinity);
-    }
+    spoor_reserve((void **)&w->affinity, &w->affinity_cap, w->ncolumns + 1, sizeof *w->affinity);
     w->affinity[w->ncolumns++] = aff;
     if (w->ncolumns > 1)
         wbuf_byte(&w->create, ',');
