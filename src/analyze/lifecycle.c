@@ -4,6 +4,7 @@
 #include "spoor/lifecycle.h"
 
 #include "util/parallel.h"
+#include "util/grow.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -49,14 +50,7 @@ static uint32_t keyed_id(struct keyed *k, const char *key, size_t len)
     uint32_t id = spoor_strpool_intern(k->keys, buf, len + 1);
     if (buf != stack)
         free(buf);
-    if (id >= k->cap) {
-        size_t cap = k->cap ? k->cap * 2 : 16;
-        while (cap <= id)
-            cap *= 2;
-        k->rows = spoor_xrealloc(k->rows, cap * k->size);
-        memset((char *)k->rows + k->cap * k->size, 0, (cap - k->cap) * k->size);
-        k->cap = cap;
-    }
+    spoor_grow((void **)&k->rows, &k->cap, id, k->size);
     return id;
 }
 
@@ -76,14 +70,7 @@ static uint32_t group_id(struct group_ids *ids, struct keyed *k, const struct sp
                          size_t attr)
 {
     uint32_t v = spoor_lc_pivot_attr_id(p, entity, attr);
-    if (v >= ids->cap) {
-        size_t cap = ids->cap ? ids->cap * 2 : 64;
-        while (cap <= v)
-            cap *= 2;
-        ids->of_value = spoor_xrealloc(ids->of_value, cap * sizeof *ids->of_value);
-        memset(ids->of_value + ids->cap, 0, (cap - ids->cap) * sizeof *ids->of_value);
-        ids->cap = cap;
-    }
+    spoor_grow((void **)&ids->of_value, &ids->cap, v, sizeof *ids->of_value);
     if (!ids->of_value[v]) {
         const char *text = spoor_lc_pivot_attr(p, entity, attr);
         ids->of_value[v] = keyed_id(k, text, strlen(text)) + 1;

@@ -7,6 +7,7 @@
  * seen, not with rows. */
 #include "analyze/series_internal.h"
 #include "spoor/error.h"
+#include "util/radix_sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -236,50 +237,34 @@ void series_buckets_widen(struct series_buckets *b, size_t stride)
     b->stride = stride;
 }
 
-/* One stable counting-sort pass of the entries in `from` into `to`, by the
- * digit (key[e] >> shift) & mask, below radix. */
-static void order_pass(const uint32_t *from, uint32_t *to, size_t n, const uint64_t *key, unsigned shift,
-                       uint64_t mask, size_t radix, size_t *count)
-{
-    memset(count, 0, radix * sizeof *count);
-    for (size_t i = 0; i < n; i++)
-        count[key[from[i]] >> shift & mask]++;
-    for (size_t d = 0, at = 0; d < radix; d++) {
-        size_t c = count[d];
-        count[d] = at;
-        at += c;
-    }
-    for (size_t i = 0; i < n; i++)
-        to[count[key[from[i]] >> shift & mask]++] = from[i];
-}
-
 uint32_t *series_buckets_order(const uint32_t *group, const int64_t *bucket, size_t n, size_t ngroups)
 {
-    size_t radix = ngroups > 256 ? ngroups : 256;
-    uint32_t *order = spoor_xmalloc((n ? n : 1) * sizeof *order);
-    uint32_t *other = spoor_xmalloc((n ? n : 1) * sizeof *other);
-    uint64_t *key = spoor_xmalloc((n ? n : 1) * sizeof *key);
-    size_t *count = spoor_xmalloc(radix * sizeof *count);
+    size_t cap = n ? n : 1;
+    uint32_t *order = spoor_xmalloc(cap * sizeof *order);
+    uint64_t *key = spoor_xmalloc(cap * sizeof *key), *spare = spoor_xmalloc(cap * sizeof *spare);
     int64_t low = INT64_MAX;
     for (size_t e = 0; e < n; e++)
         low = bucket[e] < low ? bucket[e] : low;
     uint64_t span = 0; /* the bits any bucket's offset from the lowest uses */
-    for (size_t e = 0; e < n; e++) {
-        order[e] = (uint32_t)e;
-        key[e] = (uint64_t)bucket[e] - (uint64_t)low;
-        span |= key[e];
-    }
-    for (unsigned shift = 0; shift < 64 && span >> shift; shift += 8) {
-        order_pass(order, other, n, key, shift, 255, 256, count);
-        uint32_t *swap = order;
-        order = other;
-        other = swap;
-    }
     for (size_t e = 0; e < n; e++)
-        key[e] = group[e];
-    order_pass(order, other, n, key, 0, UINT64_MAX, radix, count);
-    free(order);
+        span |= (uint64_t)bucket[e] - (uint64_t)low;
+    unsigned bucket_bits = spoor_bits_of(span), group_bits = spoor_bits_of(ngroups ? ngroups - 1 : 0);
+    /* One key (group above, bucket below) when both fit a word; else by
+     * bucket, then again by group. */
+    bool one_key = bucket_bits + group_bits <= 64;
+    struct spoor_key_span keys = spoor_key_span_start();
+    for (size_t e = 0; e < n; e++) {
+        uint64_t offset = (uint64_t)bucket[e] - (uint64_t)low;
+        key[e] = one_key && group_bits ? (uint64_t)group[e] << bucket_bits | offset : offset;
+        spoor_key_span_add(&keys, key[e]);
+    }
+    spoor_radix_sort_rows(order, NULL, n, key, spare, &keys);
+    if (!one_key) {
+        for (size_t e = 0; e < n; e++)
+            key[e] = group[e];
+        spoor_radix_sort_rows_again(order, n, key);
+    }
     free(key);
-    free(count);
-    return other;
+    free(spare);
+    return order;
 }

@@ -30,7 +30,7 @@ struct summary_batch_ctx {
     const char *compute;
     struct spoor_resolver *resolver;
     const struct spoor_strpool *files; /* the resolver's names, once a batch came */
-    struct summary_keys tids;
+    struct spoor_id_map tids;
     uint32_t *string_of;        /* per batch string id: acc string id */
     size_t string_cap;
     struct fn_cache {
@@ -90,15 +90,15 @@ static uint32_t global_string(struct summary_batch_ctx *ctx, struct summary_acc 
         size_t len;
         const char *s = spoor_strpool_get(b->pool, id, &len);
         ctx->string_of[id] = spoor_strpool_intern(acc->strings, s, len);
-        summary_grow((void **)&acc->cats, &acc->cats_cap, ctx->string_of[id], sizeof *acc->cats);
+        spoor_grow((void **)&acc->cats, &acc->cats_cap, ctx->string_of[id], sizeof *acc->cats);
     }
     return ctx->string_of[id];
 }
 
-static uint32_t id_in(struct summary_keys *k, uint64_t key, void **acc, size_t *cap, size_t size)
+static uint32_t id_in(struct spoor_id_map *k, uint64_t key, void **acc, size_t *cap, size_t size)
 {
-    uint32_t id = summary_keys_id(k, key);
-    summary_grow(acc, cap, id, size);
+    uint32_t id = spoor_id_map_id(k, key);
+    spoor_grow(acc, cap, id, size);
     return id;
 }
 
@@ -182,9 +182,9 @@ static void new_thread(struct summary_batch_ctx *ctx, struct summary_acc *acc, s
     ctx->last_pid = b->pid[r];
     ctx->last_tid = b->tid[r];
     ctx->thread_known = true;
-    ctx->pid = summary_keys_id(&acc->pids, (uint64_t)b->pid[r]);
-    summary_grow((void **)&acc->io_of, &acc->io_of_cap, ctx->pid, sizeof *acc->io_of);
-    ctx->thread = summary_nest_thread(nest, (uint64_t)ctx->pid << 32 | summary_keys_id(&ctx->tids, (uint64_t)b->tid[r]));
+    ctx->pid = spoor_id_map_id(&acc->pids, (uint64_t)b->pid[r]);
+    spoor_grow((void **)&acc->io_of, &acc->io_of_cap, ctx->pid, sizeof *acc->io_of);
+    ctx->thread = summary_nest_thread(nest, (uint64_t)ctx->pid << 32 | spoor_id_map_id(&ctx->tids, (uint64_t)b->tid[r]));
 }
 
 /* Consecutive rows mostly come from the same thread: inline, the check. */
@@ -203,8 +203,8 @@ static const struct fn_cache *fn_of(struct summary_batch_ctx *ctx, struct summar
     struct fn_cache *c = &ctx->fn_of[b->name[r]];
     if (c->cat != b->cat[r] || c->fn == SUMMARY_NO_GROUP) {
         uint32_t cat = global_string(ctx, acc, b, b->cat[r]), name = global_string(ctx, acc, b, b->name[r]);
-        uint32_t fn = summary_keys_id(&acc->fns, (uint64_t)cat << 32 | name);
-        summary_grow((void **)&acc->fn, &acc->fn_cap, fn, sizeof *acc->fn);
+        uint32_t fn = spoor_id_map_id(&acc->fns, (uint64_t)cat << 32 | name);
+        spoor_grow((void **)&acc->fn, &acc->fn_cap, fn, sizeof *acc->fn);
         *c = (struct fn_cache){b->cat[r], cat, fn, is_compute(b, r, v->is_cat, v->pairs, v->npairs)};
     }
     return c;
@@ -228,7 +228,7 @@ static void counter_add(struct summary_acc *a, uint32_t cat, uint32_t fn, uint32
     if (file != SUMMARY_NO_GROUP)
         a->file[file].counter_time += ns;
     if (io_pid != SUMMARY_NO_GROUP) {
-        summary_grow((void **)&a->io_counter, &a->io_counter_cap, io_pid, sizeof *a->io_counter);
+        spoor_grow((void **)&a->io_counter, &a->io_counter_cap, io_pid, sizeof *a->io_counter);
         a->io_counter[io_pid] += ns;
     }
     if (compute)
@@ -261,7 +261,7 @@ static void add_event(struct summary_batch_ctx *ctx, struct summary_acc *acc, st
         add_bytes(acc, l, fn, file, bytes, calls);
     bool io = file != SUMMARY_NO_GROUP || bytes != SPOOR_NULL;
     if (io && !acc->io_of[ctx->pid])
-        acc->io_of[ctx->pid] = summary_keys_id(&acc->io_pids, (uint64_t)b->pid[r]) + 1;
+        acc->io_of[ctx->pid] = spoor_id_map_id(&acc->io_pids, (uint64_t)b->pid[r]) + 1;
     if (counter_ns != SPOOR_NULL) {
         counter_add(acc, cat, fn, file, io ? acc->io_of[ctx->pid] - 1 : SUMMARY_NO_GROUP, f->compute, counter_ns);
         return;
@@ -294,9 +294,9 @@ static void add_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b
     const struct spoor_resolved *res = spoor_resolver_resolve_files(ctx->resolver, b);
     ctx->files = res->pool;
     size_t nstrings = spoor_strpool_count(b->pool);
-    summary_grow((void **)&ctx->string_of, &ctx->string_cap, nstrings, sizeof *ctx->string_of);
+    spoor_grow((void **)&ctx->string_of, &ctx->string_cap, nstrings, sizeof *ctx->string_of);
     memset(ctx->string_of, 0xff, nstrings * sizeof *ctx->string_of);
-    summary_grow((void **)&ctx->fn_of, &ctx->fn_cap, nstrings, sizeof *ctx->fn_of);
+    spoor_grow((void **)&ctx->fn_of, &ctx->fn_cap, nstrings, sizeof *ctx->fn_of);
     memset(ctx->fn_of, 0xff, nstrings * sizeof *ctx->fn_of);
     struct batch_view v = {
         .freq = spoor_table_find_column(b, "freq"),
@@ -323,7 +323,7 @@ struct spoor_summary_run {
     struct summary_acc acc;
     struct summary_nest *nest;
     bool ordered;                   /* this pass sweeps every thread in one start order */
-    struct summary_keys unbounded;  /* threads held whole, after a pass overflowed their reorder */
+    struct spoor_id_map unbounded;  /* threads held whole, after a pass overflowed their reorder */
 };
 
 static void pass_begin(struct spoor_summary_run *run)
@@ -347,16 +347,16 @@ static void acc_free(struct summary_acc *a)
     free(a->cat_time);
     free(a->cat_rest);
     ordered_free(a);
-    struct summary_keys *keys[] = {&a->fns, &a->files, &a->pids, &a->cat_pids, &a->io_pids, &a->parent_pairs};
+    struct spoor_id_map *keys[] = {&a->fns, &a->files, &a->pids, &a->cat_pids, &a->io_pids, &a->parent_pairs};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        summary_keys_free(keys[i]);
+        spoor_id_map_free(keys[i]);
     memset(a, 0, sizeof *a);
 }
 
 static void pass_free(struct spoor_summary_run *run)
 {
     spoor_resolver_free(run->batch.resolver);
-    summary_keys_free(&run->batch.tids);
+    spoor_id_map_free(&run->batch.tids);
     free(run->batch.string_of);
     free(run->batch.fn_of);
     acc_free(&run->acc);
@@ -421,7 +421,7 @@ void spoor_summary_end(struct spoor_summary_run *run, struct spoor_summary *out)
     summary_unions(&run->acc, summary_nest_threads(run->nest, &per_thread) ? &per_thread : NULL, run->threads);
     summary_result(&run->acc, run->batch.files, run->opts.top, out);
     pass_free(run);
-    summary_keys_free(&run->unbounded);
+    spoor_id_map_free(&run->unbounded);
     free(run);
 }
 

@@ -14,8 +14,8 @@
  *                        files and functions, I/O figures, compute look-alikes.
  *
  * Calls go one way, down the list: a file calls only files after it, never
- * one before it. summary_keys.c (dense ids, grown arrays) sits below them
- * all: every stage calls it, it calls none. */
+ * one before it. Below them all: util's id maps (dense ids for 64-bit keys)
+ * and grown arrays. */
 #ifndef SPOOR_SUMMARY_INTERNAL_H
 #define SPOOR_SUMMARY_INTERNAL_H
 
@@ -23,30 +23,11 @@
 
 #include "spoor/interval.h"
 #include "spoor/summary.h"
+#include "util/grow.h"
+#include "util/id_map.h"
 
-#define SUMMARY_NO_GROUP UINT32_MAX
+#define SUMMARY_NO_GROUP SPOOR_ID_NONE
 
-/* summary_keys.c. Grows *v (elements of `size` bytes, *cap of them) to hold
- * index `need`, zeroing the new part. Inline: called per row, it rarely grows. */
-void summary_grow_to(void **v, size_t *cap, size_t need, size_t size);
-static inline void summary_grow(void **v, size_t *cap, size_t need, size_t size)
-{
-    if (need >= *cap)
-        summary_grow_to(v, cap, need, size);
-}
-
-/* Dense ids 0..n-1 for 64-bit keys (pids, pairs of ids), in order of first
- * sight; keys[id] is the key. Zero-initialise; summary_keys_free. */
-struct summary_keys {
-    uint64_t *keys;
-    size_t n;
-    uint32_t *slots, last;
-    size_t nslots;
-};
-uint32_t summary_keys_id(struct summary_keys *k, uint64_t key);
-/* The id of a key seen before, else SUMMARY_NO_GROUP. */
-uint32_t summary_keys_find(const struct summary_keys *k, uint64_t key);
-void summary_keys_free(struct summary_keys *k);
 
 /* The sums, filled by stages 1-3 and read by 4. */
 
@@ -79,17 +60,17 @@ struct summary_acc {
     struct spoor_strpool *strings;      /* cats and names */
     struct layer_acc *cats;             /* by string id */
     size_t cats_cap;
-    struct summary_keys fns;            /* cat id << 32 | name id */
+    struct spoor_id_map fns;            /* cat id << 32 | name id */
     struct top_acc *fn;
     size_t fn_cap;
-    struct summary_keys files;          /* resolver file ids */
+    struct spoor_id_map files;          /* resolver file ids */
     struct top_acc *file;
     size_t file_cap;
-    struct summary_keys pids, cat_pids; /* pid; cat id << 32 | pid id */
-    struct summary_keys io_pids;        /* pids with I/O events */
+    struct spoor_id_map pids, cat_pids; /* pid; cat id << 32 | pid id */
+    struct spoor_id_map io_pids;        /* pids with I/O events */
     uint32_t *io_of;                    /* per pid id: its io_pids id + 1, 0 before its first I/O */
     size_t io_of_cap;
-    struct summary_keys parent_pairs;   /* cat id << 32 | parent cat id */
+    struct spoor_id_map parent_pairs;   /* cat id << 32 | parent cat id */
     int64_t *parent_dur;
     size_t parent_cap;
     struct ordered_runs *ordered;       /* the unions in global start order, when fed so */
@@ -132,14 +113,14 @@ struct nest_item {
 struct summary_nest;
 /* window: rows held per thread (ordered: ORDERED_WINDOWS of them for all);
  * the oldest half is swept when twice as many are. */
-struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window, bool ordered);
+struct summary_nest *summary_nest_new(const struct spoor_id_map *unbounded, size_t window, bool ordered);
 /* The thread of a key (pid id << 32 | tid id), for summary_nest_add. */
 uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key);
 /* Adds a row of a thread (summary_nest_thread). */
 void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest_item *it, struct summary_acc *acc);
 /* Sweeps what is left; returns false when a reorder overflowed (per thread:
  * with the thread's key added to unbounded). */
-bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded);
+bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct spoor_id_map *unbounded);
 void summary_nest_free(struct summary_nest *n);
 
 /* 2 -> 3: a thread's rows, put in start order: start up, end down and, for
@@ -168,7 +149,7 @@ struct span_groups {
 /* Unions of the groups one thread touched: ids maps a group (function or
  * file id) to its place in local, so a thread costs what it touched. */
 struct thread_groups {
-    struct summary_keys ids;
+    struct spoor_id_map ids;
     struct span_groups local;
 };
 /* The unions of one thread's events, fed by its sweep in start order. A

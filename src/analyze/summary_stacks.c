@@ -129,19 +129,19 @@ struct thread {
 };
 
 struct summary_nest {
-    struct summary_keys ids;    /* thread keys */
+    struct spoor_id_map ids;    /* thread keys */
     struct thread *threads;
     struct reorder *rows;       /* per thread */
     struct thread_spans *spans; /* per thread: its unions (per thread only) */
     size_t cap, rows_cap, spans_cap;
-    const struct summary_keys *unbounded;
+    const struct spoor_id_map *unbounded;
     size_t window;
     bool ordered, overflow;
     /* Ordered: the rows not yet merged, over all threads (one window). */
     size_t held;
 };
 
-struct summary_nest *summary_nest_new(const struct summary_keys *unbounded, size_t window, bool ordered)
+struct summary_nest *summary_nest_new(const struct spoor_id_map *unbounded, size_t window, bool ordered)
 {
     struct summary_nest *n = spoor_xcalloc(1, sizeof *n);
     n->unbounded = unbounded;
@@ -193,8 +193,8 @@ static void add_parent_pair(struct summary_acc *acc, uint32_t cat, uint32_t pare
     struct layer_acc *l = &acc->cats[cat];
     if (!l->last_pair || l->last_parent != parent) {
         l->last_parent = parent;
-        l->last_pair = summary_keys_id(&acc->parent_pairs, (uint64_t)cat << 32 | parent) + 1;
-        summary_grow((void **)&acc->parent_dur, &acc->parent_cap, l->last_pair - 1, sizeof *acc->parent_dur);
+        l->last_pair = spoor_id_map_id(&acc->parent_pairs, (uint64_t)cat << 32 | parent) + 1;
+        spoor_grow((void **)&acc->parent_dur, &acc->parent_cap, l->last_pair - 1, sizeof *acc->parent_dur);
     }
     acc->parent_dur[l->last_pair - 1] += dur;
 }
@@ -263,13 +263,13 @@ static void merge(struct summary_nest *n, size_t k, struct summary_acc *acc)
 uint32_t summary_nest_thread(struct summary_nest *n, uint64_t key)
 {
     size_t known = n->ids.n;
-    uint32_t id = summary_keys_id(&n->ids, key);
+    uint32_t id = spoor_id_map_id(&n->ids, key);
     if (id == known) {
-        summary_grow((void **)&n->threads, &n->cap, id, sizeof *n->threads);
-        summary_grow((void **)&n->rows, &n->rows_cap, id, sizeof *n->rows);
-        summary_grow((void **)&n->spans, &n->spans_cap, id, sizeof *n->spans);
+        spoor_grow((void **)&n->threads, &n->cap, id, sizeof *n->threads);
+        spoor_grow((void **)&n->rows, &n->rows_cap, id, sizeof *n->rows);
+        spoor_grow((void **)&n->spans, &n->spans_cap, id, sizeof *n->spans);
         n->threads[id].stack.t = INT64_MIN;
-        n->rows[id].unbounded = summary_keys_find(n->unbounded, key) != SUMMARY_NO_GROUP;
+        n->rows[id].unbounded = spoor_id_map_find(n->unbounded, key) != SUMMARY_NO_GROUP;
         n->rows[id].merging = n->ordered && !n->overflow;
     }
     return id;
@@ -300,14 +300,14 @@ void summary_nest_add(struct summary_nest *n, uint32_t thread, const struct nest
         sweep_thread(n, thread, held - n->window, acc);
 }
 
-bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct summary_keys *unbounded)
+bool summary_nest_finish(struct summary_nest *n, struct summary_acc *acc, struct spoor_id_map *unbounded)
 {
     if (n->ordered && !n->overflow)
         merge(n, n->held, acc);
     for (uint32_t id = 0; id < n->ids.n; id++) {
         struct thread *th = &n->threads[id];
         if (th->overflow)
-            summary_keys_id(unbounded, n->ids.keys[id]);
+            spoor_id_map_id(unbounded, n->ids.keys[id]);
         if (n->overflow)
             continue; /* the pass is fed again */
         if (n->rows[id].unbounded)
@@ -342,6 +342,6 @@ void summary_nest_free(struct summary_nest *n)
     for (size_t i = 0; i < n->spans_cap; i++)
         thread_spans_free(&n->spans[i]);
     free(n->spans);
-    summary_keys_free(&n->ids);
+    spoor_id_map_free(&n->ids);
     free(n);
 }

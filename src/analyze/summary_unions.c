@@ -145,14 +145,14 @@ static inline __attribute__((always_inline)) bool union_run_add(struct union_run
 /* The C u K run of a cat in process p, made on first sight. */
 static struct union_run *new_cat_run(struct ordered_runs *o, struct process_runs *p, uint32_t cat)
 {
-    summary_grow((void **)&o->slot_of, &o->slot_of_cap, cat, sizeof *o->slot_of);
+    spoor_grow((void **)&o->slot_of, &o->slot_of_cap, cat, sizeof *o->slot_of);
     if (!o->slot_of[cat]) {
-        summary_grow((void **)&o->cat_of, &o->cat_of_cap, o->nslots, sizeof *o->cat_of);
+        spoor_grow((void **)&o->cat_of, &o->cat_of_cap, o->nslots, sizeof *o->cat_of);
         o->cat_of[o->nslots] = cat;
         o->slot_of[cat] = (uint32_t)++o->nslots;
     }
     uint32_t slot = o->slot_of[cat] - 1;
-    summary_grow((void **)&p->cats, &p->cap, slot, sizeof *p->cats);
+    spoor_grow((void **)&p->cats, &p->cap, slot, sizeof *p->cats);
     if (!p->cats[slot].seen)
         p->cats[slot] = (struct cat_run){p->compute, true};
     return &p->cats[slot].run;
@@ -188,7 +188,7 @@ static struct ordered_runs *runs_of(struct summary_acc *a)
 
 static struct process_runs *process_of(struct ordered_runs *o, uint32_t pid)
 {
-    summary_grow((void **)&o->pids, &o->pids_cap, pid, sizeof *o->pids);
+    spoor_grow((void **)&o->pids, &o->pids_cap, pid, sizeof *o->pids);
     return &o->pids[pid];
 }
 
@@ -207,7 +207,7 @@ static inline __attribute__((always_inline)) bool add_row(struct summary_acc *a,
         late |= union_run_add(&a->file[x->file].run, start, end);
     if (x->io) {
         uint32_t io = a->io_of[pid] - 1;
-        summary_grow((void **)&o->io, &o->io_cap, io, sizeof *o->io);
+        spoor_grow((void **)&o->io, &o->io_cap, io, sizeof *o->io);
         late |= union_run_add(&o->io[io], start, end);
     }
     late |= union_run_add(cat_run(o, p, x->cat), start, end);
@@ -296,7 +296,7 @@ static void span_groups_add(struct span_groups *s, uint32_t group, int64_t start
 {
     if (end <= start)
         return; /* an empty span adds nothing to a union */
-    summary_grow((void **)&s->g, &s->cap, group, sizeof *s->g);
+    spoor_grow((void **)&s->g, &s->cap, group, sizeof *s->g);
     struct span_group *g = &s->g[group];
     if (g->n && start <= g->v[g->n - 1].end) {
         if (end > g->v[g->n - 1].end)
@@ -326,7 +326,7 @@ static void span_groups_free(struct span_groups *s)
 
 static void thread_groups_add(struct thread_groups *t, uint32_t group, int64_t start, int64_t end)
 {
-    span_groups_add(&t->local, summary_keys_id(&t->ids, group), start, end);
+    span_groups_add(&t->local, spoor_id_map_id(&t->ids, group), start, end);
 }
 
 void thread_spans_add(struct thread_spans *s, const struct nest_item *x)
@@ -344,7 +344,7 @@ void thread_spans_free(struct thread_spans *t)
 {
     struct thread_groups *groups[] = {&t->by_fn, &t->by_file};
     for (size_t i = 0; i < sizeof groups / sizeof *groups; i++) {
-        summary_keys_free(&groups[i]->ids);
+        spoor_id_map_free(&groups[i]->ids);
         span_groups_free(&groups[i]->local);
     }
     span_groups_free(&t->io);
@@ -508,7 +508,7 @@ static void span_parts_merge(struct span_parts *p, struct span_groups *dst)
         for (j = i; j < n && p->v[j].target == p->v[i].target; j++)
             ;
         uint32_t target = p->v[i].target;
-        summary_grow((void **)&dst->g, &dst->cap, target, sizeof *dst->g);
+        spoor_grow((void **)&dst->g, &dst->cap, target, sizeof *dst->g);
         free(dst->g[target].v);
         if (j - i == 1 && !p->borrowed) {
             dst->g[target] = p->v[i].spans;
@@ -609,12 +609,12 @@ static void per_thread(struct nest_threads *n, struct summary_acc *acc, int thre
         uint32_t pid = (uint32_t)(n->keys[t] >> 32);
         for (uint32_t i = 0; i < s->by_fn.ids.n; i++) {
             uint64_t cat = acc->fns.keys[s->by_fn.ids.keys[i]] >> 32;
-            span_parts_borrow(&cat_pid, summary_keys_id(&acc->cat_pids, cat << 32 | pid), &s->by_fn.local.g[i]);
+            span_parts_borrow(&cat_pid, spoor_id_map_id(&acc->cat_pids, cat << 32 | pid), &s->by_fn.local.g[i]);
         }
         take_all(&fn, &s->by_fn);
         take_all(&file, &s->by_file);
         if (s->io.cap)
-            span_parts_take(&io, summary_keys_find(&acc->io_pids, acc->pids.keys[pid]), &s->io.g[0]);
+            span_parts_take(&io, spoor_id_map_find(&acc->io_pids, acc->pids.keys[pid]), &s->io.g[0]);
         if (s->compute.cap)
             span_parts_take(&compute, pid, &s->compute.g[0]);
         thread_spans_free(s);
@@ -648,7 +648,7 @@ static void per_thread(struct nest_threads *n, struct summary_acc *acc, int thre
 
 void summary_unions(struct summary_acc *acc, struct nest_threads *per_thread_unions, int threads)
 {
-    summary_grow((void **)&acc->cats, &acc->cats_cap, spoor_strpool_count(acc->strings), sizeof *acc->cats);
+    spoor_grow((void **)&acc->cats, &acc->cats_cap, spoor_strpool_count(acc->strings), sizeof *acc->cats);
     acc->cat_time = spoor_xcalloc(acc->cats_cap, sizeof *acc->cat_time);
     acc->cat_rest = spoor_xcalloc(acc->cats_cap, sizeof *acc->cat_rest);
     acc->io_time = spoor_xcalloc(acc->io_pids.n + 1, sizeof *acc->io_time);

@@ -3,6 +3,7 @@
  * (spoor lifecycle keeps a running top-N instead: two methods, one answer). */
 #include "gen/cascade_truth.h"
 #include "spoor/lifecycle.h"
+#include "util/grow.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -107,10 +108,7 @@ void cascade_truth_entity(struct cascade_truth *t, const char *name, const int64
     }
     if (e.delay[s->top_delay] == SPOOR_NULL)
         return;
-    if (t->nall == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 1024;
-        t->all = spoor_xrealloc(t->all, t->cap * sizeof *t->all);
-    }
+    spoor_reserve((void **)&t->all, &t->cap, t->nall + 1, sizeof *t->all);
     t->all[t->nall++] = e;
 }
 

@@ -4,6 +4,7 @@
  * products, so they are accurate to the last bits of a long double. */
 #include "gen/metrics_truth.h"
 #include "spoor/error.h"
+#include "util/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -91,10 +92,7 @@ static struct bucket *bucket_for(struct node_truth *nt, int64_t hour)
 {
     if (nt->nbuckets && nt->buckets[nt->nbuckets - 1].hour == hour)
         return &nt->buckets[nt->nbuckets - 1];
-    if (nt->nbuckets == nt->cap) {
-        nt->cap = nt->cap ? nt->cap * 2 : 64;
-        nt->buckets = spoor_xrealloc(nt->buckets, nt->cap * sizeof *nt->buckets);
-    }
+    spoor_reserve((void **)&nt->buckets, &nt->cap, nt->nbuckets + 1, sizeof *nt->buckets);
     struct bucket *b = &nt->buckets[nt->nbuckets++];
     memset(b, 0, sizeof *b);
     b->hour = hour;

@@ -1,5 +1,6 @@
 /* Tokens of a --where expression. Positions in errors are 1-based columns. */
 #include "ops/expr_internal.h"
+#include "util/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,10 +34,7 @@ static enum tok_kind keyword(const char *s, size_t len)
 
 static struct token *push(struct tokens *t, size_t *cap, enum tok_kind kind, size_t pos, size_t len)
 {
-    if (t->n == *cap) {
-        *cap = *cap ? *cap * 2 : 16;
-        t->v = spoor_xrealloc(t->v, *cap * sizeof *t->v);
-    }
+    spoor_reserve((void **)&t->v, cap, t->n + 1, sizeof *t->v);
     struct token *tok = &t->v[t->n++];
     *tok = (struct token){.kind = kind, .pos = pos, .len = len};
     return tok;

@@ -2,6 +2,7 @@
  * or a condition as its operator needs, constants are folded, and columns are
  * collected as refs. Errors name the 1-based position of the offending token. */
 #include "ops/expr_internal.h"
+#include "util/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,10 +54,7 @@ static int new_node(struct parser *p, enum node_kind kind, size_t pos, int a, in
         spoor_fail(p->err, SPOOR_EUSAGE, "expression too long at position %zu (more than %d terms)", pos + 1, MAX_NODES);
         return -1;
     }
-    if (e->nnodes == e->cap) {
-        e->cap = e->cap ? e->cap * 2 : 32;
-        e->nodes = spoor_xrealloc(e->nodes, e->cap * sizeof *e->nodes);
-    }
+    spoor_reserve((void **)&e->nodes, &e->cap, e->nnodes + 1, sizeof *e->nodes);
     e->nodes[e->nnodes] = (struct node){.kind = kind, .pos = pos, .a = a, .b = b, .ref = -1};
     return (int)e->nnodes++;
 }

@@ -10,6 +10,7 @@
  * rows of several inputs, is looked up again. */
 #include "spoor/error.h"
 #include "spoor/table.h"
+#include "util/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,10 +156,7 @@ static uint32_t hash_text_of(struct spoor_resolver *r, const struct spoor_lookup
         return a.id;
     }
     if (!c) {
-        if (r->nanswers == r->answers_cap) {
-            r->answers_cap = r->answers_cap ? r->answers_cap * 2 : 256;
-            r->answers = spoor_xrealloc(r->answers, r->answers_cap * sizeof *r->answers);
-        }
+        spoor_reserve((void **)&r->answers, &r->answers_cap, r->nanswers + 1, sizeof *r->answers);
         r->hash_cache[b] = (uint32_t)++r->nanswers;
     }
     r->answers[r->hash_cache[b] - 1] = a;

@@ -118,16 +118,3 @@ int wbuf_finish(struct wbuf *b, struct spoor_error *err)
         b->error = errno ? errno : EIO;
     return wbuf_status(b, err);
 }
-
-uint32_t *id_map_reserve(uint32_t *map, size_t *cap, uint32_t id)
-{
-    if (id < *cap)
-        return map;
-    size_t n = *cap ? *cap * 2 : 64;
-    while (n <= id)
-        n *= 2;
-    map = spoor_xrealloc(map, n * sizeof *map);
-    memset(map + *cap, 0, (n - *cap) * sizeof *map);
-    *cap = n;
-    return map;
-}

@@ -59,8 +59,6 @@ void json_value(struct wbuf *b, const struct spoor_view *v, size_t row, uint8_t 
 void json_text(struct wbuf *b, const char *s, size_t len);
 /* Grows a `plain` flags array to n ids; ids from `keep` on are cleared. */
 uint8_t *plain_flags(uint8_t *flags, size_t *cap, size_t keep, size_t n);
-/* Grows a map from string ids (0 = unset) so that `id` fits; new slots are 0. */
-uint32_t *id_map_reserve(uint32_t *map, size_t *cap, uint32_t id);
 
 /* A column name, spelled for each output. */
 struct label {

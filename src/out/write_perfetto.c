@@ -7,6 +7,7 @@
 #include "out/write_internal.h"
 #include "spoor/error.h"
 #include "spoor/write.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 
@@ -81,10 +82,7 @@ size_t spoor_perfetto_writer_missing(const struct spoor_perfetto_writer *w, cons
 
 static void add_arg(struct spoor_perfetto_writer *w, const struct spoor_view *v, const char *key, size_t len)
 {
-    if (w->nargs == w->args_cap) {
-        w->args_cap = w->args_cap ? w->args_cap * 2 : 16;
-        w->args = spoor_xrealloc(w->args, w->args_cap * sizeof *w->args);
-    }
+    spoor_reserve((void **)&w->args, &w->args_cap, w->nargs + 1, sizeof *w->args);
     struct arg_out *a = &w->args[w->nargs++];
     a->view = *v;
     a->label_off = w->labels.len;

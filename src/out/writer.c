@@ -7,6 +7,7 @@
 #include "out/write_internal.h"
 #include "spoor/error.h"
 #include "spoor/write.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -153,11 +154,8 @@ static uint32_t reg_find(const struct spoor_writer *w, const char *key, size_t l
 static uint32_t reg_add(struct spoor_writer *w, const char *key, size_t len)
 {
     uint32_t id = spoor_strpool_intern(w->reg_pool, key, len);
-    w->reg_of_id = id_map_reserve(w->reg_of_id, &w->reg_of_id_cap, id);
-    if (w->nregs == w->regs_cap) {
-        w->regs_cap = w->regs_cap ? w->regs_cap * 2 : 16;
-        w->regs = spoor_xrealloc(w->regs, w->regs_cap * sizeof *w->regs);
-    }
+    spoor_grow((void **)&w->reg_of_id, &w->reg_of_id_cap, id, sizeof *w->reg_of_id);
+    spoor_reserve((void **)&w->regs, &w->regs_cap, w->nregs + 1, sizeof *w->regs);
     /* An args key that reads as a fixed or resolved name keeps its prefix. */
     const char *text = spoor_strpool_get(w->reg_pool, id, NULL);
     if (spoor_field_arg_needs_prefix(key, len)) {
@@ -245,10 +243,7 @@ static int by_key(const void *a, const void *b, void *ctx)
 
 static void add_epoch(struct spoor_writer *w)
 {
-    if (w->nepochs == w->epochs_cap) {
-        w->epochs_cap = w->epochs_cap ? w->epochs_cap * 2 : 8;
-        w->epochs = spoor_xrealloc(w->epochs, w->epochs_cap * sizeof *w->epochs);
-    }
+    spoor_reserve((void **)&w->epochs, &w->epochs_cap, w->nepochs + 1, sizeof *w->epochs);
     w->epochs[w->nepochs++] = (struct csv_epoch){.row = w->rows_out, .ncols = (uint32_t)w->nregs};
 }
 
@@ -331,10 +326,7 @@ static void freeze(struct spoor_writer *w)
 static void hold_row(struct spoor_writer *w, size_t row)
 {
     register_row(w, row);
-    if (w->nhrows == w->hrows_cap) {
-        w->hrows_cap = w->hrows_cap ? w->hrows_cap * 2 : 64;
-        w->hrows = spoor_xrealloc(w->hrows, w->hrows_cap * sizeof *w->hrows);
-    }
+    spoor_reserve((void **)&w->hrows, &w->hrows_cap, w->nhrows + 1, sizeof *w->hrows);
     struct held_row *hr = &w->hrows[w->nhrows++];
     hr->off = w->held.len;
     csv_fixed(w, &w->held, row);
@@ -344,10 +336,7 @@ static void hold_row(struct spoor_writer *w, size_t row)
         const struct batch_arg *a = &w->bargs[w->order[i]];
         if (spoor_view_is_null(&a->view, row))
             continue;
-        if (w->nhcells == w->hcells_cap) {
-            w->hcells_cap = w->hcells_cap ? w->hcells_cap * 2 : 256;
-            w->hcells = spoor_xrealloc(w->hcells, w->hcells_cap * sizeof *w->hcells);
-        }
+        spoor_reserve((void **)&w->hcells, &w->hcells_cap, w->nhcells + 1, sizeof *w->hcells);
         struct held_cell *c = &w->hcells[w->nhcells++];
         c->reg = a->reg;
         c->off = w->held.len;
@@ -514,10 +503,7 @@ int spoor_columns_parse(const char *list, char ***names, size_t *n, struct spoor
             *n = 0;
             return spoor_fail(err, SPOOR_EUSAGE, "empty column name at position %zu", pos);
         }
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            *names = spoor_xrealloc(*names, cap * sizeof **names);
-        }
+        spoor_reserve((void **)names, &cap, *n + 1, sizeof **names);
         char *name = spoor_xmalloc((size_t)(z - a) + 1);
         memcpy(name, a, (size_t)(z - a));
         name[z - a] = '\0';

@@ -4,6 +4,7 @@
  * text, quoted numbers as strings). */
 #include "read/mapped_reader.h"
 #include "read/json_scan.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -134,10 +135,7 @@ static uint32_t cache_add(struct key_cache *c, size_t slot, const struct spoor_j
     char buf[256];
     size_t n;
     const char *k = key_text(key, buf, sizeof buf, &n);
-    if (c->nkeys == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 32;
-        c->keys = spoor_xrealloc(c->keys, c->cap * sizeof *c->keys);
-    }
+    spoor_reserve((void **)&c->keys, &c->cap, c->nkeys + 1, sizeof *c->keys);
     struct key_info *info = &c->keys[c->nkeys];
     *info = (struct key_info){.key = key->p, .len = key->n, .hash = hash, .col = -1};
     info->roles = spoor_field_map_roles(map, k, n);

@@ -6,10 +6,11 @@
  * String columns are sorted by the rank of their text, not by id, so the
  * same walk serves ORDER BY name.
  *
- * Sorting is an LSD radix sort on 16-bit digits (stable, O(n) per pass); a
- * pass is skipped when every key has the same digit there, which is most
- * passes for string ids, pids and the high bits of timestamps. */
+ * Sorting is util's radix sort (stable): keys already in order (a
+ * time-ordered trace's ts) are not sorted, narrow ones (string ranks, pids)
+ * are counted once. */
 #include "sql/sql_internal.h"
+#include "util/radix_sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,47 +72,19 @@ int64_t *sql_index_keys(const struct spoor_table *t, enum sql_index_kind kind, u
     return keys;
 }
 
-/* Signed order as unsigned order. */
-static uint64_t ordered(int64_t k) { return (uint64_t)k ^ (UINT64_C(1) << 63); }
-
 struct sql_index *sql_index_new(int64_t *keys, uint32_t *rank_of_id, size_t n)
 {
-    enum { BITS = 16, BUCKETS = 1 << BITS };
     struct sql_index *ix = spoor_xcalloc(1, sizeof *ix);
-    size_t cap = n ? n : 1;
-    uint32_t *rows = spoor_xmalloc(cap * sizeof *rows);
-    for (size_t r = 0; r < n; r++)
-        rows[r] = (uint32_t)r;
-    int64_t *tmp_keys = spoor_xmalloc(cap * sizeof *tmp_keys);
-    uint32_t *tmp_rows = spoor_xmalloc(cap * sizeof *tmp_rows);
-    size_t *count = spoor_xmalloc(BUCKETS * sizeof *count);
-    for (int shift = 0; shift < 64; shift += BITS) {
-        memset(count, 0, BUCKETS * sizeof *count);
-        for (size_t i = 0; i < n; i++)
-            count[(ordered(keys[i]) >> shift) & (BUCKETS - 1)]++;
-        if (n == 0 || count[(ordered(keys[0]) >> shift) & (BUCKETS - 1)] == n)
-            continue;
-        size_t sum = 0;
-        for (size_t d = 0; d < BUCKETS; d++) {
-            size_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < n; i++) {
-            size_t at = count[(ordered(keys[i]) >> shift) & (BUCKETS - 1)]++;
-            tmp_keys[at] = keys[i];
-            tmp_rows[at] = rows[i];
-        }
-        int64_t *k = keys;
-        keys = tmp_keys;
-        tmp_keys = k;
-        uint32_t *r = rows;
-        rows = tmp_rows;
-        tmp_rows = r;
+    uint64_t *key = (uint64_t *)keys; /* the keys in place as unsigned ones, sorted in place, read back */
+    uint32_t *rows = spoor_xmalloc((n ? n : 1) * sizeof *rows);
+    struct spoor_key_span span = spoor_key_span_start();
+    for (size_t r = 0; r < n; r++) {
+        key[r] = spoor_radix_signed_key(keys[r]);
+        spoor_key_span_add(&span, key[r]);
     }
-    free(count);
-    free(tmp_keys);
-    free(tmp_rows);
+    spoor_radix_sort_rows(rows, key, n, key, NULL, &span);
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (int64_t)(key[i] ^ spoor_radix_signed_key(0));
     ix->keys = keys;
     ix->rank_of_id = rank_of_id;
     ix->rows = rows;

@@ -3,6 +3,7 @@
 #include "spoor/error.h"
 #include "spoor/table.h"
 #include "table/internal.h"
+#include "util/grow.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,18 +28,8 @@ struct spoor_column *spoor_table_column(struct spoor_table *t, uint32_t name_id)
 {
     if (name_id < t->col_by_name_cap && t->col_by_name[name_id])
         return &t->cols[t->col_by_name[name_id] - 1];
-    if (name_id >= t->col_by_name_cap) {
-        size_t cap = t->col_by_name_cap ? t->col_by_name_cap : 256;
-        while (cap <= name_id)
-            cap *= 2;
-        t->col_by_name = spoor_xrealloc(t->col_by_name, cap * sizeof *t->col_by_name);
-        memset(t->col_by_name + t->col_by_name_cap, 0, (cap - t->col_by_name_cap) * sizeof *t->col_by_name);
-        t->col_by_name_cap = cap;
-    }
-    if (t->ncols == t->cols_cap) {
-        t->cols_cap = t->cols_cap ? t->cols_cap * 2 : 16;
-        t->cols = spoor_xrealloc(t->cols, t->cols_cap * sizeof *t->cols);
-    }
+    spoor_grow((void **)&t->col_by_name, &t->col_by_name_cap, name_id, sizeof *t->col_by_name);
+    spoor_reserve((void **)&t->cols, &t->cols_cap, t->ncols + 1, sizeof *t->cols);
     struct spoor_column *col = &t->cols[t->ncols++];
     *col = (struct spoor_column){.name = name_id, .type = SPOOR_I64};
     if (t->cap)

@@ -9,6 +9,7 @@
 #include "util/bytes.h"
 #include "table/snapshot.h"
 #include "io/input.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <isa-l/crc.h>
@@ -52,10 +53,7 @@ static void begin_section(struct writer *w, enum snap_kind kind)
 {
     pad(w);
     w->in_section = true;
-    if (w->ndir == w->dir_cap) {
-        w->dir_cap = w->dir_cap ? w->dir_cap * 2 : 64;
-        w->dir = spoor_xrealloc(w->dir, w->dir_cap * sizeof *w->dir);
-    }
+    spoor_reserve((void **)&w->dir, &w->dir_cap, w->ndir + 1, sizeof *w->dir);
     w->dir[w->ndir++] = (struct dir_entry){.kind = kind, .offset = w->pos};
 }
 

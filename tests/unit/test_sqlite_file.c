@@ -269,65 +269,6 @@ static void concurrent_indexes(void **state)
     run("two-huge.db", &(struct spec){600, huge_text, 7, true});
 }
 
-static const uint64_t *sort_keys;
-static int by_key_then_row(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (sort_keys[x] != sort_keys[y])
-        return sort_keys[x] < sort_keys[y] ? -1 : 1;
-    return (x > y) - (x < y);
-}
-
-/* The index sort is stable (ties in row order) whichever way it goes: keys
- * of 16 bits or less counted once (a narrow span, 0 and 1 included), one
- * word per row (spans of 17 and 37 bits, sorted in passes of 9 and 13
- * bits), (key, row) pairs
- * (keys spanning 64 bits, or rows given in another order: the second sort
- * of two), keys already in order (left as they are) or in order but the
- * last (sorted). */
-static void sort_is_stable(void **state)
-{
-    enum { N = 5000 };
-    uint64_t *key = malloc(N * sizeof *key);
-    uint64_t *spare = malloc(N * sizeof *spare), *given = malloc(N * sizeof *given);
-    uint32_t *rows = malloc(N * sizeof *rows), *want = malloc(N * sizeof *want);
-    uint64_t seed = 7;
-    for (int span = 0; span < 8; span++) {
-        for (uint32_t i = 0; i < N; i++) {
-            seed = seed * 6364136223846793005u + 1442695040888963407u;
-            uint64_t r = seed >> 11;
-            key[i] = span == 0 ? r % 2 : span == 1 ? 1000000 + r % 977 : span == 2 ? r << 11 ^ (r & 3)
-                   : span == 3 ? r % 50 : span == 6 ? r % (UINT64_C(1) << 37) : span == 7 ? r % 100000
-                   : span == 5 && i == N - 1 ? 0 : 10 + i / 3;
-            want[i] = span == 3 ? N - 1 - i : i;    /* 3: rows given, not in row order */
-            rows[i] = span == 3 ? want[i] : 0;      /* else filled by the sort */
-        }
-        sort_keys = key;
-        qsort(want, N, sizeof *want, by_key_then_row);
-        memcpy(given, key, N * sizeof *key);   /* the sort may overwrite its keys */
-        struct sqlf_span keys_span = sqlf_span_start();
-        for (uint32_t i = 0; i < N; i++)
-            sqlf_span_add(&keys_span, key[i]);
-        if (span == 3)
-            sqlf_sort_rows_again(rows, N, given);
-        else
-            sqlf_sort_rows(rows, N, given, spare, &keys_span);
-        for (uint32_t i = 1; i < N; i++) {
-            assert_true(key[rows[i - 1]] <= key[rows[i]]);
-            /* Ties keep the order given: row order, or reversed in case 3. */
-            if (key[rows[i - 1]] == key[rows[i]])
-                assert_true(span == 3 ? rows[i - 1] > rows[i] : rows[i - 1] < rows[i]);
-        }
-        for (uint32_t i = 0; span != 3 && i < N; i++)
-            assert_int_equal(rows[i], want[i]);
-    }
-    free(key);
-    free(spare);
-    free(given);
-    free(rows);
-    free(want);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,7 +279,6 @@ int main(void)
         cmocka_unit_test(pages_filled_exactly),
         cmocka_unit_test(overflow_pages),
         cmocka_unit_test(concurrent_indexes),
-        cmocka_unit_test(sort_is_stable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -276,32 +276,4 @@ struct sqlf_object {
  * and closes the file. */
 int sqlf_finish(struct sqlf_file *f, const struct sqlf_object *objects, size_t n, struct spoor_error *err);
 
-/* sqlite_file_sort.c: stable LSD radix sorts of row numbers by 64-bit key.
- * What the sort needs to know of its keys, gathered as they are made (one
- * pass over them fewer): their span, and whether they are in order. */
-struct sqlf_span {
-    uint64_t min, max, last;
-    bool ascending;
-};
-
-static inline struct sqlf_span sqlf_span_start(void)
-{
-    return (struct sqlf_span){.min = UINT64_MAX, .ascending = true};
-}
-
-static inline void sqlf_span_add(struct sqlf_span *s, uint64_t k)
-{
-    s->min = k < s->min ? k : s->min;
-    s->max = k > s->max ? k : s->max;
-    s->ascending &= k >= s->last;
-    s->last = k;
-}
-
-/* The rows 0..n-1 by key[row] into rows; span is that of key[0..n) (key
- * may be overwritten; spare holds n words of scratch). */
-void sqlf_sort_rows(uint32_t *rows, size_t n, uint64_t *key, uint64_t *spare, const struct sqlf_span *span);
-/* rows (any order of 0..n-1) reordered by key_of_row[row], ties kept in
- * the order given: a sort by a second key after one by the first. */
-void sqlf_sort_rows_again(uint32_t *rows, size_t n, const uint64_t *key_of_row);
-
 #endif

@@ -11,6 +11,7 @@
 #include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/error.h"
 #include "spoor/write.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +45,7 @@ static bool claim_name(struct spoor_sqlite_writer *w, const char *name, size_t l
 static void add_column(struct spoor_sqlite_writer *w, const char *name, size_t len, enum sqlw_affinity aff)
 {
     static const char *const decl[] = {"", " INTEGER", " REAL", " TEXT"};
-    if (w->ncolumns == w->affinity_cap) {
-        w->affinity_cap = w->affinity_cap * 2 + 16;
-        w->affinity = spoor_xrealloc(w->affinity, w->affinity_cap * sizeof *w->affinity);
-    }
+    spoor_reserve((void **)&w->affinity, &w->affinity_cap, w->ncolumns + 1, sizeof *w->affinity);
     w->affinity[w->ncolumns++] = aff;
     if (w->ncolumns > 1)
         wbuf_byte(&w->create, ',');
@@ -203,7 +201,7 @@ static void bind_args_column(struct spoor_sqlite_writer *w, const struct spoor_t
     const char *key = spoor_strpool_get(t->pool, c->name, &len);
     pthread_mutex_lock(&w->mu);
     uint32_t id = spoor_strpool_intern(w->keys_seen, key, len);
-    w->column_of_key = id_map_reserve(w->column_of_key, &w->column_of_key_cap, id);
+    spoor_grow((void **)&w->column_of_key, &w->column_of_key_cap, id, sizeof *w->column_of_key);
     uint32_t column = w->column_of_key[id];
     if (!column && c->typed) {
         add_args_column(w, key, len, c->type);

@@ -5,6 +5,7 @@
 #include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/table.h"
 #include "util/huge_array.h"
+#include "util/radix_sort.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -50,79 +51,31 @@ void sqlw_keys_grow(struct sqlw_keys *k)
     }
 }
 
-static void int_span(const int64_t *v, size_t n, int64_t *min, int64_t *max)
+static struct spoor_key_span int_keys(uint64_t *key, const int64_t *v, size_t n)
 {
-    *min = INT64_MAX;
-    *max = INT64_MIN;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] != SPOOR_NULL) {
-            *min = v[i] < *min ? v[i] : *min;
-            *max = v[i] > *max ? v[i] : *max;
-        }
-}
-
-static unsigned bits_of(uint64_t v)
-{
-    return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
-}
-
-/* Integers (SPOOR_NULL = NULL) as unsigned keys in the same order, NULL
- * first: offsets from the smallest + 1 when they fit (a short sort), else
- * the values with the sign bit flipped. Offsets that are all multiples of
- * 1000 are divided by it (timestamps read in microseconds, stored in
- * nanoseconds): 10 bits fewer to sort, one pass of three on a trace's ts. */
-enum { COMMON = 1000 };
-
-static struct sqlf_span int_keys(uint64_t *key, const int64_t *v, size_t n)
-{
-    int64_t min, max;
-    int_span(v, n, &min, &max);
-    struct sqlf_span span = sqlf_span_start();
-    if (min <= max && (uint64_t)max - (uint64_t)min >= UINT64_MAX >> 1) {
-        for (size_t i = 0; i < n; i++) {
-            key[i] = v[i] == SPOOR_NULL ? 0 : (uint64_t)v[i] ^ (UINT64_C(1) << 63);
-            sqlf_span_add(&span, key[i]);
-        }
-        return span;
-    }
-    /* Divided on the way; undone when some offset leaves a remainder. */
-    uint64_t rest = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t offset = (uint64_t)v[i] - (uint64_t)min, whole = offset / COMMON;
-        key[i] = v[i] == SPOOR_NULL ? 0 : whole + 1;
-        rest |= v[i] == SPOOR_NULL ? 0 : offset - whole * COMMON;
-        sqlf_span_add(&span, key[i]);
-    }
-    if (!rest)
-        return span;
-    span = sqlf_span_start();
-    for (size_t i = 0; i < n; i++) {
-        key[i] = v[i] == SPOOR_NULL ? 0 : (uint64_t)v[i] - (uint64_t)min + 1;
-        sqlf_span_add(&span, key[i]);
-    }
-    return span;
+    return spoor_int_keys(key, v, n, SPOOR_NULL).span;
 }
 
 /* (pid, tid) as one key, each as its offset from the smallest + 1 with 0 for
  * NULL, when both fit in 63 bits (pids and tids span little): one short sort
  * instead of two. */
-static bool pid_tid_keys(const struct sqlw_keys *k, uint64_t *key, struct sqlf_span *span)
+static bool pid_tid_keys(const struct sqlw_keys *k, uint64_t *key, struct spoor_key_span *span)
 {
     int64_t pid_min, pid_max, tid_min, tid_max;
-    int_span(k->pid_of, k->n, &pid_min, &pid_max);
-    int_span(k->tid_of, k->n, &tid_min, &tid_max);
+    spoor_int_span(k->pid_of, k->n, SPOOR_NULL, &pid_min, &pid_max);
+    spoor_int_span(k->tid_of, k->n, SPOOR_NULL, &tid_min, &tid_max);
     /* Spans as unsigned differences (a NULL-only column: 0). */
     uint64_t pid_span = pid_min <= pid_max ? (uint64_t)pid_max - (uint64_t)pid_min + 1 : 0;
     uint64_t tid_span = tid_min <= tid_max ? (uint64_t)tid_max - (uint64_t)tid_min + 1 : 0;
-    unsigned tid_bits = bits_of(tid_span);
-    if (pid_span >> 62 || tid_span >> 62 || bits_of(pid_span) + tid_bits > 63)
+    unsigned tid_bits = spoor_bits_of(tid_span);
+    if (pid_span >> 62 || tid_span >> 62 || spoor_bits_of(pid_span) + tid_bits > 63)
         return false;
     for (size_t i = 0; i < k->n; i++) {
         int64_t pid = k->pid_of[i], tid = k->tid_of[i];
         uint64_t p = pid == SPOOR_NULL ? 0 : (uint64_t)pid - (uint64_t)pid_min + 1;
         uint64_t t = tid == SPOOR_NULL ? 0 : (uint64_t)tid - (uint64_t)tid_min + 1;
         key[i] = p << tid_bits | t;
-        sqlf_span_add(span, key[i]);
+        spoor_key_span_add(span, key[i]);
     }
     return true;
 }
@@ -142,7 +95,7 @@ static int by_bytes(const void *a, const void *b)
 }
 
 /* Names as their rank in BINARY order (NULL, id 0, ranks first). */
-static struct sqlf_span name_keys(const struct sqlw_keys *k, uint64_t *key)
+static struct spoor_key_span name_keys(const struct sqlw_keys *k, uint64_t *key)
 {
     size_t count = spoor_strpool_count(k->names);
     struct name_rank *order = spoor_xmalloc((count + 1) * sizeof *order);
@@ -155,10 +108,10 @@ static struct sqlf_span name_keys(const struct sqlw_keys *k, uint64_t *key)
     rank[0] = 0;
     for (size_t r = 0; r < count; r++)
         rank[order[r].id + 1] = r + 1;
-    struct sqlf_span span = sqlf_span_start();
+    struct spoor_key_span span = spoor_key_span_start();
     for (size_t i = 0; i < k->n; i++) {
         key[i] = rank[k->name_of[i]];
-        sqlf_span_add(&span, key[i]);
+        spoor_key_span_add(&span, key[i]);
     }
     free(rank);
     free(order);
@@ -289,19 +242,19 @@ struct scratch {
 /* The rows in the index's order, into s->rows. */
 static void sort_rows(const struct sqlw_keys *k, enum which which, struct scratch *s)
 {
-    struct sqlf_span span = sqlf_span_start();
+    struct spoor_key_span span = spoor_key_span_start();
     if (which == BY_TS) {
         span = int_keys(s->key, k->ts_of, k->n);
     } else if (which == BY_NAME) {
         span = name_keys(k, s->key);
     } else if (!pid_tid_keys(k, s->key, &span)) {
         span = int_keys(s->key, k->tid_of, k->n);
-        sqlf_sort_rows(s->rows, k->n, s->key, s->spare, &span);
+        spoor_radix_sort_rows(s->rows, NULL, k->n, s->key, s->spare, &span);
         int_keys(s->key, k->pid_of, k->n);
-        sqlf_sort_rows_again(s->rows, k->n, s->key);
+        spoor_radix_sort_rows_again(s->rows, k->n, s->key);
         return;
     }
-    sqlf_sort_rows(s->rows, k->n, s->key, s->spare, &span);
+    spoor_radix_sort_rows(s->rows, NULL, k->n, s->key, s->spare, &span);
 }
 
 static void build_index(struct build *b, struct scratch *s)

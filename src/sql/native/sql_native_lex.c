@@ -3,6 +3,7 @@
  * operators it has no use for) is NT_OTHER, which no rule accepts. SQLite has
  * already prepared the statement, so the text is valid SQL. */
 #include "sql/native/internal.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,10 +18,7 @@ static bool is_sql_word_char(char c) { return is_word_char(c) || c == '$' || (un
 
 static struct ntok *push(struct ntoks *t, size_t *cap, enum ntok_kind kind, const char *at, size_t len)
 {
-    if (t->n == *cap) {
-        *cap = *cap ? *cap * 2 : 32;
-        t->v = spoor_xrealloc(t->v, *cap * sizeof *t->v);
-    }
+    spoor_reserve((void **)&t->v, cap, t->n + 1, sizeof *t->v);
     struct ntok *tok = &t->v[t->n++];
     *tok = (struct ntok){.kind = kind, .at = at, .len = len};
     return tok;
