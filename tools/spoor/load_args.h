@@ -1,7 +1,7 @@
 /* Options shared by every command that reads traces, and the report of what
- * was skipped. A command puts the groups of options that act on it in its
- * getopt_long table, passes unknown codes to load_args_handle(), and prints
- * the same groups' help. */
+ * was skipped. A command names the groups of options that act on it to
+ * cli_parse() (cli_getopt.h), which passes their codes to load_args_handle(),
+ * and prints the same groups' help. */
 #ifndef SPOOR_LOAD_ARGS_H
 #define SPOOR_LOAD_ARGS_H
 
@@ -57,6 +57,16 @@ enum {
     {"cache-dir", required_argument, 0, LOAD_OPT_CACHE_DIR}
 #define LOAD_OPTIONS_PROGRESS {"no-progress", no_argument, 0, LOAD_OPT_NO_PROGRESS}
 #define LOAD_LONG_OPTIONS LOAD_OPTIONS_BASE, LOAD_OPTIONS_EVENTS, LOAD_OPTIONS_CACHE, LOAD_OPTIONS_PROGRESS
+enum {
+    LOAD_GROUP_BASE = 1,
+    LOAD_GROUP_EVENTS = 2,
+    LOAD_GROUP_CACHE = 4,
+    LOAD_GROUP_PROGRESS = 8,
+    LOAD_GROUP_ALL = 15,
+};
+/* Writes the getopt_long rows of the groups to out (room for all of them);
+ * returns how many. */
+size_t load_args_options(unsigned groups, struct option *out);
 
 /* The help of each group; LOAD_HELP_THREADS apart, for a command that
  * describes --threads among its own options. */
