@@ -6,6 +6,7 @@
 #include "spoor/error.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "spoor %s: ", cmd);
+    fprintf(stderr, "spoor %.*s: ", (int)strcspn(cmd, " "), cmd); /* "gen --kind metrics": "spoor gen: " */
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "; see 'spoor %s --help'\n", cmd);
     va_end(ap);
@@ -74,6 +75,8 @@ static void build_tables(const struct cli_option *options, unsigned load_groups,
 }
 
 /* Stores value in the option's target; returns false after the error. */
+static_assert(sizeof(size_t) == sizeof(uint64_t), "CLI_COUNT stores a size_t as a uint64_t");
+
 static bool apply(const char *cmd, const struct cli_option *o, bool typed_long, const char *value)
 {
     char shown[64];
@@ -93,9 +96,11 @@ static bool apply(const char *cmd, const struct cli_option *o, bool typed_long, 
         return true;
     case CLI_COUNT: {
         uint64_t v;
-        ok = cli_count(value, (uint64_t)o->hi, &v) && (double)v >= o->lo;
-        if (ok)
-            *(uint64_t *)o->target = v;
+        ok = cli_count(value, o->hi >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)o->hi, &v) && (double)v >= o->lo;
+        if (ok && o->size == sizeof(int))
+            *(int *)o->target = (int)v;
+        else if (ok)
+            *(uint64_t *)o->target = v; /* size_t is uint64_t's size here */
         break;
     }
     case CLI_REAL: ok = cli_real(value, o->lo, o->hi, (double *)o->target); break;

@@ -17,7 +17,7 @@
 enum cli_kind {
     CLI_FLAG,   /* bool *: set to true */
     CLI_STRING, /* const char **: the value as typed; a later one wins */
-    CLI_COUNT,  /* uint64_t *: a whole number from lo to hi */
+    CLI_COUNT,  /* int, size_t or uint64_t *: a whole number from lo to hi */
     CLI_REAL,   /* double *: a finite number from lo to hi */
     CLI_WORD,   /* int *: the index of the value in words (NULL-terminated) */
     CLI_CALL,   /* call(target, value): false when the value is bad */
@@ -34,14 +34,16 @@ struct cli_option {
     double lo, hi;
     const char *const *words;
     bool (*call)(void *target, const char *value);
-    bool once; /* CLI_STRING: given twice is an error */
+    bool once;   /* CLI_STRING: given twice is an error */
+    size_t size; /* CLI_COUNT: sizeof *target */
 };
 /* The rows, read in the table as "--name (or -l) sets target": */
 #define CLI_OPT_FLAG(n, l, t) {.name = (n), .letter = (l), .kind = CLI_FLAG, .target = (t)}
 #define CLI_OPT_STRING(n, l, t) {.name = (n), .letter = (l), .kind = CLI_STRING, .target = (t)}
 #define CLI_OPT_ONCE(n, l, t) {.name = (n), .letter = (l), .kind = CLI_STRING, .target = (t), .once = true}
 #define CLI_OPT_COUNT(n, l, t, min, max, w) \
-    {.name = (n), .letter = (l), .kind = CLI_COUNT, .target = (t), .lo = (min), .hi = (max), .want = (w)}
+    {.name = (n), .letter = (l), .kind = CLI_COUNT, .target = (t), .size = sizeof *(t), .lo = (min), .hi = (max), \
+     .want = (w)}
 #define CLI_OPT_REAL(n, l, t, min, max, w) \
     {.name = (n), .letter = (l), .kind = CLI_REAL, .target = (t), .lo = (min), .hi = (max), .want = (w)}
 #define CLI_OPT_WORD(n, l, t, list, w) \
@@ -76,7 +78,8 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, co
                int *index);
 
 /* Prints "spoor CMD: PROBLEM; see 'spoor CMD --help'" with PROBLEM formatted
- * from fmt; returns 2, the exit code of a usage error. */
+ * from fmt; returns 2, the exit code of a usage error. CMD may name a kind of
+ * command ("gen --kind metrics"): its first word begins the line. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The exit status of a command that ended with status st: 0 when it went
