@@ -113,6 +113,15 @@ static bool apply(const char *cmd, const struct cli_option *o, bool typed_long, 
             *(int *)o->target = k;
         break;
     }
+    case CLI_LIST: {
+        struct cli_list *list = o->target;
+        if (list->n == list->max) {
+            cli_usage_error(cmd, "at most %zu %s", list->max, shown);
+            return false;
+        }
+        list->item[list->n++] = value;
+        return true;
+    }
     case CLI_CALL:
         ok = o->call(o->target, value);
         if (!ok && !o->want)
@@ -161,6 +170,13 @@ bool cli_format_parse(void *format, const char *value)
 {
     struct cli_format *f = format;
     return spoor_format_parse(f->cmd, value, f->allowed, f->n, &f->value);
+}
+
+bool cli_unit_parse(void *unit, const char *value)
+{
+    enum spoor_unit *u = unit;
+    *u = spoor_unit_parse(value);
+    return *u != SPOOR_UNIT_AUTO;
 }
 
 int cli_exit_code(int st)

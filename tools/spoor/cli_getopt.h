@@ -21,6 +21,13 @@ enum cli_kind {
     CLI_REAL,   /* double *: a finite number from lo to hi */
     CLI_WORD,   /* int *: the index of the value in words (NULL-terminated) */
     CLI_CALL,   /* call(target, value): false when the value is bad */
+    CLI_LIST,   /* struct cli_list *: each value given is one more item */
+};
+
+/* A repeatable option's values, in the order given: at most max of them. */
+struct cli_list {
+    const char **item;
+    size_t n, max;
 };
 
 /* One option. A bad value is told "OPT 'VALUE': expected WANT", or, for a
@@ -49,6 +56,7 @@ struct cli_option {
 #define CLI_OPT_WORD(n, l, t, list, w) \
     {.name = (n), .letter = (l), .kind = CLI_WORD, .target = (t), .words = (list), .want = (w)}
 #define CLI_OPT_CALL(n, l, t, fn, w) {.name = (n), .letter = (l), .kind = CLI_CALL, .target = (t), .call = (fn), .want = (w)}
+#define CLI_OPT_LIST(n, l, t) {.name = (n), .letter = (l), .kind = CLI_LIST, .target = (t)}
 #define CLI_OPT_FORMAT(t) CLI_OPT_CALL("format", 0, (t), cli_format_parse, NULL)
 #define CLI_END {.name = NULL}
 
@@ -61,6 +69,10 @@ struct cli_format {
     enum spoor_output_format value;
 };
 bool cli_format_parse(void *format, const char *value);
+
+/* A time unit (ns, us, ms or s) into an enum spoor_unit: CLI_OPT_UNIT(name, letter, &unit). */
+bool cli_unit_parse(void *unit, const char *value);
+#define CLI_OPT_UNIT(n, l, t) CLI_OPT_CALL(n, l, t, cli_unit_parse, "ns, us, ms or s")
 
 /* Parses argv from argv[1] against options (ended by CLI_END) and, when load
  * is not NULL, the reading options in load_groups (LOAD_GROUP_* of
