@@ -124,12 +124,12 @@ static bool apply(const char *cmd, const struct cli_option *o, bool typed_long, 
     }
     case CLI_CALL:
         ok = o->call(o->target, value);
-        if (!ok && !o->want)
+        if (!ok && !o->problem)
             return false;
         break;
     }
     if (!ok)
-        cli_usage_error(cmd, "%s '%s': expected %s", shown, value, o->want);
+        cli_usage_error(cmd, "%s '%s': %s", shown, value, o->problem);
     return ok;
 }
 

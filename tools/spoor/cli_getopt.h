@@ -30,14 +30,15 @@ struct cli_list {
     size_t n, max;
 };
 
-/* One option. A bad value is told "OPT 'VALUE': expected WANT", or, for a
- * CLI_CALL without want, whatever call printed. */
+/* One option. A bad value is told "OPT 'VALUE': PROBLEM" (PROBLEM is
+ * problem, such as "expected a count"), or, for a CLI_CALL without problem,
+ * whatever call printed. */
 struct cli_option {
     const char *name; /* the long name without "--"; NULL: a letter alone */
     char letter;      /* the short name, 0: none */
     enum cli_kind kind;
     void *target;
-    const char *want;
+    const char *problem;
     double lo, hi;
     const char *const *words;
     bool (*call)(void *target, const char *value);
@@ -48,14 +49,14 @@ struct cli_option {
 #define CLI_OPT_FLAG(n, l, t) {.name = (n), .letter = (l), .kind = CLI_FLAG, .target = (t)}
 #define CLI_OPT_STRING(n, l, t) {.name = (n), .letter = (l), .kind = CLI_STRING, .target = (t)}
 #define CLI_OPT_ONCE(n, l, t) {.name = (n), .letter = (l), .kind = CLI_STRING, .target = (t), .once = true}
-#define CLI_OPT_COUNT(n, l, t, min, max, w) \
+#define CLI_OPT_COUNT(n, l, t, min, max, p) \
     {.name = (n), .letter = (l), .kind = CLI_COUNT, .target = (t), .size = sizeof *(t), .lo = (min), .hi = (max), \
-     .want = (w)}
-#define CLI_OPT_REAL(n, l, t, min, max, w) \
-    {.name = (n), .letter = (l), .kind = CLI_REAL, .target = (t), .lo = (min), .hi = (max), .want = (w)}
-#define CLI_OPT_WORD(n, l, t, list, w) \
-    {.name = (n), .letter = (l), .kind = CLI_WORD, .target = (t), .words = (list), .want = (w)}
-#define CLI_OPT_CALL(n, l, t, fn, w) {.name = (n), .letter = (l), .kind = CLI_CALL, .target = (t), .call = (fn), .want = (w)}
+     .problem = (p)}
+#define CLI_OPT_REAL(n, l, t, min, max, p) \
+    {.name = (n), .letter = (l), .kind = CLI_REAL, .target = (t), .lo = (min), .hi = (max), .problem = (p)}
+#define CLI_OPT_WORD(n, l, t, list, p) \
+    {.name = (n), .letter = (l), .kind = CLI_WORD, .target = (t), .words = (list), .problem = (p)}
+#define CLI_OPT_CALL(n, l, t, fn, p) {.name = (n), .letter = (l), .kind = CLI_CALL, .target = (t), .call = (fn), .problem = (p)}
 #define CLI_OPT_LIST(n, l, t) {.name = (n), .letter = (l), .kind = CLI_LIST, .target = (t)}
 #define CLI_OPT_FORMAT(t) CLI_OPT_CALL("format", 0, (t), cli_format_parse, NULL)
 #define CLI_END {.name = NULL}
@@ -72,7 +73,7 @@ bool cli_format_parse(void *format, const char *value);
 
 /* A time unit (ns, us, ms or s) into an enum spoor_unit: CLI_OPT_UNIT(name, letter, &unit). */
 bool cli_unit_parse(void *unit, const char *value);
-#define CLI_OPT_UNIT(n, l, t) CLI_OPT_CALL(n, l, t, cli_unit_parse, "ns, us, ms or s")
+#define CLI_OPT_UNIT(n, l, t) CLI_OPT_CALL(n, l, t, cli_unit_parse, "expected ns, us, ms or s")
 
 /* Parses argv from argv[1] against options (ended by CLI_END) and, when load
  * is not NULL, the reading options in load_groups (LOAD_GROUP_* of

@@ -66,11 +66,11 @@ int cmd_gen(int argc, char **argv)
     bool no_truth = false;
     const struct cli_option options[] = {
         CLI_OPT_STRING("output", 'o', &path),
-        CLI_OPT_REAL("size-mb", 0, &mb, 1e-6, 1e9, "a positive number of MB"),
-        CLI_OPT_COUNT("procs", 0, &opts.procs, 1, 4096, "a number from 1 to 4096"),
-        CLI_OPT_COUNT("seed", 0, &opts.seed, 0, (double)UINT64_MAX, "a non-negative integer"),
+        CLI_OPT_REAL("size-mb", 0, &mb, 1e-6, 1e9, "expected a positive number of MB"),
+        CLI_OPT_COUNT("procs", 0, &opts.procs, 1, 4096, "expected a number from 1 to 4096"),
+        CLI_OPT_COUNT("seed", 0, &opts.seed, 0, (double)UINT64_MAX, "expected a non-negative integer"),
         CLI_OPT_FLAG("random-hashes", 0, &opts.random_hashes),
-        CLI_OPT_COUNT("level", 0, &opts.gzip_level, 1, 9, "a gzip level from 1 to 9"),
+        CLI_OPT_COUNT("level", 0, &opts.gzip_level, 1, 9, "expected a gzip level from 1 to 9"),
         CLI_OPT_FLAG("no-truth", 0, &no_truth),
         CLI_OPT_STRING("kind", 0, &kind), /* trace: this one */
         CLI_END,

@@ -152,7 +152,7 @@ int cmd_lifecycle(int argc, char **argv)
         CLI_OPT_LIST("by", 0, &a.by),
         CLI_OPT_LIST("fill", 0, &a.fill),
         CLI_OPT_STRING("fill-if", 0, &a.fill_if),
-        CLI_OPT_COUNT("top", 0, &spec.top, 0, 10000, "a count from 0 to 10000"),
+        CLI_OPT_COUNT("top", 0, &spec.top, 0, 10000, "expected a count from 0 to 10000"),
         CLI_OPT_STRING("top-by", 0, &a.top_by),
         CLI_OPT_STRING("compare", 0, &compare),
         CLI_OPT_FORMAT(&format),

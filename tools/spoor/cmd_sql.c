@@ -95,7 +95,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
     struct cli_format format = {"sql", formats, 4, SPOOR_FORMAT_TABLE};
     bool explain = false;
     const struct cli_option options[] = {
-        CLI_OPT_CALL("param", 0, cli, add_param, "NAME=VALUE"),
+        CLI_OPT_CALL("param", 0, cli, add_param, "expected NAME=VALUE"),
         CLI_OPT_FORMAT(&format),
         CLI_OPT_FLAG("no-native", 0, &cli->run.no_native),
         CLI_OPT_FLAG("explain-path", 0, &explain),

@@ -342,7 +342,7 @@ int cmd_summary(int argc, char **argv)
     const struct cli_option options[] = {
         CLI_OPT_FORMAT(&format),
         CLI_OPT_STRING("output", 'o', &output),
-        CLI_OPT_COUNT("top", 0, &sopts.top, 0, (double)SIZE_MAX, "a count"),
+        CLI_OPT_COUNT("top", 0, &sopts.top, 0, (double)SIZE_MAX, "expected a count"),
         CLI_OPT_STRING("compute-cats", 0, &sopts.compute),
         CLI_OPT_STRING("where", 0, &where),
         CLI_END,

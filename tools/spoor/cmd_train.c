@@ -118,16 +118,16 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
     c->format = (struct cli_format){"train", formats, 2, SPOOR_FORMAT_TABLE};
     struct spoor_train_opts *t = &c->train;
     int split = -1;
-#define OUT_OF_RANGE(range) "a number from " range " (out of range)"
+#define OUT_OF_RANGE(range) "out of range, expected a number from " range
     const struct cli_option options[] = {
         CLI_OPT_STRING("label", 0, &c->label),
         CLI_OPT_STRING("features", 0, &c->features),
         CLI_OPT_FLAG("keep-redundant", 0, &c->keep),
         CLI_OPT_STRING("group", 0, &c->group),
         CLI_OPT_REAL("test-frac", 0, &c->test, 0.01, 0.99, OUT_OF_RANGE("0.01 to 0.99")),
-        CLI_OPT_WORD("split", 0, &split, split_words, "rows"),
-        CLI_OPT_CALL("cv", 0, c, parse_cv, "a number of folds (2 or more) or logo"),
-        CLI_OPT_CALL("model", 0, t, parse_model, "mlp:W1,W2,... (widths 1..1024), logistic, rule or trees"),
+        CLI_OPT_WORD("split", 0, &split, split_words, "expected rows"),
+        CLI_OPT_CALL("cv", 0, c, parse_cv, "expected a number of folds (2 or more) or logo"),
+        CLI_OPT_CALL("model", 0, t, parse_model, "expected mlp:W1,W2,... (widths 1..1024), logistic, rule or trees"),
         CLI_OPT_REAL("dropout", 0, &t->dropout, 0, 0.95, OUT_OF_RANGE("0 to 0.95")),
         CLI_OPT_REAL("lr", 0, &t->lr, 1e-9, 10, OUT_OF_RANGE("1e-9 to 10")),
         CLI_OPT_COUNT("batch", 0, &t->batch, 1, (double)SIZE_MAX, OUT_OF_RANGE("1 up")),

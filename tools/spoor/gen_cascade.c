@@ -46,12 +46,12 @@ int cmd_gen_cascade(int argc, char **argv)
     const struct cli_option options[] = {
         CLI_OPT_STRING("output", 'o', &path),
         CLI_OPT_STRING("kind", 0, &kind), /* "cascade": how we got here */
-        CLI_OPT_COUNT("records", 0, &o.records, 1, (double)(UINT64_MAX / 2), "a positive integer"),
-        CLI_OPT_COUNT("hosts", 0, &o.hosts, 1, 1000, "a number from 1 to 1000"),
-        CLI_OPT_COUNT("workers", 0, &o.workers, 1, 1000, "a number from 1 to 1000"),
-        CLI_OPT_COUNT("seed", 0, &o.seed, 0, (double)UINT64_MAX, "a non-negative integer"),
+        CLI_OPT_COUNT("records", 0, &o.records, 1, (double)(UINT64_MAX / 2), "expected a positive integer"),
+        CLI_OPT_COUNT("hosts", 0, &o.hosts, 1, 1000, "expected a number from 1 to 1000"),
+        CLI_OPT_COUNT("workers", 0, &o.workers, 1, 1000, "expected a number from 1 to 1000"),
+        CLI_OPT_COUNT("seed", 0, &o.seed, 0, (double)UINT64_MAX, "expected a non-negative integer"),
         CLI_OPT_FLAG("faults", 0, &o.faults),
-        CLI_OPT_COUNT("top", 0, &o.top, 0, 10000, "a number from 0 to 10000"),
+        CLI_OPT_COUNT("top", 0, &o.top, 0, 10000, "expected a number from 0 to 10000"),
         CLI_OPT_FLAG("no-truth", 0, &no_truth),
         CLI_END,
     };

@@ -52,13 +52,13 @@ int cmd_gen_metrics(int argc, char **argv)
     const struct cli_option options[] = {
         CLI_OPT_STRING("output", 'o', &path),
         CLI_OPT_STRING("kind", 0, &kind), /* "metrics": how we got here */
-        CLI_OPT_COUNT("rows", 0, &o.rows, 0, (double)(UINT64_MAX / 2), "a number of rows"),
-        CLI_OPT_COUNT("nodes", 0, &o.nodes, 1, 10000, "a number from 1 to 10000"),
-        CLI_OPT_COUNT("interval", 0, &o.interval_s, 1, 86400, "seconds from 1 to 86400"),
-        CLI_OPT_CALL("time-format", 0, &o.time_format, time_format, "iso, iso-offset, s, ms, us or ns"),
-        CLI_OPT_REAL("missing", 0, &o.missing, 0, 1, "a share from 0 to 1"),
-        CLI_OPT_COUNT("bad-lines", 0, &o.bad_lines, 0, (double)(UINT64_MAX / 2), "a number of lines"),
-        CLI_OPT_COUNT("seed", 0, &o.seed, 0, (double)UINT64_MAX, "a non-negative integer"),
+        CLI_OPT_COUNT("rows", 0, &o.rows, 0, (double)(UINT64_MAX / 2), "expected a number of rows"),
+        CLI_OPT_COUNT("nodes", 0, &o.nodes, 1, 10000, "expected a number from 1 to 10000"),
+        CLI_OPT_COUNT("interval", 0, &o.interval_s, 1, 86400, "expected seconds from 1 to 86400"),
+        CLI_OPT_CALL("time-format", 0, &o.time_format, time_format, "expected iso, iso-offset, s, ms, us or ns"),
+        CLI_OPT_REAL("missing", 0, &o.missing, 0, 1, "expected a share from 0 to 1"),
+        CLI_OPT_COUNT("bad-lines", 0, &o.bad_lines, 0, (double)(UINT64_MAX / 2), "expected a number of lines"),
+        CLI_OPT_COUNT("seed", 0, &o.seed, 0, (double)UINT64_MAX, "expected a non-negative integer"),
         CLI_OPT_FLAG("no-truth", 0, &no_truth),
         CLI_END,
     };
