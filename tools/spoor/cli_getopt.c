@@ -66,7 +66,7 @@ static void build_tables(const struct cli_option *options, unsigned load_groups,
             if (value)
                 shorts[ns++] = ':';
         }
-        assert(nl < MAX_OPTIONS / 2);
+        assert(i < 64 && nl < MAX_OPTIONS / 2); /* 64: the bits of cli_parse's `given` */
     }
     shorts[ns] = 0;
     longs[nl++] = (struct option){"help", no_argument, 0, 'h'};
@@ -77,23 +77,21 @@ static void build_tables(const struct cli_option *options, unsigned load_groups,
 /* Stores value in the option's target; returns false after the error. */
 static_assert(sizeof(size_t) == sizeof(uint64_t), "CLI_COUNT stores a size_t as a uint64_t");
 
-static bool apply(const char *cmd, const struct cli_option *o, bool typed_long, const char *value)
+static bool apply(const char *cmd, const struct cli_option *o, bool typed_long, bool again, const char *value)
 {
     char shown[64];
     if (typed_long || !o->letter)
         snprintf(shown, sizeof shown, "--%s", o->name);
     else
         snprintf(shown, sizeof shown, "-%c", o->letter);
+    if (again && o->once) {
+        cli_usage_error(cmd, "%s given twice", shown);
+        return false;
+    }
     bool ok = true;
     switch (o->kind) {
     case CLI_FLAG: *(bool *)o->target = true; return true;
-    case CLI_STRING:
-        if (o->once && *(const char **)o->target) {
-            cli_usage_error(cmd, "%s given twice", shown);
-            return false;
-        }
-        *(const char **)o->target = value;
-        return true;
+    case CLI_STRING: *(const char **)o->target = value; return true;
     case CLI_COUNT: {
         uint64_t v;
         ok = cli_count(value, o->hi >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)o->hi, &v) && (double)v >= o->lo;
@@ -140,6 +138,7 @@ int cli_parse(const char *cmd, const char *help, const struct cli_option *option
     char shorts[32];
     build_tables(options, load ? load_groups : 0, longs, shorts, sizeof shorts);
     optind = 1;
+    uint64_t given = 0; /* bit i: row i was given */
     for (;;) {
         int index = -1;
         int c = cli_getopt(cmd, argc, argv, shorts, longs, &index);
@@ -158,8 +157,10 @@ int cli_parse(const char *cmd, const char *help, const struct cli_option *option
             while ((options[row].name || options[row].letter) && options[row].letter != c)
                 row++;
         if (options[row].name || options[row].letter) {
-            if (!apply(cmd, &options[row], index >= 0 && c >= OWN_CODE, optarg))
+            uint64_t bit = 1ull << row;
+            if (!apply(cmd, &options[row], index >= 0 && c >= OWN_CODE, given & bit, optarg))
                 return 2;
+            given |= bit;
         } else if (load_args_handle(load, c, optarg, cmd) <= 0) {
             return 2;
         }

@@ -42,13 +42,15 @@ struct cli_option {
     double lo, hi;
     const char *const *words;
     bool (*call)(void *target, const char *value);
-    bool once;   /* CLI_STRING: given twice is an error */
+    bool once;   /* given twice is an error */
     size_t size; /* CLI_COUNT: sizeof *target */
 };
 /* The rows, read in the table as "--name (or -l) sets target": */
 #define CLI_OPT_FLAG(n, l, t) {.name = (n), .letter = (l), .kind = CLI_FLAG, .target = (t)}
 #define CLI_OPT_STRING(n, l, t) {.name = (n), .letter = (l), .kind = CLI_STRING, .target = (t)}
 #define CLI_OPT_ONCE(n, l, t) {.name = (n), .letter = (l), .kind = CLI_STRING, .target = (t), .once = true}
+#define CLI_OPT_WORD_ONCE(n, l, t, list, p) \
+    {.name = (n), .letter = (l), .kind = CLI_WORD, .target = (t), .words = (list), .problem = (p), .once = true}
 #define CLI_OPT_COUNT(n, l, t, min, max, p) \
     {.name = (n), .letter = (l), .kind = CLI_COUNT, .target = (t), .size = sizeof *(t), .lo = (min), .hi = (max), \
      .problem = (p)}
