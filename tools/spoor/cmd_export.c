@@ -34,10 +34,8 @@ static const char usage[] =
     "                       its event fields and takes the args listed here\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
 
-enum { OPT_TO = 2000, OPT_WHERE, OPT_COLUMNS };
-
 enum format { FORMAT_CSV, FORMAT_JSONL, FORMAT_SQLITE, FORMAT_PERFETTO };
-static const char *const format_names[] = {"csv", "jsonl", "sqlite", "perfetto"};
+static const char *const format_names[] = {"csv", "jsonl", "sqlite", "perfetto", NULL};
 
 /* The writer of the chosen format; exactly one is set. */
 struct target {
@@ -126,45 +124,29 @@ static int target_open(struct target *t, enum format format, struct spoor_atomic
     }
 }
 
-/* String options, indexed by code - OPT_TO. */
 struct cli {
-    const char *arg[3], *output;
-    enum format format;
+    const char *where, *columns, *output;
+    int format; /* an enum format; -1 until --to names one */
 };
-#define CLI_TO(cli) ((cli)->arg[OPT_TO - OPT_TO])
-#define CLI_WHERE(cli) ((cli)->arg[OPT_WHERE - OPT_TO])
-#define CLI_COLUMNS(cli) ((cli)->arg[OPT_COLUMNS - OPT_TO])
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts)
 {
-    static const struct option options[] = {
-        {"to", required_argument, 0, OPT_TO},
-        {"where", required_argument, 0, OPT_WHERE},
-        {"columns", required_argument, 0, OPT_COLUMNS},
-        {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},
-        LOAD_LONG_OPTIONS,
-        {0, 0, 0, 0},
+    const struct cli_option options[] = {
+        CLI_OPT_WORD_ONCE("to", 0, &cli->format, format_names, "expected csv, jsonl, sqlite or perfetto"),
+        CLI_OPT_ONCE("where", 0, &cli->where),
+        CLI_OPT_ONCE("columns", 0, &cli->columns),
+        CLI_OPT_ONCE("output", 'o', &cli->output),
+        CLI_END,
     };
-    int code = filter_load_getopt("export", usage, argc, argv, options, OPT_TO, cli->arg, &cli->output, opts);
+    int code = cli_parse("export", usage, options, opts, LOAD_GROUP_ALL, argc, argv);
     if (code >= 0)
         return code;
-    const char *problem = !CLI_TO(cli) ? "--to FORMAT is required (csv, jsonl, sqlite or perfetto)"
+    const char *problem = cli->format < 0 ? "--to FORMAT is required (csv, jsonl, sqlite or perfetto)"
                         : !cli->output ? "-o OUT is required"
                         : optind >= argc ? "no trace given" : NULL;
-    if (problem) {
-        fprintf(stderr, "spoor export: %s; see 'spoor export --help'\n", problem);
-        return 2;
-    }
-    size_t f = 0;
-    while (f < 4 && strcmp(CLI_TO(cli), format_names[f]))
-        f++;
-    if (f == 4) {
-        fprintf(stderr, "spoor export: --to '%s': expected csv, jsonl, sqlite or perfetto\n", CLI_TO(cli));
-        return 2;
-    }
-    cli->format = (enum format)f;
+    if (problem)
+        return cli_usage_error("export", "%s", problem);
     if (cli->format == FORMAT_SQLITE && (!strcmp(cli->output, "-") || spoor_path_is_special(cli->output))) {
         fprintf(stderr, "spoor export: --to sqlite needs a regular file: -o %s cannot hold a database\n", cli->output);
         return 2;
@@ -174,7 +156,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
 
 int cmd_export(int argc, char **argv)
 {
-    struct cli cli = {0};
+    struct cli cli = {.format = -1};
     struct spoor_load_opts opts;
     load_args_init(&opts);
     int code = parse_cli(argc, argv, &cli, &opts);
@@ -185,7 +167,7 @@ int cmd_export(int argc, char **argv)
     struct spoor_expr *expr;
     char **cols;
     size_t ncols;
-    if (!filter_load_parse_args("export", CLI_WHERE(&cli), CLI_COLUMNS(&cli), &expr, &cols, &ncols))
+    if (!filter_load_parse_args("export", cli.where, cli.columns, &expr, &cols, &ncols))
         return 2;
 
     struct spoor_error err = {0};
