@@ -157,36 +157,6 @@ static void choose_args(struct filter_load *f, struct spoor_load_opts *opts, cha
     opts->read.n_arg_keys = n;
 }
 
-int filter_load_getopt(const char *cmd, const char *usage, int argc, char **argv, const struct option *options,
-                       int first_code, const char **slots, const char **output, struct spoor_load_opts *opts)
-{
-    size_t nslots = 0;
-    while (options[nslots].val == first_code + (int)nslots)
-        nslots++;
-    int c;
-    while ((c = cli_getopt(cmd, argc, argv, "ho:", options, NULL)) != -1) {
-        if (c == CLI_BAD_OPTION)
-            return 2;
-        bool own = c >= first_code && c < first_code + (int)nslots;
-        const char **slot = own ? &slots[c - first_code] : c == 'o' ? output : NULL;
-        if (slot) {
-            if (*slot) {
-                fprintf(stderr, "spoor %s: %s%s given twice\n", cmd, own ? "--" : "-", own ? options[c - first_code].name : "o");
-                return 2;
-            }
-            *slot = optarg;
-            continue;
-        }
-        if (c == 'h') {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (load_args_handle(opts, c, optarg, cmd) <= 0)
-            return 2;
-    }
-    return -1;
-}
-
 bool filter_load_parse_args(const char *cmd, const char *where, const char *columns, struct spoor_expr **expr,
                             char ***cols, size_t *ncols)
 {

@@ -33,13 +33,6 @@ typedef int (*filter_load_prepare)(void *ctx, int worker, const struct spoor_tab
 
 struct filter_load;
 
-/* getopt_long for the row commands: options[0..nslots) take one string each
- * (codes first_code, first_code + 1, ...; -o is output), given at most once,
- * into slots; -h prints usage; the rest are loading options. Returns -1 to go
- * on, else the exit code. */
-int filter_load_getopt(const char *cmd, const char *usage, int argc, char **argv, const struct option *options,
-                       int first_code, const char **slots, const char **output, struct spoor_load_opts *opts);
-
 /* Compiles --where and splits --columns (either may be NULL); on bad usage
  * prints one line and returns false. */
 bool filter_load_parse_args(const char *cmd, const char *where, const char *columns, struct spoor_expr **expr,
