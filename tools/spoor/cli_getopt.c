@@ -6,6 +6,7 @@
 #include "spoor/error.h"
 
 #include <assert.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -26,8 +27,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
-int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts,
-               int *index)
+/* getopt_long, with an unknown option or one lacking its value told in the
+ * usage error's shape; then it returns '?'. */
+static int next_option(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts,
+                       int *index)
 {
     char spec[64]; /* a leading ':' tells a missing value from an unknown option */
     snprintf(spec, sizeof spec, ":%s", shortopts);
@@ -47,7 +50,7 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, co
         cli_usage_error(cmd, "%s needs a value", shown);
     else
         cli_usage_error(cmd, "unknown option '%s'", shown);
-    return CLI_BAD_OPTION;
+    return '?';
 }
 
 /* The getopt_long tables for options: its long and short names, -h/--help,
@@ -141,10 +144,10 @@ int cli_parse(const char *cmd, const char *help, const struct cli_option *option
     uint64_t given = 0; /* bit i: row i was given */
     for (;;) {
         int index = -1;
-        int c = cli_getopt(cmd, argc, argv, shorts, longs, &index);
+        int c = next_option(cmd, argc, argv, shorts, longs, &index);
         if (c == -1)
             return -1;
-        if (c == CLI_BAD_OPTION)
+        if (c == '?')
             return 2;
         if (c == 'h') {
             fputs(help, stdout);

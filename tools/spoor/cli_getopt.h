@@ -9,6 +9,7 @@
 #ifndef SPOOR_CLI_GETOPT_H
 #define SPOOR_CLI_GETOPT_H
 
+#include <getopt.h> /* optind: where the operands start once cli_parse() is done */
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -84,13 +85,6 @@ bool cli_unit_parse(void *unit, const char *value);
 struct spoor_load_opts;
 int cli_parse(const char *cmd, const char *help, const struct cli_option *options, struct spoor_load_opts *load,
               unsigned load_groups, int argc, char **argv);
-
-/* getopt_long with spoor's errors, for the commands not yet on cli_parse():
- * a bad option comes back as CLI_BAD_OPTION after its one-line error. */
-#include <getopt.h>
-enum { CLI_BAD_OPTION = '?' };
-int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts,
-               int *index);
 
 /* Prints "spoor CMD: PROBLEM; see 'spoor CMD --help'" with PROBLEM formatted
  * from fmt; returns 2, the exit code of a usage error. CMD may name a kind of

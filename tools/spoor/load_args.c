@@ -7,10 +7,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The groups' getopt_long rows (load_args.h names the groups). */
+static const struct option base[] = {
+    {"threads", required_argument, 0, LOAD_OPT_THREADS},
+    {"strict", no_argument, 0, LOAD_OPT_STRICT},
+    {"input-format", required_argument, 0, LOAD_OPT_INPUT_FORMAT},
+    {"delimiter", required_argument, 0, LOAD_OPT_DELIMITER},
+    {"no-index", no_argument, 0, LOAD_OPT_NO_INDEX},
+};
+static const struct option events[] = {
+    {"dialect", required_argument, 0, LOAD_OPT_DIALECT},
+    {"ts-unit", required_argument, 0, LOAD_OPT_TS_UNIT},
+    {"dur-unit", required_argument, 0, LOAD_OPT_DUR_UNIT},
+    {"ts", required_argument, 0, LOAD_OPT_FIELD_TS},
+    {"dur", required_argument, 0, LOAD_OPT_FIELD_DUR},
+    {"name", required_argument, 0, LOAD_OPT_FIELD_NAME},
+    {"cat", required_argument, 0, LOAD_OPT_FIELD_CAT},
+    {"pid", required_argument, 0, LOAD_OPT_FIELD_PID},
+    {"tid", required_argument, 0, LOAD_OPT_FIELD_TID},
+};
+static const struct option cache[] = {
+    {"no-cache", no_argument, 0, LOAD_OPT_NO_CACHE},
+    {"cache-dir", required_argument, 0, LOAD_OPT_CACHE_DIR},
+};
+static const struct option progress[] = {
+    {"no-progress", no_argument, 0, LOAD_OPT_NO_PROGRESS},
+};
+
 size_t load_args_options(unsigned groups, struct option *out)
 {
-    static const struct option base[] = {LOAD_OPTIONS_BASE}, events[] = {LOAD_OPTIONS_EVENTS},
-                               cache[] = {LOAD_OPTIONS_CACHE}, progress[] = {LOAD_OPTIONS_PROGRESS};
     static const struct {
         unsigned group;
         const struct option *rows;

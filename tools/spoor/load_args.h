@@ -35,28 +35,7 @@ enum {
  *   EVENTS    event traces: --dialect --ts-unit --dur-unit and the field options
  *   CACHE     readers that keep snapshots: --no-cache --cache-dir
  *   PROGRESS  readers that draw a progress bar: --no-progress
- * LOAD_LONG_OPTIONS and LOAD_ARGS_HELP are all four, for the trace commands. */
-#define LOAD_OPTIONS_BASE                                                  \
-    {"threads", required_argument, 0, LOAD_OPT_THREADS},                   \
-    {"strict", no_argument, 0, LOAD_OPT_STRICT},                           \
-    {"input-format", required_argument, 0, LOAD_OPT_INPUT_FORMAT},         \
-    {"delimiter", required_argument, 0, LOAD_OPT_DELIMITER},               \
-    {"no-index", no_argument, 0, LOAD_OPT_NO_INDEX}
-#define LOAD_OPTIONS_EVENTS                                                \
-    {"dialect", required_argument, 0, LOAD_OPT_DIALECT},                   \
-    {"ts-unit", required_argument, 0, LOAD_OPT_TS_UNIT},                   \
-    {"dur-unit", required_argument, 0, LOAD_OPT_DUR_UNIT},                 \
-    {"ts", required_argument, 0, LOAD_OPT_FIELD_TS},                       \
-    {"dur", required_argument, 0, LOAD_OPT_FIELD_DUR},                     \
-    {"name", required_argument, 0, LOAD_OPT_FIELD_NAME},                   \
-    {"cat", required_argument, 0, LOAD_OPT_FIELD_CAT},                     \
-    {"pid", required_argument, 0, LOAD_OPT_FIELD_PID},                     \
-    {"tid", required_argument, 0, LOAD_OPT_FIELD_TID}
-#define LOAD_OPTIONS_CACHE                                                 \
-    {"no-cache", no_argument, 0, LOAD_OPT_NO_CACHE},                       \
-    {"cache-dir", required_argument, 0, LOAD_OPT_CACHE_DIR}
-#define LOAD_OPTIONS_PROGRESS {"no-progress", no_argument, 0, LOAD_OPT_NO_PROGRESS}
-#define LOAD_LONG_OPTIONS LOAD_OPTIONS_BASE, LOAD_OPTIONS_EVENTS, LOAD_OPTIONS_CACHE, LOAD_OPTIONS_PROGRESS
+ * LOAD_GROUP_ALL and LOAD_ARGS_HELP are all four, for the trace commands. */
 enum {
     LOAD_GROUP_BASE = 1,
     LOAD_GROUP_EVENTS = 2,
