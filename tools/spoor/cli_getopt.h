@@ -31,9 +31,8 @@ struct cli_list {
     size_t n, max;
 };
 
-/* One option. A bad value is told "OPT 'VALUE': PROBLEM" (PROBLEM is
- * problem, such as "expected a count"), or, for a CLI_CALL without problem,
- * whatever call printed. */
+/* One option. A bad value is told "OPT 'VALUE': PROBLEM" with the row's
+ * problem ("expected a count"), or, for a CLI_CALL without one, by the call. */
 struct cli_option {
     const char *name; /* the long name without "--"; NULL: a letter alone */
     char letter;      /* the short name, 0: none */
@@ -43,15 +42,13 @@ struct cli_option {
     double lo, hi;
     const char *const *words;
     bool (*call)(void *target, const char *value);
-    bool once;   /* given twice is an error */
+    bool once;   /* given twice is an error ("OPT given twice", the words of old) */
     size_t size; /* CLI_COUNT: sizeof *target */
 };
 /* The rows, read in the table as "--name (or -l) sets target": */
 #define CLI_OPT_FLAG(n, l, t) {.name = (n), .letter = (l), .kind = CLI_FLAG, .target = (t)}
 #define CLI_OPT_STRING(n, l, t) {.name = (n), .letter = (l), .kind = CLI_STRING, .target = (t)}
 #define CLI_OPT_ONCE(n, l, t) {.name = (n), .letter = (l), .kind = CLI_STRING, .target = (t), .once = true}
-#define CLI_OPT_WORD_ONCE(n, l, t, list, p) \
-    {.name = (n), .letter = (l), .kind = CLI_WORD, .target = (t), .words = (list), .problem = (p), .once = true}
 #define CLI_OPT_COUNT(n, l, t, min, max, p) \
     {.name = (n), .letter = (l), .kind = CLI_COUNT, .target = (t), .size = sizeof *(t), .lo = (min), .hi = (max), \
      .problem = (p)}
@@ -59,13 +56,16 @@ struct cli_option {
     {.name = (n), .letter = (l), .kind = CLI_REAL, .target = (t), .lo = (min), .hi = (max), .problem = (p)}
 #define CLI_OPT_WORD(n, l, t, list, p) \
     {.name = (n), .letter = (l), .kind = CLI_WORD, .target = (t), .words = (list), .problem = (p)}
-#define CLI_OPT_CALL(n, l, t, fn, p) {.name = (n), .letter = (l), .kind = CLI_CALL, .target = (t), .call = (fn), .problem = (p)}
+#define CLI_OPT_WORD_ONCE(n, l, t, list, p) \
+    {.name = (n), .letter = (l), .kind = CLI_WORD, .target = (t), .words = (list), .problem = (p), .once = true}
+#define CLI_OPT_CALL(n, l, t, fn, p) \
+    {.name = (n), .letter = (l), .kind = CLI_CALL, .target = (t), .call = (fn), .problem = (p)}
 #define CLI_OPT_LIST(n, l, t) {.name = (n), .letter = (l), .kind = CLI_LIST, .target = (t)}
 #define CLI_OPT_FORMAT(t) CLI_OPT_CALL("format", 0, (t), cli_format_parse, NULL)
 #define CLI_END {.name = NULL}
 
-/* --format as the row CLI_OPT_FORMAT(&f)
- * with f = {CMD, ALLOWED, N, DEFAULT}; the choice lands in f.value. */
+/* --format as the row CLI_OPT_FORMAT(&f), with f = {CMD, ALLOWED, N, DEFAULT};
+ * the choice lands in f.value. */
 struct cli_format {
     const char *cmd;
     const enum spoor_output_format *allowed;
