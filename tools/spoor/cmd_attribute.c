@@ -63,10 +63,8 @@ static int parse_choices(const struct cli *cli, struct choices *ch)
         ch->format = spoor_write_format_of_path(cli->output) == SPOOR_WRITE_JSONL ? SPOOR_FORMAT_JSONL
                                                                                    : SPOOR_FORMAT_CSV;
     bool compat = cli->compat >= 0;
-    if (compat && (cli->match >= 0 || cli->time >= 0)) {
-        fprintf(stderr, "spoor attribute: --compat notebook fixes --match and --time; give neither\n");
-        return 2;
-    }
+    if (compat && (cli->match >= 0 || cli->time >= 0))
+        return cli_usage_error("attribute", "--compat notebook fixes --match and --time; give neither");
     static const enum spoor_iv_key key_of[] = {SPOOR_IV_THREAD, SPOOR_IV_PID, SPOOR_IV_NONE};
     static const enum spoor_attr_mode mode_of[] = {SPOOR_ATTR_SELF, SPOOR_ATTR_OVERLAP, SPOOR_ATTR_INCLUSIVE};
     ch->engine.key = compat ? SPOOR_IV_NONE : key_of[cli->match < 0 ? 0 : cli->match];

@@ -147,10 +147,8 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
                         : optind >= argc ? "no trace given" : NULL;
     if (problem)
         return cli_usage_error("export", "%s", problem);
-    if (cli->format == FORMAT_SQLITE && (!strcmp(cli->output, "-") || spoor_path_is_special(cli->output))) {
-        fprintf(stderr, "spoor export: --to sqlite needs a regular file: -o %s cannot hold a database\n", cli->output);
-        return 2;
-    }
+    if (cli->format == FORMAT_SQLITE && (!strcmp(cli->output, "-") || spoor_path_is_special(cli->output)))
+        return cli_usage_error("export", "--to sqlite needs a regular file: -o %s cannot hold a database", cli->output);
     return -1;
 }
 

@@ -49,10 +49,8 @@ int cmd_export_model(int argc, char **argv)
         return code;
     if (optind + 1 != argc || !header)
         return cli_usage_error("export-model", "needs MODEL and -o FILE");
-    if (o.static_buffers && !o.fixed) {
-        fprintf(stderr, "spoor export-model: --static-buffers is for --fixed-point\n");
-        return 2;
-    }
+    if (o.static_buffers && !o.fixed)
+        return cli_usage_error("export-model", "--static-buffers is for --fixed-point");
     if (output_guard1("export-model", header, (const char *const *)argv + optind, 1, NULL))
         return 2;
     struct spoor_error err = {0};

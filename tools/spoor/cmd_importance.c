@@ -271,10 +271,8 @@ int cmd_importance(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    if ((a.corr_matrix || a.spearman_matrix) && !(a.opts.methods & (SPOOR_IMP_CORR | SPOOR_IMP_PCA))) {
-        fprintf(stderr, "spoor importance: --corr-matrix needs the corr method\n");
-        return 2;
-    }
+    if ((a.corr_matrix || a.spearman_matrix) && !(a.opts.methods & (SPOOR_IMP_CORR | SPOOR_IMP_PCA)))
+        return cli_usage_error("importance", "--corr-matrix needs the corr method");
     struct spoor_error err;
     struct spoor_dataset *ds = NULL;
     struct spoor_importance_report r;

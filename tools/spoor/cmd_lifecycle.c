@@ -183,9 +183,8 @@ int cmd_lifecycle(int argc, char **argv)
         opts.read.field_ts = opts.read.field_ts ? opts.read.field_ts : "at";
     }
     if (!opts.read.field_name || !opts.read.field_cat || !opts.read.field_ts) {
-        fprintf(stderr, "spoor lifecycle: --entity, --stage and --time name the log's fields (or use --preset)\n");
         spoor_lc_spec_free(&spec);
-        return 2;
+        return cli_usage_error("lifecycle", "--entity, --stage and --time name the log's fields (or use --preset)");
     }
     int st = run((const char *const *)argv + optind, (size_t)(argc - optind), compare, &opts, &spec, format.value, output,
                  &err);

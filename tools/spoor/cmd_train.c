@@ -155,10 +155,8 @@ static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opt
     if (code >= 0)
         return code;
     c->row_split = split == 0;
-    if (c->save_split && c->cv) {
-        fprintf(stderr, "spoor train: --save-split writes a held-out split, not --cv folds\n");
-        return 2;
-    }
+    if (c->save_split && c->cv)
+        return cli_usage_error("train", "--save-split writes a held-out split, not --cv folds");
     if (optind + 1 != argc || !c->label || !c->output)
         return cli_usage_error("train", "needs one DATASET, --label and -o MODEL");
     const char *outputs[] = {c->output, c->save_split};
