@@ -77,9 +77,9 @@ static void build_tables(const struct cli_option *options, unsigned load_groups,
     longs[nl] = (struct option){0, 0, 0, 0};
 }
 
-/* Stores value in the option's target; returns false after the error. */
 static_assert(sizeof(size_t) == sizeof(uint64_t), "CLI_COUNT stores a size_t as a uint64_t");
 
+/* Stores value in the option's target; returns false after the error. */
 static bool apply(const char *cmd, const struct cli_option *o, bool typed_long, bool again, const char *value)
 {
     char shown[64];
@@ -88,7 +88,7 @@ static bool apply(const char *cmd, const struct cli_option *o, bool typed_long, 
     else
         snprintf(shown, sizeof shown, "-%c", o->letter);
     if (again && o->once) { /* tests/cli/events_errors.sh holds this line to the letter, without the "see" */
-        fprintf(stderr, "spoor %s: %s given twice\n", cmd, shown);
+        fprintf(stderr, "spoor %.*s: %s given twice\n", (int)strcspn(cmd, " "), cmd, shown);
         return false;
     }
     bool ok = true;
