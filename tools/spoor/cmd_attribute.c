@@ -40,27 +40,11 @@ static const char usage[] =
     "  -h, --help           this help\n"
     "see docs/attribution.md for a worked example of the modes\n" LOAD_ARGS_HELP;
 
-enum { OPT_CALLS = 2000, OPT_FILE, OPT_EVENTS, OPT_MATCH, OPT_TIME, OPT_COMPAT, OPT_BY, OPT_FORMAT, NOPTS = 8 };
-
+/* The options as given; a word is its index in its list, -1 when not given. */
 struct cli {
-    const char *arg[NOPTS], *output;
+    const char *calls, *file, *events, *format, *output;
+    int match, time, compat, by;
 };
-#define CLI(cli, opt) ((cli)->arg[(opt) - OPT_CALLS])
-
-/* The index of value among names (NULL value: 0), or -1 after a one-line error. */
-static int pick(const char *option, const char *value, const char *const *names, int n)
-{
-    for (int i = 0; value && i < n; i++)
-        if (!strcmp(value, names[i]))
-            return i;
-    if (!value)
-        return 0;
-    fprintf(stderr, "spoor attribute: %s '%s': expected %s", option, value, names[0]);
-    for (int i = 1; i < n; i++)
-        fprintf(stderr, "%s%s", i == n - 1 ? " or " : ", ", names[i]);
-    fputc('\n', stderr);
-    return -1;
-}
 
 struct choices {
     struct spoor_attr_opts engine;
@@ -71,57 +55,50 @@ struct choices {
 /* Returns -1 to go on, else the exit code. */
 static int parse_choices(const struct cli *cli, struct choices *ch)
 {
-    static const char *const keys[] = {"tid", "pid", "none"}, *const times[] = {"self", "overlap", "inclusive"},
-                             *const compat[] = {"notebook"}, *const by[] = {"function", "cat"};
     static const enum spoor_output_format formats[] = {SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSONL};
-    int key = pick("--match", CLI(cli, OPT_MATCH), keys, 3), time = pick("--time", CLI(cli, OPT_TIME), times, 3);
-    int cols = pick("--by", CLI(cli, OPT_BY), by, 2);
-    if (key < 0 || time < 0 || cols < 0 || pick("--compat", CLI(cli, OPT_COMPAT), compat, 1) < 0)
+    if (cli->format && !spoor_format_parse("attribute", cli->format, formats, 2, &ch->format))
         return 2;
-    if (CLI(cli, OPT_FORMAT) && !spoor_format_parse("attribute", CLI(cli, OPT_FORMAT), formats, 2, &ch->format))
-        return 2;
-    if (!CLI(cli, OPT_FORMAT)) /* -o NAME.jsonl picks jsonl */
+    if (!cli->format) /* -o NAME.jsonl picks jsonl */
         ch->format = spoor_write_format_of_path(cli->output) == SPOOR_WRITE_JSONL ? SPOOR_FORMAT_JSONL
                                                                                    : SPOOR_FORMAT_CSV;
-    if (CLI(cli, OPT_COMPAT) && (CLI(cli, OPT_MATCH) || CLI(cli, OPT_TIME))) {
-        fprintf(stderr, "spoor attribute: --compat notebook fixes --match and --time; give neither\n");
-        return 2;
-    }
+    bool compat = cli->compat >= 0;
+    if (compat && (cli->match >= 0 || cli->time >= 0))
+        return cli_usage_error("attribute", "--compat notebook fixes --match and --time; give neither");
     static const enum spoor_iv_key key_of[] = {SPOOR_IV_THREAD, SPOOR_IV_PID, SPOOR_IV_NONE};
     static const enum spoor_attr_mode mode_of[] = {SPOOR_ATTR_SELF, SPOOR_ATTR_OVERLAP, SPOOR_ATTR_INCLUSIVE};
-    ch->engine.key = CLI(cli, OPT_COMPAT) ? SPOOR_IV_NONE : key_of[key];
-    ch->engine.mode = CLI(cli, OPT_COMPAT) ? SPOOR_ATTR_NOTEBOOK : mode_of[time];
-    ch->by = cols ? SPOOR_ATTR_BY_CAT : SPOOR_ATTR_BY_FUNCTION;
+    ch->engine.key = compat ? SPOOR_IV_NONE : key_of[cli->match < 0 ? 0 : cli->match];
+    ch->engine.mode = compat ? SPOOR_ATTR_NOTEBOOK : mode_of[cli->time < 0 ? 0 : cli->time];
+    ch->by = cli->by == 1 ? SPOOR_ATTR_BY_CAT : SPOOR_ATTR_BY_FUNCTION;
     return -1;
 }
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts, struct choices *ch)
 {
-    static const struct option options[] = {
-        {"calls", required_argument, 0, OPT_CALLS},
-        {"file", required_argument, 0, OPT_FILE},
-        {"events", required_argument, 0, OPT_EVENTS},
-        {"match", required_argument, 0, OPT_MATCH},
-        {"time", required_argument, 0, OPT_TIME},
-        {"compat", required_argument, 0, OPT_COMPAT},
-        {"by", required_argument, 0, OPT_BY},
-        {"format", required_argument, 0, OPT_FORMAT},
-        {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},
-        LOAD_LONG_OPTIONS,
-        {0, 0, 0, 0},
+    static const char *const keys[] = {"tid", "pid", "none", NULL};
+    static const char *const times[] = {"self", "overlap", "inclusive", NULL};
+    static const char *const compat[] = {"notebook", NULL}, *const by[] = {"function", "cat", NULL};
+    *cli = (struct cli){.match = -1, .time = -1, .compat = -1, .by = -1};
+    const struct cli_option options[] = {
+        CLI_OPT_ONCE("calls", 0, &cli->calls),
+        CLI_OPT_ONCE("file", 0, &cli->file),
+        CLI_OPT_ONCE("events", 0, &cli->events),
+        CLI_OPT_WORD_ONCE("match", 0, &cli->match, keys, "expected tid, pid or none"),
+        CLI_OPT_WORD_ONCE("time", 0, &cli->time, times, "expected self, overlap or inclusive"),
+        CLI_OPT_WORD_ONCE("compat", 0, &cli->compat, compat, "expected notebook"),
+        CLI_OPT_WORD_ONCE("by", 0, &cli->by, by, "expected function or cat"),
+        CLI_OPT_ONCE("format", 0, &cli->format),
+        CLI_OPT_ONCE("output", 'o', &cli->output),
+        CLI_END,
     };
-    int code = filter_load_getopt("attribute", usage, argc, argv, options, OPT_CALLS, cli->arg, &cli->output, opts);
+    int code = cli_parse("attribute", usage, options, opts, LOAD_GROUP_ALL, argc, argv);
     if (code >= 0)
         return code;
-    const char *missing = optind >= argc ? "no trace given" : !CLI(cli, OPT_CALLS) ? "--calls is required"
-                                                            : !cli->output       ? "-o is required"
-                                                                                 : NULL;
-    if (missing) {
-        fprintf(stderr, "spoor attribute: %s; see 'spoor attribute --help'\n", missing);
-        return 2;
-    }
+    const char *missing = optind >= argc ? "no trace given" : !cli->calls ? "--calls is required"
+                                                            : !cli->output ? "-o is required"
+                                                                           : NULL;
+    if (missing)
+        return cli_usage_error("attribute", "%s", missing);
     return parse_choices(cli, ch);
 }
 
@@ -218,7 +195,7 @@ static void columns_read(void *ctx, const struct spoor_table *t, struct spoor_sn
 
 int cmd_attribute(int argc, char **argv)
 {
-    struct cli cli = {0};
+    struct cli cli;
     struct choices ch = {0};
     struct spoor_load_opts opts;
     load_args_init(&opts); /* args mode ALL: call_id, size and the file keys are read */
@@ -229,12 +206,11 @@ int cmd_attribute(int argc, char **argv)
                       opts.cache_dir))
         return 2;
     struct spoor_expr *calls, *events = NULL;
-    if (compile("--calls", CLI(&cli, OPT_CALLS), &calls) != SPOOR_OK ||
-        compile("--events", CLI(&cli, OPT_EVENTS), &events) != SPOOR_OK) {
+    if (compile("--calls", cli.calls, &calls) != SPOOR_OK || compile("--events", cli.events, &events) != SPOOR_OK) {
         spoor_expr_free(calls);
         return 2;
     }
-    struct spoor_attr_select sel = {.calls = calls, .file_glob = CLI(&cli, OPT_FILE), .events = events};
+    struct spoor_attr_select sel = {.calls = calls, .file_glob = cli.file, .events = events};
     opts.columns_read = columns_read;
     opts.columns_read_ctx = &sel;
     struct spoor_error err = {0};

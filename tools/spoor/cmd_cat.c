@@ -22,12 +22,6 @@ static const char cat_help[] =
     "  --no-index    read from the top; neither use nor write the index\n"
     "  -h, --help    this help\n";
 
-static int usage_error(const char *what, const char *arg)
-{
-    fprintf(stderr, "spoor cat: %s%s; see 'spoor cat --help'\n", what, arg);
-    return 2;
-}
-
 static bool parse_line_number(const char *s, size_t len, uint64_t *out)
 {
     if (len == 0 || len > 19)
@@ -81,39 +75,23 @@ static bool emit(const char *data, size_t len, uint64_t *line, uint64_t first, u
 
 int cmd_cat(int argc, char **argv)
 {
-    enum { OPT_LINES = 1000, OPT_NO_INDEX };
-    static const struct option longopts[] = {
-        {"lines", required_argument, 0, OPT_LINES},
-        {"no-index", no_argument, 0, OPT_NO_INDEX},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     struct spoor_input_opts opts = {0};
     const char *range = NULL;
-    optind = 1;
-    int c;
-    while ((c = cli_getopt("cat", argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            fputs(cat_help, stdout);
-            return 0;
-        case OPT_LINES:
-            range = optarg;
-            break;
-        case OPT_NO_INDEX:
-            opts.no_index = true;
-            break;
-        default:
-            return 2;
-        }
-    }
+    const struct cli_option options[] = {
+        CLI_OPT_STRING("lines", 0, &range),
+        CLI_OPT_FLAG("no-index", 0, &opts.no_index),
+        CLI_END,
+    };
+    int code = cli_parse("cat", cat_help, options, NULL, 0, argc, argv);
+    if (code >= 0)
+        return code;
     if (optind + 1 != argc)
-        return usage_error(optind == argc ? "no trace given" : "one trace at a time", "");
+        return cli_usage_error("cat", optind == argc ? "no trace given" : "one trace at a time");
     if (!range)
-        return usage_error("--lines A:B is required", "");
+        return cli_usage_error("cat", "--lines A:B is required");
     uint64_t first, last;
     if (!parse_range(range, &first, &last))
-        return usage_error("--lines wants A:B with 1 <= A <= B, not ", range);
+        return cli_usage_error("cat", "--lines wants A:B with 1 <= A <= B, not %s", range);
 
     const char *path = argv[optind];
     struct spoor_input *in;

@@ -33,8 +33,6 @@ static const char usage[] =
     "  -o FILE              write to FILE, complete or not at all (default: stdout)\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
 
-enum { OPT_WHERE = 2000, OPT_COLUMNS, OPT_FORMAT };
-
 static int write_rows(void *ctx, const struct spoor_table *batch, const struct spoor_resolved *res,
                       const uint32_t *sel, size_t n, struct spoor_error *err)
 {
@@ -49,36 +47,28 @@ static void report_columns(const struct spoor_filter_load *f, const struct spoor
     filter_load_report("events", f, missing, nmissing);
 }
 
-/* String options, indexed by code - OPT_WHERE. */
 struct cli {
-    const char *arg[3], *output;
+    const char *where, *columns, *format, *output;
 };
-#define CLI_WHERE(cli) ((cli)->arg[OPT_WHERE - OPT_WHERE])
-#define CLI_COLUMNS(cli) ((cli)->arg[OPT_COLUMNS - OPT_WHERE])
-#define CLI_FORMAT(cli) ((cli)->arg[OPT_FORMAT - OPT_WHERE])
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts)
 {
-    static const struct option options[] = {
-        {"where", required_argument, 0, OPT_WHERE},
-        {"columns", required_argument, 0, OPT_COLUMNS},
-        {"format", required_argument, 0, OPT_FORMAT},
-        {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},
-        LOAD_LONG_OPTIONS,
-        {0, 0, 0, 0},
+    const struct cli_option options[] = {
+        CLI_OPT_ONCE("where", 0, &cli->where),
+        CLI_OPT_ONCE("columns", 0, &cli->columns),
+        CLI_OPT_ONCE("format", 0, &cli->format),
+        CLI_OPT_ONCE("output", 'o', &cli->output),
+        CLI_END,
     };
-    int code = filter_load_getopt("events", usage, argc, argv, options, OPT_WHERE, cli->arg, &cli->output, opts);
+    int code = cli_parse("events", usage, options, opts, LOAD_GROUP_ALL, argc, argv);
     if (code >= 0)
         return code;
-    if (optind >= argc) {
-        fprintf(stderr, "spoor events: no trace given; see 'spoor events --help'\n");
-        return 2;
-    }
+    if (optind >= argc)
+        return cli_usage_error("events", "no trace given");
     static const enum spoor_output_format formats[] = {SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSONL};
     enum spoor_output_format f;
-    if (CLI_FORMAT(cli) && !spoor_format_parse("events", CLI_FORMAT(cli), formats, 2, &f))
+    if (cli->format && !spoor_format_parse("events", cli->format, formats, 2, &f))
         return 2;
     return -1;
 }
@@ -86,8 +76,8 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
 /* --format as parsed above, else the one -o NAME.jsonl picks. */
 static enum spoor_write_format output_format(const struct cli *cli)
 {
-    if (CLI_FORMAT(cli))
-        return strcmp(CLI_FORMAT(cli), "jsonl") ? SPOOR_WRITE_CSV : SPOOR_WRITE_JSONL;
+    if (cli->format)
+        return strcmp(cli->format, "jsonl") ? SPOOR_WRITE_CSV : SPOOR_WRITE_JSONL;
     return spoor_write_format_of_path(cli->output);
 }
 
@@ -105,7 +95,7 @@ int cmd_events(int argc, char **argv)
     struct spoor_expr *expr;
     char **cols;
     size_t ncols;
-    if (!filter_load_parse_args("events", CLI_WHERE(&cli), CLI_COLUMNS(&cli), &expr, &cols, &ncols))
+    if (!filter_load_parse_args("events", cli.where, cli.columns, &expr, &cols, &ncols))
         return 2;
 
     struct spoor_error err = {0};

@@ -34,10 +34,8 @@ static const char usage[] =
     "                       own API instead of directly (far slower; to check the writer)\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
 
-enum { OPT_TO = 2000, OPT_WHERE, OPT_COLUMNS, OPT_VIA_SQLITE };
-
 enum format { FORMAT_CSV, FORMAT_JSONL, FORMAT_SQLITE, FORMAT_PERFETTO };
-static const char *const format_names[] = {"csv", "jsonl", "sqlite", "perfetto"};
+static const char *const format_names[] = {"csv", "jsonl", "sqlite", "perfetto", NULL};
 
 /* The writer of the chosen format; exactly one is set. */
 struct target {
@@ -128,61 +126,41 @@ static int target_open(struct target *t, enum format format, struct spoor_atomic
     }
 }
 
-/* String options, indexed by code - OPT_TO. */
 struct cli {
-    const char *arg[4], *output;
-    enum format format;
+    const char *where, *columns, *output;
+    int format; /* an enum format; -1 until --to names one */
+    bool via_sqlite;
 };
-#define CLI_TO(cli) ((cli)->arg[OPT_TO - OPT_TO])
-#define CLI_WHERE(cli) ((cli)->arg[OPT_WHERE - OPT_TO])
-#define CLI_COLUMNS(cli) ((cli)->arg[OPT_COLUMNS - OPT_TO])
-#define CLI_VIA_SQLITE(cli) ((cli)->arg[OPT_VIA_SQLITE - OPT_TO] != NULL)
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts)
 {
-    static const struct option options[] = {
-        {"to", required_argument, 0, OPT_TO},
-        {"where", required_argument, 0, OPT_WHERE},
-        {"columns", required_argument, 0, OPT_COLUMNS},
-        {"via-sqlite", no_argument, 0, OPT_VIA_SQLITE},
-        {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},
-        LOAD_LONG_OPTIONS,
-        {0, 0, 0, 0},
+    const struct cli_option options[] = {
+        CLI_OPT_WORD_ONCE("to", 0, &cli->format, format_names, "expected csv, jsonl, sqlite or perfetto"),
+        CLI_OPT_ONCE("where", 0, &cli->where),
+        CLI_OPT_ONCE("columns", 0, &cli->columns),
+        CLI_OPT_FLAG("via-sqlite", 0, &cli->via_sqlite),
+        CLI_OPT_ONCE("output", 'o', &cli->output),
+        CLI_END,
     };
-    int code = filter_load_getopt("export", usage, argc, argv, options, OPT_TO, cli->arg, &cli->output, opts);
+    int code = cli_parse("export", usage, options, opts, LOAD_GROUP_ALL, argc, argv);
     if (code >= 0)
         return code;
-    const char *problem = !CLI_TO(cli) ? "--to FORMAT is required (csv, jsonl, sqlite or perfetto)"
+    const char *problem = cli->format < 0 ? "--to FORMAT is required (csv, jsonl, sqlite or perfetto)"
                         : !cli->output ? "-o OUT is required"
                         : optind >= argc ? "no trace given" : NULL;
-    if (problem) {
-        fprintf(stderr, "spoor export: %s; see 'spoor export --help'\n", problem);
-        return 2;
-    }
-    size_t f = 0;
-    while (f < 4 && strcmp(CLI_TO(cli), format_names[f]))
-        f++;
-    if (f == 4) {
-        fprintf(stderr, "spoor export: --to '%s': expected csv, jsonl, sqlite or perfetto\n", CLI_TO(cli));
-        return 2;
-    }
-    cli->format = (enum format)f;
-    if (CLI_VIA_SQLITE(cli) && cli->format != FORMAT_SQLITE) {
-        fprintf(stderr, "spoor export: --via-sqlite goes with --to sqlite\n");
-        return 2;
-    }
-    if (cli->format == FORMAT_SQLITE && (!strcmp(cli->output, "-") || spoor_path_is_special(cli->output))) {
-        fprintf(stderr, "spoor export: --to sqlite needs a regular file: -o %s cannot hold a database\n", cli->output);
-        return 2;
-    }
+    if (problem)
+        return cli_usage_error("export", "%s", problem);
+    if (cli->via_sqlite && cli->format != FORMAT_SQLITE)
+        return cli_usage_error("export", "--via-sqlite goes with --to sqlite");
+    if (cli->format == FORMAT_SQLITE && (!strcmp(cli->output, "-") || spoor_path_is_special(cli->output)))
+        return cli_usage_error("export", "--to sqlite needs a regular file: -o %s cannot hold a database", cli->output);
     return -1;
 }
 
 int cmd_export(int argc, char **argv)
 {
-    struct cli cli = {0};
+    struct cli cli = {.format = -1};
     struct spoor_load_opts opts;
     load_args_init(&opts);
     int code = parse_cli(argc, argv, &cli, &opts);
@@ -193,7 +171,7 @@ int cmd_export(int argc, char **argv)
     struct spoor_expr *expr;
     char **cols;
     size_t ncols;
-    if (!filter_load_parse_args("export", CLI_WHERE(&cli), CLI_COLUMNS(&cli), &expr, &cols, &ncols))
+    if (!filter_load_parse_args("export", cli.where, cli.columns, &expr, &cols, &ncols))
         return 2;
 
     struct spoor_error err = {0};
@@ -204,7 +182,7 @@ int cmd_export(int argc, char **argv)
     int st = spoor_atomic_file_open(&out, cli.output, &err);
     if (st == SPOOR_OK) {
         st = target_open(&target, cli.format, &out, cols, ncols, argc - optind == 1 ? argv[optind] : NULL,
-                         CLI_VIA_SQLITE(&cli), &err);
+                         cli.via_sqlite, &err);
         if (st == SPOOR_OK && target.db && encodes_on_workers(&opts))
             spoor_filter_load_prepare_with(f, target_prepare);
         if (st == SPOOR_OK)

@@ -31,38 +31,25 @@ static const char usage[] =
     "  --prefix NAME        prefix of every symbol (default spoor_model)\n"
     "  -h, --help           this help\n";
 
-enum { OPT_FIXED = 1, OPT_PREFIX, OPT_STATIC };
-
 int cmd_export_model(int argc, char **argv)
 {
-    static const struct option longs[] = {{"output", required_argument, 0, 'o'},
-                                          {"c-header", required_argument, 0, 'o'}, /* before 0.1.0 */
-                                          {"fixed-point", no_argument, 0, OPT_FIXED},
-                                          {"prefix", required_argument, 0, OPT_PREFIX},
-                                          {"static-buffers", no_argument, 0, OPT_STATIC},
-                                          {"help", no_argument, 0, 'h'},
-                                          {0, 0, 0, 0}};
     const char *header = NULL;
     struct spoor_export_opts o = {.prefix = "spoor_model"};
-    int code;
-    while ((code = cli_getopt("export-model", argc, argv, "ho:", longs, NULL)) != -1) {
-        switch (code) {
-        case 'h': fputs(usage, stdout); return 0;
-        case 'o': header = optarg; break;
-        case OPT_FIXED: o.fixed = true; break;
-        case OPT_STATIC: o.static_buffers = true; break;
-        case OPT_PREFIX: o.prefix = optarg; break;
-        default: return 2;
-        }
-    }
-    if (optind + 1 != argc || !header) {
-        fprintf(stderr, "spoor export-model: needs MODEL and -o FILE; see 'spoor export-model --help'\n");
-        return 2;
-    }
-    if (o.static_buffers && !o.fixed) {
-        fprintf(stderr, "spoor export-model: --static-buffers is for --fixed-point\n");
-        return 2;
-    }
+    const struct cli_option options[] = {
+        CLI_OPT_STRING("output", 'o', &header),
+        CLI_OPT_STRING("c-header", 0, &header), /* before 0.1.0 */
+        CLI_OPT_FLAG("fixed-point", 0, &o.fixed),
+        CLI_OPT_STRING("prefix", 0, &o.prefix),
+        CLI_OPT_FLAG("static-buffers", 0, &o.static_buffers),
+        CLI_END,
+    };
+    int code = cli_parse("export-model", usage, options, NULL, 0, argc, argv);
+    if (code >= 0)
+        return code;
+    if (optind + 1 != argc || !header)
+        return cli_usage_error("export-model", "needs MODEL and -o FILE");
+    if (o.static_buffers && !o.fixed)
+        return cli_usage_error("export-model", "--static-buffers is for --fixed-point");
     if (output_guard1("export-model", header, (const char *const *)argv + optind, 1, NULL))
         return 2;
     struct spoor_error err = {0};

@@ -37,14 +37,6 @@ static const char gen_help[] =
     "  --kind cascade       a scheduler log instead (see --kind cascade --help)\n"
     "  -h, --help           this help\n";
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fputs("spoor gen: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("; see 'spoor gen --help'\n", stderr);
-    return 2;
-}
-
 bool gen_truth_wanted(const char *path, bool asked)
 {
     return asked && strcmp(path, "-") && !spoor_path_is_special(path);
@@ -57,19 +49,6 @@ FILE *gen_report(const char *path)
 
 int cmd_gen(int argc, char **argv)
 {
-    enum { OPT_SIZE = 1000, OPT_PROCS, OPT_SEED, OPT_RANDOM, OPT_LEVEL, OPT_NO_TRUTH, OPT_KIND };
-    static const struct option longopts[] = {
-        {"output", required_argument, 0, 'o'},
-        {"size-mb", required_argument, 0, OPT_SIZE},
-        {"procs", required_argument, 0, OPT_PROCS},
-        {"seed", required_argument, 0, OPT_SEED},
-        {"random-hashes", no_argument, 0, OPT_RANDOM},
-        {"level", required_argument, 0, OPT_LEVEL},
-        {"no-truth", no_argument, 0, OPT_NO_TRUTH},
-        {"kind", required_argument, 0, OPT_KIND},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
     for (int i = 1; i < argc; i++) { /* --kind K: another generator, with its own options */
         const char *kind = !strncmp(argv[i], "--kind=", 7) ? argv[i] + 7
                            : !strcmp(argv[i], "--kind") && i + 1 < argc ? argv[i + 1]
@@ -79,61 +58,32 @@ int cmd_gen(int argc, char **argv)
         if (kind && !strcmp(kind, "cascade"))
             return cmd_gen_cascade(argc, argv);
         if (kind && strcmp(kind, "trace"))
-            return usage_error("unknown kind '%s': expected trace (the default), metrics or cascade", kind);
+            return cli_usage_error("gen", "unknown kind '%s': expected trace (the default), metrics or cascade", kind);
     }
     struct spoor_gen_opts opts = {.size_bytes = 64 * 1000000ull, .procs = 4, .seed = 1, .truth = true};
-    const char *path = NULL;
-    uint64_t v;
-    optind = 1;
-    int c;
-    while ((c = cli_getopt("gen", argc, argv, "o:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            path = optarg;
-            break;
-        case OPT_SIZE: {
-            double mb;
-            if (!cli_real(optarg, 0, 1e9, &mb) || mb <= 0)
-                return usage_error("--size-mb wants a positive number of MB, not '%s'", optarg);
-            opts.size_bytes = (uint64_t)(mb * 1e6);
-            if (opts.size_bytes == 0)
-                opts.size_bytes = 1;
-            break;
-        }
-        case OPT_PROCS:
-            if (!cli_count(optarg, 4096, &v) || v < 1)
-                return usage_error("--procs wants a number from 1 to 4096, not '%s'", optarg);
-            opts.procs = (int)v;
-            break;
-        case OPT_SEED:
-            if (!cli_count(optarg, UINT64_MAX, &v))
-                return usage_error("--seed wants a non-negative integer, not '%s'", optarg);
-            opts.seed = v;
-            break;
-        case OPT_RANDOM:
-            opts.random_hashes = true;
-            break;
-        case OPT_LEVEL:
-            if (!cli_count(optarg, 9, &v) || v < 1)
-                return usage_error("--level wants a gzip level from 1 to 9, not '%s'", optarg);
-            opts.gzip_level = (int)v;
-            break;
-        case OPT_NO_TRUTH:
-            opts.truth = false;
-            break;
-        case 'h':
-            fputs(gen_help, stdout);
-            return 0;
-        case OPT_KIND: /* trace: this one */
-            break;
-        default:
-            return 2;
-        }
-    }
+    const char *path = NULL, *kind = NULL;
+    double mb = 64;
+    bool no_truth = false;
+    const struct cli_option options[] = {
+        CLI_OPT_STRING("output", 'o', &path),
+        CLI_OPT_REAL("size-mb", 0, &mb, 1e-6, 1e9, "expected a positive number of MB"),
+        CLI_OPT_COUNT("procs", 0, &opts.procs, 1, 4096, "expected a number from 1 to 4096"),
+        CLI_OPT_COUNT("seed", 0, &opts.seed, 0, (double)UINT64_MAX, "expected a non-negative integer"),
+        CLI_OPT_FLAG("random-hashes", 0, &opts.random_hashes),
+        CLI_OPT_COUNT("level", 0, &opts.gzip_level, 1, 9, "expected a gzip level from 1 to 9"),
+        CLI_OPT_FLAG("no-truth", 0, &no_truth),
+        CLI_OPT_STRING("kind", 0, &kind), /* trace: this one */
+        CLI_END,
+    };
+    int code = cli_parse("gen", gen_help, options, NULL, 0, argc, argv);
+    if (code >= 0)
+        return code;
     if (optind < argc)
-        return usage_error("unexpected argument '%s'", argv[optind]);
+        return cli_usage_error("gen", "unexpected argument '%s'", argv[optind]);
     if (!path)
-        return usage_error("%s", "-o FILE is required");
+        return cli_usage_error("gen", "-o FILE is required");
+    opts.size_bytes = (uint64_t)(mb * 1e6); /* 1e-6 MB, the least, is one byte */
+    opts.truth = !no_truth;
     opts.truth = gen_truth_wanted(path, opts.truth);
     char truth[4096];
     spoor_gen_truth_path(path, truth, sizeof truth);

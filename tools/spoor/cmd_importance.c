@@ -55,17 +55,11 @@ static const char usage[] =
     "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_BASE;
 
 
-enum {
-    OPT_TARGET = 2000, OPT_FEATURES, OPT_GROUP, OPT_TASK, OPT_METHODS, OPT_CUMULATIVE, OPT_LAYER_SEP,
-    OPT_TEST_FRAC, OPT_FOLDS, OPT_REPEATS, OPT_ROUNDS, OPT_MAX_DEPTH, OPT_SEED, OPT_TOP, OPT_PAIRS,
-    OPT_COMPONENTS, OPT_CORR_MATRIX, OPT_SPEARMAN_MATRIX, OPT_FORMAT, OPT_KEEP_LEAKY,
-};
-
 #define MAX_CLASS_INTEGERS 10 /* a numeric target with at most this many integer values is a class */
 
 struct args {
     const char *path, *target, *group, *features, *task, *output, *corr_matrix, *spearman_matrix;
-    enum spoor_output_format format;
+    struct cli_format format;
     struct spoor_importance_opts opts;
     char layer_sep;
     bool keep_leaky;
@@ -73,23 +67,8 @@ struct args {
     struct spoor_load_opts load;
 };
 
-static int bad_value(const char *opt, const char *arg, const char *want)
-{
-    fprintf(stderr, "spoor importance: --%s '%s': expected %s\n", opt, arg, want);
-    return 2;
-}
-
-static bool parse_size(const char *arg, size_t lo, size_t *out)
-{
-    uint64_t v;
-    if (!cli_count(arg, SIZE_MAX, &v) || v < lo)
-        return false;
-    *out = (size_t)v;
-    return true;
-}
-
-/* A share in (0, 1), or (0, 1] with allow_one. */
-static bool parse_share(const char *arg, bool allow_one, double *out)
+/* The values checked by more than a range, as CLI_CALLs. */
+static bool share(const char *arg, bool allow_one, double *out) /* in (0, 1), or (0, 1] with allow_one */
 {
     double v;
     if (!cli_real(arg, 0, 1, &v) || v == 0 || (v == 1 && !allow_one))
@@ -98,92 +77,64 @@ static bool parse_share(const char *arg, bool allow_one, double *out)
     return true;
 }
 
-/* One option of ours; 0 = handled, 2 = bad value, -1 = not ours. */
-static int handle(struct args *a, int c, const char *arg, const struct option *options, int index)
+static bool share_below_one(void *out, const char *arg) { return share(arg, false, out); }
+static bool share_up_to_one(void *out, const char *arg) { return share(arg, true, out); }
+
+static bool set_task(void *task, const char *arg)
 {
-    const char *name = index >= 0 ? options[index].name : "";
-    size_t n;
-    switch (c) {
-    case OPT_TARGET: a->target = arg; return 0;
-    case OPT_FEATURES: a->features = arg; return 0;
-    case OPT_GROUP: a->group = arg; return 0;
-    case OPT_KEEP_LEAKY: a->keep_leaky = true; return 0;
-    case OPT_CORR_MATRIX: a->corr_matrix = arg; return 0;
-    case OPT_SPEARMAN_MATRIX: a->spearman_matrix = arg; return 0;
-    case 'o': a->output = arg; return 0;
-    case OPT_TASK:
-        a->task = arg;
-        return !strcmp(arg, "auto") || !strcmp(arg, "classification") || !strcmp(arg, "regression")
-                   ? 0 : bad_value(name, arg, "auto, classification or regression");
-    case OPT_FORMAT:
-        return spoor_format_parse("importance", arg, spoor_report_formats, 3, &a->format) ? 0 : 2;
-    case OPT_METHODS:
-        a->opts.methods = spoor_importance_methods(arg);
-        return a->opts.methods ? 0 : bad_value(name, arg, "a list of corr, pca, lasso, trees, shap, permutation, all");
-    case OPT_LAYER_SEP:
-        a->layer_sep = arg[0];
-        return strlen(arg) == 1 ? 0 : bad_value(name, arg, "one character");
-    case OPT_CUMULATIVE: return parse_share(arg, true, &a->opts.cumulative) ? 0 : bad_value(name, arg, "a share in (0, 1]");
-    case OPT_TEST_FRAC: return parse_share(arg, false, &a->opts.test_frac) ? 0 : bad_value(name, arg, "a share in (0, 1)");
-    case OPT_FOLDS: return parse_size(arg, 2, &a->opts.folds) ? 0 : bad_value(name, arg, "an integer >= 2");
-    case OPT_TOP: return parse_size(arg, 0, &a->top) ? 0 : bad_value(name, arg, "an integer >= 0");
-    case OPT_PAIRS: return parse_size(arg, 0, &a->pairs) ? 0 : bad_value(name, arg, "an integer >= 0");
-    case OPT_COMPONENTS: return parse_size(arg, 0, &a->components) ? 0 : bad_value(name, arg, "an integer >= 0");
-    case OPT_SEED: return parse_size(arg, 0, &n) ? (a->opts.seed = n, 0) : bad_value(name, arg, "an integer >= 0");
-    case OPT_REPEATS:
-    case OPT_ROUNDS:
-    case OPT_MAX_DEPTH:
-        if (!parse_size(arg, 1, &n) || n > 100000)
-            return bad_value(name, arg, "an integer from 1 to 100000");
-        *(c == OPT_REPEATS ? &a->opts.repeats : c == OPT_ROUNDS ? &a->opts.rounds : &a->opts.max_depth) = (int)n;
-        return 0;
-    }
-    return -1;
+    *(const char **)task = arg;
+    return !strcmp(arg, "auto") || !strcmp(arg, "classification") || !strcmp(arg, "regression");
+}
+
+static bool set_methods(void *methods, const char *arg)
+{
+    *(unsigned *)methods = spoor_importance_methods(arg);
+    return *(unsigned *)methods != 0;
+}
+
+static bool set_char(void *c, const char *arg)
+{
+    *(char *)c = arg[0];
+    return strlen(arg) == 1;
 }
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-    static const struct option options[] = {
-        {"target", required_argument, 0, OPT_TARGET}, {"features", required_argument, 0, OPT_FEATURES},
-        {"group", required_argument, 0, OPT_GROUP}, {"keep-leaky", no_argument, 0, OPT_KEEP_LEAKY},
-        {"task", required_argument, 0, OPT_TASK},
-        {"methods", required_argument, 0, OPT_METHODS}, {"cumulative", required_argument, 0, OPT_CUMULATIVE},
-        {"layer-sep", required_argument, 0, OPT_LAYER_SEP}, {"test-frac", required_argument, 0, OPT_TEST_FRAC},
-        {"folds", required_argument, 0, OPT_FOLDS}, {"repeats", required_argument, 0, OPT_REPEATS},
-        {"rounds", required_argument, 0, OPT_ROUNDS}, {"max-depth", required_argument, 0, OPT_MAX_DEPTH},
-        {"seed", required_argument, 0, OPT_SEED}, {"top", required_argument, 0, OPT_TOP},
-        {"pairs", required_argument, 0, OPT_PAIRS}, {"components", required_argument, 0, OPT_COMPONENTS},
-        {"corr-matrix", required_argument, 0, OPT_CORR_MATRIX},
-        {"spearman-matrix", required_argument, 0, OPT_SPEARMAN_MATRIX},
-        {"format", required_argument, 0, OPT_FORMAT}, {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'}, LOAD_OPTIONS_BASE, {0, 0, 0, 0},
-    };
-    *a = (struct args){.task = "auto", .top = 20, .pairs = 10, .components = 5};
+    *a = (struct args){.task = "auto", .top = 20, .pairs = 10, .components = 5,
+                       .format = {"importance", spoor_report_formats, 3, SPOOR_FORMAT_TABLE}};
     spoor_importance_opts_default(&a->opts);
     load_args_init(&a->load);
     a->load.progress = false;
-    int c, index = -1;
-    while ((c = cli_getopt("importance", argc, argv, "ho:", options, &index)) != -1) {
-        if (c == CLI_BAD_OPTION)
-            return 2;
-        if (c == 'h') {
-            fputs(usage, stdout);
-            return 0;
-        }
-        int rc = handle(a, c, optarg, options, index);
-        index = -1;
-        if (rc >= 0) {
-            if (rc)
-                return rc;
-            continue;
-        }
-        if (load_args_handle(&a->load, c, optarg, "importance") <= 0)
-            return 2;
-    }
-    if (optind + 1 != argc || !a->target) {
-        fprintf(stderr, "spoor importance: expected one DATASET and --target COL; see 'spoor importance --help'\n");
-        return 2;
-    }
+    const struct cli_option options[] = {
+        CLI_OPT_STRING("target", 0, &a->target),
+        CLI_OPT_STRING("features", 0, &a->features),
+        CLI_OPT_STRING("group", 0, &a->group),
+        CLI_OPT_FLAG("keep-leaky", 0, &a->keep_leaky),
+        CLI_OPT_CALL("task", 0, &a->task, set_task, "expected auto, classification or regression"),
+        CLI_OPT_CALL("methods", 0, &a->opts.methods, set_methods,
+                     "expected a list of corr, pca, lasso, trees, shap, permutation, all"),
+        CLI_OPT_CALL("cumulative", 0, &a->opts.cumulative, share_up_to_one, "expected a share in (0, 1]"),
+        CLI_OPT_CALL("layer-sep", 0, &a->layer_sep, set_char, "expected one character"),
+        CLI_OPT_CALL("test-frac", 0, &a->opts.test_frac, share_below_one, "expected a share in (0, 1)"),
+        CLI_OPT_COUNT("folds", 0, &a->opts.folds, 2, (double)SIZE_MAX, "expected an integer >= 2"),
+        CLI_OPT_COUNT("repeats", 0, &a->opts.repeats, 1, 100000, "expected an integer from 1 to 100000"),
+        CLI_OPT_COUNT("rounds", 0, &a->opts.rounds, 1, 100000, "expected an integer from 1 to 100000"),
+        CLI_OPT_COUNT("max-depth", 0, &a->opts.max_depth, 1, 100000, "expected an integer from 1 to 100000"),
+        CLI_OPT_COUNT("seed", 0, &a->opts.seed, 0, (double)SIZE_MAX, "expected an integer >= 0"),
+        CLI_OPT_COUNT("top", 0, &a->top, 0, (double)SIZE_MAX, "expected an integer >= 0"),
+        CLI_OPT_COUNT("pairs", 0, &a->pairs, 0, (double)SIZE_MAX, "expected an integer >= 0"),
+        CLI_OPT_COUNT("components", 0, &a->components, 0, (double)SIZE_MAX, "expected an integer >= 0"),
+        CLI_OPT_STRING("corr-matrix", 0, &a->corr_matrix),
+        CLI_OPT_STRING("spearman-matrix", 0, &a->spearman_matrix),
+        CLI_OPT_FORMAT(&a->format),
+        CLI_OPT_STRING("output", 'o', &a->output),
+        CLI_END,
+    };
+    int code = cli_parse("importance", usage, options, &a->load, LOAD_GROUP_BASE, argc, argv);
+    if (code >= 0)
+        return code;
+    if (optind + 1 != argc || !a->target)
+        return cli_usage_error("importance", "expected one DATASET and --target COL");
     a->path = argv[optind];
     const char *outputs[] = {a->output, a->corr_matrix, a->spearman_matrix};
     if (output_guard("importance", outputs, 3, &a->path, 1, a->load.cache_dir))
@@ -308,7 +259,7 @@ static int report(const struct args *a, const struct spoor_dataset *ds, const st
         .components = a->components,
     };
     struct spoor_report *rep = importance_report(&v);
-    rc = spoor_report_save(rep, a->output, a->format, 1, err);
+    rc = spoor_report_save(rep, a->output, a->format.value, 1, err);
     spoor_report_free(rep);
     return rc;
 }
@@ -319,10 +270,8 @@ int cmd_importance(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
-    if ((a.corr_matrix || a.spearman_matrix) && !(a.opts.methods & (SPOOR_IMP_CORR | SPOOR_IMP_PCA))) {
-        fprintf(stderr, "spoor importance: --corr-matrix needs the corr method\n");
-        return 2;
-    }
+    if ((a.corr_matrix || a.spearman_matrix) && !(a.opts.methods & (SPOOR_IMP_CORR | SPOOR_IMP_PCA)))
+        return cli_usage_error("importance", "--corr-matrix needs the corr method");
     struct spoor_error err;
     struct spoor_dataset *ds = NULL;
     struct spoor_importance_report r;

@@ -69,22 +69,12 @@ static int index_one(const char *path)
 
 int cmd_index(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
-    };
-    optind = 1;
-    int c;
-    while ((c = cli_getopt("index", argc, argv, "h", longopts, NULL)) != -1) {
-        if (c != 'h')
-            return 2;
-        fputs(index_help, stdout);
-        return 0;
-    }
-    if (optind == argc) {
-        fputs("spoor index: no trace given; see 'spoor index --help'\n", stderr);
-        return 2;
-    }
+    static const struct cli_option no_options[] = {CLI_END};
+    int code = cli_parse("index", index_help, no_options, NULL, 0, argc, argv);
+    if (code >= 0)
+        return code;
+    if (optind == argc)
+        return cli_usage_error("index", "no trace given");
     int status = 0;
     for (int i = optind; i < argc; i++)
         status |= index_one(argv[i]);

@@ -47,35 +47,24 @@ static const char usage[] =
 /* Options that build the spec, applied in a fixed order once all are read. */
 struct spec_args {
     const char *preset, *stages, *fill_if, *top_by;
-    const char *delay[SPOOR_LC_MAX_DELAYS + 1], *fill[SPOOR_LC_MAX_FILLS + 1], *by[SPOOR_LC_MAX_BY + 1];
-    size_t ndelay, nfill, nby;
+    struct cli_list delay, fill, by;
 };
-
-static int add_arg(const char **list, size_t *n, size_t max, const char *arg, const char *opt)
-{
-    if (*n == max) {
-        fprintf(stderr, "spoor lifecycle: at most %zu %s\n", max, opt);
-        return -1;
-    }
-    list[(*n)++] = arg;
-    return 0;
-}
 
 static int build_spec(const struct spec_args *a, struct spoor_lc_spec *s, struct spoor_error *err)
 {
     int st = SPOOR_OK;
-    for (size_t i = 0; st == SPOOR_OK && i < a->nby; i++)
-        st = spoor_lc_spec_by(s, a->by[i], err);
+    for (size_t i = 0; st == SPOOR_OK && i < a->by.n; i++)
+        st = spoor_lc_spec_by(s, a->by.item[i], err);
     if (st == SPOOR_OK && a->preset && a->stages)
         st = spoor_fail(err, SPOOR_EUSAGE, "--stages and --preset exclude each other");
     if (st == SPOOR_OK && a->preset)
         st = spoor_lc_spec_preset(s, a->preset, err);
     if (st == SPOOR_OK && a->stages)
         st = spoor_lc_spec_stages(s, a->stages, err);
-    for (size_t i = 0; st == SPOOR_OK && i < a->ndelay; i++)
-        st = spoor_lc_spec_delay(s, a->delay[i], err);
-    for (size_t i = 0; st == SPOOR_OK && i < a->nfill; i++)
-        st = spoor_lc_spec_fill(s, a->fill[i], err);
+    for (size_t i = 0; st == SPOOR_OK && i < a->delay.n; i++)
+        st = spoor_lc_spec_delay(s, a->delay.item[i], err);
+    for (size_t i = 0; st == SPOOR_OK && i < a->fill.n; i++)
+        st = spoor_lc_spec_fill(s, a->fill.item[i], err);
     if (st == SPOOR_OK && a->fill_if)
         st = spoor_lc_spec_fill_if(s, a->fill_if, err);
     if (st == SPOOR_OK && a->top_by)
@@ -140,78 +129,44 @@ static int run(const char *const *paths, size_t n, const char *compare, struct s
 
 int cmd_lifecycle(int argc, char **argv)
 {
-    enum { OPT_PRESET = 2000, OPT_ENTITY, OPT_STAGE, OPT_TIME, OPT_STAGES, OPT_DELAY, OPT_BY, OPT_FILL,
-           OPT_FILL_IF, OPT_TOP, OPT_TOP_BY, OPT_COMPARE, OPT_FORMAT, OPT_TIME_UNIT };
-    static const struct option options[] = {
-        {"preset", required_argument, 0, OPT_PRESET},   {"entity", required_argument, 0, OPT_ENTITY},
-        {"stage", required_argument, 0, OPT_STAGE},     {"time", required_argument, 0, OPT_TIME},
-        {"stages", required_argument, 0, OPT_STAGES},   {"delay", required_argument, 0, OPT_DELAY},
-        {"by", required_argument, 0, OPT_BY},           {"fill", required_argument, 0, OPT_FILL},
-        {"fill-if", required_argument, 0, OPT_FILL_IF}, {"top", required_argument, 0, OPT_TOP},
-        {"top-by", required_argument, 0, OPT_TOP_BY},   {"compare", required_argument, 0, OPT_COMPARE},
-        {"format", required_argument, 0, OPT_FORMAT},   {"output", required_argument, 0, 'o'},
-        {"time-unit", required_argument, 0, OPT_TIME_UNIT},
-        {"help", no_argument, 0, 'h'},                  LOAD_OPTIONS_BASE, LOAD_OPTIONS_CACHE, LOAD_OPTIONS_PROGRESS,
-        {"ts-unit", required_argument, 0, LOAD_OPT_TS_UNIT}, /* --time-unit's spelling before 0.1.0 */
-        {0, 0, 0, 0},
-    };
     struct spoor_load_opts opts;
     load_args_init(&opts);
     opts.read.ts_unit = SPOOR_UNIT_NS;
     opts.read.field_option[0] = "time"; /* the fields, in messages */
     opts.read.field_option[2] = "entity";
     opts.read.field_option[3] = "stage";
-    struct spec_args a = {0};
+    const char *delay[SPOOR_LC_MAX_DELAYS], *fill[SPOOR_LC_MAX_FILLS], *by[SPOOR_LC_MAX_BY];
+    struct spec_args a = {.delay = {delay, 0, SPOOR_LC_MAX_DELAYS},
+                          .fill = {fill, 0, SPOOR_LC_MAX_FILLS},
+                          .by = {by, 0, SPOOR_LC_MAX_BY}};
     struct spoor_lc_spec spec = {.top = 10};
     const char *output = NULL, *compare = NULL;
-    enum spoor_output_format format = SPOOR_FORMAT_TABLE;
-    int c, bad = 0;
-    while (!bad && (c = cli_getopt("lifecycle", argc, argv, "ho:", options, NULL)) != -1) {
-        switch (c) {
-        case 'h': fputs(usage, stdout); return 0;
-        case 'o': output = optarg; break;
-        case OPT_PRESET: a.preset = optarg; break;
-        case OPT_ENTITY: opts.read.field_name = optarg; break;
-        case OPT_STAGE: opts.read.field_cat = optarg; break;
-        case OPT_TIME: opts.read.field_ts = optarg; break;
-        case OPT_STAGES: a.stages = optarg; break;
-        case OPT_DELAY: bad = add_arg(a.delay, &a.ndelay, SPOOR_LC_MAX_DELAYS, optarg, "--delay"); break;
-        case OPT_BY: bad = add_arg(a.by, &a.nby, SPOOR_LC_MAX_BY, optarg, "--by"); break;
-        case OPT_FILL: bad = add_arg(a.fill, &a.nfill, SPOOR_LC_MAX_FILLS, optarg, "--fill"); break;
-        case OPT_FILL_IF: a.fill_if = optarg; break;
-        case OPT_TOP_BY: a.top_by = optarg; break;
-        case OPT_COMPARE: compare = optarg; break;
-        case OPT_TIME_UNIT:
-            opts.read.ts_unit = spoor_unit_parse(optarg);
-            if (opts.read.ts_unit == SPOOR_UNIT_AUTO) {
-                fprintf(stderr, "spoor lifecycle: --time-unit '%s': expected ns, us, ms or s\n", optarg);
-                return 2;
-            }
-            break;
-        case OPT_TOP: {
-            uint64_t n;
-            if (!cli_count(optarg, 10000, &n)) {
-                fprintf(stderr, "spoor lifecycle: --top '%s': expected a count from 0 to 10000\n", optarg);
-                return 2;
-            }
-            spec.top = (size_t)n;
-            break;
-        }
-        case OPT_FORMAT:
-            if (!spoor_format_parse("lifecycle", optarg, spoor_report_formats, 3, &format))
-                return 2;
-            break;
-        default:
-            if (c == CLI_BAD_OPTION || load_args_handle(&opts, c, optarg, "lifecycle") <= 0)
-                return 2;
-        }
-    }
-    if (bad)
-        return 2;
-    if (optind >= argc) {
-        fprintf(stderr, "spoor lifecycle: no log given; see 'spoor lifecycle --help'\n");
-        return 2;
-    }
+    struct cli_format format = {"lifecycle", spoor_report_formats, 3, SPOOR_FORMAT_TABLE};
+    const struct cli_option options[] = {
+        CLI_OPT_STRING("preset", 0, &a.preset),
+        CLI_OPT_STRING("entity", 0, &opts.read.field_name),
+        CLI_OPT_STRING("stage", 0, &opts.read.field_cat),
+        CLI_OPT_STRING("time", 0, &opts.read.field_ts),
+        CLI_OPT_STRING("stages", 0, &a.stages),
+        CLI_OPT_LIST("delay", 0, &a.delay),
+        CLI_OPT_LIST("by", 0, &a.by),
+        CLI_OPT_LIST("fill", 0, &a.fill),
+        CLI_OPT_STRING("fill-if", 0, &a.fill_if),
+        CLI_OPT_COUNT("top", 0, &spec.top, 0, 10000, "expected a count from 0 to 10000"),
+        CLI_OPT_STRING("top-by", 0, &a.top_by),
+        CLI_OPT_STRING("compare", 0, &compare),
+        CLI_OPT_FORMAT(&format),
+        CLI_OPT_STRING("output", 'o', &output),
+        CLI_OPT_UNIT("time-unit", 0, &opts.read.ts_unit),
+        CLI_OPT_UNIT("ts-unit", 0, &opts.read.ts_unit), /* --time-unit's spelling before 0.1.0 */
+        CLI_END,
+    };
+    int code = cli_parse("lifecycle", usage, options, &opts, LOAD_GROUP_BASE | LOAD_GROUP_CACHE | LOAD_GROUP_PROGRESS,
+                         argc, argv);
+    if (code >= 0)
+        return code;
+    if (optind >= argc)
+        return cli_usage_error("lifecycle", "no log given");
     if (output_guard1("lifecycle", output, (const char *const *)argv + optind, (size_t)(argc - optind),
                       opts.cache_dir) ||
         output_guard1("lifecycle", output, &compare, compare != NULL, opts.cache_dir))
@@ -228,11 +183,10 @@ int cmd_lifecycle(int argc, char **argv)
         opts.read.field_ts = opts.read.field_ts ? opts.read.field_ts : "at";
     }
     if (!opts.read.field_name || !opts.read.field_cat || !opts.read.field_ts) {
-        fprintf(stderr, "spoor lifecycle: --entity, --stage and --time name the log's fields (or use --preset)\n");
         spoor_lc_spec_free(&spec);
-        return 2;
+        return cli_usage_error("lifecycle", "--entity, --stage and --time name the log's fields (or use --preset)");
     }
-    int st = run((const char *const *)argv + optind, (size_t)(argc - optind), compare, &opts, &spec, format, output,
+    int st = run((const char *const *)argv + optind, (size_t)(argc - optind), compare, &opts, &spec, format.value, output,
                  &err);
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor lifecycle: %s\n", err.msg);

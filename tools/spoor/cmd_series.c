@@ -48,45 +48,17 @@ static const char usage[] =
     "number as non-numeric; both are reported per metric and left out of means.\n"
     LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE LOAD_HELP_PROGRESS;
 
-enum {
-    OPT_TIME = 2000,
-    OPT_GROUP,
-    OPT_METRICS,
-    OPT_BY,
-    OPT_RESAMPLE,
-    OPT_CORR,
-    OPT_TARGET,
-    OPT_UTC_OFFSET,
-    OPT_TIME_UNIT,
-    OPT_SHOW,
-    OPT_FORMAT,
-};
-
 struct args {
     struct spoor_load_opts load;
     struct spoor_series_opts series;
     struct series_view view;
     unsigned show;           /* sections to print; 0 = the default */
     unsigned asked;          /* sections the options ask for */
-    enum spoor_output_format format;
+    struct cli_format format;
     const char *output;
     char **metric_list;      /* owned copies of --metrics */
     char *target_metric;
 };
-
-static int usage_error(const char *msg, const char *arg)
-{
-    fprintf(stderr, "spoor series: %s '%s'; see 'spoor series --help'\n", msg, arg);
-    return -1;
-}
-
-static int settle_error(const char *msg)
-{
-    fprintf(stderr, "spoor series: %s; see 'spoor series --help'\n", msg);
-    return -1;
-}
-
-
 
 /* Splits a comma-separated list into owned strings. */
 static size_t split_list(const char *list, char ***out)
@@ -124,31 +96,40 @@ static void args_release(struct args *a)
 }
 
 /* The section bits named by a list of names from `names` (bit i = names[i]). */
-static int parse_sections(const char *list, const char *const *names, size_t nnames, const unsigned *bits,
-                          unsigned *out)
+static bool parse_sections(const char *list, const char *const *names, size_t nnames, const unsigned *bits,
+                           unsigned *out)
 {
     char **items;
     size_t n = split_list(list, &items);
-    int st = n ? 0 : usage_error("expected a list of sections, not", list);
-    for (size_t i = 0; i < n && st == 0; i++) {
+    bool ok = n || !cli_usage_error("series", "expected a list of sections, not '%s'", list);
+    for (size_t i = 0; i < n && ok; i++) {
         size_t k = 0;
         while (k < nnames && strcmp(items[i], names[k]))
             k++;
         if (k == nnames)
-            st = usage_error("unknown section", items[i]);
+            ok = !cli_usage_error("series", "unknown section '%s'", items[i]);
         else
             *out |= bits[k];
     }
     free_list(items, n);
-    return st;
+    return ok;
 }
 
-static int parse_target(struct args *a, const char *arg)
+/* The options that set more than one field, each as a CLI_CALL on the args;
+ * a bad value is told in the words the tests and docs know. */
+static bool bad_value(const char *opt_wants, const char *arg)
 {
+    cli_usage_error("series", "%s, not '%s'", opt_wants, arg);
+    return false;
+}
+
+static bool set_target(void *args, const char *arg)
+{
+    struct args *a = args;
     const char *eq = strrchr(arg, '=');
     double v;
     if (!eq || eq == arg || !cli_real(eq + 1, -DBL_MAX, DBL_MAX, &v))
-        return usage_error("--target wants METRIC=VALUE, not", arg);
+        return bad_value("--target wants METRIC=VALUE", arg);
     free(a->target_metric);
     a->target_metric = spoor_xmalloc((size_t)(eq - arg) + 1);
     memcpy(a->target_metric, arg, (size_t)(eq - arg));
@@ -156,76 +137,92 @@ static int parse_target(struct args *a, const char *arg)
     a->view.target_metric = a->target_metric;
     a->view.target = v;
     a->asked |= SEC_HEADROOM;
-    return 0;
+    return true;
 }
 
-/* Applies one series option; 1 when handled, 0 when not ours, -1 on a bad value. */
-static int handle_option(struct args *a, int c, const char *arg)
+static bool set_group(void *args, const char *arg)
+{
+    struct args *a = args;
+    a->load.read.field_name = arg;
+    a->view.group_field = arg;
+    a->series.groups = true;
+    a->asked |= SEC_GROUPS;
+    return true;
+}
+
+static bool set_metrics(void *args, const char *arg)
+{
+    struct args *a = args;
+    free_list(a->metric_list, a->series.nmetrics);
+    a->series.nmetrics = split_list(arg, &a->metric_list);
+    a->series.metrics = (const char *const *)a->metric_list;
+    return a->series.nmetrics || bad_value("--metrics wants a comma-separated list", arg);
+}
+
+static bool set_by(void *args, const char *arg)
 {
     static const char *const by_names[] = {"hour", "weekday", "hour-weekday"};
     static const unsigned by_bits[] = {SEC_HOUR, SEC_WEEKDAY, SEC_HOUR_WEEKDAY};
-    static const unsigned show_bits[] = {SEC_METRICS, SEC_GROUPS,   SEC_HOUR,     SEC_WEEKDAY, SEC_HOUR_WEEKDAY,
-                                         SEC_CORR,    SEC_PAIRS,    SEC_RESAMPLE, SEC_HEADROOM};
-    switch (c) {
-    case OPT_TIME:
-        a->load.read.field_ts = arg;
-        return 1;
-    case OPT_GROUP:
-        a->load.read.field_name = arg;
-        a->view.group_field = arg;
-        a->series.groups = true;
-        a->asked |= SEC_GROUPS;
-        return 1;
-    case OPT_METRICS:
-        free_list(a->metric_list, a->series.nmetrics);
-        a->series.nmetrics = split_list(arg, &a->metric_list);
-        a->series.metrics = (const char *const *)a->metric_list;
-        return a->series.nmetrics ? 1 : usage_error("--metrics wants a comma-separated list, not", arg);
-    case OPT_BY:
-        return parse_sections(arg, by_names, 3, by_bits, &a->asked) ? -1 : 1;
-    case OPT_RESAMPLE:
-        if (!spoor_series_parse_duration(arg, &a->series.resample_ns))
-            return usage_error("--resample wants a duration such as 30s, 15min, 1h or 1d, not", arg);
-        a->view.resample_text = arg;
-        a->asked |= SEC_RESAMPLE;
-        return 1;
-    case OPT_CORR:
-        if (!cli_real(arg, 0, 1, &a->view.corr_threshold))
-            return usage_error("--corr wants a threshold from 0 to 1, not", arg);
-        a->asked |= SEC_CORR | SEC_PAIRS;
-        return 1;
-    case OPT_TARGET:
-        return parse_target(a, arg) ? -1 : 1;
-    case OPT_UTC_OFFSET:
-        if (!spoor_series_parse_offset(arg, &a->series.utc_offset_ns))
-            return usage_error("--utc-offset wants +HH:MM, -HH or Z, not", arg);
-        a->view.utc_offset_ns = a->series.utc_offset_ns;
-        return 1;
-    case OPT_TIME_UNIT:
-        a->load.read.ts_unit = spoor_unit_parse(arg);
-        return a->load.read.ts_unit != SPOOR_UNIT_AUTO ? 1 : usage_error("--time-unit wants s, ms, us or ns, not", arg);
-    case OPT_SHOW:
-        a->show = 0;
-        return parse_sections(arg, series_section_names, series_nsections, show_bits, &a->show) ? -1 : 1;
-    case OPT_FORMAT:
-        return spoor_format_parse("series", arg, spoor_report_formats, 3, &a->format) ? 1 : -1;
-    }
-    return 0;
+    return parse_sections(arg, by_names, 3, by_bits, &((struct args *)args)->asked);
 }
 
-/* Settles what to compute from the sections shown; -1 when one cannot be. */
+static bool set_show(void *args, const char *arg)
+{
+    static const unsigned show_bits[] = {SEC_METRICS, SEC_GROUPS,   SEC_HOUR,     SEC_WEEKDAY, SEC_HOUR_WEEKDAY,
+                                         SEC_CORR,    SEC_PAIRS,    SEC_RESAMPLE, SEC_HEADROOM};
+    struct args *a = args;
+    a->show = 0;
+    return parse_sections(arg, series_section_names, series_nsections, show_bits, &a->show);
+}
+
+static bool set_resample(void *args, const char *arg)
+{
+    struct args *a = args;
+    if (!spoor_series_parse_duration(arg, &a->series.resample_ns))
+        return bad_value("--resample wants a duration such as 30s, 15min, 1h or 1d", arg);
+    a->view.resample_text = arg;
+    a->asked |= SEC_RESAMPLE;
+    return true;
+}
+
+static bool set_corr(void *args, const char *arg)
+{
+    struct args *a = args;
+    if (!cli_real(arg, 0, 1, &a->view.corr_threshold))
+        return bad_value("--corr wants a threshold from 0 to 1", arg);
+    a->asked |= SEC_CORR | SEC_PAIRS;
+    return true;
+}
+
+static bool set_utc_offset(void *args, const char *arg)
+{
+    struct args *a = args;
+    if (!spoor_series_parse_offset(arg, &a->series.utc_offset_ns))
+        return bad_value("--utc-offset wants +HH:MM, -HH or Z", arg);
+    a->view.utc_offset_ns = a->series.utc_offset_ns;
+    return true;
+}
+
+static bool set_time_unit(void *args, const char *arg)
+{
+    struct args *a = args;
+    a->load.read.ts_unit = spoor_unit_parse(arg);
+    return a->load.read.ts_unit != SPOOR_UNIT_AUTO || bad_value("--time-unit wants s, ms, us or ns", arg);
+}
+
+/* Settles what to compute from the sections shown; 2 (told) when one cannot be. */
 static int settle(struct args *a)
 {
     if (!a->load.read.field_ts)
-        return settle_error("--time FIELD is required");
+        return cli_usage_error("series", "--time FIELD is required");
     if (!a->show)
         a->show = SEC_METRICS | a->asked;
     if ((a->show & SEC_GROUPS) && !a->view.group_field)
-        return settle_error("--show groups needs --group FIELD");
+        return cli_usage_error("series", "--show groups needs --group FIELD");
     if ((a->show & SEC_RESAMPLE) && !a->series.resample_ns)
-        return settle_error("--show resample needs --resample DUR");
+        return cli_usage_error("series", "--show resample needs --resample DUR");
     if ((a->show & SEC_HEADROOM) && !a->view.target_metric)
-        return settle_error("--show headroom needs --target METRIC=V");
+        return cli_usage_error("series", "--show headroom needs --target METRIC=V");
     if ((a->show & (SEC_CORR | SEC_PAIRS)) && !(a->asked & SEC_CORR))
         a->view.corr_threshold = 0.7;
     if (a->view.target_metric && a->series.metrics) {
@@ -233,7 +230,8 @@ static int settle(struct args *a)
         while (k < a->series.nmetrics && strcmp(a->series.metrics[k], a->view.target_metric))
             k++;
         if (k == a->series.nmetrics)
-            return usage_error("--target names a metric that --metrics leaves out:", a->view.target_metric);
+            return cli_usage_error("series", "--target names a metric that --metrics leaves out: '%s'",
+                                   a->view.target_metric);
     }
     a->series.profile = a->show & (SEC_HOUR | SEC_WEEKDAY | SEC_HOUR_WEEKDAY);
     a->series.corr = a->show & (SEC_CORR | SEC_PAIRS);
@@ -297,63 +295,44 @@ static int write_output(const struct args *a, const struct spoor_series *s, cons
     for (size_t i = 0; i < series_nsections; i++)
         if (a->show & (1u << i))
             series_section_sheet(&view, 1u << i);
-    int st = spoor_report_save(view.report, a->output, a->format, spoor_load_threads(&a->load), err);
+    int st = spoor_report_save(view.report, a->output, a->format.value, spoor_load_threads(&a->load), err);
     spoor_report_free(view.report);
     return st;
 }
 
 int cmd_series(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"time", required_argument, 0, OPT_TIME},
-        {"group", required_argument, 0, OPT_GROUP},
-        {"metrics", required_argument, 0, OPT_METRICS},
-        {"by", required_argument, 0, OPT_BY},
-        {"resample", required_argument, 0, OPT_RESAMPLE},
-        {"corr", required_argument, 0, OPT_CORR},
-        {"target", required_argument, 0, OPT_TARGET},
-        {"utc-offset", required_argument, 0, OPT_UTC_OFFSET},
-        {"time-unit", required_argument, 0, OPT_TIME_UNIT},
-        {"show", required_argument, 0, OPT_SHOW},
-        {"format", required_argument, 0, OPT_FORMAT},
-        {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},
-        LOAD_OPTIONS_BASE,
-        LOAD_OPTIONS_PROGRESS,
-        {0, 0, 0, 0},
-    };
-    struct args a = {.format = SPOOR_FORMAT_TABLE};
+    struct args a = {.format = {"series", spoor_report_formats, 3, SPOOR_FORMAT_TABLE}};
     load_args_init(&a.load);
     a.load.no_cache = true; /* one streaming pass: a snapshot would only cost */
     a.load.read.field_option[0] = "time";  /* the ts field, in messages */
     a.load.read.field_option[2] = "group"; /* the name field */
     a.load.read.ts_unit_option = "time-unit";
-    int c, bad = 0;
-    while (!bad && (c = cli_getopt("series", argc, argv, "ho:", options, NULL)) != -1) {
-        if (c == 'h') {
-            fputs(usage, stdout);
-            args_release(&a);
-            return 0;
-        }
-        if (c == 'o') {
-            a.output = optarg;
-            continue;
-        }
-        int handled = c == CLI_BAD_OPTION ? -1 : handle_option(&a, c, optarg);
-        if (handled == 0)
-            handled = load_args_handle(&a.load, c, optarg, "series");
-        bad = handled <= 0;
-    }
-    if (!bad && optind >= argc) {
-        fprintf(stderr, "spoor series: no table given; see 'spoor series --help'\n");
-        bad = 1;
-    }
-    if (!bad)
-        bad = output_guard1("series", a.output, (const char *const *)argv + optind, (size_t)(argc - optind),
-                            a.load.cache_dir);
-    if (bad || settle(&a)) {
+    const struct cli_option options[] = {
+        CLI_OPT_STRING("time", 0, &a.load.read.field_ts),
+        CLI_OPT_CALL("group", 0, &a, set_group, NULL),
+        CLI_OPT_CALL("metrics", 0, &a, set_metrics, NULL),
+        CLI_OPT_CALL("by", 0, &a, set_by, NULL),
+        CLI_OPT_CALL("resample", 0, &a, set_resample, NULL),
+        CLI_OPT_CALL("corr", 0, &a, set_corr, NULL),
+        CLI_OPT_CALL("target", 0, &a, set_target, NULL),
+        CLI_OPT_CALL("utc-offset", 0, &a, set_utc_offset, NULL),
+        CLI_OPT_CALL("time-unit", 0, &a, set_time_unit, NULL),
+        CLI_OPT_CALL("show", 0, &a, set_show, NULL),
+        CLI_OPT_FORMAT(&a.format),
+        CLI_OPT_STRING("output", 'o', &a.output),
+        CLI_END,
+    };
+    int code = cli_parse("series", usage, options, &a.load, LOAD_GROUP_BASE | LOAD_GROUP_PROGRESS, argc, argv);
+    if (code < 0 && optind >= argc)
+        code = cli_usage_error("series", "no table given");
+    if (code < 0 && (output_guard1("series", a.output, (const char *const *)argv + optind, (size_t)(argc - optind),
+                                   a.load.cache_dir) ||
+                     settle(&a)))
+        code = 2;
+    if (code >= 0) {
         args_release(&a);
-        return 2;
+        return code;
     }
 
     struct spoor_series_run *run = spoor_series_begin(&a.series, spoor_load_threads(&a.load));

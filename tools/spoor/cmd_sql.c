@@ -47,8 +47,6 @@ static const char usage[] =
     "  spoor sql t.pfw.gz \"SELECT cat, name, count(*), sum(dur) FROM events GROUP BY 1, 2\"\n"
     "\n" LOAD_ARGS_HELP;
 
-enum { OPT_PARAM = 2000, OPT_FORMAT, OPT_NO_NATIVE, OPT_EXPLAIN_PATH };
-
 struct cli {
     const char *query_file, *output;
     char *query;                    /* owned */
@@ -59,32 +57,18 @@ struct cli {
     size_t ntraces;
 };
 
-static int parse_format(const char *s, enum spoor_sql_format *out)
+/* --param NAME=VALUE, one more parameter (cut at the '=' in place). */
+static bool add_param(void *cli_, const char *value)
 {
-    static const enum spoor_output_format formats[] = {SPOOR_FORMAT_TABLE, SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSON,
-                                                       SPOOR_FORMAT_JSONL};
-    static const enum spoor_sql_format sql_of[] = {[SPOOR_FORMAT_TABLE] = SPOOR_SQL_TABLE,
-                                                   [SPOOR_FORMAT_CSV] = SPOOR_SQL_CSV,
-                                                   [SPOOR_FORMAT_JSON] = SPOOR_SQL_JSON,
-                                                   [SPOOR_FORMAT_JSONL] = SPOOR_SQL_JSONL};
-    enum spoor_output_format f;
-    if (!spoor_format_parse("sql", s, formats, 4, &f))
-        return -1;
-    *out = sql_of[f];
-    return 0;
-}
-
-static int add_param(struct cli *cli, char *arg)
-{
+    struct cli *cli = cli_;
+    char *arg = (char *)value; /* an argv string, ours to cut */
     char *eq = strchr(arg, '=');
-    if (!eq || eq == arg) {
-        fprintf(stderr, "spoor sql: --param '%s': expected NAME=VALUE\n", arg);
-        return -1;
-    }
+    if (!eq || eq == arg)
+        return false;
     *eq = '\0';
     cli->params = spoor_xrealloc(cli->params, (cli->nparams + 1) * sizeof *cli->params);
     cli->params[cli->nparams++] = (struct spoor_sql_param){.name = arg, .value = eq + 1};
-    return 0;
+    return true;
 }
 
 static bool is_file(const char *path)
@@ -102,41 +86,35 @@ static void explain_path(void *arg, const char *path, const char *why)
 /* Returns -1 to go on, else the exit code. */
 static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts)
 {
-    static const struct option options[] = {
-        {"param", required_argument, 0, OPT_PARAM},
-        {"format", required_argument, 0, OPT_FORMAT},
-        {"no-native", no_argument, 0, OPT_NO_NATIVE},
-        {"explain-path", no_argument, 0, OPT_EXPLAIN_PATH},
-        {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},
-        LOAD_LONG_OPTIONS,
-        {0, 0, 0, 0},
+    static const enum spoor_output_format formats[] = {SPOOR_FORMAT_TABLE, SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSON,
+                                                       SPOOR_FORMAT_JSONL};
+    static const enum spoor_sql_format sql_of[] = {[SPOOR_FORMAT_TABLE] = SPOOR_SQL_TABLE,
+                                                   [SPOOR_FORMAT_CSV] = SPOOR_SQL_CSV,
+                                                   [SPOOR_FORMAT_JSON] = SPOOR_SQL_JSON,
+                                                   [SPOOR_FORMAT_JSONL] = SPOOR_SQL_JSONL};
+    struct cli_format format = {"sql", formats, 4, SPOOR_FORMAT_TABLE};
+    bool explain = false;
+    const struct cli_option options[] = {
+        CLI_OPT_CALL("param", 0, cli, add_param, "expected NAME=VALUE"),
+        CLI_OPT_FORMAT(&format),
+        CLI_OPT_FLAG("no-native", 0, &cli->run.no_native),
+        CLI_OPT_FLAG("explain-path", 0, &explain),
+        CLI_OPT_STRING("output", 'o', &cli->output),
+        CLI_OPT_STRING(NULL, 'f', &cli->query_file),
+        CLI_END,
     };
-    int c;
-    while ((c = cli_getopt("sql", argc, argv, "hf:o:", options, NULL)) != -1) {
-        int bad = 0;
-        switch (c) {
-        case 'h': fputs(usage, stdout); return 0;
-        case 'f': cli->query_file = optarg; break;
-        case 'o': cli->output = optarg; break;
-        case OPT_PARAM: bad = add_param(cli, optarg); break;
-        case OPT_FORMAT: bad = parse_format(optarg, &cli->run.format); break;
-        case OPT_NO_NATIVE: cli->run.no_native = true; break;
-        case OPT_EXPLAIN_PATH: cli->run.explain = explain_path; break;
-        default: bad = c == CLI_BAD_OPTION || load_args_handle(opts, c, optarg, "sql") <= 0;
-        }
-        if (bad)
-            return 2;
-    }
+    int code = cli_parse("sql", usage, options, opts, LOAD_GROUP_ALL, argc, argv);
+    if (code >= 0)
+        return code;
+    cli->run.format = sql_of[format.value];
+    cli->run.explain = explain ? explain_path : NULL;
     size_t npos = (size_t)(argc - optind);
     if (!cli->query_file && npos >= 2 && !is_file(argv[argc - 1])) {
         cli->query = spoor_xstrdup(argv[argc - 1]);
         npos--;
     }
-    if (npos == 0) {
-        fprintf(stderr, "spoor sql: no trace given; see 'spoor sql --help'\n");
-        return 2;
-    }
+    if (npos == 0)
+        return cli_usage_error("sql", "no trace given");
     cli->traces = (const char *const *)argv + optind;
     cli->ntraces = npos;
     return -1;

@@ -237,45 +237,24 @@ static struct spoor_report *stats_report(const struct spoor_stats *s, const stru
 
 int cmd_stats(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"format", required_argument, 0, 'f'},
-        {"where", required_argument, 0, 'w'},
-        {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},
-        LOAD_LONG_OPTIONS,
-        {0, 0, 0, 0},
-    };
     struct spoor_load_opts opts;
     load_args_init(&opts);
     opts.read.args = SPOOR_ARGS_LISTED;
     opts.read.arg_keys = spoor_stats_arg_keys;
     opts.read.n_arg_keys = spoor_stats_n_arg_keys;
-    enum spoor_output_format format = SPOOR_FORMAT_TABLE;
+    struct cli_format format = {"stats", spoor_report_formats, 3, SPOOR_FORMAT_TABLE};
     const char *output = NULL, *where = NULL;
-    int c;
-    while ((c = cli_getopt("stats", argc, argv, "ho:", options, NULL)) != -1) {
-        if (c == CLI_BAD_OPTION)
-            return 2;
-        if (c == 'o' || c == 'w') {
-            *(c == 'o' ? &output : &where) = optarg;
-            continue;
-        }
-        if (c == 'h') {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (c == 'f') {
-            if (!spoor_format_parse("stats", optarg, spoor_report_formats, 3, &format))
-                return 2;
-            continue;
-        }
-        if (load_args_handle(&opts, c, optarg, "stats") <= 0)
-            return 2;
-    }
-    if (optind >= argc) {
-        fprintf(stderr, "spoor stats: no trace given; see 'spoor stats --help'\n");
-        return 2;
-    }
+    const struct cli_option options[] = {
+        CLI_OPT_FORMAT(&format),
+        CLI_OPT_STRING("where", 0, &where),
+        CLI_OPT_STRING("output", 'o', &output),
+        CLI_END,
+    };
+    int code = cli_parse("stats", usage, options, &opts, LOAD_GROUP_ALL, argc, argv);
+    if (code >= 0)
+        return code;
+    if (optind >= argc)
+        return cli_usage_error("stats", "no trace given");
     if (output_guard1("stats", output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
         return 2;
 
@@ -296,7 +275,7 @@ int cmd_stats(int argc, char **argv)
         where_sink_report("stats", &filter);
     if (st == SPOOR_OK) {
         struct spoor_report *report = stats_report(&stats, &res, where);
-        st = spoor_report_save(report, output, format, 1, &err);
+        st = spoor_report_save(report, output, format.value, 1, &err);
         spoor_report_free(report);
     }
     if (st != SPOOR_OK)

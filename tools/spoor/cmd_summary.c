@@ -328,63 +328,29 @@ static struct spoor_report *summary_report(const struct spoor_summary *s, const 
     return r;
 }
 
-static int parse_top(const char *arg, size_t *top)
-{
-    uint64_t n;
-    if (!cli_count(arg, SIZE_MAX, &n)) {
-        fprintf(stderr, "spoor summary: --top '%s': expected a count\n", arg);
-        return -1;
-    }
-    *top = (size_t)n;
-    return 0;
-}
-
 int cmd_summary(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"format", required_argument, 0, 'f'},
-        {"output", required_argument, 0, 'o'},
-        {"top", required_argument, 0, 'n'},
-        {"compute-cats", required_argument, 0, 'c'},
-        {"where", required_argument, 0, 'w'},
-        {"help", no_argument, 0, 'h'},
-        LOAD_LONG_OPTIONS,
-        {0, 0, 0, 0},
-    };
     struct spoor_load_opts opts;
     load_args_init(&opts);
     opts.read.args = SPOOR_ARGS_LISTED;
     opts.read.arg_keys = spoor_summary_arg_keys;
     opts.read.n_arg_keys = spoor_summary_n_arg_keys;
     struct spoor_summary_opts sopts = {.compute = spoor_summary_default_compute, .top = 10};
-    enum spoor_output_format format = SPOOR_FORMAT_TABLE;
+    struct cli_format format = {"summary", spoor_report_formats, 3, SPOOR_FORMAT_TABLE};
     const char *output = NULL, *where = NULL;
-    int c;
-    while ((c = cli_getopt("summary", argc, argv, "ho:", options, NULL)) != -1) {
-        int bad = 0;
-        if (c == 'h') {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (c == 'o')
-            output = optarg;
-        else if (c == 'c')
-            sopts.compute = optarg;
-        else if (c == 'w')
-            where = optarg;
-        else if (c == 'f')
-            bad = !spoor_format_parse("summary", optarg, spoor_report_formats, 3, &format);
-        else if (c == 'n')
-            bad = parse_top(optarg, &sopts.top);
-        else
-            bad = c == CLI_BAD_OPTION || load_args_handle(&opts, c, optarg, "summary") <= 0;
-        if (bad)
-            return 2;
-    }
-    if (optind >= argc) {
-        fprintf(stderr, "spoor summary: no trace given; see 'spoor summary --help'\n");
-        return 2;
-    }
+    const struct cli_option options[] = {
+        CLI_OPT_FORMAT(&format),
+        CLI_OPT_STRING("output", 'o', &output),
+        CLI_OPT_COUNT("top", 0, &sopts.top, 0, (double)SIZE_MAX, "expected a count"),
+        CLI_OPT_STRING("compute-cats", 0, &sopts.compute),
+        CLI_OPT_STRING("where", 0, &where),
+        CLI_END,
+    };
+    int code = cli_parse("summary", usage, options, &opts, LOAD_GROUP_ALL, argc, argv);
+    if (code >= 0)
+        return code;
+    if (optind >= argc)
+        return cli_usage_error("summary", "no trace given");
 
     const char *const *paths = (const char *const *)argv + optind;
     size_t npaths = (size_t)(argc - optind);
@@ -427,7 +393,7 @@ int cmd_summary(int argc, char **argv)
     spoor_summary_end(run, &sum);
     if (st == SPOOR_OK) {
         struct spoor_report *report = summary_report(&sum, sopts.compute, where);
-        st = spoor_report_save(report, output, format, 1, &err);
+        st = spoor_report_save(report, output, format.value, 1, &err);
         spoor_report_free(report);
     }
     if (st != SPOOR_OK)

@@ -58,22 +58,19 @@ static const char usage[] =
     "                       test), to train another tool on the very same rows\n"
     "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE;
 
-enum { OPT_LABEL = 1, OPT_FEATURES, OPT_KEEP, OPT_GROUP, OPT_TEST, OPT_SPLIT, OPT_CV, OPT_MODEL, OPT_DROPOUT, OPT_LR,
-       OPT_BATCH, OPT_EPOCHS, OPT_PATIENCE, OPT_VAL, OPT_ROUNDS, OPT_DEPTH, OPT_ETA, OPT_SEED, OPT_ACTIONS, OPT_FORMAT,
-       OPT_SAVE_SPLIT, OPT_L2, OPT_MAX_ITER, OPT_KEEP_LEAKY };
-
 struct cli {
     const char *label, *features, *group, *cv, *actions, *output, *save_split;
     bool keep, keep_leaky, row_split;
-    enum spoor_output_format format;
+    struct cli_format format;
     double test;
     size_t folds;                   /* --cv K; 0 for logo */
     struct spoor_train_opts train;
 };
 
-/* "mlp:32,16", "logistic", "rule", "trees". */
-static bool parse_model(const char *arg, struct spoor_train_opts *o)
+/* "mlp:32,16", "logistic", "rule", "trees", into the train options. */
+static bool parse_model(void *train, const char *arg)
 {
+    struct spoor_train_opts *o = train;
     const char *colon = strchr(arg, ':');
     char kind[16];
     snprintf(kind, sizeof kind, "%.*s", colon ? (int)(colon - arg) : (int)strlen(arg), arg);
@@ -96,118 +93,71 @@ static bool parse_model(const char *arg, struct spoor_train_opts *o)
     return ok;
 }
 
-/* A numeric option into its setting; false when out of range. */
-static bool set_number(int code, const char *arg, struct cli *c)
+/* --cv K (folds) or logo, into the command's settings. */
+static bool parse_cv(void *cli, const char *arg)
 {
-    struct spoor_train_opts *o = &c->train;
-    uint64_t v;
-    switch (code) {
-    case OPT_TEST: return cli_real(arg, 0.01, 0.99, &c->test);
-    case OPT_DROPOUT: return cli_real(arg, 0, 0.95, &o->dropout);
-    case OPT_LR: return cli_real(arg, 1e-9, 10, &o->lr);
-    case OPT_VAL: return cli_real(arg, 0, 0.9, &o->val_frac);
-    case OPT_ETA: return cli_real(arg, 1e-6, 1, &o->trees_eta);
-    case OPT_L2: return cli_real(arg, 1e-12, 1e3, &o->l2);
-    }
-    if (!cli_count(arg, UINT64_MAX, &v))
+    struct cli *c = cli;
+    uint64_t k = 0;
+    c->cv = arg;
+    c->folds = 0;
+    if (!strcmp(arg, "logo"))
+        return true;
+    if (!cli_count(arg, 1000000, &k) || k < 2)
         return false;
-    switch (code) {
-    case OPT_BATCH: return (o->batch = (size_t)v) > 0;
-    case OPT_EPOCHS: return (o->epochs = (size_t)v) > 0;
-    case OPT_PATIENCE: return (o->patience = (size_t)v) > 0;
-    case OPT_ROUNDS: return (o->trees_rounds = (size_t)v) > 0 && v <= 10000;
-    case OPT_DEPTH: return (o->trees_depth = (size_t)v) > 0 && v <= 16;
-    case OPT_MAX_ITER: return (o->max_iter = (size_t)v) > 0 && v <= 10000000;
-    case OPT_SEED: o->seed = v; return true;
-    }
-    return false;
+    c->folds = (size_t)k;
+    return true;
 }
 
 static int parse_cli(int argc, char **argv, struct cli *c, struct spoor_load_opts *opts)
 {
-    static const struct option longs[] = {
-        {"label", required_argument, 0, OPT_LABEL},     {"features", required_argument, 0, OPT_FEATURES},
-        {"keep-redundant", no_argument, 0, OPT_KEEP},    {"group", required_argument, 0, OPT_GROUP},
-        {"test-frac", required_argument, 0, OPT_TEST},       {"split", required_argument, 0, OPT_SPLIT},
-        {"cv", required_argument, 0, OPT_CV},           {"model", required_argument, 0, OPT_MODEL},
-        {"dropout", required_argument, 0, OPT_DROPOUT}, {"lr", required_argument, 0, OPT_LR},
-        {"batch", required_argument, 0, OPT_BATCH},     {"epochs", required_argument, 0, OPT_EPOCHS},
-        {"patience", required_argument, 0, OPT_PATIENCE}, {"val", required_argument, 0, OPT_VAL},
-        {"rounds", required_argument, 0, OPT_ROUNDS},   {"max-depth", required_argument, 0, OPT_DEPTH},
-        {"eta", required_argument, 0, OPT_ETA},         {"seed", required_argument, 0, OPT_SEED},
-        {"actions", required_argument, 0, OPT_ACTIONS}, {"format", required_argument, 0, OPT_FORMAT},
-        {"save-split", required_argument, 0, OPT_SAVE_SPLIT}, {"output", required_argument, 0, 'o'},
-        {"l2", required_argument, 0, OPT_L2},           {"max-iter", required_argument, 0, OPT_MAX_ITER},
-        {"keep-leaky", no_argument, 0, OPT_KEEP_LEAKY},
-        {"help", no_argument, 0, 'h'},                  LOAD_OPTIONS_BASE,
-        /* the spellings before 0.1.0, kept for scripts */
-        {"test", required_argument, 0, OPT_TEST},       {"depth", required_argument, 0, OPT_DEPTH},
-        {0, 0, 0, 0}};
+    static const enum spoor_output_format formats[] = {SPOOR_FORMAT_TABLE, SPOOR_FORMAT_JSON};
+    static const char *const split_words[] = {"rows", NULL};
     spoor_train_opts_default(&c->train);
     c->test = 0.2;
-    int code, index = -1;
-    for (; (code = cli_getopt("train", argc, argv, "o:h", longs, &index)) != -1; index = -1) {
-        if (code == CLI_BAD_OPTION)
-            return 2;
-        int handled = load_args_handle(opts, code, optarg, "train");
-        if (handled < 0)
-            return 2;
-        if (handled)
-            continue;
-        switch (code) {
-        case 'h': fputs(usage, stdout); return 0;
-        case 'o': c->output = optarg; break;
-        case OPT_LABEL: c->label = optarg; break;
-        case OPT_FEATURES: c->features = optarg; break;
-        case OPT_KEEP: c->keep = true; break;
-        case OPT_KEEP_LEAKY: c->keep_leaky = true; break;
-        case OPT_GROUP: c->group = optarg; break;
-        case OPT_CV: {
-            uint64_t k = 0;
-            if (strcmp(optarg, "logo") && (!cli_count(optarg, 1000000, &k) || k < 2)) {
-                fprintf(stderr, "spoor train: --cv '%s': expected a number of folds (2 or more) or logo\n", optarg);
-                return 2;
-            }
-            c->cv = optarg;
-            c->folds = (size_t)k;
-            break;
-        }
-        case OPT_ACTIONS: c->actions = optarg; break;
-        case OPT_SAVE_SPLIT: c->save_split = optarg; break;
-        case OPT_SPLIT:
-            if (strcmp(optarg, "rows") != 0) {
-                fprintf(stderr, "spoor train: --split '%s': expected rows\n", optarg);
-                return 2;
-            }
-            c->row_split = true;
-            break;
-        case OPT_FORMAT:
-            if (!spoor_format_parse("train", optarg, (const enum spoor_output_format[]){SPOOR_FORMAT_TABLE,
-                                    SPOOR_FORMAT_JSON}, 2, &c->format))
-                return 2;
-            break;
-        case OPT_MODEL:
-            if (!parse_model(optarg, &c->train)) {
-                fprintf(stderr, "spoor train: --model '%s': expected mlp:W1,W2,... (widths 1..1024), logistic, rule or trees\n", optarg);
-                return 2;
-            }
-            break;
-        default:
-            if (!set_number(code, optarg, c)) { /* the option as typed: an old spelling too */
-                fprintf(stderr, "spoor train: --%s '%s': out of range; see 'spoor train --help'\n",
-                        index >= 0 ? longs[index].name : "?", optarg);
-                return 2;
-            }
-        }
-    }
-    if (c->save_split && c->cv) {
-        fprintf(stderr, "spoor train: --save-split writes a held-out split, not --cv folds\n");
-        return 2;
-    }
-    if (optind + 1 != argc || !c->label || !c->output) {
-        fprintf(stderr, "spoor train: needs one DATASET, --label and -o MODEL; see 'spoor train --help'\n");
-        return 2;
-    }
+    c->format = (struct cli_format){"train", formats, 2, SPOOR_FORMAT_TABLE};
+    struct spoor_train_opts *t = &c->train;
+    int split = -1;
+#define OUT_OF_RANGE(range) "out of range, expected a number from " range
+    const struct cli_option options[] = {
+        CLI_OPT_STRING("label", 0, &c->label),
+        CLI_OPT_STRING("features", 0, &c->features),
+        CLI_OPT_FLAG("keep-redundant", 0, &c->keep),
+        CLI_OPT_STRING("group", 0, &c->group),
+        CLI_OPT_REAL("test-frac", 0, &c->test, 0.01, 0.99, OUT_OF_RANGE("0.01 to 0.99")),
+        CLI_OPT_WORD("split", 0, &split, split_words, "expected rows"),
+        CLI_OPT_CALL("cv", 0, c, parse_cv, "expected a number of folds (2 or more) or logo"),
+        CLI_OPT_CALL("model", 0, t, parse_model, "expected mlp:W1,W2,... (widths 1..1024), logistic, rule or trees"),
+        CLI_OPT_REAL("dropout", 0, &t->dropout, 0, 0.95, OUT_OF_RANGE("0 to 0.95")),
+        CLI_OPT_REAL("lr", 0, &t->lr, 1e-9, 10, OUT_OF_RANGE("1e-9 to 10")),
+        CLI_OPT_COUNT("batch", 0, &t->batch, 1, (double)SIZE_MAX, OUT_OF_RANGE("1 up")),
+        CLI_OPT_COUNT("epochs", 0, &t->epochs, 1, (double)SIZE_MAX, OUT_OF_RANGE("1 up")),
+        CLI_OPT_COUNT("patience", 0, &t->patience, 1, (double)SIZE_MAX, OUT_OF_RANGE("1 up")),
+        CLI_OPT_REAL("val", 0, &t->val_frac, 0, 0.9, OUT_OF_RANGE("0 to 0.9")),
+        CLI_OPT_COUNT("rounds", 0, &t->trees_rounds, 1, 10000, OUT_OF_RANGE("1 to 10000")),
+        CLI_OPT_COUNT("max-depth", 0, &t->trees_depth, 1, 16, OUT_OF_RANGE("1 to 16")),
+        CLI_OPT_REAL("eta", 0, &t->trees_eta, 1e-6, 1, OUT_OF_RANGE("1e-6 to 1")),
+        CLI_OPT_COUNT("seed", 0, &t->seed, 0, (double)UINT64_MAX, OUT_OF_RANGE("0 up")),
+        CLI_OPT_STRING("actions", 0, &c->actions),
+        CLI_OPT_FORMAT(&c->format),
+        CLI_OPT_STRING("save-split", 0, &c->save_split),
+        CLI_OPT_STRING("output", 'o', &c->output),
+        CLI_OPT_REAL("l2", 0, &t->l2, 1e-12, 1e3, OUT_OF_RANGE("1e-12 to 1000")),
+        CLI_OPT_COUNT("max-iter", 0, &t->max_iter, 1, 10000000, OUT_OF_RANGE("1 to 10000000")),
+        CLI_OPT_FLAG("keep-leaky", 0, &c->keep_leaky),
+        /* the spellings before 0.1.0, kept for scripts */
+        CLI_OPT_REAL("test", 0, &c->test, 0.01, 0.99, OUT_OF_RANGE("0.01 to 0.99")),
+        CLI_OPT_COUNT("depth", 0, &t->trees_depth, 1, 16, OUT_OF_RANGE("1 to 16")),
+        CLI_END,
+    };
+#undef OUT_OF_RANGE
+    int code = cli_parse("train", usage, options, opts, LOAD_GROUP_BASE, argc, argv);
+    if (code >= 0)
+        return code;
+    c->row_split = split == 0;
+    if (c->save_split && c->cv)
+        return cli_usage_error("train", "--save-split writes a held-out split, not --cv folds");
+    if (optind + 1 != argc || !c->label || !c->output)
+        return cli_usage_error("train", "needs one DATASET, --label and -o MODEL");
     const char *outputs[] = {c->output, c->save_split};
     return output_guard("train", outputs, 2, (const char *const *)argv + optind, 1, opts->cache_dir) ? 2 : -1;
 }
@@ -398,7 +348,7 @@ static int run(const struct cli *c, const char *path, const struct spoor_load_op
                 model->log.iterations, model->log.final_gradient);
     if (st == SPOOR_OK) {
         struct spoor_report *r = ml_report(how, train_ms, model, ds, s, 4);
-        st = spoor_report_write(stdout, r, c->format, 1, &err);
+        st = spoor_report_write(stdout, r, c->format.value, 1, &err);
         spoor_report_free(r);
     }
     if (st != SPOOR_OK)

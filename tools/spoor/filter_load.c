@@ -1,45 +1,13 @@
-/* The option side of the row-writing commands (events, export): their getopt
- * loop, --where and --columns, and the warnings after a run; the loop itself
- * is the library's (spoor/expr.h, spoor_filter_load_run). */
+/* The option side of the row-writing commands (events, export): --where and
+ * --columns, and the warnings after a run; the loop itself is the library's
+ * (spoor/expr.h, spoor_filter_load_run). */
 #include "filter_load.h"
-#include "cli_getopt.h"
-#include "load_args.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "spoor/table.h"
 #include "spoor/write.h"
-
-int filter_load_getopt(const char *cmd, const char *usage, int argc, char **argv, const struct option *options,
-                       int first_code, const char **slots, const char **output, struct spoor_load_opts *opts)
-{
-    size_t nslots = 0;
-    while (options[nslots].val == first_code + (int)nslots)
-        nslots++;
-    int c;
-    while ((c = cli_getopt(cmd, argc, argv, "ho:", options, NULL)) != -1) {
-        if (c == CLI_BAD_OPTION)
-            return 2;
-        bool own = c >= first_code && c < first_code + (int)nslots;
-        const char **slot = own ? &slots[c - first_code] : c == 'o' ? output : NULL;
-        if (slot) {
-            if (*slot) {
-                fprintf(stderr, "spoor %s: %s%s given twice\n", cmd, own ? "--" : "-", own ? options[c - first_code].name : "o");
-                return 2;
-            }
-            *slot = optarg ? optarg : ""; /* a flag (no argument): given */
-            continue;
-        }
-        if (c == 'h') {
-            fputs(usage, stdout);
-            return 0;
-        }
-        if (load_args_handle(opts, c, optarg, cmd) <= 0)
-            return 2;
-    }
-    return -1;
-}
 
 bool filter_load_parse_args(const char *cmd, const char *where, const char *columns, struct spoor_expr **expr,
                             char ***cols, size_t *ncols)

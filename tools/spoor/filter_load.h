@@ -1,22 +1,14 @@
 /* The option side of the commands that write rows (events, export): the
- * getopt loop, --where and --columns, and the warnings after a run. The
+ * --where and --columns, and the warnings after a run. The
  * load/filter loop itself is the library's (spoor/expr.h). */
 #ifndef SPOOR_FILTER_LOAD_H
 #define SPOOR_FILTER_LOAD_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "spoor/expr.h"
 #include "spoor/load.h"
-
-/* getopt_long for the row commands: options[0..nslots) take one string each
- * (codes first_code, first_code + 1, ...; -o is output), given at most once,
- * into slots; -h prints usage; the rest are loading options. Returns -1 to go
- * on, else the exit code. */
-int filter_load_getopt(const char *cmd, const char *usage, int argc, char **argv, const struct option *options,
-                       int first_code, const char **slots, const char **output, struct spoor_load_opts *opts);
 
 /* Compiles --where and splits --columns (either may be NULL); on bad usage
  * prints one line and returns false. */

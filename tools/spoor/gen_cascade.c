@@ -38,63 +38,29 @@ static const char help[] =
     "  --no-truth           do not write the truth sidecars\n"
     "  -h, --help           this help\n";
 
-static int bad(const char *opt, const char *arg, const char *want)
-{
-    fprintf(stderr, "spoor gen: %s wants %s, not '%s'; see 'spoor gen --kind cascade --help'\n", opt, want, arg);
-    return 2;
-}
-
 int cmd_gen_cascade(int argc, char **argv)
 {
-    enum { OPT_KIND = 1000, OPT_RECORDS, OPT_HOSTS, OPT_WORKERS, OPT_SEED, OPT_FAULTS, OPT_TOP, OPT_NO_TRUTH };
-    static const struct option longopts[] = {
-        {"output", required_argument, 0, 'o'},   {"kind", required_argument, 0, OPT_KIND},
-        {"records", required_argument, 0, OPT_RECORDS}, {"hosts", required_argument, 0, OPT_HOSTS},
-        {"workers", required_argument, 0, OPT_WORKERS}, {"seed", required_argument, 0, OPT_SEED},
-        {"faults", no_argument, 0, OPT_FAULTS},  {"top", required_argument, 0, OPT_TOP},
-        {"no-truth", no_argument, 0, OPT_NO_TRUTH}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
+    struct spoor_gen_cascade_opts o = {.records = 100000, .hosts = 4, .workers = 4, .seed = 1, .top = 10};
+    const char *path = NULL, *kind = NULL;
+    bool no_truth = false;
+    const struct cli_option options[] = {
+        CLI_OPT_STRING("output", 'o', &path),
+        CLI_OPT_STRING("kind", 0, &kind), /* "cascade": how we got here */
+        CLI_OPT_COUNT("records", 0, &o.records, 1, (double)(UINT64_MAX / 2), "expected a positive integer"),
+        CLI_OPT_COUNT("hosts", 0, &o.hosts, 1, 1000, "expected a number from 1 to 1000"),
+        CLI_OPT_COUNT("workers", 0, &o.workers, 1, 1000, "expected a number from 1 to 1000"),
+        CLI_OPT_COUNT("seed", 0, &o.seed, 0, (double)UINT64_MAX, "expected a non-negative integer"),
+        CLI_OPT_FLAG("faults", 0, &o.faults),
+        CLI_OPT_COUNT("top", 0, &o.top, 0, 10000, "expected a number from 0 to 10000"),
+        CLI_OPT_FLAG("no-truth", 0, &no_truth),
+        CLI_END,
     };
-    struct spoor_gen_cascade_opts o = {.records = 100000, .hosts = 4, .workers = 4, .seed = 1, .truth = true,
-                                       .top = 10};
-    const char *path = NULL;
-    uint64_t v;
-    optind = 1;
-    int c;
-    while ((c = cli_getopt("gen", argc, argv, "o:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'o': path = optarg; break;
-        case OPT_KIND: break;
-        case OPT_RECORDS:
-            if (!cli_count(optarg, UINT64_MAX / 2, &v) || !v)
-                return bad("--records", optarg, "a positive integer");
-            o.records = v;
-            break;
-        case OPT_HOSTS:
-        case OPT_WORKERS:
-            if (!cli_count(optarg, 1000, &v) || !v)
-                return bad(c == OPT_HOSTS ? "--hosts" : "--workers", optarg, "a number from 1 to 1000");
-            *(c == OPT_HOSTS ? &o.hosts : &o.workers) = (unsigned)v;
-            break;
-        case OPT_SEED:
-            if (!cli_count(optarg, UINT64_MAX, &o.seed))
-                return bad("--seed", optarg, "a non-negative integer");
-            break;
-        case OPT_TOP:
-            if (!cli_count(optarg, 10000, &v))
-                return bad("--top", optarg, "a number from 0 to 10000");
-            o.top = (size_t)v;
-            break;
-        case OPT_FAULTS: o.faults = true; break;
-        case OPT_NO_TRUTH: o.truth = false; break;
-        case 'h': fputs(help, stdout); return 0;
-        default: return 2;
-        }
-    }
-    if (!path || optind < argc) {
-        fputs("spoor gen: --kind cascade needs -o FILE and no other arguments\n", stderr);
-        return 2;
-    }
+    int code = cli_parse("gen --kind cascade", help, options, NULL, 0, argc, argv);
+    if (code >= 0)
+        return code;
+    if (!path || optind < argc)
+        return cli_usage_error("gen --kind cascade", "needs -o FILE and no other arguments");
+    o.truth = !no_truth;
     o.truth = gen_truth_wanted(path, o.truth);
     char a[4096], b[4096];
     spoor_gen_cascade_truth_path(path, false, a, sizeof a);

@@ -35,11 +35,7 @@ static const char help[] =
     "  --no-truth           do not write FILE.truth.json\n"
     "  -h, --help           this help\n";
 
-static int usage_error(const char *what, const char *arg)
-{
-    fprintf(stderr, "spoor gen: %s '%s'; see 'spoor gen --kind metrics --help'\n", what, arg);
-    return 2;
-}
+static bool time_format(void *target, const char *value) { return spoor_gen_time_parse(value, target); }
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -49,71 +45,30 @@ static bool ends_with(const char *s, const char *suffix)
 
 int cmd_gen_metrics(int argc, char **argv)
 {
-    enum { OPT_KIND = 1000, OPT_ROWS, OPT_NODES, OPT_INTERVAL, OPT_TIME, OPT_MISSING, OPT_BAD, OPT_SEED, OPT_NO_TRUTH };
-    static const struct option longopts[] = {
-        {"output", required_argument, 0, 'o'},      {"kind", required_argument, 0, OPT_KIND},
-        {"rows", required_argument, 0, OPT_ROWS},   {"nodes", required_argument, 0, OPT_NODES},
-        {"interval", required_argument, 0, OPT_INTERVAL}, {"time-format", required_argument, 0, OPT_TIME},
-        {"missing", required_argument, 0, OPT_MISSING}, {"bad-lines", required_argument, 0, OPT_BAD},
-        {"seed", required_argument, 0, OPT_SEED},   {"no-truth", no_argument, 0, OPT_NO_TRUTH},
-        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0},
+    struct spoor_gen_metrics_opts o = {.rows = 100000, .nodes = 16, .interval_s = 30, .seed = 1};
+    const char *path = NULL, *kind = NULL;
+    bool no_truth = false;
+    const struct cli_option options[] = {
+        CLI_OPT_STRING("output", 'o', &path),
+        CLI_OPT_STRING("kind", 0, &kind), /* "metrics": how we got here */
+        CLI_OPT_COUNT("rows", 0, &o.rows, 0, (double)(UINT64_MAX / 2), "expected a number of rows"),
+        CLI_OPT_COUNT("nodes", 0, &o.nodes, 1, 10000, "expected a number from 1 to 10000"),
+        CLI_OPT_COUNT("interval", 0, &o.interval_s, 1, 86400, "expected seconds from 1 to 86400"),
+        CLI_OPT_CALL("time-format", 0, &o.time_format, time_format, "expected iso, iso-offset, s, ms, us or ns"),
+        CLI_OPT_REAL("missing", 0, &o.missing, 0, 1, "expected a share from 0 to 1"),
+        CLI_OPT_COUNT("bad-lines", 0, &o.bad_lines, 0, (double)(UINT64_MAX / 2), "expected a number of lines"),
+        CLI_OPT_COUNT("seed", 0, &o.seed, 0, (double)UINT64_MAX, "expected a non-negative integer"),
+        CLI_OPT_FLAG("no-truth", 0, &no_truth),
+        CLI_END,
     };
-    struct spoor_gen_metrics_opts o = {.rows = 100000, .nodes = 16, .interval_s = 30, .seed = 1, .truth = true};
-    const char *path = NULL;
-    uint64_t v;
-    optind = 1;
-    int c;
-    while ((c = cli_getopt("gen", argc, argv, "o:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            path = optarg;
-            break;
-        case OPT_KIND:
-            break; /* "metrics": how we got here */
-        case OPT_ROWS:
-            if (!cli_count(optarg, UINT64_MAX / 2, &o.rows))
-                return usage_error("--rows wants a number of rows, not", optarg);
-            break;
-        case OPT_NODES:
-            if (!cli_count(optarg, 10000, &v) || v < 1)
-                return usage_error("--nodes wants a number from 1 to 10000, not", optarg);
-            o.nodes = (int)v;
-            break;
-        case OPT_INTERVAL:
-            if (!cli_count(optarg, 86400, &v) || v < 1)
-                return usage_error("--interval wants seconds from 1 to 86400, not", optarg);
-            o.interval_s = (int)v;
-            break;
-        case OPT_TIME:
-            if (!spoor_gen_time_parse(optarg, &o.time_format))
-                return usage_error("--time-format wants iso, iso-offset, s, ms, us or ns, not", optarg);
-            break;
-        case OPT_MISSING:
-            if (!cli_real(optarg, 0, 1, &o.missing))
-                return usage_error("--missing wants a share from 0 to 1, not", optarg);
-            break;
-        case OPT_BAD:
-            if (!cli_count(optarg, UINT64_MAX / 2, &o.bad_lines))
-                return usage_error("--bad-lines wants a number of lines, not", optarg);
-            break;
-        case OPT_SEED:
-            if (!cli_count(optarg, UINT64_MAX, &o.seed))
-                return usage_error("--seed wants a non-negative integer, not", optarg);
-            break;
-        case OPT_NO_TRUTH:
-            o.truth = false;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return 0;
-        default:
-            return 2;
-        }
-    }
+    int code = cli_parse("gen --kind metrics", help, options, NULL, 0, argc, argv);
+    if (code >= 0)
+        return code;
     if (optind < argc)
-        return usage_error("unexpected argument", argv[optind]);
+        return cli_usage_error("gen --kind metrics", "unexpected argument '%s'", argv[optind]);
     if (!path)
-        return usage_error("-o FILE is required:", "-o");
+        return cli_usage_error("gen --kind metrics", "-o FILE is required");
+    o.truth = !no_truth;
     o.truth = gen_truth_wanted(path, o.truth);
     char truth[4096];
     spoor_gen_truth_path(path, truth, sizeof truth);

@@ -1,3 +1,4 @@
+#include "cli_getopt.h"
 #include "cli_number.h"
 #include "load_args.h"
 #include "spoor/load.h"
@@ -5,6 +6,54 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The groups' getopt_long rows (load_args.h names the groups). */
+static const struct option base[] = {
+    {"threads", required_argument, 0, LOAD_OPT_THREADS},
+    {"strict", no_argument, 0, LOAD_OPT_STRICT},
+    {"input-format", required_argument, 0, LOAD_OPT_INPUT_FORMAT},
+    {"delimiter", required_argument, 0, LOAD_OPT_DELIMITER},
+    {"no-index", no_argument, 0, LOAD_OPT_NO_INDEX},
+};
+static const struct option events[] = {
+    {"dialect", required_argument, 0, LOAD_OPT_DIALECT},
+    {"ts-unit", required_argument, 0, LOAD_OPT_TS_UNIT},
+    {"dur-unit", required_argument, 0, LOAD_OPT_DUR_UNIT},
+    {"ts", required_argument, 0, LOAD_OPT_FIELD_TS},
+    {"dur", required_argument, 0, LOAD_OPT_FIELD_DUR},
+    {"name", required_argument, 0, LOAD_OPT_FIELD_NAME},
+    {"cat", required_argument, 0, LOAD_OPT_FIELD_CAT},
+    {"pid", required_argument, 0, LOAD_OPT_FIELD_PID},
+    {"tid", required_argument, 0, LOAD_OPT_FIELD_TID},
+};
+static const struct option cache[] = {
+    {"no-cache", no_argument, 0, LOAD_OPT_NO_CACHE},
+    {"cache-dir", required_argument, 0, LOAD_OPT_CACHE_DIR},
+};
+static const struct option progress[] = {
+    {"no-progress", no_argument, 0, LOAD_OPT_NO_PROGRESS},
+};
+
+size_t load_args_options(unsigned groups, struct option *out)
+{
+    static const struct {
+        unsigned group;
+        const struct option *rows;
+        size_t n;
+    } all[] = {
+        {LOAD_GROUP_BASE, base, sizeof base / sizeof *base},
+        {LOAD_GROUP_EVENTS, events, sizeof events / sizeof *events},
+        {LOAD_GROUP_CACHE, cache, sizeof cache / sizeof *cache},
+        {LOAD_GROUP_PROGRESS, progress, sizeof progress / sizeof *progress},
+    };
+    size_t n = 0;
+    for (size_t g = 0; g < sizeof all / sizeof *all; g++)
+        if (groups & all[g].group) {
+            memcpy(out + n, all[g].rows, all[g].n * sizeof *out);
+            n += all[g].n;
+        }
+    return n;
+}
 
 void load_args_init(struct spoor_load_opts *opts)
 {
@@ -17,7 +66,7 @@ static int unit(enum spoor_unit *dst, const char *arg, const char *cmd, const ch
 {
     *dst = spoor_unit_parse(arg);
     if (*dst == SPOOR_UNIT_AUTO) {
-        fprintf(stderr, "spoor %s: %s '%s': expected ns, us, ms or s\n", cmd, opt, arg);
+        cli_usage_error(cmd, "%s '%s': expected ns, us, ms or s", opt, arg);
         return -1;
     }
     return 1;
@@ -30,7 +79,7 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
     case LOAD_OPT_THREADS: {
         uint64_t n;
         if (!cli_count(arg, 1024, &n) || n < 1) {
-            fprintf(stderr, "spoor %s: --threads '%s': expected a number from 1 to 1024\n", cmd, arg);
+            cli_usage_error(cmd, "--threads '%s': expected a number from 1 to 1024", arg);
             return -1;
         }
         opts->threads = (int)n;
@@ -42,7 +91,7 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
     case LOAD_OPT_DUR_UNIT: return unit(&r->dur_unit, arg, cmd, "--dur-unit");
     case LOAD_OPT_INPUT_FORMAT:
         if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv") && strcmp(arg, "pylog")) {
-            fprintf(stderr, "spoor %s: --input-format '%s': expected pfw, jsonl, csv or pylog\n", cmd, arg);
+            cli_usage_error(cmd, "--input-format '%s': expected pfw, jsonl, csv or pylog", arg);
             return -1;
         }
         r->format = arg;
@@ -69,7 +118,7 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
         if (!strcmp(arg, "\\t") || !strcmp(arg, "tab"))
             arg = "\t";
         if (strlen(arg) != 1) {
-            fprintf(stderr, "spoor %s: --delimiter '%s': expected one character\n", cmd, arg);
+            cli_usage_error(cmd, "--delimiter '%s': expected one character", arg);
             return -1;
         }
         r->csv_delim = arg[0];

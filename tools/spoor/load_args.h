@@ -1,7 +1,7 @@
 /* Options shared by every command that reads traces, and the report of what
- * was skipped. A command puts the groups of options that act on it in its
- * getopt_long table, passes unknown codes to load_args_handle(), and prints
- * the same groups' help. */
+ * was skipped. A command names the groups of options that act on it to
+ * cli_parse() (cli_getopt.h), which passes their codes to load_args_handle(),
+ * and prints the same groups' help. */
 #ifndef SPOOR_LOAD_ARGS_H
 #define SPOOR_LOAD_ARGS_H
 
@@ -35,28 +35,17 @@ enum {
  *   EVENTS    event traces: --dialect --ts-unit --dur-unit and the field options
  *   CACHE     readers that keep snapshots: --no-cache --cache-dir
  *   PROGRESS  readers that draw a progress bar: --no-progress
- * LOAD_LONG_OPTIONS and LOAD_ARGS_HELP are all four, for the trace commands. */
-#define LOAD_OPTIONS_BASE                                                  \
-    {"threads", required_argument, 0, LOAD_OPT_THREADS},                   \
-    {"strict", no_argument, 0, LOAD_OPT_STRICT},                           \
-    {"input-format", required_argument, 0, LOAD_OPT_INPUT_FORMAT},         \
-    {"delimiter", required_argument, 0, LOAD_OPT_DELIMITER},               \
-    {"no-index", no_argument, 0, LOAD_OPT_NO_INDEX}
-#define LOAD_OPTIONS_EVENTS                                                \
-    {"dialect", required_argument, 0, LOAD_OPT_DIALECT},                   \
-    {"ts-unit", required_argument, 0, LOAD_OPT_TS_UNIT},                   \
-    {"dur-unit", required_argument, 0, LOAD_OPT_DUR_UNIT},                 \
-    {"ts", required_argument, 0, LOAD_OPT_FIELD_TS},                       \
-    {"dur", required_argument, 0, LOAD_OPT_FIELD_DUR},                     \
-    {"name", required_argument, 0, LOAD_OPT_FIELD_NAME},                   \
-    {"cat", required_argument, 0, LOAD_OPT_FIELD_CAT},                     \
-    {"pid", required_argument, 0, LOAD_OPT_FIELD_PID},                     \
-    {"tid", required_argument, 0, LOAD_OPT_FIELD_TID}
-#define LOAD_OPTIONS_CACHE                                                 \
-    {"no-cache", no_argument, 0, LOAD_OPT_NO_CACHE},                       \
-    {"cache-dir", required_argument, 0, LOAD_OPT_CACHE_DIR}
-#define LOAD_OPTIONS_PROGRESS {"no-progress", no_argument, 0, LOAD_OPT_NO_PROGRESS}
-#define LOAD_LONG_OPTIONS LOAD_OPTIONS_BASE, LOAD_OPTIONS_EVENTS, LOAD_OPTIONS_CACHE, LOAD_OPTIONS_PROGRESS
+ * LOAD_GROUP_ALL and LOAD_ARGS_HELP are all four, for the trace commands. */
+enum {
+    LOAD_GROUP_BASE = 1,
+    LOAD_GROUP_EVENTS = 2,
+    LOAD_GROUP_CACHE = 4,
+    LOAD_GROUP_PROGRESS = 8,
+    LOAD_GROUP_ALL = 15,
+};
+/* Writes the getopt_long rows of the groups to out (room for all of them);
+ * returns how many. */
+size_t load_args_options(unsigned groups, struct option *out);
 
 /* The help of each group; LOAD_HELP_THREADS apart, for a command that
  * describes --threads among its own options. */

@@ -84,56 +84,31 @@ int ml_model_dataset_load(const char *cmd, const char *model_path, const char *p
     return code;
 }
 
-enum { OPT_GROUP = 1, OPT_FORMAT };
-
 int ml_model_command_main(const struct ml_model_command *c, int argc, char **argv)
 {
-    static const struct option longs[] = {{"group", required_argument, 0, OPT_GROUP},
-                                          {"format", required_argument, 0, OPT_FORMAT},
-                                          {"output", required_argument, 0, 'o'},
-                                          {"help", no_argument, 0, 'h'},
-                                          LOAD_OPTIONS_BASE,
-                                          {0, 0, 0, 0}};
     struct spoor_load_opts opts;
     load_args_init(&opts);
     opts.progress = false;
     const char *group = NULL, *output = NULL;
-    enum spoor_output_format format = c->formats[0];
-    int code;
-    while ((code = cli_getopt(c->name, argc, argv, "o:h", longs, NULL)) != -1) {
-        if (code == CLI_BAD_OPTION)
-            return 2;
-        int handled = load_args_handle(&opts, code, optarg, c->name);
-        if (handled < 0)
-            return 2;
-        if (handled)
-            continue;
-        if (code == 'h') {
-            fputs(c->usage, stdout);
-            return 0;
-        }
-        if (code == 'o')
-            output = optarg;
-        else if (code == OPT_GROUP && c->with_group)
-            group = optarg;
-        else if (code == OPT_FORMAT && !spoor_format_parse(c->name, optarg, c->formats, 2, &format))
-            return 2;
-        else if (code == OPT_GROUP) {
-            fprintf(stderr, "spoor %s: unknown option '--group'; see 'spoor %s --help'\n", c->name, c->name);
-            return 2;
-        }
-    }
-    if (optind + 2 != argc) {
-        fprintf(stderr, "spoor %s: needs MODEL and DATASET; see 'spoor %s --help'\n", c->name, c->name);
-        return 2;
-    }
+    struct cli_format format = {c->name, c->formats, 2, c->formats[0]};
+    const struct cli_option options[] = {
+        CLI_OPT_FORMAT(&format),
+        CLI_OPT_STRING("output", 'o', &output),
+        c->with_group ? (struct cli_option)CLI_OPT_STRING("group", 0, &group) : (struct cli_option)CLI_END,
+        CLI_END,
+    };
+    int code = cli_parse(c->name, c->usage, options, &opts, LOAD_GROUP_BASE, argc, argv);
+    if (code >= 0)
+        return code;
+    if (optind + 2 != argc)
+        return cli_usage_error(c->name, "needs MODEL and DATASET");
     if (output_guard1(c->name, output, (const char *const *)argv + optind, 2, opts.cache_dir))
         return 2;
     struct spoor_model *m = NULL;
     struct spoor_dataset *ds = NULL;
     code = ml_model_dataset_load(c->name, argv[optind], argv[optind + 1], c->with_label, group, &opts, &m, &ds);
     if (!code)
-        code = c->run(m, ds, group, format, output);
+        code = c->run(m, ds, group, format.value, output);
     spoor_dataset_free(ds);
     spoor_model_free(m);
     return code;
