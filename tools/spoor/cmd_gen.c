@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli_getopt.h"
-#include "cli_number.h"
 #include "gen_kinds.h"
 #include "output_guard.h"
 #include "spoor/write.h"

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_number.h"
 #include "cli_getopt.h"
 #include "load_args.h"
 #include "output_guard.h"
