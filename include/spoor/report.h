@@ -39,10 +39,9 @@ enum spoor_output_format { SPOOR_FORMAT_TABLE, SPOOR_FORMAT_CSV, SPOOR_FORMAT_JS
 #define SPOOR_FORMAT_BIT(f) (1u << (f))
 #define SPOOR_FORMATS_ALL 0xfu
 
-/* The one --format parser: arg among the n formats `allowed` (the order the
- * error lists them in). On a bad arg prints "spoor CMD: --format 'ARG':
- * expected table, json or csv" and returns false. */
-bool spoor_format_parse(const char *cmd, const char *arg, const enum spoor_output_format *allowed, size_t n,
+/* The one --format parser: the format named arg among the n `allowed`;
+ * false when it is none of them (the CLI names them in its error). */
+bool spoor_format_parse(const char *arg, const enum spoor_output_format *allowed, size_t n,
                         enum spoor_output_format *format);
 const char *spoor_format_name(enum spoor_output_format f);
 /* What most commands offer: table (the default), json or csv. */

@@ -17,7 +17,7 @@ const enum spoor_output_format spoor_report_formats[3] = {SPOOR_FORMAT_TABLE, SP
 
 const char *spoor_format_name(enum spoor_output_format f) { return format_names[f]; }
 
-bool spoor_format_parse(const char *cmd, const char *arg, const enum spoor_output_format *allowed, size_t n,
+bool spoor_format_parse(const char *arg, const enum spoor_output_format *allowed, size_t n,
                         enum spoor_output_format *format)
 {
     for (size_t i = 0; i < n; i++)
@@ -25,10 +25,6 @@ bool spoor_format_parse(const char *cmd, const char *arg, const enum spoor_outpu
             *format = allowed[i];
             return true;
         }
-    fprintf(stderr, "spoor %s: --format '%s': expected ", cmd, arg);
-    for (size_t i = 0; i < n; i++)
-        fprintf(stderr, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", format_names[allowed[i]]);
-    fputc('\n', stderr);
     return false;
 }
 

@@ -211,12 +211,12 @@ static void test_format_parse(void **state)
 {
     (void)state;
     enum spoor_output_format f = SPOOR_FORMAT_TABLE;
-    assert_true(spoor_format_parse("test", "csv", spoor_report_formats, 3, &f));
+    assert_true(spoor_format_parse("csv", spoor_report_formats, 3, &f));
     assert_int_equal(f, SPOOR_FORMAT_CSV);
-    assert_true(spoor_format_parse("test", "json", spoor_report_formats, 3, &f));
+    assert_true(spoor_format_parse("json", spoor_report_formats, 3, &f));
     assert_int_equal(f, SPOOR_FORMAT_JSON);
-    assert_false(spoor_format_parse("test", "jsonl", spoor_report_formats, 3, &f));
-    assert_false(spoor_format_parse("test", "", spoor_report_formats, 3, &f));
+    assert_false(spoor_format_parse("jsonl", spoor_report_formats, 3, &f));
+    assert_false(spoor_format_parse("", spoor_report_formats, 3, &f));
     assert_int_equal(f, SPOOR_FORMAT_JSON);
 }
 

@@ -170,10 +170,22 @@ int cli_parse(const char *cmd, const char *help, const struct cli_option *option
     }
 }
 
+bool cli_format_choose(const char *cmd, const char *arg, const enum spoor_output_format *allowed, size_t n,
+                       enum spoor_output_format *format)
+{
+    if (spoor_format_parse(arg, allowed, n, format))
+        return true;
+    fprintf(stderr, "spoor %s: --format '%s': expected ", cmd, arg);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", spoor_format_name(allowed[i]));
+    fputc('\n', stderr);
+    return false;
+}
+
 bool cli_format_parse(void *format, const char *value)
 {
     struct cli_format *f = format;
-    return spoor_format_parse(f->cmd, value, f->allowed, f->n, &f->value);
+    return cli_format_choose(f->cmd, value, f->allowed, f->n, &f->value);
 }
 
 bool cli_unit_parse(void *unit, const char *value)

@@ -73,6 +73,10 @@ struct cli_format {
     enum spoor_output_format value;
 };
 bool cli_format_parse(void *format, const char *value);
+/* --format ARG among the n `allowed`; on a bad one prints "spoor CMD:
+ * --format 'ARG': expected csv or jsonl" and returns false. */
+bool cli_format_choose(const char *cmd, const char *arg, const enum spoor_output_format *allowed, size_t n,
+                       enum spoor_output_format *format);
 
 /* A time unit (ns, us, ms or s) into an enum spoor_unit: CLI_OPT_UNIT(name, letter, &unit). */
 bool cli_unit_parse(void *unit, const char *value);

@@ -56,7 +56,7 @@ struct choices {
 static int parse_choices(const struct cli *cli, struct choices *ch)
 {
     static const enum spoor_output_format formats[] = {SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSONL};
-    if (cli->format && !spoor_format_parse("attribute", cli->format, formats, 2, &ch->format))
+    if (cli->format && !cli_format_choose("attribute", cli->format, formats, 2, &ch->format))
         return 2;
     if (!cli->format) /* -o NAME.jsonl picks jsonl */
         ch->format = spoor_write_format_of_path(cli->output) == SPOOR_WRITE_JSONL ? SPOOR_FORMAT_JSONL

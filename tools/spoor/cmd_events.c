@@ -68,7 +68,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         return cli_usage_error("events", "no trace given");
     static const enum spoor_output_format formats[] = {SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSONL};
     enum spoor_output_format f;
-    if (cli->format && !spoor_format_parse("events", cli->format, formats, 2, &f))
+    if (cli->format && !cli_format_choose("events", cli->format, formats, 2, &f))
         return 2;
     return -1;
 }
