@@ -1,7 +1,7 @@
 /* The indexes events_ts, events_name and events_pid_tid: their keys are
  * kept per row as the rows stream by, sorted natively at the end (NULL
  * first, then by value, ties in rowid order, as SQLite orders index
- * entries) and packed into index b-trees, on two threads. */
+ * entries) on two threads, and packed into index b-trees one after the other. */
 #include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/table.h"
 #include "util/huge_array.h"
@@ -224,15 +224,17 @@ static void name_entry(void *ctx, size_t i, struct sqlf_buf *out)
     out->len = (size_t)(p - out->p) + sqlf_put_int_body(p, rowid, rowid_type);
 }
 
-/* One index: its rows sorted by its keys, then its b-tree. */
+/* One index: its rows sorted by its keys (on either thread), then its
+ * b-tree (written in index order, so the file's pages never depend on which
+ * thread finished first). */
 struct build {
     const struct sqlw_keys *k;
-    struct sqlf_file *f;
     enum which which;
+    uint32_t *rows;             /* n + 1, in the index's order */
     uint32_t root;
 };
 
-/* A thread's arrays, n + 1 each, kept from one index to the next: fresh
+/* A thread's key arrays, n + 1 each, kept from one index to the next: fresh
  * memory costs a page fault every 4 KiB. */
 struct scratch {
     uint64_t *key, *spare;
@@ -257,17 +259,16 @@ static void sort_rows(const struct sqlw_keys *k, enum which which, struct scratc
     spoor_radix_sort_rows(s->rows, NULL, k->n, s->key, s->spare, &span);
 }
 
-static void build_index(struct build *b, struct scratch *s)
+static void write_index(struct build *b, struct sqlf_file *f)
 {
     static const sqlf_entry_fn entry_of[] = {[BY_TS] = ts_entry, [BY_NAME] = name_entry, [BY_PID_TID] = pid_tid_entry};
-    sort_rows(b->k, b->which, s);
-    struct entries e = {.k = b->k, .rows = s->rows, .n = b->k->n,
+    struct entries e = {.k = b->k, .rows = b->rows, .n = b->k->n,
                         .names = b->which == BY_NAME ? name_parts(b->k) : NULL};
-    b->root = sqlf_index_write(b->f, b->k->n, entry_of[b->which], &e);
+    b->root = sqlf_index_write(f, b->k->n, entry_of[b->which], &e);
     free(e.names);
 }
 
-/* The indexes to build, taken in turn by two threads. */
+/* The indexes to sort, taken in turn by two threads. */
 struct builds {
     struct build list[3];
     size_t n;
@@ -279,19 +280,18 @@ static void *build_some(void *arg)
 {
     struct builds *b = arg;
     size_t n = b->list[0].k->n + 1;
-    struct scratch s = {.key = spoor_huge_alloc(n * sizeof *s.key), .spare = spoor_huge_alloc(n * sizeof *s.spare),
-                        .rows = spoor_huge_alloc(n * sizeof *s.rows)};
+    struct scratch s = {.key = spoor_huge_alloc(n * sizeof *s.key), .spare = spoor_huge_alloc(n * sizeof *s.spare)};
     for (;;) {
         pthread_mutex_lock(&b->mu);
         size_t i = b->next++;
         pthread_mutex_unlock(&b->mu);
         if (i >= b->n)
             break;
-        build_index(&b->list[i], &s);
+        s.rows = b->list[i].rows;
+        sort_rows(b->list[i].k, b->list[i].which, &s);
     }
     spoor_huge_free(s.key, n * sizeof *s.key);
     spoor_huge_free(s.spare, n * sizeof *s.spare);
-    spoor_huge_free(s.rows, n * sizeof *s.rows);
     return NULL;
 }
 
@@ -319,7 +319,8 @@ size_t sqlw_keys_write(struct sqlw_keys *k, struct sqlf_file *f, struct sqlf_obj
     struct builds b = {.n = 0};
     for (int which = BY_TS; which <= BY_PID_TID; which++)
         if (wanted[which])
-            b.list[b.n++] = (struct build){.k = k, .f = f, .which = (enum which)which};
+            b.list[b.n++] = (struct build){.k = k, .which = (enum which)which,
+                                           .rows = spoor_huge_alloc((k->n + 1) * sizeof(uint32_t))};
     pthread_mutex_init(&b.mu, NULL);
     pthread_t helper;
     bool two = b.n > 1 && k->n >= PARALLEL_ROWS && pthread_create(&helper, NULL, build_some, &b) == 0;
@@ -327,6 +328,10 @@ size_t sqlw_keys_write(struct sqlw_keys *k, struct sqlf_file *f, struct sqlf_obj
     if (two)
         pthread_join(helper, NULL);
     pthread_mutex_destroy(&b.mu);
+    for (size_t i = 0; i < b.n; i++) {
+        write_index(&b.list[i], f);
+        spoor_huge_free(b.list[i].rows, (k->n + 1) * sizeof(uint32_t));
+    }
     for (size_t i = 0; i < b.n; i++)
         objects[i] = (struct sqlf_object){.type = "index", .name = indexes[b.list[i].which].name, .table = "events",
                                           .sql = indexes[b.list[i].which].sql, .root = b.list[i].root};
