@@ -38,21 +38,22 @@ struct spoor_attr_select {
 
 /* The cats of events that the default leaves out (neither kernel-side nor a
  * call's cat), ", "-separated in pool order; NULL when none. free() it. */
-char *spoor_attr_left_out(const struct spoor_table *t, const uint32_t *calls, size_t ncalls);
+SPOOR_API char *spoor_attr_left_out(const struct spoor_table *t, const uint32_t *calls, size_t ncalls);
 
 /* Rows of t (in increasing order) for the calls and the events, and their
  * resolved file and host through resolver: of every row when an expression
  * names file or host, else of the calls only. The result stays valid until
  * the resolver's next use. Free both arrays with free(). */
-const struct spoor_resolved *spoor_attr_select_rows(const struct spoor_table *t, struct spoor_resolver *resolver,
-                                                    const struct spoor_attr_select *sel, uint32_t **calls,
-                                                    size_t *ncalls, uint32_t **events, size_t *nevents);
+SPOOR_API const struct spoor_resolved *spoor_attr_select_rows(const struct spoor_table *t,
+                                                              struct spoor_resolver *resolver,
+                                                              const struct spoor_attr_select *sel, uint32_t **calls,
+                                                              size_t *ncalls, uint32_t **events, size_t *nevents);
 
 struct spoor_snapshot_need;
 /* The stored columns of t that selecting with sel and building the dataset
  * read (spoor_load_opts.columns_read). */
-void spoor_attr_columns_read(const struct spoor_table *t, const struct spoor_attr_select *sel,
-                             struct spoor_snapshot_need *need);
+SPOOR_API void spoor_attr_columns_read(const struct spoor_table *t, const struct spoor_attr_select *sel,
+                                       struct spoor_snapshot_need *need);
 
 /* ---- the dataset ---- */
 
@@ -80,15 +81,15 @@ struct spoor_attr_dataset {
 
 /* Attributes calls to events under opts and builds the dataset. The strings
  * of the rows stay valid while t and res do. */
-int spoor_attr_dataset_build(const struct spoor_table *t, const struct spoor_resolved *res, const uint32_t *calls,
-                             size_t ncalls, const uint32_t *events, size_t nevents,
-                             const struct spoor_attr_opts *opts, enum spoor_attr_columns by,
-                             struct spoor_attr_dataset *out, struct spoor_error *err);
-void spoor_attr_dataset_free(struct spoor_attr_dataset *d);
+SPOOR_API int spoor_attr_dataset_build(const struct spoor_table *t, const struct spoor_resolved *res,
+                                       const uint32_t *calls, size_t ncalls, const uint32_t *events, size_t nevents,
+                                       const struct spoor_attr_opts *opts, enum spoor_attr_columns by,
+                                       struct spoor_attr_dataset *out, struct spoor_error *err);
+SPOOR_API void spoor_attr_dataset_free(struct spoor_attr_dataset *d);
 
 /* The dataset as a report of one sheet, a row per call (nulls where a value
  * is unknown), for spoor_report_write in CSV or JSON lines. Its rows are read
  * from d while it is written: d must outlive it. */
-struct spoor_report *spoor_attr_dataset_report(const struct spoor_attr_dataset *d);
+SPOOR_API struct spoor_report *spoor_attr_dataset_report(const struct spoor_attr_dataset *d);
 
 #endif

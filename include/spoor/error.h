@@ -6,6 +6,12 @@
 
 #include <stddef.h>
 
+/* Marks the library's API: libspoor is built with -fvisibility=hidden, so
+ * libspoor.so exports a function or datum only when its declaration in
+ * include/spoor/ carries this (checked by scripts/check_exports.py). Every
+ * public header includes this one. */
+#define SPOOR_API __attribute__((visibility("default")))
+
 enum spoor_status {
     SPOOR_OK = 0,
     SPOOR_EIO = 1,      /* cannot open/read/write a file */
@@ -21,17 +27,17 @@ struct spoor_error {
 };
 
 /* Sets err (if not NULL) and returns code, so callers can `return spoor_fail(...)`. */
-int spoor_fail(struct spoor_error *err, int code, const char *fmt, ...)
+SPOOR_API int spoor_fail(struct spoor_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-void spoor_error_clear(struct spoor_error *err);
+SPOOR_API void spoor_error_clear(struct spoor_error *err);
 
 /* Aborts on allocation failure: out-of-memory is not a recoverable input error. */
-void *spoor_xmalloc(size_t n);
-void *spoor_xcalloc(size_t n, size_t size);
-void *spoor_xrealloc(void *p, size_t n);
-char *spoor_xstrdup(const char *s);
+SPOOR_API void *spoor_xmalloc(size_t n);
+SPOOR_API void *spoor_xcalloc(size_t n, size_t size);
+SPOOR_API void *spoor_xrealloc(void *p, size_t n);
+SPOOR_API char *spoor_xstrdup(const char *s);
 /* The first len bytes of s as a NUL-terminated copy. */
-char *spoor_xstrndup(const char *s, size_t len);
+SPOOR_API char *spoor_xstrndup(const char *s, size_t len);
 
 #endif

@@ -34,12 +34,12 @@ struct spoor_expr;
 
 /* Parses and checks text. Errors are one line naming the 1-based position,
  * e.g. "expected ')' at position 14". */
-int spoor_expr_compile(const char *text, struct spoor_expr **out, struct spoor_error *err);
-void spoor_expr_free(struct spoor_expr *e);
+SPOOR_API int spoor_expr_compile(const char *text, struct spoor_expr **out, struct spoor_error *err);
+SPOOR_API void spoor_expr_free(struct spoor_expr *e);
 
 /* True when the expression reads file, host or line: those are only right in
  * input order (the loader's reduce, with a resolver), not on workers. */
-bool spoor_expr_needs_order(const struct spoor_expr *e);
+SPOOR_API bool spoor_expr_needs_order(const struct spoor_expr *e);
 
 /* The columns the expression names, in order of first appearance. */
 struct spoor_expr_ref {
@@ -49,21 +49,21 @@ struct spoor_expr_ref {
     const char *key;        /* args key for SPOOR_FIELD_ARG */
     size_t key_len;
 };
-size_t spoor_expr_refs(const struct spoor_expr *e, const struct spoor_expr_ref **refs);
+SPOOR_API size_t spoor_expr_refs(const struct spoor_expr *e, const struct spoor_expr_ref **refs);
 
 /* Per-thread evaluation state. */
 struct spoor_expr_ctx;
 
-struct spoor_expr_ctx *spoor_expr_ctx_new(const struct spoor_expr *e);
-void spoor_expr_ctx_free(struct spoor_expr_ctx *c);
+SPOOR_API struct spoor_expr_ctx *spoor_expr_ctx_new(const struct spoor_expr *e);
+SPOOR_API void spoor_expr_ctx_free(struct spoor_expr_ctx *c);
 /* Prepares c for the rows of t; res gives file and host (NULL: they are null).
  * Cheap: literals are looked up in t's string pool, caches reset. */
-void spoor_expr_bind(struct spoor_expr_ctx *c, const struct spoor_table *t, const struct spoor_resolved *res);
+SPOOR_API void spoor_expr_bind(struct spoor_expr_ctx *c, const struct spoor_table *t, const struct spoor_resolved *res);
 /* Writes the indexes of the bound table's matching rows to sel (room for
  * t->nrows) in increasing order; returns how many. */
-size_t spoor_expr_select(struct spoor_expr_ctx *c, uint32_t *sel);
+SPOOR_API size_t spoor_expr_select(struct spoor_expr_ctx *c, uint32_t *sel);
 /* Whether args column ref i was present in any table bound to c so far. */
-bool spoor_expr_ctx_found(const struct spoor_expr_ctx *c, size_t i);
+SPOOR_API bool spoor_expr_ctx_found(const struct spoor_expr_ctx *c, size_t i);
 
 /* A sink that hands another only the rows where an expression (the --where
  * language, spoor/expr.h) is true, so a streaming recipe (stats, summary)
@@ -77,12 +77,12 @@ bool spoor_expr_ctx_found(const struct spoor_expr_ctx *c, size_t i);
 struct spoor_filter_sink;
 
 /* expr and inner's context outlive the filter; threads as the load's. */
-struct spoor_filter_sink *spoor_filter_sink_new(const struct spoor_expr *expr, const struct spoor_sink *inner,
-                                                int threads);
-struct spoor_sink spoor_filter_sink(struct spoor_filter_sink *f);
+SPOOR_API struct spoor_filter_sink *spoor_filter_sink_new(const struct spoor_expr *expr, const struct spoor_sink *inner,
+                                                          int threads);
+SPOOR_API struct spoor_sink spoor_filter_sink(struct spoor_filter_sink *f);
 /* Whether args column ref i of the expression was in any batch so far. */
-bool spoor_filter_sink_found(const struct spoor_filter_sink *f, size_t i);
-void spoor_filter_sink_free(struct spoor_filter_sink *f);
+SPOOR_API bool spoor_filter_sink_found(const struct spoor_filter_sink *f, size_t i);
+SPOOR_API void spoor_filter_sink_free(struct spoor_filter_sink *f);
 
 /* The load/filter loop of the commands that write rows (events, export):
  * traces are loaded, each batch is filtered with an expression, and the
@@ -115,23 +115,23 @@ struct spoor_filter_load;
 /* expr may be NULL (every row). With explicit columns cols[0..ncols) only the
  * args they, the filter and the resolver read are parsed (opts is adjusted);
  * with cols NULL, every arg is read and file and host are resolved. */
-struct spoor_filter_load *spoor_filter_load_new(const struct spoor_expr *expr, char *const *cols, size_t ncols,
-                                                struct spoor_load_opts *opts);
-void spoor_filter_load_free(struct spoor_filter_load *f);
+SPOOR_API struct spoor_filter_load *spoor_filter_load_new(const struct spoor_expr *expr, char *const *cols,
+                                                          size_t ncols, struct spoor_load_opts *opts);
+SPOOR_API void spoor_filter_load_free(struct spoor_filter_load *f);
 
 /* Sets the consumer's prepare step (before spoor_filter_load_run). */
-void spoor_filter_load_prepare_with(struct spoor_filter_load *f, spoor_filter_load_prepare prepare);
+SPOOR_API void spoor_filter_load_prepare_with(struct spoor_filter_load *f, spoor_filter_load_prepare prepare);
 
 /* Runs the load; a consumer failure is reported as the consumer put it. */
-int spoor_filter_load_run(struct spoor_filter_load *f, const char *const *paths, size_t npaths,
-                          const struct spoor_load_opts *opts, spoor_filter_load_consume consume, void *ctx,
-                          struct spoor_load_result *result, struct spoor_error *err);
+SPOOR_API int spoor_filter_load_run(struct spoor_filter_load *f, const char *const *paths, size_t npaths,
+                                    const struct spoor_load_opts *opts, spoor_filter_load_consume consume, void *ctx,
+                                    struct spoor_load_result *result, struct spoor_error *err);
 
 /* After a run: the expression's args columns that no input had, in order of
  * first use, at most max of them. */
-size_t spoor_filter_load_unknown(const struct spoor_filter_load *f, const struct spoor_expr_ref **unknown,
-                                 size_t max);
+SPOOR_API size_t spoor_filter_load_unknown(const struct spoor_filter_load *f, const struct spoor_expr_ref **unknown,
+                                           size_t max);
 /* The args key seen in the run closest to name (a likely typo), or NULL. */
-const char *spoor_filter_load_suggest(const struct spoor_filter_load *f, const char *name);
+SPOOR_API const char *spoor_filter_load_suggest(const struct spoor_filter_load *f, const char *name);
 
 #endif

@@ -56,11 +56,11 @@ struct spoor_gen_result {
  * reader never sees half a trace) and, when opts->truth, its sidecar. Fails
  * with SPOOR_EUSAGE, before writing, when the size cannot fit in the free
  * space of path's filesystem. */
-int spoor_gen_write(const char *path, const struct spoor_gen_opts *opts,
-                    struct spoor_gen_result *result, struct spoor_error *err);
+SPOOR_API int spoor_gen_write(const char *path, const struct spoor_gen_opts *opts,
+                              struct spoor_gen_result *result, struct spoor_error *err);
 
 /* The sidecar path for a trace: PATH.truth.json. */
-void spoor_gen_truth_path(const char *trace, char *out, size_t cap);
+SPOOR_API void spoor_gen_truth_path(const char *trace, char *out, size_t cap);
 
 /* `spoor gen --kind cascade`: a synthetic log of the cascade scheduler with
  * known answers for `spoor lifecycle`, in the scheduler's record shapes
@@ -95,11 +95,11 @@ struct spoor_gen_cascade_result {
     uint64_t bytes;
 };
 
-int spoor_gen_cascade_write(const char *path, const struct spoor_gen_cascade_opts *opts,
-                            struct spoor_gen_cascade_result *result, struct spoor_error *err);
+SPOOR_API int spoor_gen_cascade_write(const char *path, const struct spoor_gen_cascade_opts *opts,
+                                      struct spoor_gen_cascade_result *result, struct spoor_error *err);
 
 /* The truth sidecar of one preset: PATH.truth-tasks.csv or PATH.truth-transmits.csv. */
-void spoor_gen_cascade_truth_path(const char *path, bool transmits, char *out, size_t cap);
+SPOOR_API void spoor_gen_cascade_truth_path(const char *path, bool transmits, char *out, size_t cap);
 
 /* `spoor gen --kind metrics`: a synthetic node-metric table (the input of
  * `spoor series`) with a ground-truth sidecar.
@@ -136,10 +136,10 @@ struct spoor_gen_metrics_result {
     uint64_t rows, bad_lines, bytes, disk_bytes;
 };
 
-int spoor_gen_metrics_write(const char *path, const struct spoor_gen_metrics_opts *opts,
-                            struct spoor_gen_metrics_result *result, struct spoor_error *err);
+SPOOR_API int spoor_gen_metrics_write(const char *path, const struct spoor_gen_metrics_opts *opts,
+                                      struct spoor_gen_metrics_result *result, struct spoor_error *err);
 
 /* Parses "iso", "iso-offset", "s", "ms", "us", "ns". */
-bool spoor_gen_time_parse(const char *s, enum spoor_gen_time *out);
+SPOOR_API bool spoor_gen_time_parse(const char *s, enum spoor_gen_time *out);
 
 #endif

@@ -41,11 +41,11 @@ struct spoor_span {
 
 /* Replaces s[0..n) by its union: disjoint spans in increasing order, empty
  * ones dropped, overlapping or touching ones merged. Returns the new count. */
-size_t spoor_spans_union(struct spoor_span *s, size_t n);
+SPOOR_API size_t spoor_spans_union(struct spoor_span *s, size_t n);
 /* Total length of a union. */
-int64_t spoor_spans_length(const struct spoor_span *s, size_t n);
+SPOOR_API int64_t spoor_spans_length(const struct spoor_span *s, size_t n);
 /* Length of a union's part inside [lo, hi). O(log n + spans inside). */
-int64_t spoor_spans_covered(const struct spoor_span *s, size_t n, int64_t lo, int64_t hi);
+SPOOR_API int64_t spoor_spans_covered(const struct spoor_span *s, size_t n, int64_t lo, int64_t hi);
 
 /* ---- grouping ---- */
 
@@ -70,9 +70,9 @@ struct spoor_nesting {
 
 /* Rebuilds the call stacks of rows[0..n) of t (rows NULL: every row), grouped
  * by key. threads: 0 or 1 = the calling thread only. */
-int spoor_nesting_build(const struct spoor_table *t, const uint32_t *rows, size_t n, enum spoor_iv_key key,
-                        int threads, struct spoor_nesting *out, struct spoor_error *err);
-void spoor_nesting_free(struct spoor_nesting *n);
+SPOOR_API int spoor_nesting_build(const struct spoor_table *t, const uint32_t *rows, size_t n, enum spoor_iv_key key,
+                                  int threads, struct spoor_nesting *out, struct spoor_error *err);
+SPOOR_API void spoor_nesting_free(struct spoor_nesting *n);
 
 /* ---- attribution: calls x events ---- */
 
@@ -120,9 +120,9 @@ struct spoor_attribution {
 
 /* Attributes each of calls[0..ncalls) to events[0..nevents) (rows of t; NULL:
  * every row). Same answer for any number of threads. */
-int spoor_attribute(const struct spoor_table *t, const uint32_t *calls, size_t ncalls, const uint32_t *events,
-                    size_t nevents, const struct spoor_attr_opts *opts, struct spoor_attribution *out,
-                    struct spoor_error *err);
-void spoor_attribution_free(struct spoor_attribution *a);
+SPOOR_API int spoor_attribute(const struct spoor_table *t, const uint32_t *calls, size_t ncalls, const uint32_t *events,
+                              size_t nevents, const struct spoor_attr_opts *opts, struct spoor_attribution *out,
+                              struct spoor_error *err);
+SPOOR_API void spoor_attribution_free(struct spoor_attribution *a);
 
 #endif

@@ -60,26 +60,26 @@ struct spoor_lc_spec {
 /* The two presets for the cascade scheduler's log ("cascade-tasks",
  * "cascade-transmits"); SPOOR_EUSAGE for another name. Fields: task (or
  * dataset), action, at, worker, host, mode; groups: worker, mode. */
-int spoor_lc_spec_preset(struct spoor_lc_spec *s, const char *name, struct spoor_error *err);
+SPOOR_API int spoor_lc_spec_preset(struct spoor_lc_spec *s, const char *name, struct spoor_error *err);
 /* Adds what one option says: "A,B,C" stages, "NAME=B-A" delay, "MISSING=SOURCE"
  * fill, "FIELD=VALUE" fill condition, a --by field. Stages must be set before
  * delays and fills name them. */
-int spoor_lc_spec_stages(struct spoor_lc_spec *s, const char *list, struct spoor_error *err);
-int spoor_lc_spec_delay(struct spoor_lc_spec *s, const char *def, struct spoor_error *err);
-int spoor_lc_spec_fill(struct spoor_lc_spec *s, const char *def, struct spoor_error *err);
-int spoor_lc_spec_fill_if(struct spoor_lc_spec *s, const char *def, struct spoor_error *err);
-int spoor_lc_spec_by(struct spoor_lc_spec *s, const char *field, struct spoor_error *err);
+SPOOR_API int spoor_lc_spec_stages(struct spoor_lc_spec *s, const char *list, struct spoor_error *err);
+SPOOR_API int spoor_lc_spec_delay(struct spoor_lc_spec *s, const char *def, struct spoor_error *err);
+SPOOR_API int spoor_lc_spec_fill(struct spoor_lc_spec *s, const char *def, struct spoor_error *err);
+SPOOR_API int spoor_lc_spec_fill_if(struct spoor_lc_spec *s, const char *def, struct spoor_error *err);
+SPOOR_API int spoor_lc_spec_by(struct spoor_lc_spec *s, const char *field, struct spoor_error *err);
 /* Ranks the slowest entities by this delay (default: "total" if defined, else
  * the first delay). */
-int spoor_lc_spec_top_by(struct spoor_lc_spec *s, const char *name, struct spoor_error *err);
+SPOOR_API int spoor_lc_spec_top_by(struct spoor_lc_spec *s, const char *name, struct spoor_error *err);
 /* Checks the spec is complete (stages and delays given) and settles defaults. */
-int spoor_lc_spec_finish(struct spoor_lc_spec *s, struct spoor_error *err);
-void spoor_lc_spec_free(struct spoor_lc_spec *s);
+SPOOR_API int spoor_lc_spec_finish(struct spoor_lc_spec *s, struct spoor_error *err);
+SPOOR_API void spoor_lc_spec_free(struct spoor_lc_spec *s);
 /* The fields the pivot reads beyond entity, stage and time, its attributes:
  * load them with SPOOR_ARGS_LISTED. Returns how many (at most
  * SPOOR_LC_MAX_FIELDS): the --by fields, then the fill field, the worker
  * and host fields when not among them. */
-size_t spoor_lc_spec_fields(const struct spoor_lc_spec *s, const char **out);
+SPOOR_API size_t spoor_lc_spec_fields(const struct spoor_lc_spec *s, const char **out);
 
 struct spoor_lc_pivot;
 
@@ -89,13 +89,13 @@ struct spoor_lc_pivot;
  * names it). The loaded table's name column is the entity (with the worker
  * for entity_worker), cat the stage, ts the time. The spec must outlive the
  * pivot. */
-struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const struct spoor_lc_spec *s, const char *const *attrs,
-                                            size_t nattrs);
-struct spoor_sink spoor_lc_pivot_sink(struct spoor_lc_pivot *p);
+SPOOR_API struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const struct spoor_lc_spec *s,
+                                                      const char *const *attrs, size_t nattrs);
+SPOOR_API struct spoor_sink spoor_lc_pivot_sink(struct spoor_lc_pivot *p);
 /* Merges the workers' entities into one set, merged ids 1..n (call once,
  * after loading). */
-void spoor_lc_pivot_merge(struct spoor_lc_pivot *p);
-void spoor_lc_pivot_free(struct spoor_lc_pivot *p);
+SPOOR_API void spoor_lc_pivot_merge(struct spoor_lc_pivot *p);
+SPOOR_API void spoor_lc_pivot_free(struct spoor_lc_pivot *p);
 
 struct spoor_lc_counts {
     uint64_t records;       /* rows read */
@@ -105,20 +105,20 @@ struct spoor_lc_counts {
 };
 
 /* How many threads loaded the log (the fold uses as many). */
-int spoor_lc_pivot_threads(const struct spoor_lc_pivot *p);
+SPOOR_API int spoor_lc_pivot_threads(const struct spoor_lc_pivot *p);
 /* After merging: entities are 1..n (id order is not meaningful). */
-size_t spoor_lc_pivot_entities(const struct spoor_lc_pivot *p);
-const char *spoor_lc_pivot_name(const struct spoor_lc_pivot *p, size_t id);
+SPOOR_API size_t spoor_lc_pivot_entities(const struct spoor_lc_pivot *p);
+SPOOR_API const char *spoor_lc_pivot_name(const struct spoor_lc_pivot *p, size_t id);
 /* Entity id of a name, or 0. */
-size_t spoor_lc_pivot_find(const struct spoor_lc_pivot *p, const char *name, size_t len);
+SPOOR_API size_t spoor_lc_pivot_find(const struct spoor_lc_pivot *p, const char *name, size_t len);
 /* First time of each stage (SPOOR_NULL when unseen) and how often it was seen. */
-const int64_t *spoor_lc_pivot_times(const struct spoor_lc_pivot *p, size_t id);
-const uint32_t *spoor_lc_pivot_seen(const struct spoor_lc_pivot *p, size_t id);
+SPOOR_API const int64_t *spoor_lc_pivot_times(const struct spoor_lc_pivot *p, size_t id);
+SPOOR_API const uint32_t *spoor_lc_pivot_seen(const struct spoor_lc_pivot *p, size_t id);
 /* An attribute's value ("" when never seen), and its id among the pivot's
  * values (0 when never seen; equal ids, equal values). */
-const char *spoor_lc_pivot_attr(const struct spoor_lc_pivot *p, size_t id, size_t attr);
-uint32_t spoor_lc_pivot_attr_id(const struct spoor_lc_pivot *p, size_t id, size_t attr);
-struct spoor_lc_counts spoor_lc_pivot_counts(const struct spoor_lc_pivot *p);
+SPOOR_API const char *spoor_lc_pivot_attr(const struct spoor_lc_pivot *p, size_t id, size_t attr);
+SPOOR_API uint32_t spoor_lc_pivot_attr_id(const struct spoor_lc_pivot *p, size_t id, size_t attr);
+SPOOR_API struct spoor_lc_counts spoor_lc_pivot_counts(const struct spoor_lc_pivot *p);
 
 /* `spoor lifecycle`: per-entity delays between the stages of an event log.
  *
@@ -178,14 +178,14 @@ struct spoor_lc_result {
 
 /* Folds a merged pivot (and, for --compare, the other log's merged pivot, or
  * NULL) into the result. */
-void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot *p,
-                      const struct spoor_lc_pivot *other, struct spoor_lc_result *out);
-void spoor_lc_result_free(struct spoor_lc_result *r);
+SPOOR_API void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot *p,
+                                const struct spoor_lc_pivot *other, struct spoor_lc_result *out);
+SPOOR_API void spoor_lc_result_free(struct spoor_lc_result *r);
 
 /* The kind of an entity name (its length up to the first '(' or ':'). */
-size_t spoor_lc_kind_len(const char *name, size_t len);
+SPOOR_API size_t spoor_lc_kind_len(const char *name, size_t len);
 /* The relative difference (b - a) / a, or NaN when a is 0. */
-double spoor_lc_relative(int64_t a, int64_t b);
+SPOOR_API double spoor_lc_relative(int64_t a, int64_t b);
 
 /* A `spoor lifecycle` result as a report: a table's lines and tables, JSON's
  * members, and CSV's long form (section,by,key,delay,count,sum_ns,mean_ns,
@@ -197,7 +197,7 @@ struct spoor_lc_input {
 };
 
 /* The report of r; it points into s and r, which must outlive it. */
-struct spoor_report *spoor_lc_report(const struct spoor_lc_spec *s, const struct spoor_lc_result *r,
-                                     const struct spoor_lc_input *in);
+SPOOR_API struct spoor_report *spoor_lc_report(const struct spoor_lc_spec *s, const struct spoor_lc_result *r,
+                                               const struct spoor_lc_input *in);
 
 #endif

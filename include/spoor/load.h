@@ -77,7 +77,7 @@ struct spoor_chunk {
     int map_guard;
 };
 
-void spoor_chunk_release(struct spoor_chunk *chunk);
+SPOOR_API void spoor_chunk_release(struct spoor_chunk *chunk);
 
 /* Opens a file, or standard input for "-", and detects the kind from magic
  * bytes. Errors name the file: missing, a directory or device, unreadable, a
@@ -86,23 +86,23 @@ void spoor_chunk_release(struct spoor_chunk *chunk);
  * bytes appended later are not read, and a file that shrinks is an error
  * ("shrank from N to M bytes while being read") from the cursor reading it.
  * A stream (standard input, a FIFO) has one part, no index, and one cursor. */
-int spoor_input_open(const char *path, const struct spoor_input_opts *opts,
-                     struct spoor_input **out, struct spoor_error *err);
-void spoor_input_close(struct spoor_input *in);
+SPOOR_API int spoor_input_open(const char *path, const struct spoor_input_opts *opts,
+                               struct spoor_input **out, struct spoor_error *err);
+SPOOR_API void spoor_input_close(struct spoor_input *in);
 /* True when path names a stream: "-", or a FIFO (checked without opening it). */
-bool spoor_input_is_stream(const char *path);
+SPOOR_API bool spoor_input_is_stream(const char *path);
 
-enum spoor_input_kind spoor_input_kind(const struct spoor_input *in);
+SPOOR_API enum spoor_input_kind spoor_input_kind(const struct spoor_input *in);
 /* Bytes on disk; for a stream, the bytes read from it so far. */
-uint64_t spoor_input_size(const struct spoor_input *in);
+SPOOR_API uint64_t spoor_input_size(const struct spoor_input *in);
 
 /* Splits the input into parts for up to nthreads readers; returns the count.
  * One part means the input must be read sequentially. */
-size_t spoor_input_plan(struct spoor_input *in, int nthreads);
+SPOOR_API size_t spoor_input_plan(struct spoor_input *in, int nthreads);
 
 /* Fills chunk with the next lines of the part. Returns 1 when a chunk was
  * filled, 0 at the end of the part, negative with err set on a hard error. */
-int spoor_cursor_next(struct spoor_cursor *c, struct spoor_chunk *chunk, struct spoor_error *err);
+SPOOR_API int spoor_cursor_next(struct spoor_cursor *c, struct spoor_chunk *chunk, struct spoor_error *err);
 /* After the end: a one-line report of a damaged input (truncated or corrupt
  * gzip: "truncated at byte N"), or NULL when the input ended cleanly.
  *
@@ -111,18 +111,18 @@ int spoor_cursor_next(struct spoor_cursor *c, struct spoor_chunk *chunk, struct 
  * a member that fails are dropped and reported in the next chunk's `dropped`,
  * and reading goes on at the next member. Damage found in a larger member
  * after some of its lines went out is a hard error. */
-const char *spoor_cursor_warning(const struct spoor_cursor *c);
-void spoor_cursor_close(struct spoor_cursor *c);
+SPOOR_API const char *spoor_cursor_warning(const struct spoor_cursor *c);
+SPOOR_API void spoor_cursor_close(struct spoor_cursor *c);
 
 /* Positions a cursor at or before 1-based line `line` (for `spoor cat`): the
  * returned cursor's first chunk starts at line *first_line <= line. */
-int spoor_cursor_open_at_line(struct spoor_input *in, uint64_t line, struct spoor_cursor **out,
-                              uint64_t *first_line, struct spoor_error *err);
+SPOOR_API int spoor_cursor_open_at_line(struct spoor_input *in, uint64_t line, struct spoor_cursor **out,
+                                        uint64_t *first_line, struct spoor_error *err);
 
 /* Builds (or rebuilds) the index explicitly: `spoor index`. */
-int spoor_input_build_index(struct spoor_input *in, struct spoor_error *err);
+SPOOR_API int spoor_input_build_index(struct spoor_input *in, struct spoor_error *err);
 /* The sidecar path for a trace. */
-void spoor_index_path(const char *trace, char *out, size_t cap);
+SPOOR_API void spoor_index_path(const char *trace, char *out, size_t cap);
 
 /* The snapshot sidecar (TRACE.spoor-snap): one input's whole event table,
  * written after it was loaded whole, so later loads map it instead of parsing
@@ -131,7 +131,7 @@ void spoor_index_path(const char *trace, char *out, size_t cap);
  * are checked. */
 /* The sidecar path of a trace: TRACE.spoor-snap, or with cache_dir a name in
  * it made from a hash of the trace's absolute path. */
-void spoor_snapshot_path(const char *trace, const char *cache_dir, char *out, size_t cap);
+SPOOR_API void spoor_snapshot_path(const char *trace, const char *cache_dir, char *out, size_t cap);
 
 /* The fixed columns, in file order: bits of spoor_snapshot_need.fixed. */
 enum spoor_snapshot_fixed {
@@ -157,11 +157,11 @@ struct spoor_snapshot_need {
  * whole lines, possibly on several threads at once, each into its own table. */
 enum spoor_unit { SPOOR_UNIT_AUTO = 0, SPOOR_UNIT_NS, SPOOR_UNIT_US, SPOOR_UNIT_MS, SPOOR_UNIT_S };
 
-const char *spoor_unit_name(enum spoor_unit u);
+SPOOR_API const char *spoor_unit_name(enum spoor_unit u);
 /* Parses "ns", "us", "ms", "s"; returns SPOOR_UNIT_AUTO for anything else. */
-enum spoor_unit spoor_unit_parse(const char *s);
+SPOOR_API enum spoor_unit spoor_unit_parse(const char *s);
 /* Nanoseconds per unit. */
-int64_t spoor_unit_ns(enum spoor_unit u);
+SPOOR_API int64_t spoor_unit_ns(enum spoor_unit u);
 
 enum spoor_args_mode {
     SPOOR_ARGS_ALL,     /* every arg becomes a column */
@@ -224,17 +224,17 @@ struct spoor_skips {
     size_t nsamples;
 };
 
-void spoor_skips_add(struct spoor_skips *s, uint64_t line, const char *reason, const char *detail,
-                     size_t detail_len);
+SPOOR_API void spoor_skips_add(struct spoor_skips *s, uint64_t line, const char *reason, const char *detail,
+                               size_t detail_len);
 /* n lines from `line` on skipped for one reason: counted n times, sampled once. */
-void spoor_skips_add_lines(struct spoor_skips *s, uint64_t line, uint64_t n, const char *reason,
-                           const char *detail, size_t detail_len);
+SPOOR_API void spoor_skips_add_lines(struct spoor_skips *s, uint64_t line, uint64_t n, const char *reason,
+                                     const char *detail, size_t detail_len);
 /* Adds b's counts and samples to a (samples with line offset added). */
-void spoor_skips_merge(struct spoor_skips *a, const struct spoor_skips *b, uint64_t line_offset);
+SPOOR_API void spoor_skips_merge(struct spoor_skips *a, const struct spoor_skips *b, uint64_t line_offset);
 /* Where a skipped record is, for messages: "FILE:LINE", or in a JSON events
  * document (where `line` counts events) "FILE: event N (byte B)". */
-void spoor_skip_where(char *buf, size_t cap, const char *path, enum spoor_records records, uint64_t line,
-                      uint64_t byte);
+SPOOR_API void spoor_skip_where(char *buf, size_t cap, const char *path, enum spoor_records records, uint64_t line,
+                                uint64_t byte);
 
 /* One chunk's parse job. */
 struct spoor_parse_job {
@@ -264,16 +264,16 @@ struct spoor_format {
     void (*release)(struct spoor_dialect *d);
 };
 
-extern const struct spoor_format spoor_format_pfw;
-extern const struct spoor_format spoor_format_jsonl;
-extern const struct spoor_format spoor_format_csv;
+SPOOR_API extern const struct spoor_format spoor_format_pfw;
+SPOOR_API extern const struct spoor_format spoor_format_jsonl;
+SPOOR_API extern const struct spoor_format spoor_format_csv;
 /* Python logging lines `asctime:LEVEL:name:pid:k=v;k=v;...` (docs/formats.md). */
-extern const struct spoor_format spoor_format_pylog;
+SPOOR_API extern const struct spoor_format spoor_format_pylog;
 
 /* Picks the format (opts->format or by sniffing) and detects the dialect. */
-int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
-                 struct spoor_dialect *d, struct spoor_error *err);
-void spoor_dialect_release(struct spoor_dialect *d);
+SPOOR_API int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
+                           struct spoor_dialect *d, struct spoor_error *err);
+SPOOR_API void spoor_dialect_release(struct spoor_dialect *d);
 
 /* The loader: runs the chunks of one or more inputs through their reader on a
  * pool of threads and hands the parsed batches to a sink.
@@ -307,7 +307,7 @@ struct spoor_load_opts {
 /* A directory and its missing parents, as `mkdir -p` makes them (a cache
  * directory): SPOOR_OK when path is a directory (made now or before); else err
  * names the part that could not be made and why. */
-int spoor_mkdirs(const char *path, struct spoor_error *err);
+SPOOR_API int spoor_mkdirs(const char *path, struct spoor_error *err);
 
 /* What happened to one input. */
 struct spoor_input_report {
@@ -339,21 +339,21 @@ struct spoor_load_result {
 
 /* The number of worker threads spoor_load will use (opts->threads, or the
  * number of cores when 0); sinks size their per-thread state by it. */
-int spoor_load_threads(const struct spoor_load_opts *opts);
+SPOOR_API int spoor_load_threads(const struct spoor_load_opts *opts);
 
 /* Loads every path. Stops at the first hard error (missing file, --strict skip,
  * sink error) with err set; otherwise returns 0 and fills result. */
-int spoor_load(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
-               const struct spoor_sink *sink, struct spoor_load_result *result,
-               struct spoor_error *err);
-void spoor_load_result_free(struct spoor_load_result *r);
+SPOOR_API int spoor_load(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
+                         const struct spoor_sink *sink, struct spoor_load_result *result,
+                         struct spoor_error *err);
+SPOOR_API void spoor_load_result_free(struct spoor_load_result *r);
 
 /* Loads everything into one table (args as opts say). With one input served
  * from its snapshot, the table is a read-only view of the mapped snapshot
  * (t->borrowed; spoor_table_free unmaps it); an input it parses gets its
  * snapshot written when args is SPOOR_ARGS_ALL. */
-int spoor_load_table(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
-                     struct spoor_table **out, struct spoor_load_result *result,
-                     struct spoor_error *err);
+SPOOR_API int spoor_load_table(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
+                               struct spoor_table **out, struct spoor_load_result *result,
+                               struct spoor_error *err);
 
 #endif

@@ -148,13 +148,13 @@ struct spoor_dataset {
  * columns that look like group ids are listed in ds->group_like.
  * Rows lacking a value are skipped and counted; with load->read.strict the
  * first one is an error. result (may be NULL) receives the reader's report. */
-int spoor_dataset_load(const char *path, const struct spoor_dataset_spec *spec,
-                       const struct spoor_load_opts *load, struct spoor_dataset **out,
-                       struct spoor_load_result *result, struct spoor_error *err);
-void spoor_dataset_free(struct spoor_dataset *ds);
+SPOOR_API int spoor_dataset_load(const char *path, const struct spoor_dataset_spec *spec,
+                                 const struct spoor_load_opts *load, struct spoor_dataset **out,
+                                 struct spoor_load_result *result, struct spoor_error *err);
+SPOOR_API void spoor_dataset_free(struct spoor_dataset *ds);
 
 /* Index of the feature named name, or -1. */
-long spoor_dataset_feature(const struct spoor_dataset *ds, const char *name);
+SPOOR_API long spoor_dataset_feature(const struct spoor_dataset *ds, const char *name);
 
 /* ---- splits: lists of row indexes into a dataset ---- */
 
@@ -173,28 +173,28 @@ struct spoor_folds {
  * test (the honest split when rows of a group are correlated); otherwise rows
  * are drawn per class (stratified) when the label is a class, else at random.
  * Deterministic for a seed. Fails when a side would be empty. */
-int spoor_split_holdout(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, double test_frac,
-                        uint64_t seed, struct spoor_split *out, struct spoor_error *err);
+SPOOR_API int spoor_split_holdout(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, double test_frac,
+                                  uint64_t seed, struct spoor_split *out, struct spoor_error *err);
 /* The same without groups: stratified (classes) or random rows, even when ds
  * has a group column (to reproduce a row-level split on purpose). */
-int spoor_split_rows(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, double test_frac,
-                     uint64_t seed, struct spoor_split *out, struct spoor_error *err);
+SPOOR_API int spoor_split_rows(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, double test_frac,
+                               uint64_t seed, struct spoor_split *out, struct spoor_error *err);
 
 /* k folds over rows: whole groups per fold when ds has groups, else stratified
  * (classes) or random rows. k must be 2..number of rows (or groups). */
-int spoor_folds_kfold(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, size_t k,
-                      uint64_t seed, struct spoor_folds *out, struct spoor_error *err);
+SPOOR_API int spoor_folds_kfold(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, size_t k,
+                                uint64_t seed, struct spoor_folds *out, struct spoor_error *err);
 /* One fold per group, holding that group out (leave-one-group-out). Needs a
  * group column with at least two groups among rows. */
-int spoor_folds_logo(const struct spoor_dataset *ds, const size_t *rows, size_t nrows, struct spoor_folds *out,
-                     struct spoor_error *err);
+SPOOR_API int spoor_folds_logo(const struct spoor_dataset *ds, const size_t *rows, size_t nrows,
+                               struct spoor_folds *out, struct spoor_error *err);
 
 /* The first class (label_is_class) with rows among `rows` but none in
  * s->test, or -1 when the test part has every class. */
-long spoor_split_missing_class(const struct spoor_dataset *ds, const struct spoor_split *s);
+SPOOR_API long spoor_split_missing_class(const struct spoor_dataset *ds, const struct spoor_split *s);
 
-void spoor_split_free(struct spoor_split *s);
-void spoor_folds_free(struct spoor_folds *f);
+SPOOR_API void spoor_split_free(struct spoor_split *s);
+SPOOR_API void spoor_folds_free(struct spoor_folds *f);
 
 /* ---- the standard scaler, fitted on training rows only ---- */
 
@@ -213,8 +213,9 @@ struct spoor_metrics {
 };
 
 /* Fills m from n (true, predicted) pairs over k classes. */
-void spoor_metrics_compute(struct spoor_metrics *m, size_t k, const uint32_t *truth, const uint32_t *pred, size_t n);
-void spoor_metrics_free(struct spoor_metrics *m);
+SPOOR_API void spoor_metrics_compute(struct spoor_metrics *m, size_t k, const uint32_t *truth, const uint32_t *pred,
+                                     size_t n);
+SPOOR_API void spoor_metrics_free(struct spoor_metrics *m);
 
 /* A trained classifier, whatever its kind, with everything needed to apply it
  * to new rows: the feature names in order, the scaler fitted on the training
@@ -223,9 +224,9 @@ void spoor_metrics_free(struct spoor_metrics *m);
  * exported as a C header (export_header.h). */
 enum spoor_model_kind { SPOOR_MODEL_MLP, SPOOR_MODEL_LOGISTIC, SPOOR_MODEL_RULE, SPOOR_MODEL_TREES };
 
-const char *spoor_model_kind_name(enum spoor_model_kind k);
+SPOOR_API const char *spoor_model_kind_name(enum spoor_model_kind k);
 /* Parses "mlp", "logistic", "rule", "trees"; -1 for anything else. */
-int spoor_model_kind_parse(const char *s);
+SPOOR_API int spoor_model_kind_parse(const char *s);
 
 /* One fully connected layer: out = w * in + b, w is out x in, row-major. */
 struct spoor_dense {
@@ -262,7 +263,7 @@ struct spoor_train_opts {
 /* mlp:32,16, dropout 0.2, Adam lr 1e-3, batch 128, 60 epochs, patience 8,
  * validation 0.15, seed 1; trees 100 rounds of depth 4, eta 0.3; logistic
  * l2 1e-4, at most 10000 iterations. */
-void spoor_train_opts_default(struct spoor_train_opts *o);
+SPOOR_API void spoor_train_opts_default(struct spoor_train_opts *o);
 
 /* What training saw, for the model file and the report. */
 struct spoor_train_log {
@@ -293,27 +294,28 @@ struct spoor_model {
 };
 
 /* A model shell for ds's features and classes (names copied). */
-struct spoor_model *spoor_model_new(enum spoor_model_kind kind, const struct spoor_dataset *ds);
-void spoor_model_free(struct spoor_model *m);
+SPOOR_API struct spoor_model *spoor_model_new(enum spoor_model_kind kind, const struct spoor_dataset *ds);
+SPOOR_API void spoor_model_free(struct spoor_model *m);
 
 /* Class scores of one raw row (nfeat values) into scores (nclasses values):
  * probabilities for MLP, logistic and trees, one-hot for a rule. Returns the
  * predicted class (the first highest score). */
-uint32_t spoor_model_predict(const struct spoor_model *m, const double *row, double *scores);
+SPOOR_API uint32_t spoor_model_predict(const struct spoor_model *m, const double *row, double *scores);
 
 /* The validation part the MLP trainer carves from training rows for early
  * stopping (whole groups when ds has them): out->train keeps the
  * rest. An empty validation part when opts->val_frac is 0. */
-int spoor_model_val_split(const struct spoor_dataset *ds, const size_t *rows, size_t nrows,
-                          const struct spoor_train_opts *opts, struct spoor_split *out, struct spoor_error *err);
+SPOOR_API int spoor_model_val_split(const struct spoor_dataset *ds, const size_t *rows, size_t nrows,
+                                    const struct spoor_train_opts *opts, struct spoor_split *out,
+                                    struct spoor_error *err);
 
 /* Trains a model of opts->kind on ds's rows (indexes). */
-int spoor_model_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows,
-                      const struct spoor_train_opts *opts, struct spoor_model **out, struct spoor_error *err);
+SPOOR_API int spoor_model_train(const struct spoor_dataset *ds, const size_t *rows, size_t nrows,
+                                const struct spoor_train_opts *opts, struct spoor_model **out, struct spoor_error *err);
 
 /* Sets the action table from "name:class=value,class=value,..." (every class
  * must get a value). */
-int spoor_model_set_actions(struct spoor_model *m, const char *spec, struct spoor_error *err);
+SPOOR_API int spoor_model_set_actions(struct spoor_model *m, const char *spec, struct spoor_error *err);
 
 /* spoor's model file: versioned, human-readable JSON holding everything to
  * apply a model (features, scaler, classes, weights, rule or trees, action
@@ -322,16 +324,16 @@ int spoor_model_set_actions(struct spoor_model *m, const char *spec, struct spoo
 #define SPOOR_MODEL_FORMAT "spoor-model"
 #define SPOOR_MODEL_VERSION 1
 
-void spoor_model_write_json(const struct spoor_model *m, FILE *out);
+SPOOR_API void spoor_model_write_json(const struct spoor_model *m, FILE *out);
 /* Writes path whole or not at all. */
-int spoor_model_save(const struct spoor_model *m, const char *path, struct spoor_error *err);
+SPOOR_API int spoor_model_save(const struct spoor_model *m, const char *path, struct spoor_error *err);
 
 /* Parses and checks a model (untrusted input: every size, index and number is
  * verified, so a model read without error is safe to evaluate). name (the
  * file) starts every error message. */
-int spoor_model_parse(const char *text, size_t len, const char *name, struct spoor_model **out,
-                      struct spoor_error *err);
-int spoor_model_load(const char *path, struct spoor_model **out, struct spoor_error *err);
+SPOOR_API int spoor_model_parse(const char *text, size_t len, const char *name, struct spoor_model **out,
+                                struct spoor_error *err);
+SPOOR_API int spoor_model_load(const char *path, struct spoor_model **out, struct spoor_error *err);
 
 /* Honest evaluation: a method (a model kind, or a baseline: the majority class
  * or k-NN) is fitted on the training rows of each split and predicts only its
@@ -340,8 +342,8 @@ int spoor_model_load(const char *path, struct spoor_model **out, struct spoor_er
 
 /* Fits method on s->train (model settings from opts, kind ignored) and
  * predicts s->test into pred (s->ntest classes). */
-int spoor_fit_predict(const struct spoor_dataset *ds, const struct spoor_split *s, const char *method,
-                      const struct spoor_train_opts *opts, uint32_t *pred, struct spoor_error *err);
+SPOOR_API int spoor_fit_predict(const struct spoor_dataset *ds, const struct spoor_split *s, const char *method,
+                                const struct spoor_train_opts *opts, uint32_t *pred, struct spoor_error *err);
 
 /* Pooled held-out predictions over folds: rows[i] was predicted pred[i]
  * (n = the sum of the folds' test rows). Arrays are allocated. */
@@ -351,11 +353,13 @@ struct spoor_pooled {
     uint32_t *pred;
 };
 
-int spoor_cross_predict(const struct spoor_dataset *ds, const struct spoor_folds *folds, const char *method,
-                        const struct spoor_train_opts *opts, struct spoor_pooled *out, struct spoor_error *err);
+SPOOR_API int spoor_cross_predict(const struct spoor_dataset *ds, const struct spoor_folds *folds, const char *method,
+                                  const struct spoor_train_opts *opts, struct spoor_pooled *out,
+                                  struct spoor_error *err);
 /* Metrics of pooled predictions against the dataset's classes. */
-void spoor_pooled_metrics(const struct spoor_dataset *ds, const struct spoor_pooled *p, struct spoor_metrics *m);
-void spoor_pooled_free(struct spoor_pooled *p);
+SPOOR_API void spoor_pooled_metrics(const struct spoor_dataset *ds, const struct spoor_pooled *p,
+                                    struct spoor_metrics *m);
+SPOOR_API void spoor_pooled_free(struct spoor_pooled *p);
 
 /* Combining feature-importance methods: each method's scores become shares
  * (non-negative, summing to 1), the consensus is their mean, and from it come
@@ -365,7 +369,7 @@ void spoor_pooled_free(struct spoor_pooled *p);
  * (`vfs_read-kernel`); with any other sep, the text before the first
  * (`kernel.vfs_read`); sep 0 tries '.' then '-'. Returns its length and sets
  * *layer, or returns 0 when the name has no layer. */
-size_t spoor_importance_layer(const char *name, char sep, const char **layer);
+SPOOR_API size_t spoor_importance_layer(const char *name, char sep, const char **layer);
 
 /* `spoor importance` over a dataset: every method on the same rows, their
  * shares, the consensus ranking and the smallest set reaching a cumulative
@@ -385,7 +389,7 @@ enum spoor_imp_method {
 
 /* Parses a comma-separated list of method names (corr,pca,lasso,trees,shap,
  * permutation, or all) into a mask; 0 when a name is unknown. */
-unsigned spoor_importance_methods(const char *list);
+SPOOR_API unsigned spoor_importance_methods(const char *list);
 
 /* The per-feature scores a report holds, in column order. */
 enum spoor_imp_score {
@@ -397,7 +401,7 @@ enum spoor_imp_score {
     SPOOR_SCORE_PERMUTATION, /* drop of held-out accuracy or R^2 when shuffled */
     SPOOR_NSCORES,
 };
-extern const char *const spoor_score_names[SPOOR_NSCORES];
+SPOOR_API extern const char *const spoor_score_names[SPOOR_NSCORES];
 
 struct spoor_importance_opts {
     unsigned methods;
@@ -410,7 +414,7 @@ struct spoor_importance_opts {
     double cumulative;   /* the share the smallest feature set must reach */
 };
 
-void spoor_importance_opts_default(struct spoor_importance_opts *o);
+SPOOR_API void spoor_importance_opts_default(struct spoor_importance_opts *o);
 
 struct spoor_importance_report {
     size_t nfeat;
@@ -427,9 +431,9 @@ struct spoor_importance_report {
     size_t ncumulative;             /* the first ncumulative of order reach opts.cumulative */
 };
 
-int spoor_importance_run(const struct spoor_dataset *ds, const struct spoor_importance_opts *o,
-                         struct spoor_importance_report *r, struct spoor_error *err);
-void spoor_importance_report_free(struct spoor_importance_report *r);
+SPOOR_API int spoor_importance_run(const struct spoor_dataset *ds, const struct spoor_importance_opts *o,
+                                   struct spoor_importance_report *r, struct spoor_error *err);
+SPOOR_API void spoor_importance_report_free(struct spoor_importance_report *r);
 
 /* A trained model as a dependency-free C header for a kernel module or any C
  * program: static tables and one predict function, the scaler folded into the
@@ -453,7 +457,7 @@ struct spoor_export_opts {
  * A fixed-point function over SPOOR_EXPORT_STACK_MAX without static buffers is
  * refused (SPOOR_EUSAGE) before anything is written. stack (may be NULL)
  * receives the figure. */
-int spoor_export_header(const struct spoor_model *m, FILE *out, const struct spoor_export_opts *o, size_t *stack,
-                        struct spoor_error *err);
+SPOOR_API int spoor_export_header(const struct spoor_model *m, FILE *out, const struct spoor_export_opts *o,
+                                  size_t *stack, struct spoor_error *err);
 
 #endif

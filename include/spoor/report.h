@@ -25,13 +25,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "spoor/error.h"
+
 /* Counts and durations as people read them, for tables and messages. */
 /* Formats n with thousands separators. */
-const char *spoor_fmt_count(char *buf, size_t cap, unsigned long long n);
+SPOOR_API const char *spoor_fmt_count(char *buf, size_t cap, unsigned long long n);
 /* Formats a duration in ns with a human unit (ns, us, ms, s). */
-const char *spoor_fmt_duration(char *buf, size_t cap, double ns);
-
-struct spoor_error;
+SPOOR_API const char *spoor_fmt_duration(char *buf, size_t cap, double ns);
 
 /* ---- formats ---- */
 
@@ -41,11 +41,11 @@ enum spoor_output_format { SPOOR_FORMAT_TABLE, SPOOR_FORMAT_CSV, SPOOR_FORMAT_JS
 
 /* The one --format parser: the format named arg among the n `allowed`;
  * false when it is none of them (the CLI names them in its error). */
-bool spoor_format_parse(const char *arg, const enum spoor_output_format *allowed, size_t n,
-                        enum spoor_output_format *format);
-const char *spoor_format_name(enum spoor_output_format f);
+SPOOR_API bool spoor_format_parse(const char *arg, const enum spoor_output_format *allowed, size_t n,
+                                  enum spoor_output_format *format);
+SPOOR_API const char *spoor_format_name(enum spoor_output_format f);
 /* What most commands offer: table (the default), json or csv. */
-extern const enum spoor_output_format spoor_report_formats[3];
+SPOOR_API extern const enum spoor_output_format spoor_report_formats[3];
 
 /* ---- cells ---- */
 
@@ -105,13 +105,14 @@ enum spoor_sheet_kind {
 struct spoor_sheet;
 struct spoor_report;
 
-struct spoor_report *spoor_report_new(const char *title);
-void spoor_report_free(struct spoor_report *r);
+SPOOR_API struct spoor_report *spoor_report_new(const char *title);
+SPOOR_API void spoor_report_free(struct spoor_report *r);
 
 /* A sheet of ncols columns appended to the report, shown in `formats`
  * (SPOOR_FORMAT_BIT of each; SPOOR_FORMATS_ALL). key names it in JSON (its
  * member) and in CSV with several sheets ("# key"). */
-struct spoor_sheet *spoor_report_rows(struct spoor_report *r, const char *key, size_t ncols, unsigned formats);
+SPOOR_API struct spoor_sheet *spoor_report_rows(struct spoor_report *r, const char *key, size_t ncols,
+                                                unsigned formats);
 /* A column as a table of them declares it; hint SPOOR_HINT_NONE there is
  * taken from the unit: a category without one, a series with one. */
 struct spoor_sheet_col {
@@ -121,8 +122,8 @@ struct spoor_sheet_col {
     enum spoor_col_hint hint;
 };
 /* A rows sheet of these n columns. */
-struct spoor_sheet *spoor_report_table(struct spoor_report *r, const char *key, unsigned formats,
-                                       const struct spoor_sheet_col *cols, size_t n);
+SPOOR_API struct spoor_sheet *spoor_report_table(struct spoor_report *r, const char *key, unsigned formats,
+                                                 const struct spoor_sheet_col *cols, size_t n);
 /* A rows sheet of nrows rows not held but made when rendered, a block at a
  * time: fill(ctx, s, row) adds the cells of one row to s (whose columns are
  * the source sheet's). For results of millions of rows (attribute's one row
@@ -130,65 +131,66 @@ struct spoor_sheet *spoor_report_table(struct spoor_report *r, const char *key, 
  * up to the renderer's threads at once, each on rows of its own. Set its columns
  * with spoor_sheet_column; the cell readers below see no rows of it. */
 typedef void spoor_sheet_fill_fn(void *ctx, struct spoor_sheet *s, size_t row);
-struct spoor_sheet *spoor_report_rows_source(struct spoor_report *r, const char *key, size_t ncols, unsigned formats,
-                                             size_t nrows, spoor_sheet_fill_fn *fill, void *ctx);
+SPOOR_API struct spoor_sheet *spoor_report_rows_source(struct spoor_report *r, const char *key, size_t ncols,
+                                                       unsigned formats, size_t nrows, spoor_sheet_fill_fn *fill,
+                                                       void *ctx);
 /* A properties sheet; key NULL: in JSON its lines are members of the report's
  * object, else one object member `key`. */
-struct spoor_sheet *spoor_report_props(struct spoor_report *r, const char *key, unsigned formats);
+SPOOR_API struct spoor_sheet *spoor_report_props(struct spoor_report *r, const char *key, unsigned formats);
 /* Sheets owned by no report, for a SPOOR_CELL_SHEET cell (which then owns
  * them): properties, rows of ncols, a list of values of a unit and digits. */
-struct spoor_sheet *spoor_sheet_props_new(void);
-struct spoor_sheet *spoor_sheet_rows_new(size_t ncols);
-struct spoor_sheet *spoor_sheet_list_new(enum spoor_cell_unit unit, int digits);
+SPOOR_API struct spoor_sheet *spoor_sheet_props_new(void);
+SPOOR_API struct spoor_sheet *spoor_sheet_rows_new(size_t ncols);
+SPOOR_API struct spoor_sheet *spoor_sheet_list_new(enum spoor_cell_unit unit, int digits);
 
 /* The line a table prints above the sheet, and one it prints below. A rows
  * sheet of no columns is its title alone: a line of text in a table (and
  * nothing in CSV or JSON, so show it in tables only). */
-void spoor_sheet_title(struct spoor_sheet *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void spoor_sheet_footer(struct spoor_sheet *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+SPOOR_API void spoor_sheet_title(struct spoor_sheet *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+SPOOR_API void spoor_sheet_footer(struct spoor_sheet *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Column c: its header, the unit and float digits its cells take, its hint. */
-void spoor_sheet_column(struct spoor_sheet *s, size_t c, const char *name, enum spoor_cell_unit unit, int digits,
-                        enum spoor_col_hint hint);
+SPOOR_API void spoor_sheet_column(struct spoor_sheet *s, size_t c, const char *name, enum spoor_cell_unit unit,
+                                  int digits, enum spoor_col_hint hint);
 /* Time cells are spelled as seen at this offset from UTC ("Z" at 0). */
-void spoor_sheet_time_offset(struct spoor_sheet *s, int64_t offset_ns);
+SPOOR_API void spoor_sheet_time_offset(struct spoor_sheet *s, int64_t offset_ns);
 /* Room for `rows` more rows, for a sheet that knows its size. */
-void spoor_sheet_reserve(struct spoor_sheet *s, size_t rows);
+SPOOR_API void spoor_sheet_reserve(struct spoor_sheet *s, size_t rows);
 
 /* Cells, row by row (a row is complete after ncols of them). In a properties
  * sheet each line is spoor_sheet_prop, one value cell, and optionally a note. */
-void spoor_sheet_text(struct spoor_sheet *s, const char *text);
-void spoor_sheet_textf(struct spoor_sheet *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void spoor_sheet_name(struct spoor_sheet *s, const char *name);
-void spoor_sheet_time(struct spoor_sheet *s, int64_t utc_ns);
-void spoor_sheet_int(struct spoor_sheet *s, int64_t v);
+SPOOR_API void spoor_sheet_text(struct spoor_sheet *s, const char *text);
+SPOOR_API void spoor_sheet_textf(struct spoor_sheet *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+SPOOR_API void spoor_sheet_name(struct spoor_sheet *s, const char *name);
+SPOOR_API void spoor_sheet_time(struct spoor_sheet *s, int64_t utc_ns);
+SPOOR_API void spoor_sheet_int(struct spoor_sheet *s, int64_t v);
 /* n integers at once, null where v[i] == null_value (e.g. SPOOR_NULL): wide
  * rows of numbers (a column per kernel function) without a call per cell. */
-void spoor_sheet_ints(struct spoor_sheet *s, const int64_t *v, size_t n, int64_t null_value);
+SPOOR_API void spoor_sheet_ints(struct spoor_sheet *s, const int64_t *v, size_t n, int64_t null_value);
 /* One integer, null when it is null_value. */
-void spoor_sheet_int_or_null(struct spoor_sheet *s, int64_t v, int64_t null_value);
-void spoor_sheet_count(struct spoor_sheet *s, uint64_t n);
-void spoor_sheet_float(struct spoor_sheet *s, double v);
-void spoor_sheet_bool(struct spoor_sheet *s, bool v);
-void spoor_sheet_null(struct spoor_sheet *s);
-void spoor_sheet_absent(struct spoor_sheet *s);
-void spoor_sheet_sheet(struct spoor_sheet *s, struct spoor_sheet *props);
+SPOOR_API void spoor_sheet_int_or_null(struct spoor_sheet *s, int64_t v, int64_t null_value);
+SPOOR_API void spoor_sheet_count(struct spoor_sheet *s, uint64_t n);
+SPOOR_API void spoor_sheet_float(struct spoor_sheet *s, double v);
+SPOOR_API void spoor_sheet_bool(struct spoor_sheet *s, bool v);
+SPOOR_API void spoor_sheet_null(struct spoor_sheet *s);
+SPOOR_API void spoor_sheet_absent(struct spoor_sheet *s);
+SPOOR_API void spoor_sheet_sheet(struct spoor_sheet *s, struct spoor_sheet *props);
 
 /* A property: its key, then the unit and digits of the value cell that follows. */
-void spoor_sheet_prop(struct spoor_sheet *s, const char *key, enum spoor_cell_unit unit, int digits);
+SPOOR_API void spoor_sheet_prop(struct spoor_sheet *s, const char *key, enum spoor_cell_unit unit, int digits);
 /* What a table prints after the value, in parentheses. */
-void spoor_sheet_note(struct spoor_sheet *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+SPOOR_API void spoor_sheet_note(struct spoor_sheet *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- reading it back (for renderers and bindings) ---- */
 
-size_t spoor_report_nsheets(const struct spoor_report *r);
-const struct spoor_sheet *spoor_report_sheet(const struct spoor_report *r, size_t i);
-enum spoor_sheet_kind spoor_sheet_kind(const struct spoor_sheet *s);
-size_t spoor_sheet_ncols(const struct spoor_sheet *s);
-size_t spoor_sheet_nrows(const struct spoor_sheet *s);
-enum spoor_cell_type spoor_sheet_cell_type(const struct spoor_sheet *s, size_t row, size_t col);
-enum spoor_cell_unit spoor_sheet_cell_unit(const struct spoor_sheet *s, size_t row, size_t col);
-const char *spoor_sheet_header(const struct spoor_sheet *s, size_t col);
-enum spoor_col_hint spoor_sheet_hint(const struct spoor_sheet *s, size_t col);
+SPOOR_API size_t spoor_report_nsheets(const struct spoor_report *r);
+SPOOR_API const struct spoor_sheet *spoor_report_sheet(const struct spoor_report *r, size_t i);
+SPOOR_API enum spoor_sheet_kind spoor_sheet_kind(const struct spoor_sheet *s);
+SPOOR_API size_t spoor_sheet_ncols(const struct spoor_sheet *s);
+SPOOR_API size_t spoor_sheet_nrows(const struct spoor_sheet *s);
+SPOOR_API enum spoor_cell_type spoor_sheet_cell_type(const struct spoor_sheet *s, size_t row, size_t col);
+SPOOR_API enum spoor_cell_unit spoor_sheet_cell_unit(const struct spoor_sheet *s, size_t row, size_t col);
+SPOOR_API const char *spoor_sheet_header(const struct spoor_sheet *s, size_t col);
+SPOOR_API enum spoor_col_hint spoor_sheet_hint(const struct spoor_sheet *s, size_t col);
 
 /* ---- rendering ---- */
 
@@ -199,12 +201,12 @@ enum spoor_col_hint spoor_sheet_hint(const struct spoor_sheet *s, size_t col);
  * the properties as members). JSON lines: each row object on a line. A large
  * sheet is formatted on up to `threads` threads (the bytes never depend on
  * them). Returns SPOOR_EIO (err set) when writing fails, else SPOOR_OK. */
-int spoor_report_write(FILE *out, const struct spoor_report *r, enum spoor_output_format format, int threads,
-                       struct spoor_error *err);
+SPOOR_API int spoor_report_write(FILE *out, const struct spoor_report *r, enum spoor_output_format format, int threads,
+                                 struct spoor_error *err);
 /* The same into path, whole or not at all (spoor/write.h; "-" or NULL:
  * stdout). */
-int spoor_report_save(const struct spoor_report *r, const char *path, enum spoor_output_format format, int threads,
-                      struct spoor_error *err);
+SPOOR_API int spoor_report_save(const struct spoor_report *r, const char *path, enum spoor_output_format format,
+                                int threads, struct spoor_error *err);
 
 /* Aligned plain-text tables for terminal output: cells are collected, column
  * widths measured, then printed with numbers right-aligned; or, for tables
@@ -213,34 +215,35 @@ int spoor_report_save(const struct spoor_report *r, const char *path, enum spoor
 
 struct spoor_text_table;
 
-struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *headers,
-                                              const bool *right_align);
+SPOOR_API struct spoor_text_table *spoor_text_table_new(size_t ncols, const char *const *headers,
+                                                        const bool *right_align);
 /* Room for `cells` more cells holding `bytes` more bytes of text in all: a
  * caller that knows how large its table will be spares the copies of growing
  * it (an overestimate costs address space only, never touched). */
-void spoor_text_table_reserve(struct spoor_text_table *t, size_t cells, size_t bytes);
+SPOOR_API void spoor_text_table_reserve(struct spoor_text_table *t, size_t cells, size_t bytes);
 /* Adds a cell holding text as it is to the current row; a row is complete
  * after ncols cells. */
-void spoor_text_table_text(struct spoor_text_table *t, const char *text);
+SPOOR_API void spoor_text_table_text(struct spoor_text_table *t, const char *text);
 /* The same for the first len bytes of text, whose length the caller knows. */
-void spoor_text_table_textn(struct spoor_text_table *t, const char *text, size_t len);
+SPOOR_API void spoor_text_table_textn(struct spoor_text_table *t, const char *text, size_t len);
 /* Adds a cell holding v as "%.6g" or n as "%llu", written straight into the
  * table (spoor_format_g6, spoor_format_u64): no buffer, no copy. */
-void spoor_text_table_g6(struct spoor_text_table *t, double v);
-void spoor_text_table_u64(struct spoor_text_table *t, unsigned long long n);
-void spoor_text_table_print(const struct spoor_text_table *t, FILE *out);
+SPOOR_API void spoor_text_table_g6(struct spoor_text_table *t, double v);
+SPOOR_API void spoor_text_table_u64(struct spoor_text_table *t, unsigned long long n);
+SPOOR_API void spoor_text_table_print(const struct spoor_text_table *t, FILE *out);
 /* Prints tables of as many columns as one: the first, then the rows of each
  * other (their headers left out), aligned together. A large table filled in
  * parts on several threads is measured and laid out there too, on up to
  * `threads` threads; the bytes do not depend on them. */
-void spoor_text_table_print_parts(const struct spoor_text_table *const *parts, size_t nparts, FILE *out, int threads);
+SPOOR_API void spoor_text_table_print_parts(const struct spoor_text_table *const *parts, size_t nparts, FILE *out,
+                                            int threads);
 /* A table of any length in bounded memory: print_head prints the rows so
  * far (the headers and a sample) and keeps their column widths and
  * alignment; rows added after are printed by flush with them, and dropped.
  * A later cell wider than its column is printed whole, widening its own line
  * only: nothing is cut. Add only whole rows between flushes. */
-void spoor_text_table_print_head(struct spoor_text_table *t, FILE *out);
-void spoor_text_table_flush(struct spoor_text_table *t, FILE *out);
-void spoor_text_table_free(struct spoor_text_table *t);
+SPOOR_API void spoor_text_table_print_head(struct spoor_text_table *t, FILE *out);
+SPOOR_API void spoor_text_table_flush(struct spoor_text_table *t, FILE *out);
+SPOOR_API void spoor_text_table_free(struct spoor_text_table *t);
 
 #endif

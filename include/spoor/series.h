@@ -83,21 +83,21 @@ struct spoor_series {
 struct spoor_series_run;
 
 /* Accumulators for `threads` workers; sink() feeds them from spoor_load. */
-struct spoor_series_run *spoor_series_begin(const struct spoor_series_opts *opts, int threads);
-struct spoor_sink spoor_series_sink(struct spoor_series_run *run);
+SPOOR_API struct spoor_series_run *spoor_series_begin(const struct spoor_series_opts *opts, int threads);
+SPOOR_API struct spoor_sink spoor_series_sink(struct spoor_series_run *run);
 /* Merges every worker's state into out and frees the run. */
-void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out);
-void spoor_series_free(struct spoor_series *s);
+SPOOR_API void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out);
+SPOOR_API void spoor_series_free(struct spoor_series *s);
 
 /* Standard deviation (n - 1 in the denominator, as pandas); NaN when n < 2. */
-double spoor_moments_std(const struct spoor_moments *m);
+SPOOR_API double spoor_moments_std(const struct spoor_moments *m);
 /* Pearson's r; NaN when either variance is zero or n < 2. */
-double spoor_comoments_r(const struct spoor_comoments *c);
+SPOOR_API double spoor_comoments_r(const struct spoor_comoments *c);
 
 /* Parses a duration such as "30s", "1h", "15min", "1d", "500ms" (a positive
  * integer and a unit: ns, us, ms, s, min or m, h, d); false otherwise. */
-bool spoor_series_parse_duration(const char *s, int64_t *ns);
+SPOOR_API bool spoor_series_parse_duration(const char *s, int64_t *ns);
 /* Parses "+HH:MM", "-HH", "+HHMM", "Z" or "0"; false otherwise. */
-bool spoor_series_parse_offset(const char *s, int64_t *ns);
+SPOOR_API bool spoor_series_parse_offset(const char *s, int64_t *ns);
 
 #endif

@@ -24,14 +24,14 @@ struct spoor_sql;
 
 /* Opens a session over t, which must outlive it. loaded (may be NULL) fills
  * the meta table. */
-int spoor_sql_open(const struct spoor_table *t, const struct spoor_load_result *loaded, struct spoor_sql **out,
-                   struct spoor_error *err);
-void spoor_sql_close(struct spoor_sql *s);
+SPOOR_API int spoor_sql_open(const struct spoor_table *t, const struct spoor_load_result *loaded,
+                             struct spoor_sql **out, struct spoor_error *err);
+SPOOR_API void spoor_sql_close(struct spoor_sql *s);
 
 /* The tables, NULL-terminated, and the CREATE TABLE text of one (NULL when
  * there is no such table), for the shell's .tables and .schema. */
-const char *const *spoor_sql_table_names(void);
-const char *spoor_sql_schema(struct spoor_sql *s, const char *table);
+SPOOR_API const char *const *spoor_sql_table_names(void);
+SPOOR_API const char *spoor_sql_schema(struct spoor_sql *s, const char *table);
 
 enum spoor_sql_format { SPOOR_SQL_TABLE, SPOOR_SQL_CSV, SPOOR_SQL_JSON, SPOOR_SQL_JSONL };
 
@@ -62,14 +62,15 @@ struct spoor_sql_run {
  * run->out. SPOOR_EUSAGE for an SQL error in the text (error_offset says
  * where, when SQLite knows) or a parameter without value; SPOOR_EFORMAT for an
  * error while running; SPOOR_EIO when writing fails. */
-int spoor_sql_exec(struct spoor_sql *s, const char *query, struct spoor_sql_run *run, struct spoor_error *err);
+SPOOR_API int spoor_sql_exec(struct spoor_sql *s, const char *query, struct spoor_sql_run *run,
+                             struct spoor_error *err);
 
 /* The columns of t (a whole-table load, spoor_load_opts.columns_read) that
  * running `text` can read; text NULL (an interactive shell): all of them. */
 struct spoor_snapshot_need;
-void spoor_sql_columns_read(const struct spoor_table *t, const char *text, struct spoor_snapshot_need *need);
+SPOOR_API void spoor_sql_columns_read(const struct spoor_table *t, const char *text, struct spoor_snapshot_need *need);
 
 /* Prints the query line holding byte `offset` and a caret under it. */
-void spoor_sql_print_caret(FILE *f, const char *query, long offset);
+SPOOR_API void spoor_sql_print_caret(FILE *f, const char *query, long offset);
 
 #endif

@@ -33,16 +33,16 @@ struct spoor_stats {
 struct spoor_stats_run;
 
 /* Accumulators for `threads` workers; sink() feeds them from spoor_load. */
-struct spoor_stats_run *spoor_stats_begin(int threads);
+SPOOR_API struct spoor_stats_run *spoor_stats_begin(int threads);
 /* map() counts events, reduce() files and hosts (they need the metadata of
  * the inputs in order). */
-struct spoor_sink spoor_stats_sink(struct spoor_stats_run *run);
+SPOOR_API struct spoor_sink spoor_stats_sink(struct spoor_stats_run *run);
 /* Merges every worker's state into out and frees the run. */
-void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out);
-void spoor_stats_free(struct spoor_stats *s);
+SPOOR_API void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out);
+SPOOR_API void spoor_stats_free(struct spoor_stats *s);
 
 /* The args the recipe reads: load with SPOOR_ARGS_LISTED and these keys. */
-extern const char *const spoor_stats_arg_keys[];
-extern const size_t spoor_stats_n_arg_keys;
+SPOOR_API extern const char *const spoor_stats_arg_keys[];
+SPOOR_API extern const size_t spoor_stats_n_arg_keys;
 
 #endif

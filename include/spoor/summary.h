@@ -31,7 +31,7 @@
 #include "spoor/table.h"
 
 /* Default compute list: cats compute and cpu, and the app phase "compute". */
-extern const char spoor_summary_default_compute[];
+SPOOR_API extern const char spoor_summary_default_compute[];
 
 /* Rows held per thread to put them in start order: a writer in end-time order
  * puts a parent right after its descendants, so a row is rarely more than one
@@ -69,8 +69,8 @@ struct spoor_summary_top {
 
 #define SPOOR_SUMMARY_BINS 6
 /* Upper bounds (exclusive) of the access-size bins; the last is unbounded. */
-extern const int64_t spoor_summary_bin_limit[SPOOR_SUMMARY_BINS - 1];
-extern const char *const spoor_summary_bin_name[SPOOR_SUMMARY_BINS];
+SPOOR_API extern const int64_t spoor_summary_bin_limit[SPOOR_SUMMARY_BINS - 1];
+SPOOR_API extern const char *const spoor_summary_bin_name[SPOOR_SUMMARY_BINS];
 
 struct spoor_summary {
     struct spoor_stats period;      /* events, span, processes, threads, files, hosts */
@@ -94,8 +94,8 @@ struct spoor_summary {
 };
 
 /* The args the summary reads: load with SPOOR_ARGS_LISTED and these keys. */
-extern const char *const spoor_summary_arg_keys[];
-extern const size_t spoor_summary_n_arg_keys;
+SPOOR_API extern const char *const spoor_summary_arg_keys[];
+SPOOR_API extern const size_t spoor_summary_n_arg_keys;
 
 /* The summary is a streaming recipe: feed the inputs through spoor_load with
  * the sink (map() on `threads` workers, reduce() in input order), then ask
@@ -112,17 +112,18 @@ extern const size_t spoor_summary_n_arg_keys;
  * more, with unions per thread and the threads that overflowed held whole.
  * The answer is the same either way. */
 struct spoor_summary_run;
-struct spoor_summary_run *spoor_summary_begin(const struct spoor_summary_opts *opts, int threads);
-struct spoor_sink spoor_summary_sink(struct spoor_summary_run *run);
+SPOOR_API struct spoor_summary_run *spoor_summary_begin(const struct spoor_summary_opts *opts, int threads);
+SPOOR_API struct spoor_sink spoor_summary_sink(struct spoor_summary_run *run);
 /* Ends a pass: false when the summary is complete, true when the inputs must
  * be fed again (at most once). */
-bool spoor_summary_again(struct spoor_summary_run *run);
+SPOOR_API bool spoor_summary_again(struct spoor_summary_run *run);
 /* The answer; frees the run. */
-void spoor_summary_end(struct spoor_summary_run *run, struct spoor_summary *out);
+SPOOR_API void spoor_summary_end(struct spoor_summary_run *run, struct spoor_summary *out);
 
 /* Summarises a whole table (fed as one batch; hashes resolve through every
  * lookup of the table). */
-void spoor_summarize(const struct spoor_table *t, const struct spoor_summary_opts *opts, struct spoor_summary *out);
-void spoor_summary_free(struct spoor_summary *s);
+SPOOR_API void spoor_summarize(const struct spoor_table *t, const struct spoor_summary_opts *opts,
+                               struct spoor_summary *out);
+SPOOR_API void spoor_summary_free(struct spoor_summary *s);
 
 #endif

@@ -10,35 +10,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spoor/error.h"
+
 /* String interning: every distinct string gets a small dense id, so columns hold
  * 32-bit ids and equality is an integer compare. Id 0 is always the empty string,
  * which also stands for "absent". Interned bytes never move: pointers returned by
  * spoor_strpool_get stay valid until the pool is freed or cleared. */
 struct spoor_strpool;
 
-struct spoor_strpool *spoor_strpool_new(void);
-void spoor_strpool_free(struct spoor_strpool *pool);
+SPOOR_API struct spoor_strpool *spoor_strpool_new(void);
+SPOOR_API void spoor_strpool_free(struct spoor_strpool *pool);
 /* Forgets every string but keeps the memory for reuse. */
-void spoor_strpool_clear(struct spoor_strpool *pool);
+SPOOR_API void spoor_strpool_clear(struct spoor_strpool *pool);
 
 /* A pool over n strings stored elsewhere (a mapped snapshot), ids 0..n-1 in
  * order: string i is the off[i+1] - off[i] - 1 bytes at bytes + off[i], followed
  * by a NUL, and hash[i] is its (uint32_t)spoor_hash_bytes(). Nothing is copied
  * and the bytes must outlive the pool; strings interned later are stored by the
  * pool as usual. The caller has checked the offsets. */
-struct spoor_strpool *spoor_strpool_over(const char *bytes, const uint32_t *off, const uint32_t *hash,
-                                         size_t n);
+SPOOR_API struct spoor_strpool *spoor_strpool_over(const char *bytes, const uint32_t *off, const uint32_t *hash,
+                                                   size_t n);
 
-uint32_t spoor_strpool_intern(struct spoor_strpool *pool, const char *s, size_t len);
+SPOOR_API uint32_t spoor_strpool_intern(struct spoor_strpool *pool, const char *s, size_t len);
 /* Returns the id of s, or UINT32_MAX when s was never interned. */
-uint32_t spoor_strpool_find(const struct spoor_strpool *pool, const char *s, size_t len);
+SPOOR_API uint32_t spoor_strpool_find(const struct spoor_strpool *pool, const char *s, size_t len);
 /* NUL-terminated; *len (if not NULL) receives the length. */
-const char *spoor_strpool_get(const struct spoor_strpool *pool, uint32_t id, size_t *len);
-size_t spoor_strpool_count(const struct spoor_strpool *pool);
+SPOOR_API const char *spoor_strpool_get(const struct spoor_strpool *pool, uint32_t id, size_t *len);
+SPOOR_API size_t spoor_strpool_count(const struct spoor_strpool *pool);
 /* The (uint32_t)spoor_hash_bytes() of string `id`, kept since it was interned. */
-uint32_t spoor_strpool_hash(const struct spoor_strpool *pool, uint32_t id);
+SPOOR_API uint32_t spoor_strpool_hash(const struct spoor_strpool *pool, uint32_t id);
 
-uint64_t spoor_hash_bytes(const void *p, size_t len);
+SPOOR_API uint64_t spoor_hash_bytes(const void *p, size_t len);
 
 /* The event table: one row per trace event, stored column by column.
  *
@@ -141,68 +143,68 @@ struct spoor_table {
     struct spoor_snapshot *snapshot;
 };
 
-struct spoor_table *spoor_table_new(void);
+SPOOR_API struct spoor_table *spoor_table_new(void);
 /* Frees the table, or for a borrowed view only what the view owns. */
-void spoor_table_free(struct spoor_table *t);
+SPOOR_API void spoor_table_free(struct spoor_table *t);
 /* Drops all rows, columns and lookups; keeps allocations. With clear_strings the
  * pool is emptied too (for streaming consumers that keep no ids across batches). */
-void spoor_table_clear(struct spoor_table *t, bool clear_strings);
+SPOOR_API void spoor_table_clear(struct spoor_table *t, bool clear_strings);
 
 /* Appends a row with every fixed column absent; returns its index. */
-size_t spoor_table_add_row(struct spoor_table *t);
+SPOOR_API size_t spoor_table_add_row(struct spoor_table *t);
 /* Removes the last row (a reader that fails halfway through a line), its
  * dynamic columns' bits cleared. */
-void spoor_table_drop_last_row(struct spoor_table *t);
+SPOOR_API void spoor_table_drop_last_row(struct spoor_table *t);
 
-uint32_t spoor_table_intern(struct spoor_table *t, const char *s, size_t len);
-const char *spoor_table_str(const struct spoor_table *t, uint32_t id);
+SPOOR_API uint32_t spoor_table_intern(struct spoor_table *t, const char *s, size_t len);
+SPOOR_API const char *spoor_table_str(const struct spoor_table *t, uint32_t id);
 
 /* Dynamic (args) columns, found or created by name. */
-struct spoor_column *spoor_table_column(struct spoor_table *t, uint32_t name_id);
-struct spoor_column *spoor_table_find_column(const struct spoor_table *t, const char *name);
+SPOOR_API struct spoor_column *spoor_table_column(struct spoor_table *t, uint32_t name_id);
+SPOOR_API struct spoor_column *spoor_table_find_column(const struct spoor_table *t, const char *name);
 /* Stores v in row `row` of col, promoting the column type if needed
  * (I64 + F64 -> F64; any number + string -> STR). */
-void spoor_table_set(struct spoor_table *t, struct spoor_column *col, size_t row,
-                     const struct spoor_value *v);
+SPOOR_API void spoor_table_set(struct spoor_table *t, struct spoor_column *col, size_t row,
+                               const struct spoor_value *v);
 /* Whether row holds a value in col. Inline: readers and recipes ask it per row. */
 static inline bool spoor_column_valid(const struct spoor_column *col, size_t row)
 {
     return (col->valid[row / 64] >> (row % 64)) & 1;
 }
 
-uint32_t spoor_table_add_source(struct spoor_table *t, const char *name);
+SPOOR_API uint32_t spoor_table_add_source(struct spoor_table *t, const char *name);
 
 /* Adds the definition key -> value made by input src at line. A definition
  * that repeats the value already in force there is dropped. Definitions of one
  * (src, key) may come in any order of lines. */
-void spoor_lookup_put(struct spoor_lookup *l, uint32_t src, uint32_t key, uint32_t value, uint64_t line);
+SPOOR_API void spoor_lookup_put(struct spoor_lookup *l, uint32_t src, uint32_t key, uint32_t value, uint64_t line);
 /* The value of key in force at line of input src (the last definition at or
  * before it), or 0 when there is none. from/to (either may be NULL) receive the
  * lines [from, to) over which that answer holds (to = UINT64_MAX: to the end of
  * what is known), so callers can cache it. */
-uint32_t spoor_lookup_get(const struct spoor_lookup *l, uint32_t src, uint32_t key, uint64_t line, uint64_t *from,
-                          uint64_t *to);
+SPOOR_API uint32_t spoor_lookup_get(const struct spoor_lookup *l, uint32_t src, uint32_t key, uint64_t line,
+                                    uint64_t *from, uint64_t *to);
 /* Definitions that gave a key of an input a different value than the one in
  * force before them. */
-size_t spoor_lookup_redefinitions(const struct spoor_lookup *l);
+SPOOR_API size_t spoor_lookup_redefinitions(const struct spoor_lookup *l);
 /* Adds base to every definition's line (a batch's chunk-relative lines made
  * absolute). */
-void spoor_lookup_shift_lines(struct spoor_lookup *l, uint64_t base);
+SPOOR_API void spoor_lookup_shift_lines(struct spoor_lookup *l, uint64_t base);
 /* Frees a lookup's storage, leaving it empty. */
-void spoor_lookup_release(struct spoor_lookup *l);
+SPOOR_API void spoor_lookup_release(struct spoor_lookup *l);
 
 /* Appends every row, column and lookup of src to dst, re-interning strings into
  * dst's pool. Appending batches in input order gives the same rows, columns and
  * strings for any number of threads. */
-void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src);
+SPOOR_API void spoor_table_append(struct spoor_table *dst, const struct spoor_table *src);
 /* The same for the lookups alone. */
-void spoor_table_append_lookups(struct spoor_table *dst, const struct spoor_table *src);
+SPOOR_API void spoor_table_append_lookups(struct spoor_table *dst, const struct spoor_table *src);
 
 /* Rows sel[0..n) of t (in that order) as a table of their own, for read-only
  * use while t lives: it shares t's string pool, lookups, sources and column
  * index. Free it with spoor_table_select_free, never spoor_table_free. */
-struct spoor_table *spoor_table_select(const struct spoor_table *t, const uint32_t *sel, size_t n);
-void spoor_table_select_free(struct spoor_table *s);
+SPOOR_API struct spoor_table *spoor_table_select(const struct spoor_table *t, const uint32_t *sel, size_t n);
+SPOOR_API void spoor_table_select_free(struct spoor_table *s);
 
 /* Naming columns of an event table and reading them batch by batch.
  *
@@ -236,19 +238,19 @@ enum spoor_field {
 };
 
 /* The fixed and resolved names, in the default output order; NULL-terminated. */
-extern const char *const spoor_field_names[];
+SPOOR_API extern const char *const spoor_field_names[];
 
 /* Parses a column name. For SPOOR_FIELD_ARG, key and key_len receive the args
  * key: the name itself, or what follows "args.". */
-enum spoor_field spoor_field_parse(const char *name, size_t len, const char **key, size_t *key_len);
+SPOOR_API enum spoor_field spoor_field_parse(const char *name, size_t len, const char **key, size_t *key_len);
 
 /* Whether an args key must be written as "args.<key>" to stay apart from a
  * fixed or resolved name (or from an args key that itself starts "args."). */
-bool spoor_field_arg_needs_prefix(const char *key, size_t len);
+SPOOR_API bool spoor_field_arg_needs_prefix(const char *key, size_t len);
 
 /* The known name closest to `name` (a likely typo), among the fixed and
  * resolved names and `extra` (e.g. args keys seen); NULL when none is close. */
-const char *spoor_field_suggest(const char *name, const char *const *extra, size_t nextra);
+SPOOR_API const char *spoor_field_suggest(const char *name, const char *const *extra, size_t nextra);
 
 /* Per-row file and host of one batch, as ids into `pool` (0 = null). The pool
  * only grows, so an id means the same string in every batch. */
@@ -285,8 +287,8 @@ struct spoor_view {
 
 /* Binds a field to a batch. `res` may be NULL (file and host are then null).
  * Returns false (and a NULL view) when an args column is absent from the batch. */
-bool spoor_view_bind(struct spoor_view *v, enum spoor_field field, const char *key, size_t key_len,
-                     const struct spoor_table *t, const struct spoor_resolved *res);
+SPOOR_API bool spoor_view_bind(struct spoor_view *v, enum spoor_field field, const char *key, size_t key_len,
+                               const struct spoor_table *t, const struct spoor_resolved *res);
 
 static inline bool spoor_view_is_null(const struct spoor_view *v, size_t row)
 {
@@ -302,41 +304,44 @@ static inline bool spoor_view_is_null(const struct spoor_view *v, size_t row)
 }
 
 /* The text of a string-like view's value (STR, PH, SOURCE); len receives its length. */
-const char *spoor_view_text(const struct spoor_view *v, size_t row, char phbuf[2], size_t *len);
+SPOOR_API const char *spoor_view_text(const struct spoor_view *v, size_t row, char phbuf[2], size_t *len);
 
 struct spoor_resolver;
 
-struct spoor_resolver *spoor_resolver_new(void);
-void spoor_resolver_free(struct spoor_resolver *r);
+SPOOR_API struct spoor_resolver *spoor_resolver_new(void);
+SPOOR_API void spoor_resolver_free(struct spoor_resolver *r);
 /* Learns the batch's FH and HH lookups, then resolves its rows. The result
  * stays valid until the next call. Batches must come in input order. */
-const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r, const struct spoor_table *batch);
+SPOOR_API const struct spoor_resolved *spoor_resolver_resolve(struct spoor_resolver *r,
+                                                              const struct spoor_table *batch);
 /* The same, files only: every host reads as null. */
-const struct spoor_resolved *spoor_resolver_resolve_files(struct spoor_resolver *r, const struct spoor_table *batch);
+SPOOR_API const struct spoor_resolved *spoor_resolver_resolve_files(struct spoor_resolver *r,
+                                                                    const struct spoor_table *batch);
 /* The same for rows[0..n) of the batch only; the other rows read as null. */
-const struct spoor_resolved *spoor_resolver_resolve_rows(struct spoor_resolver *r, const struct spoor_table *batch,
-                                                         const uint32_t *rows, size_t n);
+SPOOR_API const struct spoor_resolved *spoor_resolver_resolve_rows(struct spoor_resolver *r,
+                                                                   const struct spoor_table *batch,
+                                                                   const uint32_t *rows, size_t n);
 /* For recipes that want names, not rows (stats counts distinct files): learns
  * the batch's FH and HH definitions as the calls above do (batches in input
  * order), then answers for one hash text at a time: the name (an id in the
  * resolver's pool, 0 = none) that `hash` has for field (SPOOR_FIELD_FILE or
  * SPOOR_FIELD_HOST) in the batch's input `input` (index into its sources) at
  * line, and the lines [from, to) over which that answer holds. */
-void spoor_resolver_learn(struct spoor_resolver *r, const struct spoor_table *batch);
-uint32_t spoor_resolver_find(const struct spoor_resolver *r, enum spoor_field field, uint32_t input, const char *hash,
-                             size_t len, uint64_t line, uint64_t *from, uint64_t *to);
+SPOOR_API void spoor_resolver_learn(struct spoor_resolver *r, const struct spoor_table *batch);
+SPOOR_API uint32_t spoor_resolver_find(const struct spoor_resolver *r, enum spoor_field field, uint32_t input,
+                                       const char *hash, size_t len, uint64_t line, uint64_t *from, uint64_t *to);
 /* A name given by a row itself (fname, hostname), as an id of the same pool. */
-uint32_t spoor_resolver_intern(struct spoor_resolver *r, const char *s, size_t len);
-const struct spoor_strpool *spoor_resolver_pool(const struct spoor_resolver *r);
+SPOOR_API uint32_t spoor_resolver_intern(struct spoor_resolver *r, const char *s, size_t len);
+SPOOR_API const struct spoor_strpool *spoor_resolver_pool(const struct spoor_resolver *r);
 /* The args keys file or host (field) is resolved from: the hash, then the
  * name the row may carry itself. */
-void spoor_resolver_keys(enum spoor_field field, const char *keys[2]);
+SPOOR_API void spoor_resolver_keys(enum spoor_field field, const char *keys[2]);
 
 struct spoor_snapshot_need;
 /* Adds to need the stored columns of t that field is read from (file and
  * host: the keys they are resolved from), each once; need->args must have
  * room for t->ncols names. */
-void spoor_field_need(const struct spoor_table *t, enum spoor_field field, const char *key, size_t key_len,
-                      struct spoor_snapshot_need *need);
+SPOOR_API void spoor_field_need(const struct spoor_table *t, enum spoor_field field, const char *key, size_t key_len,
+                                struct spoor_snapshot_need *need);
 
 #endif

@@ -49,27 +49,27 @@ struct spoor_atomic_file {
 
 /* Whether path exists and is neither a regular file nor a directory: a
  * device, FIFO or socket, which output goes to directly. */
-bool spoor_path_is_special(const char *path);
+SPOOR_API bool spoor_path_is_special(const char *path);
 
 /* The directory holding path, malloc'ed: "." for a bare name, "/" for /x. */
-char *spoor_path_dir(const char *path);
+SPOOR_API char *spoor_path_dir(const char *path);
 
-int spoor_atomic_file_open(struct spoor_atomic_file *f, const char *path, struct spoor_error *err);
+SPOOR_API int spoor_atomic_file_open(struct spoor_atomic_file *f, const char *path, struct spoor_error *err);
 /* Flushes, closes and renames into place. On failure the temporary is removed. */
-int spoor_atomic_file_commit(struct spoor_atomic_file *f, struct spoor_error *err);
+SPOOR_API int spoor_atomic_file_commit(struct spoor_atomic_file *f, struct spoor_error *err);
 /* Closes and removes the temporary; the target is left as it was. */
-void spoor_atomic_file_abort(struct spoor_atomic_file *f);
+SPOOR_API void spoor_atomic_file_abort(struct spoor_atomic_file *f);
 
 /* Makes SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ and SIGXCPU remove every open temporary, then end the
  * process by the same signal. Signals that are ignored (nohup) stay ignored.
  * A program calls it once, before it starts threads. */
-void spoor_atomic_file_cleanup_on_signals(void);
+SPOOR_API void spoor_atomic_file_cleanup_on_signals(void);
 
 enum spoor_write_format { SPOOR_WRITE_CSV, SPOOR_WRITE_JSONL };
 
 /* The format an output file's name implies: JSON lines for .jsonl, .json and
  * .ndjson, else (and for NULL) CSV. */
-enum spoor_write_format spoor_write_format_of_path(const char *path);
+SPOOR_API enum spoor_write_format spoor_write_format_of_path(const char *path);
 
 /* Rows the default CSV header is chosen from. */
 enum { SPOOR_WRITE_CSV_HOLD = 1000 };
@@ -85,22 +85,22 @@ struct spoor_writer_opts {
 
 struct spoor_writer;
 
-struct spoor_writer *spoor_writer_new(FILE *out, const struct spoor_writer_opts *opts);
+SPOOR_API struct spoor_writer *spoor_writer_new(FILE *out, const struct spoor_writer_opts *opts);
 /* Writes rows sel[0..n) of t, or all its rows when sel is NULL. res gives
  * file and host (NULL: they are null). Returns SPOOR_EIO when writing fails. */
-int spoor_writer_write(struct spoor_writer *w, const struct spoor_table *t, const struct spoor_resolved *res,
-                       const uint32_t *sel, size_t n, struct spoor_error *err);
+SPOOR_API int spoor_writer_write(struct spoor_writer *w, const struct spoor_table *t, const struct spoor_resolved *res,
+                                 const uint32_t *sel, size_t n, struct spoor_error *err);
 /* Writes what is held back and flushes. */
-int spoor_writer_finish(struct spoor_writer *w, struct spoor_error *err);
-void spoor_writer_free(struct spoor_writer *w);
+SPOOR_API int spoor_writer_finish(struct spoor_writer *w, struct spoor_error *err);
+SPOOR_API void spoor_writer_free(struct spoor_writer *w);
 
 /* Explicit args columns that no batch had. */
-size_t spoor_writer_missing(const struct spoor_writer *w, const char **names, size_t max);
+SPOOR_API size_t spoor_writer_missing(const struct spoor_writer *w, const char **names, size_t max);
 
 /* Splits a --columns list ("ts,name, args.size") into names; trims spaces.
  * Fails on an empty name. Free the result with spoor_columns_free. */
-int spoor_columns_parse(const char *list, char ***names, size_t *n, struct spoor_error *err);
-void spoor_columns_free(char **names, size_t n);
+SPOOR_API int spoor_columns_parse(const char *list, char ***names, size_t *n, struct spoor_error *err);
+SPOOR_API void spoor_columns_free(char **names, size_t n);
 
 /* Exporters beyond the CSV/JSONL row writers (write.h): an SQLite database
  * and a Perfetto-ready Chrome trace. Both stream: rows of event tables come
@@ -134,32 +134,32 @@ struct spoor_sqlite_writer;
  * user asked for, which errors name, when path is its temporary). only_source, when
  * every row comes from that one input, makes `source` a generated column
  * holding it (no bytes per row); NULL stores each row's. */
-int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path, const char *name,
-                             const char *const *columns, size_t ncolumns, const char *only_source,
-                             struct spoor_error *err);
+SPOOR_API int spoor_sqlite_writer_open(struct spoor_sqlite_writer **out, const char *path, const char *name,
+                                       const char *const *columns, size_t ncolumns, const char *only_source,
+                                       struct spoor_error *err);
 /* Right after open: writes the same database through SQLite's own API
  * instead (rows inserted, indexes made by CREATE INDEX; far slower), to
  * check the file writer against (spoor export --via-sqlite). */
-int spoor_sqlite_writer_via_sqlite(struct spoor_sqlite_writer *w, struct spoor_error *err);
+SPOOR_API int spoor_sqlite_writer_via_sqlite(struct spoor_sqlite_writer *w, struct spoor_error *err);
 /* Inserts rows sel[0..n) of t (all rows when sel is NULL) and t's lookups.
  * res gives file and host (NULL: they are null). */
-int spoor_sqlite_writer_write(struct spoor_sqlite_writer *w, const struct spoor_table *t,
-                              const struct spoor_resolved *res, const uint32_t *sel, size_t n,
-                              struct spoor_error *err);
+SPOOR_API int spoor_sqlite_writer_write(struct spoor_sqlite_writer *w, const struct spoor_table *t,
+                                        const struct spoor_resolved *res, const uint32_t *sel, size_t n,
+                                        struct spoor_error *err);
 /* Optional, from any thread (one call at a time per worker number): encodes
  * rows sel[0..n) of t ahead of spoor_sqlite_writer_write(), which must then
  * get the same rows of the same t. Batches are written in input order, but
  * prepared in any order, in parallel. Worth it only with cores to spare:
  * spoor export prepares with more than two (docs/perf-notes.md, "SQLite export"). */
-int spoor_sqlite_writer_prepare(struct spoor_sqlite_writer *w, int worker, const struct spoor_table *t,
-                                const uint32_t *sel, size_t n);
+SPOOR_API int spoor_sqlite_writer_prepare(struct spoor_sqlite_writer *w, int worker, const struct spoor_table *t,
+                                          const uint32_t *sel, size_t n);
 /* Writes the indexes, the schema, the lookups and meta, and closes. */
-int spoor_sqlite_writer_finish(struct spoor_sqlite_writer *w, const struct spoor_load_result *loaded,
-                               struct spoor_error *err);
+SPOOR_API int spoor_sqlite_writer_finish(struct spoor_sqlite_writer *w, const struct spoor_load_result *loaded,
+                                         struct spoor_error *err);
 /* Closes (leaving an unfinished file if finish was not reached) and frees. */
-void spoor_sqlite_writer_free(struct spoor_sqlite_writer *w);
+SPOOR_API void spoor_sqlite_writer_free(struct spoor_sqlite_writer *w);
 /* Explicit args columns that no batch had. */
-size_t spoor_sqlite_writer_missing(const struct spoor_sqlite_writer *w, const char **names, size_t max);
+SPOOR_API size_t spoor_sqlite_writer_missing(const struct spoor_sqlite_writer *w, const char **names, size_t max);
 
 /* Perfetto: Chrome trace JSON in the array form, one event per line, that
  * ui.perfetto.dev and spoor itself open. ts and dur are in µs with the ns as
@@ -173,14 +173,14 @@ size_t spoor_sqlite_writer_missing(const struct spoor_sqlite_writer *w, const ch
 struct spoor_perfetto_writer;
 
 /* name: the file out writes, which errors name (kept, not copied); NULL: stdout. */
-struct spoor_perfetto_writer *spoor_perfetto_writer_new(FILE *out, const char *name, const char *const *columns,
-                                                        size_t ncolumns);
-int spoor_perfetto_writer_write(struct spoor_perfetto_writer *w, const struct spoor_table *t,
-                                const struct spoor_resolved *res, const uint32_t *sel, size_t n,
-                                struct spoor_error *err);
+SPOOR_API struct spoor_perfetto_writer *spoor_perfetto_writer_new(FILE *out, const char *name,
+                                                                  const char *const *columns, size_t ncolumns);
+SPOOR_API int spoor_perfetto_writer_write(struct spoor_perfetto_writer *w, const struct spoor_table *t,
+                                          const struct spoor_resolved *res, const uint32_t *sel, size_t n,
+                                          struct spoor_error *err);
 /* Closes the array and flushes. */
-int spoor_perfetto_writer_finish(struct spoor_perfetto_writer *w, struct spoor_error *err);
-void spoor_perfetto_writer_free(struct spoor_perfetto_writer *w);
-size_t spoor_perfetto_writer_missing(const struct spoor_perfetto_writer *w, const char **names, size_t max);
+SPOOR_API int spoor_perfetto_writer_finish(struct spoor_perfetto_writer *w, struct spoor_error *err);
+SPOOR_API void spoor_perfetto_writer_free(struct spoor_perfetto_writer *w);
+SPOOR_API size_t spoor_perfetto_writer_missing(const struct spoor_perfetto_writer *w, const char **names, size_t max);
 
 #endif

@@ -10,6 +10,7 @@
  * post types, then the bodies in the same order. Trailing NULLs are dropped
  * as a record drops them. */
 #include "out/sqlite_file/write_sqlite_internal.h"
+#include "spoor/write.h"
 
 #include <stdlib.h>
 
