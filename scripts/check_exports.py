@@ -133,8 +133,9 @@ def self_test(cc):
                             "-o", lib, source], check=True)
             return check(lib, include)
 
-        if build():
-            sys.exit(f"self-test: the unchanged copy fails:\n" + "\n".join(build()))
+        problems = build()
+        if problems:
+            sys.exit("self-test: the unchanged copy fails:\n" + "\n".join(problems))
         header = os.path.join(include, "error.h")
         with open(header) as f:
             text = f.read()
