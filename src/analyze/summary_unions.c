@@ -555,7 +555,6 @@ static int64_t spans_intersection(const struct spoor_span *a, size_t na, const s
  * lengths, the largest share, go to a second thread when there are cores
  * (both only read the functions' unions). */
 
-
 /* Moves every group of a thread into the parts of the same group. */
 static void take_all(struct span_parts *p, struct thread_groups *t)
 {
