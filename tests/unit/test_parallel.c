@@ -26,6 +26,7 @@
 
 enum { MANY = 16, MAX_TASKS = 5000 };
 #define STARVED "--starved" /* argument: run as the starved child */
+#define STACK ((size_t)64 << 20)
 
 struct tally {
     atomic_int runs[MAX_TASKS];
@@ -212,14 +213,16 @@ static void never_called(void *ctx, int worker)
 
 /* In a fresh process (no thread stacks cached for reuse) whose address space
  * leaves room for one more thread stack and a half: the first thread of a
- * group starts, the second cannot. Returns the problems found as its exit
- * status (0: none). */
+ * group starts, the second cannot. Stacks are made large (STACK) so that the
+ * half left over holds what a sanitizer maps for itself. Returns the problems
+ * found as its exit status (0: none). */
 static int starved_child(void)
 {
+    const size_t stack = STACK;
     pthread_attr_t attr;
-    size_t stack = 0;
     pthread_attr_init(&attr);
-    pthread_attr_getstacksize(&attr, &stack);
+    if (pthread_attr_setstacksize(&attr, stack) != 0 || pthread_setattr_default_np(&attr) != 0)
+        return 9;
     pthread_attr_destroy(&attr);
     long pages = 0;
     FILE *f = fopen("/proc/self/statm", "r");
