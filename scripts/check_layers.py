@@ -2,6 +2,8 @@
 """Checks that no dependency in src/ and tools/ goes up the layer order, so no
 two layers form a cycle: every #include of a private header (src/<m>/X.h) goes
 down, and no function is called from a layer below the one defining it.
+Also that src/util/parallel.c, the lowest layer's thread helper, is the one
+file in src/ and tools/ that starts threads (calls pthread_create).
 
 The order is the table of docs/design.md after the line MARKER (below), first
 row lowest: each row names a layer and its folder. A file under src/<m>/ or
@@ -13,7 +15,8 @@ check catches. Each public header must declare some function defined under src/.
 
 usage: check_layers.py [ROOT]       check the tree at ROOT (default: this repo)
        check_layers.py --self-test  check that a copy of this tree with an
-                                    include added upward fails the check
+                                    include and a call added upward and a
+                                    pthread_create call fails the check
 Prints one line per problem and exits 1 if there is any."""
 
 import os
@@ -37,6 +40,8 @@ DECLARATION = re.compile(r"\b(\w+)\s*\(")
 # Any definition, static too: a file's own names shadow other layers' ones.
 LOCAL_DEFINITION = re.compile(r"^[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{]*\)\s*\{", re.M)
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+THREADS = "src/util/parallel.c"
+THREAD_START = re.compile(r"\bpthread_create\s*\(")
 
 
 def read(path):
@@ -148,6 +153,21 @@ def cycle_through(edges, start, goal):
     return None
 
 
+def thread_starts(root, files):
+    """Problems for every pthread_create call outside THREADS, by line."""
+    problems = []
+    for f in files:
+        if f == THREADS or f.startswith("include/"):
+            continue
+        # Comments keep their line breaks, so lines count as written.
+        text = COMMENT.sub(lambda m: "\n" * m.group().count("\n"), read(os.path.join(root, f)))
+        code = STRING.sub('""', text)
+        for m in THREAD_START.finditer(code):
+            line = code.count("\n", 0, m.start()) + 1
+            problems.append(f"{f}:{line}: calls pthread_create(): only {THREADS} starts threads (util/parallel.h)")
+    return problems
+
+
 def check(root):
     order = layer_order(root)
     rank = {layer: i for i, (layer, _) in enumerate(order)}
@@ -184,13 +204,15 @@ def check(root):
         if path and frozenset(path) not in cycles:
             cycles.add(frozenset(path))
             problems.append(f"layers form a cycle: {a} -> {' -> '.join(path)}")
-    return problems
+    return problems + thread_starts(root, files)
 
 
 def self_test():
     """Copies the tree, adds to the lowest layer's first file an include of a
     private header of a higher layer and a call to a function of that layer,
-    and expects the check to name both edges."""
+    and to the first file of tools/ a pthread_create call (beside mentions in
+    a comment and a string, which do not count), and expects the check to
+    name both edges and the call's line."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if check(root):
         sys.exit("self-test: the tree itself does not pass; run check_layers.py")
@@ -208,13 +230,22 @@ def self_test():
         callee = sorted(n for n, layers in defining_layers(tmp, files, order).items() if layers == {high})[0]
         with open(os.path.join(tmp, victim), "a") as f:
             f.write(f'#include "{name}"\nvoid spoor_self_test_upward(void) {{ {callee}(); }}\n')
+        starter = next(f for f in files if f.startswith("tools/") and f.endswith(".c"))
+        line = read(os.path.join(tmp, starter)).count("\n") + 2
+        with open(os.path.join(tmp, starter), "a") as f:
+            f.write('/* pthread_create( */ static const char *self_test = "pthread_create(";\n'
+                    "void spoor_self_test_thread(void) { pthread_create(0, 0, 0, 0); }\n")
         run = subprocess.run([sys.executable, os.path.abspath(__file__), tmp], capture_output=True, text=True)
         want = [f"{victim} includes {name}: {low} may not include {high}", f"layers form a cycle: {low} -> {high}",
-                f"{victim} calls {callee}(): {low} may not call {high}"]
+                f"{victim} calls {callee}(): {low} may not call {high}",
+                f"{starter}:{line}: calls pthread_create(): only {THREADS} starts threads (util/parallel.h)"]
         missing = [w for w in want if w not in run.stdout]
         if run.returncode == 0 or missing:
             sys.exit(f"self-test: exit {run.returncode}, output lacks {missing}:\n{run.stdout}{run.stderr}")
-    print(f"self-test: an include of {name} and a call of {callee}() from {victim} fail the check")
+        if run.stdout.count("pthread_create") != 1:
+            sys.exit(f"self-test: the mentions of pthread_create in a comment or a string count:\n{run.stdout}")
+    print(f"self-test: an include of {name} and a call of {callee}() from {victim}, and a pthread_create call"
+          f" in {starter}, fail the check")
 
 
 def main():

@@ -6,8 +6,8 @@
  * thread's unions as lists of spans and merges them per group at the end.
  * Both merges of many sources in start order play one tournament. */
 #include "summary_internal.h"
+#include "util/parallel.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -555,18 +555,6 @@ static int64_t spans_intersection(const struct spoor_span *a, size_t na, const s
  * lengths, the largest share, go to a second thread when there are cores
  * (both only read the functions' unions). */
 
-struct lengths_job {
-    struct span_parts *parts;
-    int64_t *length;
-};
-
-static void *lengths_main(void *arg)
-{
-    struct lengths_job *j = arg;
-    span_parts_lengths(j->parts, j->length);
-    return NULL;
-}
-
 /* Moves every group of a thread into the parts of the same group. */
 static void take_all(struct span_parts *p, struct thread_groups *t)
 {
@@ -601,47 +589,65 @@ static void per_process(struct summary_acc *a, struct span_groups *by_cat_pid, s
     span_parts_free(&compute);
 }
 
+/* The threads' unions collected as parts per group, and the two halves of
+ * their lengths: the functions' (task 0) and all the others (task 1). */
+struct lengths_job {
+    struct summary_acc *acc;
+    struct span_parts fn, file, cat_pid, io, compute;
+    int64_t *fn_length;
+};
+
+static void other_lengths(struct lengths_job *j)
+{
+    struct summary_acc *acc = j->acc;
+    struct span_groups by_cat_pid = {0}, compute_by_pid = {0};
+    span_parts_merge(&j->cat_pid, &by_cat_pid);
+    span_parts_merge(&j->compute, &compute_by_pid);
+    per_process(acc, &by_cat_pid, &compute_by_pid);
+    span_groups_free(&by_cat_pid);
+    span_groups_free(&compute_by_pid);
+    int64_t *length = spoor_xcalloc(acc->files.n + 1, sizeof *length);
+    span_parts_lengths(&j->file, length);
+    for (uint32_t f = 0; f < acc->files.n; f++)
+        acc->file[f].time = length[f];
+    free(length);
+    span_parts_lengths(&j->io, acc->io_time);
+}
+
+static void lengths_task(void *ctx, size_t task, int worker)
+{
+    struct lengths_job *j = ctx;
+    (void)worker;
+    if (task == 0)
+        span_parts_lengths(&j->fn, j->fn_length);
+    else
+        other_lengths(j);
+}
+
 static void per_thread(struct nest_threads *n, struct summary_acc *acc, int threads)
 {
-    struct span_parts fn = {0}, file = {0}, cat_pid = {.borrowed = true}, io = {0}, compute = {0};
+    struct lengths_job j = {.acc = acc, .cat_pid = {.borrowed = true}};
     for (size_t t = 0; t < n->n; t++) {
         struct thread_spans *s = &n->spans[t];
         uint32_t pid = (uint32_t)(n->keys[t] >> 32);
         for (uint32_t i = 0; i < s->by_fn.ids.n; i++) {
             uint64_t cat = acc->fns.keys[s->by_fn.ids.keys[i]] >> 32;
-            span_parts_borrow(&cat_pid, spoor_id_map_id(&acc->cat_pids, cat << 32 | pid), &s->by_fn.local.g[i]);
+            span_parts_borrow(&j.cat_pid, spoor_id_map_id(&acc->cat_pids, cat << 32 | pid), &s->by_fn.local.g[i]);
         }
-        take_all(&fn, &s->by_fn);
-        take_all(&file, &s->by_file);
+        take_all(&j.fn, &s->by_fn);
+        take_all(&j.file, &s->by_file);
         if (s->io.cap)
-            span_parts_take(&io, spoor_id_map_find(&acc->io_pids, acc->pids.keys[pid]), &s->io.g[0]);
+            span_parts_take(&j.io, spoor_id_map_find(&acc->io_pids, acc->pids.keys[pid]), &s->io.g[0]);
         if (s->compute.cap)
-            span_parts_take(&compute, pid, &s->compute.g[0]);
+            span_parts_take(&j.compute, pid, &s->compute.g[0]);
         thread_spans_free(s);
     }
-    struct lengths_job fns = {&fn, spoor_xcalloc(acc->fns.n + 1, sizeof *fns.length)};
-    pthread_t helper;
-    bool two = threads > 1 && pthread_create(&helper, NULL, lengths_main, &fns) == 0;
-    if (!two)
-        lengths_main(&fns);
-    struct span_groups by_cat_pid = {0}, compute_by_pid = {0};
-    span_parts_merge(&cat_pid, &by_cat_pid);
-    span_parts_merge(&compute, &compute_by_pid);
-    per_process(acc, &by_cat_pid, &compute_by_pid);
-    span_groups_free(&by_cat_pid);
-    span_groups_free(&compute_by_pid);
-    int64_t *length = spoor_xcalloc(acc->files.n + 1, sizeof *length);
-    span_parts_lengths(&file, length);
-    for (uint32_t f = 0; f < acc->files.n; f++)
-        acc->file[f].time = length[f];
-    free(length);
-    span_parts_lengths(&io, acc->io_time);
-    if (two)
-        pthread_join(helper, NULL);
+    j.fn_length = spoor_xcalloc(acc->fns.n + 1, sizeof *j.fn_length);
+    spoor_parallel_for(2, threads > 1 ? 2 : 1, lengths_task, &j);
     for (uint32_t f = 0; f < acc->fns.n; f++)
-        acc->fn[f].time = fns.length[f];
-    free(fns.length);
-    struct span_parts *all[] = {&fn, &file, &cat_pid, &io, &compute};
+        acc->fn[f].time = j.fn_length[f];
+    free(j.fn_length);
+    struct span_parts *all[] = {&j.fn, &j.file, &j.cat_pid, &j.io, &j.compute};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         span_parts_free(all[i]);
 }

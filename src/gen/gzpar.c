@@ -2,6 +2,7 @@
  * thread fills blocks and writes finished ones in order; workers deflate
  * blocks in submission order as they become ready. */
 #include "gen/gzpar.h"
+#include "util/parallel.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -31,8 +32,7 @@ struct gen_gzpar {
     char *name;
     pthread_mutex_t lock;
     pthread_cond_t work, finished;
-    pthread_t threads[MAX_THREADS];
-    int nthreads;
+    struct spoor_thread_group *workers;  /* NULL: none could start */
     bool stop;
 
     struct slot *slots;
@@ -75,9 +75,10 @@ static bool deflate_block(z_stream *z, struct slot *s)
     return true;
 }
 
-static void *worker(void *arg)
+static void deflate_worker(void *ctx, int worker)
 {
-    struct gen_gzpar *g = arg;
+    struct gen_gzpar *g = ctx;
+    (void)worker;
     z_stream z;
     memset(&z, 0, sizeof z);
     bool ok = deflateInit2(&z, g->level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
@@ -98,7 +99,6 @@ static void *worker(void *arg)
     pthread_mutex_unlock(&g->lock);
     if (ok)
         deflateEnd(&z);
-    return NULL;
 }
 
 struct gen_gzpar *gen_gzpar_start(int fd, const char *name, int level, int threads)
@@ -121,9 +121,9 @@ struct gen_gzpar *gen_gzpar_start(int fd, const char *name, int level, int threa
     pthread_mutex_init(&g->lock, NULL);
     pthread_cond_init(&g->work, NULL);
     pthread_cond_init(&g->finished, NULL);
-    for (int i = 0; i < threads; i++)
-        if (pthread_create(&g->threads[g->nthreads], NULL, worker, g) == 0)
-            g->nthreads++;
+    /* Any number of deflate threads writes the same bytes: take as many as start. */
+    for (int n = threads; n > 0 && !g->workers; n--)
+        g->workers = spoor_thread_group_start(n, deflate_worker, g);
     return g;
 }
 
@@ -205,7 +205,7 @@ static int write_header(struct gen_gzpar *g, struct spoor_error *err)
 
 int gen_gzpar_write(struct gen_gzpar *g, const void *data, size_t len, struct spoor_error *err)
 {
-    if (g->nthreads == 0)
+    if (!g->workers)
         return spoor_fail(err, SPOOR_ENOMEM, "cannot start a deflate thread");
     int rc = g->header_written ? 0 : write_header(g, err);
     const unsigned char *p = data;
@@ -254,8 +254,8 @@ void gen_gzpar_free(struct gen_gzpar *g)
     g->stop = true;
     pthread_cond_broadcast(&g->work);
     pthread_mutex_unlock(&g->lock);
-    for (int i = 0; i < g->nthreads; i++)
-        pthread_join(g->threads[i], NULL);
+    if (g->workers)
+        spoor_thread_group_join(g->workers);
     for (size_t i = 0; i < g->nslots; i++) {
         free(g->slots[i].in);
         free(g->slots[i].out);

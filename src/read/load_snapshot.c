@@ -4,6 +4,7 @@
  * for reduces it and every ready one after it, as when parsing. */
 #include "read/load_snapshot.h"
 #include "table/snapshot.h"
+#include "util/parallel.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -24,12 +25,6 @@ struct serve {
     bool reducing, stop;
     int status;
     struct spoor_error err;
-};
-
-struct serve_worker {
-    struct serve *s;
-    int id;
-    pthread_t thread;
 };
 
 static void fail(struct serve *s, int status, const char *what)
@@ -61,16 +56,15 @@ static void drain(struct serve *s)
     s->reducing = false;
 }
 
-static void *serve_main(void *arg)
+static void serve_main(void *ctx, int worker)
 {
-    struct serve_worker *w = arg;
-    struct serve *s = w->s;
+    struct serve *s = ctx;
     pthread_mutex_lock(&s->mu);
     while (!s->stop && s->next_map < s->n) {
         size_t i = s->next_map++;
         pthread_mutex_unlock(&s->mu);
         struct spoor_table *b = spoor_snapshot_view(s->snap, i * s->slice, s->slice, s->cols);
-        int st = s->sink->map ? s->sink->map(s->sink->ctx, w->id, b) : SPOOR_OK;
+        int st = s->sink->map ? s->sink->map(s->sink->ctx, worker, b) : SPOOR_OK;
         pthread_mutex_lock(&s->mu);
         s->ready[i] = b;
         if (st != SPOOR_OK)
@@ -78,7 +72,6 @@ static void *serve_main(void *arg)
         drain(s);
     }
     pthread_mutex_unlock(&s->mu);
-    return NULL;
 }
 
 /* Rows per batch: about what a parsed chunk held, so sinks see batches of the
@@ -104,20 +97,13 @@ int load_from_snapshot(const struct spoor_snapshot *snap, const struct spoor_loa
     s.n = rows ? (rows + s.slice - 1) / s.slice : 1; /* one empty batch still brings the lookups */
     s.ready = spoor_xcalloc(s.n, sizeof *s.ready);
     pthread_mutex_init(&s.mu, NULL);
-    int n = spoor_load_threads(opts);
-    struct serve_worker *workers = spoor_xcalloc((size_t)n, sizeof *workers);
-    for (int i = 0; i < n; i++) {
-        workers[i] = (struct serve_worker){.s = &s, .id = i};
-        if (i > 0)
-            pthread_create(&workers[i].thread, NULL, serve_main, &workers[i]);
-    }
-    serve_main(&workers[0]);
-    for (int i = 1; i < n; i++)
-        pthread_join(workers[i].thread, NULL);
+    /* Any one worker serves every batch, so if the others cannot start the
+     * caller serves them alone, as with --threads 1. */
+    if (!spoor_thread_group_run(spoor_load_threads(opts), serve_main, &s))
+        serve_main(&s, 0);
     for (size_t i = 0; i < s.n; i++) /* left over after an error */
         spoor_table_free(s.ready[i]);
     free(s.ready);
-    free(workers);
     free(ids);
     pthread_mutex_destroy(&s.mu);
     if (s.stop)

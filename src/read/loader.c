@@ -10,6 +10,7 @@
  * them. Whoever finishes the batch the order is waiting for reduces it and
  * every ready batch after it. */
 #include "spoor/load.h"
+#include "util/parallel.h"
 #include "util/progress.h"
 #include "read/load_snapshot.h"
 #include "read/loader.h"
@@ -399,20 +400,19 @@ static void sequential_worker(struct run *r, struct reader *rd, int worker)
     pthread_mutex_unlock(&r->mu);
 }
 
-struct worker {
+/* What every worker shares: the run, and in sequential mode its one reader. */
+struct workers {
     struct run *run;
-    struct reader *sequential;  /* the shared reader in sequential mode */
-    int id;
-    pthread_t thread;
+    struct reader *sequential;
 };
 
-static void *worker_main(void *arg)
+static void worker_main(void *ctx, int worker)
 {
-    struct worker *w = arg;
+    struct workers *w = ctx;
     struct run *r = w->run;
     if (w->sequential) {
-        sequential_worker(r, w->sequential, w->id);
-        return NULL;
+        sequential_worker(r, w->sequential, worker);
+        return;
     }
     for (;;) {
         pthread_mutex_lock(&r->mu);
@@ -420,9 +420,8 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&r->mu);
         if (part >= r->nparts)
             break;
-        read_part(r, part, w->id);
+        read_part(r, part, worker);
     }
-    return NULL;
 }
 
 static void free_slots(struct run *r)
@@ -471,17 +470,12 @@ static int run_input(struct run *r)
     bool share = sequential && n > 1;
     if (share && !open_reader(r, 0, &shared))
         n = 0;
-    struct worker *workers = spoor_xcalloc(n ? (size_t)n : 1, sizeof *workers);
-    for (int i = 0; i < n; i++) {
-        workers[i] = (struct worker){.run = r, .id = i, .sequential = share ? &shared : NULL};
-        if (i > 0)
-            pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);
-    }
-    if (n > 0)
-        worker_main(&workers[0]);
-    for (int i = 1; i < n; i++)
-        pthread_join(workers[i].thread, NULL);
-    free(workers);
+    struct workers w = {r, share ? &shared : NULL};
+    /* Any one worker reads the whole input by itself (the slot kept for the
+     * part being reduced lets it go on), so if the others cannot start the
+     * caller reads it alone. */
+    if (!spoor_thread_group_run(n, worker_main, &w))
+        worker_main(&w, 0);
     if (share && n > 0)
         spoor_cursor_close(shared.cur);
     spoor_progress_finish(&r->progress);

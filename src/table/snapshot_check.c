@@ -2,10 +2,9 @@
  * order by up to two threads; each walks its section in blocks small enough to
  * stay in cache, so the id max-reduction reads what the crc just loaded. */
 #include "table/snapshot_check.h"
+#include "util/parallel.h"
 
 #include <isa-l/crc.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -55,18 +54,10 @@ static void check_one(struct snap_check *c)
     c->max_id = max;
 }
 
-struct shared {
-    struct snap_check *c;
-    size_t n;
-    atomic_size_t next;
-};
-
-static void *check_main(void *arg)
+static void check_task(void *ctx, size_t task, int worker)
 {
-    struct shared *s = arg;
-    for (size_t i; (i = atomic_fetch_add(&s->next, 1)) < s->n;)
-        check_one(&s->c[i]);
-    return NULL;
+    (void)worker;
+    check_one((struct snap_check *)ctx + task);
 }
 
 bool snap_check_sections(struct snap_check *c, size_t n)
@@ -74,13 +65,7 @@ bool snap_check_sections(struct snap_check *c, size_t n)
     uint64_t bytes = 0;
     for (size_t i = 0; i < n; i++)
         bytes += c[i].len;
-    struct shared s = {.c = c, .n = n};
-    atomic_init(&s.next, 0);
-    pthread_t helper;
-    bool two = bytes >= PARALLEL_BYTES && pthread_create(&helper, NULL, check_main, &s) == 0;
-    check_main(&s);
-    if (two)
-        pthread_join(helper, NULL);
+    spoor_parallel_for(n, bytes >= PARALLEL_BYTES ? 2 : 1, check_task, c);
     for (size_t i = 0; i < n; i++)
         if (!c[i].ok)
             return false;

@@ -5,9 +5,9 @@
 #include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/table.h"
 #include "util/huge_array.h"
+#include "util/parallel.h"
 #include "util/radix_sort.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 
 /* Below this many rows a second thread costs more than it saves. */
@@ -268,31 +268,26 @@ static void write_index(struct build *b, struct sqlf_file *f)
     free(e.names);
 }
 
-/* The indexes to sort, taken in turn by two threads. */
+/* The indexes to sort, taken in turn by up to two threads, each with its
+ * scratch, made on its first index. */
 struct builds {
     struct build list[3];
     size_t n;
-    pthread_mutex_t mu;
-    size_t next;
+    struct scratch scratch[2];
 };
 
-static void *build_some(void *arg)
+static void build_one(void *ctx, size_t task, int worker)
 {
-    struct builds *b = arg;
-    size_t n = b->list[0].k->n + 1;
-    struct scratch s = {.key = spoor_huge_alloc(n * sizeof *s.key), .spare = spoor_huge_alloc(n * sizeof *s.spare)};
-    for (;;) {
-        pthread_mutex_lock(&b->mu);
-        size_t i = b->next++;
-        pthread_mutex_unlock(&b->mu);
-        if (i >= b->n)
-            break;
-        s.rows = b->list[i].rows;
-        sort_rows(b->list[i].k, b->list[i].which, &s);
+    struct builds *b = ctx;
+    struct build *one = &b->list[task];
+    struct scratch *s = &b->scratch[worker];
+    size_t n = one->k->n + 1;
+    if (!s->key) {
+        s->key = spoor_huge_alloc(n * sizeof *s->key);
+        s->spare = spoor_huge_alloc(n * sizeof *s->spare);
     }
-    spoor_huge_free(s.key, n * sizeof *s.key);
-    spoor_huge_free(s.spare, n * sizeof *s.spare);
-    return NULL;
+    s->rows = one->rows;
+    sort_rows(one->k, one->which, s);
 }
 
 static const struct {
@@ -321,13 +316,11 @@ size_t sqlw_keys_write(struct sqlw_keys *k, struct sqlf_file *f, struct sqlf_obj
         if (wanted[which])
             b.list[b.n++] = (struct build){.k = k, .which = (enum which)which,
                                            .rows = spoor_huge_alloc((k->n + 1) * sizeof(uint32_t))};
-    pthread_mutex_init(&b.mu, NULL);
-    pthread_t helper;
-    bool two = b.n > 1 && k->n >= PARALLEL_ROWS && pthread_create(&helper, NULL, build_some, &b) == 0;
-    build_some(&b);
-    if (two)
-        pthread_join(helper, NULL);
-    pthread_mutex_destroy(&b.mu);
+    spoor_parallel_for(b.n, k->n >= PARALLEL_ROWS ? 2 : 1, build_one, &b);
+    for (int w = 0; w < 2; w++) {
+        spoor_huge_free(b.scratch[w].key, (k->n + 1) * sizeof *b.scratch[w].key);
+        spoor_huge_free(b.scratch[w].spare, (k->n + 1) * sizeof *b.scratch[w].spare);
+    }
     for (size_t i = 0; i < b.n; i++) {
         write_index(&b.list[i], f);
         spoor_huge_free(b.list[i].rows, (k->n + 1) * sizeof(uint32_t));

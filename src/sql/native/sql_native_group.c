@@ -2,8 +2,8 @@
  * row's keys become words (string ids, integers, phase letters, source
  * numbers; a null mask last), found in an open-addressing hash table. */
 #include "sql/native/internal.h"
+#include "util/parallel.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -349,10 +349,10 @@ static void group_part(struct part *p)
     free(b);
 }
 
-static void *group_part_thread(void *arg)
+static void group_task(void *ctx, size_t task, int worker)
 {
-    group_part(arg);
-    return NULL;
+    (void)worker;
+    group_part((struct part *)ctx + task);
 }
 
 static void merge_acc(const struct native_agg *a, struct native_acc *into, const struct native_acc *from)
@@ -401,24 +401,20 @@ void native_group(struct spoor_sql *s, const struct native_query *q, const uint3
         pl.packed &= pl.keys[k].v->kind != SPOOR_VIEW_I64;
     pl.nwords = pl.packed ? 1 : q->nkeys + 1;
 
-    struct part first = {.plan = &pl, .from = 0, .to = nsel}, second = {.plan = &pl, .from = nsel, .to = nsel};
-    pthread_t thread;
+    /* Past PARALLEL_ROWS the rows are grouped in two halves at once and the
+     * later half folded into the earlier, on one thread if a second cannot
+     * start: the same groups either way. */
     bool two = nsel >= PARALLEL_ROWS;
+    struct part parts[2] = {{.plan = &pl, .from = 0, .to = two ? nsel / 2 : nsel},
+                            {.plan = &pl, .from = two ? nsel / 2 : nsel, .to = nsel}};
+    spoor_parallel_for(two ? 2 : 1, 2, group_task, parts);
     if (two) {
-        first.to = second.from = nsel / 2;
-        two = pthread_create(&thread, NULL, group_part_thread, &second) == 0;
-        if (!two)
-            first.to = nsel;
+        merge_parts(&parts[0], &parts[1]);
+        native_groups_free(&parts[1].g);
+        free(parts[1].h.slots);
     }
-    group_part(&first);
-    if (two) {
-        pthread_join(thread, NULL);
-        merge_parts(&first, &second);
-        native_groups_free(&second.g);
-        free(second.h.slots);
-    }
-    *g = first.g;
-    free(first.h.slots);
+    *g = parts[0].g;
+    free(parts[0].h.slots);
     for (size_t k = 0; k < q->nkeys; k++)
         free(pl.keys[k].canon);
 }
