@@ -140,18 +140,6 @@ static int parse_args(int argc, char **argv, struct args *a)
     return -1;
 }
 
-/* Splits a comma-separated list in place. */
-static const char **split_list(char *list, size_t *n)
-{
-    const char **items = NULL;
-    *n = 0;
-    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        items = spoor_xrealloc(items, (*n + 1) * sizeof *items);
-        items[(*n)++] = tok;
-    }
-    return items;
-}
-
 /* Prints what the task was decided from, and what the dataset layer dropped. */
 static void tell(const struct args *a, const struct spoor_dataset *d, const char *why)
 {
@@ -183,12 +171,11 @@ static void tell(const struct args *a, const struct spoor_dataset *d, const char
 
 static int load(struct args *a, struct spoor_dataset **ds, struct spoor_error *err)
 {
-    char *list = a->features ? spoor_xstrdup(a->features) : NULL;
-    const char **features = NULL;
-    struct spoor_dataset_spec spec = {.label = a->target, .group = a->group,
+    size_t nfeatures = 0;
+    char **features = a->features ? cli_split_commas(a->features, &nfeatures) : NULL;
+    struct spoor_dataset_spec spec = {.features = (const char *const *)features, .nfeatures = nfeatures,
+                                      .label = a->target, .group = a->group,
                                       .leaks = a->keep_leaky ? SPOOR_LEAKS_WARN : SPOOR_LEAKS_DROP};
-    if (list)
-        spec.features = features = split_list(list, &spec.nfeatures);
     spec.label_kind = !strcmp(a->task, "classification") ? SPOOR_LABEL_CLASS
                       : !strcmp(a->task, "regression")   ? SPOOR_LABEL_NUMBER
                                                          : SPOOR_LABEL_AUTO;
@@ -196,8 +183,7 @@ static int load(struct args *a, struct spoor_dataset **ds, struct spoor_error *e
     int rc = spoor_importance_dataset_load(a->path, &spec, &a->load, ds, &why, err);
     if (rc == SPOOR_OK)
         tell(a, *ds, why);
-    free(features);
-    free(list);
+    cli_split_free(features);
     return rc;
 }
 

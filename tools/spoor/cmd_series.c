@@ -59,38 +59,9 @@ struct args {
     char *target_metric;
 };
 
-/* Splits a comma-separated list into owned strings. */
-static size_t split_list(const char *list, char ***out)
-{
-    size_t n = 0;
-    char **items = NULL;
-    for (const char *p = list;;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len) {
-            items = spoor_xrealloc(items, (n + 1) * sizeof *items);
-            items[n] = spoor_xmalloc(len + 1);
-            memcpy(items[n], p, len);
-            items[n++][len] = '\0';
-        }
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
-    *out = items;
-    return n;
-}
-
-static void free_list(char **items, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(items[i]);
-    free(items);
-}
-
 static void args_release(struct args *a)
 {
-    free_list(a->metric_list, a->series.nmetrics);
+    cli_split_free(a->metric_list);
     free(a->target_metric);
 }
 
@@ -98,8 +69,8 @@ static void args_release(struct args *a)
 static bool parse_sections(const char *list, const char *const *names, size_t nnames, const unsigned *bits,
                            unsigned *out)
 {
-    char **items;
-    size_t n = split_list(list, &items);
+    size_t n;
+    char **items = cli_split_commas(list, &n);
     bool ok = n || !cli_usage_error("series", "expected a list of sections, not '%s'", list);
     for (size_t i = 0; i < n && ok; i++) {
         size_t k = 0;
@@ -110,7 +81,7 @@ static bool parse_sections(const char *list, const char *const *names, size_t nn
         else
             *out |= bits[k];
     }
-    free_list(items, n);
+    cli_split_free(items);
     return ok;
 }
 
@@ -152,8 +123,8 @@ static bool set_group(void *args, const char *arg)
 static bool set_metrics(void *args, const char *arg)
 {
     struct args *a = args;
-    free_list(a->metric_list, a->series.nmetrics);
-    a->series.nmetrics = split_list(arg, &a->metric_list);
+    cli_split_free(a->metric_list);
+    a->metric_list = cli_split_commas(arg, &a->series.nmetrics);
     a->series.metrics = (const char *const *)a->metric_list;
     return a->series.nmetrics || bad_value("--metrics wants a comma-separated list", arg);
 }

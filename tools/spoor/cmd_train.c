@@ -78,7 +78,7 @@ static bool parse_model(void *train, const char *arg)
     if (!colon)
         return true;
     size_t n;
-    char **widths = ml_list_split(colon + 1, &n);
+    char **widths = cli_split_commas(colon + 1, &n);
     bool ok = n >= 1 && n <= 8;
     for (size_t i = 0; ok && i < n; i++) {
         uint64_t w;
@@ -86,7 +86,7 @@ static bool parse_model(void *train, const char *arg)
         o->hidden[i] = (size_t)w;
     }
     o->nhidden = n;
-    ml_list_free(widths);
+    cli_split_free(widths);
     return ok;
 }
 
@@ -180,13 +180,13 @@ static void warn_row_split(const struct cli *c, const struct spoor_dataset *ds)
 static int run(const struct cli *c, const char *path, const struct spoor_load_opts *opts)
 {
     size_t nfeat = 0;
-    char **feat = c->features ? ml_list_split(c->features, &nfeat) : NULL;
+    char **feat = c->features ? cli_split_commas(c->features, &nfeat) : NULL;
     struct spoor_dataset_spec spec = {.features = (const char *const *)feat, .nfeatures = nfeat, .exact = c->keep,
                                       .label = c->label, .label_kind = SPOOR_LABEL_CLASS, .group = c->group,
                                       .leaks = c->keep_leaky ? SPOOR_LEAKS_WARN : SPOOR_LEAKS_DROP};
     struct spoor_dataset *ds = NULL;
     int code = ml_dataset_load("train", path, &spec, opts, &ds);
-    ml_list_free(feat);
+    cli_split_free(feat);
     if (code)
         return code;
     warn_row_split(c, ds);

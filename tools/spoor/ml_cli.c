@@ -7,26 +7,6 @@
 #include "output_guard.h"
 
 #include <getopt.h>
-#include <stdlib.h>
-#include <string.h>
-
-char **ml_list_split(const char *s, size_t *n)
-{
-    char *copy = spoor_xstrdup(s), *save = NULL;
-    char **v = spoor_xcalloc(strlen(s) + 2, sizeof *v);
-    *n = 0;
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-        v[(*n)++] = spoor_xstrdup(t);
-    free(copy);
-    return v;
-}
-
-void ml_list_free(char **v)
-{
-    for (size_t i = 0; v && v[i]; i++)
-        free(v[i]);
-    free(v);
-}
 
 int ml_dataset_load(const char *cmd, const char *path, const struct spoor_dataset_spec *spec,
                     const struct spoor_load_opts *opts, struct spoor_dataset **out)

@@ -1,5 +1,5 @@
 /* What the model commands (train, eval, predict) share: loading a dataset with
- * warnings for what was dropped, comma lists, and the MODEL DATASET command
+ * warnings for what was dropped, and the MODEL DATASET command
  * shape (eval, predict). */
 #ifndef SPOOR_ML_CLI_H
 #define SPOOR_ML_CLI_H
@@ -9,10 +9,6 @@
 
 #include "spoor/ml.h"
 #include "spoor/report.h"
-
-/* Splits "a,b,c" into a NULL-terminated array of copies (free with ml_list_free). */
-char **ml_list_split(const char *s, size_t *n);
-void ml_list_free(char **v);
 
 /* Loads the dataset; prints skipped lines and rows, dropped features (one
  * warning each) and any error on stderr. Returns 0, or the exit code. */
