@@ -92,4 +92,22 @@ SPOOR_API void spoor_attr_dataset_free(struct spoor_attr_dataset *d);
  * from d while it is written: d must outlive it. */
 SPOOR_API struct spoor_report *spoor_attr_dataset_report(const struct spoor_attr_dataset *d);
 
+/* ---- the whole run ---- */
+
+/* The calls and events of t chosen by sel, attributed under opts into the
+ * dataset, and what a caller may warn about. */
+struct spoor_attr_result {
+    struct spoor_attr_dataset dataset;
+    size_t ncalls, nevents;             /* rows selected */
+    bool covered;                       /* some event took part of some call */
+    char *left_out;                     /* default events: cats neither kernel-side nor a call's (NULL: none) */
+    uint32_t *calls, *events;           /* the rows selected */
+    struct spoor_resolver *resolver;    /* the calls' files, which the dataset's rows point into */
+};
+
+SPOOR_API int spoor_attr_run(const struct spoor_table *t, const struct spoor_attr_select *sel,
+                             const struct spoor_attr_opts *opts, enum spoor_attr_columns by, struct spoor_attr_result *out,
+                             struct spoor_error *err);
+SPOOR_API void spoor_attr_result_free(struct spoor_attr_result *a);
+
 #endif

@@ -84,6 +84,16 @@ SPOOR_API struct spoor_sink spoor_filter_sink(struct spoor_filter_sink *f);
 SPOOR_API bool spoor_filter_sink_found(const struct spoor_filter_sink *f, size_t i);
 SPOOR_API void spoor_filter_sink_free(struct spoor_filter_sink *f);
 
+/* What a streaming recipe's run over traces with an optional --where
+ * expression (spoor_stats_load, spoor_summary_load) leaves beside its result. */
+struct spoor_stream_load {
+    struct spoor_load_result loaded;        /* per input: lines, skips, warnings */
+    const struct spoor_expr_ref **unknown;  /* the expression's args columns no input had */
+    size_t nunknown;
+    bool read_twice;                        /* summary: read again, per thread (rows too far out of order) */
+};
+SPOOR_API void spoor_stream_load_free(struct spoor_stream_load *l);
+
 /* The load/filter loop of the commands that write rows (events, export):
  * traces are loaded, each batch is filtered with an expression, and the
  * selected rows are handed to a consumer in input order, batch after batch, so

@@ -75,28 +75,6 @@ SPOOR_API int spoor_lc_spec_top_by(struct spoor_lc_spec *s, const char *name, st
 /* Checks the spec is complete (stages and delays given) and settles defaults. */
 SPOOR_API int spoor_lc_spec_finish(struct spoor_lc_spec *s, struct spoor_error *err);
 SPOOR_API void spoor_lc_spec_free(struct spoor_lc_spec *s);
-/* The fields the pivot reads beyond entity, stage and time, its attributes:
- * load them with SPOOR_ARGS_LISTED. Returns how many (at most
- * SPOOR_LC_MAX_FIELDS): the --by fields, then the fill field, the worker
- * and host fields when not among them. */
-SPOOR_API size_t spoor_lc_spec_fields(const struct spoor_lc_spec *s, const char **out);
-
-struct spoor_lc_pivot;
-
-/* One table of entities per worker; the spec's stages by name, `attrs`
- * fields kept per entity (their value from the entity's earliest record that
- * has one, or the latest for the spec's last_field; the worker as the spec
- * names it). The loaded table's name column is the entity (with the worker
- * for entity_worker), cat the stage, ts the time. The spec must outlive the
- * pivot. */
-SPOOR_API struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const struct spoor_lc_spec *s,
-                                                      const char *const *attrs, size_t nattrs);
-SPOOR_API struct spoor_sink spoor_lc_pivot_sink(struct spoor_lc_pivot *p);
-/* Merges the workers' entities into one set, merged ids 1..n (call once,
- * after loading). */
-SPOOR_API void spoor_lc_pivot_merge(struct spoor_lc_pivot *p);
-SPOOR_API void spoor_lc_pivot_free(struct spoor_lc_pivot *p);
-
 struct spoor_lc_counts {
     uint64_t records;       /* rows read */
     uint64_t other_stage;   /* rows whose stage is not listed (another entity kind) */
@@ -104,26 +82,10 @@ struct spoor_lc_counts {
     uint64_t no_time;       /* listed stage, but no time */
 };
 
-/* How many threads loaded the log (the fold uses as many). */
-SPOOR_API int spoor_lc_pivot_threads(const struct spoor_lc_pivot *p);
-/* After merging: entities are 1..n (id order is not meaningful). */
-SPOOR_API size_t spoor_lc_pivot_entities(const struct spoor_lc_pivot *p);
-SPOOR_API const char *spoor_lc_pivot_name(const struct spoor_lc_pivot *p, size_t id);
-/* Entity id of a name, or 0. */
-SPOOR_API size_t spoor_lc_pivot_find(const struct spoor_lc_pivot *p, const char *name, size_t len);
-/* First time of each stage (SPOOR_NULL when unseen) and how often it was seen. */
-SPOOR_API const int64_t *spoor_lc_pivot_times(const struct spoor_lc_pivot *p, size_t id);
-SPOOR_API const uint32_t *spoor_lc_pivot_seen(const struct spoor_lc_pivot *p, size_t id);
-/* An attribute's value ("" when never seen), and its id among the pivot's
- * values (0 when never seen; equal ids, equal values). */
-SPOOR_API const char *spoor_lc_pivot_attr(const struct spoor_lc_pivot *p, size_t id, size_t attr);
-SPOOR_API uint32_t spoor_lc_pivot_attr_id(const struct spoor_lc_pivot *p, size_t id, size_t attr);
-SPOOR_API struct spoor_lc_counts spoor_lc_pivot_counts(const struct spoor_lc_pivot *p);
-
 /* `spoor lifecycle`: per-entity delays between the stages of an event log.
  *
  * A delay NAME=B-A is time(B) - time(A) for every entity of the pivot
- * (the pivot, above) that has both stages. The recipe folds the delays into
+ * (src/ops/lifecycle_pivot.h) that has both stages. The recipe folds the delays into
  * totals, per-group totals for each --by field, per-kind counts of missing
  * and repeated stages, the N slowest entities and, against a second log,
  * entity-by-entity differences. */
@@ -176,16 +138,7 @@ struct spoor_lc_result {
     struct spoor_strpool *strings;
 };
 
-/* Folds a merged pivot (and, for --compare, the other log's merged pivot, or
- * NULL) into the result. */
-SPOOR_API void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot *p,
-                                const struct spoor_lc_pivot *other, struct spoor_lc_result *out);
 SPOOR_API void spoor_lc_result_free(struct spoor_lc_result *r);
-
-/* The kind of an entity name (its length up to the first '(' or ':'). */
-SPOOR_API size_t spoor_lc_kind_len(const char *name, size_t len);
-/* The relative difference (b - a) / a, or NaN when a is 0. */
-SPOOR_API double spoor_lc_relative(int64_t a, int64_t b);
 
 /* A `spoor lifecycle` result as a report: a table's lines and tables, JSON's
  * members, and CSV's long form (section,by,key,delay,count,sum_ns,mean_ns,
@@ -199,5 +152,18 @@ struct spoor_lc_input {
 /* The report of r; it points into s and r, which must outlive it. */
 SPOOR_API struct spoor_report *spoor_lc_report(const struct spoor_lc_spec *s, const struct spoor_lc_result *r,
                                                const struct spoor_lc_input *in);
+
+/* `spoor lifecycle` over logs: paths read into one pivot (the spec's fields
+ * loaded as args, whatever opts->read.args says), and compare (NULL: none)
+ * into another; the merged pivots folded into the result and its report. */
+struct spoor_lc_run {
+    struct spoor_load_result loaded, other_loaded; /* what each read skipped, for the caller to tell */
+    struct spoor_lc_result result;
+    struct spoor_report *report;        /* NULL unless the run succeeded */
+};
+
+SPOOR_API int spoor_lc_run(const struct spoor_lc_spec *s, const char *const *paths, size_t n, const char *compare,
+                           const struct spoor_load_opts *opts, struct spoor_lc_run *out, struct spoor_error *err);
+SPOOR_API void spoor_lc_run_free(struct spoor_lc_run *r);
 
 #endif

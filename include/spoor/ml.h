@@ -18,6 +18,7 @@
 
 #include "spoor/error.h"
 #include "spoor/load.h"
+#include "spoor/report.h"
 
 /* A boosted-tree ensemble as plain C node arrays, evaluated without XGBoost:
  * what a trained booster becomes so that spoor's model JSON can store it and a
@@ -361,6 +362,61 @@ SPOOR_API void spoor_pooled_metrics(const struct spoor_dataset *ds, const struct
                                     struct spoor_metrics *m);
 SPOOR_API void spoor_pooled_free(struct spoor_pooled *p);
 
+/* One method's held-out scores. */
+struct spoor_scored {
+    const char *name;
+    struct spoor_metrics m;
+};
+
+/* `spoor train`: the model trained on the training rows and scored on
+ * held-out ones beside the three baselines (majority, depth-2 rule, 5-NN) on
+ * the same rows; or, cross-validated, every method's pooled fold predictions
+ * scored and the model then trained on every row. */
+struct spoor_train_plan {
+    struct spoor_train_opts train;
+    double test_frac;               /* held-out share: whole groups when ds has them, else stratified rows */
+    bool row_split;                 /* hold out stratified rows even when ds has groups */
+    bool cv;                        /* cross-validate instead of holding out ... */
+    size_t folds;                   /* ... over this many folds; 0: leave one group out */
+    const char *save_split;         /* NULL, or a CSV of each row's part (line,part) of the held-out split */
+};
+
+struct spoor_trained {
+    struct spoor_model *model;
+    double train_ms;                /* the saved model's training time */
+    char how[384];                  /* which rows were scored and how */
+    struct spoor_scored scored[4];  /* the model, then the baselines */
+    /* Held-out groups that lacked this class (NULL: none): every group was
+     * then held out in turn (leave-one-group-out) instead. */
+    const char *missing_class;
+};
+
+SPOOR_API int spoor_train_evaluate(const struct spoor_dataset *ds, const struct spoor_train_plan *p, struct spoor_trained *out,
+                                   struct spoor_error *err);
+/* The evaluation as a report: a table of every method and the model's
+ * confusion matrix and per-class recall (how the fit ended for logistic
+ * regression); or the same as one JSON object. */
+SPOOR_API struct spoor_report *spoor_trained_report(const struct spoor_trained *t, const struct spoor_dataset *ds);
+SPOOR_API void spoor_trained_free(struct spoor_trained *t);
+
+/* `spoor eval`: the saved model scored on every row of ds, beside the
+ * baselines cross-validated on the same rows (leave-one-group-out when
+ * grouped, else 5 stratified folds); *out is the report as
+ * spoor_trained_report makes it. */
+SPOOR_API int spoor_model_score(const struct spoor_model *m, const struct spoor_dataset *ds, bool grouped,
+                                struct spoor_report **out, struct spoor_error *err);
+
+/* `spoor predict`: each row's line, predicted class, action (with an action
+ * table) and class scores, written to path (NULL: stdout) as CSV or JSON lines. */
+SPOOR_API int spoor_predictions_save(const struct spoor_model *m, const struct spoor_dataset *ds, const char *path,
+                                     enum spoor_output_format format, struct spoor_error *err);
+
+/* The dataset spec that reads a model's features exactly, with its label
+ * numbered by the model's classes when with_label (a leaky feature then
+ * listed, not dropped), and the group column (NULL: none). */
+SPOOR_API void spoor_model_dataset_spec(const struct spoor_model *m, bool with_label, const char *group,
+                                        struct spoor_dataset_spec *spec);
+
 /* Combining feature-importance methods: each method's scores become shares
  * (non-negative, summing to 1), the consensus is their mean, and from it come
  * the ranking, the smallest set of features reaching a cumulative share, and
@@ -434,6 +490,31 @@ struct spoor_importance_report {
 SPOOR_API int spoor_importance_run(const struct spoor_dataset *ds, const struct spoor_importance_opts *o,
                                    struct spoor_importance_report *r, struct spoor_error *err);
 SPOOR_API void spoor_importance_report_free(struct spoor_importance_report *r);
+
+/* Loads the dataset as spoor_dataset_load does; with SPOOR_LABEL_AUTO a
+ * numeric target of at most 10 distinct integers becomes classes too. *why
+ * says what the task was decided from ("text", "numbers", "at most 10
+ * distinct integers"), NULL when spec->label_kind fixed it. */
+SPOOR_API int spoor_importance_dataset_load(const char *path, const struct spoor_dataset_spec *spec,
+                                            const struct spoor_load_opts *opts, struct spoor_dataset **out, const char **why,
+                                            struct spoor_error *err);
+
+/* How much of an importance result a report shows. */
+struct spoor_importance_view {
+    char layer_sep;      /* 0: '.' or '-' (see spoor_importance_layer) */
+    size_t top;          /* features listed in the table (0: all) */
+    size_t pairs;        /* strongest correlated pairs listed */
+    size_t components;   /* PCA components listed */
+};
+
+/* The result as a report: a table, JSON or CSV of its own sheets each. */
+SPOOR_API struct spoor_report *spoor_importance_to_report(const struct spoor_dataset *ds, const struct spoor_importance_report *r,
+                                                         const struct spoor_importance_opts *o,
+                                                         const struct spoor_importance_view *shown);
+/* Writes an nfeat x nfeat feature matrix (r->pearson, r->spearman) as CSV
+ * with the feature names as header row and first column. */
+SPOOR_API int spoor_importance_matrix_save(const struct spoor_dataset *ds, const double *m, const char *path,
+                                           struct spoor_error *err);
 
 /* A trained model as a dependency-free C header for a kernel module or any C
  * program: static tables and one predict function, the scaler folded into the

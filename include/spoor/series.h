@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "spoor/load.h"
+#include "spoor/report.h"
 
 /* What to compute; the sections not asked for cost nothing. */
 struct spoor_series_opts {
@@ -88,6 +89,43 @@ SPOOR_API struct spoor_sink spoor_series_sink(struct spoor_series_run *run);
 /* Merges every worker's state into out and frees the run. */
 SPOOR_API void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out);
 SPOOR_API void spoor_series_free(struct spoor_series *s);
+
+/* `spoor series` over metric tables: the run above in one pass over paths.
+ * Fills out (free it with spoor_series_free) and res, whatever the status. */
+SPOOR_API int spoor_series_load(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
+                                const struct spoor_series_opts *so, struct spoor_series *out, struct spoor_load_result *res,
+                                struct spoor_error *err);
+
+/* The sections of its report, in output order (bits of spoor_series_show.sections). */
+enum spoor_series_section {
+    SPOOR_SERIES_SEC_METRICS = 1 << 0,
+    SPOOR_SERIES_SEC_GROUPS = 1 << 1,
+    SPOOR_SERIES_SEC_HOUR = 1 << 2,
+    SPOOR_SERIES_SEC_WEEKDAY = 1 << 3,
+    SPOOR_SERIES_SEC_HOUR_WEEKDAY = 1 << 4,
+    SPOOR_SERIES_SEC_CORR = 1 << 5,
+    SPOOR_SERIES_SEC_PAIRS = 1 << 6,
+    SPOOR_SERIES_SEC_RESAMPLE = 1 << 7,
+    SPOOR_SERIES_SEC_HEADROOM = 1 << 8,
+};
+enum { SPOOR_SERIES_NSECTIONS = 9 };
+/* Their names (--show), in the same order. */
+SPOOR_API extern const char *const spoor_series_section_names[SPOOR_SERIES_NSECTIONS];
+
+struct spoor_series_show {
+    unsigned sections;            /* spoor_series_section bits */
+    const char *group_field;      /* NULL without --group */
+    double corr_threshold;        /* pairs at least this correlated are listed */
+    const char *resample_text;    /* the bucket width as given, e.g. "1h" */
+    const char *target_metric;    /* headroom to a target; NULL: none */
+    double target;
+    int64_t utc_offset_ns;        /* hours and weekdays are local to it */
+};
+
+/* The result as a report: the inputs of res and the sections asked for.
+ * SPOOR_EUSAGE when the target metric is not among the result's. */
+SPOOR_API int spoor_series_report(const struct spoor_series *s, const struct spoor_load_result *res,
+                                  const struct spoor_series_show *show, struct spoor_report **out, struct spoor_error *err);
 
 /* Standard deviation (n - 1 in the denominator, as pandas); NaN when n < 2. */
 SPOOR_API double spoor_moments_std(const struct spoor_moments *m);

@@ -7,7 +7,9 @@
 
 #include <stdint.h>
 
+#include "spoor/expr.h"
 #include "spoor/load.h"
+#include "spoor/report.h"
 #include "spoor/table.h"
 
 struct spoor_dur_stats {
@@ -40,6 +42,18 @@ SPOOR_API struct spoor_sink spoor_stats_sink(struct spoor_stats_run *run);
 /* Merges every worker's state into out and frees the run. */
 SPOOR_API void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out);
 SPOOR_API void spoor_stats_free(struct spoor_stats *s);
+
+/* `spoor stats` over traces: the run above in one pass, its rows filtered by
+ * where (NULL: every row). Fills out (free it with spoor_stats_free) and
+ * loaded, whatever the status. */
+SPOOR_API int spoor_stats_load(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
+                               const struct spoor_expr *where, struct spoor_stats *out, struct spoor_stream_load *loaded,
+                               struct spoor_error *err);
+/* The result as a report: a table's header lines (where, each input of res,
+ * the counts) and tables by cat and by name, JSON's members, CSV's one table;
+ * where is the --where text (NULL: none). */
+SPOOR_API struct spoor_report *spoor_stats_report(const struct spoor_stats *s, const struct spoor_load_result *res,
+                                                  const char *where);
 
 /* The args the recipe reads: load with SPOOR_ARGS_LISTED and these keys. */
 SPOOR_API extern const char *const spoor_stats_arg_keys[];

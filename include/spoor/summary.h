@@ -26,7 +26,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spoor/expr.h"
 #include "spoor/load.h"
+#include "spoor/report.h"
 #include "spoor/stats.h"
 #include "spoor/table.h"
 
@@ -125,5 +127,18 @@ SPOOR_API void spoor_summary_end(struct spoor_summary_run *run, struct spoor_sum
 SPOOR_API void spoor_summarize(const struct spoor_table *t, const struct spoor_summary_opts *opts,
                                struct spoor_summary *out);
 SPOOR_API void spoor_summary_free(struct spoor_summary *s);
+
+/* `spoor summary` over traces: the streaming run above, its rows filtered by
+ * where (NULL: every row), read a second time when it needs one (an error for
+ * a stream, which cannot be read again); so->inputs is set from npaths.
+ * Fills out (free it with spoor_summary_free) and loaded, whatever the status. */
+SPOOR_API int spoor_summary_load(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
+                                 const struct spoor_summary_opts *so, const struct spoor_expr *where,
+                                 struct spoor_summary *out, struct spoor_stream_load *loaded, struct spoor_error *err);
+
+/* The result as a report: a table's header lines and tables, JSON's members
+ * and CSV's long form; compute is the opts' compute cats as given, where
+ * the --where text (NULL: none). */
+SPOOR_API struct spoor_report *spoor_summary_report(const struct spoor_summary *s, const char *compute, const char *where);
 
 #endif

@@ -183,4 +183,28 @@ SPOOR_API int spoor_perfetto_writer_finish(struct spoor_perfetto_writer *w, stru
 SPOOR_API void spoor_perfetto_writer_free(struct spoor_perfetto_writer *w);
 SPOOR_API size_t spoor_perfetto_writer_missing(const struct spoor_perfetto_writer *w, const char **names, size_t max);
 
+/* `spoor export`: the rows a load/filter loop (spoor/expr.h) selects,
+ * streamed in input order into one of the writers above. The output is a
+ * temporary beside it, renamed when complete (removed on failure). */
+enum spoor_trace_export_format { SPOOR_EXPORT_CSV, SPOOR_EXPORT_JSONL, SPOOR_EXPORT_SQLITE, SPOOR_EXPORT_PERFETTO };
+
+struct spoor_trace_export_opts {
+    enum spoor_trace_export_format format;
+    const char *output;                 /* "-": stdout (not for SQLite) */
+    char *const *columns;               /* NULL: the default columns */
+    size_t ncolumns;
+    bool via_sqlite;                    /* SQLite: through SQLite's API (spoor_sqlite_writer_via_sqlite) */
+};
+
+struct spoor_trace_export;
+struct spoor_filter_load;
+
+/* Runs f over paths into the writer; *out (always set; free it) then tells
+ * which explicit columns no input had. */
+SPOOR_API int spoor_trace_export_run(struct spoor_filter_load *f, const char *const *paths, size_t npaths,
+                                     const struct spoor_load_opts *opts, const struct spoor_trace_export_opts *o,
+                                     struct spoor_trace_export **out, struct spoor_load_result *res, struct spoor_error *err);
+SPOOR_API size_t spoor_trace_export_missing(const struct spoor_trace_export *t, const char **names, size_t max);
+SPOOR_API void spoor_trace_export_free(struct spoor_trace_export *t);
+
 #endif

@@ -2,6 +2,7 @@
  * per-group totals, per-kind missing/repeated stage counts, the slowest
  * entities and, with a second log, entity-by-entity differences. */
 #include "spoor/lifecycle.h"
+#include "analyze/lifecycle.h"
 
 #include "util/parallel.h"
 #include "util/grow.h"

@@ -2,6 +2,7 @@
  * reader, "-" where unknown), JSON's nested objects of raw ns, and the
  * long-form CSV that `spoor gen --kind cascade` writes its ground truth in. */
 #include "spoor/lifecycle.h"
+#include "analyze/lifecycle.h"
 #include "spoor/report.h"
 
 #include <inttypes.h>

@@ -540,3 +540,14 @@ void spoor_series_end(struct spoor_series_run *run, struct spoor_series *out)
     pthread_mutex_destroy(&run->mu);
     free(run);
 }
+
+int spoor_series_load(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
+                      const struct spoor_series_opts *so, struct spoor_series *out, struct spoor_load_result *res,
+                      struct spoor_error *err)
+{
+    struct spoor_series_run *run = spoor_series_begin(so, spoor_load_threads(opts));
+    struct spoor_sink sink = spoor_series_sink(run);
+    int st = spoor_load(paths, npaths, opts, &sink, res, err);
+    spoor_series_end(run, out);
+    return st;
+}

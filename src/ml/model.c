@@ -48,6 +48,15 @@ struct spoor_model *spoor_model_new(enum spoor_model_kind kind, const struct spo
     return m;
 }
 
+void spoor_model_dataset_spec(const struct spoor_model *m, bool with_label, const char *group,
+                              struct spoor_dataset_spec *spec)
+{
+    *spec = (struct spoor_dataset_spec){.features = (const char *const *)m->feat_names, .nfeatures = m->nfeat,
+                                        .exact = true, .label = with_label ? m->label_name : NULL,
+                                        .classes = (const char *const *)m->class_names, .nclasses = m->nclasses,
+                                        .group = group, .leaks = with_label ? SPOOR_LEAKS_WARN : SPOOR_LEAKS_IGNORE};
+}
+
 static void free_names(char **names, size_t n)
 {
     for (size_t i = 0; i < n && names; i++)

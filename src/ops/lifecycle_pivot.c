@@ -16,6 +16,7 @@
 #include "spoor/lifecycle.h"
 
 #include "lc_entities.h"
+#include "ops/lifecycle_pivot.h"
 #include "util/parallel.h"
 
 #include <inttypes.h>

@@ -1,6 +1,7 @@
 /* What `spoor lifecycle` computes: stages, delays, groups, fill rule and the
  * ranking, from options or from a preset for the cascade scheduler's log. */
 #include "spoor/lifecycle.h"
+#include "ops/lifecycle_pivot.h"
 
 #include <stdlib.h>
 #include <string.h>

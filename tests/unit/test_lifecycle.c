@@ -1,6 +1,7 @@
-/* The lifecycle recipe: the Python-logging reader, spec parsing, the pivot
- * (first times, repeats, attributes, merging workers) and the analysis
- * (delays, fill rule, groups, kinds, top-N, compare) on hand-made logs. */
+/* The lifecycle recipe, white-box (ops/lifecycle_pivot.h, analyze/lifecycle.h):
+ * the Python-logging reader, spec parsing, the pivot (first times, repeats,
+ * attributes, merging workers) and the analysis (delays, fill rule, groups,
+ * kinds, top-N, compare) on hand-made logs. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +10,9 @@
 #include <stdio.h>
 #include <cmocka.h>
 
+#include "analyze/lifecycle.h"
 #include "ops/lc_entities.h"
+#include "ops/lifecycle_pivot.h"
 #include "read_harness.h"
 #include "spoor/lifecycle.h"
 #include "testutil.h"

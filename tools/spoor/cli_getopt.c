@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { OWN_CODE = 2000 }; /* row i of a command's table comes back as OWN_CODE + i */
@@ -198,4 +199,22 @@ bool cli_unit_parse(void *unit, const char *value)
 int cli_exit_code(int st)
 {
     return st == SPOOR_OK ? 0 : st == SPOOR_EUSAGE ? 2 : 1;
+}
+
+char **cli_split_commas(const char *s, size_t *n)
+{
+    char *copy = spoor_xstrdup(s), *save = NULL;
+    char **v = spoor_xcalloc(strlen(s) + 2, sizeof *v);
+    *n = 0;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        v[(*n)++] = spoor_xstrdup(t);
+    free(copy);
+    return v;
+}
+
+void cli_split_free(char **v)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        free(v[i]);
+    free(v);
 }

@@ -100,4 +100,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  * input lacks, `-` given twice), 1 for any other failure. */
 int cli_exit_code(int st);
 
+/* Splits "a,b,c" into a NULL-terminated array of copies, empty items left
+ * out; *n is how many (free with cli_split_free). */
+char **cli_split_commas(const char *s, size_t *n);
+void cli_split_free(char **v);
+
 #endif

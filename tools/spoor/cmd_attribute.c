@@ -112,54 +112,34 @@ static int compile(const char *option, const char *text, struct spoor_expr **out
     return err.code;
 }
 
-/* Whether any event took part of any call: a dataset without is all zeros,
- * which more often means --events, --match or --file chose wrong than that
- * the calls ran alone. */
-static bool any_coverage(const struct spoor_attr_dataset *d)
-{
-    for (size_t i = 0; i < d->nrows; i++)
-        if (d->rows[i].coverage > 0)
-            return true;
-    return false;
-}
-
 /* Attributes the calls of the loaded table t and writes the dataset to fp. */
 static int attribute_table(const struct spoor_table *t, const struct spoor_attr_select *sel,
                            const struct choices *ch, int threads, FILE *fp, struct spoor_error *err)
 {
-    struct spoor_resolver *resolver = spoor_resolver_new();
-    uint32_t *calls, *events;
-    size_t ncalls, nevents;
-    const struct spoor_resolved *files = spoor_attr_select_rows(t, resolver, sel, &calls, &ncalls, &events, &nevents);
-    if (!ncalls)
-        fprintf(stderr, "spoor attribute: warning: no call matches --calls%s; the dataset has a header only\n",
-                sel->file_glob ? " and --file" : "");
     struct spoor_attr_opts engine = ch->engine;
     engine.threads = threads;
-    struct spoor_attr_dataset d;
-    int st = spoor_attr_dataset_build(t, files, calls, ncalls, events, nevents, &engine, ch->by, &d, err);
+    struct spoor_attr_result a;
+    int st = spoor_attr_run(t, sel, &engine, ch->by, &a, err);
+    if (!a.ncalls)
+        fprintf(stderr, "spoor attribute: warning: no call matches --calls%s; the dataset has a header only\n",
+                sel->file_glob ? " and --file" : "");
     static const char *const same[] = {[SPOOR_IV_THREAD] = " of its thread (--match tid)",
                                        [SPOOR_IV_PID] = " of its process (--match pid)", [SPOOR_IV_NONE] = ""};
-    char *left_out = sel->events ? NULL : spoor_attr_left_out(t, calls, ncalls);
-    if (st == SPOOR_OK && ncalls && left_out)
+    if (st == SPOOR_OK && a.ncalls && a.left_out)
         fprintf(stderr, "spoor attribute: note: events of cats %s are not kernel-side and not attributed "
-                "(--events chooses the events)\n", left_out);
-    free(left_out);
-    if (st == SPOOR_OK && ncalls && !nevents)
+                "(--events chooses the events)\n", a.left_out);
+    if (st == SPOOR_OK && a.ncalls && !a.nevents)
         fprintf(stderr, "spoor attribute: warning: no event matches %s; every coverage is 0\n",
                 sel->events ? "--events" : "the default (kernel-side cats)");
-    else if (st == SPOOR_OK && ncalls && !any_coverage(&d))
+    else if (st == SPOOR_OK && a.ncalls && !a.covered)
         fprintf(stderr, "spoor attribute: warning: none of the %zu events overlaps any of the %zu calls%s; every "
-                "coverage is 0\n", nevents, ncalls, same[engine.key]);
+                "coverage is 0\n", a.nevents, a.ncalls, same[engine.key]);
     if (st == SPOOR_OK) {
-        struct spoor_report *rep = spoor_attr_dataset_report(&d);
+        struct spoor_report *rep = spoor_attr_dataset_report(&a.dataset);
         st = spoor_report_write(fp, rep, ch->format, threads, err);
         spoor_report_free(rep);
-        spoor_attr_dataset_free(&d);
     }
-    free(calls);
-    free(events);
-    spoor_resolver_free(resolver);
+    spoor_attr_result_free(&a);
     return st;
 }
 

@@ -1,8 +1,7 @@
 /* spoor --help: score a saved model on a labelled dataset, beside baselines */
 /* spoor eval: scores a saved model on a labelled dataset, beside baselines
  * cross-validated on the same dataset. */
-#include <stdlib.h>
-#include <string.h>
+#include <stdio.h>
 
 #include "cli_getopt.h"
 #include "load_args.h"
@@ -26,44 +25,16 @@ static const char usage[] =
     "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE;
 
 static int score(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group,
-                 enum spoor_output_format format,
-                 const char *output)
+                 enum spoor_output_format format, const char *output)
 {
-    struct ml_scored s[4] = {{.name = spoor_model_kind_name(m->kind)}, {.name = "majority"},
-                             {.name = "rule (depth 2)"}, {.name = "knn (k=5)"}};
-    uint32_t *pred = spoor_xcalloc(ds->nrows + 1, sizeof *pred);
-    double scores[m->nclasses + 1];
-    for (size_t i = 0; i < ds->nrows; i++)
-        pred[i] = spoor_model_predict(m, ds->x + i * ds->nfeat, scores);
-    spoor_metrics_compute(&s[0].m, ds->nclasses, ds->cls, pred, ds->nrows);
-    free(pred);
     struct spoor_error err = {0};
-    struct spoor_folds folds;
-    int st = group ? spoor_folds_logo(ds, NULL, 0, &folds, &err)
-                   : spoor_folds_kfold(ds, NULL, 0, 5, m->opts.seed, &folds, &err);
-    bool have_folds = st == SPOOR_OK;
-    const char *methods[] = {"majority", "rule", "knn"};
-    for (size_t b = 0; b < 3 && st == SPOOR_OK; b++) {
-        struct spoor_pooled p;
-        if ((st = spoor_cross_predict(ds, &folds, methods[b], &m->opts, &p, &err)) == SPOOR_OK) {
-            spoor_pooled_metrics(ds, &p, &s[b + 1].m);
-            spoor_pooled_free(&p);
-        }
-    }
-    if (have_folds)
-        spoor_folds_free(&folds);
-    char how[512];
-    snprintf(how, sizeof how, "model on all %zu rows of %s; baselines: %s on the same rows", ds->nrows, ds->path,
-             group ? "leave-one-group-out" : "5-fold stratified cross-validation");
-    if (st == SPOOR_OK) {
-        struct spoor_report *r = ml_report(how, -1, NULL, ds, s, 4);
+    struct spoor_report *r = NULL;
+    int st = spoor_model_score(m, ds, group != NULL, &r, &err);
+    if (st == SPOOR_OK)
         st = spoor_report_save(r, output, format, 1, &err);
-        spoor_report_free(r);
-    }
+    spoor_report_free(r);
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor eval: %s\n", err.msg);
-    for (size_t i = 0; i < 4; i++)
-        spoor_metrics_free(&s[i].m);
     return cli_exit_code(st);
 }
 

@@ -1,8 +1,7 @@
 /* spoor --help: the events that match an SQL condition, as CSV or JSON lines */
-/* spoor events: the rows of traces that match --where, as CSV or JSON lines,
- * through the library's load/filter loop (spoor/expr.h). */
+/* spoor events: the rows of traces that match --where, as CSV or JSON lines
+ * (spoor_trace_export_run, spoor/write.h, as export writes them). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli_getopt.h"
@@ -33,20 +32,6 @@ static const char usage[] =
     "  -o FILE              write to FILE, complete or not at all (default: stdout)\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
 
-static int write_rows(void *ctx, const struct spoor_table *batch, const struct spoor_resolved *res,
-                      const uint32_t *sel, size_t n, struct spoor_error *err)
-{
-    return spoor_writer_write(ctx, batch, res, sel, n, err);
-}
-
-/* Columns named in --where or --columns that no input had. */
-static void report_columns(const struct spoor_filter_load *f, const struct spoor_writer *w)
-{
-    const char *missing[FILTER_LOAD_REPORT_MAX];
-    size_t nmissing = spoor_writer_missing(w, missing, FILTER_LOAD_REPORT_MAX);
-    filter_load_report("events", f, missing, nmissing);
-}
-
 struct cli {
     const char *where, *columns, *format, *output;
 };
@@ -74,11 +59,11 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
 }
 
 /* --format as parsed above, else the one -o NAME.jsonl picks. */
-static enum spoor_write_format output_format(const struct cli *cli)
+static enum spoor_trace_export_format output_format(const struct cli *cli)
 {
-    if (cli->format)
-        return strcmp(cli->format, "jsonl") ? SPOOR_WRITE_CSV : SPOOR_WRITE_JSONL;
-    return spoor_write_format_of_path(cli->output);
+    bool jsonl = cli->format ? !strcmp(cli->format, "jsonl")
+                             : spoor_write_format_of_path(cli->output) == SPOOR_WRITE_JSONL;
+    return jsonl ? SPOOR_EXPORT_JSONL : SPOOR_EXPORT_CSV;
 }
 
 int cmd_events(int argc, char **argv)
@@ -100,30 +85,21 @@ int cmd_events(int argc, char **argv)
 
     struct spoor_error err = {0};
     struct spoor_filter_load *f = spoor_filter_load_new(expr, cols, ncols, &opts);
-    struct spoor_writer *writer = NULL;
-    struct spoor_atomic_file out;
-    int st = spoor_atomic_file_open(&out, cli.output, &err);
+    struct spoor_trace_export_opts o = {.format = output_format(&cli), .output = cli.output, .columns = cols,
+                                        .ncolumns = ncols};
+    struct spoor_trace_export *x = NULL;
     struct spoor_load_result res = {0};
-    if (st == SPOOR_OK) {
-        struct spoor_writer_opts wo = {.format = output_format(&cli), .columns = (const char *const *)cols,
-                                       .ncolumns = ncols, .name = out.path, .rewritable = out.tmp != NULL};
-        writer = spoor_writer_new(out.fp, &wo);
-        st = spoor_filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts, write_rows,
-                             writer, &res, &err);
-        if (st == SPOOR_OK)
-            st = spoor_writer_finish(writer, &err);
-        if (st == SPOOR_OK)
-            st = spoor_atomic_file_commit(&out, &err);
-        else
-            spoor_atomic_file_abort(&out);
-        load_args_report("events", &res);
-        if (st == SPOOR_OK)
-            report_columns(f, writer);
+    int st = spoor_trace_export_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts, &o, &x,
+                                    &res, &err);
+    load_args_report("events", &res);
+    if (st == SPOOR_OK) { /* columns named in --where or --columns that no input had */
+        const char *missing[FILTER_LOAD_REPORT_MAX];
+        filter_load_report("events", f, missing, spoor_trace_export_missing(x, missing, FILTER_LOAD_REPORT_MAX));
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor events: %s\n", err.msg);
+    spoor_trace_export_free(x);
     spoor_load_result_free(&res);
-    spoor_writer_free(writer);
     spoor_filter_load_free(f);
     spoor_columns_free(cols, ncols);
     spoor_expr_free(expr);

@@ -2,14 +2,12 @@
 /* spoor importance: which features of a dataset matter for a target, by
  * correlation, PCA, lasso, boosted trees (gain, SHAP) and permutation. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-
 #include "cli_number.h"
-#include "importance_report.h"
+#include "spoor/report.h"
 #include "cli_getopt.h"
 #include "load_args.h"
 #include "spoor/ml.h"
@@ -55,15 +53,12 @@ static const char usage[] =
     "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_BASE;
 
 
-#define MAX_CLASS_INTEGERS 10 /* a numeric target with at most this many integer values is a class */
-
 struct args {
     const char *path, *target, *group, *features, *task, *output, *corr_matrix, *spearman_matrix;
     struct cli_format format;
     struct spoor_importance_opts opts;
-    char layer_sep;
+    struct spoor_importance_view shown;
     bool keep_leaky;
-    size_t top, pairs, components;
     struct spoor_load_opts load;
 };
 
@@ -100,7 +95,7 @@ static bool set_char(void *c, const char *arg)
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-    *a = (struct args){.task = "auto", .top = 20, .pairs = 10, .components = 5,
+    *a = (struct args){.task = "auto", .shown = {.top = 20, .pairs = 10, .components = 5},
                        .format = {"importance", spoor_report_formats, 3, SPOOR_FORMAT_TABLE}};
     spoor_importance_opts_default(&a->opts);
     load_args_init(&a->load);
@@ -114,16 +109,16 @@ static int parse_args(int argc, char **argv, struct args *a)
         CLI_OPT_CALL("methods", 0, &a->opts.methods, set_methods,
                      "expected a list of corr, pca, lasso, trees, shap, permutation, all"),
         CLI_OPT_CALL("cumulative", 0, &a->opts.cumulative, share_up_to_one, "expected a share in (0, 1]"),
-        CLI_OPT_CALL("layer-sep", 0, &a->layer_sep, set_char, "expected one character"),
+        CLI_OPT_CALL("layer-sep", 0, &a->shown.layer_sep, set_char, "expected one character"),
         CLI_OPT_CALL("test-frac", 0, &a->opts.test_frac, share_below_one, "expected a share in (0, 1)"),
         CLI_OPT_COUNT("folds", 0, &a->opts.folds, 2, (double)SIZE_MAX, "expected an integer >= 2"),
         CLI_OPT_COUNT("repeats", 0, &a->opts.repeats, 1, 100000, "expected an integer from 1 to 100000"),
         CLI_OPT_COUNT("rounds", 0, &a->opts.rounds, 1, 100000, "expected an integer from 1 to 100000"),
         CLI_OPT_COUNT("max-depth", 0, &a->opts.max_depth, 1, 100000, "expected an integer from 1 to 100000"),
         CLI_OPT_COUNT("seed", 0, &a->opts.seed, 0, (double)SIZE_MAX, "expected an integer >= 0"),
-        CLI_OPT_COUNT("top", 0, &a->top, 0, (double)SIZE_MAX, "expected an integer >= 0"),
-        CLI_OPT_COUNT("pairs", 0, &a->pairs, 0, (double)SIZE_MAX, "expected an integer >= 0"),
-        CLI_OPT_COUNT("components", 0, &a->components, 0, (double)SIZE_MAX, "expected an integer >= 0"),
+        CLI_OPT_COUNT("top", 0, &a->shown.top, 0, (double)SIZE_MAX, "expected an integer >= 0"),
+        CLI_OPT_COUNT("pairs", 0, &a->shown.pairs, 0, (double)SIZE_MAX, "expected an integer >= 0"),
+        CLI_OPT_COUNT("components", 0, &a->shown.components, 0, (double)SIZE_MAX, "expected an integer >= 0"),
         CLI_OPT_STRING("corr-matrix", 0, &a->corr_matrix),
         CLI_OPT_STRING("spearman-matrix", 0, &a->spearman_matrix),
         CLI_OPT_FORMAT(&a->format),
@@ -143,39 +138,6 @@ static int parse_args(int argc, char **argv, struct args *a)
      * twice the CPU of one for the same trees: one unless --threads asks for more. */
     a->opts.threads = a->load.threads > 0 ? a->load.threads : 1;
     return -1;
-}
-
-/* Splits a comma-separated list in place. */
-static const char **split_list(char *list, size_t *n)
-{
-    const char **items = NULL;
-    *n = 0;
-    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        items = spoor_xrealloc(items, (*n + 1) * sizeof *items);
-        items[(*n)++] = tok;
-    }
-    return items;
-}
-
-/* A number target holding at most MAX_CLASS_INTEGERS distinct integers. */
-static bool few_integers(const struct spoor_dataset *ds)
-{
-    double seen[MAX_CLASS_INTEGERS];
-    size_t n = 0;
-    for (size_t i = 0; i < ds->nrows; i++) {
-        double v = ds->y[i];
-        if (v != floor(v))
-            return false;
-        size_t k = 0;
-        while (k < n && seen[k] != v)
-            k++;
-        if (k == n) {
-            if (n == MAX_CLASS_INTEGERS)
-                return false;
-            seen[n++] = v;
-        }
-    }
-    return true;
 }
 
 /* Prints what the task was decided from, and what the dataset layer dropped. */
@@ -209,38 +171,19 @@ static void tell(const struct args *a, const struct spoor_dataset *d, const char
 
 static int load(struct args *a, struct spoor_dataset **ds, struct spoor_error *err)
 {
-    char *list = a->features ? spoor_xstrdup(a->features) : NULL;
-    const char **features = NULL;
-    struct spoor_dataset_spec spec = {.label = a->target, .group = a->group,
+    size_t nfeatures = 0;
+    char **features = a->features ? cli_split_commas(a->features, &nfeatures) : NULL;
+    struct spoor_dataset_spec spec = {.features = (const char *const *)features, .nfeatures = nfeatures,
+                                      .label = a->target, .group = a->group,
                                       .leaks = a->keep_leaky ? SPOOR_LEAKS_WARN : SPOOR_LEAKS_DROP};
-    if (list)
-        spec.features = features = split_list(list, &spec.nfeatures);
     spec.label_kind = !strcmp(a->task, "classification") ? SPOOR_LABEL_CLASS
                       : !strcmp(a->task, "regression")   ? SPOOR_LABEL_NUMBER
                                                          : SPOOR_LABEL_AUTO;
-    int rc = spoor_dataset_load(a->path, &spec, &a->load, ds, NULL, err);
-    const char *why = NULL;
-    if (rc == SPOOR_OK && spec.label_kind == SPOOR_LABEL_AUTO) {
-        why = (*ds)->label_is_class ? "text" : "numbers";
-        if (!(*ds)->label_is_class && few_integers(*ds)) {
-            spoor_dataset_free(*ds);
-            spec.label_kind = SPOOR_LABEL_CLASS;
-            why = "at most 10 distinct integers";
-            rc = spoor_dataset_load(a->path, &spec, &a->load, ds, NULL, err);
-        }
-    }
+    const char *why;
+    int rc = spoor_importance_dataset_load(a->path, &spec, &a->load, ds, &why, err);
     if (rc == SPOOR_OK)
         tell(a, *ds, why);
-    free(features);
-    free(list);
-    return rc;
-}
-
-static int write_matrix(const char *path, const struct spoor_dataset *ds, const double *m, struct spoor_error *err)
-{
-    struct spoor_report *matrix = importance_matrix_report(ds, m);
-    int rc = spoor_report_save(matrix, path, SPOOR_FORMAT_CSV, 1, err);
-    spoor_report_free(matrix);
+    cli_split_free(features);
     return rc;
 }
 
@@ -249,16 +192,12 @@ static int report(const struct args *a, const struct spoor_dataset *ds, const st
 {
     int rc = SPOOR_OK;
     if (a->corr_matrix && r->pearson)
-        rc = write_matrix(a->corr_matrix, ds, r->pearson, err);
+        rc = spoor_importance_matrix_save(ds, r->pearson, a->corr_matrix, err);
     if (rc == SPOOR_OK && a->spearman_matrix && r->spearman)
-        rc = write_matrix(a->spearman_matrix, ds, r->spearman, err);
+        rc = spoor_importance_matrix_save(ds, r->spearman, a->spearman_matrix, err);
     if (rc != SPOOR_OK)
         return rc;
-    struct importance_view v = {
-        .ds = ds, .r = r, .opts = &a->opts, .layer_sep = a->layer_sep, .top = a->top, .pairs = a->pairs,
-        .components = a->components,
-    };
-    struct spoor_report *rep = importance_report(&v);
+    struct spoor_report *rep = spoor_importance_to_report(ds, r, &a->opts, &a->shown);
     rc = spoor_report_save(rep, a->output, a->format.value, 1, err);
     spoor_report_free(rep);
     return rc;

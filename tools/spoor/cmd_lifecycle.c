@@ -71,58 +71,17 @@ static int build_spec(const struct spec_args *a, struct spoor_lc_spec *s, struct
     return st == SPOOR_OK ? spoor_lc_spec_finish(s, err) : st;
 }
 
-/* Reads paths into a merged pivot. */
-static int pivot_logs(const char *const *paths, size_t n, const struct spoor_load_opts *opts,
-                      const struct spoor_lc_spec *s, const char *const *fields, size_t nfields,
-                      struct spoor_lc_pivot **out, struct spoor_load_result *res, struct spoor_error *err)
-{
-    *out = spoor_lc_pivot_begin(spoor_load_threads(opts), s, fields, nfields);
-    struct spoor_sink sink = spoor_lc_pivot_sink(*out);
-    int st = spoor_load(paths, n, opts, &sink, res, err);
-    load_args_report("lifecycle", res);
-    if (st == SPOOR_OK)
-        spoor_lc_pivot_merge(*out);
-    return st;
-}
-
-static struct spoor_lc_input input_of(const struct spoor_load_result *res)
-{
-    struct spoor_lc_input in = {0};
-    for (size_t i = 0; i < res->ninputs; i++) {
-        in.lines += res->inputs[i].lines;
-        in.skipped += res->inputs[i].skips.total;
-    }
-    return in;
-}
-
-static int run(const char *const *paths, size_t n, const char *compare, struct spoor_load_opts *opts,
+static int run(const char *const *paths, size_t n, const char *compare, const struct spoor_load_opts *opts,
                const struct spoor_lc_spec *s, enum spoor_output_format format, const char *output,
                struct spoor_error *err)
 {
-    const char *fields[SPOOR_LC_MAX_FIELDS];
-    size_t nfields = spoor_lc_spec_fields(s, fields);
-    opts->read.args = SPOOR_ARGS_LISTED;
-    opts->read.arg_keys = fields;
-    opts->read.n_arg_keys = nfields;
-    struct spoor_lc_pivot *p = NULL, *other = NULL;
-    struct spoor_load_result res = {0}, other_res = {0};
-    int st = pivot_logs(paths, n, opts, s, fields, nfields, &p, &res, err);
-    if (st == SPOOR_OK && compare)
-        st = pivot_logs(&compare, 1, opts, s, fields, nfields, &other, &other_res, err);
-    if (st == SPOOR_OK) {
-        struct spoor_lc_result r;
-        spoor_lc_analyze(s, p, other, &r);
-        struct spoor_lc_input in = input_of(&res);
-        struct spoor_report *rep = spoor_lc_report(s, &r, &in);
-        st = spoor_report_save(rep, output, format, 1, err);
-        spoor_report_free(rep);
-        spoor_lc_result_free(&r);
-    }
-    spoor_lc_pivot_free(p);
-    spoor_lc_pivot_free(other);
-    spoor_load_result_free(&res);
-    if (compare)
-        spoor_load_result_free(&other_res);
+    struct spoor_lc_run r;
+    int st = spoor_lc_run(s, paths, n, compare, opts, &r, err);
+    load_args_report("lifecycle", &r.loaded);
+    load_args_report("lifecycle", &r.other_loaded);
+    if (st == SPOOR_OK)
+        st = spoor_report_save(r.report, output, format, 1, err);
+    spoor_lc_run_free(&r);
     return st;
 }
 

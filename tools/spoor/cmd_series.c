@@ -4,7 +4,6 @@
  * weekday, correlations, resampled means and headroom to a target. */
 #include <float.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +12,8 @@
 #include "cli_getopt.h"
 #include "load_args.h"
 #include "output_guard.h"
-#include "series_sections.h"
+#include "spoor/report.h"
+#include "spoor/series.h"
 
 static const char usage[] =
     "usage: spoor series TABLE... --time FIELD [options]\n"
@@ -51,8 +51,7 @@ static const char usage[] =
 struct args {
     struct spoor_load_opts load;
     struct spoor_series_opts series;
-    struct series_view view;
-    unsigned show;           /* sections to print; 0 = the default */
+    struct spoor_series_show show; /* show.sections: sections to print; 0 = the default */
     unsigned asked;          /* sections the options ask for */
     struct cli_format format;
     const char *output;
@@ -60,38 +59,9 @@ struct args {
     char *target_metric;
 };
 
-/* Splits a comma-separated list into owned strings. */
-static size_t split_list(const char *list, char ***out)
-{
-    size_t n = 0;
-    char **items = NULL;
-    for (const char *p = list;;) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len) {
-            items = spoor_xrealloc(items, (n + 1) * sizeof *items);
-            items[n] = spoor_xmalloc(len + 1);
-            memcpy(items[n], p, len);
-            items[n++][len] = '\0';
-        }
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
-    *out = items;
-    return n;
-}
-
-static void free_list(char **items, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(items[i]);
-    free(items);
-}
-
 static void args_release(struct args *a)
 {
-    free_list(a->metric_list, a->series.nmetrics);
+    cli_split_free(a->metric_list);
     free(a->target_metric);
 }
 
@@ -99,8 +69,8 @@ static void args_release(struct args *a)
 static bool parse_sections(const char *list, const char *const *names, size_t nnames, const unsigned *bits,
                            unsigned *out)
 {
-    char **items;
-    size_t n = split_list(list, &items);
+    size_t n;
+    char **items = cli_split_commas(list, &n);
     bool ok = n || !cli_usage_error("series", "expected a list of sections, not '%s'", list);
     for (size_t i = 0; i < n && ok; i++) {
         size_t k = 0;
@@ -111,7 +81,7 @@ static bool parse_sections(const char *list, const char *const *names, size_t nn
         else
             *out |= bits[k];
     }
-    free_list(items, n);
+    cli_split_free(items);
     return ok;
 }
 
@@ -134,9 +104,9 @@ static bool set_target(void *args, const char *arg)
     a->target_metric = spoor_xmalloc((size_t)(eq - arg) + 1);
     memcpy(a->target_metric, arg, (size_t)(eq - arg));
     a->target_metric[eq - arg] = '\0';
-    a->view.target_metric = a->target_metric;
-    a->view.target = v;
-    a->asked |= SEC_HEADROOM;
+    a->show.target_metric = a->target_metric;
+    a->show.target = v;
+    a->asked |= SPOOR_SERIES_SEC_HEADROOM;
     return true;
 }
 
@@ -144,17 +114,17 @@ static bool set_group(void *args, const char *arg)
 {
     struct args *a = args;
     a->load.read.field_name = arg;
-    a->view.group_field = arg;
+    a->show.group_field = arg;
     a->series.groups = true;
-    a->asked |= SEC_GROUPS;
+    a->asked |= SPOOR_SERIES_SEC_GROUPS;
     return true;
 }
 
 static bool set_metrics(void *args, const char *arg)
 {
     struct args *a = args;
-    free_list(a->metric_list, a->series.nmetrics);
-    a->series.nmetrics = split_list(arg, &a->metric_list);
+    cli_split_free(a->metric_list);
+    a->metric_list = cli_split_commas(arg, &a->series.nmetrics);
     a->series.metrics = (const char *const *)a->metric_list;
     return a->series.nmetrics || bad_value("--metrics wants a comma-separated list", arg);
 }
@@ -162,17 +132,19 @@ static bool set_metrics(void *args, const char *arg)
 static bool set_by(void *args, const char *arg)
 {
     static const char *const by_names[] = {"hour", "weekday", "hour-weekday"};
-    static const unsigned by_bits[] = {SEC_HOUR, SEC_WEEKDAY, SEC_HOUR_WEEKDAY};
+    static const unsigned by_bits[] = {SPOOR_SERIES_SEC_HOUR, SPOOR_SERIES_SEC_WEEKDAY, SPOOR_SERIES_SEC_HOUR_WEEKDAY};
     return parse_sections(arg, by_names, 3, by_bits, &((struct args *)args)->asked);
 }
 
 static bool set_show(void *args, const char *arg)
 {
-    static const unsigned show_bits[] = {SEC_METRICS, SEC_GROUPS,   SEC_HOUR,     SEC_WEEKDAY, SEC_HOUR_WEEKDAY,
-                                         SEC_CORR,    SEC_PAIRS,    SEC_RESAMPLE, SEC_HEADROOM};
+    static const unsigned show_bits[] = {
+        SPOOR_SERIES_SEC_METRICS, SPOOR_SERIES_SEC_GROUPS, SPOOR_SERIES_SEC_HOUR,     SPOOR_SERIES_SEC_WEEKDAY,
+        SPOOR_SERIES_SEC_HOUR_WEEKDAY, SPOOR_SERIES_SEC_CORR, SPOOR_SERIES_SEC_PAIRS, SPOOR_SERIES_SEC_RESAMPLE,
+        SPOOR_SERIES_SEC_HEADROOM};
     struct args *a = args;
-    a->show = 0;
-    return parse_sections(arg, series_section_names, series_nsections, show_bits, &a->show);
+    a->show.sections = 0;
+    return parse_sections(arg, spoor_series_section_names, SPOOR_SERIES_NSECTIONS, show_bits, &a->show.sections);
 }
 
 static bool set_resample(void *args, const char *arg)
@@ -180,17 +152,17 @@ static bool set_resample(void *args, const char *arg)
     struct args *a = args;
     if (!spoor_series_parse_duration(arg, &a->series.resample_ns))
         return bad_value("--resample wants a duration such as 30s, 15min, 1h or 1d", arg);
-    a->view.resample_text = arg;
-    a->asked |= SEC_RESAMPLE;
+    a->show.resample_text = arg;
+    a->asked |= SPOOR_SERIES_SEC_RESAMPLE;
     return true;
 }
 
 static bool set_corr(void *args, const char *arg)
 {
     struct args *a = args;
-    if (!cli_real(arg, 0, 1, &a->view.corr_threshold))
+    if (!cli_real(arg, 0, 1, &a->show.corr_threshold))
         return bad_value("--corr wants a threshold from 0 to 1", arg);
-    a->asked |= SEC_CORR | SEC_PAIRS;
+    a->asked |= SPOOR_SERIES_SEC_CORR | SPOOR_SERIES_SEC_PAIRS;
     return true;
 }
 
@@ -199,7 +171,7 @@ static bool set_utc_offset(void *args, const char *arg)
     struct args *a = args;
     if (!spoor_series_parse_offset(arg, &a->series.utc_offset_ns))
         return bad_value("--utc-offset wants +HH:MM, -HH or Z", arg);
-    a->view.utc_offset_ns = a->series.utc_offset_ns;
+    a->show.utc_offset_ns = a->series.utc_offset_ns;
     return true;
 }
 
@@ -215,27 +187,28 @@ static int settle(struct args *a)
 {
     if (!a->load.read.field_ts)
         return cli_usage_error("series", "--time FIELD is required");
-    if (!a->show)
-        a->show = SEC_METRICS | a->asked;
-    if ((a->show & SEC_GROUPS) && !a->view.group_field)
+    if (!a->show.sections)
+        a->show.sections = SPOOR_SERIES_SEC_METRICS | a->asked;
+    if ((a->show.sections & SPOOR_SERIES_SEC_GROUPS) && !a->show.group_field)
         return cli_usage_error("series", "--show groups needs --group FIELD");
-    if ((a->show & SEC_RESAMPLE) && !a->series.resample_ns)
+    if ((a->show.sections & SPOOR_SERIES_SEC_RESAMPLE) && !a->series.resample_ns)
         return cli_usage_error("series", "--show resample needs --resample DUR");
-    if ((a->show & SEC_HEADROOM) && !a->view.target_metric)
+    if ((a->show.sections & SPOOR_SERIES_SEC_HEADROOM) && !a->show.target_metric)
         return cli_usage_error("series", "--show headroom needs --target METRIC=V");
-    if ((a->show & (SEC_CORR | SEC_PAIRS)) && !(a->asked & SEC_CORR))
-        a->view.corr_threshold = 0.7;
-    if (a->view.target_metric && a->series.metrics) {
+    if ((a->show.sections & (SPOOR_SERIES_SEC_CORR | SPOOR_SERIES_SEC_PAIRS)) && !(a->asked & SPOOR_SERIES_SEC_CORR))
+        a->show.corr_threshold = 0.7;
+    if (a->show.target_metric && a->series.metrics) {
         size_t k = 0;
-        while (k < a->series.nmetrics && strcmp(a->series.metrics[k], a->view.target_metric))
+        while (k < a->series.nmetrics && strcmp(a->series.metrics[k], a->show.target_metric))
             k++;
         if (k == a->series.nmetrics)
             return cli_usage_error("series", "--target names a metric that --metrics leaves out: '%s'",
-                                   a->view.target_metric);
+                                   a->show.target_metric);
     }
-    a->series.profile = a->show & (SEC_HOUR | SEC_WEEKDAY | SEC_HOUR_WEEKDAY);
-    a->series.corr = a->show & (SEC_CORR | SEC_PAIRS);
-    if (!(a->show & SEC_RESAMPLE))
+    a->series.profile =
+        a->show.sections & (SPOOR_SERIES_SEC_HOUR | SPOOR_SERIES_SEC_WEEKDAY | SPOOR_SERIES_SEC_HOUR_WEEKDAY);
+    a->series.corr = a->show.sections & (SPOOR_SERIES_SEC_CORR | SPOOR_SERIES_SEC_PAIRS);
+    if (!(a->show.sections & SPOOR_SERIES_SEC_RESAMPLE))
         a->series.resample_ns = 0;
     a->load.read.fields_exclusive = true;
     if (a->series.metrics) { /* the reader then leaves the other fields unread */
@@ -244,60 +217,6 @@ static int settle(struct args *a)
         a->load.read.n_arg_keys = a->series.nmetrics;
     }
     return 0;
-}
-
-/* Before the sections: the inputs and row counts, as a table's reader and
- * as a program wants them. */
-static void inputs_sheets(struct spoor_report *r, const struct spoor_load_result *res, const struct spoor_series *s)
-{
-    struct spoor_sheet *lines = spoor_report_props(r, NULL, SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE));
-    struct spoor_sheet *inputs = spoor_report_rows(r, "inputs", 6, SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON));
-    static const char *const h[] = {"path", "format", "assumed", "lines", "rows", "skipped"};
-    for (size_t c = 0; c < 6; c++)
-        spoor_sheet_column(inputs, c, h[c], c < 3 ? SPOOR_CU_NONE : SPOOR_CU_COUNT, 0, SPOOR_HINT_NONE);
-    for (size_t i = 0; i < res->ninputs; i++) {
-        const struct spoor_input_report *in = &res->inputs[i];
-        spoor_sheet_prop(lines, "table", SPOOR_CU_NONE, 0);
-        spoor_sheet_textf(lines, "%s (%s): %" PRIu64 " rows, %" PRIu64 " lines skipped", in->path, in->dialect.name,
-                          in->rows, in->skips.total);
-        if (in->dialect.assumed[0]) {
-            spoor_sheet_prop(lines, "assumed", SPOOR_CU_NONE, 0);
-            spoor_sheet_text(lines, in->dialect.assumed);
-        }
-        spoor_sheet_text(inputs, in->path);
-        spoor_sheet_text(inputs, in->dialect.name);
-        spoor_sheet_text(inputs, in->dialect.assumed);
-        spoor_sheet_count(inputs, in->lines);
-        spoor_sheet_count(inputs, in->rows);
-        spoor_sheet_count(inputs, in->skips.total);
-    }
-    struct spoor_sheet *rows = spoor_report_props(r, NULL, SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON));
-    spoor_sheet_prop(rows, "rows", SPOOR_CU_COUNT, 0);
-    spoor_sheet_count(rows, s->rows);
-    spoor_sheet_prop(rows, "rows_without_time", SPOOR_CU_COUNT, 0);
-    spoor_sheet_count(rows, s->rows_without_time);
-}
-
-static int write_output(const struct args *a, const struct spoor_series *s, const struct spoor_load_result *res,
-                        struct spoor_error *err)
-{
-    struct series_view view = a->view;
-    view.s = s;
-    if (view.target_metric) {
-        size_t k = 0;
-        while (k < s->nmetrics && strcmp(s->metrics[k].name, view.target_metric))
-            k++;
-        if (k == s->nmetrics)
-            return spoor_fail(err, SPOOR_EUSAGE, "--target: no numeric metric '%s' in the input", view.target_metric);
-    }
-    view.report = spoor_report_new("spoor series");
-    inputs_sheets(view.report, res, s);
-    for (size_t i = 0; i < series_nsections; i++)
-        if (a->show & (1u << i))
-            series_section_sheet(&view, 1u << i);
-    int st = spoor_report_save(view.report, a->output, a->format.value, spoor_load_threads(&a->load), err);
-    spoor_report_free(view.report);
-    return st;
 }
 
 int cmd_series(int argc, char **argv)
@@ -335,16 +254,18 @@ int cmd_series(int argc, char **argv)
         return code;
     }
 
-    struct spoor_series_run *run = spoor_series_begin(&a.series, spoor_load_threads(&a.load));
-    struct spoor_sink sink = spoor_series_sink(run);
+    struct spoor_series s;
     struct spoor_load_result res;
     struct spoor_error err;
-    int st = spoor_load((const char *const *)argv + optind, (size_t)(argc - optind), &a.load, &sink, &res, &err);
-    struct spoor_series s;
-    spoor_series_end(run, &s);
+    int st = spoor_series_load((const char *const *)argv + optind, (size_t)(argc - optind), &a.load, &a.series, &s,
+                               &res, &err);
     load_args_report("series", &res);
+    struct spoor_report *report = NULL;
     if (st == SPOOR_OK)
-        st = write_output(&a, &s, &res, &err);
+        st = spoor_series_report(&s, &res, &a.show, &report, &err);
+    if (st == SPOOR_OK)
+        st = spoor_report_save(report, a.output, a.format.value, spoor_load_threads(&a.load), &err);
+    spoor_report_free(report);
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor series: %s\n", err.msg);
     spoor_series_free(&s);

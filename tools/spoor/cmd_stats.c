@@ -1,15 +1,12 @@
 /* spoor --help: what is in a trace: counts, time span, dur per cat and name */
 /* spoor stats: what is in a trace, in one streaming pass. */
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cli_getopt.h"
 #include "load_args.h"
 #include "output_guard.h"
-#include "where_sink.h"
+#include "where_cli.h"
 #include "spoor/report.h"
 #include "spoor/stats.h"
 
@@ -26,214 +23,6 @@ static const char usage[] =
     "  --format F           table (default), json or csv\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
-
-#define TABLE_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE)
-#define JSON_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON)
-#define CSV_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_CSV)
-
-static double mean(const struct spoor_dur_stats *d) { return d->timed ? (double)d->sum / (double)d->timed : 0; }
-
-/* The lines a table starts with: where, each input, the counts. */
-static void header_lines(struct spoor_report *r, const struct spoor_stats *s, const struct spoor_load_result *res,
-                         const char *where)
-{
-    struct spoor_sheet *p = spoor_report_props(r, NULL, TABLE_ONLY);
-    char a[64], b[64];
-    if (where) {
-        spoor_sheet_prop(p, "where", SPOOR_CU_NONE, 0);
-        spoor_sheet_text(p, where);
-        spoor_sheet_note(p, "only matching events are counted");
-    }
-    for (size_t i = 0; i < res->ninputs; i++) {
-        const struct spoor_input_report *in = &res->inputs[i];
-        spoor_sheet_prop(p, "trace", SPOOR_CU_NONE, 0);
-        spoor_sheet_text(p, in->path);
-        spoor_sheet_note(p, "%s on disk, %s uncompressed", spoor_fmt_count(a, sizeof a, in->disk_bytes),
-                         spoor_fmt_count(b, sizeof b, in->bytes));
-        spoor_sheet_prop(p, "dialect", SPOOR_CU_NONE, 0);
-        spoor_sheet_textf(p, "%s: ts in %s, dur in %s%s", in->dialect.name, spoor_unit_name(in->dialect.ts_unit),
-                          spoor_unit_name(in->dialect.dur_unit), in->dialect.pid_tid_swapped ? ", pid/tid swapped" : "");
-        if (in->dialect.assumed[0]) {
-            spoor_sheet_prop(p, "assumed", SPOOR_CU_NONE, 0);
-            spoor_sheet_text(p, in->dialect.assumed);
-        }
-        char *reasons = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&reasons, &len);
-        for (size_t k = 0; f && k < in->skips.nreasons; k++)
-            fprintf(f, "%s%llu %s", k ? ", " : " (", (unsigned long long)in->skips.count[k], in->skips.reason[k]);
-        if (f)
-            fclose(f);
-        spoor_sheet_prop(p, "lines", SPOOR_CU_NONE, 0);
-        spoor_sheet_textf(p, "%s, skipped %s%s%s", spoor_fmt_count(a, sizeof a, in->lines),
-                          spoor_fmt_count(b, sizeof b, in->skips.total), reasons ? reasons : "",
-                          in->skips.nreasons ? ")" : "");
-        free(reasons);
-        if (in->redefined) {
-            spoor_sheet_prop(p, "redefined", SPOOR_CU_NONE, 0);
-            spoor_sheet_textf(p, "%llu hash definitions (FH/HH/SH) change an earlier one; each event takes the one"
-                                 " in force at its line",
-                              (unsigned long long)in->redefined);
-        }
-        if (in->warning) {
-            spoor_sheet_prop(p, "warning", SPOOR_CU_NONE, 0);
-            spoor_sheet_text(p, in->warning);
-        }
-    }
-    spoor_sheet_prop(p, "events", SPOOR_CU_COUNT, 0);
-    spoor_sheet_count(p, s->events);
-    spoor_sheet_note(p, "+ %s metadata", spoor_fmt_count(a, sizeof a, s->metadata_events));
-    if (s->first_ts != SPOOR_NULL) {
-        spoor_sheet_prop(p, "time span", SPOOR_CU_NS, 0);
-        spoor_sheet_int(p, s->last_end - s->first_ts);
-        spoor_sheet_note(p, "first ts %" PRId64 " ns, last end %" PRId64 " ns", s->first_ts, s->last_end);
-    }
-    spoor_sheet_prop(p, "seen", SPOOR_CU_NONE, 0);
-    spoor_sheet_textf(p, "%" PRIu64 " files, %" PRIu64 " hosts, %" PRIu64 " processes, %" PRIu64 " threads", s->files,
-                      s->hosts, s->processes, s->threads);
-}
-
-/* The inputs and counts as a program wants them (JSON). */
-static void header_members(struct spoor_report *r, const struct spoor_stats *s, const struct spoor_load_result *res,
-                           const char *where)
-{
-    if (where) {
-        struct spoor_sheet *w = spoor_report_props(r, NULL, JSON_ONLY);
-        spoor_sheet_prop(w, "where", SPOOR_CU_NONE, 0);
-        spoor_sheet_text(w, where);
-    }
-    static const char *const h[] = {"path",       "dialect", "ts_unit", "dur_unit",  "pid_tid_swapped",
-                                    "assumed",    "disk_bytes", "bytes", "lines",     "rows",
-                                    "redefined",  "skipped", "skipped_by_reason", "warning"};
-    struct spoor_sheet *in_sheet = spoor_report_rows(r, "inputs", 14, JSON_ONLY);
-    for (size_t c = 0; c < 14; c++)
-        spoor_sheet_column(in_sheet, c, h[c], c == 6 || c == 7 ? SPOOR_CU_BYTES : c >= 8 && c <= 11 ? SPOOR_CU_COUNT
-                                                                                                    : SPOOR_CU_NONE,
-                           0, SPOOR_HINT_NONE);
-    for (size_t i = 0; i < res->ninputs; i++) {
-        const struct spoor_input_report *in = &res->inputs[i];
-        spoor_sheet_text(in_sheet, in->path);
-        spoor_sheet_text(in_sheet, in->dialect.name);
-        spoor_sheet_name(in_sheet, spoor_unit_name(in->dialect.ts_unit));
-        spoor_sheet_name(in_sheet, spoor_unit_name(in->dialect.dur_unit));
-        spoor_sheet_bool(in_sheet, in->dialect.pid_tid_swapped);
-        spoor_sheet_text(in_sheet, in->dialect.assumed);
-        spoor_sheet_count(in_sheet, in->disk_bytes);
-        spoor_sheet_count(in_sheet, in->bytes);
-        spoor_sheet_count(in_sheet, in->lines);
-        spoor_sheet_count(in_sheet, in->rows);
-        spoor_sheet_count(in_sheet, in->redefined);
-        spoor_sheet_count(in_sheet, in->skips.total);
-        struct spoor_sheet *reasons = spoor_sheet_props_new();
-        for (size_t k = 0; k < in->skips.nreasons; k++) {
-            spoor_sheet_prop(reasons, in->skips.reason[k], SPOOR_CU_COUNT, 0);
-            spoor_sheet_count(reasons, in->skips.count[k]);
-        }
-        spoor_sheet_sheet(in_sheet, reasons);
-        if (in->warning)
-            spoor_sheet_text(in_sheet, in->warning);
-        else
-            spoor_sheet_null(in_sheet);
-    }
-    struct spoor_sheet *p = spoor_report_props(r, NULL, JSON_ONLY);
-    const struct {
-        const char *key;
-        uint64_t n;
-    } counts[] = {{"events", s->events}, {"metadata_events", s->metadata_events}};
-    for (size_t i = 0; i < 2; i++) {
-        spoor_sheet_prop(p, counts[i].key, SPOOR_CU_COUNT, 0);
-        spoor_sheet_count(p, counts[i].n);
-    }
-    if (s->first_ts != SPOOR_NULL) {
-        const struct {
-            const char *key;
-            int64_t ns;
-        } times[] = {{"first_ts", s->first_ts}, {"last_end", s->last_end}, {"span", s->last_end - s->first_ts}};
-        for (size_t i = 0; i < 3; i++) {
-            spoor_sheet_prop(p, times[i].key, SPOOR_CU_NS, 0);
-            spoor_sheet_int(p, times[i].ns);
-        }
-    }
-    const struct {
-        const char *key;
-        uint64_t n;
-    } seen[] = {{"files", s->files}, {"hosts", s->hosts}, {"processes", s->processes}, {"threads", s->threads}};
-    for (size_t i = 0; i < 4; i++) {
-        spoor_sheet_prop(p, seen[i].key, SPOOR_CU_COUNT, 0);
-        spoor_sheet_count(p, seen[i].n);
-    }
-}
-
-/* The dur statistics per group in the layout of one format: a table's
- * (human units, "-" when untimed), JSON's (raw ns, left out when untimed) or
- * CSV's (one sheet of both levels, a level column first). */
-enum layout { FOR_TABLE, FOR_JSON, FOR_CSV };
-
-static void group_columns(struct spoor_sheet *sh, enum layout l, bool with_name)
-{
-    static const char *const table[] = {"cat", "name", "count", "sum(dur)", "mean", "min", "max"};
-    static const char *const json[] = {"cat", "name", "count", "timed", "dur_sum", "dur_mean", "dur_min", "dur_max"};
-    static const char *const csv[] = {"level", "cat", "name", "count", "timed",
-                                      "dur_sum_ns", "dur_mean_ns", "dur_min_ns", "dur_max_ns"};
-    const char *const *h = l == FOR_TABLE ? table : l == FOR_JSON ? json : csv;
-    size_t n = l == FOR_TABLE ? 7 : l == FOR_JSON ? 8 : 9, c = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!with_name && !strcmp(h[i], "name"))
-            continue;
-        bool dur = i + 4 >= n, count = !dur && (!strcmp(h[i], "count") || !strcmp(h[i], "timed"));
-        spoor_sheet_column(sh, c++, h[i], dur ? SPOOR_CU_NS : count ? SPOOR_CU_COUNT : SPOOR_CU_NONE, 3,
-                           dur || count ? SPOOR_HINT_SERIES : SPOOR_HINT_CATEGORY);
-    }
-}
-
-static void group_rows(struct spoor_sheet *sh, enum layout l, const char *level, const struct spoor_stats_group *g,
-                       size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const struct spoor_dur_stats *d = &g[i].dur;
-        if (l == FOR_CSV)
-            spoor_sheet_name(sh, level);
-        spoor_sheet_name(sh, g[i].cat);
-        if (g[i].name)
-            spoor_sheet_name(sh, g[i].name);
-        else if (l == FOR_CSV) /* a cat's row has no name */
-            spoor_sheet_null(sh);
-        spoor_sheet_count(sh, d->count);
-        if (l != FOR_TABLE)
-            spoor_sheet_count(sh, d->timed);
-        if (!d->timed) { /* "-" in a table, left out of JSON, empty in CSV */
-            for (int k = 0; k < 4; k++)
-                (l == FOR_TABLE ? spoor_sheet_null : spoor_sheet_absent)(sh);
-            continue;
-        }
-        spoor_sheet_int(sh, d->sum);
-        spoor_sheet_float(sh, mean(d));
-        spoor_sheet_int(sh, d->min);
-        spoor_sheet_int(sh, d->max);
-    }
-}
-
-static struct spoor_report *stats_report(const struct spoor_stats *s, const struct spoor_load_result *res,
-                                         const char *where)
-{
-    struct spoor_report *r = spoor_report_new("spoor stats");
-    header_lines(r, s, res, where);
-    header_members(r, s, res, where);
-    for (enum layout l = FOR_TABLE; l <= FOR_JSON; l++) {
-        unsigned shown = l == FOR_TABLE ? TABLE_ONLY : JSON_ONLY;
-        struct spoor_sheet *by_cat = spoor_report_rows(r, "by_cat", l == FOR_TABLE ? 6 : 7, shown);
-        group_columns(by_cat, l, false);
-        group_rows(by_cat, l, "cat", s->by_cat, s->nby_cat);
-        struct spoor_sheet *by_name = spoor_report_rows(r, "by_name", l == FOR_TABLE ? 7 : 8, shown);
-        group_columns(by_name, l, true);
-        group_rows(by_name, l, "name", s->by_name, s->nby_name);
-    }
-    struct spoor_sheet *csv = spoor_report_rows(r, "groups", 9, CSV_ONLY);
-    group_columns(csv, FOR_CSV, true);
-    group_rows(csv, FOR_CSV, "cat", s->by_cat, s->nby_cat);
-    group_rows(csv, FOR_CSV, "name", s->by_name, s->nby_name);
-    return r;
-}
 
 int cmd_stats(int argc, char **argv)
 {
@@ -258,30 +47,26 @@ int cmd_stats(int argc, char **argv)
     if (output_guard1("stats", output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
         return 2;
 
-    struct where_sink filter;
-    if (!where_sink_compile("stats", where, &filter))
+    struct spoor_expr *filter;
+    if (!where_compile("stats", where, &filter))
         return 2;
-    where_sink_keys(&filter, &opts);
-    struct spoor_stats_run *run = spoor_stats_begin(spoor_load_threads(&opts));
-    struct spoor_sink inner = spoor_stats_sink(run);
-    struct spoor_sink sink = where_sink_wrap(&filter, &inner, spoor_load_threads(&opts));
-    struct spoor_load_result res;
     struct spoor_error err;
-    int st = spoor_load((const char *const *)argv + optind, (size_t)(argc - optind), &opts, &sink, &res, &err);
     struct spoor_stats stats;
-    spoor_stats_end(run, &stats);
-    load_args_report("stats", &res);
+    struct spoor_stream_load loaded;
+    int st = spoor_stats_load((const char *const *)argv + optind, (size_t)(argc - optind), &opts, filter, &stats,
+                              &loaded, &err);
+    load_args_report("stats", &loaded.loaded);
     if (st == SPOOR_OK)
-        where_sink_report("stats", &filter);
+        where_unknown_report("stats", &loaded);
     if (st == SPOOR_OK) {
-        struct spoor_report *report = stats_report(&stats, &res, where);
+        struct spoor_report *report = spoor_stats_report(&stats, &loaded.loaded, where);
         st = spoor_report_save(report, output, format.value, 1, &err);
         spoor_report_free(report);
     }
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor stats: %s\n", err.msg);
     spoor_stats_free(&stats);
-    spoor_load_result_free(&res);
-    where_sink_free(&filter);
+    spoor_stream_load_free(&loaded);
+    spoor_expr_free(filter);
     return cli_exit_code(st);
 }

@@ -1,32 +1,12 @@
-/* Shared by the model commands: dataset loading with warnings, lists, reports. */
+/* Shared by the model commands: dataset loading with warnings, lists, the
+ * MODEL DATASET command shape. */
 #include "ml_cli.h"
 #include "cli_getopt.h"
 #include "load_args.h"
 #include "spoor/ml.h"
 #include "output_guard.h"
-#include "spoor/report.h"
 
 #include <getopt.h>
-#include <stdlib.h>
-#include <string.h>
-
-char **ml_list_split(const char *s, size_t *n)
-{
-    char *copy = spoor_xstrdup(s), *save = NULL;
-    char **v = spoor_xcalloc(strlen(s) + 2, sizeof *v);
-    *n = 0;
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-        v[(*n)++] = spoor_xstrdup(t);
-    free(copy);
-    return v;
-}
-
-void ml_list_free(char **v)
-{
-    for (size_t i = 0; v && v[i]; i++)
-        free(v[i]);
-    free(v);
-}
 
 int ml_dataset_load(const char *cmd, const char *path, const struct spoor_dataset_spec *spec,
                     const struct spoor_load_opts *opts, struct spoor_dataset **out)
@@ -62,8 +42,12 @@ int ml_dataset_load(const char *cmd, const char *path, const struct spoor_datase
     return 0;
 }
 
-int ml_model_dataset_load(const char *cmd, const char *model_path, const char *path, bool with_label,
-                          const char *group, const struct spoor_load_opts *opts, struct spoor_model **model,
+/* Loads the model at model_path and the dataset holding its features (label
+ * as the model names it when with_label, numbered by the model's classes;
+ * with the label, a leaky feature is warned about and kept).
+ * Returns 0, or the exit code after printing why. */
+static int model_dataset_load(const char *cmd, const char *model_path, const char *path, bool with_label,
+                              const char *group, const struct spoor_load_opts *opts, struct spoor_model **model,
                           struct spoor_dataset **ds)
 {
     struct spoor_error err = {0};
@@ -71,11 +55,8 @@ int ml_model_dataset_load(const char *cmd, const char *model_path, const char *p
         fprintf(stderr, "spoor %s: %s\n", cmd, err.msg);
         return 1;
     }
-    const struct spoor_model *m = *model;
-    struct spoor_dataset_spec spec = {.features = (const char *const *)m->feat_names, .nfeatures = m->nfeat,
-                                      .exact = true, .label = with_label ? m->label_name : NULL,
-                                      .classes = (const char *const *)m->class_names, .nclasses = m->nclasses,
-                                      .group = group, .leaks = with_label ? SPOOR_LEAKS_WARN : SPOOR_LEAKS_IGNORE};
+    struct spoor_dataset_spec spec;
+    spoor_model_dataset_spec(*model, with_label, group, &spec);
     int code = ml_dataset_load(cmd, path, &spec, opts, ds);
     if (code) {
         spoor_model_free(*model);
@@ -106,124 +87,10 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
         return 2;
     struct spoor_model *m = NULL;
     struct spoor_dataset *ds = NULL;
-    code = ml_model_dataset_load(c->name, argv[optind], argv[optind + 1], c->with_label, group, &opts, &m, &ds);
+    code = model_dataset_load(c->name, argv[optind], argv[optind + 1], c->with_label, group, &opts, &m, &ds);
     if (!code)
         code = c->run(m, ds, group, format.value, output);
     spoor_dataset_free(ds);
     spoor_model_free(m);
     return code;
-}
-
-/* How an iterative fit of the saved model ended (logistic regression). */
-static bool has_fit(const struct spoor_model *fit) { return fit && fit->kind == SPOOR_MODEL_LOGISTIC; }
-
-#define TABLE_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE)
-#define JSON_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON)
-
-/* What was scored and how, and how the training went: lines for a table,
- * members for JSON. */
-static void report_head(struct spoor_report *r, const char *how, double train_ms, const struct spoor_model *fit,
-                        const struct spoor_dataset *ds)
-{
-    char *lines = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&lines, &len);
-    if (f) {
-        fputs(how, f);
-        if (train_ms >= 0)
-            fprintf(f, "\nthe saved model trained in %.1f ms", train_ms);
-        if (has_fit(fit))
-            fprintf(f, "\n%s in %zu L-BFGS iterations: final loss %.6g (mean cross-entropy + L2), max |gradient| %.2g",
-                    fit->log.converged ? "converged" : "NOT converged", fit->log.iterations, fit->log.final_loss,
-                    fit->log.final_gradient);
-        fclose(f);
-    }
-    spoor_sheet_title(spoor_report_rows(r, "evaluation", 0, TABLE_ONLY), "%s", lines ? lines : how);
-    free(lines);
-    struct spoor_sheet *p = spoor_report_props(r, NULL, JSON_ONLY);
-    spoor_sheet_prop(p, "evaluation", SPOOR_CU_NONE, 0);
-    spoor_sheet_text(p, how);
-    if (train_ms >= 0) {
-        spoor_sheet_prop(p, "train_ms", SPOOR_CU_NONE, 3);
-        spoor_sheet_float(p, train_ms);
-    }
-    if (has_fit(fit)) {
-        struct spoor_sheet *log = spoor_sheet_props_new();
-        spoor_sheet_prop(log, "iterations", SPOOR_CU_COUNT, 0);
-        spoor_sheet_count(log, fit->log.iterations);
-        spoor_sheet_prop(log, "final_loss", SPOOR_CU_NONE, SPOOR_DIGITS_SIG(9));
-        spoor_sheet_float(log, fit->log.final_loss);
-        spoor_sheet_prop(log, "final_gradient", SPOOR_CU_NONE, SPOOR_DIGITS_SIG(3));
-        spoor_sheet_float(log, fit->log.final_gradient);
-        spoor_sheet_prop(log, "converged", SPOOR_CU_NONE, 0);
-        spoor_sheet_bool(log, fit->log.converged);
-        spoor_sheet_prop(p, "fit", SPOOR_CU_NONE, 0);
-        spoor_sheet_sheet(p, log);
-    }
-    struct spoor_sheet *classes = spoor_sheet_list_new(SPOOR_CU_NONE, 0);
-    for (size_t c = 0; c < ds->nclasses; c++)
-        spoor_sheet_name(classes, ds->class_names[c]);
-    spoor_sheet_prop(p, "classes", SPOOR_CU_NONE, 0);
-    spoor_sheet_sheet(p, classes);
-}
-
-/* Every method's scores: a table's, or JSON's with recall and the confusion matrix. */
-static void report_methods(struct spoor_report *r, const struct ml_scored *s, size_t n, bool json)
-{
-    static const char *const table[] = {"method", "", "rows", "accuracy", "macro-F1"};
-    static const char *const data[] = {"method", "role", "rows", "accuracy", "macro_f1", "recall", "confusion"};
-    struct spoor_sheet *t = spoor_report_rows(r, "methods", json ? 7 : 5, json ? JSON_ONLY : TABLE_ONLY);
-    for (size_t c = 0; c < (json ? 7u : 5u); c++)
-        spoor_sheet_column(t, c, json ? data[c] : table[c], SPOOR_CU_NONE, json ? 6 : 4,
-                           c < 2 ? SPOOR_HINT_CATEGORY : c < 5 ? SPOOR_HINT_SERIES : SPOOR_HINT_NONE);
-    for (size_t i = 0; i < n; i++) {
-        const struct spoor_metrics *m = &s[i].m;
-        spoor_sheet_name(t, s[i].name);
-        spoor_sheet_name(t, i ? "baseline" : "model");
-        spoor_sheet_count(t, m->n);
-        spoor_sheet_float(t, m->accuracy);
-        spoor_sheet_float(t, m->macro_f1);
-        if (!json)
-            continue;
-        struct spoor_sheet *recall = spoor_sheet_list_new(SPOOR_CU_NONE, 6), *confusion = spoor_sheet_list_new(0, 0);
-        for (size_t c = 0; c < m->k; c++) {
-            spoor_sheet_float(recall, m->recall[c]);
-            struct spoor_sheet *row = spoor_sheet_list_new(SPOOR_CU_COUNT, 0);
-            for (size_t o = 0; o < m->k; o++)
-                spoor_sheet_count(row, m->confusion[c * m->k + o]);
-            spoor_sheet_sheet(confusion, row);
-        }
-        spoor_sheet_sheet(t, recall);
-        spoor_sheet_sheet(t, confusion);
-    }
-}
-
-/* The model's confusion matrix for a table: rows are true classes. */
-static void report_confusion(struct spoor_report *r, const struct spoor_dataset *ds, const struct ml_scored *s)
-{
-    const struct spoor_metrics *m = &s[0].m;
-    size_t k = m->k;
-    struct spoor_sheet *t = spoor_report_rows(r, "confusion", k + 2, TABLE_ONLY);
-    spoor_sheet_title(t, "%s:", s[0].name);
-    spoor_sheet_column(t, 0, "true \\ predicted", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY);
-    for (size_t c = 0; c < k; c++)
-        spoor_sheet_column(t, c + 1, ds->class_names[c], SPOOR_CU_NONE, 0, SPOOR_HINT_SERIES);
-    spoor_sheet_column(t, k + 1, "recall", SPOOR_CU_NONE, 4, SPOOR_HINT_NONE);
-    for (size_t c = 0; c < k; c++) {
-        spoor_sheet_name(t, ds->class_names[c]);
-        for (size_t o = 0; o < k; o++)
-            spoor_sheet_count(t, m->confusion[c * k + o]);
-        spoor_sheet_float(t, m->recall[c]);
-    }
-}
-
-struct spoor_report *ml_report(const char *how, double train_ms, const struct spoor_model *fit,
-                               const struct spoor_dataset *ds, const struct ml_scored *s, size_t n)
-{
-    struct spoor_report *r = spoor_report_new("evaluation");
-    report_head(r, how, train_ms, fit, ds);
-    report_methods(r, s, n, false);
-    report_methods(r, s, n, true);
-    report_confusion(r, ds, s);
-    return r;
 }

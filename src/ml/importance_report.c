@@ -1,5 +1,5 @@
-#include "importance_report.h"
-
+/* A spoor importance result as a report (a table, JSON or CSV of its own
+ * sheets each), and a feature correlation matrix as one. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +7,15 @@
 
 #include "spoor/ml.h"
 #include "spoor/report.h"
+
+/* What the sheets are built from: the dataset, the result, its settings and
+ * how much of it is shown. */
+struct view {
+    const struct spoor_dataset *ds;
+    const struct spoor_importance_report *r;
+    const struct spoor_importance_opts *opts;
+    const struct spoor_importance_view *shown;
+};
 
 /* ---- what every format shows ---- */
 
@@ -17,13 +26,13 @@ struct layer_total {
 };
 
 /* Consensus share per layer, largest first; empty when no name has a layer. */
-static struct layer_total *layer_totals(const struct importance_view *v, size_t *n)
+static struct layer_total *layer_totals(const struct view *v, size_t *n)
 {
     struct layer_total *t = NULL;
     *n = 0;
     for (size_t j = 0; j < v->ds->nfeat; j++) {
         const char *layer;
-        size_t len = spoor_importance_layer(v->ds->feat_names[j], v->layer_sep, &layer);
+        size_t len = spoor_importance_layer(v->ds->feat_names[j], v->shown->layer_sep, &layer);
         if (!len)
             continue;
         size_t k = 0;
@@ -65,8 +74,8 @@ static int by_abs_r(const void *x, const void *y)
     return p->a != q->a ? (p->a > q->a) - (p->a < q->a) : (p->b > q->b) - (p->b < q->b);
 }
 
-/* The v->pairs most correlated feature pairs by |Pearson r|. */
-static struct pair *strongest_pairs(const struct importance_view *v, size_t *n)
+/* The shown->pairs most correlated feature pairs by |Pearson r|. */
+static struct pair *strongest_pairs(const struct view *v, size_t *n)
 {
     size_t p = v->ds->nfeat, all = p * (p - 1) / 2, k = 0;
     struct pair *pairs = spoor_xmalloc((all + 1) * sizeof *pairs);
@@ -74,14 +83,14 @@ static struct pair *strongest_pairs(const struct importance_view *v, size_t *n)
         for (size_t b = a + 1; b < p; b++)
             pairs[k++] = (struct pair){a, b, v->r->pearson[a * p + b]};
     qsort(pairs, all, sizeof *pairs, by_abs_r);
-    *n = all < v->pairs ? all : v->pairs;
+    *n = all < v->shown->pairs ? all : v->shown->pairs;
     return pairs;
 }
 
-static const char *layer_of(const struct importance_view *v, size_t j, char *buf, size_t cap)
+static const char *layer_of(const struct view *v, size_t j, char *buf, size_t cap)
 {
     const char *layer;
-    size_t len = spoor_importance_layer(v->ds->feat_names[j], v->layer_sep, &layer);
+    size_t len = spoor_importance_layer(v->ds->feat_names[j], v->shown->layer_sep, &layer);
     snprintf(buf, cap, "%.*s", (int)len, len ? layer : "");
     return buf;
 }
@@ -92,7 +101,7 @@ static const char *task_name(const struct spoor_importance_report *r)
 }
 
 /* The three largest loadings of component k, as "name (+0.41), ...". */
-static void top_loadings(const struct importance_view *v, size_t k, char *buf, size_t cap)
+static void top_loadings(const struct view *v, size_t k, char *buf, size_t cap)
 {
     size_t p = v->r->pca.n, used = 0, best[3];
     size_t n = p < 3 ? p : 3;
@@ -152,7 +161,7 @@ static void score_cells(struct spoor_sheet *sh, const struct spoor_importance_re
 
 /* ---- a table's ---- */
 
-static void table_header(struct spoor_report *rep, const struct importance_view *v)
+static void table_header(struct spoor_report *rep, const struct view *v)
 {
     const struct spoor_dataset *ds = v->ds;
     const struct spoor_importance_report *r = v->r;
@@ -189,7 +198,7 @@ static void table_header(struct spoor_report *rep, const struct importance_view 
     }
 }
 
-static void table_features(struct spoor_report *rep, const struct importance_view *v)
+static void table_features(struct spoor_report *rep, const struct view *v)
 {
     const struct spoor_importance_report *r = v->r;
     struct spoor_sheet *t = spoor_report_rows(rep, "features", 4 + score_columns(NULL, 0, r, true), TABLE_ONLY);
@@ -198,7 +207,7 @@ static void table_features(struct spoor_report *rep, const struct importance_vie
     column(t, 2, "consensus", TABLE_SHARE, SPOOR_HINT_SERIES);
     column(t, 3, "cumulative", TABLE_SHARE, SPOOR_HINT_NONE);
     score_columns(t, 4, r, true);
-    size_t shown = v->top && v->top < r->nfeat ? v->top : r->nfeat;
+    size_t shown = v->shown->top && v->shown->top < r->nfeat ? v->shown->top : r->nfeat;
     double cumulative = 0;
     for (size_t k = 0; k < shown; k++) {
         size_t j = r->order[k];
@@ -214,7 +223,7 @@ static void table_features(struct spoor_report *rep, const struct importance_vie
 }
 
 /* "smallest set reaching 90% of the consensus: 3 of 12 features: a, b, c", a line of its own. */
-static void table_cumulative(struct spoor_report *rep, const struct importance_view *v)
+static void table_cumulative(struct spoor_report *rep, const struct view *v)
 {
     char *names = NULL;
     size_t len = 0;
@@ -241,7 +250,7 @@ static void layers_sheet(struct spoor_sheet *t, const struct layer_total *lt, si
     }
 }
 
-static void pairs_sheet(struct spoor_sheet *t, const struct importance_view *v, bool table)
+static void pairs_sheet(struct spoor_sheet *t, const struct view *v, bool table)
 {
     size_t n, p = v->ds->nfeat;
     struct pair *pairs = strongest_pairs(v, &n);
@@ -258,7 +267,7 @@ static void pairs_sheet(struct spoor_sheet *t, const struct importance_view *v, 
     free(pairs);
 }
 
-static void table_pca(struct spoor_report *rep, const struct importance_view *v)
+static void table_pca(struct spoor_report *rep, const struct view *v)
 {
     const struct spoor_pca *pca = &v->r->pca;
     struct spoor_sheet *t = spoor_report_rows(rep, "pca", 5, TABLE_ONLY);
@@ -268,7 +277,7 @@ static void table_pca(struct spoor_report *rep, const struct importance_view *v)
         column(t, c, h[c], TABLE_SHARE, c == 0 ? SPOOR_HINT_CATEGORY : c == 2 ? SPOOR_HINT_SERIES : SPOOR_HINT_NONE);
     double cumulative = 0;
     char buf[512];
-    size_t n = v->components < pca->n ? v->components : pca->n;
+    size_t n = v->shown->components < pca->n ? v->shown->components : pca->n;
     for (size_t k = 0; k < n; k++) {
         cumulative += pca->ratio[k];
         top_loadings(v, k, buf, sizeof buf);
@@ -280,7 +289,7 @@ static void table_pca(struct spoor_report *rep, const struct importance_view *v)
     }
 }
 
-static void table_sheets(struct spoor_report *rep, const struct importance_view *v)
+static void table_sheets(struct spoor_report *rep, const struct view *v)
 {
     table_header(rep, v);
     table_features(rep, v);
@@ -290,18 +299,18 @@ static void table_sheets(struct spoor_report *rep, const struct importance_view 
     if (n)
         layers_sheet(spoor_report_rows(rep, "layers", 3, TABLE_ONLY), lt, n, true);
     free_layers(lt, n);
-    if (v->r->score[SPOOR_SCORE_PEARSON] && v->pairs) {
+    if (v->r->score[SPOOR_SCORE_PEARSON] && v->shown->pairs) {
         struct spoor_sheet *t = spoor_report_rows(rep, "pairs", 4, TABLE_ONLY);
         spoor_sheet_title(t, "strongest pairs (|Pearson r|):");
         pairs_sheet(t, v, true);
     }
-    if (v->r->pca.n && v->components)
+    if (v->r->pca.n && v->shown->components)
         table_pca(rep, v);
 }
 
 /* ---- JSON's ---- */
 
-static void json_head(struct spoor_report *rep, const struct importance_view *v)
+static void json_head(struct spoor_report *rep, const struct view *v)
 {
     const struct spoor_dataset *ds = v->ds;
     const struct spoor_importance_report *r = v->r;
@@ -365,7 +374,7 @@ static void json_head(struct spoor_report *rep, const struct importance_view *v)
 
 /* Every feature in consensus order: JSON's (with its layer) or CSV's (with
  * whether it is in the smallest set). */
-static void features_sheet(struct spoor_report *rep, const struct importance_view *v, bool json)
+static void features_sheet(struct spoor_report *rep, const struct view *v, bool json)
 {
     const struct spoor_importance_report *r = v->r;
     size_t extra = json ? 0 : 1;
@@ -398,7 +407,7 @@ static void features_sheet(struct spoor_report *rep, const struct importance_vie
     }
 }
 
-static void json_tail(struct spoor_report *rep, const struct importance_view *v)
+static void json_tail(struct spoor_report *rep, const struct view *v)
 {
     const struct spoor_importance_report *r = v->r;
     struct spoor_sheet *c = spoor_report_props(rep, "cumulative", JSON_ONLY);
@@ -426,7 +435,7 @@ static void json_tail(struct spoor_report *rep, const struct importance_view *v)
     static const char *const h[] = {"component", "variance", "ratio", "loadings"};
     for (size_t k = 0; k < 4; k++)
         column(t, k, h[k], DATA, SPOOR_HINT_NONE);
-    for (size_t k = 0; k < pca->n && k < v->components; k++) {
+    for (size_t k = 0; k < pca->n && k < v->shown->components; k++) {
         spoor_sheet_int(t, (int64_t)k + 1);
         spoor_sheet_float(t, pca->variance[k]);
         spoor_sheet_float(t, pca->ratio[k]);
@@ -437,8 +446,11 @@ static void json_tail(struct spoor_report *rep, const struct importance_view *v)
     }
 }
 
-struct spoor_report *importance_report(const struct importance_view *v)
+struct spoor_report *spoor_importance_to_report(const struct spoor_dataset *ds, const struct spoor_importance_report *r,
+                                               const struct spoor_importance_opts *o,
+                                               const struct spoor_importance_view *shown)
 {
+    const struct view view = {ds, r, o, shown}, *v = &view;
     struct spoor_report *rep = spoor_report_new("spoor importance");
     table_sheets(rep, v);
     json_head(rep, v);
@@ -448,7 +460,7 @@ struct spoor_report *importance_report(const struct importance_view *v)
     return rep;
 }
 
-struct spoor_report *importance_matrix_report(const struct spoor_dataset *ds, const double *m)
+static struct spoor_report *matrix_report(const struct spoor_dataset *ds, const double *m)
 {
     struct spoor_report *rep = spoor_report_new("feature correlations");
     size_t p = ds->nfeat;
@@ -462,4 +474,13 @@ struct spoor_report *importance_matrix_report(const struct spoor_dataset *ds, co
             spoor_sheet_float(t, m[a * p + b]);
     }
     return rep;
+}
+
+int spoor_importance_matrix_save(const struct spoor_dataset *ds, const double *m, const char *path,
+                                 struct spoor_error *err)
+{
+    struct spoor_report *matrix = matrix_report(ds, m);
+    int rc = spoor_report_save(matrix, path, SPOOR_FORMAT_CSV, 1, err);
+    spoor_report_free(matrix);
+    return rc;
 }

@@ -1,5 +1,20 @@
-/* Each section of `spoor series` as a sheet: one function per section. */
-#include "series_sections.h"
+/* A `spoor series` result as a report: the inputs, then each section asked
+ * for as a sheet (one function per section). */
+#include "spoor/series.h"
+#include "spoor/report.h"
+
+/* What the sections are built from: the report they go to, the result and
+ * how it is shown. */
+struct series_view {
+    struct spoor_report *report;
+    const struct spoor_series *s;
+    const char *group_field;      /* NULL without --group */
+    double corr_threshold;
+    const char *resample_text;    /* as given, e.g. "1h" */
+    const char *target_metric;    /* NULL without --target */
+    double target;
+    int64_t utc_offset_ns;
+};
 
 #include <inttypes.h>
 #include <math.h>
@@ -35,9 +50,8 @@ static void column(struct spoor_sheet *sh, size_t c, const char *name, enum spoo
     spoor_sheet_column(sh, c, name, SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST, hint);
 }
 
-const char *const series_section_names[] = {"metrics",     "groups", "hour",     "weekday", "hour-weekday",
-                                            "corr",        "pairs",  "resample", "headroom"};
-const size_t series_nsections = sizeof series_section_names / sizeof *series_section_names;
+const char *const spoor_series_section_names[SPOOR_SERIES_NSECTIONS] = {
+    "metrics", "groups", "hour", "weekday", "hour-weekday", "corr", "pairs", "resample", "headroom"};
 
 static const char *const weekday_names[7] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
 
@@ -260,27 +274,83 @@ static struct spoor_sheet *headroom_sheet(const struct series_view *v)
     return sh;
 }
 
-struct spoor_sheet *series_section_sheet(const struct series_view *v, enum series_section sec)
+static struct spoor_sheet *section_sheet(const struct series_view *v, enum spoor_series_section sec)
 {
     switch (sec) {
-    case SEC_METRICS:
+    case SPOOR_SERIES_SEC_METRICS:
         return metrics_sheet(v);
-    case SEC_GROUPS:
+    case SPOOR_SERIES_SEC_GROUPS:
         return groups_sheet(v);
-    case SEC_HOUR:
+    case SPOOR_SERIES_SEC_HOUR:
         return profile_sheet(v, false);
-    case SEC_WEEKDAY:
+    case SPOOR_SERIES_SEC_WEEKDAY:
         return profile_sheet(v, true);
-    case SEC_HOUR_WEEKDAY:
+    case SPOOR_SERIES_SEC_HOUR_WEEKDAY:
         return hour_weekday_sheet(v);
-    case SEC_CORR:
+    case SPOOR_SERIES_SEC_CORR:
         return corr_sheet(v);
-    case SEC_PAIRS:
+    case SPOOR_SERIES_SEC_PAIRS:
         return pairs_sheet(v);
-    case SEC_RESAMPLE:
+    case SPOOR_SERIES_SEC_RESAMPLE:
         return resample_sheet(v);
-    case SEC_HEADROOM:
+    case SPOOR_SERIES_SEC_HEADROOM:
         return headroom_sheet(v);
     }
     return NULL;
+}
+
+/* Before the sections: the inputs and row counts, as a table's reader and
+ * as a program wants them. */
+static void inputs_sheets(struct spoor_report *r, const struct spoor_load_result *res, const struct spoor_series *s)
+{
+    struct spoor_sheet *lines = spoor_report_props(r, NULL, SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE));
+    struct spoor_sheet *inputs = spoor_report_rows(r, "inputs", 6, SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON));
+    static const char *const h[] = {"path", "format", "assumed", "lines", "rows", "skipped"};
+    for (size_t c = 0; c < 6; c++)
+        spoor_sheet_column(inputs, c, h[c], c < 3 ? SPOOR_CU_NONE : SPOOR_CU_COUNT, 0, SPOOR_HINT_NONE);
+    for (size_t i = 0; i < res->ninputs; i++) {
+        const struct spoor_input_report *in = &res->inputs[i];
+        spoor_sheet_prop(lines, "table", SPOOR_CU_NONE, 0);
+        spoor_sheet_textf(lines, "%s (%s): %" PRIu64 " rows, %" PRIu64 " lines skipped", in->path, in->dialect.name,
+                          in->rows, in->skips.total);
+        if (in->dialect.assumed[0]) {
+            spoor_sheet_prop(lines, "assumed", SPOOR_CU_NONE, 0);
+            spoor_sheet_text(lines, in->dialect.assumed);
+        }
+        spoor_sheet_text(inputs, in->path);
+        spoor_sheet_text(inputs, in->dialect.name);
+        spoor_sheet_text(inputs, in->dialect.assumed);
+        spoor_sheet_count(inputs, in->lines);
+        spoor_sheet_count(inputs, in->rows);
+        spoor_sheet_count(inputs, in->skips.total);
+    }
+    struct spoor_sheet *rows = spoor_report_props(r, NULL, SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON));
+    spoor_sheet_prop(rows, "rows", SPOOR_CU_COUNT, 0);
+    spoor_sheet_count(rows, s->rows);
+    spoor_sheet_prop(rows, "rows_without_time", SPOOR_CU_COUNT, 0);
+    spoor_sheet_count(rows, s->rows_without_time);
+}
+
+int spoor_series_report(const struct spoor_series *s, const struct spoor_load_result *res,
+                        const struct spoor_series_show *show, struct spoor_report **out, struct spoor_error *err)
+{
+    *out = NULL;
+    if (show->target_metric) {
+        size_t k = 0;
+        while (k < s->nmetrics && strcmp(s->metrics[k].name, show->target_metric))
+            k++;
+        if (k == s->nmetrics)
+            return spoor_fail(err, SPOOR_EUSAGE, "--target: no numeric metric '%s' in the input", show->target_metric);
+    }
+    struct series_view view = {
+        .report = spoor_report_new("spoor series"), .s = s, .group_field = show->group_field,
+        .corr_threshold = show->corr_threshold, .resample_text = show->resample_text,
+        .target_metric = show->target_metric, .target = show->target, .utc_offset_ns = show->utc_offset_ns,
+    };
+    inputs_sheets(view.report, res, s);
+    for (size_t i = 0; i < SPOOR_SERIES_NSECTIONS; i++)
+        if (show->sections & (1u << i))
+            section_sheet(&view, 1u << i);
+    *out = view.report;
+    return SPOOR_OK;
 }
