@@ -267,12 +267,17 @@ static void prepare(struct spoor_resolver *r, const struct spoor_table *t, bool 
         r->rows_cap = t->nrows;
         r->file = spoor_xcalloc(r->rows_cap ? r->rows_cap : 1, sizeof *r->file);
         r->host = spoor_xcalloc(r->rows_cap ? r->rows_cap : 1, sizeof *r->host);
-    } else {
-        struct spoor_lane rows[] = {SPOOR_LANE(r->file), SPOOR_LANE(r->host)};
-        spoor_reserve_lanes(&r->rows_cap, t->nrows, rows, 2);
+    } else if (t->nrows > r->rows_cap) {
+        r->rows_cap = t->nrows;
+        r->file = spoor_xrealloc(r->file, r->rows_cap * sizeof *r->file);
+        r->host = spoor_xrealloc(r->host, r->rows_cap * sizeof *r->host);
     }
-    struct spoor_lane cache[] = {SPOOR_LANE(r->hash_cache), SPOOR_LANE(r->name_cache)};
-    spoor_reserve_lanes(&r->cache_cap, spoor_strpool_count(t->pool), cache, 2);
+    size_t strings = spoor_strpool_count(t->pool);
+    if (strings > r->cache_cap) {
+        r->cache_cap = strings;
+        r->hash_cache = spoor_xrealloc(r->hash_cache, strings * sizeof *r->hash_cache);
+        r->name_cache = spoor_xrealloc(r->name_cache, strings * sizeof *r->name_cache);
+    }
     r->out = (struct spoor_resolved){.pool = r->pool, .file = r->file, .host = r->host, .nrows = t->nrows};
 }
 
