@@ -162,11 +162,17 @@ void series_buckets_clear(struct series_buckets *b, size_t stride)
     spoor_id_map_clear(&b->ids);
 }
 
-size_t series_buckets_append(struct series_buckets *b, uint32_t group, int64_t bucket)
+static void grow_entries(struct series_buckets *b)
 {
     struct spoor_lane lanes[] = {SPOOR_LANE(b->group), SPOOR_LANE(b->bucket), SPOOR_LANE(b->rows),
                                  {(void **)&b->sums, (b->stride ? b->stride : 1) * sizeof *b->sums}};
-    spoor_reserve_lanes(&b->cap, b->n + 1, lanes, sizeof lanes / sizeof *lanes);
+    spoor_reserve_lanes_to(&b->cap, b->n + 1, lanes, sizeof lanes / sizeof *lanes);
+}
+
+size_t series_buckets_append(struct series_buckets *b, uint32_t group, int64_t bucket)
+{
+    if (b->n == b->cap)
+        grow_entries(b);
     size_t e = b->n++;
     b->group[e] = group;
     b->bucket[e] = bucket;

@@ -54,14 +54,20 @@ static void row_words(const struct key *keys, size_t nkeys, size_t row, uint64_t
     w[nkeys] = nulls;
 }
 
+static void grow_groups(struct native_groups *g, size_t naggs)
+{
+    struct spoor_lane lanes[] = {SPOOR_LANE(g->first_row), {(void **)&g->acc, (naggs ? naggs : 1) * sizeof *g->acc}};
+    spoor_reserve_lanes_to(&g->cap, g->n + 1, lanes, sizeof lanes / sizeof *lanes);
+}
+
 /* Group `id` of the key map, given empty accumulators and `row` (a row of
  * it) when the map has just handed the id out. */
 static inline size_t group_of(struct native_groups *g, uint32_t id, size_t row, size_t naggs)
 {
     if (id < g->n)
         return id;
-    struct spoor_lane lanes[] = {SPOOR_LANE(g->first_row), {(void **)&g->acc, (naggs ? naggs : 1) * sizeof *g->acc}};
-    spoor_reserve_lanes(&g->cap, g->n + 1, lanes, sizeof lanes / sizeof *lanes);
+    if (g->n == g->cap)
+        grow_groups(g, naggs);
     g->first_row[id] = row;
     memset(g->acc + id * naggs, 0, naggs * sizeof *g->acc);
     return g->n++;
@@ -158,10 +164,11 @@ static void pack_key(const struct key *key, size_t k, struct block *b)
         pack_key_rows(key, 32 * (unsigned)k, b, NULL);
 }
 
-/* The group of a packed word. */
+/* The group of a packed word: the rows of a block seldom repeat their
+ * neighbour's, so the map's last key is not asked. */
 static inline size_t find_packed(struct native_groups *g, uint64_t word, size_t row, size_t naggs)
 {
-    return group_of(g, spoor_id_map_id(&g->keys, word), row, naggs);
+    return group_of(g, spoor_id_map_lookup(&g->keys, &word, 1), row, naggs);
 }
 
 /* sum, total, avg of an integer column: the kind of null is decided once
