@@ -8,6 +8,7 @@
  * (series_result.c). */
 #include "analyze/series_internal.h"
 #include "spoor/error.h"
+#include "util/grow.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -158,12 +159,8 @@ static void worker_grow_groups(struct series_worker *w, size_t n)
 static void view_batch(struct spoor_series_run *run, struct series_worker *w, const struct spoor_table *b,
                        struct batch_view *v)
 {
-    if (w->view_cap < b->ncols) {
-        w->view_cap = b->ncols;
-        w->view_id = spoor_xrealloc(w->view_id, w->view_cap * sizeof *w->view_id);
-        w->view_col = spoor_xrealloc(w->view_col, w->view_cap * sizeof *w->view_col);
-        w->view_n = spoor_xrealloc(w->view_n, w->view_cap * sizeof *w->view_n);
-    }
+    struct spoor_lane lanes[] = {SPOOR_LANE(w->view_id), SPOOR_LANE(w->view_col), SPOOR_LANE(w->view_n)};
+    spoor_reserve_lanes(&w->view_cap, b->ncols, lanes, sizeof lanes / sizeof *lanes);
     size_t n = 0;
     pthread_mutex_lock(&run->mu);
     for (size_t k = 0; k < b->ncols; k++) {

@@ -25,6 +25,7 @@
 
 #include "spoor/series.h"
 #include "spoor/table.h"
+#include "util/id_map.h"
 
 /* Hour x weekday slots. */
 enum { SERIES_SLOTS = 7 * 24 };
@@ -68,8 +69,7 @@ struct series_buckets {
     uint64_t *rows;
     struct spoor_bucket_sum *sums;
     size_t n, cap, stride;
-    uint32_t *slots;            /* open addressing: entry + 1, 0 = empty */
-    size_t nslots;
+    struct spoor_id_map ids;    /* (group, bucket) -> entry, for get */
 };
 
 void series_buckets_init(struct series_buckets *b, size_t stride);

@@ -7,6 +7,7 @@
  * seen, not with rows. */
 #include "analyze/series_internal.h"
 #include "spoor/error.h"
+#include "util/grow.h"
 #include "util/radix_sort.h"
 
 #include <math.h>
@@ -138,6 +139,7 @@ double spoor_comoments_r(const struct spoor_comoments *c)
 void series_buckets_init(struct series_buckets *b, size_t stride)
 {
     *b = (struct series_buckets){.stride = stride};
+    spoor_id_map_init(&b->ids, 2);
 }
 
 void series_buckets_release(struct series_buckets *b)
@@ -146,36 +148,8 @@ void series_buckets_release(struct series_buckets *b)
     free(b->bucket);
     free(b->rows);
     free(b->sums);
-    free(b->slots);
-    *b = (struct series_buckets){0};
-}
-
-static size_t slot_of(uint32_t group, int64_t bucket, size_t mask)
-{
-    uint64_t h = ((uint64_t)bucket * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)group * 0xc2b2ae3d27d4eb4fULL);
-    return (size_t)(h ^ (h >> 29)) & mask;
-}
-
-static void rehash(struct series_buckets *b, size_t nslots)
-{
-    free(b->slots);
-    b->slots = spoor_xcalloc(nslots, sizeof *b->slots);
-    b->nslots = nslots;
-    for (size_t e = 0; e < b->n; e++) {
-        size_t i = slot_of(b->group[e], b->bucket[e], nslots - 1);
-        while (b->slots[i])
-            i = (i + 1) & (nslots - 1);
-        b->slots[i] = (uint32_t)(e + 1);
-    }
-}
-
-static void set_cap(struct series_buckets *b, size_t cap)
-{
-    b->cap = cap;
-    b->group = spoor_xrealloc(b->group, cap * sizeof *b->group);
-    b->bucket = spoor_xrealloc(b->bucket, cap * sizeof *b->bucket);
-    b->rows = spoor_xrealloc(b->rows, cap * sizeof *b->rows);
-    b->sums = spoor_xrealloc(b->sums, cap * (b->stride ? b->stride : 1) * sizeof *b->sums);
+    spoor_id_map_free(&b->ids); /* keeps the width, for reuse */
+    *b = (struct series_buckets){.ids = b->ids};
 }
 
 void series_buckets_clear(struct series_buckets *b, size_t stride)
@@ -185,14 +159,20 @@ void series_buckets_clear(struct series_buckets *b, size_t stride)
         b->sums = spoor_xrealloc(b->sums, (b->cap ? b->cap : 1) * (stride ? stride : 1) * sizeof *b->sums);
     }
     b->n = 0;
-    if (b->slots)
-        memset(b->slots, 0, b->nslots * sizeof *b->slots);
+    spoor_id_map_clear(&b->ids);
+}
+
+static void grow_entries(struct series_buckets *b)
+{
+    struct spoor_lane lanes[] = {SPOOR_LANE(b->group), SPOOR_LANE(b->bucket), SPOOR_LANE(b->rows),
+                                 {(void **)&b->sums, (b->stride ? b->stride : 1) * sizeof *b->sums}};
+    spoor_reserve_lanes_to(&b->cap, b->n + 1, lanes, sizeof lanes / sizeof *lanes);
 }
 
 size_t series_buckets_append(struct series_buckets *b, uint32_t group, int64_t bucket)
 {
     if (b->n == b->cap)
-        set_cap(b, b->cap ? b->cap * 2 : 64);
+        grow_entries(b);
     size_t e = b->n++;
     b->group[e] = group;
     b->bucket[e] = bucket;
@@ -201,19 +181,11 @@ size_t series_buckets_append(struct series_buckets *b, uint32_t group, int64_t b
     return e;
 }
 
+/* The map's ids are the entries: get alone adds to a map's list. */
 size_t series_buckets_get(struct series_buckets *b, uint32_t group, int64_t bucket)
 {
-    if ((b->n + 1) * 2 > b->nslots)
-        rehash(b, b->nslots ? b->nslots * 2 : 256);
-    size_t mask = b->nslots - 1, i = slot_of(group, bucket, mask);
-    for (; b->slots[i]; i = (i + 1) & mask) {
-        size_t e = b->slots[i] - 1;
-        if (b->group[e] == group && b->bucket[e] == bucket)
-            return e;
-    }
-    size_t e = series_buckets_append(b, group, bucket);
-    b->slots[i] = (uint32_t)(e + 1);
-    return e;
+    uint32_t e = spoor_id_map_id_words(&b->ids, (const uint64_t[2]){group, (uint64_t)bucket});
+    return e < b->n ? e : series_buckets_append(b, group, bucket);
 }
 
 void *series_widen_matrix(void *p, size_t rows, size_t old_cols, size_t new_cols, size_t elem, const void *init)

@@ -220,8 +220,10 @@ static void compute_like(const struct summary_acc *acc, struct spoor_summary *ou
     /* Cats first, in order of first sight; then functions of other cats. */
     bool *like_cat = spoor_xcalloc(acc->cats_cap + 1, sizeof *like_cat);
     for (size_t c = 0; c < acc->cats_cap && n < LIKE_MAX; c++) {
+        if (!acc->cats[c].count) /* cats_cap may pass the strings interned */
+            continue;
         const char *cat = spoor_strpool_get(acc->strings, (uint32_t)c, NULL);
-        if (acc->cats[c].count && looks_like_compute(cat)) {
+        if (looks_like_compute(cat)) {
             like_cat[c] = true;
             append(list, cap, cat, NULL);
             n++;

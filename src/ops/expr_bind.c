@@ -2,6 +2,7 @@
  * kernel the bound columns' types allow, literals are looked up in the
  * table's string pool, and per-string-id caches are reset. */
 #include "ops/expr_ctx.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -138,10 +139,7 @@ static int flip(int op)
  * cache keeps its answers across binds while `owner` stays the same. */
 static void prepare_cache(struct bnode *b, size_t count, const void *owner, bool id0_null)
 {
-    if (count > b->cache_cap) {
-        b->cache = spoor_xrealloc(b->cache, count);
-        b->cache_cap = count;
-    }
+    spoor_reserve((void **)&b->cache, &b->cache_cap, count, 1);
     bool keep = owner && owner == b->cache_owner;
     size_t from = keep ? b->cache_n : 0;
     if (count > from)

@@ -1,6 +1,7 @@
 /* The filtering sink (spoor/expr.h). */
 #include "spoor/expr.h"
 #include "spoor/table.h"
+#include "util/grow.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -47,10 +48,7 @@ static int filter_map(void *ctx, int worker, const struct spoor_table *batch)
         return st;
     }
     pthread_mutex_lock(&f->mu);
-    if (f->npending == f->pending_cap) {
-        f->pending_cap = f->pending_cap ? 2 * f->pending_cap : 16;
-        f->pending = spoor_xrealloc(f->pending, f->pending_cap * sizeof *f->pending);
-    }
+    spoor_reserve((void **)&f->pending, &f->pending_cap, f->npending + 1, sizeof *f->pending);
     f->pending[f->npending++] = (struct pending){batch, rows};
     pthread_mutex_unlock(&f->mu);
     return st;

@@ -5,6 +5,7 @@
  * met once, by the later starter. Work is O((n + m) log(n + m) + pairs met);
  * memory is the open intervals and the open calls' function totals. */
 #include "ops/interval_internal.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 
@@ -30,16 +31,13 @@ struct join {
     struct heap calls, pieces;
     struct acc *accs;
     uint32_t *free_accs;
-    size_t naccs, nfree;
+    size_t naccs, nfree, accs_cap; /* free_accs shares the capacity */
     struct iv_hits *hits;
 };
 
 static void heap_push(struct heap *h, struct open o)
 {
-    if (h->n == h->cap) {
-        h->cap = h->cap ? 2 * h->cap : 64;
-        h->v = spoor_xrealloc(h->v, h->cap * sizeof *h->v);
-    }
+    spoor_reserve((void **)&h->v, &h->cap, h->n + 1, sizeof *h->v);
     size_t i = h->n++;
     while (i && o.it.end < h->v[(i - 1) / 2].it.end) {
         h->v[i] = h->v[(i - 1) / 2];
@@ -83,10 +81,7 @@ static void flush(struct join *j, uint32_t slot)
     if (a->n > 1)
         qsort(a->v, a->n, sizeof *a->v, by_first);
     for (size_t i = 0; i < a->n; i++) {
-        if (j->hits->n == j->hits->cap) {
-            j->hits->cap = j->hits->cap ? 2 * j->hits->cap : 256;
-            j->hits->v = spoor_xrealloc(j->hits->v, j->hits->cap * sizeof *j->hits->v);
-        }
+        spoor_reserve((void **)&j->hits->v, &j->hits->cap, j->hits->n + 1, sizeof *j->hits->v);
         j->hits->v[j->hits->n++] = a->v[i];
     }
     a->n = 0;
@@ -97,8 +92,8 @@ static uint32_t take_acc(struct join *j)
 {
     if (j->nfree)
         return j->free_accs[--j->nfree];
-    j->accs = spoor_xrealloc(j->accs, (j->naccs + 1) * sizeof *j->accs);
-    j->free_accs = spoor_xrealloc(j->free_accs, (j->naccs + 1) * sizeof *j->free_accs);
+    struct spoor_lane lanes[] = {SPOOR_LANE(j->accs), SPOOR_LANE(j->free_accs)};
+    spoor_reserve_lanes(&j->accs_cap, j->naccs + 1, lanes, 2);
     j->accs[j->naccs] = (struct acc){0};
     return (uint32_t)j->naccs++;
 }
@@ -145,10 +140,7 @@ static void meet(struct join *j, const struct open *call, const struct iv_item *
         if (a->v[i].name == name && a->v[i].cat == cat)
             h = &a->v[i];
     if (!h) {
-        if (a->n == a->cap) {
-            a->cap = a->cap ? 2 * a->cap : 8;
-            a->v = spoor_xrealloc(a->v, a->cap * sizeof *a->v);
-        }
+        spoor_reserve((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v);
         h = &a->v[a->n++];
         *h = (struct iv_hit){call->it.tag, name, cat, 0, from, e->row};
     } else if (from < h->first_start || (from == h->first_start && e->row < h->first_row)) {

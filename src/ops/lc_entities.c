@@ -1,4 +1,7 @@
-/* The lifecycle pivot's entity table (lc_entities.h). */
+/* The lifecycle pivot's entity table (lc_entities.h). Not util's id map: its
+ * keys are names of any length from many batches' string pools, not words; as
+ * words (ids of one pool holding every name) each lookup would be a pool
+ * lookup plus a map lookup, where this is one probe with a prefetch ahead. */
 #include "lc_entities.h"
 
 #include <string.h>

@@ -18,6 +18,7 @@
 #include "lc_entities.h"
 #include "ops/lifecycle_pivot.h"
 #include "util/parallel.h"
+#include "util/grow.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -142,15 +143,11 @@ struct spoor_lc_pivot *spoor_lc_pivot_begin(int threads, const struct spoor_lc_s
 
 static void cache_prepare(struct batch_cache *c, size_t nstrings, size_t nattrs)
 {
-    if (nstrings > c->cap) {
-        c->cap = nstrings * 2;
-        c->entity = spoor_xrealloc(c->entity, c->cap * sizeof *c->entity);
-        c->pending = spoor_xrealloc(c->pending, c->cap * sizeof *c->pending);
-        c->pending_hash = spoor_xrealloc(c->pending_hash, c->cap * sizeof *c->pending_hash);
-        c->stage = spoor_xrealloc(c->stage, c->cap);
-        for (size_t a = 0; a < nattrs; a++)
-            c->value[a] = spoor_xrealloc(c->value[a], c->cap * sizeof *c->value[a]);
-    }
+    struct spoor_lane lanes[4 + SPOOR_LC_MAX_FIELDS] = {SPOOR_LANE(c->entity), SPOOR_LANE(c->pending),
+                                                        SPOOR_LANE(c->pending_hash), SPOOR_LANE(c->stage)};
+    for (size_t a = 0; a < nattrs; a++)
+        lanes[4 + a] = SPOOR_LANE(c->value[a]);
+    spoor_reserve_lanes(&c->cap, nstrings, lanes, 4 + nattrs);
     memset(c->entity, 0, nstrings * sizeof *c->entity);
     memset(c->stage, 0, nstrings);
     for (size_t a = 0; a < nattrs; a++)
@@ -221,10 +218,7 @@ static uint32_t value_id(struct entities *e, struct batch_cache *c, size_t a, co
 /* Room for n bytes in a growable buffer. */
 static char *fit(char **buf, size_t *cap, size_t n)
 {
-    if (n > *cap) {
-        *cap = n * 2;
-        *buf = spoor_xrealloc(*buf, *cap);
-    }
+    spoor_reserve((void **)buf, cap, n, 1);
     return *buf;
 }
 

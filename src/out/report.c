@@ -4,6 +4,7 @@
 #include "out/write_internal.h"
 #include "spoor/write.h"
 #include "spoor/error.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -258,10 +259,7 @@ static void add_cell(struct spoor_sheet *s, union report_value v, enum spoor_cel
 /* Copies n bytes of text (and a NUL) into the text block; returns the offset. */
 static size_t keep_text(struct spoor_sheet *s, const char *text, size_t n)
 {
-    if (s->text_used + n + 1 > s->text_room) {
-        s->text_room = (s->text_used + n + 1) * 2;
-        s->text = spoor_xrealloc(s->text, s->text_room);
-    }
+    spoor_reserve((void **)&s->text, &s->text_room, s->text_used + n + 1, 1);
     size_t at = s->text_used;
     memcpy(s->text + at, text, n);
     s->text[at + n] = '\0';

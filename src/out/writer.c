@@ -207,13 +207,9 @@ static void bind_batch(struct spoor_writer *w, const struct spoor_table *t, cons
     }
     if (!w->defaults)
         return;
-    if (t->ncols > w->bargs_cap) {
-        w->bargs_cap = t->ncols;
-        w->bargs = spoor_xrealloc(w->bargs, w->bargs_cap * sizeof *w->bargs);
-        w->order = spoor_xrealloc(w->order, w->bargs_cap * sizeof *w->order);
-        w->pending = spoor_xrealloc(w->pending, w->bargs_cap * sizeof *w->pending);
-        w->fresh = spoor_xrealloc(w->fresh, w->bargs_cap * sizeof *w->fresh);
-    }
+    struct spoor_lane lanes[] = {SPOOR_LANE(w->bargs), SPOOR_LANE(w->order), SPOOR_LANE(w->pending),
+                                 SPOOR_LANE(w->fresh)};
+    spoor_reserve_lanes(&w->bargs_cap, t->ncols, lanes, sizeof lanes / sizeof *lanes);
     w->nbargs = w->norder = w->npending = 0;
     for (size_t i = 0; i < t->ncols; i++) {
         struct batch_arg *a = &w->bargs[w->nbargs];

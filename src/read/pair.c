@@ -10,22 +10,23 @@
  * they are counted and reported as skipped. */
 #include "read/pair.h"
 #include "io/input.h"
+#include "util/grow.h"
+#include "util/id_map.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct stack {
-    int64_t pid, tid;
     size_t *rows;               /* rows of `held`, innermost last */
     size_t n, cap;
-    bool used;
 };
 
 struct pair_state {
     struct spoor_table *held;   /* the open B rows */
-    struct stack *slots;        /* by (pid, tid), open addressing */
-    size_t nslots, nused, open;
+    struct spoor_id_map threads; /* (pid, tid) -> its stack */
+    struct stack *stacks;
+    size_t stacks_cap, open;
     uint32_t *keep;
     size_t keep_cap;
 };
@@ -34,8 +35,7 @@ struct pair_state *pair_new(void)
 {
     struct pair_state *ps = spoor_xcalloc(1, sizeof *ps);
     ps->held = spoor_table_new();
-    ps->nslots = 64;
-    ps->slots = spoor_xcalloc(ps->nslots, sizeof *ps->slots);
+    spoor_id_map_init(&ps->threads, 2);
     return ps;
 }
 
@@ -43,9 +43,10 @@ void pair_free(struct pair_state *ps)
 {
     if (!ps)
         return;
-    for (size_t i = 0; i < ps->nslots; i++)
-        free(ps->slots[i].rows);
-    free(ps->slots);
+    for (size_t i = 0; i < ps->threads.n; i++)
+        free(ps->stacks[i].rows);
+    free(ps->stacks);
+    spoor_id_map_free(&ps->threads);
     free(ps->keep);
     spoor_table_free(ps->held);
     free(ps);
@@ -58,27 +59,9 @@ bool pair_batch_needs(const struct spoor_table *b)
 
 static struct stack *stack_of(struct pair_state *ps, int64_t pid, int64_t tid)
 {
-    if (2 * (ps->nused + 1) > ps->nslots) {
-        struct stack *old = ps->slots;
-        size_t n = ps->nslots;
-        ps->nslots *= 2;
-        ps->slots = spoor_xcalloc(ps->nslots, sizeof *ps->slots);
-        ps->nused = 0;
-        for (size_t i = 0; i < n; i++)
-            if (old[i].used)
-                *stack_of(ps, old[i].pid, old[i].tid) = old[i];
-        free(old);
-    }
-    uint64_t key[2] = {(uint64_t)pid, (uint64_t)tid};
-    size_t i = (size_t)spoor_hash_bytes(key, sizeof key) & (ps->nslots - 1);
-    while (ps->slots[i].used && (ps->slots[i].pid != pid || ps->slots[i].tid != tid))
-        i = (i + 1) & (ps->nslots - 1);
-    struct stack *s = &ps->slots[i];
-    if (!s->used) {
-        *s = (struct stack){.pid = pid, .tid = tid, .used = true};
-        ps->nused++;
-    }
-    return s;
+    uint32_t id = spoor_id_map_id_words(&ps->threads, (const uint64_t[2]){(uint64_t)pid, (uint64_t)tid});
+    spoor_grow((void **)&ps->stacks, &ps->stacks_cap, id, sizeof *ps->stacks);
+    return &ps->stacks[id];
 }
 
 static uint32_t copy_str(struct spoor_table *dst, const struct spoor_table *src, uint32_t id)
@@ -150,9 +133,9 @@ static void compact(struct pair_state *ps)
     if (ps->held->nrows < 4096 || ps->held->nrows < 4 * ps->open)
         return;
     struct spoor_table *t = spoor_table_new();
-    for (size_t i = 0; i < ps->nslots; i++)
-        for (size_t k = 0; k < ps->slots[i].n; k++)
-            ps->slots[i].rows[k] = copy_row(t, ps->held, ps->slots[i].rows[k]);
+    for (size_t i = 0; i < ps->threads.n; i++)
+        for (size_t k = 0; k < ps->stacks[i].n; k++)
+            ps->stacks[i].rows[k] = copy_row(t, ps->held, ps->stacks[i].rows[k]);
     spoor_table_free(ps->held);
     ps->held = t;
 }
@@ -190,11 +173,7 @@ int pair_batch(struct pair_state *ps, struct spoor_table *b, struct spoor_skips 
                enum spoor_records records, bool strict, struct spoor_table **view, struct spoor_error *err)
 {
     *view = b;
-    if (ps->keep_cap < b->nrows) {
-        ps->keep_cap = b->nrows;
-        free(ps->keep);
-        ps->keep = spoor_xmalloc(ps->keep_cap * sizeof *ps->keep);
-    }
+    spoor_reserve((void **)&ps->keep, &ps->keep_cap, b->nrows, sizeof *ps->keep);
     size_t nkeep = 0;
     for (size_t i = 0; i < b->nrows; i++) {
         uint8_t ph = b->ph[i];
@@ -204,10 +183,7 @@ int pair_batch(struct pair_state *ps, struct spoor_table *b, struct spoor_skips 
         }
         struct stack *s = stack_of(ps, b->pid[i], b->tid[i]);
         if (ph == 'B') {
-            if (s->n == s->cap) {
-                s->cap = s->cap ? 2 * s->cap : 4;
-                s->rows = spoor_xrealloc(s->rows, s->cap * sizeof *s->rows);
-            }
+            spoor_reserve((void **)&s->rows, &s->cap, s->n + 1, sizeof *s->rows);
             s->rows[s->n++] = copy_row(ps->held, b, i);
             ps->open++;
             continue;
@@ -252,9 +228,9 @@ int pair_finish(struct pair_state *ps, struct spoor_skips *skips, const char *pa
     /* reported in input order, whatever the threads they were on */
     uint64_t *lines = spoor_xmalloc(ps->open * sizeof *lines);
     size_t n = 0;
-    for (size_t i = 0; i < ps->nslots; i++)
-        for (size_t k = 0; k < ps->slots[i].n; k++)
-            lines[n++] = ps->held->line[ps->slots[i].rows[k]];
+    for (size_t i = 0; i < ps->threads.n; i++)
+        for (size_t k = 0; k < ps->stacks[i].n; k++)
+            lines[n++] = ps->held->line[ps->stacks[i].rows[k]];
     qsort(lines, n, sizeof *lines, by_value);
     int st = SPOOR_OK;
     for (size_t i = 0; i < n && st == SPOOR_OK; i++)

@@ -6,6 +6,7 @@
 #include "spoor/error.h"
 #include "spoor/table.h"
 #include "table/internal.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,12 +67,9 @@ uint32_t spoor_lookup_get(const struct spoor_lookup *l, uint32_t src, uint32_t k
 
 static void grow(struct spoor_lookup *l)
 {
-    l->cap = l->cap ? l->cap * 2 : 64;
-    l->keys = spoor_xrealloc(l->keys, l->cap * sizeof *l->keys);
-    l->values = spoor_xrealloc(l->values, l->cap * sizeof *l->values);
-    l->srcs = spoor_xrealloc(l->srcs, l->cap * sizeof *l->srcs);
-    l->lines = spoor_xrealloc(l->lines, l->cap * sizeof *l->lines);
-    l->older = spoor_xrealloc(l->older, l->cap * sizeof *l->older);
+    struct spoor_lane lanes[] = {SPOOR_LANE(l->keys), SPOOR_LANE(l->values), SPOOR_LANE(l->srcs),
+                                 SPOOR_LANE(l->lines), SPOOR_LANE(l->older)};
+    spoor_reserve_lanes_to(&l->cap, l->cap + 1, lanes, sizeof lanes / sizeof *lanes);
 }
 
 void spoor_lookup_put(struct spoor_lookup *l, uint32_t src, uint32_t key, uint32_t value, uint64_t line)

@@ -5,6 +5,7 @@
 #include "spoor/load.h"
 #include "table/internal.h"
 #include "table/snapshot.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,21 +71,13 @@ void spoor_table_clear(struct spoor_table *t, bool clear_strings)
 
 static void grow_rows(struct spoor_table *t, size_t need)
 {
-    size_t cap = t->cap ? t->cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    t->ts = spoor_xrealloc(t->ts, cap * sizeof *t->ts);
-    t->dur = spoor_xrealloc(t->dur, cap * sizeof *t->dur);
-    t->name = spoor_xrealloc(t->name, cap * sizeof *t->name);
-    t->cat = spoor_xrealloc(t->cat, cap * sizeof *t->cat);
-    t->pid = spoor_xrealloc(t->pid, cap * sizeof *t->pid);
-    t->tid = spoor_xrealloc(t->tid, cap * sizeof *t->tid);
-    t->ph = spoor_xrealloc(t->ph, cap * sizeof *t->ph);
-    t->src = spoor_xrealloc(t->src, cap * sizeof *t->src);
-    t->line = spoor_xrealloc(t->line, cap * sizeof *t->line);
+    size_t old = t->cap;
+    struct spoor_lane lanes[] = {SPOOR_LANE(t->ts),  SPOOR_LANE(t->dur), SPOOR_LANE(t->name),
+                                 SPOOR_LANE(t->cat), SPOOR_LANE(t->pid), SPOOR_LANE(t->tid),
+                                 SPOOR_LANE(t->ph),  SPOOR_LANE(t->src), SPOOR_LANE(t->line)};
+    spoor_reserve_lanes_to(&t->cap, need, lanes, sizeof lanes / sizeof *lanes);
     for (size_t i = 0; i < t->ncols; i++)
-        spoor_column_reserve(&t->cols[i], t->cap, cap);
-    t->cap = cap;
+        spoor_column_reserve(&t->cols[i], old, t->cap);
 }
 
 void spoor_table_reserve(struct spoor_table *t, size_t rows)

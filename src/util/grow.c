@@ -14,11 +14,26 @@ void spoor_grow_to(void **v, size_t *cap, size_t need, size_t size)
     *cap = n;
 }
 
-void spoor_reserve_to(void **v, size_t *cap, size_t need, size_t size)
+/* The capacity `need` elements grow *cap to: doubled, from 16. */
+static size_t doubled(size_t cap, size_t need)
 {
-    size_t n = *cap ? *cap * 2 : 16;
+    size_t n = cap ? cap * 2 : 16;
     while (n < need)
         n *= 2;
+    return n;
+}
+
+void spoor_reserve_to(void **v, size_t *cap, size_t need, size_t size)
+{
+    size_t n = doubled(*cap, need);
     *v = spoor_xrealloc(*v, n * size);
+    *cap = n;
+}
+
+void spoor_reserve_lanes_to(size_t *cap, size_t need, const struct spoor_lane *lanes, size_t nlanes)
+{
+    size_t n = doubled(*cap, need);
+    for (size_t i = 0; i < nlanes; i++)
+        *lanes[i].v = spoor_xrealloc(*lanes[i].v, n * lanes[i].size);
     *cap = n;
 }

@@ -1,60 +1,56 @@
-/* Dense ids for 64-bit keys by first sight (see id_map.h). Slots hold ids
- * (UINT32_MAX: empty) and are kept at most half full. */
+/* Dense ids for fixed-width keys by first sight (see id_map.h, which holds
+ * the lookups): growth, clearing. Slots hold ids (SPOOR_ID_NONE: empty) and
+ * are kept at most half full. */
 #include "util/id_map.h"
 
 #include "spoor/error.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-static size_t slot_of(uint64_t key, size_t mask) { return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & mask; }
-
-static void grow(struct spoor_id_map *m)
+static void grow(struct spoor_id_map *m, size_t words)
 {
     size_t nslots = m->nslots ? m->nslots * 2 : 16; /* a thread's groups are few */
     uint32_t *slots = spoor_xmalloc(nslots * sizeof *slots);
     memset(slots, 0xff, nslots * sizeof *slots);
     for (uint32_t id = 0; id < m->n; id++) {
-        size_t i = slot_of(m->keys[id], nslots - 1);
-        while (slots[i] != UINT32_MAX)
+        size_t i = spoor_id_map_hash(m->keys + (size_t)id * words, words, nslots - 1);
+        while (slots[i] != SPOOR_ID_NONE)
             i = (i + 1) & (nslots - 1);
         slots[i] = id;
     }
     free(m->slots);
     m->slots = slots;
     m->nslots = nslots;
-    m->keys = spoor_xrealloc(m->keys, nslots / 2 * sizeof *m->keys);
+    m->keys = spoor_xrealloc(m->keys, nslots / 2 * words * sizeof *m->keys);
 }
 
-uint32_t spoor_id_map_id(struct spoor_id_map *m, uint64_t key)
+uint32_t spoor_id_map_add(struct spoor_id_map *m, size_t i, const uint64_t *key)
 {
-    if (m->n && m->keys[m->last] == key)
-        return m->last;
-    if (2 * (m->n + 1) > m->nslots)
-        grow(m);
-    size_t i = slot_of(key, m->nslots - 1);
-    while (m->slots[i] != UINT32_MAX && m->keys[m->slots[i]] != key)
-        i = (i + 1) & (m->nslots - 1);
-    if (m->slots[i] == UINT32_MAX) {
-        m->keys[m->n] = key;
-        m->slots[i] = (uint32_t)m->n++;
+    size_t words = spoor_id_map_width(m);
+    if (2 * (m->n + 1) > m->nslots || !m->n) {
+        if (2 * (m->n + 1) > m->nslots)
+            grow(m, words);
+        i = spoor_id_map_probe(m, key, words);
     }
-    return m->last = m->slots[i];
+    for (size_t w = 0; w < words; w++) /* a word or two: no call to memcpy */
+        m->keys[m->n * words + w] = key[w];
+    m->slots[i] = (uint32_t)m->n;
+    return (uint32_t)m->n++;
 }
 
-uint32_t spoor_id_map_find(const struct spoor_id_map *m, uint64_t key)
+void spoor_id_map_init(struct spoor_id_map *m, size_t words) { *m = (struct spoor_id_map){.words = words}; }
+
+void spoor_id_map_clear(struct spoor_id_map *m)
 {
-    if (!m->n)
-        return SPOOR_ID_NONE;
-    size_t i = slot_of(key, m->nslots - 1);
-    while (m->slots[i] != UINT32_MAX && m->keys[m->slots[i]] != key)
-        i = (i + 1) & (m->nslots - 1);
-    return m->slots[i];
+    m->n = 0;
+    if (m->slots)
+        memset(m->slots, 0xff, m->nslots * sizeof *m->slots);
 }
 
 void spoor_id_map_free(struct spoor_id_map *m)
 {
+    size_t words = m->words;
     free(m->keys);
     free(m->slots);
-    memset(m, 0, sizeof *m);
+    *m = (struct spoor_id_map){.words = words};
 }

@@ -2,6 +2,7 @@
  * and the bytes themselves in append-only blocks so pointers stay stable. */
 #include "spoor/table.h"
 #include "spoor/error.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -147,10 +148,7 @@ uint32_t spoor_strpool_intern(struct spoor_strpool *pool, const char *s, size_t 
     size_t i = probe(pool, s, len, h);
     if (pool->slots[i])
         return pool->slots[i] - 1;
-    if (pool->count == pool->entries_cap) {
-        pool->entries_cap = pool->entries_cap ? pool->entries_cap * 2 : 1024;
-        pool->entries = spoor_xrealloc(pool->entries, pool->entries_cap * sizeof *pool->entries);
-    }
+    spoor_reserve((void **)&pool->entries, &pool->entries_cap, pool->count + 1, sizeof *pool->entries);
     uint32_t id = (uint32_t)pool->count++;
     pool->entries[id] = (struct entry){store(pool, s, len), (uint32_t)len, h};
     pool->slots[i] = id + 1;

@@ -3,15 +3,12 @@
  * big-endian in the fewest bytes, reals as 8-byte IEEE, text as bytes. */
 #include "out/sqlite_file/sqlite_file.h"
 #include "spoor/error.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void sqlf_buf_grow(struct sqlf_buf *b, size_t n)
-{
-    b->cap = (b->len + n) * 2 + 64;
-    b->p = spoor_xrealloc(b->p, b->cap);
-}
+void sqlf_buf_grow(struct sqlf_buf *b, size_t n) { spoor_reserve_to((void **)&b->p, &b->cap, b->len + n, 1); }
 
 void sqlf_buf_free(struct sqlf_buf *b)
 {

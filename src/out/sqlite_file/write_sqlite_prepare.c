@@ -11,6 +11,7 @@
  * as a record drops them. */
 #include "out/sqlite_file/write_sqlite_internal.h"
 #include "spoor/write.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 
@@ -65,19 +66,17 @@ static void reserve_rows(struct sqlw_prepared *p, const struct sqlw_keys *k, siz
 {
     p->n = n;
     p->types.len = p->body.len = 0;
-    if (n <= p->cap)
-        return;
-    p->cap = n;
-    p->rows = spoor_xrealloc(p->rows, n * sizeof *p->rows);
-    p->len = spoor_xrealloc(p->len, n * sizeof *p->len);
+    struct spoor_lane lanes[6] = {SPOOR_LANE(p->rows), SPOOR_LANE(p->len)};
+    size_t nlanes = 2;
     if (k->ts)
-        p->ts = spoor_xrealloc(p->ts, n * sizeof *p->ts);
+        lanes[nlanes++] = SPOOR_LANE(p->ts);
     if (k->pid_tid) {
-        p->pid = spoor_xrealloc(p->pid, n * sizeof *p->pid);
-        p->tid = spoor_xrealloc(p->tid, n * sizeof *p->tid);
+        lanes[nlanes++] = SPOOR_LANE(p->pid);
+        lanes[nlanes++] = SPOOR_LANE(p->tid);
     }
     if (k->name)
-        p->name = spoor_xrealloc(p->name, n * sizeof *p->name);
+        lanes[nlanes++] = SPOOR_LANE(p->name);
+    spoor_reserve_lanes(&p->cap, n, lanes, nlanes);
 }
 
 /* The worker's encoder bound to t's columns, or NULL when t has a typed

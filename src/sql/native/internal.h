@@ -9,6 +9,7 @@
 #include "sql/native/sql_native.h"
 #include "sql/sql_internal.h"
 #include "spoor/expr.h"
+#include "util/id_map.h"
 
 /* ---- tokens */
 
@@ -122,9 +123,8 @@ struct native_acc {
 };
 
 struct native_groups {
-    size_t n;
-    size_t nwords;          /* key words per group: one per key, then a null mask */
-    uint64_t *words;        /* n * nwords */
+    size_t n, cap;
+    struct spoor_id_map keys; /* one packed word, or a word per key then a null mask */
     size_t *first_row;      /* a row of each group, to spell its keys */
     struct native_acc *acc; /* n * naggs */
 };

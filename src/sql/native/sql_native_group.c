@@ -1,43 +1,12 @@
 /* Grouping and aggregating the selected rows of events in one pass: each
  * row's keys become words (string ids, integers, phase letters, source
- * numbers; a null mask last), found in an open-addressing hash table. */
+ * numbers; a null mask last), numbered by util's id map. */
 #include "sql/native/internal.h"
+#include "util/grow.h"
 #include "util/parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Open addressing; each slot holds its group's first key word, so packed
- * keys (one word) are found without leaving the table. */
-struct slot {
-    uint64_t word;
-    uint32_t group;         /* + 1; 0 = empty */
-};
-
-struct table {
-    struct slot *slots;
-    size_t mask;
-};
-
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return h;
-}
-
-/* One word (packed keys, the usual case) costs a multiply; its high half
- * is the well-mixed one. */
-static uint64_t hash_words(const uint64_t *w, size_t n)
-{
-    if (n == 1)
-        return (w[0] * 0x9E3779B97F4A7C15ULL) >> 32;
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (size_t i = 0; i < n; i++)
-        h = mix(h ^ w[i]) + i;
-    return h;
-}
 
 /* Sources with the same name are one group, as their text is. */
 static uint32_t *source_canon(const struct spoor_view *v)
@@ -85,58 +54,28 @@ static void row_words(const struct key *keys, size_t nkeys, size_t row, uint64_t
     w[nkeys] = nulls;
 }
 
-static size_t new_group(struct native_groups *g, size_t *cap, const uint64_t *w, size_t row, size_t naggs)
+static void grow_groups(struct native_groups *g, size_t naggs)
 {
-    if (g->n == *cap) {
-        *cap = *cap ? *cap * 2 : 64;
-        g->words = spoor_xrealloc(g->words, *cap * g->nwords * sizeof *g->words);
-        g->first_row = spoor_xrealloc(g->first_row, *cap * sizeof *g->first_row);
-        g->acc = spoor_xrealloc(g->acc, *cap * (naggs ? naggs : 1) * sizeof *g->acc);
-    }
-    size_t i = g->n++;
-    memcpy(g->words + i * g->nwords, w, g->nwords * sizeof *w);
-    g->first_row[i] = row;
-    memset(g->acc + i * naggs, 0, naggs * sizeof *g->acc);
-    return i;
+    struct spoor_lane lanes[] = {SPOOR_LANE(g->first_row), {(void **)&g->acc, (naggs ? naggs : 1) * sizeof *g->acc}};
+    spoor_reserve_lanes_to(&g->cap, g->n + 1, lanes, sizeof lanes / sizeof *lanes);
 }
 
-static void grow(struct table *h, const struct native_groups *g)
+/* Group `id` of the key map, given empty accumulators and `row` (a row of
+ * it) when the map has just handed the id out. */
+static inline size_t group_of(struct native_groups *g, uint32_t id, size_t row, size_t naggs)
 {
-    size_t nslots = (h->mask + 1) * 2;
-    free(h->slots);
-    h->slots = spoor_xcalloc(nslots, sizeof *h->slots);
-    h->mask = nslots - 1;
-    for (size_t i = 0; i < g->n; i++) {
-        const uint64_t *w = g->words + i * g->nwords;
-        size_t at = hash_words(w, g->nwords) & h->mask;
-        while (h->slots[at].group)
-            at = (at + 1) & h->mask;
-        h->slots[at] = (struct slot){w[0], (uint32_t)i + 1};
-    }
+    if (id < g->n)
+        return id;
+    if (g->n == g->cap)
+        grow_groups(g, naggs);
+    g->first_row[id] = row;
+    memset(g->acc + id * naggs, 0, naggs * sizeof *g->acc);
+    return g->n++;
 }
 
-static inline bool same_words(const uint64_t *a, const uint64_t *b, size_t n)
+static inline size_t find(struct native_groups *g, const uint64_t *w, size_t row, size_t naggs)
 {
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
-
-static inline size_t find(struct table *h, struct native_groups *g, size_t *cap, const uint64_t *w, size_t row,
-                          size_t naggs)
-{
-    size_t at = hash_words(w, g->nwords) & h->mask;
-    for (; h->slots[at].group; at = (at + 1) & h->mask) {
-        size_t i = h->slots[at].group - 1;
-        if (h->slots[at].word == w[0] && same_words(g->words + i * g->nwords + 1, w + 1, g->nwords - 1))
-            return i;
-    }
-    size_t i = new_group(g, cap, w, row, naggs);
-    h->slots[at] = (struct slot){w[0], (uint32_t)i + 1};
-    if (g->n * 2 > h->mask)
-        grow(h, g);
-    return i;
+    return group_of(g, spoor_id_map_id_words(&g->keys, w), row, naggs);
 }
 
 void native_cell_at(const struct spoor_view *v, size_t row, struct sql_cell *c)
@@ -225,14 +164,11 @@ static void pack_key(const struct key *key, size_t k, struct block *b)
         pack_key_rows(key, 32 * (unsigned)k, b, NULL);
 }
 
-/* The group of a packed word: one probe when it exists. */
-static inline size_t find_packed(struct table *h, struct native_groups *g, size_t *cap, uint64_t word, size_t row,
-                                 size_t naggs)
+/* The group of a packed word: the rows of a block seldom repeat their
+ * neighbour's, so the map's last key is not asked. */
+static inline size_t find_packed(struct native_groups *g, uint64_t word, size_t row, size_t naggs)
 {
-    for (size_t at = hash_words(&word, 1) & h->mask; h->slots[at].group; at = (at + 1) & h->mask)
-        if (h->slots[at].word == word)
-            return h->slots[at].group - 1;
-    return find(h, g, cap, &word, row, naggs);
+    return group_of(g, spoor_id_map_lookup(&g->keys, &word, 1), row, naggs);
 }
 
 /* sum, total, avg of an integer column: the kind of null is decided once
@@ -301,13 +237,11 @@ struct plan {
     const uint32_t *sel;
 };
 
-/* The groups of rows [from, to) of the selection, with their hash table. */
+/* The groups of rows [from, to) of the selection. */
 struct part {
     const struct plan *plan;
     size_t from, to;
     struct native_groups g;
-    struct table h;
-    size_t cap;
 };
 
 static void group_part(struct part *p)
@@ -317,13 +251,11 @@ static void group_part(struct part *p)
     size_t naggs = q->naggs;
     struct native_groups *g = &p->g;
     memset(g, 0, sizeof *g);
-    g->nwords = pl->nwords;
-    p->cap = 0;
-    p->h = (struct table){.slots = spoor_xcalloc(64, sizeof(struct slot)), .mask = 63};
+    spoor_id_map_init(&g->keys, pl->nwords);
     uint64_t w[NATIVE_MAX_KEYS + 1];
     if (!q->nkeys) { /* one group, even over no rows */
         w[0] = 0;
-        find(&p->h, g, &p->cap, w, 0, naggs);
+        find(g, w, 0, naggs);
     }
     struct block *b = spoor_xmalloc(sizeof *b);
     for (size_t start = p->from; start < p->to; start += BLOCK) {
@@ -335,12 +267,12 @@ static void group_part(struct part *p)
             for (size_t k = 0; k < q->nkeys; k++)
                 pack_key(&pl->keys[k], k, b);
             for (size_t i = 0; i < b->n; i++)
-                b->group[i] = (uint32_t)find_packed(&p->h, g, &p->cap, b->word[i], row_of(b, b->rows, i), naggs);
+                b->group[i] = (uint32_t)find_packed(g, b->word[i], row_of(b, b->rows, i), naggs);
         } else {
             for (size_t i = 0; i < b->n; i++) {
                 size_t row = row_of(b, b->rows, i);
                 row_words(pl->keys, q->nkeys, row, w);
-                b->group[i] = (uint32_t)find(&p->h, g, &p->cap, w, row, naggs);
+                b->group[i] = (uint32_t)find(g, w, row, naggs);
             }
         }
         for (size_t a = 0; a < naggs; a++) /* after the finds: they may move g->acc */
@@ -374,8 +306,7 @@ static void merge_parts(struct part *a, const struct part *b)
 {
     size_t naggs = a->plan->q->naggs;
     for (size_t j = 0; j < b->g.n; j++) {
-        const uint64_t *w = b->g.words + j * b->g.nwords;
-        size_t i = find(&a->h, &a->g, &a->cap, w, b->g.first_row[j], naggs);
+        size_t i = find(&a->g, spoor_id_map_key(&b->g.keys, (uint32_t)j), b->g.first_row[j], naggs);
         for (size_t k = 0; k < naggs; k++)
             merge_acc(&a->plan->q->aggs[k], &a->g.acc[i * naggs + k], &b->g.acc[j * naggs + k]);
     }
@@ -411,17 +342,15 @@ void native_group(struct spoor_sql *s, const struct native_query *q, const uint3
     if (two) {
         merge_parts(&parts[0], &parts[1]);
         native_groups_free(&parts[1].g);
-        free(parts[1].h.slots);
     }
     *g = parts[0].g;
-    free(parts[0].h.slots);
     for (size_t k = 0; k < q->nkeys; k++)
         free(pl.keys[k].canon);
 }
 
 void native_groups_free(struct native_groups *g)
 {
-    free(g->words);
+    spoor_id_map_free(&g->keys);
     free(g->first_row);
     free(g->acc);
     memset(g, 0, sizeof *g);
