@@ -40,7 +40,7 @@ static int write_rows(void *ctx, const struct spoor_table *batch, const struct s
 }
 
 /* Columns named in --where or --columns that no input had. */
-static void report_columns(const struct spoor_filter_load *f, const struct spoor_writer *w)
+static void report_columns(const struct spoor_filter *f, const struct spoor_writer *w)
 {
     const char *missing[FILTER_LOAD_REPORT_MAX];
     size_t nmissing = spoor_writer_missing(w, missing, FILTER_LOAD_REPORT_MAX);
@@ -99,7 +99,7 @@ int cmd_events(int argc, char **argv)
         return 2;
 
     struct spoor_error err = {0};
-    struct spoor_filter_load *f = spoor_filter_load_new(expr, cols, ncols, &opts);
+    struct spoor_filter *f = spoor_filter_new(expr, cols, ncols, &opts);
     struct spoor_writer *writer = NULL;
     struct spoor_atomic_file out;
     int st = spoor_atomic_file_open(&out, cli.output, &err);
@@ -108,7 +108,7 @@ int cmd_events(int argc, char **argv)
         struct spoor_writer_opts wo = {.format = output_format(&cli), .columns = (const char *const *)cols,
                                        .ncolumns = ncols, .name = out.path, .rewritable = out.tmp != NULL};
         writer = spoor_writer_new(out.fp, &wo);
-        st = spoor_filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts, write_rows,
+        st = spoor_filter_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts, write_rows,
                              writer, &res, &err);
         if (st == SPOOR_OK)
             st = spoor_writer_finish(writer, &err);
@@ -124,7 +124,7 @@ int cmd_events(int argc, char **argv)
         fprintf(stderr, "spoor events: %s\n", err.msg);
     spoor_load_result_free(&res);
     spoor_writer_free(writer);
-    spoor_filter_load_free(f);
+    spoor_filter_free(f);
     spoor_columns_free(cols, ncols);
     spoor_expr_free(expr);
     return cli_exit_code(st);

@@ -95,7 +95,7 @@ static void target_free(struct target *t)
     memset(t, 0, sizeof *t);
 }
 
-static void report_columns(const struct spoor_filter_load *f, const struct target *t)
+static void report_columns(const struct spoor_filter *f, const struct target *t)
 {
     const char *missing[FILTER_LOAD_REPORT_MAX];
     size_t nmissing = t->db      ? spoor_sqlite_writer_missing(t->db, missing, FILTER_LOAD_REPORT_MAX)
@@ -175,7 +175,7 @@ int cmd_export(int argc, char **argv)
         return 2;
 
     struct spoor_error err = {0};
-    struct spoor_filter_load *f = spoor_filter_load_new(expr, cols, ncols, &opts);
+    struct spoor_filter *f = spoor_filter_new(expr, cols, ncols, &opts);
     struct target target = {0};
     struct spoor_atomic_file out;
     struct spoor_load_result res = {0};
@@ -184,9 +184,9 @@ int cmd_export(int argc, char **argv)
         st = target_open(&target, cli.format, &out, cols, ncols, argc - optind == 1 ? argv[optind] : NULL,
                          cli.via_sqlite, &err);
         if (st == SPOOR_OK && target.db && encodes_on_workers(&opts))
-            spoor_filter_load_prepare_with(f, target_prepare);
+            spoor_filter_prepare_with(f, target_prepare);
         if (st == SPOOR_OK)
-            st = spoor_filter_load_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts,
+            st = spoor_filter_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts,
                                  target_write, &target, &res, &err);
         if (st == SPOOR_OK)
             st = target_finish(&target, &res, &err);
@@ -204,7 +204,7 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "spoor export: %s\n", err.msg);
     target_free(&target);
     spoor_load_result_free(&res);
-    spoor_filter_load_free(f);
+    spoor_filter_free(f);
     spoor_columns_free(cols, ncols);
     spoor_expr_free(expr);
     return cli_exit_code(st);

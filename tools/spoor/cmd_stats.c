@@ -264,7 +264,7 @@ int cmd_stats(int argc, char **argv)
     where_sink_keys(&filter, &opts);
     struct spoor_stats_run *run = spoor_stats_begin(spoor_load_threads(&opts));
     struct spoor_sink inner = spoor_stats_sink(run);
-    struct spoor_sink sink = where_sink_wrap(&filter, &inner, spoor_load_threads(&opts));
+    struct spoor_sink sink = where_sink_wrap(&filter, &inner);
     struct spoor_load_result res;
     struct spoor_error err;
     int st = spoor_load((const char *const *)argv + optind, (size_t)(argc - optind), &opts, &sink, &res, &err);

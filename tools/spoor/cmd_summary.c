@@ -362,7 +362,7 @@ int cmd_summary(int argc, char **argv)
     where_sink_keys(&filter, &opts);
     struct spoor_summary_run *run = spoor_summary_begin(&sopts, spoor_load_threads(&opts));
     struct spoor_sink inner = spoor_summary_sink(run);
-    struct spoor_sink sink = where_sink_wrap(&filter, &inner, spoor_load_threads(&opts));
+    struct spoor_sink sink = where_sink_wrap(&filter, &inner);
     struct spoor_load_result res = {0};
     struct spoor_error err = {0};
     int st = spoor_load(paths, npaths, &opts, &sink, &res, &err);
