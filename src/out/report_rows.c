@@ -78,7 +78,7 @@ static void write_source_rows(const struct spoor_sheet *s, const struct report_s
         size_t n = nblocks - j.first < per_round ? nblocks - j.first : per_round;
         spoor_parallel_for(n, (int)workers, block_task, &j);
         for (size_t k = 0; k < n; k++)
-            wbuf_put(spell->b, j.text[k].data, j.text[k].len);
+            wbuf_write(spell->b, j.text[k].data, j.text[k].len);
     }
     for (size_t w = 0; w < workers; w++)
         report_sheet_free(j.scratch[w]);
@@ -100,7 +100,7 @@ static void write_held_rows(const struct spoor_sheet *s, const struct report_spe
     struct wbuf *parts = spoor_xcalloc(nparts, sizeof *parts);
     spoor_parallel_for(nparts, threads, rows_part, &(struct rows_job){s, spell, nparts, parts});
     for (size_t k = 0; k < nparts; k++) {
-        wbuf_put(spell->b, parts[k].data, parts[k].len);
+        wbuf_write(spell->b, parts[k].data, parts[k].len);
         wbuf_release(&parts[k]);
     }
     free(parts);
