@@ -315,7 +315,7 @@ void spoor_sheet_ints(struct spoor_sheet *s, const int64_t *v, size_t n, int64_t
 {
     if (s->units || s->spell || s->pending + n > s->ncols) { /* properties, spelled, or past the row: cell by cell */
         for (size_t k = 0; k < n; k++)
-            spoor_sheet_int_or_null(s, v[k], null_value);
+            add_cell(s, (union report_value){.i = v[k]}, v[k] == null_value ? SPOOR_CELL_NULL : SPOOR_CELL_INT);
         return;
     }
     size_t i = ncells(s);
