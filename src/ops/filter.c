@@ -43,11 +43,12 @@ struct spoor_filter {
 
 /* ---- the selection, in map or in reduce ---- */
 
+/* Room for n indexes; never NULL (a batch of no rows is selected too). */
 static void grow_sel(uint32_t **sel, size_t *cap, size_t n)
 {
-    if (n > *cap) {
-        *cap = n;
-        *sel = spoor_xrealloc(*sel, n * sizeof **sel);
+    if (n > *cap || !*sel) {
+        *cap = n ? n : 1;
+        *sel = spoor_xrealloc(*sel, *cap * sizeof **sel);
     }
 }
 
