@@ -1,6 +1,5 @@
-/* The --where expression (described here), then the two ways it filters a
- * load: a filtering sink for the recipes, and the load/filter loop of the
- * commands that write rows.
+/* The --where expression (described here), then a load filtered by it, for
+ * the commands that write rows and for the recipes.
  *
  * The --where expression: SQL WHERE syntax over the columns of an event table.
  *
@@ -65,24 +64,61 @@ SPOOR_API size_t spoor_expr_select(struct spoor_expr_ctx *c, uint32_t *sel);
 /* Whether args column ref i was present in any table bound to c so far. */
 SPOOR_API bool spoor_expr_ctx_found(const struct spoor_expr_ctx *c, size_t i);
 
-/* A sink that hands another only the rows where an expression (the --where
- * language, spoor/expr.h) is true, so a streaming recipe (stats, summary)
- * counts a filtered trace in the same one pass.
+/* Filtering a load (src/ops/filter.c): the rows where an expression is true
+ * go on, batch after batch, so memory stays bounded whatever the trace size,
+ * either to a consumer (the commands that write rows: events, export) or to
+ * a sink wrapped (the streaming recipes: stats, summary count a filtered
+ * trace in the same one pass, knowing nothing of filters).
  *
- * Each batch is filtered on the worker that parsed it and the inner sink's
- * map sees the selected rows as a table of their own (spoor_table_select);
- * its reduce later gets that same table, in input order. An expression that
- * reads file, host or line is evaluated in input order instead (reduce, with
- * a resolver): the inner map then runs there too, as worker 0. */
-struct spoor_filter_sink;
+ * Workers filter each batch as it is parsed (map); batches go on in input
+ * order (reduce), so the output is the same for any --threads. An expression
+ * that reads file, host or line is evaluated in reduce instead: file and host
+ * need the FH/HH metadata of every earlier batch (a resolver, made only when
+ * file or host is read), and line numbers are only absolute there. */
+struct spoor_filter;
 
-/* expr and inner's context outlive the filter; threads as the load's. */
-SPOOR_API struct spoor_filter_sink *spoor_filter_sink_new(const struct spoor_expr *expr, const struct spoor_sink *inner,
-                                                          int threads);
-SPOOR_API struct spoor_sink spoor_filter_sink(struct spoor_filter_sink *f);
-/* Whether args column ref i of the expression was in any batch so far. */
-SPOOR_API bool spoor_filter_sink_found(const struct spoor_filter_sink *f, size_t i);
-SPOOR_API void spoor_filter_sink_free(struct spoor_filter_sink *f);
+/* The consumer form. expr may be NULL (every row). With explicit columns
+ * cols[0..ncols) only the args they, the filter and the resolver read are
+ * parsed (opts is adjusted); with cols NULL, every arg is read and file and
+ * host are resolved. */
+SPOOR_API struct spoor_filter *spoor_filter_new(const struct spoor_expr *expr, char *const *cols, size_t ncols,
+                                                struct spoor_load_opts *opts);
+
+/* Takes rows sel[0..n) of batch (sel is NULL for all rows); res gives file
+ * and host, or is NULL when nothing asked for them. The consumer sees every
+ * batch, even one with no selected row, so it can learn the batch's lookups. */
+typedef int (*spoor_filter_consume)(void *ctx, const struct spoor_table *batch, const struct spoor_resolved *res,
+                                    const uint32_t *sel, size_t n, struct spoor_error *err);
+
+/* Optional: sees rows sel[0..n) of each batch on the worker that parsed it
+ * (in any order, in parallel), before the consumer gets them in input
+ * order; worker is 0..threads-1. Not called when the expression needs input
+ * order. Set before spoor_filter_run. */
+typedef int (*spoor_filter_prepare)(void *ctx, int worker, const struct spoor_table *batch, const uint32_t *sel,
+                                    size_t n);
+SPOOR_API void spoor_filter_prepare_with(struct spoor_filter *f, spoor_filter_prepare prepare);
+
+/* Runs the load; a consumer failure is reported as the consumer put it. */
+SPOOR_API int spoor_filter_run(struct spoor_filter *f, const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
+                               spoor_filter_consume consume, void *ctx, struct spoor_load_result *result,
+                               struct spoor_error *err);
+
+/* The sink form: made before the load (the args the filter reads are added
+ * to those opts lists), then spoor_filter_sink(f, inner) is the sink to load
+ * with. inner's map sees the selected rows of each batch as a table of their
+ * own (spoor_table_select), its reduce later that same table, in input order;
+ * when the expression needs input order, inner's map runs in reduce too, as
+ * worker 0. expr (not NULL) and inner's context outlive the filter. */
+SPOOR_API struct spoor_filter *spoor_filter_sink_new(const struct spoor_expr *expr, struct spoor_load_opts *opts);
+SPOOR_API struct spoor_sink spoor_filter_sink(struct spoor_filter *f, const struct spoor_sink *inner);
+
+SPOOR_API void spoor_filter_free(struct spoor_filter *f);
+
+/* After a run: the expression's args columns that no input had, in order of
+ * first use, at most max of them. */
+SPOOR_API size_t spoor_filter_unknown(const struct spoor_filter *f, const struct spoor_expr_ref **unknown, size_t max);
+/* The args key seen in a spoor_filter_run closest to name (a likely typo), or NULL. */
+SPOOR_API const char *spoor_filter_suggest(const struct spoor_filter *f, const char *name);
 
 /* What a streaming recipe's run over traces with an optional --where
  * expression (spoor_stats_load, spoor_summary_load) leaves beside its result. */
@@ -93,55 +129,5 @@ struct spoor_stream_load {
     bool read_twice;                        /* summary: read again, per thread (rows too far out of order) */
 };
 SPOOR_API void spoor_stream_load_free(struct spoor_stream_load *l);
-
-/* The load/filter loop of the commands that write rows (events, export):
- * traces are loaded, each batch is filtered with an expression, and the
- * selected rows are handed to a consumer in input order, batch after batch, so
- * memory stays bounded whatever the trace size.
- *
- * Workers filter each batch as it is parsed (map); batches reach the consumer
- * in input order (reduce), so the output is the same for any --threads. An
- * expression that reads file, host or line is evaluated in reduce instead:
- * file and host need the FH/HH metadata of every earlier batch, and line
- * numbers are only absolute there. The consumer sees every batch, even one
- * with no selected row, so it can learn the batch's lookups. A consumer may
- * also prepare the selected rows on the workers (spoor_filter_load_prepare_with). */
-
-/* Takes rows sel[0..n) of batch (sel is NULL for all rows); res gives file
- * and host, or is NULL when nothing asked for them. */
-typedef int (*spoor_filter_load_consume)(void *ctx, const struct spoor_table *batch,
-                                         const struct spoor_resolved *res, const uint32_t *sel, size_t n,
-                                         struct spoor_error *err);
-
-/* Optional: sees rows sel[0..n) of each batch on the worker that parsed it
- * (in any order, in parallel), before the consumer gets them in input
- * order; worker is 0..threads-1. Not called when the expression needs input
- * order. */
-typedef int (*spoor_filter_load_prepare)(void *ctx, int worker, const struct spoor_table *batch,
-                                         const uint32_t *sel, size_t n);
-
-struct spoor_filter_load;
-
-/* expr may be NULL (every row). With explicit columns cols[0..ncols) only the
- * args they, the filter and the resolver read are parsed (opts is adjusted);
- * with cols NULL, every arg is read and file and host are resolved. */
-SPOOR_API struct spoor_filter_load *spoor_filter_load_new(const struct spoor_expr *expr, char *const *cols,
-                                                          size_t ncols, struct spoor_load_opts *opts);
-SPOOR_API void spoor_filter_load_free(struct spoor_filter_load *f);
-
-/* Sets the consumer's prepare step (before spoor_filter_load_run). */
-SPOOR_API void spoor_filter_load_prepare_with(struct spoor_filter_load *f, spoor_filter_load_prepare prepare);
-
-/* Runs the load; a consumer failure is reported as the consumer put it. */
-SPOOR_API int spoor_filter_load_run(struct spoor_filter_load *f, const char *const *paths, size_t npaths,
-                                    const struct spoor_load_opts *opts, spoor_filter_load_consume consume, void *ctx,
-                                    struct spoor_load_result *result, struct spoor_error *err);
-
-/* After a run: the expression's args columns that no input had, in order of
- * first use, at most max of them. */
-SPOOR_API size_t spoor_filter_load_unknown(const struct spoor_filter_load *f, const struct spoor_expr_ref **unknown,
-                                           size_t max);
-/* The args key seen in the run closest to name (a likely typo), or NULL. */
-SPOOR_API const char *spoor_filter_load_suggest(const struct spoor_filter_load *f, const char *name);
 
 #endif

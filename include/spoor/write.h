@@ -197,11 +197,11 @@ struct spoor_trace_export_opts {
 };
 
 struct spoor_trace_export;
-struct spoor_filter_load;
+struct spoor_filter;
 
 /* Runs f over paths into the writer; *out (always set; free it) then tells
  * which explicit columns no input had. */
-SPOOR_API int spoor_trace_export_run(struct spoor_filter_load *f, const char *const *paths, size_t npaths,
+SPOOR_API int spoor_trace_export_run(struct spoor_filter *f, const char *const *paths, size_t npaths,
                                      const struct spoor_load_opts *opts, const struct spoor_trace_export_opts *o,
                                      struct spoor_trace_export **out, struct spoor_load_result *res, struct spoor_error *err);
 SPOOR_API size_t spoor_trace_export_missing(const struct spoor_trace_export *t, const char **names, size_t max);

@@ -25,9 +25,8 @@ static void fill_row(void *ctx, struct spoor_sheet *s, size_t i)
 {
     const struct spoor_attr_dataset *d = ctx;
     const struct spoor_attr_row *r = &d->rows[i];
-    spoor_sheet_int_or_null(s, r->call_id, SPOOR_NULL);
-    spoor_sheet_int_or_null(s, r->ts, SPOOR_NULL);
-    spoor_sheet_int_or_null(s, r->dur, SPOOR_NULL);
+    int64_t first[] = {r->call_id, r->ts, r->dur};
+    spoor_sheet_ints(s, first, 3, SPOOR_NULL);
     name_or_null(s, r->name);
     name_or_null(s, r->file);
     spoor_sheet_int_or_null(s, r->size, SPOOR_NULL);

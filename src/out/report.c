@@ -153,13 +153,16 @@ struct spoor_sheet *report_scratch(const struct spoor_sheet *s)
     return t;
 }
 
-void report_refill(struct spoor_sheet *scratch, const struct spoor_sheet *s, size_t from, size_t n)
+void report_refill(struct spoor_sheet *scratch, const struct spoor_sheet *s, size_t from, size_t n,
+                   struct report_spell *spell)
 {
     for (size_t i = 0; i < scratch->nowned; i++)
         report_sheet_free(scratch->owned[i]);
     scratch->nowned = 0;
     scratch->nrows = scratch->pending = scratch->text_used = 0;
-    spoor_sheet_reserve(scratch, n);
+    scratch->spell = spell;
+    if (!spell)
+        spoor_sheet_reserve(scratch, n);
     for (size_t r = from; r < from + n; r++)
         s->fill(s->fill_ctx, scratch, r);
 }
@@ -236,7 +239,7 @@ void spoor_sheet_reserve(struct spoor_sheet *s, size_t rows)
         set_cap(s, ncells(s) + rows * s->ncols);
 }
 
-static void add_cell(struct spoor_sheet *s, union report_value v, enum spoor_cell_type type)
+static void hold_cell(struct spoor_sheet *s, union report_value v, enum spoor_cell_type type)
 {
     size_t i = ncells(s), c = s->pending;
     if (i == s->cap)
@@ -253,7 +256,20 @@ static void add_cell(struct spoor_sheet *s, union report_value v, enum spoor_cel
     s->units[i] = (unsigned char)(prop_value ? s->prop_unit : s->col_unit[c]);
     s->digits[i] = (signed char)(prop_value ? s->prop_digits : s->col_digits[c]);
     if (prop_value) /* a note only when one is given */
-        add_cell(s, (union report_value){0}, SPOOR_CELL_ABSENT);
+        hold_cell(s, (union report_value){0}, SPOOR_CELL_ABSENT);
+}
+
+/* A cell held, or, in a source sheet's block, spelled at once (kept apart
+ * from hold_cell: the spelled path is the one run per cell of a dataset). */
+static inline void add_cell(struct spoor_sheet *s, union report_value v, enum spoor_cell_type type)
+{
+    if (!s->spell) {
+        hold_cell(s, v, type);
+        return;
+    }
+    size_t c = s->pending;
+    s->pending = c + 1 == s->ncols ? 0 : c + 1;
+    s->spell->cell(s->spell, s, c, v, (unsigned char)type, s->col_digits[c]);
 }
 
 /* Copies n bytes of text (and a NUL) into the text block; returns the offset. */
@@ -269,6 +285,10 @@ static size_t keep_text(struct spoor_sheet *s, const char *text, size_t n)
 
 void spoor_sheet_text(struct spoor_sheet *s, const char *text)
 {
+    if (s->spell) { /* spelled at once: no copy */
+        add_cell(s, (union report_value){.name = text}, SPOOR_CELL_NAME);
+        return;
+    }
     add_cell(s, (union report_value){.text = keep_text(s, text, strlen(text))}, SPOOR_CELL_TEXT);
 }
 
@@ -291,9 +311,9 @@ void spoor_sheet_time(struct spoor_sheet *s, int64_t utc_ns) { add_cell(s, (unio
 void spoor_sheet_int(struct spoor_sheet *s, int64_t v) { add_cell(s, (union report_value){.i = v}, SPOOR_CELL_INT); }
 void spoor_sheet_ints(struct spoor_sheet *s, const int64_t *v, size_t n, int64_t null_value)
 {
-    if (s->units || s->pending + n > s->ncols) { /* properties, or past the row: cell by cell */
+    if (s->units || s->spell || s->pending + n > s->ncols) { /* properties, spelled, or past the row: cell by cell */
         for (size_t k = 0; k < n; k++)
-            spoor_sheet_int_or_null(s, v[k], null_value);
+            add_cell(s, (union report_value){.i = v[k]}, v[k] == null_value ? SPOOR_CELL_NULL : SPOOR_CELL_INT);
         return;
     }
     size_t i = ncells(s);

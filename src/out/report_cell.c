@@ -1,7 +1,7 @@
 /* How a cell is spelled: plainly for CSV and JSON (integers as they are,
  * floats to their digits or the shortest that reads back, times ISO-8601),
  * for a reader in a text table (by its unit: "1,234", "2.25 ms", "12.5%"). */
-#include "out/report_internal.h"
+#include "out/report_rows.h"
 #include "out/write_internal.h"
 #include "out/format_g.h"
 #include "spoor/report.h"
@@ -80,14 +80,14 @@ static size_t iso_text(char *buf, int64_t utc_ns, int64_t offset_ns, struct iso_
 }
 
 /* A text, name or time cell's text. */
-static const char *text_of(const struct spoor_sheet *s, size_t i, char *buf, struct iso_day *day, size_t *len)
+const char *report_cell_text(const struct spoor_sheet *s, union report_value v, unsigned char type, char *buf,
+                             struct iso_day *day, size_t *len)
 {
-    union report_value v = s->values[i];
-    if (s->types[i] == SPOOR_CELL_TIME) {
+    if (type == SPOOR_CELL_TIME) {
         *len = iso_text(buf, v.i, s->time_offset_ns, day);
         return buf;
     }
-    const char *text = s->types[i] == SPOOR_CELL_TEXT ? s->text + v.text : v.name;
+    const char *text = type == SPOOR_CELL_TEXT ? s->text + v.text : v.name;
     *len = strlen(text);
     return text;
 }
@@ -109,14 +109,31 @@ size_t report_float_text(char *buf, double v, int digits)
     return (size_t)n;
 }
 
-bool report_is_text(unsigned char type)
+bool report_put_number(struct wbuf *b, union report_value v, unsigned char type, int digits)
 {
-    return type == SPOOR_CELL_TEXT || type == SPOOR_CELL_NAME || type == SPOOR_CELL_TIME;
-}
-
-const char *report_cell_text(const struct spoor_sheet *s, size_t i, char *buf, struct iso_day *day, size_t *len)
-{
-    return text_of(s, i, buf, day, len);
+    char buf[48];
+    switch ((enum spoor_cell_type)type) {
+    case SPOOR_CELL_INT:
+        wbuf_i64(b, v.i);
+        return true;
+    case SPOOR_CELL_COUNT:
+        wbuf_reserve(b, 20);
+        b->len += spoor_format_u64(b->data + b->len, v.u);
+        return true;
+    case SPOOR_CELL_BOOL:
+        wbuf_put(b, v.b ? "true" : "false", v.b ? 4 : 5);
+        return true;
+    case SPOOR_CELL_FLOAT:
+        if (v.f != v.f) /* NaN: null */
+            return false;
+        if (digits == SPOOR_DIGITS_SHORTEST)
+            wbuf_f64(b, v.f);
+        else
+            wbuf_put(b, buf, report_float_text(buf, v.f, digits));
+        return true;
+    default:
+        return false;
+    }
 }
 
 /* A number as a reader wants it, by its unit. */
@@ -158,7 +175,7 @@ const char *report_spell_table(const struct spoor_sheet *s, size_t i, char *buf,
     case SPOOR_CELL_TEXT:
     case SPOOR_CELL_NAME:
     case SPOOR_CELL_TIME: {
-        const char *text = text_of(s, i, buf, day, len);
+        const char *text = report_cell_text(s, v, s->types[i], buf, day, len);
         if (*len)
             return text;
         *len = 6; /* an empty text shows as "(none)" */

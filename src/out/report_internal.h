@@ -40,6 +40,7 @@ struct spoor_sheet {
     spoor_sheet_fill_fn *fill;  /* a source sheet: its rows made when rendered */
     void *fill_ctx;
     size_t source_rows;
+    struct report_spell *spell; /* set: cells are spelled as they come, never held */
 };
 
 struct spoor_report {
@@ -75,21 +76,47 @@ struct iso_day {
 };
 #define ISO_DAY_NONE ((struct iso_day){.day = INT64_MIN})
 
+/* A row's cells spelled into a buffer one by one, as a format spells them: by
+ * the renderers for the cells a sheet holds, and, for a source sheet's rows,
+ * straight from the spoor_sheet_* calls of its fill (no cell is stored). */
 struct wbuf;
+/* Spells cell (c, v, type) of sheet s, the row's joint before cell 0 (see
+ * report_row_begin). A text cell comes as SPOOR_CELL_TEXT (v.text in s's
+ * text block) or SPOOR_CELL_NAME. */
+typedef void report_cell_fn(struct report_spell *w, const struct spoor_sheet *s, size_t c, union report_value v,
+                            unsigned char type, int digits);
+struct report_spell {
+    struct wbuf *b;
+    report_cell_fn *cell;
+    size_t nth;                 /* rows of the sheet begun before this one */
+    size_t shown;               /* cells of the row spelled so far (JSON: the commas) */
+    struct iso_day day;
+    /* Rows are joined before a row, not after, so that a row's last cell
+     * ends in its spelling: before the first, before each next (closing the
+     * one before), and after the last row of the sheet. */
+    const char *first_row, *next_row, *rows_end;
+    const char *comma, *colon; /* JSON: between cells, after a key */
+};
 
 /* A float as digits ask (SPOOR_DIGITS_*), in buf of 48 bytes; its length. */
 size_t report_float_text(char *buf, double v, int digits);
 /* Whether a cell type is a text (its text, in buf of 48 bytes for a time,
  * unless the sheet's own). */
-bool report_is_text(unsigned char type);
-const char *report_cell_text(const struct spoor_sheet *s, size_t i, char *buf, struct iso_day *day, size_t *len);
+static inline bool report_is_text(unsigned char type)
+{
+    return type == SPOOR_CELL_TEXT || type == SPOOR_CELL_NAME || type == SPOOR_CELL_TIME;
+}
+const char *report_cell_text(const struct spoor_sheet *s, union report_value v, unsigned char type, char *buf,
+                             struct iso_day *day, size_t *len);
 
 /* Rows of a sheet, made or held. */
 static inline size_t report_nrows(const struct spoor_sheet *s) { return s->fill ? s->source_rows : s->nrows; }
 /* A sheet of s's columns to fill a source sheet's rows into. */
 struct spoor_sheet *report_scratch(const struct spoor_sheet *s);
-/* Empties scratch and fills it with n rows of the source sheet s from `from`. */
-void report_refill(struct spoor_sheet *scratch, const struct spoor_sheet *s, size_t from, size_t n);
+/* Empties scratch and fills it with n rows of the source sheet s from
+ * `from`: held, or spelled by `spell` (NULL: held). */
+void report_refill(struct spoor_sheet *scratch, const struct spoor_sheet *s, size_t from, size_t n,
+                   struct report_spell *spell);
 void report_sheet_free(struct spoor_sheet *s);
 /* Cell i as a text table spells it (in buf, 64 bytes, unless the sheet's own). */
 const char *report_spell_table(const struct spoor_sheet *s, size_t i, char *buf, struct iso_day *day, size_t *len);

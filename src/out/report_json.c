@@ -7,143 +7,135 @@
  * are escaped as the row writers escape them (write_jsonl.c). */
 #include "out/report_rows.h"
 
+#include <stdio.h>
 #include <string.h>
-
-/* ", " and ": " in JSON, "," and ":" in JSON lines. */
-struct seps {
-    const char *comma, *colon;
-};
-static const struct seps spaced = {", ", ": "}, tight = {",", ":"};
 
 static void put_text(struct wbuf *b, const char *s) { wbuf_put(b, s, strlen(s)); }
 
-static void json_key(struct wbuf *b, const char *key, const struct seps *sep)
+static void json_key(struct report_spell *w, const char *key)
 {
-    json_text(b, key, strlen(key));
-    put_text(b, sep->colon);
+    json_text(w->b, key, strlen(key));
+    put_text(w->b, w->colon);
 }
 
-static void sheet_json_inline(struct wbuf *b, const struct spoor_sheet *s, const struct seps *sep);
+static void sheet_json_inline(struct report_spell *w, const struct spoor_sheet *s);
 
-static void cell_json(struct wbuf *b, const struct spoor_sheet *s, size_t i, struct iso_day *day,
-                       const struct seps *sep)
+/* A cell's value; w's comma and colon join the cells of a sheet in it. */
+static void cell_json(struct report_spell *w, const struct spoor_sheet *s, union report_value v, unsigned char type,
+                      int digits)
 {
-    if (report_put_number(b, s, i)) {
+    if (report_put_common(w->b, v, type, digits) || report_put_number(w->b, v, type, digits)) {
         return;
-    } else if (report_is_text(s->types[i])) {
+    } else if (report_is_text(type)) {
         char buf[48];
         size_t len;
-        const char *text = report_cell_text(s, i, buf, day, &len);
-        json_text(b, text, len);
-    } else if (s->types[i] == SPOOR_CELL_SHEET) {
-        sheet_json_inline(b, s->values[i].sheet, sep);
+        const char *text = report_cell_text(s, v, type, buf, &w->day, &len);
+        json_text(w->b, text, len);
+    } else if (type == SPOOR_CELL_SHEET) {
+        sheet_json_inline(w, v.sheet);
     } else {
-        wbuf_put(b, "null", 4);
+        wbuf_put(w->b, "null", 4);
     }
+}
+
+/* A cell of a row object; the joint before the first cell closes the row
+ * before and opens this one. */
+static void row_cell(struct report_spell *w, const struct spoor_sheet *s, size_t c, union report_value v,
+                     unsigned char type, int digits)
+{
+    if (c == 0) {
+        report_row_begin(w);
+        w->shown = 0;
+    }
+    if (type == SPOOR_CELL_ABSENT)
+        return;
+    if (w->shown++)
+        put_text(w->b, w->comma);
+    json_key(w, s->headers[c]);
+    cell_json(w, s, v, type, digits);
 }
 
 /* The lines of a properties sheet as members, `between` between them and
  * `before` before the first; whether there was one. */
-static bool json_members(struct wbuf *b, const struct spoor_sheet *s, const char *between, const char *before,
-                         const struct seps *sep)
+static bool json_members(struct report_spell *w, const struct spoor_sheet *s, const char *between, const char *before)
 {
-    struct iso_day day = ISO_DAY_NONE;
     bool any = false;
     for (size_t r = 0; r < s->nrows; r++) {
         size_t at = r * PROP_NCOLS;
         if (s->types[at + PROP_VALUE] == SPOOR_CELL_ABSENT)
             continue;
-        put_text(b, any ? between : before);
+        put_text(w->b, any ? between : before);
         any = true;
-        json_key(b, s->text + s->values[at + PROP_KEY].text, sep);
-        cell_json(b, s, at + PROP_VALUE, &day, sep);
+        json_key(w, s->text + s->values[at + PROP_KEY].text);
+        cell_json(w, s, s->values[at + PROP_VALUE], s->types[at + PROP_VALUE], report_digits(s, at + PROP_VALUE));
     }
     return any;
 }
 
-static void row_object(struct wbuf *b, const struct spoor_sheet *s, size_t r, struct iso_day *day,
-                       const struct seps *sep)
+static void sheet_json_inline(struct report_spell *w, const struct spoor_sheet *s)
 {
-    wbuf_byte(b, '{');
-    for (size_t c = 0, n = 0; c < s->ncols; c++) {
-        size_t i = r * s->ncols + c;
-        if (s->types[i] == SPOOR_CELL_ABSENT)
-            continue;
-        if (n++)
-            put_text(b, sep->comma);
-        json_key(b, s->headers[c], sep);
-        cell_json(b, s, i, day, sep);
-    }
-    wbuf_byte(b, '}');
-}
-
-static void sheet_json_inline(struct wbuf *b, const struct spoor_sheet *s, const struct seps *sep)
-{
+    /* its own writer: the cell holding it is in the middle of a row of w's */
+    char next_row[8];
+    snprintf(next_row, sizeof next_row, "}%s{", w->comma);
+    struct report_spell in = {.b = w->b, .cell = row_cell, .day = ISO_DAY_NONE, .first_row = "{",
+                              .next_row = next_row, .rows_end = "}", .comma = w->comma, .colon = w->colon};
     if (s->kind == SPOOR_SHEET_PROPS) {
-        wbuf_byte(b, '{');
-        json_members(b, s, sep->comma, "", sep);
-        wbuf_byte(b, '}');
+        wbuf_byte(w->b, '{');
+        json_members(&in, s, w->comma, "");
+        wbuf_byte(w->b, '}');
         return;
     }
-    struct iso_day day = ISO_DAY_NONE;
-    wbuf_byte(b, '[');
-    for (size_t r = 0; r < s->nrows; r++) {
-        if (r)
-            put_text(b, sep->comma);
-        if (s->kind == SPOOR_SHEET_LIST)
-            cell_json(b, s, r, &day, sep);
-        else
-            row_object(b, s, r, &day, sep);
+    wbuf_byte(w->b, '[');
+    if (s->kind == SPOOR_SHEET_LIST) {
+        for (size_t r = 0; r < s->nrows; r++) {
+            if (r)
+                put_text(w->b, w->comma);
+            cell_json(&in, s, s->values[r], s->types[r], report_digits(s, r));
+        }
+    } else {
+        report_write_rows(s, &in, 1);
     }
-    wbuf_byte(b, ']');
-}
-
-static void json_row(struct wbuf *b, const struct spoor_sheet *s, size_t r, size_t nth, struct iso_day *day)
-{
-    put_text(b, nth ? ",\n    " : "\n    ");
-    row_object(b, s, r, day, &spaced);
+    wbuf_byte(w->b, ']');
 }
 
 void report_write_json(struct wbuf *b, const struct spoor_report *r, int threads)
 {
+    struct report_spell w = {.b = b, .cell = row_cell, .day = ISO_DAY_NONE, .first_row = "\n    {",
+                             .next_row = "},\n    {", .rows_end = "}", .comma = ", ", .colon = ": "};
     wbuf_byte(b, '{');
     const char *before = "\n  ";
     for (size_t i = 0; i < r->nsheets; i++) {
         const struct spoor_sheet *s = r->sheets[i];
         if (!report_shown(s, SPOOR_FORMAT_JSON))
             continue;
+        w.day = ISO_DAY_NONE;
         if (s->kind == SPOOR_SHEET_PROPS && !s->key) {
             /* its lines are members of the report's object */
-            if (json_members(b, s, ",\n  ", before, &spaced))
+            if (json_members(&w, s, ",\n  ", before))
                 before = ",\n  ";
             continue;
         }
         put_text(b, before);
         before = ",\n  ";
-        json_key(b, s->key ? s->key : "", &spaced);
+        json_key(&w, s->key ? s->key : "");
         if (s->kind != SPOOR_SHEET_ROWS) {
-            sheet_json_inline(b, s, &spaced);
+            sheet_json_inline(&w, s);
             continue;
         }
         wbuf_byte(b, '[');
-        report_write_rows(b, s, json_row, threads);
+        report_write_rows(s, &w, threads);
         put_text(b, "\n  ]");
     }
     put_text(b, "\n}\n");
 }
 
-static void jsonl_row(struct wbuf *b, const struct spoor_sheet *s, size_t r, size_t nth, struct iso_day *day)
-{
-    (void)nth;
-    row_object(b, s, r, day, &tight);
-    wbuf_byte(b, '\n');
-}
-
 void report_write_jsonl(struct wbuf *b, const struct spoor_report *r, int threads)
 {
+    struct report_spell w = {.b = b, .cell = row_cell, .first_row = "{", .next_row = "}\n{", .rows_end = "}\n",
+                             .comma = ",", .colon = ":"};
     for (size_t i = 0; i < r->nsheets; i++) {
         const struct spoor_sheet *s = r->sheets[i];
         if (report_shown(s, SPOOR_FORMAT_JSONL) && s->kind == SPOOR_SHEET_ROWS)
-            report_write_rows(b, s, jsonl_row, threads);
+            report_write_rows(s, &w, threads);
     }
 }

@@ -1,5 +1,6 @@
-/* Writing a sheet's rows, one function per row: a held sheet's on threads
- * when large, a source sheet's made a block at a time. */
+/* Writing a sheet's rows, cell by cell through a format's report_cell_fn: a
+ * held sheet's on threads when large, a source sheet's made a block at a
+ * time and spelled as its fill gives the cells. */
 #ifndef SPOOR_OUT_REPORT_ROWS_H
 #define SPOOR_OUT_REPORT_ROWS_H
 
@@ -7,44 +8,36 @@
 #include "out/write_internal.h"
 #include "out/format_g.h"
 
-/* Writes cell i as CSV and JSON spell it when it is a number (a bool
- * included); false, nothing written, when it is not (null, absent, a NaN
- * float, a text or a sheet). Inline: it runs for every cell of a dataset. */
-static inline bool report_put_number(struct wbuf *b, const struct spoor_sheet *s, size_t i)
+/* Writes the two numbers of a dataset, an integer and a float spelled
+ * shortest, each as a call that can end its caller (inline: it runs for
+ * every cell); false, nothing written, for any other cell. */
+static inline bool report_put_common(struct wbuf *b, union report_value v, unsigned char type, int digits)
 {
-    union report_value v = s->values[i];
-    switch ((enum spoor_cell_type)s->types[i]) {
-    case SPOOR_CELL_INT:
+    if (type == SPOOR_CELL_INT) {
         wbuf_i64(b, v.i);
         return true;
-    case SPOOR_CELL_COUNT:
-        wbuf_reserve(b, 20);
-        b->len += spoor_format_u64(b->data + b->len, v.u);
-        return true;
-    case SPOOR_CELL_BOOL:
-        wbuf_put(b, v.b ? "true" : "false", v.b ? 4 : 5);
-        return true;
-    case SPOOR_CELL_FLOAT: {
-        if (v.f != v.f) /* NaN: null */
-            return false;
-        int digits = report_digits(s, i);
-        if (digits == SPOOR_DIGITS_SHORTEST) {
-            wbuf_f64(b, v.f);
-        } else {
-            char buf[48];
-            wbuf_put(b, buf, report_float_text(buf, v.f, digits));
-        }
-        return true;
     }
-    default:
-        return false;
-    }
+    if (type == SPOOR_CELL_FLOAT && digits == SPOOR_DIGITS_SHORTEST && v.f == v.f)
+        return wbuf_f64(b, v.f); /* true: v is finite */
+    return false;
 }
 
-/* Writes row r of s (row `nth` of the whole sheet: a source sheet's block
- * numbers its rows from 0). */
-typedef void report_row_fn(struct wbuf *b, const struct spoor_sheet *s, size_t r, size_t nth, struct iso_day *day);
+/* Writes a cell as CSV and JSON spell it when it is a number (a bool
+ * included); false, nothing written, when it is not (null, absent, a NaN
+ * float, a text or a sheet). */
+bool report_put_number(struct wbuf *b, union report_value v, unsigned char type, int digits);
 
-void report_write_rows(struct wbuf *b, const struct spoor_sheet *s, report_row_fn *write_row, int threads);
+/* The joint before a row (first_row or next_row), the row counted. Byte by
+ * byte: a joint is a few bytes, a line break in CSV. */
+static inline void report_row_begin(struct report_spell *w)
+{
+    for (const char *joint = w->nth++ ? w->next_row : w->first_row; *joint; joint++)
+        wbuf_byte(w->b, *joint);
+}
+
+/* Writes s's rows through spell (its buffer, cell function and joints; nth
+ * and day are the writer's): the rows a held sheet has, or a source sheet's
+ * made by its fill. */
+void report_write_rows(const struct spoor_sheet *s, const struct report_spell *spell, int threads);
 
 #endif

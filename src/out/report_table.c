@@ -82,7 +82,7 @@ static void write_rows(FILE *out, const struct spoor_sheet *s, int threads)
 {
     if (s->fill) { /* a table is aligned over all its rows: made whole */
         struct spoor_sheet *all = report_scratch(s);
-        report_refill(all, s, 0, s->source_rows);
+        report_refill(all, s, 0, s->source_rows, NULL);
         write_rows(out, all, threads);
         report_sheet_free(all);
         return;

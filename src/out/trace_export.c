@@ -90,7 +90,7 @@ static int target_open(struct spoor_trace_export *t, const struct spoor_trace_ex
     }
 }
 
-int spoor_trace_export_run(struct spoor_filter_load *f, const char *const *paths, size_t npaths,
+int spoor_trace_export_run(struct spoor_filter *f, const char *const *paths, size_t npaths,
                            const struct spoor_load_opts *opts, const struct spoor_trace_export_opts *o,
                            struct spoor_trace_export **out, struct spoor_load_result *res, struct spoor_error *err)
 {
@@ -101,9 +101,9 @@ int spoor_trace_export_run(struct spoor_filter_load *f, const char *const *paths
         return st;
     st = target_open(t, o, &file, npaths == 1 ? paths[0] : NULL, err);
     if (st == SPOOR_OK && t->db && encodes_on_workers(opts))
-        spoor_filter_load_prepare_with(f, target_prepare);
+        spoor_filter_prepare_with(f, target_prepare);
     if (st == SPOOR_OK)
-        st = spoor_filter_load_run(f, paths, npaths, opts, target_write, t, res, err);
+        st = spoor_filter_run(f, paths, npaths, opts, target_write, t, res, err);
     if (st == SPOOR_OK)
         st = target_finish(t, res, err);
     if (st == SPOOR_OK)

@@ -24,13 +24,29 @@ void wbuf_release(struct wbuf *b)
     b->len = b->cap = 0;
 }
 
+/* n bytes to the stream, the first failure kept. */
+static void write_out(struct wbuf *b, const char *s, size_t n)
+{
+    if (!b->error && fwrite(s, 1, n, b->fp) != n)
+        b->error = errno ? errno : EIO;
+}
+
 void wbuf_flush(struct wbuf *b)
 {
     if (!b->fp || !b->len)
         return;
-    if (!b->error && fwrite(b->data, 1, b->len, b->fp) != b->len)
-        b->error = errno ? errno : EIO;
+    write_out(b, b->data, b->len);
     b->len = 0;
+}
+
+void wbuf_write(struct wbuf *b, const char *s, size_t n)
+{
+    if (!b->fp || n < b->cap / 2) {
+        wbuf_put(b, s, n);
+        return;
+    }
+    wbuf_flush(b);
+    write_out(b, s, n);
 }
 
 void wbuf_reserve(struct wbuf *b, size_t n)

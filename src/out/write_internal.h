@@ -24,6 +24,9 @@ void wbuf_release(struct wbuf *b);
 /* Makes room for n more bytes, flushing to fp first if there is one. */
 void wbuf_reserve(struct wbuf *b, size_t n);
 void wbuf_flush(struct wbuf *b);
+/* Appends n bytes written elsewhere (a thread's part of the output): a
+ * large piece goes to the stream as it is, not copied into the buffer. */
+void wbuf_write(struct wbuf *b, const char *s, size_t n);
 /* SPOOR_EIO naming the first failed write, else SPOOR_OK. */
 int wbuf_status(const struct wbuf *b, struct spoor_error *err);
 /* Flushes b and its stream; returns wbuf_status(). */

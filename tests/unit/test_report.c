@@ -245,23 +245,24 @@ static void test_threads(void **state)
     spoor_report_free(r);
 }
 
-/* Row i of a made-up dataset: an id, a name, a row of kernel ns (null where
- * SPOOR_NULL-like -1), a float that is sometimes NaN. */
+/* Row i of a made-up dataset: an id, a name (padded to ctx's width if any),
+ * a row of kernel ns (null where SPOOR_NULL-like -1), a float that is
+ * sometimes NaN. */
 static void fill_row(void *ctx, struct spoor_sheet *s, size_t i)
 {
-    (void)ctx;
     spoor_sheet_int(s, (int64_t)i);
-    spoor_sheet_textf(s, "call,%zu", i % 3);
+    spoor_sheet_textf(s, "call,%*zu", ctx ? *(const int *)ctx : 0, i % 3);
     int64_t ns[3] = {(int64_t)i * 10, i % 4 ? (int64_t)i : -1, 7};
     spoor_sheet_ints(s, ns, 3, -1);
     spoor_sheet_float(s, i % 5 ? (double)i / 8 : NAN);
 }
 
 /* A source sheet (rows made while rendered, on threads) spells the same bytes
- * as the same rows held, in every format, across many blocks. */
-static void test_source_sheet(void **state)
+ * as the same rows held, in every format, across many blocks; rows of width
+ * `pad` or more, so that with a large pad a block's text goes to the stream
+ * whole (wbuf_write) rather than through the buffer. */
+static void check_source_sheet(int pad)
 {
-    (void)state;
     static const struct spoor_sheet_col cols[] = {{"id", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},
                                                   {"name", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY},
                                                   {"a", SPOOR_CU_NS, 0, SPOOR_HINT_SERIES},
@@ -272,23 +273,37 @@ static void test_source_sheet(void **state)
     struct spoor_report *held = spoor_report_new("held"), *made = spoor_report_new("made");
     struct spoor_sheet *h = spoor_report_table(held, "rows", SPOOR_FORMATS_ALL, cols, 6);
     for (size_t i = 0; i < N; i++)
-        fill_row(NULL, h, i);
-    struct spoor_sheet *m = spoor_report_rows_source(made, "rows", 6, SPOOR_FORMATS_ALL, N, fill_row, NULL);
+        fill_row(&pad, h, i);
+    struct spoor_sheet *m = spoor_report_rows_source(made, "rows", 6, SPOOR_FORMATS_ALL, N, fill_row, &pad);
     for (size_t c = 0; c < 6; c++)
         spoor_sheet_column(m, c, cols[c].name, cols[c].unit, cols[c].digits, cols[c].hint);
     for (enum spoor_output_format f = SPOOR_FORMAT_TABLE; f <= SPOOR_FORMAT_JSONL; f++) {
         char *want = render(held, f, 1), *one = render(made, f, 1), *two = render(made, f, 2);
+        assert_true(strlen(want) > (size_t)N * (size_t)pad);
         assert_string_equal(one, want);
         assert_string_equal(two, want);
         free(want);
         free(one);
         free(two);
     }
-    char *csv = render(made, SPOOR_FORMAT_CSV, 2);
-    assert_non_null(strstr(csv, "id,name,a,b,c,x\n0,\"call,0\",0,,7,\n1,\"call,1\",10,1,7,0.125\n"));
-    free(csv);
     spoor_report_free(held);
     spoor_report_free(made);
+}
+
+static void test_source_sheet(void **state)
+{
+    (void)state;
+    check_source_sheet(0);
+    check_source_sheet(200);
+    struct spoor_report *r = spoor_report_new("made");
+    struct spoor_sheet *m = spoor_report_rows_source(r, "rows", 6, SPOOR_FORMATS_ALL, 2, fill_row, NULL);
+    const char *names[] = {"id", "name", "a", "b", "c", "x"};
+    for (size_t c = 0; c < 6; c++)
+        spoor_sheet_column(m, c, names[c], SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_NONE);
+    char *csv = render(r, SPOOR_FORMAT_CSV, 2);
+    assert_string_equal(csv, "id,name,a,b,c,x\n0,\"call,0\",0,,7,\n1,\"call,1\",10,1,7,0.125\n");
+    free(csv);
+    spoor_report_free(r);
 }
 
 /* A sheet's footer, a list in a cell, a signed change and a title-only sheet. */

@@ -82,7 +82,7 @@ int cmd_export(int argc, char **argv)
         return 2;
 
     struct spoor_error err = {0};
-    struct spoor_filter_load *f = spoor_filter_load_new(expr, cols, ncols, &opts);
+    struct spoor_filter *f = spoor_filter_new(expr, cols, ncols, &opts);
     struct spoor_trace_export_opts o = {.format = (enum spoor_trace_export_format)cli.format, .output = cli.output,
                                         .columns = cols, .ncolumns = ncols, .via_sqlite = cli.via_sqlite};
     struct spoor_trace_export *x = NULL;
@@ -98,7 +98,7 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "spoor export: %s\n", err.msg);
     spoor_trace_export_free(x);
     spoor_load_result_free(&res);
-    spoor_filter_load_free(f);
+    spoor_filter_free(f);
     spoor_columns_free(cols, ncols);
     spoor_expr_free(expr);
     return cli_exit_code(st);

@@ -1,6 +1,6 @@
 /* The option side of the row-writing commands (events, export): --where and
  * --columns, and the warnings after a run; the loop itself is the library's
- * (spoor/expr.h, spoor_filter_load_run). */
+ * (spoor/expr.h, spoor_filter_run). */
 #include "filter_load.h"
 
 #include <stdio.h>
@@ -30,9 +30,9 @@ bool filter_load_parse_args(const char *cmd, const char *where, const char *colu
 }
 
 /* " (did you mean 'file'?)" or "". */
-static const char *suggestion(const struct spoor_filter_load *f, const char *name, char *buf, size_t cap)
+static const char *suggestion(const struct spoor_filter *f, const char *name, char *buf, size_t cap)
 {
-    const char *best = spoor_filter_load_suggest(f, name);
+    const char *best = spoor_filter_suggest(f, name);
     if (best)
         snprintf(buf, cap, " (did you mean '%s'?)", best);
     else
@@ -40,12 +40,12 @@ static const char *suggestion(const struct spoor_filter_load *f, const char *nam
     return buf;
 }
 
-void filter_load_report(const char *cmd, const struct spoor_filter_load *f, const char *const *missing,
+void filter_load_report(const char *cmd, const struct spoor_filter *f, const char *const *missing,
                         size_t nmissing)
 {
     char hint[160];
     const struct spoor_expr_ref *unknown[FILTER_LOAD_REPORT_MAX];
-    size_t nunknown = spoor_filter_load_unknown(f, unknown, FILTER_LOAD_REPORT_MAX);
+    size_t nunknown = spoor_filter_unknown(f, unknown, FILTER_LOAD_REPORT_MAX);
     for (size_t i = 0; i < nunknown; i++)
         fprintf(stderr, "spoor %s: warning: --where: unknown column '%s' at position %zu: no input has it, "
                         "so it is null in every row%s\n",

@@ -20,7 +20,7 @@ bool filter_load_parse_args(const char *cmd, const char *where, const char *colu
  * At most this many names of each kind. */
 enum { FILTER_LOAD_REPORT_MAX = 64 };
 
-void filter_load_report(const char *cmd, const struct spoor_filter_load *f, const char *const *missing,
+void filter_load_report(const char *cmd, const struct spoor_filter *f, const char *const *missing,
                         size_t nmissing);
 
 #endif
