@@ -198,7 +198,8 @@ static int sink_reduce(void *ctx, size_t input, const struct spoor_table *batch)
         }
     } else { /* the inner map runs here too, as worker 0 */
         const struct spoor_resolved *res = f->resolver ? spoor_resolver_resolve(f->resolver, batch) : NULL;
-        rows = spoor_table_select(batch, f->sel, select_in_reduce(f, batch, res));
+        size_t n = select_in_reduce(f, batch, res); /* before f->sel is read: it may grow */
+        rows = spoor_table_select(batch, f->sel, n);
         if (f->inner.map)
             st = f->inner.map(f->inner.ctx, 0, rows);
     }
