@@ -77,31 +77,7 @@ int cmd_events(int argc, char **argv)
     if (output_guard1("events", cli.output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
         return 2;
 
-    struct spoor_expr *expr;
-    char **cols;
-    size_t ncols;
-    if (!filter_load_parse_args("events", cli.where, cli.columns, &expr, &cols, &ncols))
-        return 2;
-
-    struct spoor_error err = {0};
-    struct spoor_filter *f = spoor_filter_new(expr, cols, ncols, &opts);
-    struct spoor_trace_export_opts o = {.format = output_format(&cli), .output = cli.output, .columns = cols,
-                                        .ncolumns = ncols};
-    struct spoor_trace_export *x = NULL;
-    struct spoor_load_result res = {0};
-    int st = spoor_trace_export_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts, &o, &x,
-                                    &res, &err);
-    load_args_report("events", &res);
-    if (st == SPOOR_OK) { /* columns named in --where or --columns that no input had */
-        const char *missing[FILTER_LOAD_REPORT_MAX];
-        filter_load_report("events", f, missing, spoor_trace_export_missing(x, missing, FILTER_LOAD_REPORT_MAX));
-    }
-    if (st != SPOOR_OK)
-        fprintf(stderr, "spoor events: %s\n", err.msg);
-    spoor_trace_export_free(x);
-    spoor_load_result_free(&res);
-    spoor_filter_free(f);
-    spoor_columns_free(cols, ncols);
-    spoor_expr_free(expr);
-    return cli_exit_code(st);
+    struct spoor_trace_export_opts o = {.format = output_format(&cli), .output = cli.output};
+    return filter_load_export("events", (const char *const *)argv + optind, (size_t)(argc - optind), &opts, cli.where,
+                              cli.columns, o);
 }

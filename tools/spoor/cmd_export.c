@@ -75,31 +75,8 @@ int cmd_export(int argc, char **argv)
         return code;
     if (output_guard1("export", cli.output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
         return 2;
-    struct spoor_expr *expr;
-    char **cols;
-    size_t ncols;
-    if (!filter_load_parse_args("export", cli.where, cli.columns, &expr, &cols, &ncols))
-        return 2;
-
-    struct spoor_error err = {0};
-    struct spoor_filter *f = spoor_filter_new(expr, cols, ncols, &opts);
     struct spoor_trace_export_opts o = {.format = (enum spoor_trace_export_format)cli.format, .output = cli.output,
-                                        .columns = cols, .ncolumns = ncols, .via_sqlite = cli.via_sqlite};
-    struct spoor_trace_export *x = NULL;
-    struct spoor_load_result res = {0};
-    int st = spoor_trace_export_run(f, (const char *const *)argv + optind, (size_t)(argc - optind), &opts, &o, &x,
-                                    &res, &err);
-    load_args_report("export", &res);
-    if (st == SPOOR_OK) {
-        const char *missing[FILTER_LOAD_REPORT_MAX];
-        filter_load_report("export", f, missing, spoor_trace_export_missing(x, missing, FILTER_LOAD_REPORT_MAX));
-    }
-    if (st != SPOOR_OK)
-        fprintf(stderr, "spoor export: %s\n", err.msg);
-    spoor_trace_export_free(x);
-    spoor_load_result_free(&res);
-    spoor_filter_free(f);
-    spoor_columns_free(cols, ncols);
-    spoor_expr_free(expr);
-    return cli_exit_code(st);
+                                        .via_sqlite = cli.via_sqlite};
+    return filter_load_export("export", (const char *const *)argv + optind, (size_t)(argc - optind), &opts, cli.where,
+                              cli.columns, o);
 }

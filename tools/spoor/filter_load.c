@@ -6,11 +6,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_getopt.h"
+#include "load_args.h"
 #include "spoor/table.h"
 #include "spoor/write.h"
 
-bool filter_load_parse_args(const char *cmd, const char *where, const char *columns, struct spoor_expr **expr,
-                            char ***cols, size_t *ncols)
+/* At most this many unknown names of each kind are named. */
+enum { REPORT_MAX = 64 };
+
+/* Compiles --where and splits --columns (either may be NULL); on bad usage
+ * prints one line and returns false. */
+static bool parse_args(const char *cmd, const char *where, const char *columns, struct spoor_expr **expr,
+               char ***cols, size_t *ncols)
 {
     struct spoor_error err = {0};
     *expr = NULL;
@@ -40,12 +47,13 @@ static const char *suggestion(const struct spoor_filter *f, const char *name, ch
     return buf;
 }
 
-void filter_load_report(const char *cmd, const struct spoor_filter *f, const char *const *missing,
-                        size_t nmissing)
+/* Warnings on stderr after a successful run: --where args columns and
+ * `missing` --columns names that no input had (with the closest known name). */
+static void report(const char *cmd, const struct spoor_filter *f, const char *const *missing, size_t nmissing)
 {
     char hint[160];
-    const struct spoor_expr_ref *unknown[FILTER_LOAD_REPORT_MAX];
-    size_t nunknown = spoor_filter_unknown(f, unknown, FILTER_LOAD_REPORT_MAX);
+    const struct spoor_expr_ref *unknown[REPORT_MAX];
+    size_t nunknown = spoor_filter_unknown(f, unknown, REPORT_MAX);
     for (size_t i = 0; i < nunknown; i++)
         fprintf(stderr, "spoor %s: warning: --where: unknown column '%s' at position %zu: no input has it, "
                         "so it is null in every row%s\n",
@@ -53,4 +61,34 @@ void filter_load_report(const char *cmd, const struct spoor_filter *f, const cha
     for (size_t i = 0; i < nmissing; i++)
         fprintf(stderr, "spoor %s: warning: --columns: unknown column '%s': no input has it, so it is null%s\n",
                 cmd, missing[i], suggestion(f, missing[i], hint, sizeof hint));
+}
+
+int filter_load_export(const char *cmd, const char *const *paths, size_t npaths, struct spoor_load_opts *opts,
+                       const char *where, const char *columns, struct spoor_trace_export_opts o)
+{
+    struct spoor_expr *expr;
+    char **cols;
+    size_t ncols;
+    if (!parse_args(cmd, where, columns, &expr, &cols, &ncols))
+        return 2;
+    struct spoor_error err = {0};
+    struct spoor_filter *f = spoor_filter_new(expr, cols, ncols, opts);
+    o.columns = cols;
+    o.ncolumns = ncols;
+    struct spoor_trace_export *x = NULL;
+    struct spoor_load_result res = {0};
+    int st = spoor_trace_export_run(f, paths, npaths, opts, &o, &x, &res, &err);
+    load_args_report(cmd, &res);
+    if (st == SPOOR_OK) { /* columns named in --where or --columns that no input had */
+        const char *missing[REPORT_MAX];
+        report(cmd, f, missing, spoor_trace_export_missing(x, missing, REPORT_MAX));
+    } else {
+        fprintf(stderr, "spoor %s: %s\n", cmd, err.msg);
+    }
+    spoor_trace_export_free(x);
+    spoor_load_result_free(&res);
+    spoor_filter_free(f);
+    spoor_columns_free(cols, ncols);
+    spoor_expr_free(expr);
+    return cli_exit_code(st);
 }

@@ -9,18 +9,13 @@
 
 #include "spoor/expr.h"
 #include "spoor/load.h"
+#include "spoor/write.h"
 
-/* Compiles --where and splits --columns (either may be NULL); on bad usage
- * prints one line and returns false. */
-bool filter_load_parse_args(const char *cmd, const char *where, const char *columns, struct spoor_expr **expr,
-                            char ***cols, size_t *ncols);
-
-/* Warnings on stderr after a successful run: --where args columns and
- * `missing` --columns names that no input had (with the closest known name).
- * At most this many names of each kind. */
-enum { FILTER_LOAD_REPORT_MAX = 64 };
-
-void filter_load_report(const char *cmd, const struct spoor_filter *f, const char *const *missing,
-                        size_t nmissing);
+/* Events and export after their options: --where compiled and --columns
+ * split (a usage error is exit 2), the traces filtered into the writer o
+ * names, then the warnings (columns no input had) or the error. Returns the
+ * exit code. */
+int filter_load_export(const char *cmd, const char *const *paths, size_t npaths, struct spoor_load_opts *opts,
+                       const char *where, const char *columns, struct spoor_trace_export_opts o);
 
 #endif
