@@ -147,3 +147,10 @@ void report_write_jsonl(struct wbuf *b, const struct spoor_report *r, int thread
             report_write_rows(b, s, jsonl_row, threads);
     }
 }
+
+void report_json_row_object(struct wbuf *b, const struct spoor_sheet *s, size_t r, struct iso_day *day)
+{
+    row_object(b, s, r, day, &tight);
+}
+
+void report_json_sheet_inline(struct wbuf *b, const struct spoor_sheet *s) { sheet_json_inline(b, s, &tight); }
