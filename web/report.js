@@ -3,8 +3,9 @@
  * above a table of its cells. Chart configuration and data plumbing only:
  * ECharts draws.
  *
- * The choice, per rows sheet (docs/design.md, "HTML report"):
- *   a category whose values name the series columns: a matrix heatmap;
+ * The choice, per rows sheet, from its columns' hints (include/spoor/report.h):
+ *   pivot columns: a heatmap of the category against them (with two
+ *     categories, one per value of the first);
  *   stacked series: stacked bars along the time column or the category;
  *   a time column: lines (one chart per series, a line per category value,
  *     when there is a category; else a chart per unit);
@@ -49,9 +50,9 @@
     per_s: v => trim(v, 4) + '/s',
   };
   function unitSpell(unit) { return spell[unit] || (v => scaled(v, ['', 'k', 'M', 'G', 'T'], 1000)); }
+  /* A value axis in the unit; bars start at 0, lines fit their data. */
   function axis(unit, extra) {
-    return Object.assign({ type: 'value', name: unit || '', scale: true,
-                           axisLabel: { formatter: unitSpell(unit) } }, extra || {});
+    return Object.assign({ type: 'value', name: unit || '', axisLabel: { formatter: unitSpell(unit) } }, extra || {});
   }
   function label(v) { return v === null || v === undefined ? '(none)' : String(v); }
   function isNumber(v) { return typeof v === 'number'; }
@@ -67,6 +68,12 @@
     chart.setOption(Object.assign({ animation: false, tooltip: { trigger: kind === 'heatmap' ? 'item' : 'axis', confine: true } },
                                   option));
     charts.push({ element: div, sheet: sheetIndex, key: sheet.key, kind: kind, columns: columns, chart: chart });
+  }
+
+  /* A chart's caption naming its series, the first few of many. */
+  function seriesTitle(cols) {
+    const names = cols.map(c => c.name);
+    return names.length > 4 ? `${names.length} series: ${names.slice(0, 3).join(', ')}, …` : names.join(', ');
   }
 
   /* Series columns grouped so that one chart holds one unit; unitless ones alone. */
@@ -91,44 +98,54 @@
   function xAxisOf(rows, col) {
     const first = rows.find(r => r[col.name] !== undefined && r[col.name] !== null);
     const v = first ? first[col.name] : undefined;
-    if (isTimeText(v)) return { axis: { type: 'time', name: col.name }, x: r => Date.parse(r[col.name]) };
-    if (isNumber(v)) return { axis: axis(col.unit, { name: col.name + (col.unit ? ' (' + col.unit + ')' : '') }),
-                              x: r => r[col.name] };
-    return { axis: { type: 'category', name: col.name, data: rows.map(r => label(r[col.name])) }, x: r => label(r[col.name]) };
+    const named = { name: col.name + (col.unit ? ` (${col.unit})` : ''), nameLocation: 'middle', nameGap: 28 };
+    if (isTimeText(v)) return { axis: Object.assign({ type: 'time' }, named), x: r => Date.parse(r[col.name]) };
+    if (isNumber(v) && col.unit) return { axis: axis(col.unit, Object.assign({ scale: true }, named)), x: r => r[col.name] };
+    return { axis: Object.assign({ type: 'category', data: [...new Set(rows.map(r => label(r[col.name])))] }, named),
+             x: r => label(r[col.name]) };
   }
 
   function lineCharts(section, i, sheet, rows, time, cats, values, notes) {
     const xa = xAxisOf(rows, time);
-    const point = (r, c) => (xa.axis.type === 'category' ? r[c.name] : [xa.x(r), r[c.name]]);
+    const point = (r, c) => [xa.x(r), r[c.name]];
+    /* a zoom for long lines; the axis name below the slider then */
+    const zoom = rows.length > 50 ? [{ type: 'inside' }, { type: 'slider', bottom: 8 }] : [];
+    if (zoom.length) xa.axis.nameGap = 70;
     if (cats.length) {
       const cat = cats[0];
       const keys = capped([...new Set(rows.map(r => label(r[cat.name])))], MAX_LINES, cat.name + ' lines', notes);
       for (const c of values)
         chartBox(section, i, sheet, 'line', [c.name], `${c.name} by ${cat.name}`, {
-          legend: { type: 'scroll', top: 0 }, grid: { top: 40, bottom: 60, left: 70, right: 30 },
-          xAxis: xa.axis, yAxis: axis(c.unit), dataZoom: [{ type: 'inside' }, { type: 'slider' }],
+          legend: { type: 'scroll', top: 0 }, grid: { top: 40, bottom: zoom.length ? 90 : 45, left: 70, right: 30 },
+          xAxis: xa.axis, yAxis: axis(c.unit, { scale: true }), dataZoom: zoom,
           series: keys.map(k => ({ type: 'line', name: k, showSymbol: false,
                                    data: rows.filter(r => label(r[cat.name]) === k).map(r => point(r, c)) })),
         });
       return;
     }
     for (const g of unitGroups(values))
-      chartBox(section, i, sheet, 'line', g.map(c => c.name), g.map(c => c.name).join(', '), {
-        legend: { type: 'scroll', top: 0 }, grid: { top: 40, bottom: 60, left: 70, right: 30 },
-        xAxis: xa.axis, yAxis: axis(g[0].unit), dataZoom: [{ type: 'inside' }, { type: 'slider' }],
+      chartBox(section, i, sheet, 'line', g.map(c => c.name), seriesTitle(g), {
+        legend: { type: 'scroll', top: 0 }, grid: { top: 40, bottom: zoom.length ? 90 : 45, left: 70, right: 30 },
+        xAxis: xa.axis, yAxis: axis(g[0].unit, { scale: true }), dataZoom: zoom,
         series: g.map(c => ({ type: 'line', name: c.name, showSymbol: rows.length <= 50, data: rows.map(r => point(r, c)) })),
       });
   }
 
   function barCharts(section, i, sheet, rows, cat, values, stacked, notes) {
-    const shown = capped(rows, MAX_BARS, 'bars', notes);
-    const xAxis = { type: 'category', name: cat.name, data: shown.map(r => label(r[cat.name])),
-                    axisLabel: { rotate: shown.length > 8 ? 40 : 0, width: 140, overflow: 'truncate' } };
+    /* bars along time: all rows, MAX_BARS at a time in a zoom window; else the first MAX_BARS */
+    const along = cat.hint === 'time', shown = along ? rows : capped(rows, MAX_BARS, 'bars', notes);
+    const spellX = cat.unit ? v => unitSpell(cat.unit)(Number(v)) : undefined;
+    const rotate = shown.length > 8 ? 40 : 0;
+    const xAxis = { type: 'category', data: shown.map(r => label(r[cat.name])),
+                    axisLabel: { rotate: rotate, width: 140, overflow: 'truncate', formatter: spellX } };
+    const zoom = along && shown.length > MAX_BARS ? [{ type: 'inside', startValue: 0, endValue: MAX_BARS - 1 },
+                                                    { type: 'slider', startValue: 0, endValue: MAX_BARS - 1 }] : [];
     const groups = stacked ? [values] : unitGroups(values);
     for (const g of groups)
-      chartBox(section, i, sheet, stacked ? 'stacked' : 'bar', g.map(c => c.name), g.map(c => c.name).join(', '), {
-        legend: { type: 'scroll', top: 0 }, grid: { top: 40, bottom: 110, left: 70, right: 30 },
-        xAxis: xAxis, yAxis: axis(g[0].unit),
+      chartBox(section, i, sheet, stacked ? 'stacked' : 'bar', g.map(c => c.name), seriesTitle(g), {
+        legend: { type: 'scroll', top: 0 },
+        grid: { top: 40, bottom: (rotate ? 90 : 30) + (zoom.length ? 40 : 0), left: 70, right: 30 },
+        xAxis: xAxis, yAxis: axis(g[0].unit), dataZoom: zoom,
         series: g.map(c => ({ type: 'bar', name: c.name, stack: stacked ? 'total' : undefined,
                               data: shown.map(r => (isNumber(r[c.name]) ? r[c.name] : null)) })),
       });
@@ -137,28 +154,32 @@
   function heatmap(section, i, sheet, columns, title, xs, ys, cells, unit) {
     const values = cells.map(c => c[2]).filter(isNumber);
     const spellIt = unitSpell(unit);
+    let min = values.length ? Math.min(...values) : 0, max = values.length ? Math.max(...values) : 1;
+    /* signed values (correlations, changes): a diverging scale around 0 */
+    const signed = min < 0 && max > 0;
+    if (signed) max = Math.max(-min, max), min = -max;
     chartBox(section, i, sheet, 'heatmap', columns, title, {
       grid: { top: 20, bottom: 120, left: 140, right: 30 },
       xAxis: { type: 'category', data: xs, axisLabel: { rotate: xs.length > 8 ? 40 : 0, width: 120, overflow: 'truncate' } },
-      yAxis: { type: 'category', data: ys, axisLabel: { width: 120, overflow: 'truncate' } },
-      visualMap: { min: values.length ? Math.min(...values) : 0, max: values.length ? Math.max(...values) : 1,
-                   calculable: true, orient: 'horizontal', left: 'center', bottom: 0, formatter: spellIt },
+      yAxis: { type: 'category', data: ys, inverse: true, axisLabel: { width: 120, overflow: 'truncate' } },
+      visualMap: { min: min, max: max, calculable: true, orient: 'horizontal', left: 'center', bottom: 0, formatter: spellIt,
+                   inRange: { color: signed ? ['#3b6fb6', '#f7f7f7', '#c0392b'] : ['#f7fbff', '#6baed6', '#08306b'] } },
       series: [{ type: 'heatmap', data: cells, label: { show: cells.length <= 64, formatter: p => spellIt(p.value[2]) } }],
     });
   }
 
-  /* A category whose values name the series columns (correlations, confusion). */
-  function matrixChart(section, i, sheet, rows, cat, values, notes) {
-    const names = new Set(rows.map(r => r[cat.name]));
-    const cols = values.filter(c => names.has(c.name));
-    if (cols.length < 2 || cols.length < values.length) return false;
-    const shown = capped(rows, MAX_HEAT, 'rows', notes);
-    const ys = shown.map(r => label(r[cat.name]));
-    const cells = [];
-    shown.forEach((r, y) => cols.forEach((c, x) => cells.push([x, y, isNumber(r[c.name]) ? r[c.name] : '-'])));
-    heatmap(section, i, sheet, cols.map(c => c.name), `${cat.name} × ${cols.length} columns`, cols.map(c => c.name), ys,
-            cells, cols[0].unit);
-    return true;
+  /* The category (y) against the pivot columns (x); facets by a first category. */
+  function pivotHeatmaps(section, i, sheet, rows, cats, pivots, notes) {
+    const y = cats[cats.length - 1], facet = cats.length > 1 ? cats[0] : null;
+    const facets = facet ? capped([...new Set(rows.map(r => label(r[facet.name])))], MAX_CHARTS, facet.name, notes) : [null];
+    const xs = pivots.map(c => c.name);
+    for (const f of facets) {
+      const mine = capped(rows.filter(r => f === null || label(r[facet.name]) === f), MAX_HEAT, 'rows', notes);
+      const cells = [];
+      mine.forEach((r, yi) => pivots.forEach((c, xi) => { if (isNumber(r[c.name])) cells.push([xi, yi, r[c.name]]); }));
+      heatmap(section, i, sheet, xs, f === null ? `${y.name} × ${xs.length} columns` : `${f}: ${y.name} × ${xs.length} columns`,
+              xs, mine.map(r => label(r[y.name])), cells, pivots[0].unit);
+    }
   }
 
   function pairHeatmaps(section, i, sheet, rows, cats, values, notes) {
@@ -177,13 +198,16 @@
 
   function drawCharts(section, i, sheet, notes) {
     const rows = sheet.data, cols = sheet.columns;
-    const of = hint => cols.filter(c => c.hint === hint);
-    const time = of('time')[0], cats = of('category'), stacked = of('stacked');
+    /* columns of a hint that hold a number somewhere (a cell may be a sheet) */
+    const of = hint => cols.filter(c => c.hint === hint && rows.some(r => isNumber(r[c.name])));
+    const time = cols.find(c => c.hint === 'time'), cats = cols.filter(c => c.hint === 'category');
+    const stacked = of('stacked'), pivots = of('pivot');
     const values = capped(of('series'), MAX_CHARTS, 'series', notes);
-    if (!rows.length || (!values.length && !stacked.length)) return;
-    if (cats.length && !stacked.length && matrixChart(section, i, sheet, rows, cats[0], values, notes)) return;
+    if (!rows.length) return;
+    if (pivots.length && cats.length) pivotHeatmaps(section, i, sheet, rows, cats.slice(0, 2), pivots, notes);
     if (stacked.length && (time || cats.length))
-      return barCharts(section, i, sheet, rows, time || cats[0], stacked, true, notes);
+      barCharts(section, i, sheet, rows, time || cats[0], stacked, true, notes);
+    if (!values.length) return;
     if (time) return lineCharts(section, i, sheet, rows, time, cats, values, notes);
     if (cats.length >= 2) return pairHeatmaps(section, i, sheet, rows, cats, values, notes);
     if (cats.length === 1) return barCharts(section, i, sheet, rows, cats[0], values, false, notes);
@@ -204,7 +228,8 @@
     const body = t.appendChild(element('tbody'));
     for (const cells of rows) {
       const row = body.appendChild(element('tr'));
-      for (const v of cells) row.appendChild(element('td', isNumber(v) ? 'num' : null, cellText(v)));
+      for (const v of cells)
+        row.appendChild(element('td', isNumber(v) ? 'num' : v && typeof v === 'object' ? 'nested' : null, cellText(v)));
     }
     return t;
   }
@@ -224,6 +249,7 @@
     section.id = 'sheet-' + i;
     section.appendChild(element('h2', null, sheet.title || sheet.key || 'overview'));
     section.appendChild(element('div', 'charts'));
+    root.appendChild(section); /* before the charts: ECharts sizes them from the page */
     const notes = [];
     if (sheet.every > 1)
       notes.push(`${sheet.rows} rows: every ${sheet.every}th shown (${sheet.data.length})`);
@@ -238,7 +264,6 @@
       section.appendChild(details);
     }
     if (sheet.footer) section.appendChild(element('p', 'note', sheet.footer));
-    root.appendChild(section);
   });
   window.addEventListener('resize', () => charts.forEach(c => c.chart.resize()));
 })();

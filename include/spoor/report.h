@@ -89,16 +89,21 @@ enum spoor_cell_unit {
 #define SPOOR_DIGITS_SHORTEST (-1)
 #define SPOOR_DIGITS_SIG(n) (-1 - (n))
 
-/* What a column is to a chart (the HTML renderer's choice, report_html.c):
- * a time axis and series: lines; a category and series: bars; two categories
- * and series: a heatmap, as is a category whose values name the series
- * columns (a matrix: correlations, a confusion matrix). */
+/* What a column is to a chart (the HTML renderer's choice, web/report.js):
+ * pivot columns: a heatmap; stacked series: stacked bars; a time axis and
+ * series: lines; two categories and series: a heatmap per series; a category
+ * and series: bars. A sheet meant for HTML only (SPOOR_FORMAT_BIT of
+ * SPOOR_FORMAT_HTML) can hold what a chart wants in the shape it wants. */
 enum spoor_col_hint {
     SPOOR_HINT_NONE,
     SPOOR_HINT_TIME,     /* the x axis of a time line */
     SPOOR_HINT_SERIES,   /* a value to plot (bar, line, heatmap cell) */
     SPOOR_HINT_CATEGORY, /* a label rows group by (a bar's name, a heatmap's row) */
     SPOOR_HINT_STACKED,  /* a series stacked on the other stacked ones (parts of a whole) */
+    SPOOR_HINT_PIVOT,    /* one value of a category spread over columns (a weekday, a
+                          * predicted class, a metric of a correlation matrix): the pivot
+                          * columns are a heatmap's x axis, the category its y axis (with
+                          * two categories, a heatmap per value of the first) */
 };
 
 /* ---- the model ---- */

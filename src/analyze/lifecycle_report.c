@@ -12,6 +12,7 @@
 #define TABLE_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE)
 #define JSON_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON)
 #define CSV_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_CSV)
+#define HTML_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_HTML)
 
 static double mean_of(int64_t sum, uint64_t n) { return n ? (double)sum / (double)n : 0; }
 
@@ -469,6 +470,29 @@ static void csv_sheet(struct spoor_report *rep, const struct spoor_lc_spec *s, c
         csv_compare(t, s, r);
 }
 
+/* For the HTML page: per value of each --by field, each delay's mean, a bar
+ * each (the means of the JSON's groups, laid out for a chart). */
+static void html_group_means(struct spoor_report *rep, const struct spoor_lc_spec *s, const struct spoor_lc_result *r)
+{
+    for (size_t b = 0; b < s->nby; b++) {
+        struct spoor_sheet *t = spoor_report_rows(rep, NULL, s->ndelays + 1, HTML_ONLY);
+        spoor_sheet_title(t, "mean delays per %s", s->by[b]);
+        spoor_sheet_column(t, 0, s->by[b], SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY);
+        for (size_t k = 0; k < s->ndelays; k++)
+            spoor_sheet_column(t, k + 1, s->delay[k].name, SPOOR_CU_NS, 3, SPOOR_HINT_SERIES);
+        for (size_t i = 0; i < r->ngroups[b]; i++) {
+            spoor_sheet_name(t, r->group[b][i].value);
+            for (size_t k = 0; k < s->ndelays; k++) {
+                const struct spoor_lc_stat *d = &r->group[b][i].delay[k];
+                if (d->count)
+                    spoor_sheet_float(t, mean_of(d->sum, d->count));
+                else
+                    spoor_sheet_null(t);
+            }
+        }
+    }
+}
+
 struct spoor_report *spoor_lc_report(const struct spoor_lc_spec *s, const struct spoor_lc_result *r,
                                      const struct spoor_lc_input *in)
 {
@@ -481,6 +505,7 @@ struct spoor_report *spoor_lc_report(const struct spoor_lc_spec *s, const struct
         table_compare(rep, s, r);
     json_head(rep, s, r, in);
     json_rest(rep, s, r);
+    html_group_means(rep, s, r);
     csv_sheet(rep, s, r, in);
     return rep;
 }

@@ -19,7 +19,7 @@ enum { HTML_MAX_ROWS = 2000 };
 static const char *const kind_names[] = {"rows", "props", "list"};
 static const char *const unit_names[] = {"",      "count", "bytes", "ns",     "per_s",
                                          "MiB/s", "bytes/s", "ratio", "share", "change"};
-static const char *const hint_names[] = {"", "time", "series", "category", "stacked"};
+static const char *const hint_names[] = {"", "time", "series", "category", "stacked", "pivot"};
 
 static void put_text(struct wbuf *b, const char *s) { wbuf_put(b, s, strlen(s)); }
 

@@ -373,7 +373,7 @@ static void features_sheet(struct spoor_report *rep, const struct importance_vie
                                               json ? JSON_ONLY : CSV_ONLY);
     column(t, 0, "rank", 0, SPOOR_HINT_NONE);
     column(t, 1, json ? "name" : "feature", 0, SPOOR_HINT_CATEGORY);
-    column(t, 2, "layer", 0, SPOOR_HINT_CATEGORY);
+    column(t, 2, "layer", 0, SPOOR_HINT_NONE);
     column(t, 3, "consensus", DATA, SPOOR_HINT_SERIES);
     column(t, 4, "cumulative", DATA, SPOOR_HINT_NONE);
     if (!json)
@@ -455,7 +455,7 @@ struct spoor_report *importance_matrix_report(const struct spoor_dataset *ds, co
     struct spoor_sheet *t = spoor_report_rows(rep, "matrix", p + 1, SPOOR_FORMATS_ALL);
     column(t, 0, "feature", 0, SPOOR_HINT_CATEGORY);
     for (size_t j = 0; j < p; j++)
-        column(t, j + 1, ds->feat_names[j], DATA, SPOOR_HINT_SERIES);
+        column(t, j + 1, ds->feat_names[j], DATA, SPOOR_HINT_PIVOT);
     for (size_t a = 0; a < p; a++) {
         spoor_sheet_name(t, ds->feat_names[a]);
         for (size_t b = 0; b < p; b++)
