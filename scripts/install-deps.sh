@@ -16,23 +16,13 @@ packages=(
   liblapacke-dev libopenblas-dev        # ml: PCA (LAPACKE on OpenBLAS)
   libxgboost-dev                        # ml: boosted trees and TreeSHAP (XGBoost C API)
   python3                               # round-trip tests read exports back with Python's csv/json/sqlite3
-  nodejs                                # web/: npm ci installs ECharts and playwright-core
+  nodejs npm                            # web/: npm ci installs ECharts and playwright-core
   chromium                              # the browser test opens every HTML report kind headless
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-# Debian's npm, unless the nodejs installed carries its own (a nodesource build does)
-command -v npm > /dev/null || missing+=(npm)
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  echo "install-deps: installing ${missing[*]}" >&2
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# shellcheck source=debian_packages.sh
+. "$(dirname "$0")/debian_packages.sh"
+apt_install_missing install-deps "${packages[@]}"
 
 # npm ci wipes and reinstalls node_modules, so it runs only when the lock
 # changed since the last install (a stamp of its hash inside node_modules):

@@ -17,7 +17,7 @@
  * charts per sheet), and the page says what was left out. */
 'use strict';
 (function () {
-  const MAX_BARS = 60, MAX_LINES = 12, MAX_CHARTS = 6, MAX_HEAT = 60, TABLE_OPEN_ROWS = 25;
+  const MAX_BARS = 60, MAX_LINES = 12, MAX_CHARTS = 8, MAX_HEAT = 60, TABLE_OPEN_ROWS = 25;
   const report = JSON.parse(document.getElementById('spoor-data').textContent);
   const root = document.getElementById('spoor-report');
   const charts = [];
@@ -135,9 +135,12 @@
     /* bars along time: all rows, MAX_BARS at a time in a zoom window; else the first MAX_BARS */
     const along = cat.hint === 'time', shown = along ? rows : capped(rows, MAX_BARS, 'bars', notes);
     const spellX = cat.unit ? v => unitSpell(cat.unit)(Number(v)) : undefined;
-    const rotate = shown.length > 8 ? 40 : 0;
-    const xAxis = { type: 'category', data: shown.map(r => label(r[cat.name])),
-                    axisLabel: { rotate: rotate, width: 140, overflow: 'truncate', formatter: spellX } };
+    const names = shown.map(r => label(r[cat.name]));
+    const rotate = names.length > 8 || names.some(n => n.length > 14) ? 30 : 0;
+    /* every label while they fit (ECharts would drop some); along time, its own spacing */
+    const xAxis = { type: 'category', data: names,
+                    axisLabel: { rotate: rotate, interval: along ? 'auto' : 0, width: 140, overflow: 'truncate',
+                                 formatter: spellX } };
     const zoom = along && shown.length > MAX_BARS ? [{ type: 'inside', startValue: 0, endValue: MAX_BARS - 1 },
                                                     { type: 'slider', startValue: 0, endValue: MAX_BARS - 1 }] : [];
     const groups = stacked ? [values] : unitGroups(values);
@@ -160,8 +163,10 @@
     if (signed) max = Math.max(-min, max), min = -max;
     chartBox(section, i, sheet, 'heatmap', columns, title, {
       grid: { top: 20, bottom: 120, left: 140, right: 30 },
-      xAxis: { type: 'category', data: xs, axisLabel: { rotate: xs.length > 8 ? 40 : 0, width: 120, overflow: 'truncate' } },
-      yAxis: { type: 'category', data: ys, inverse: true, axisLabel: { width: 120, overflow: 'truncate' } },
+      xAxis: { type: 'category', data: xs, axisLabel: { rotate: xs.length > 8 ? 40 : 0, interval: xs.length > 40 ? 'auto' : 0,
+                                                        width: 120, overflow: 'truncate' } },
+      yAxis: { type: 'category', data: ys, inverse: true,
+               axisLabel: { width: 120, overflow: 'truncate', interval: ys.length > 40 ? 'auto' : 0 } },
       visualMap: { min: min, max: max, calculable: true, orient: 'horizontal', left: 'center', bottom: 0, formatter: spellIt,
                    inRange: { color: signed ? ['#3b6fb6', '#f7f7f7', '#c0392b'] : ['#f7fbff', '#6baed6', '#08306b'] } },
       series: [{ type: 'heatmap', data: cells, label: { show: cells.length <= 64, formatter: p => spellIt(p.value[2]) } }],
