@@ -493,6 +493,22 @@ static void html_group_means(struct spoor_report *rep, const struct spoor_lc_spe
     }
 }
 
+/* For the HTML page, with --compare: each delay's sum here and in the other
+ * log, bars side by side (the JSON's compare holds the same sums). */
+static void html_compare(struct spoor_report *rep, const struct spoor_lc_spec *s, const struct spoor_lc_result *r)
+{
+    struct spoor_sheet *t = spoor_report_rows(rep, NULL, 3, HTML_ONLY);
+    spoor_sheet_title(t, "two logs compared: each delay summed over the entities that have it in both");
+    spoor_sheet_column(t, 0, "delay", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY);
+    spoor_sheet_column(t, 1, "sum_ns", SPOOR_CU_NS, 0, SPOOR_HINT_SERIES);
+    spoor_sheet_column(t, 2, "other_sum_ns", SPOOR_CU_NS, 0, SPOOR_HINT_SERIES);
+    for (size_t k = 0; k < s->ndelays; k++) {
+        spoor_sheet_name(t, s->delay[k].name);
+        spoor_sheet_int(t, r->diff[k].sum_a);
+        spoor_sheet_int(t, r->diff[k].sum_b);
+    }
+}
+
 struct spoor_report *spoor_lc_report(const struct spoor_lc_spec *s, const struct spoor_lc_result *r,
                                      const struct spoor_lc_input *in)
 {
@@ -506,6 +522,8 @@ struct spoor_report *spoor_lc_report(const struct spoor_lc_spec *s, const struct
     json_head(rep, s, r, in);
     json_rest(rep, s, r);
     html_group_means(rep, s, r);
+    if (r->compared)
+        html_compare(rep, s, r);
     csv_sheet(rep, s, r, in);
     return rep;
 }

@@ -121,7 +121,7 @@ for (const line of lines) {
   compareCharts(name, got.data, got.charts, expected);
   const shot = path.join(shots, `${name}.png`);
   await tab.screenshot({ path: shot, fullPage: true });
-  console.log(`${name}: ${got.charts.length} charts, ${compared} sheets equal to JSON, loaded in ${loadMs} ms; ${shot}`);
+  console.log(`${name}: ${got.charts.length} charts, ${compared} sheets compared with the JSON, loaded in ${loadMs} ms; ${shot}`);
   await tab.close();
 }
 await browser.close();
