@@ -6,7 +6,8 @@
  * The choice, per rows sheet, from its columns' hints (include/spoor/report.h):
  *   pivot columns: a heatmap of the category against them (with two
  *     categories, one per value of the first);
- *   stacked series: stacked bars along the time column or the category;
+ *   stacked series: stacked bars along the time column or the category, and
+ *     a heatmap of the rows against the stacked columns;
  *   a time column: lines (one chart per series, a line per category value,
  *     when there is a category; else a chart per unit);
  *   two categories: a heatmap per series;
@@ -59,7 +60,8 @@
 
   /* ---- charts ---- */
   function chartBox(section, sheetIndex, sheet, kind, columns, title, option) {
-    const box = element('figure', 'chart');
+    /* many series or columns: the whole width */
+    const box = element('figure', columns.length > 8 ? 'chart wide' : 'chart');
     if (title) box.appendChild(element('figcaption', null, title));
     const div = element('div', 'chart-area');
     box.appendChild(div);
@@ -162,7 +164,7 @@
     const signed = min < 0 && max > 0;
     if (signed) max = Math.max(-min, max), min = -max;
     chartBox(section, i, sheet, 'heatmap', columns, title, {
-      grid: { top: 20, bottom: 120, left: 140, right: 30 },
+      grid: { top: 20, bottom: xs.length > 8 ? 170 : 90, left: 140, right: 30 },
       xAxis: { type: 'category', data: xs, axisLabel: { rotate: xs.length > 8 ? 40 : 0, interval: xs.length > 40 ? 'auto' : 0,
                                                         width: 120, overflow: 'truncate' } },
       yAxis: { type: 'category', data: ys, inverse: true,
@@ -183,7 +185,8 @@
       const cells = [];
       mine.forEach((r, yi) => pivots.forEach((c, xi) => { if (isNumber(r[c.name])) cells.push([xi, yi, r[c.name]]); }));
       heatmap(section, i, sheet, xs, f === null ? `${y.name} × ${xs.length} columns` : `${f}: ${y.name} × ${xs.length} columns`,
-              xs, mine.map(r => label(r[y.name])), cells, pivots[0].unit);
+              xs, mine.map(r => (y.unit && isNumber(r[y.name]) ? unitSpell(y.unit)(r[y.name]) : label(r[y.name]))),
+              cells, pivots[0].unit);
     }
   }
 
@@ -210,8 +213,11 @@
     const values = capped(of('series'), MAX_CHARTS, 'series', notes);
     if (!rows.length) return;
     if (pivots.length && cats.length) pivotHeatmaps(section, i, sheet, rows, cats.slice(0, 2), pivots, notes);
-    if (stacked.length && (time || cats.length))
+    if (stacked.length && (time || cats.length)) {
       barCharts(section, i, sheet, rows, time || cats[0], stacked, true, notes);
+      /* and each part per row: the rows (calls) against the stacked columns (functions) */
+      pivotHeatmaps(section, i, sheet, rows, [time || cats[0]], stacked, notes);
+    }
     if (!values.length) return;
     if (time) return lineCharts(section, i, sheet, rows, time, cats, values, notes);
     if (cats.length >= 2) return pairHeatmaps(section, i, sheet, rows, cats, values, notes);
@@ -257,7 +263,7 @@
     root.appendChild(section); /* before the charts: ECharts sizes them from the page */
     const notes = [];
     if (sheet.every > 1)
-      notes.push(`${sheet.rows} rows: every ${sheet.every}th shown (${sheet.data.length})`);
+      notes.push(`${sheet.rows} rows: one in every ${sheet.every} shown (${sheet.data.length})`);
     if (sheet.kind === 'rows' && sheet.columns.length) drawCharts(section, i, sheet, notes);
     for (const n of notes) section.appendChild(element('p', 'note', n));
     const count = sheet.kind === 'props' ? Object.keys(sheet.data).length : sheet.data.length;
@@ -270,5 +276,7 @@
     }
     if (sheet.footer) section.appendChild(element('p', 'note', sheet.footer));
   });
+  /* a chart drawn alone in its row was laid out wider than it ends up */
+  charts.forEach(c => c.chart.resize());
   window.addEventListener('resize', () => charts.forEach(c => c.chart.resize()));
 })();
