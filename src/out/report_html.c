@@ -92,7 +92,9 @@ static void sheet_data(struct wbuf *b, const struct spoor_sheet *s)
         json_text(b, hint_names[s->col_hint[c]], strlen(hint_names[s->col_hint[c]]));
         wbuf_byte(b, '}');
     }
-    size_t rows = report_nrows(s), every = rows > HTML_MAX_ROWS ? (rows + HTML_MAX_ROWS - 1) / HTML_MAX_ROWS : 1;
+    size_t rows = report_nrows(s), every = 1;
+    if (s->kind == SPOOR_SHEET_ROWS && rows > HTML_MAX_ROWS)
+        every = (rows + HTML_MAX_ROWS - 1) / HTML_MAX_ROWS;
     wbuf_reserve(b, 64);
     b->len += (size_t)snprintf(b->data + b->len, 64, "],\"rows\":%zu,\"every\":%zu,\"data\":", rows, every);
     if (s->kind == SPOOR_SHEET_ROWS)
