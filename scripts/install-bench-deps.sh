@@ -15,25 +15,9 @@ packages=(
   python3-sklearn   # reference depth-2 tree and logistic regression (bench/ml)
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-# A Node.js from elsewhere (nodesource, nvm) is fine too.
-if command -v node >/dev/null && command -v npm >/dev/null; then
-  kept=()
-  for p in "${missing[@]}"; do
-    case $p in nodejs|npm) ;; *) kept+=("$p") ;; esac
-  done
-  missing=("${kept[@]}")
-fi
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  echo "install-bench-deps: installing ${missing[*]}" >&2
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# shellcheck source=debian_packages.sh
+. "$root/scripts/debian_packages.sh"
+apt_install_missing install-bench-deps "${packages[@]}"
 
 # DuckDB's node API, pinned by bench/ingest/package.json and package-lock.json.
 if [ ! -d "$root/bench/ingest/node_modules/@duckdb/node-api" ]; then

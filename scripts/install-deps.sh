@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages spoor needs to build, test and benchmark.
+# Installs the Debian packages spoor needs to build, test and benchmark, and
+# the npm packages pinned in web/package-lock.json (ECharts, inlined into HTML
+# reports at build; playwright-core, which drives Chromium in the browser test).
 # Idempotent: does nothing when everything is already installed.
 set -euo pipefail
 
@@ -14,16 +16,22 @@ packages=(
   liblapacke-dev libopenblas-dev        # ml: PCA (LAPACKE on OpenBLAS)
   libxgboost-dev                        # ml: boosted trees and TreeSHAP (XGBoost C API)
   python3                               # round-trip tests read exports back with Python's csv/json/sqlite3
+  nodejs npm                            # web/: npm ci installs ECharts and playwright-core
+  chromium                              # the browser test opens every HTML report kind headless
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
+# shellcheck source=debian_packages.sh
+. "$(dirname "$0")/debian_packages.sh"
+apt_install_missing install-deps "${packages[@]}"
 
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
-echo "install-deps: installing ${missing[*]}" >&2
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# npm ci wipes and reinstalls node_modules, so it runs only when the lock
+# changed since the last install (a stamp of its hash inside node_modules):
+# with the packages in place, no network is needed.
+web=$(cd "$(dirname "$0")/../web" && pwd)
+stamp=$web/node_modules/.spoor-lock.sha256
+lock_sum=$(sha256sum < "$web/package-lock.json")
+if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_sum" ]; then
+  echo "install-deps: npm ci in $web" >&2
+  (cd "$web" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  echo "$lock_sum" > "$stamp"
+fi

@@ -8,9 +8,10 @@
  * a series to plot, a category to group by). A properties sheet holds
  * key-value lines (a trace's "events 1,234 (+ 5 metadata)").
  *
- * src/out renders a report as an aligned text table, CSV, JSON or JSON lines
- * (report_table.c, report_csv.c, report_json.c); a renderer never needs to
- * know which command built the report. A sheet can be meant for some formats
+ * src/out renders a report as an aligned text table, CSV, JSON, JSON lines
+ * or a self-contained HTML page of charts (report_table.c, report_csv.c,
+ * report_json.c, report_html.c); a renderer never needs to know which command
+ * built the report. A sheet can be meant for some formats
  * only (`formats`): where the reader of a table wants "36.40 ms (first ts
  * ...)" and a program wants the numbers apart, the command builds both.
  *
@@ -35,7 +36,7 @@ SPOOR_API const char *spoor_fmt_duration(char *buf, size_t cap, double ns);
 
 /* ---- formats ---- */
 
-enum spoor_output_format { SPOOR_FORMAT_TABLE, SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSON, SPOOR_FORMAT_JSONL };
+enum spoor_output_format { SPOOR_FORMAT_TABLE, SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSON, SPOOR_FORMAT_JSONL, SPOOR_FORMAT_HTML };
 #define SPOOR_FORMAT_BIT(f) (1u << (f))
 #define SPOOR_FORMATS_ALL 0xfu
 
@@ -46,6 +47,8 @@ SPOOR_API bool spoor_format_parse(const char *arg, const enum spoor_output_forma
 SPOOR_API const char *spoor_format_name(enum spoor_output_format f);
 /* What most commands offer: table (the default), json or csv. */
 SPOOR_API extern const enum spoor_output_format spoor_report_formats[3];
+/* The same and html: the commands whose reports have charts. */
+SPOOR_API extern const enum spoor_output_format spoor_chart_formats[4];
 
 /* ---- cells ---- */
 
@@ -86,12 +89,21 @@ enum spoor_cell_unit {
 #define SPOOR_DIGITS_SHORTEST (-1)
 #define SPOOR_DIGITS_SIG(n) (-1 - (n))
 
-/* What a column is to a chart. */
+/* What a column is to a chart (the HTML renderer's choice, web/report.js):
+ * pivot columns: a heatmap; stacked series: stacked bars; a time axis and
+ * series: lines; two categories and series: a heatmap per series; a category
+ * and series: bars. A sheet meant for HTML only (SPOOR_FORMAT_BIT of
+ * SPOOR_FORMAT_HTML) can hold what a chart wants in the shape it wants. */
 enum spoor_col_hint {
     SPOOR_HINT_NONE,
     SPOOR_HINT_TIME,     /* the x axis of a time line */
     SPOOR_HINT_SERIES,   /* a value to plot (bar, line, heatmap cell) */
     SPOOR_HINT_CATEGORY, /* a label rows group by (a bar's name, a heatmap's row) */
+    SPOOR_HINT_STACKED,  /* a series stacked on the other stacked ones (parts of a whole) */
+    SPOOR_HINT_PIVOT,    /* one value of a category spread over columns (a weekday, a
+                          * predicted class, a metric of a correlation matrix): the pivot
+                          * columns are a heatmap's x axis, the category its y axis (with
+                          * two categories, a heatmap per value of the first) */
 };
 
 /* ---- the model ---- */
@@ -198,7 +210,9 @@ SPOOR_API enum spoor_col_hint spoor_sheet_hint(const struct spoor_sheet *s, size
  * another, a blank line between, each under its title. CSV: one sheet plainly;
  * several, each after a line "# key", blank-line separated. JSON: one object,
  * each sheet a member (an array of row objects, or a properties object, or
- * the properties as members). JSON lines: each row object on a line. A large
+ * the properties as members). JSON lines: each row object on a line. HTML:
+ * one page, no network needed, with the sheets shown in JSON or HTML as
+ * charts and tables, their cells spelled as in JSON (a large sheet sampled). A large
  * sheet is formatted on up to `threads` threads (the bytes never depend on
  * them). Returns SPOOR_EIO (err set) when writing fails, else SPOOR_OK. */
 SPOOR_API int spoor_report_write(FILE *out, const struct spoor_report *r, enum spoor_output_format format, int threads,

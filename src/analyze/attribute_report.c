@@ -50,8 +50,9 @@ struct spoor_report *spoor_attr_dataset_report(const struct spoor_attr_dataset *
         spoor_sheet_column(s, c, fixed_names[c], fixed_units[c], SPOOR_DIGITS_SHORTEST,
                            c == 1 ? SPOOR_HINT_TIME : c == 3 || c == 4 ? SPOOR_HINT_CATEGORY : SPOOR_HINT_NONE);
     for (size_t k = 0; k < d->ncols; k++)
-        spoor_sheet_column(s, NFIXED + k, d->col_names[k], SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES);
-    spoor_sheet_column(s, ncols - 2, "unattributed", SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES);
+        spoor_sheet_column(s, NFIXED + k, d->col_names[k], SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_STACKED);
+    /* a call's kernel times and what is left add up to its dur: stacked */
+    spoor_sheet_column(s, ncols - 2, "unattributed", SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_STACKED);
     spoor_sheet_column(s, ncols - 1, "coverage", SPOOR_CU_SHARE, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_NONE);
     return rep;
 }

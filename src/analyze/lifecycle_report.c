@@ -13,6 +13,7 @@
 #define TABLE_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE)
 #define JSON_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON)
 #define CSV_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_CSV)
+#define HTML_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_HTML)
 
 static double mean_of(int64_t sum, uint64_t n) { return n ? (double)sum / (double)n : 0; }
 
@@ -470,6 +471,45 @@ static void csv_sheet(struct spoor_report *rep, const struct spoor_lc_spec *s, c
         csv_compare(t, s, r);
 }
 
+/* For the HTML page: per value of each --by field, each delay's mean, a bar
+ * each (the means of the JSON's groups, laid out for a chart). */
+static void html_group_means(struct spoor_report *rep, const struct spoor_lc_spec *s, const struct spoor_lc_result *r)
+{
+    for (size_t b = 0; b < s->nby; b++) {
+        struct spoor_sheet *t = spoor_report_rows(rep, NULL, s->ndelays + 1, HTML_ONLY);
+        spoor_sheet_title(t, "mean delays per %s", s->by[b]);
+        spoor_sheet_column(t, 0, s->by[b], SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY);
+        for (size_t k = 0; k < s->ndelays; k++)
+            spoor_sheet_column(t, k + 1, s->delay[k].name, SPOOR_CU_NS, 3, SPOOR_HINT_SERIES);
+        for (size_t i = 0; i < r->ngroups[b]; i++) {
+            spoor_sheet_name(t, r->group[b][i].value);
+            for (size_t k = 0; k < s->ndelays; k++) {
+                const struct spoor_lc_stat *d = &r->group[b][i].delay[k];
+                if (d->count)
+                    spoor_sheet_float(t, mean_of(d->sum, d->count));
+                else
+                    spoor_sheet_null(t);
+            }
+        }
+    }
+}
+
+/* For the HTML page, with --compare: each delay's sum here and in the other
+ * log, bars side by side (the JSON's compare holds the same sums). */
+static void html_compare(struct spoor_report *rep, const struct spoor_lc_spec *s, const struct spoor_lc_result *r)
+{
+    struct spoor_sheet *t = spoor_report_rows(rep, NULL, 3, HTML_ONLY);
+    spoor_sheet_title(t, "two logs compared: each delay summed over the entities that have it in both");
+    spoor_sheet_column(t, 0, "delay", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY);
+    spoor_sheet_column(t, 1, "sum_ns", SPOOR_CU_NS, 0, SPOOR_HINT_SERIES);
+    spoor_sheet_column(t, 2, "other_sum_ns", SPOOR_CU_NS, 0, SPOOR_HINT_SERIES);
+    for (size_t k = 0; k < s->ndelays; k++) {
+        spoor_sheet_name(t, s->delay[k].name);
+        spoor_sheet_int(t, r->diff[k].sum_a);
+        spoor_sheet_int(t, r->diff[k].sum_b);
+    }
+}
+
 struct spoor_report *spoor_lc_report(const struct spoor_lc_spec *s, const struct spoor_lc_result *r,
                                      const struct spoor_lc_input *in)
 {
@@ -482,6 +522,9 @@ struct spoor_report *spoor_lc_report(const struct spoor_lc_spec *s, const struct
         table_compare(rep, s, r);
     json_head(rep, s, r, in);
     json_rest(rep, s, r);
+    html_group_means(rep, s, r);
+    if (r->compared)
+        html_compare(rep, s, r);
     csv_sheet(rep, s, r, in);
     return rep;
 }

@@ -102,6 +102,23 @@ static struct spoor_sheet *metrics_sheet(const struct series_view *v)
 
 static const char *group_name(const char *g) { return g[0] ? g : "(none)"; }
 
+/* For the HTML page: each metric's mean per group, a bar per group (the
+ * means of the groups sheet, laid out for a chart). */
+static void group_means_sheet(const struct series_view *v)
+{
+    const struct spoor_series *s = v->s;
+    struct spoor_sheet *sh = spoor_report_rows(v->report, NULL, s->nmetrics + 1, SPOOR_FORMAT_BIT(SPOOR_FORMAT_HTML));
+    spoor_sheet_title(sh, "mean per %s", v->group_field);
+    column(sh, 0, v->group_field, SPOOR_HINT_CATEGORY);
+    for (size_t k = 0; k < s->nmetrics; k++)
+        column(sh, k + 1, s->metrics[k].name, SPOOR_HINT_SERIES);
+    for (size_t g = 0; g < s->ngroups; g++) {
+        spoor_sheet_text(sh, group_name(s->groups[g]));
+        for (size_t k = 0; k < s->nmetrics; k++)
+            spoor_sheet_float(sh, moments_mean(&s->group_moments[g * s->nmetrics + k]));
+    }
+}
+
 static struct spoor_sheet *groups_sheet(const struct series_view *v)
 {
     const struct spoor_series *s = v->s;
@@ -115,6 +132,7 @@ static struct spoor_sheet *groups_sheet(const struct series_view *v)
             spoor_sheet_text(sh, s->metrics[k].name);
             moments_cells(sh, &s->group_moments[g * s->nmetrics + k]);
         }
+    group_means_sheet(v);
     return sh;
 }
 
@@ -126,7 +144,7 @@ static struct spoor_sheet *profile_sheet(const struct series_view *v, bool by_we
     offset_text(zone, sizeof zone, v->utc_offset_ns);
     struct spoor_sheet *sh = by_weekday ? new_section(v, "by_weekday", s->nmetrics + 2, "mean by weekday (%s)", zone)
                                   : new_section(v, "by_hour", s->nmetrics + 2, "mean by hour of day (%s)", zone);
-    column(sh, 0, by_weekday ? "weekday" : "hour", SPOOR_HINT_CATEGORY);
+    column(sh, 0, by_weekday ? "weekday" : "hour", SPOOR_HINT_TIME);
     header(sh, 1, "rows");
     for (size_t k = 0; k < s->nmetrics; k++)
         column(sh, k + 2, s->metrics[k].name, SPOOR_HINT_SERIES);
@@ -161,10 +179,10 @@ static struct spoor_sheet *hour_weekday_sheet(const struct series_view *v)
     char zone[24];
     struct spoor_sheet *sh = new_section(v, "hour_weekday", 9, "mean by hour x weekday (%s)",
                                  offset_text(zone, sizeof zone, v->utc_offset_ns));
-    header(sh, 0, "metric");
-    header(sh, 1, "hour");
+    column(sh, 0, "metric", SPOOR_HINT_CATEGORY);
+    column(sh, 1, "hour", SPOOR_HINT_CATEGORY);
     for (size_t d = 0; d < 7; d++)
-        header(sh, d + 2, weekday_names[d]);
+        column(sh, d + 2, weekday_names[d], SPOOR_HINT_PIVOT);
     for (size_t k = 0; k < s->nmetrics; k++)
         for (size_t h = 0; h < 24; h++) {
             spoor_sheet_text(sh, s->metrics[k].name);
@@ -186,9 +204,9 @@ static struct spoor_sheet *corr_sheet(const struct series_view *v)
 {
     const struct spoor_series *s = v->s;
     struct spoor_sheet *sh = new_section(v, "corr", s->nmetrics + 1, "Pearson correlation (rows where both metrics hold a number)");
-    header(sh, 0, "metric");
+    column(sh, 0, "metric", SPOOR_HINT_CATEGORY);
     for (size_t k = 0; k < s->nmetrics; k++)
-        header(sh, k + 1, s->metrics[k].name);
+        column(sh, k + 1, s->metrics[k].name, SPOOR_HINT_PIVOT);
     for (size_t i = 0; i < s->nmetrics; i++) {
         spoor_sheet_text(sh, s->metrics[i].name);
         for (size_t j = 0; j < s->nmetrics; j++)
@@ -263,8 +281,8 @@ static struct spoor_sheet *headroom_sheet(const struct series_view *v)
                                  v->target_metric, v->target);
     static const char *const h[] = {"count", "mean", "target", "headroom"};
     column(sh, 0, v->group_field ? v->group_field : "scope", SPOOR_HINT_CATEGORY);
-    for (size_t c = 0; c < 4; c++)
-        header(sh, c + 1, h[c]);
+    for (size_t c = 0; c < 4; c++) /* charted: the mean and the headroom */
+        column(sh, c + 1, h[c], c % 2 ? SPOOR_HINT_SERIES : SPOOR_HINT_NONE);
     if (k == s->nmetrics)
         return sh;
     if (v->group_field)

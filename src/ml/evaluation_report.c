@@ -64,8 +64,8 @@ static void report_methods(struct spoor_report *r, const struct spoor_scored *s,
     static const char *const data[] = {"method", "role", "rows", "accuracy", "macro_f1", "recall", "confusion"};
     struct spoor_sheet *t = spoor_report_rows(r, "methods", json ? 7 : 5, json ? JSON_ONLY : TABLE_ONLY);
     for (size_t c = 0; c < (json ? 7u : 5u); c++)
-        spoor_sheet_column(t, c, json ? data[c] : table[c], SPOOR_CU_NONE, json ? 6 : 4,
-                           c < 2 ? SPOOR_HINT_CATEGORY : c < 5 ? SPOOR_HINT_SERIES : SPOOR_HINT_NONE);
+        spoor_sheet_column(t, c, json ? data[c] : table[c], json && (c == 3 || c == 4) ? SPOOR_CU_SHARE : SPOOR_CU_NONE,
+                           json ? 6 : 4, c == 0 ? SPOOR_HINT_CATEGORY : c == 3 || c == 4 ? SPOOR_HINT_SERIES : SPOOR_HINT_NONE);
     for (size_t i = 0; i < n; i++) {
         const struct spoor_metrics *m = &s[i].m;
         spoor_sheet_name(t, s[i].name);
@@ -85,6 +85,28 @@ static void report_methods(struct spoor_report *r, const struct spoor_scored *s,
         }
         spoor_sheet_sheet(t, recall);
         spoor_sheet_sheet(t, confusion);
+    }
+}
+
+/* For the HTML page: the model's confusion matrix (a heatmap) and every
+ * method's recall per class (bars), both as JSON spells them. */
+static void report_per_class(struct spoor_report *r, const struct spoor_dataset *ds, const struct spoor_scored *s,
+                             size_t n)
+{
+    size_t k = s[0].m.k;
+    struct spoor_sheet *t = spoor_report_rows(r, NULL, 1 + k + n, SPOOR_FORMAT_BIT(SPOOR_FORMAT_HTML));
+    spoor_sheet_title(t, "%s: confusion matrix (rows: true class, columns: predicted), and recall per class", s[0].name);
+    spoor_sheet_column(t, 0, "class", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY);
+    for (size_t c = 0; c < k; c++)
+        spoor_sheet_column(t, 1 + c, ds->class_names[c], SPOOR_CU_COUNT, 0, SPOOR_HINT_PIVOT);
+    for (size_t i = 0; i < n; i++)
+        spoor_sheet_column(t, 1 + k + i, s[i].name, SPOOR_CU_SHARE, 6, SPOOR_HINT_SERIES);
+    for (size_t c = 0; c < k; c++) {
+        spoor_sheet_name(t, ds->class_names[c]);
+        for (size_t o = 0; o < k; o++)
+            spoor_sheet_count(t, s[0].m.confusion[c * k + o]);
+        for (size_t i = 0; i < n; i++)
+            spoor_sheet_float(t, s[i].m.recall[c]);
     }
 }
 
@@ -115,5 +137,6 @@ struct spoor_report *ml_evaluation_report(const char *how, double train_ms, cons
     report_methods(r, s, n, false);
     report_methods(r, s, n, true);
     report_confusion(r, ds, s);
+    report_per_class(r, ds, s, n);
     return r;
 }

@@ -382,7 +382,7 @@ static void features_sheet(struct spoor_report *rep, const struct view *v, bool 
                                               json ? JSON_ONLY : CSV_ONLY);
     column(t, 0, "rank", 0, SPOOR_HINT_NONE);
     column(t, 1, json ? "name" : "feature", 0, SPOOR_HINT_CATEGORY);
-    column(t, 2, "layer", 0, SPOOR_HINT_CATEGORY);
+    column(t, 2, "layer", 0, SPOOR_HINT_NONE);
     column(t, 3, "consensus", DATA, SPOOR_HINT_SERIES);
     column(t, 4, "cumulative", DATA, SPOOR_HINT_NONE);
     if (!json)
@@ -467,7 +467,7 @@ static struct spoor_report *matrix_report(const struct spoor_dataset *ds, const 
     struct spoor_sheet *t = spoor_report_rows(rep, "matrix", p + 1, SPOOR_FORMATS_ALL);
     column(t, 0, "feature", 0, SPOOR_HINT_CATEGORY);
     for (size_t j = 0; j < p; j++)
-        column(t, j + 1, ds->feat_names[j], DATA, SPOOR_HINT_SERIES);
+        column(t, j + 1, ds->feat_names[j], DATA, SPOOR_HINT_PIVOT);
     for (size_t a = 0; a < p; a++) {
         spoor_sheet_name(t, ds->feat_names[a]);
         for (size_t b = 0; b < p; b++)

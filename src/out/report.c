@@ -1,5 +1,6 @@
 /* The report model: sheets of typed cells collected row by row, rendered once
- * in the format asked for (report_table.c, report_csv.c, report_json.c). */
+ * in the format asked for (report_table.c, report_csv.c, report_json.c,
+ * report_html.c). */
 #include "out/report_internal.h"
 #include "out/write_internal.h"
 #include "spoor/write.h"
@@ -12,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const format_names[] = {"table", "csv", "json", "jsonl"};
+static const char *const format_names[] = {"table", "csv", "json", "jsonl", "html"};
 
 const enum spoor_output_format spoor_report_formats[3] = {SPOOR_FORMAT_TABLE, SPOOR_FORMAT_JSON, SPOOR_FORMAT_CSV};
+const enum spoor_output_format spoor_chart_formats[4] = {SPOOR_FORMAT_TABLE, SPOOR_FORMAT_JSON, SPOOR_FORMAT_CSV,
+                                                         SPOOR_FORMAT_HTML};
 
 const char *spoor_format_name(enum spoor_output_format f) { return format_names[f]; }
 
@@ -409,6 +412,8 @@ static int write_named(FILE *out, const char *name, const struct spoor_report *r
         report_write_csv(&b, r, threads);
     else if (format == SPOOR_FORMAT_JSON)
         report_write_json(&b, r, threads);
+    else if (format == SPOOR_FORMAT_HTML)
+        report_write_html(&b, r);
     else
         report_write_jsonl(&b, r, threads);
     int st = wbuf_finish(&b, err);

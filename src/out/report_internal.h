@@ -132,5 +132,10 @@ void report_write_table(FILE *out, const struct spoor_report *r, int threads);
 void report_write_csv(struct wbuf *b, const struct spoor_report *r, int threads);
 void report_write_json(struct wbuf *b, const struct spoor_report *r, int threads);
 void report_write_jsonl(struct wbuf *b, const struct spoor_report *r, int threads);
+void report_write_html(struct wbuf *b, const struct spoor_report *r);
+/* For the HTML page's data, spelled as JSON spells them, without spaces: row
+ * r of a rows sheet as an object; a properties or list sheet whole. */
+void report_json_row_object(struct wbuf *b, const struct spoor_sheet *s, size_t r, struct iso_day *day);
+void report_json_sheet_inline(struct wbuf *b, const struct spoor_sheet *s);
 
 #endif

@@ -139,3 +139,18 @@ void report_write_jsonl(struct wbuf *b, const struct spoor_report *r, int thread
             report_write_rows(s, &w, threads);
     }
 }
+
+void report_json_row_object(struct wbuf *b, const struct spoor_sheet *s, size_t r, struct iso_day *day)
+{
+    struct report_spell w = {.b = b, .cell = row_cell, .day = *day, .first_row = "{", .comma = ",", .colon = ":"};
+    for (size_t c = 0, i = r * s->ncols; c < s->ncols; c++, i++)
+        row_cell(&w, s, c, s->values[i], s->types[i], report_digits(s, i));
+    wbuf_byte(b, '}');
+    *day = w.day;
+}
+
+void report_json_sheet_inline(struct wbuf *b, const struct spoor_sheet *s)
+{
+    struct report_spell w = {.b = b, .cell = row_cell, .day = ISO_DAY_NONE, .comma = ",", .colon = ":"};
+    sheet_json_inline(&w, s);
+}

@@ -146,6 +146,19 @@ expect_fail 1 "nope.pfw" attribute --no-progress --calls "$SYS" -o "$WORK/bad.cs
 [ ! -e "$WORK/bad.csv" ] || fail "a failed run left an output file"
 ls -A "$WORK" | grep -q "tmp-" && fail "a failed run left a temporary file"
 
+# -o NAME.html picks the HTML page, whose data are the CSV's rows
+"$SPOOR_BIN" attribute --no-progress --calls "$SYS" -o "$WORK/self.html" "$WORK/t.pfw" || fail "attribute -o .html failed"
+/usr/bin/python3 - "$WORK/self.html" "$WORK/self.csv" <<'PY' || fail "attribute -o NAME.html: the page's data differ from the CSV"
+import csv, json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r'<script type="application/json" id="spoor-data">(.*?)</script>', page, re.S).group(1))
+rows = list(csv.DictReader(open(sys.argv[2])))
+calls = data["sheets"][0]
+assert calls["key"] == "calls" and calls["rows"] == len(rows) and calls["every"] == 1, (calls["key"], calls["rows"])
+for want, got in zip(rows, calls["data"]):
+    assert want["call_id"] == str(got["call_id"]) and want["unattributed"] == str(got["unattributed"]), (want, got)
+PY
+
 # The DataCrumbs sample: its os_cache events all fall between system calls
 # (checked with a script over the raw lines), so every read is unattributed.
 if [ -d "${SPOOR_DATA:-}" ]; then

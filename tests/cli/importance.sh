@@ -12,7 +12,7 @@ python3 "$gen" 900 12 classification 4 "$WORK/cls.csv"
 
 expect_fail 2 "expected one DATASET and --target" importance "$WORK/reg.csv"
 expect_fail 2 "methods 'corr,bogus'" importance "$WORK/reg.csv" --target y --methods corr,bogus
-expect_fail 2 "expected table, json or csv" importance "$WORK/reg.csv" --target y --format xml
+expect_fail 2 "expected table, json, csv or html" importance "$WORK/reg.csv" --target y --format xml
 expect_fail 2 "cumulative '1.5'" importance "$WORK/reg.csv" --target y --cumulative 1.5
 expect_fail 2 "needs the corr method" importance "$WORK/reg.csv" --target y --methods lasso --corr-matrix "$WORK/m.csv"
 EXPECT_MAX_LINES=3 expect_fail 1 "$WORK/missing.csv" importance "$WORK/missing.csv" --target y

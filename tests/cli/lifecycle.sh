@@ -117,6 +117,13 @@ expect_fail 2 'exclude each other' lifecycle --preset cascade-tasks --stages a,b
 expect_fail 2 'name the log' lifecycle --stages a,b --delay x=b-a "$WORK/b.jsonl"
 expect_fail 2 'no --stages' lifecycle --entity e --stage s --time t "$WORK/b.jsonl"
 expect_fail 2 "no field 'when'" lifecycle --preset cascade-tasks --time when "$WORK/b.jsonl"
-expect_fail 2 'expected table, json or csv' lifecycle --preset cascade-tasks --format xml "$WORK/b.jsonl"
+expect_fail 2 'expected table, json, csv or html' lifecycle --preset cascade-tasks --format xml "$WORK/b.jsonl"
 "$SPOOR_BIN" lifecycle --help | grep -q -- '--compare LOG' || fail "--help lacks --compare"
 echo ok
+
+# --format html: a page to a file or a pipe, never to a terminal
+"$SPOOR_BIN" lifecycle --no-progress --preset cascade-tasks --format html -o "$WORK/l.html" "$WORK/b.jsonl"
+grep -q '<script type="application/json" id="spoor-data">' "$WORK/l.html" || fail "lifecycle --format html wrote no page data"
+script -qec "$SPOOR_BIN lifecycle --no-progress --preset cascade-tasks --format html $WORK/b.jsonl" /dev/null > "$WORK/tty" 2>&1 &&
+    fail "lifecycle --format html wrote to a terminal"
+grep -q "not text for a terminal" "$WORK/tty" || fail "lifecycle --format html to a terminal: $(head -c 300 "$WORK/tty")"

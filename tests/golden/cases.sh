@@ -67,6 +67,9 @@ done
 golden series.show.csv series --no-progress --time timestamp --group node --by hour-weekday --show metrics,groups \
     --format csv metrics.csv
 golden series.utc-offset.table series --no-progress --time timestamp --by hour --utc-offset +02:00 metrics.csv
+# the page is the same bytes every run (kept as its size and SHA-256: ECharts makes it 1 MB)
+golden series.hour.html series --no-progress --time timestamp --by hour --format html -o hour.html metrics.csv
+golden_file series.hour.html hour.html
 
 # ---- lifecycle ----
 for p in tasks transmits; do

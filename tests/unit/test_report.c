@@ -1,8 +1,8 @@
 /* The report renderers on a made-up report: every cell type and unit in each
  * format, CSV quoting and JSON escaping, null and absent cells, an empty
  * sheet, properties (as members, as an object, as a cell), sheets shown in
- * some formats only, --format parsing, and a large sheet rendered on threads
- * giving the same bytes as on one. */
+ * some formats only, --format parsing, a large sheet rendered on threads
+ * giving the same bytes as on one, and the HTML page. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -257,29 +257,40 @@ static void fill_row(void *ctx, struct spoor_sheet *s, size_t i)
     spoor_sheet_float(s, i % 5 ? (double)i / 8 : NAN);
 }
 
+/* The same N rows of fill_row (of width *pad or more; pad may be NULL) twice:
+ * held in `held`, made while rendered in `made`. */
+enum { N_SOURCE = 5000 };
+static void held_and_made(int *pad, struct spoor_report **held, struct spoor_report **made)
+{
+    static const struct spoor_sheet_col cols[] = {{"id", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},
+                                                  {"name", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY},
+                                                  {"a", SPOOR_CU_NS, 0, SPOOR_HINT_STACKED},
+                                                  {"b", SPOOR_CU_NS, 0, SPOOR_HINT_STACKED},
+                                                  {"c", SPOOR_CU_NS, 0, SPOOR_HINT_STACKED},
+                                                  {"x", SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES}};
+    *held = spoor_report_new("rows");
+    *made = spoor_report_new("rows");
+    struct spoor_sheet *h = spoor_report_rows(*held, "rows", 6, SPOOR_FORMATS_ALL);
+    struct spoor_sheet *m = spoor_report_rows_source(*made, "rows", 6, SPOOR_FORMATS_ALL, N_SOURCE, fill_row, pad);
+    for (size_t c = 0; c < 6; c++) {
+        spoor_sheet_column(h, c, cols[c].name, cols[c].unit, cols[c].digits, cols[c].hint);
+        spoor_sheet_column(m, c, cols[c].name, cols[c].unit, cols[c].digits, cols[c].hint);
+    }
+    for (size_t i = 0; i < N_SOURCE; i++)
+        fill_row(pad, h, i);
+}
+
 /* A source sheet (rows made while rendered, on threads) spells the same bytes
  * as the same rows held, in every format, across many blocks; rows of width
  * `pad` or more, so that with a large pad a block's text goes to the stream
  * whole (wbuf_write) rather than through the buffer. */
 static void check_source_sheet(int pad)
 {
-    static const struct spoor_sheet_col cols[] = {{"id", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},
-                                                  {"name", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY},
-                                                  {"a", SPOOR_CU_NS, 0, SPOOR_HINT_SERIES},
-                                                  {"b", SPOOR_CU_NS, 0, SPOOR_HINT_SERIES},
-                                                  {"c", SPOOR_CU_NS, 0, SPOOR_HINT_SERIES},
-                                                  {"x", SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES}};
-    enum { N = 5000 };
-    struct spoor_report *held = spoor_report_new("held"), *made = spoor_report_new("made");
-    struct spoor_sheet *h = spoor_report_table(held, "rows", SPOOR_FORMATS_ALL, cols, 6);
-    for (size_t i = 0; i < N; i++)
-        fill_row(&pad, h, i);
-    struct spoor_sheet *m = spoor_report_rows_source(made, "rows", 6, SPOOR_FORMATS_ALL, N, fill_row, &pad);
-    for (size_t c = 0; c < 6; c++)
-        spoor_sheet_column(m, c, cols[c].name, cols[c].unit, cols[c].digits, cols[c].hint);
+    struct spoor_report *held, *made;
+    held_and_made(&pad, &held, &made);
     for (enum spoor_output_format f = SPOOR_FORMAT_TABLE; f <= SPOOR_FORMAT_JSONL; f++) {
         char *want = render(held, f, 1), *one = render(made, f, 1), *two = render(made, f, 2);
-        assert_true(strlen(want) > (size_t)N * (size_t)pad);
+        assert_true(strlen(want) > (size_t)N_SOURCE * (size_t)pad);
         assert_string_equal(one, want);
         assert_string_equal(two, want);
         free(want);
@@ -304,6 +315,57 @@ static void test_source_sheet(void **state)
     assert_string_equal(csv, "id,name,a,b,c,x\n0,\"call,0\",0,,7,\n1,\"call,1\",10,1,7,0.125\n");
     free(csv);
     spoor_report_free(r);
+}
+
+static size_t count_of(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
+/* The HTML page: no text closes its script elements or opens a tag; the
+ * sheets of JSON and of HTML shown, a table's not; a sheet of 5,000 rows
+ * sampled to one in three, the same from a source sheet as held; no script
+ * loaded from elsewhere. */
+static void test_html(void **state)
+{
+    (void)state;
+    struct spoor_report *r = spoor_report_new("<b>made</b> & up");
+    struct spoor_sheet *t = spoor_report_rows(r, "texts", 1, SPOOR_FORMATS_ALL);
+    spoor_sheet_column(t, 0, "text", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY);
+    spoor_sheet_text(t, "</script><script>alert(1)</script>");
+    spoor_sheet_title(spoor_report_rows(r, "table only", 0, SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE)), "TABLE-ONLY");
+    struct spoor_sheet *h = spoor_report_rows(r, NULL, 1, SPOOR_FORMAT_BIT(SPOOR_FORMAT_HTML));
+    spoor_sheet_title(h, "HTML-ONLY");
+    spoor_sheet_column(h, 0, "n", SPOOR_CU_BYTES, 0, SPOOR_HINT_SERIES);
+    spoor_sheet_int(h, 7);
+    char *page = render(r, SPOOR_FORMAT_HTML, 1);
+    assert_int_equal(count_of(page, "</script>"), 3); /* the data's, ECharts', spoor's */
+    assert_non_null(strstr(page, "\\u003c/script>\\u003cscript>alert(1)\\u003c/script>"));
+    assert_non_null(strstr(page, "<title>&lt;b&gt;made&lt;/b&gt; &amp; up</title>"));
+    assert_null(strstr(page, "TABLE-ONLY"));
+    assert_non_null(strstr(page, "\"title\":\"HTML-ONLY\""));
+    assert_non_null(strstr(page, "{\"name\":\"n\",\"unit\":\"bytes\",\"hint\":\"series\"}"));
+    assert_null(strstr(page, "<script src"));
+    assert_true(strlen(page) > 1000000); /* ECharts inline */
+    free(page);
+    spoor_report_free(r);
+
+    struct spoor_report *held, *made;
+    held_and_made(NULL, &held, &made);
+    char *want = render(held, SPOOR_FORMAT_HTML, 1), *got = render(made, SPOOR_FORMAT_HTML, 2);
+    assert_string_equal(got, want);
+    assert_non_null(strstr(got, "\"rows\":5000,\"every\":3,\"data\":[{\"id\":0,\"name\":\"call,0\",\"a\":0,\"b\":null,"));
+    assert_non_null(strstr(got, ",{\"id\":3,\"name\":\"call,0\",\"a\":30,\"b\":3,\"c\":7,\"x\":0.375},"));
+    assert_non_null(strstr(got, "{\"id\":4998,"));
+    assert_null(strstr(got, "{\"id\":1,"));
+    assert_null(strstr(got, "{\"id\":4999,"));
+    free(want);
+    free(got);
+    spoor_report_free(held);
+    spoor_report_free(made);
 }
 
 /* A sheet's footer, a list in a cell, a signed change and a title-only sheet. */
@@ -339,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_table),        cmocka_unit_test(test_csv),         cmocka_unit_test(test_json),
         cmocka_unit_test(test_formats_shown), cmocka_unit_test(test_reading_back), cmocka_unit_test(test_format_parse),
         cmocka_unit_test(test_threads),      cmocka_unit_test(test_source_sheet), cmocka_unit_test(test_lines_and_lists),
+        cmocka_unit_test(test_html),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

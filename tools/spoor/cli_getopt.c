@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { OWN_CODE = 2000 }; /* row i of a command's table comes back as OWN_CODE + i */
 #define MAX_OPTIONS 96
@@ -180,6 +181,15 @@ bool cli_format_choose(const char *cmd, const char *arg, const enum spoor_output
     for (size_t i = 0; i < n; i++)
         fprintf(stderr, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", spoor_format_name(allowed[i]));
     fputc('\n', stderr);
+    return false;
+}
+
+bool cli_output_fits(const char *cmd, enum spoor_output_format format, const char *output)
+{
+    if (format != SPOOR_FORMAT_HTML || (output && strcmp(output, "-")) || !isatty(STDOUT_FILENO))
+        return true;
+    fprintf(stderr, "spoor %s: --format html writes a page, not text for a terminal: give -o FILE.html or redirect\n",
+            cmd);
     return false;
 }
 

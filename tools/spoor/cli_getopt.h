@@ -77,6 +77,10 @@ bool cli_format_parse(void *format, const char *value);
  * --format 'ARG': expected csv or jsonl" and returns false. */
 bool cli_format_choose(const char *cmd, const char *arg, const enum spoor_output_format *allowed, size_t n,
                        enum spoor_output_format *format);
+/* Whether `format` may go to `output` (-o; NULL or "-": stdout): an HTML page
+ * (a megabyte of script) goes to a file or a pipe, not to a terminal; false
+ * after saying so. */
+bool cli_output_fits(const char *cmd, enum spoor_output_format format, const char *output);
 
 /* A time unit (ns, us, ms or s) into an enum spoor_unit: CLI_OPT_UNIT(name, letter, &unit). */
 bool cli_unit_parse(void *unit, const char *value);

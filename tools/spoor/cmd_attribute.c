@@ -35,7 +35,8 @@ static const char usage[] =
     "  --compat notebook    the DataCrumbs notebook: the whole dur of every event\n"
     "                       overlapping the call, from any process\n"
     "  --by cat             one column per cat (layer) instead of per function\n"
-    "  --format F           csv (default) or jsonl; -o NAME.jsonl picks jsonl\n"
+    "  --format F           csv (default), jsonl or html (a page of charts); -o NAME.jsonl\n"
+    "                       picks jsonl, -o NAME.html html\n"
     "  -o FILE              write to FILE, complete or not at all (- = stdout)\n"
     "  -h, --help           this help\n"
     "see docs/attribution.md for a worked example of the modes\n" LOAD_ARGS_HELP;
@@ -55,12 +56,16 @@ struct choices {
 /* Returns -1 to go on, else the exit code. */
 static int parse_choices(const struct cli *cli, struct choices *ch)
 {
-    static const enum spoor_output_format formats[] = {SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSONL};
-    if (cli->format && !cli_format_choose("attribute", cli->format, formats, 2, &ch->format))
+    static const enum spoor_output_format formats[] = {SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSONL, SPOOR_FORMAT_HTML};
+    if (cli->format && !cli_format_choose("attribute", cli->format, formats, 3, &ch->format))
         return 2;
-    if (!cli->format) /* -o NAME.jsonl picks jsonl */
+    size_t len = strlen(cli->output);
+    if (!cli->format) /* -o NAME.jsonl picks jsonl, NAME.html html */
         ch->format = spoor_write_format_of_path(cli->output) == SPOOR_WRITE_JSONL ? SPOOR_FORMAT_JSONL
-                                                                                   : SPOOR_FORMAT_CSV;
+                     : len > 5 && !strcmp(cli->output + len - 5, ".html") ? SPOOR_FORMAT_HTML
+                                                                          : SPOOR_FORMAT_CSV;
+    if (!cli_output_fits("attribute", ch->format, cli->output))
+        return 2;
     bool compat = cli->compat >= 0;
     if (compat && (cli->match >= 0 || cli->time >= 0))
         return cli_usage_error("attribute", "--compat notebook fixes --match and --time; give neither");

@@ -20,7 +20,7 @@ static const char usage[] =
     "\n"
     "options:\n"
     "  --group COL          group column for the baselines' folds (e.g. run_id)\n"
-    "  --format F           table (default) or json\n"
+    "  --format F           table (default), json or html (a page of charts; -o FILE.html)\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE;
 
@@ -40,7 +40,7 @@ static int score(const struct spoor_model *m, const struct spoor_dataset *ds, co
 
 int cmd_eval(int argc, char **argv)
 {
-    static const struct ml_model_command c = {.name = "eval", .usage = usage, .formats = {SPOOR_FORMAT_TABLE, SPOOR_FORMAT_JSON},
+    static const struct ml_model_command c = {.name = "eval", .usage = usage, .formats = {SPOOR_FORMAT_TABLE, SPOOR_FORMAT_JSON, SPOOR_FORMAT_HTML}, .nformats = 3,
                                               .with_label = true, .with_group = true, .run = score};
     return ml_model_command_main(&c, argc, argv);
 }

@@ -48,7 +48,7 @@ static const char usage[] =
     "  --components N       principal components listed (default 5)\n"
     "  --corr-matrix FILE   write the Pearson feature correlation matrix as CSV\n"
     "  --spearman-matrix FILE  the same for Spearman\n"
-    "  --format F           table (default), json or csv\n"
+    "  --format F           table (default), json, csv or html (a page of charts; -o FILE.html)\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_HELP_HEAD LOAD_HELP_BASE;
 
@@ -96,7 +96,7 @@ static bool set_char(void *c, const char *arg)
 static int parse_args(int argc, char **argv, struct args *a)
 {
     *a = (struct args){.task = "auto", .shown = {.top = 20, .pairs = 10, .components = 5},
-                       .format = {"importance", spoor_report_formats, 3, SPOOR_FORMAT_TABLE}};
+                       .format = {"importance", spoor_chart_formats, 4, SPOOR_FORMAT_TABLE}};
     spoor_importance_opts_default(&a->opts);
     load_args_init(&a->load);
     a->load.progress = false;
@@ -132,7 +132,8 @@ static int parse_args(int argc, char **argv, struct args *a)
         return cli_usage_error("importance", "expected one DATASET and --target COL");
     a->path = argv[optind];
     const char *outputs[] = {a->output, a->corr_matrix, a->spearman_matrix};
-    if (output_guard("importance", outputs, 3, &a->path, 1, a->load.cache_dir))
+    if (output_guard("importance", outputs, 3, &a->path, 1, a->load.cache_dir) ||
+        !cli_output_fits("importance", a->format.value, a->output))
         return 2;
     /* XGBoost's OpenMP threads spin while they wait: on a busy machine two cost
      * twice the CPU of one for the same trees: one unless --threads asks for more. */

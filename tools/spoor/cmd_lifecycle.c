@@ -37,7 +37,7 @@ static const char usage[] =
     "  --top N              list the N slowest entities (default 10, at most 10000)\n"
     "  --top-by NAME        rank by this delay (default: total, else the first)\n"
     "  --compare LOG        also read LOG and compare delays entity by entity\n"
-    "  --format F           table (default), json or csv\n"
+    "  --format F           table (default), json, csv or html (a page of charts; -o FILE.html)\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n"
     LOAD_HELP_HEAD LOAD_HELP_THREADS LOAD_HELP_BASE LOAD_HELP_CACHE LOAD_HELP_PROGRESS;
@@ -99,7 +99,7 @@ int cmd_lifecycle(int argc, char **argv)
                           .by = {by, 0, SPOOR_LC_MAX_BY}};
     struct spoor_lc_spec spec = {.top = 10};
     const char *output = NULL, *compare = NULL;
-    struct cli_format format = {"lifecycle", spoor_report_formats, 3, SPOOR_FORMAT_TABLE};
+    struct cli_format format = {"lifecycle", spoor_chart_formats, 4, SPOOR_FORMAT_TABLE};
     const struct cli_option options[] = {
         CLI_OPT_STRING("preset", 0, &a.preset),
         CLI_OPT_STRING("entity", 0, &opts.read.field_name),
@@ -127,7 +127,8 @@ int cmd_lifecycle(int argc, char **argv)
         return cli_usage_error("lifecycle", "no log given");
     if (output_guard1("lifecycle", output, (const char *const *)argv + optind, (size_t)(argc - optind),
                       opts.cache_dir) ||
-        output_guard1("lifecycle", output, &compare, compare != NULL, opts.cache_dir))
+        output_guard1("lifecycle", output, &compare, compare != NULL, opts.cache_dir) ||
+        !cli_output_fits("lifecycle", format.value, output))
         return 2;
     struct spoor_error err;
     if (build_spec(&a, &spec, &err) != SPOOR_OK) {

@@ -33,7 +33,7 @@ static int predict(const struct spoor_model *m, const struct spoor_dataset *ds, 
 
 int cmd_predict(int argc, char **argv)
 {
-    static const struct ml_model_command c = {.name = "predict", .usage = usage, .formats = {SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSONL},
+    static const struct ml_model_command c = {.name = "predict", .usage = usage, .formats = {SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSONL}, .nformats = 2,
                                               .run = predict};
     return ml_model_command_main(&c, argc, argv);
 }

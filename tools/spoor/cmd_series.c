@@ -39,8 +39,9 @@ static const char usage[] =
     "  --show LIST          the sections to print, in this order: metrics, groups,\n"
     "                       hour, weekday, hour-weekday, corr, pairs, resample,\n"
     "                       headroom (default: metrics and those the options ask for)\n"
-    "  --format F           table (default), json or csv (one section: plain CSV;\n"
+    "  --format F           table (default), json, csv (one section: plain CSV;\n"
     "                       several: each after a line '# NAME', blank-line separated)\n"
+    "                       or html (a page of charts; -o FILE.html)\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n"
     "\n"
@@ -221,7 +222,7 @@ static int settle(struct args *a)
 
 int cmd_series(int argc, char **argv)
 {
-    struct args a = {.format = {"series", spoor_report_formats, 3, SPOOR_FORMAT_TABLE}};
+    struct args a = {.format = {"series", spoor_chart_formats, 4, SPOOR_FORMAT_TABLE}};
     load_args_init(&a.load);
     a.load.no_cache = true; /* one streaming pass: a snapshot would only cost */
     a.load.read.field_option[0] = "time";  /* the ts field, in messages */
@@ -247,7 +248,7 @@ int cmd_series(int argc, char **argv)
         code = cli_usage_error("series", "no table given");
     if (code < 0 && (output_guard1("series", a.output, (const char *const *)argv + optind, (size_t)(argc - optind),
                                    a.load.cache_dir) ||
-                     settle(&a)))
+                     !cli_output_fits("series", a.format.value, a.output) || settle(&a)))
         code = 2;
     if (code >= 0) {
         args_release(&a);

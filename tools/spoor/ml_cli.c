@@ -71,7 +71,7 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
     load_args_init(&opts);
     opts.progress = false;
     const char *group = NULL, *output = NULL;
-    struct cli_format format = {c->name, c->formats, 2, c->formats[0]};
+    struct cli_format format = {c->name, c->formats, c->nformats, c->formats[0]};
     const struct cli_option options[] = {
         CLI_OPT_FORMAT(&format),
         CLI_OPT_STRING("output", 'o', &output),
@@ -83,7 +83,8 @@ int ml_model_command_main(const struct ml_model_command *c, int argc, char **arg
         return code;
     if (optind + 2 != argc)
         return cli_usage_error(c->name, "needs MODEL and DATASET");
-    if (output_guard1(c->name, output, (const char *const *)argv + optind, 2, opts.cache_dir))
+    if (output_guard1(c->name, output, (const char *const *)argv + optind, 2, opts.cache_dir) ||
+        !cli_output_fits(c->name, format.value, output))
         return 2;
     struct spoor_model *m = NULL;
     struct spoor_dataset *ds = NULL;

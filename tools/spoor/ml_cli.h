@@ -18,7 +18,8 @@ int ml_dataset_load(const char *cmd, const char *path, const struct spoor_datase
 /* A command of the form `spoor CMD [options] MODEL DATASET` (eval, predict). */
 struct ml_model_command {
     const char *name, *usage;
-    enum spoor_output_format formats[2]; /* --format choices, the default first */
+    enum spoor_output_format formats[3]; /* --format choices, the default first */
+    size_t nformats;
     bool with_label, with_group;    /* the dataset needs the label; --group is accepted */
     int (*run)(const struct spoor_model *m, const struct spoor_dataset *ds, const char *group,
                enum spoor_output_format format, const char *output);

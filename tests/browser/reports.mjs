@@ -1,0 +1,130 @@
+// Opens spoor's HTML reports in headless Chromium and checks each page:
+// - every chart drew: an ECharts instance on its element and a canvas of
+//   nonzero size; the page has at least the charts the manifest asks for;
+// - no console error or warning, no uncaught exception;
+// - no request leaves file:// (every other one is aborted and counted);
+// - the numbers are those of --format json (attribute: jsonl) for the same
+//   input: the page's data sheet by sheet (a sampled sheet: its every k-th
+//   row), and every number a chart plots is one of its columns' values.
+// A PNG screenshot of each page goes to the screenshots folder.
+//   node reports.mjs CHROMIUM SCREENSHOT_DIR MANIFEST.tsv
+// (manifest lines: NAME, MIN_CHARTS, the page, the JSON or JSON lines file)
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import path from 'node:path';
+
+const [chromiumPath, shots, manifest] = process.argv.slice(2);
+const require = createRequire(path.join(process.env.SPOOR_WEB, 'package.json'));
+const { chromium } = require('playwright-core');
+
+const problems = [];
+const fail = (name, what) => problems.push(`${name}: ${what}`);
+
+function readExpected(file) {
+  const text = readFileSync(file, 'utf8');
+  if (file.endsWith('.jsonl'))
+    return { calls: text.split('\n').filter(Boolean).map(line => JSON.parse(line)) };
+  return JSON.parse(text);
+}
+
+// Every number anywhere in v.
+function numbersIn(v, into) {
+  if (typeof v === 'number') into.add(v);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) numbersIn(x, into);
+  return into;
+}
+
+// The page's data against the JSON: sheet by sheet, members of the top object.
+function compareData(name, data, expected) {
+  let compared = 0;
+  for (const sheet of data.sheets) {
+    if (!sheet.json) continue;
+    const what = `sheet ${sheet.key || '(top)'}`;
+    if (sheet.kind === 'props' && sheet.key === null) {
+      for (const [k, v] of Object.entries(sheet.data))
+        if (!isDeepStrictEqual(v, expected[k])) fail(name, `${what}: ${k} is ${JSON.stringify(v)}, JSON says ${JSON.stringify(expected[k])}`);
+      compared++;
+      continue;
+    }
+    let want = expected[sheet.key];
+    if (want === undefined) { fail(name, `${what} is not in the JSON output`); continue; }
+    if (sheet.kind === 'rows') {
+      if (want.length !== sheet.rows) fail(name, `${what}: ${sheet.rows} rows, JSON has ${want.length}`);
+      want = want.filter((_, i) => i % sheet.every === 0);
+    }
+    if (!isDeepStrictEqual(sheet.data, want)) fail(name, `${what}: the page's cells differ from the JSON output`);
+    compared++;
+  }
+  return compared;
+}
+
+// Every number a chart plots is a value of its columns in the JSON output
+// (an HTML-only sheet: a number of the JSON output anywhere).
+function compareCharts(name, data, charts, expected) {
+  const everywhere = numbersIn(expected, new Set());
+  for (const c of charts) {
+    const sheet = data.sheets[c.sheet];
+    let allowed = everywhere;
+    if (sheet.json) {
+      allowed = new Set();
+      for (const row of expected[sheet.key] || [])
+        for (const col of c.columns) if (typeof row[col] === 'number') allowed.add(row[col]);
+    }
+    let plotted = 0;
+    for (const series of c.series)
+      for (const point of series) {
+        const v = Array.isArray(point) ? point[point.length - 1] : point;
+        if (typeof v !== 'number') continue;
+        plotted++;
+        if (!allowed.has(v)) { fail(name, `chart of ${sheet.key} (${c.columns}) plots ${v}, not in the JSON output`); break; }
+      }
+    if (!plotted) fail(name, `chart of ${sheet.key} (${c.columns}) plots no number`);
+  }
+}
+
+const browser = await chromium.launch({ executablePath: chromiumPath, headless: true });
+const lines = readFileSync(manifest, 'utf8').split('\n').filter(Boolean);
+for (const line of lines) {
+  const [name, minCharts, page, jsonFile] = line.split('\t');
+  const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const messages = [], requests = [];
+  tab.on('console', m => { if (m.type() === 'error' || m.type() === 'warning') messages.push(`${m.type()}: ${m.text()}`); });
+  tab.on('pageerror', e => messages.push(`exception: ${e.message}`));
+  await tab.route('**/*', route => {
+    const url = route.request().url();
+    if (url.startsWith('file://')) return route.continue();
+    requests.push(url);
+    return route.abort();
+  });
+  const started = Date.now();
+  await tab.goto('file://' + page, { waitUntil: 'load' });
+  const loadMs = Date.now() - started;
+  const got = await tab.evaluate(() => ({
+    data: JSON.parse(document.getElementById('spoor-data').textContent),
+    charts: (window.spoorCharts || []).map(c => {
+      const chart = echarts.getInstanceByDom(c.element);
+      const canvas = c.element.querySelector('canvas');
+      return { sheet: c.sheet, kind: c.kind, columns: c.columns, instance: !!chart,
+               width: canvas ? canvas.width : 0, height: canvas ? canvas.height : 0,
+               series: chart ? chart.getOption().series.map(s => s.data) : [] };
+    }),
+  }));
+  for (const c of got.charts)
+    if (!c.instance || !c.width || !c.height)
+      fail(name, `chart of sheet ${c.sheet} (${c.kind} ${c.columns}) did not render (${c.width}x${c.height})`);
+  if (got.charts.length < Number(minCharts)) fail(name, `${got.charts.length} charts, expected at least ${minCharts}`);
+  for (const m of messages) fail(name, `console ${m}`);
+  for (const u of requests) fail(name, `requested ${u}`);
+  const expected = readExpected(jsonFile);
+  const compared = compareData(name, got.data, expected);
+  compareCharts(name, got.data, got.charts, expected);
+  const shot = path.join(shots, `${name}.png`);
+  await tab.screenshot({ path: shot, fullPage: true });
+  console.log(`${name}: ${got.charts.length} charts, ${compared} sheets compared with the JSON, loaded in ${loadMs} ms; ${shot}`);
+  await tab.close();
+}
+await browser.close();
+for (const p of problems) console.error('FAIL: ' + p);
+console.log(`${lines.length - new Set(problems.map(p => p.split(':')[0])).size} passed, ${new Set(problems.map(p => p.split(':')[0])).size} failed`);
+process.exit(problems.length ? 1 : 0);

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The CTest test browser.reports: makes each kind of HTML report (series,
+# lifecycle, importance, eval, attribute) from generated inputs and copies of
+# the shared ones in a scratch folder, the same report as JSON (attribute:
+# JSON lines) beside it, and has reports.mjs open every page in headless
+# Chromium (Debian's /usr/bin/chromium, driven by playwright-core from web/).
+# Screenshots go to $SPOOR_SCREENSHOTS (the build folder's screenshots/).
+source "$(dirname "$0")/../cli/lib/common.sh"
+need_data
+: "${SPOOR_WEB:?SPOOR_WEB is not set (the web/ folder with node_modules)}"
+: "${SPOOR_SCREENSHOTS:?SPOOR_SCREENSHOTS is not set (where screenshots go)}"
+CHROMIUM=${SPOOR_CHROMIUM:-/usr/bin/chromium}
+[ -x "$CHROMIUM" ] || fail "no Chromium at $CHROMIUM: scripts/install-deps.sh installs Debian's chromium"
+[ -d "$SPOOR_WEB/node_modules/playwright-core" ] || fail "playwright-core is not installed: run scripts/install-deps.sh"
+command -v node > /dev/null || fail "node is not installed: run scripts/install-deps.sh"
+
+cd "$WORK"
+R="--no-cache --no-progress"
+cp "$SPOOR_DATA/iopattern/consolidated_dataset.csv" iopattern.csv
+cp "$SPOOR_DATA/pfw/datacrumbs-trace-2024.pfw.gz" datacrumbs.pfw.gz
+"$SPOOR_BIN" gen --kind metrics -o metrics.csv --rows 3000 --nodes 4 --interval 600 --missing 0.02 > /dev/null
+"$SPOOR_BIN" gen --kind cascade -o cascade.jsonl --records 3000 > /dev/null
+"$SPOOR_BIN" gen -o gen.pfw.gz --size-mb 6 --seed 1 --no-truth > /dev/null
+FEATS=trace_avg_sector_distance,trace_sector_jump_ratio,bw_mean_kbps
+"$SPOOR_BIN" train iopattern.csv --label label --group run_id --features $FEATS --model trees -o trees.json > /dev/null
+
+# report NAME MIN_CHARTS JSON_FORMAT ARGS...: spoor ARGS as html and as JSON_FORMAT.
+: > manifest.tsv
+report() {
+    local name=$1 min=$2 json=$3
+    shift 3
+    "$SPOOR_BIN" "$@" --format html -o "$name.html" 2> "$name.err" || fail "spoor $* --format html: $(cat "$name.err")"
+    "$SPOOR_BIN" "$@" --format "$json" -o "$name.$json" 2> "$name.err" || fail "spoor $* --format $json: $(cat "$name.err")"
+    printf '%s\t%s\t%s\t%s\n' "$name" "$min" "$WORK/$name.html" "$WORK/$name.$json" >> manifest.tsv
+}
+report series 10 json series --no-progress --time timestamp --group node --by hour,weekday,hour-weekday --corr 0.7 \
+    --resample 1h --target cpu_usage_rate=0.65 metrics.csv
+report lifecycle 2 json lifecycle --no-progress --preset cascade-tasks --top 5 cascade.jsonl
+"$SPOOR_BIN" gen --kind cascade -o other.jsonl --records 2500 --seed 7 > /dev/null
+report lifecycle-compare 3 json lifecycle --no-progress --preset cascade-tasks --compare other.jsonl cascade.jsonl
+report importance 3 json importance iopattern.csv --target label --group run_id --features $FEATS --rounds 20
+report eval 3 json eval trees.json iopattern.csv --group run_id
+report attribute 1 jsonl attribute $R --calls "cat = 'sys'" --compat notebook datacrumbs.pfw.gz
+# a large source sheet: sampled, and the page says so
+report attribute-gen 1 jsonl attribute $R --calls "cat = 'sys'" gen.pfw.gz
+
+mkdir -p "$SPOOR_SCREENSHOTS"
+node "$(dirname "$0")/reports.mjs" "$CHROMIUM" "$SPOOR_SCREENSHOTS" manifest.tsv
