@@ -92,6 +92,8 @@ enum spoor_col_hint {
     SPOOR_HINT_TIME,     /* the x axis of a time line */
     SPOOR_HINT_SERIES,   /* a value to plot (bar, line, heatmap cell) */
     SPOOR_HINT_CATEGORY, /* a label rows group by (a bar's name, a heatmap's row) */
+    SPOOR_HINT_TIMELINE, /* part of a zoomable timeline, read whole by its view (the
+                          * timeline_* sheets of spoor report; src/analyze/timeline.h) */
 };
 
 /* ---- the model ---- */

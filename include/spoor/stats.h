@@ -41,6 +41,11 @@ struct spoor_sink spoor_stats_sink(struct spoor_stats_run *run);
 void spoor_stats_end(struct spoor_stats_run *run, struct spoor_stats *out);
 void spoor_stats_free(struct spoor_stats *s);
 
+/* A rows sheet "inputs" of the report, shown in `formats`: per input its path,
+ * dialect, units, sizes, lines, rows, skipped lines by reason and warning. */
+struct spoor_report;
+void spoor_stats_inputs_sheet(struct spoor_report *r, const struct spoor_load_result *res, unsigned formats);
+
 /* The args the recipe reads: load with SPOOR_ARGS_LISTED and these keys. */
 extern const char *const spoor_stats_arg_keys[];
 extern const size_t spoor_stats_n_arg_keys;

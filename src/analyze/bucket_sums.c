@@ -3,6 +3,7 @@
 
 #include "spoor/error.h"
 #include "util/grow.h"
+#include "util/radix_sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@ void bucket_sums_free(struct bucket_sums *b)
     memset(b, 0, sizeof *b);
 }
 
-uint32_t bucket_sums_cell(struct bucket_sums *b, uint32_t row, int64_t bucket)
+bool bucket_sums_fits(struct bucket_sums *b, int64_t bucket)
 {
     if (!b->based) {
         /* Room either side of the first bucket: rows come in any time order. */
@@ -33,8 +34,14 @@ uint32_t bucket_sums_cell(struct bucket_sums *b, uint32_t row, int64_t bucket)
         b->lo = b->hi = bucket;
     }
     int64_t rel = bucket - b->base;
-    if (rel < 0 || rel >= 2 * REL_HALF)
+    return rel >= 0 && rel < 2 * REL_HALF;
+}
+
+uint32_t bucket_sums_cell(struct bucket_sums *b, uint32_t row, int64_t bucket)
+{
+    if (!bucket_sums_fits(b, bucket))
         return UINT32_MAX;
+    int64_t rel = bucket - b->base;
     size_t n = b->cells.n;
     uint32_t id = spoor_id_map_id(&b->cells, (uint64_t)row << REL_BITS | (uint64_t)rel);
     if (id == n) {
@@ -88,4 +95,42 @@ void bucket_sums_coarsen(struct bucket_sums *b, int shift)
     bucket_sums_merge(&wide, b);
     bucket_sums_free(b);
     *b = wide;
+}
+
+/* The weight of the cells of sorted keys (with their counts) at `up`
+ * doublings: adjacent keys of one row and coarser bucket merge. */
+static uint64_t weight_at(const struct bucket_sums *b, const uint64_t *sorted, const uint32_t *order, size_t n,
+                          int up, uint64_t k)
+{
+    uint64_t weight = 0, group = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool same = i && sorted[i] >> REL_BITS == sorted[i - 1] >> REL_BITS &&
+                    (b->base + (int64_t)(sorted[i] & ((1ULL << REL_BITS) - 1))) >> up ==
+                        (b->base + (int64_t)(sorted[i - 1] & ((1ULL << REL_BITS) - 1))) >> up;
+        if (i && !same)
+            weight += bucket_weight(group, k);
+        group = (same ? group : 0) + b->count[order[i]];
+    }
+    return n ? weight + bucket_weight(group, k) : 0;
+}
+
+int bucket_sums_fit_shift(const struct bucket_sums *b, uint64_t cap, uint64_t k)
+{
+    size_t n = b->cells.n;
+    uint64_t *key = spoor_xmalloc((n ? n : 1) * sizeof *key), *sorted = spoor_xmalloc((n ? n : 1) * sizeof *sorted);
+    uint32_t *order = spoor_xmalloc((n ? n : 1) * sizeof *order);
+    struct spoor_key_span span = spoor_key_span_start();
+    for (size_t i = 0; i < n; i++) {
+        key[i] = b->cells.keys[i];
+        spoor_key_span_add(&span, key[i]);
+    }
+    /* In (row, bucket) order, a coarser bucket's cells are adjacent. */
+    spoor_radix_sort_rows(order, sorted, n, key, NULL, &span);
+    int up = 0;
+    while (b->shift + up < 62 && weight_at(b, sorted, order, n, up, k) > cap) /* a bucket per row: as far as it goes */
+        up++;
+    free(key);
+    free(sorted);
+    free(order);
+    return b->shift + up;
 }

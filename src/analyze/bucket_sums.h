@@ -36,6 +36,8 @@ void bucket_sums_free(struct bucket_sums *b);
 /* The id (0..cells.n-1) of the cell (row, bucket), made empty on first sight;
  * UINT32_MAX when the bucket is out of range. */
 uint32_t bucket_sums_cell(struct bucket_sums *b, uint32_t row, int64_t bucket);
+/* Whether a cell of this bucket can be stored (the first call sets the range). */
+bool bucket_sums_fits(struct bucket_sums *b, int64_t bucket);
 /* Adds to the cell (row, bucket); false (nothing added) when the bucket is
  * out of range. */
 bool bucket_sums_add(struct bucket_sums *b, uint32_t row, int64_t bucket, uint64_t count, int64_t sum);
@@ -49,6 +51,13 @@ static inline int64_t bucket_span(int shift, int64_t start, int64_t end)
 }
 /* Widens the buckets to 2^shift ns (shift >= b->shift), merging cells. */
 void bucket_sums_coarsen(struct bucket_sums *b, int shift);
+/* The narrowest shift >= b->shift at which b's cells, merged, would weigh at
+ * most cap (or 62, when even a bucket per row weighs more): a cell weighs 1
+ * (k = 0: the cells are counted), or its count but at most k. One sort of
+ * the cells, however many doublings it takes. */
+int bucket_sums_fit_shift(const struct bucket_sums *b, uint64_t cap, uint64_t k);
+/* A cell's weight as bucket_sums_fit_shift counts it. */
+static inline uint64_t bucket_weight(uint64_t count, uint64_t k) { return !k ? 1 : count < k ? count : k; }
 /* Adds every cell of src (any shift <= b's) to b. */
 void bucket_sums_merge(struct bucket_sums *b, const struct bucket_sums *src);
 /* Buckets from the first touched to the last (0 when none). */

@@ -1,6 +1,6 @@
 /* The timeline's streaming part (see timeline.h): each worker places the
  * events of its batches into its own cells (per thread lane, key and bucket)
- * and tiles, at its own width, doubled when its cells pass 2 x opts.cells. */
+ * and tiles, each at its own width, widened when they pass 2 x their budget. */
 #include "analyze/timeline_internal.h"
 
 #include "analyze/event_bytes.h"
@@ -16,7 +16,7 @@ static void worker_init(struct timeline_worker *w, int shift)
     w->shift = shift;
     w->strings = spoor_strpool_new();
     bucket_sums_init(&w->cells, shift);
-    bucket_sums_init(&w->tiles.at, shift + TIMELINE_TILE_BITS);
+    bucket_sums_init(&w->tiles.at, shift);
     w->first_ts = INT64_MAX;
     w->last_end = INT64_MIN;
 }
@@ -26,12 +26,12 @@ struct timeline_run *timeline_begin(const struct timeline_opts *opts, int thread
     struct timeline_run *run = spoor_xcalloc(1, sizeof *run);
     run->opts = *opts;
     struct timeline_opts *o = &run->opts;
-    o->cells = o->cells ? o->cells : 524288;
+    o->cells = o->cells ? o->cells : 131072;
     o->columns = o->columns ? o->columns : 2048;
-    o->tile_events = o->tile_events ? o->tile_events : 256;
+    o->tile_events = o->tile_events ? o->tile_events : 64;
     o->events = o->events ? o->events : 150000;
     o->thread_lanes = o->thread_lanes ? o->thread_lanes : 256;
-    o->min_shift = o->min_shift ? o->min_shift : 10;
+    o->min_shift = o->min_shift ? o->min_shift : 14;
     run->phase_text = spoor_xstrdup(o->phase_cats ? o->phase_cats : "app");
     for (char *s = run->phase_text, *tok; (tok = strsep(&s, ","));)
         if (*tok) {
@@ -68,23 +68,54 @@ static void long_push(struct timeline_worker *w, uint32_t row, int64_t start, in
     w->longs[w->nlongs++] = (struct timeline_long){row, start, end};
 }
 
-/* An event's cells: bucket by bucket when it spans few, else listed. */
+static void flush_row(struct timeline_worker *w, uint32_t row)
+{
+    struct timeline_pending *p = &w->pending[row];
+    if (p->bucket != INT64_MIN)
+        bucket_sums_add(&w->cells, row, p->bucket, p->count, p->busy);
+    p->bucket = INT64_MIN;
+}
+
+void timeline_worker_flush(struct timeline_worker *w)
+{
+    for (uint32_t row = 0; row < w->rows.n; row++)
+        flush_row(w, row);
+}
+
+static void pend(struct timeline_worker *w, uint32_t row, int64_t bucket, uint64_t count, int64_t busy)
+{
+    struct timeline_pending *p = &w->pending[row];
+    if (p->bucket != bucket) {
+        flush_row(w, row);
+        *p = (struct timeline_pending){bucket, 0, 0};
+    }
+    p->count += count;
+    p->busy += busy;
+}
+
+/* An event's cells: bucket by bucket when it spans few, else listed. False
+ * when it lies too far from the first event to be stored. */
 static bool place(struct timeline_worker *w, uint32_t row, int64_t start, int64_t end)
 {
-    if (bucket_span(w->shift, start, end) > TIMELINE_SHORT) {
+    int shift = w->shift;
+    int64_t first = start >> shift, last = end > start ? (end - 1) >> shift : first;
+    if (!bucket_sums_fits(&w->cells, first) || !bucket_sums_fits(&w->cells, last))
+        return false;
+    if (last - first + 1 > TIMELINE_SHORT) {
         long_push(w, row, start, end);
         return true;
     }
-    return bucket_sums_span(&w->cells, row, start, end, 1);
+    for (int64_t k = first; k <= last; k++) {
+        int64_t from = k << shift, to = from + ((int64_t)1 << shift);
+        pend(w, row, k, k == first, (end < to ? end : to) - (start > from ? start : from));
+    }
+    return true;
 }
 
-void timeline_worker_coarsen(struct timeline_worker *w, int shift, size_t k)
+void timeline_worker_coarsen(struct timeline_worker *w, int shift)
 {
+    timeline_worker_flush(w);
     bucket_sums_coarsen(&w->cells, shift);
-    struct timeline_tiles wide = {0};
-    bucket_sums_init(&wide.at, shift + TIMELINE_TILE_BITS);
-    timeline_tiles_move(&wide, &w->tiles, NULL, NULL, k, timeline_worker_cmp, w);
-    w->tiles = wide;
     w->shift = shift;
     size_t kept = 0;
     for (size_t i = 0; i < w->nlongs; i++) {
@@ -95,6 +126,16 @@ void timeline_worker_coarsen(struct timeline_worker *w, int shift, size_t k)
             bucket_sums_span(&w->cells, l->row, l->start, l->end, 1);
     }
     w->nlongs = kept;
+}
+
+void timeline_worker_widen_tiles(struct timeline_worker *w, int shift, size_t k)
+{
+    struct timeline_tiles wide = {0};
+    bucket_sums_init(&wide.at, shift);
+    timeline_tiles_move(&wide, &w->tiles, NULL, NULL, k, timeline_worker_cmp, w);
+    w->tiles = wide;
+    for (size_t l = 0; l < w->lanes.n; l++)
+        w->lane_tile[l].index = INT64_MIN;
 }
 
 /* Which cats of the batch are phase cats. */
@@ -111,8 +152,46 @@ static size_t phase_ids(const struct timeline_run *run, const struct spoor_table
 
 static uint32_t lane_of(struct timeline_worker *w, int64_t pid, int64_t tid, bool phases)
 {
+    if (w->last.known && w->last.pid == pid && w->last.tid == tid && w->last.phases == phases)
+        return w->last.lane;
     uint64_t p = spoor_id_map_id(&w->pids, (uint64_t)pid), t = spoor_id_map_id(&w->tids, (uint64_t)tid);
-    return spoor_id_map_id(&w->lanes, p << 33 | t << 1 | phases);
+    size_t n = w->lanes.n;
+    uint32_t lane = spoor_id_map_id(&w->lanes, p << 33 | t << 1 | phases);
+    if (lane == n) {
+        spoor_grow((void **)&w->lane_tile, &w->lane_tile_cap, lane, sizeof *w->lane_tile);
+        w->lane_tile[lane].index = INT64_MIN;
+    }
+    w->last.pid = pid;
+    w->last.tid = tid;
+    w->last.phases = phases;
+    w->last.lane = lane;
+    w->last.known = true;
+    return lane;
+}
+
+static uint32_t row_of(struct timeline_worker *w, uint32_t lane, uint32_t key)
+{
+    size_t n = w->rows.n;
+    uint32_t row = spoor_id_map_id(&w->rows, (uint64_t)lane << 32 | key);
+    if (row == n) {
+        spoor_grow((void **)&w->pending, &w->pending_cap, row, sizeof *w->pending);
+        w->pending[row].bucket = INT64_MIN;
+    }
+    return row;
+}
+
+/* The id of the lane's tile at `index`. */
+static uint32_t tile_of(struct timeline_worker *w, uint32_t lane, int64_t index)
+{
+    struct timeline_lane_tile *t = &w->lane_tile[lane];
+    if (t->index != index) {
+        uint32_t id = timeline_tile(&w->tiles, lane, index);
+        if (id == UINT32_MAX)
+            return id;
+        t->index = index;
+        t->id = id;
+    }
+    return t->id;
 }
 
 void timeline_add(struct timeline_run *run, int worker, const struct spoor_table *b)
@@ -136,7 +215,7 @@ void timeline_add(struct timeline_run *run, int worker, const struct spoor_table
             phases |= b->cat[r] == phase[i];
         uint32_t lane = lane_of(w, b->pid[r], b->tid[r], phases);
         uint32_t cat = worker_string(w, b, b->cat[r]), name = worker_string(w, b, b->name[r]);
-        uint32_t row = spoor_id_map_id(&w->rows, (uint64_t)lane << 32 | (phases ? name : cat));
+        uint32_t row = row_of(w, lane, phases ? name : cat);
         if (row >= BUCKET_ROWS_MAX || !place(w, row, ts, end)) {
             w->out_of_range++;
             continue;
@@ -146,16 +225,19 @@ void timeline_add(struct timeline_run *run, int worker, const struct spoor_table
             w->first_ts = ts;
         if (end > w->last_end)
             w->last_end = end;
-        struct timeline_heap *h = timeline_tile(&w->tiles, lane, ts >> w->tiles.at.shift);
-        if (!h) /* a tile of the same range as the cells: cannot be out of it */
+        uint32_t id = tile_of(w, lane, ts >> w->tiles.at.shift);
+        if (id == UINT32_MAX) /* 2^39 tiles away from the first: not embedded */
             continue;
-        h->events++;
         struct timeline_event e = {ts, dur, SPOOR_NULL, cat, name};
-        if (h->n < k || timeline_event_before(&e, &h->ev[0], timeline_worker_cmp, w)) {
-            e.bytes = event_bytes_of(&bytes, b, r);
-            timeline_heap_offer(h, &e, k, timeline_worker_cmp, w);
+        const struct timeline_heap *h = &w->tiles.heap[id];
+        if (h->n < k || timeline_event_before(&e, &h->ev[0], timeline_worker_cmp, w))
+            e.bytes = event_bytes_of(&bytes, b, r); /* only for events the tile may keep */
+        timeline_tile_add(&w->tiles, id, &e, k, timeline_worker_cmp, w);
+        if (w->cells.cells.n > cap) {
+            timeline_worker_flush(w);
+            timeline_worker_coarsen(w, bucket_sums_fit_shift(&w->cells, run->opts.cells, 0));
         }
-        if (w->cells.cells.n > cap)
-            timeline_worker_coarsen(w, w->shift + 1, k);
+        if (w->tiles.kept > 2 * run->opts.events)
+            timeline_worker_widen_tiles(w, bucket_sums_fit_shift(&w->tiles.at, run->opts.events, k), k);
     }
 }

@@ -19,22 +19,29 @@
  * finest; each next level doubles the width, up to the first whose buckets
  * over the run are at most opts.columns (about a screen's pixel columns). The
  * finest width is the smallest 2^shift >= 2^opts.min_shift at which the
- * distinct (thread lane, key, bucket) cells number at most opts.cells: while
- * streaming, each worker doubles its width (merging pairs) once its own cells
- * pass 2 x opts.cells, which the whole run's then pass too, so the answer is
- * the same for any --threads. Only buckets with events are stored. Levels are
+ * distinct (thread lane, key, bucket) cells number at most opts.cells, and so
+ * do the buckets spanned by events longer than TIMELINE_SHORT of them: while
+ * streaming, a worker whose own cells pass 2 x opts.cells widens its buckets
+ * (merging them) to the narrowest width at which its own cells number at most
+ * opts.cells; the whole run's cells pass opts.cells at every narrower width
+ * too, so the answer is the same for any --threads. Only buckets with events are stored. Levels are
  * emitted coarsest first while the cells so far stay within 3 x opts.cells;
  * finer ones past that are left out (`levels` says how many are in).
  *
  * Tiles. The exact events of one thread lane that start in one window of
- * 2^TIMELINE_TILE_BITS finest buckets: a view zoomed past the finest level
- * sees at most three windows of a lane. A tile keeps its opts.tile_events
- * longest events (then earliest, then by cat and name), and records how many
- * started in it. When all tiles together keep more than opts.events, every
- * tile keeps only its K longest, K the largest that fits (the same K for
- * all): the long calls that shape a view stay, and a tile says how many of
- * its events are not embedded. An event is in the tile of its start: a view
- * reads tiles from its left edge minus the lane's longest kept event. */
+ * 2^tile_shift ns. A tile keeps its opts.tile_events (K) longest events
+ * (then earliest, then by cat and name), and records how many started in it.
+ * The width is the narrowest (from 2^opts.min_shift) at which all tiles
+ * together keep at most opts.events: where events are dense the windows
+ * widen until K per window fits, so the kept events spread evenly over the
+ * run, the long calls that shape a view stay, and a tile says how many of
+ * its events are not embedded. Workers widen their own tiles as the cells
+ * (once theirs keep 2 x opts.events), so again any --threads gives the same
+ * tiles. Should even one tile per lane keep more than the budget, every tile
+ * keeps its K' longest, K' the largest that fits. A view zoomed past the
+ * finest level draws the kept events of the tiles it shows. An event is in
+ * the tile of its start: a view reads tiles from its left edge minus the
+ * lane's longest kept event. */
 #ifndef SPOOR_ANALYZE_TIMELINE_H
 #define SPOOR_ANALYZE_TIMELINE_H
 
@@ -44,13 +51,11 @@
 
 #include "spoor/table.h"
 
-#define TIMELINE_TILE_BITS 10
-
 struct timeline_opts {
     const char *phase_cats;     /* comma-separated; NULL = "app" */
-    size_t cells;               /* finest cells; 0 = 524288 */
+    size_t cells;               /* finest cells; 0 = 131072 */
     size_t columns;             /* coarsest level's buckets over the run; 0 = 2048 */
-    size_t tile_events;         /* K per tile; 0 = 256 */
+    size_t tile_events;         /* K per tile; 0 = 64 */
     size_t events;              /* exact events kept in all; 0 = 150000 */
     size_t thread_lanes;        /* thread lanes kept up to this many threads; 0 = 256 */
     int min_shift;              /* finest width at least 2^min_shift ns; 0 = 10 */
@@ -83,7 +88,7 @@ struct timeline_event {
 
 struct timeline_tile {
     uint32_t lane;              /* a thread lane */
-    int64_t index;              /* window index at width 2^(shift + TILE_BITS) */
+    int64_t index;              /* window index at width 2^tile_shift */
     uint64_t events;            /* events that start in it */
     struct timeline_event *kept; /* the kept ones, longest first */
     size_t nkept;
@@ -102,6 +107,7 @@ struct timeline {
     size_t nlevels, nlevels_dropped;
     struct timeline_tile *tiles; /* by lane, then index */
     size_t ntiles;
+    int tile_shift;             /* tiles are 2^tile_shift ns wide */
     size_t tile_events;         /* the K every tile keeps at most */
     uint64_t kept, omitted;
     const char **strings;       /* by id, sorted */
@@ -118,5 +124,9 @@ void timeline_add(struct timeline_run *run, int worker, const struct spoor_table
 /* Merges the workers into out and frees the run. */
 void timeline_end(struct timeline_run *run, struct timeline *out);
 void timeline_free(struct timeline *t);
+
+/* The timeline_* sheets of a report (timeline_sheets.c has their layout). */
+struct spoor_report;
+void timeline_sheets(struct spoor_report *r, const struct timeline *t);
 
 #endif

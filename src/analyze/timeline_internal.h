@@ -23,7 +23,6 @@ struct timeline_long {
 struct timeline_heap {
     struct timeline_event *ev;
     size_t n, cap;
-    uint64_t events;            /* every event that started in the tile */
 };
 
 /* Orders kept events: true when a goes before b (longer, then earlier, then
@@ -38,19 +37,40 @@ void timeline_heap_offer(struct timeline_heap *h, const struct timeline_event *e
 /* Sorts a heap's events, first first (the heap is spent). */
 void timeline_heap_sort(struct timeline_heap *h, timeline_str_cmp *cmp, const void *ctx);
 
-/* Tiles: cells of a bucket_sums (row: lane, width 2^(shift + TILE_BITS)),
- * each with its heap at the same id. */
+/* Tiles: cells of a bucket_sums (row: lane; count: the events that started
+ * in the tile), each with its heap at the same id; `kept` is the sum over
+ * tiles of min(count, k). */
 struct timeline_tiles {
     struct bucket_sums at;
     struct timeline_heap *heap;
     size_t cap;
+    uint64_t kept;
 };
-struct timeline_heap *timeline_tile(struct timeline_tiles *t, uint32_t lane, int64_t index);
-/* Moves every tile of src into dst (whose width is src's or wider) with their
- * lanes renamed by lane_of and strings by str_of (either NULL: kept). */
+/* The tile's id, made on first sight; UINT32_MAX when out of range. */
+uint32_t timeline_tile(struct timeline_tiles *t, uint32_t lane, int64_t index);
+/* Counts an event into tile id and offers it to the tile's heap of k. */
+void timeline_tile_add(struct timeline_tiles *t, uint32_t id, const struct timeline_event *e, size_t k,
+                       timeline_str_cmp *cmp, const void *ctx);
+/* Moves every tile of src into dst (whose width is src's or wider; heaps of
+ * k) with their lanes renamed by lane_of and strings by str_of (either NULL:
+ * kept). */
 void timeline_tiles_move(struct timeline_tiles *dst, struct timeline_tiles *src, const uint32_t *lane_of,
                          const uint32_t *str_of, size_t k, timeline_str_cmp *cmp, const void *ctx);
 void timeline_tiles_free(struct timeline_tiles *t);
+
+/* A row's cell being summed: consecutive events of a row mostly fall in the
+ * same bucket, so they are summed here and stored once the bucket changes. */
+struct timeline_pending {
+    int64_t bucket;             /* INT64_MIN: none */
+    uint64_t count;
+    int64_t busy;
+};
+
+/* A lane's last tile, found without a lookup while the events stay in it. */
+struct timeline_lane_tile {
+    int64_t index;              /* INT64_MIN: none */
+    uint32_t id;
+};
 
 struct timeline_worker {
     int shift;
@@ -59,6 +79,11 @@ struct timeline_worker {
     struct spoor_id_map lanes;      /* pid id << 33 | tid id << 1 | phases */
     struct spoor_id_map rows;       /* lane id << 32 | key string id */
     struct bucket_sums cells;
+    struct timeline_pending *pending; /* per row */
+    size_t pending_cap;
+    struct timeline_lane_tile *lane_tile; /* per lane */
+    size_t lane_tile_cap;
+    struct { int64_t pid, tid; bool phases; uint32_t lane; bool known; } last; /* the last row's lane */
     struct timeline_long *longs;
     size_t nlongs, longs_cap;
     struct timeline_tiles tiles;
@@ -80,8 +105,12 @@ struct timeline_run {
 
 /* A worker's strings compared by text (cmp for its heaps). */
 int timeline_worker_cmp(const void *worker, uint32_t a, uint32_t b);
-/* Widens a worker's buckets to 2^shift ns: cells and tiles (of at most k
- * events) merge, and long events that now span few buckets join the cells. */
-void timeline_worker_coarsen(struct timeline_worker *w, int shift, size_t k);
+/* Stores every pending cell (before the cells are read or widened). */
+void timeline_worker_flush(struct timeline_worker *w);
+/* Widens a worker's buckets to 2^shift ns: cells merge, and long events that
+ * now span few buckets join them. */
+void timeline_worker_coarsen(struct timeline_worker *w, int shift);
+/* Widens a worker's tiles to 2^shift ns (heaps of k). */
+void timeline_worker_widen_tiles(struct timeline_worker *w, int shift, size_t k);
 
 #endif

@@ -164,81 +164,85 @@ static void choose_width(struct merged *m, size_t cap)
             }
         }
         m->nlongs = kept;
-        if (spread <= 16 * (uint64_t)cap && m->cells.cells.n <= cap)
+        if (spread <= (uint64_t)cap && m->cells.cells.n <= cap)
             break;
         bucket_sums_coarsen(&m->cells, shift + 1);
     }
     for (size_t i = 0; i < m->nlongs; i++)
         bucket_sums_span(&m->cells, m->longs[i].row, m->longs[i].start, m->longs[i].end, 1);
     m->nlongs = 0;
-    while (m->cells.cells.n > cap)
-        bucket_sums_coarsen(&m->cells, m->cells.shift + 1);
+    bucket_sums_coarsen(&m->cells, bucket_sums_fit_shift(&m->cells, cap, 0));
 }
 
-struct dominant {
-    bool seen;
-    uint32_t key;
+/* A cell of an output lane and key, before the keys of a bucket are
+ * summed and the dominant one picked. */
+struct keyed {
+    uint32_t lane, key;
+    int64_t bucket;
     uint64_t count;
     int64_t busy;
 };
 
-static int cell_order(const void *a, const void *b)
+static int keyed_order(const void *a, const void *b)
 {
-    const struct timeline_cell *x = a, *y = b;
+    const struct keyed *x = a, *y = b;
     if (x->lane != y->lane)
         return x->lane < y->lane ? -1 : 1;
-    return x->bucket < y->bucket ? -1 : x->bucket > y->bucket;
+    if (x->bucket != y->bucket)
+        return x->bucket < y->bucket ? -1 : 1;
+    return x->key < y->key ? -1 : x->key > y->key;
 }
 
-/* One level from the cells at its width: per output lane (the thread lane's
- * process lane, and the thread lane itself when they are in) and bucket. */
-static void build_level(const struct merged *m, const uint32_t *process_of, size_t nprocess, bool threads,
-                        struct timeline_level *level)
+/* Sorts the keyed cells and sums those of the same (lane, bucket, key).
+ * Cells already in (lane, bucket) order (a finer level's, halved) only need
+ * each bucket's few keys put in order. */
+static size_t keyed_merge(struct keyed *k, size_t n, bool by_bucket)
 {
-    struct bucket_sums per, tot;
-    struct spoor_id_map keys = {0};
-    bucket_sums_init(&per, m->cells.shift);
-    bucket_sums_init(&tot, m->cells.shift);
-    for (size_t c = 0; c < m->cells.cells.n; c++) {
-        uint64_t row = m->rows.keys[bucket_sums_row(&m->cells, c)];
-        uint32_t lane = (uint32_t)(row >> 32), key = (uint32_t)row;
-        int64_t bucket = bucket_sums_bucket(&m->cells, c);
-        uint32_t outs[2] = {process_of[lane], (uint32_t)nprocess + lane};
-        for (int k = 0; k < (threads ? 2 : 1); k++)
-            bucket_sums_add(&per, spoor_id_map_id(&keys, (uint64_t)outs[k] << 32 | key), bucket, m->cells.count[c],
-                            m->cells.sum[c]);
+    if (!by_bucket)
+        qsort(k, n, sizeof *k, keyed_order);
+    for (size_t i = 1; by_bucket && i < n; i++)
+        for (size_t j = i; j > 0 && keyed_order(&k[j - 1], &k[j]) > 0; j--) {
+            struct keyed t = k[j];
+            k[j] = k[j - 1];
+            k[j - 1] = t;
+        }
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (u && !keyed_order(&k[u - 1], &k[i])) {
+            k[u - 1].count += k[i].count;
+            k[u - 1].busy += k[i].busy;
+        } else {
+            k[u++] = k[i];
+        }
     }
-    struct dominant *dom = NULL;
-    size_t dom_cap = 0;
-    for (size_t c = 0; c < per.cells.n; c++) {
-        uint64_t row = keys.keys[bucket_sums_row(&per, c)];
-        uint32_t id = bucket_sums_cell(&tot, (uint32_t)(row >> 32), bucket_sums_bucket(&per, c));
-        tot.count[id] += per.count[c];
-        tot.sum[id] += per.sum[c];
-        spoor_grow((void **)&dom, &dom_cap, id, sizeof *dom);
-        struct dominant d = {true, (uint32_t)row, per.count[c], per.sum[c]}, *best = &dom[id];
-        if (!best->seen)
-            *best = d;
-        else if (d.busy > best->busy || (d.busy == best->busy && (d.count > best->count ||
-                                                                  (d.count == best->count && d.key < best->key))))
-            *best = d;
+    return u;
+}
+
+/* One level from its keyed cells (sorted): per (lane, bucket) the sums and
+ * the dominant key (most busy, then most starts, then the first by text). */
+static void build_level(const struct keyed *k, size_t n, int shift, struct timeline_level *level)
+{
+    level->shift = shift;
+    level->cells = spoor_xmalloc((n ? n : 1) * sizeof *level->cells);
+    level->ncells = 0;
+    for (size_t i = 0; i < n;) {
+        struct timeline_cell c = {k[i].lane, k[i].bucket, 0, 0, k[i].key};
+        const struct keyed *best = &k[i];
+        for (; i < n && k[i].lane == c.lane && k[i].bucket == c.bucket; i++) {
+            c.count += k[i].count;
+            c.busy += k[i].busy;
+            if (k[i].busy > best->busy || (k[i].busy == best->busy && k[i].count > best->count))
+                best = &k[i]; /* ties keep the earlier, smaller key */
+        }
+        c.key = best->key;
+        level->cells[level->ncells++] = c;
     }
-    level->shift = m->cells.shift;
-    level->ncells = tot.cells.n;
-    level->cells = spoor_xmalloc((tot.cells.n ? tot.cells.n : 1) * sizeof *level->cells);
-    for (size_t c = 0; c < tot.cells.n; c++)
-        level->cells[c] = (struct timeline_cell){bucket_sums_row(&tot, c), bucket_sums_bucket(&tot, c), tot.count[c],
-                                                 tot.sum[c], dom[c].key};
-    qsort(level->cells, level->ncells, sizeof *level->cells, cell_order);
-    free(dom);
-    spoor_id_map_free(&keys);
-    bucket_sums_free(&per);
-    bucket_sums_free(&tot);
 }
 
 /* The pyramid from the finest cells up; the finest levels dropped while all
- * of them pass the budget. */
-static void build_levels(struct merged *m, const uint32_t *process_of, size_t nprocess, bool threads,
+ * of them pass the budget. Output lanes: a thread lane's process lane, and
+ * the thread lane itself when they are in. */
+static void build_levels(const struct merged *m, const uint32_t *process_of, size_t nprocess, bool threads,
                          size_t budget, struct timeline *out)
 {
     size_t n = 1;
@@ -246,12 +250,28 @@ static void build_levels(struct merged *m, const uint32_t *process_of, size_t np
     while (n < 48 && (last >> (m->cells.shift + (int)n - 1)) - (first >> (m->cells.shift + (int)n - 1)) + 1 >
                          (int64_t)out->columns)
         n++;
+    struct keyed *k = spoor_xmalloc((2 * m->cells.cells.n + 1) * sizeof *k);
+    size_t nk = 0;
+    for (size_t c = 0; c < m->cells.cells.n; c++) {
+        uint64_t row = m->rows.keys[bucket_sums_row(&m->cells, c)];
+        uint32_t lane = (uint32_t)(row >> 32), key = (uint32_t)row;
+        struct keyed cell = {process_of[lane], key, bucket_sums_bucket(&m->cells, c), m->cells.count[c],
+                             m->cells.sum[c]};
+        k[nk++] = cell;
+        if (threads) {
+            cell.lane = (uint32_t)nprocess + lane;
+            k[nk++] = cell;
+        }
+    }
     struct timeline_level *levels = spoor_xcalloc(n, sizeof *levels);
     for (size_t j = 0; j < n; j++) {
         if (j)
-            bucket_sums_coarsen(&m->cells, m->cells.shift + 1);
-        build_level(m, process_of, nprocess, threads, &levels[j]);
+            for (size_t i = 0; i < nk; i++)
+                k[i].bucket >>= 1;
+        nk = keyed_merge(k, nk, j > 0);
+        build_level(k, nk, m->cells.shift + (int)j, &levels[j]);
     }
+    free(k);
     size_t drop = n, total = 0;
     while (drop > 0 && total + levels[drop - 1].ncells <= budget)
         total += levels[--drop].ncells;
@@ -301,31 +321,48 @@ static size_t fit_k(const struct timeline_tiles *t, size_t k, size_t budget)
     return lo;
 }
 
+/* The workers' tiles at the narrowest width (from their widest on) at which
+ * all keep at most the budget; should even a tile per lane keep more, every
+ * tile keeps fewer (the largest K that fits). */
 static void merge_tiles(struct timeline_run *run, uint32_t **lane_of, uint32_t **str_of, size_t nprocess,
                         struct timeline *out)
 {
-    struct timeline_tiles all = {0};
-    bucket_sums_init(&all.at, out->shift + TIMELINE_TILE_BITS);
+    size_t k = run->opts.tile_events;
+    int shift = run->opts.min_shift;
     for (int i = 0; i < run->threads; i++)
-        timeline_tiles_move(&all, &run->workers[i].tiles, lane_of[i], str_of[i], run->opts.tile_events, gid_cmp, NULL);
-    size_t k = fit_k(&all, run->opts.tile_events, run->opts.events);
+        shift = run->workers[i].tiles.at.shift > shift ? run->workers[i].tiles.at.shift : shift;
+    struct timeline_tiles all = {0};
+    bucket_sums_init(&all.at, shift);
+    for (int i = 0; i < run->threads; i++)
+        timeline_tiles_move(&all, &run->workers[i].tiles, lane_of[i], str_of[i], k, gid_cmp, NULL);
+    int fit = bucket_sums_fit_shift(&all.at, run->opts.events, k);
+    if (fit > shift) {
+        struct timeline_tiles wide = {0};
+        bucket_sums_init(&wide.at, fit);
+        timeline_tiles_move(&wide, &all, NULL, NULL, k, gid_cmp, NULL);
+        all = wide;
+    }
+    if (all.kept > run->opts.events)
+        k = fit_k(&all, k, run->opts.events);
     struct tile_ref *refs = spoor_xmalloc((all.at.cells.n ? all.at.cells.n : 1) * sizeof *refs);
     for (size_t i = 0; i < all.at.cells.n; i++)
         refs[i] = (struct tile_ref){bucket_sums_row(&all.at, i), bucket_sums_bucket(&all.at, i), i};
     qsort(refs, all.at.cells.n, sizeof *refs, tile_order);
+    out->tile_shift = all.at.shift;
     out->tile_events = k;
     out->ntiles = all.at.cells.n;
     out->tiles = spoor_xmalloc((out->ntiles ? out->ntiles : 1) * sizeof *out->tiles);
     for (size_t i = 0; i < out->ntiles; i++) {
         struct timeline_heap *h = &all.heap[refs[i].id];
+        uint64_t events = all.at.count[refs[i].id];
         timeline_heap_sort(h, gid_cmp, NULL);
         size_t kept = h->n < k ? h->n : k;
         struct timeline_tile *t = &out->tiles[i];
-        *t = (struct timeline_tile){(uint32_t)nprocess + refs[i].lane, refs[i].index, h->events, NULL, kept};
+        *t = (struct timeline_tile){(uint32_t)nprocess + refs[i].lane, refs[i].index, events, NULL, kept};
         t->kept = spoor_xmalloc((kept ? kept : 1) * sizeof *t->kept);
         memcpy(t->kept, h->ev, kept * sizeof *t->kept);
         out->kept += kept;
-        out->omitted += h->events - kept;
+        out->omitted += events - kept;
         struct timeline_lane *lane = &out->lanes[t->lane];
         if (kept && t->kept[0].dur > lane->longest)
             lane->longest = t->kept[0].dur;
@@ -373,6 +410,8 @@ static size_t count_threads(const struct thread_lane *l, size_t n)
 void timeline_end(struct timeline_run *run, struct timeline *out)
 {
     memset(out, 0, sizeof *out);
+    for (int i = 0; i < run->threads; i++)
+        timeline_worker_flush(&run->workers[i]);
     out->first_ts = INT64_MAX;
     out->last_end = INT64_MIN;
     out->columns = run->opts.columns;
@@ -413,6 +452,8 @@ void timeline_end(struct timeline_run *run, struct timeline *out)
             spoor_id_map_free(maps[k]);
         free(w->longs);
         free(w->str_of);
+        free(w->pending);
+        free(w->lane_tile);
         timeline_tiles_free(&w->tiles);
     }
     free(lane_of);

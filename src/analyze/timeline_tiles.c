@@ -46,7 +46,10 @@ void timeline_heap_offer(struct timeline_heap *h, const struct timeline_event *e
                          const void *ctx)
 {
     if (h->n < k) {
-        spoor_reserve((void **)&h->ev, &h->cap, h->n + 1, sizeof *h->ev);
+        if (h->n == h->cap) { /* most tiles hold few events: grown from 2, not 16 */
+            h->cap = h->cap ? 2 * h->cap : 2;
+            h->ev = spoor_xrealloc(h->ev, h->cap * sizeof *h->ev);
+        }
         size_t i = h->n++;
         h->ev[i] = *e;
         while (i) { /* sift up */
@@ -77,13 +80,20 @@ void timeline_heap_sort(struct timeline_heap *h, timeline_str_cmp *cmp, const vo
     h->n = n;
 }
 
-struct timeline_heap *timeline_tile(struct timeline_tiles *t, uint32_t lane, int64_t index)
+uint32_t timeline_tile(struct timeline_tiles *t, uint32_t lane, int64_t index)
 {
     uint32_t id = bucket_sums_cell(&t->at, lane, index);
-    if (id == UINT32_MAX)
-        return NULL;
-    spoor_grow((void **)&t->heap, &t->cap, id, sizeof *t->heap);
-    return &t->heap[id];
+    if (id != UINT32_MAX)
+        spoor_grow((void **)&t->heap, &t->cap, id, sizeof *t->heap);
+    return id;
+}
+
+void timeline_tile_add(struct timeline_tiles *t, uint32_t id, const struct timeline_event *e, size_t k,
+                       timeline_str_cmp *cmp, const void *ctx)
+{
+    if (++t->at.count[id] <= k)
+        t->kept++;
+    timeline_heap_offer(&t->heap[id], e, k, cmp, ctx);
 }
 
 void timeline_tiles_move(struct timeline_tiles *dst, struct timeline_tiles *src, const uint32_t *lane_of,
@@ -92,18 +102,20 @@ void timeline_tiles_move(struct timeline_tiles *dst, struct timeline_tiles *src,
     int up = dst->at.shift - src->at.shift;
     for (size_t i = 0; i < src->at.cells.n; i++) {
         uint32_t lane = bucket_sums_row(&src->at, i);
-        struct timeline_heap *from = &src->heap[i];
-        struct timeline_heap *to = timeline_tile(dst, lane_of ? lane_of[lane] : lane, bucket_sums_bucket(&src->at, i) >> up);
-        if (!to) /* wider than the source's tiles: always in range */
+        uint32_t id = timeline_tile(dst, lane_of ? lane_of[lane] : lane, bucket_sums_bucket(&src->at, i) >> up);
+        if (id == UINT32_MAX) /* wider than the source's tiles: always in range */
             continue;
-        to->events += from->events;
+        uint64_t before = dst->at.count[id];
+        dst->at.count[id] += src->at.count[i];
+        dst->kept += bucket_weight(dst->at.count[id], k) - bucket_weight(before, k);
+        const struct timeline_heap *from = &src->heap[i];
         for (size_t e = 0; e < from->n; e++) {
             struct timeline_event ev = from->ev[e];
             if (str_of) {
                 ev.cat = str_of[ev.cat];
                 ev.name = str_of[ev.name];
             }
-            timeline_heap_offer(to, &ev, k, cmp, ctx);
+            timeline_heap_offer(&dst->heap[id], &ev, k, cmp, ctx);
         }
     }
     timeline_tiles_free(src);

@@ -53,7 +53,7 @@ static struct spoor_table *table_of(const struct ev *e, size_t from, size_t to)
 }
 
 static struct timeline_opts small = {
-    .cells = 4000, .columns = 16, .tile_events = 6, .events = 40, .min_shift = 4, .phase_cats = "app"};
+    .cells = 4000, .columns = 16, .tile_events = 6, .events = 200, .min_shift = 4, .phase_cats = "app"};
 
 /* Feeds the events in `batches` batches, batch b to worker b % threads, in a
  * shuffled order. */
@@ -165,9 +165,25 @@ static int ev_order(const void *a, const void *b)
     return c ? c : strcmp(x->name, y->name);
 }
 
+/* Sum over the tiles of width 2^shift of min(events, k), by brute force. */
+static uint64_t kept_at(const struct timeline *t, const struct ev *e, size_t n, int shift, size_t k)
+{
+    uint64_t sum = 0;
+    for (size_t l = t->nprocess_lanes; l < t->nlanes; l++) {
+        int64_t lo = t->first_ts >> shift, hi = (t->last_end - 1) >> shift;
+        for (int64_t b = lo; b <= hi; b++) {
+            size_t m = 0;
+            for (size_t i = 0; i < n; i++)
+                m += in_lane(&t->lanes[l], &e[i]) && e[i].ts >> shift == b;
+            sum += m < k ? m : k;
+        }
+    }
+    return sum;
+}
+
 static void check_tiles(const struct timeline *t, const struct ev *e, size_t n)
 {
-    int shift = t->shift + TIMELINE_TILE_BITS;
+    int shift = t->tile_shift;
     struct ev *in = malloc(n * sizeof *in);
     uint64_t kept = 0, with_k1 = 0, events = 0;
     for (size_t i = 0; i < t->ntiles; i++) {
@@ -194,9 +210,13 @@ static void check_tiles(const struct timeline *t, const struct ev *e, size_t n)
     assert_int_equal(events, n);
     assert_int_equal(kept + t->omitted, n);
     assert_true(kept <= small.events);
-    /* K is the largest that fits: one more would pass the budget. */
-    assert_true(t->tile_events == small.tile_events || with_k1 > small.events);
-    assert_true(t->tile_events < small.tile_events); /* the budget bit here */
+    if (t->tile_events == small.tile_events) {
+        /* K whole: the narrowest width within the budget. */
+        assert_true(shift == small.min_shift || kept_at(t, e, n, shift - 1, small.tile_events) > small.events);
+    } else {
+        /* Even a tile per lane passes the budget: K is the largest that fits. */
+        assert_true(with_k1 > small.events);
+    }
     free(in);
 }
 
@@ -212,6 +232,15 @@ static void pyramid_and_tiles_match_the_reference(void **state)
     assert_true(one.thread_lanes);
     check_levels(&one, e, n);
     check_tiles(&one, e, n);
+    assert_int_equal(one.tile_events, small.tile_events);
+    assert_true(one.tile_shift > small.min_shift); /* the budget widened the tiles */
+    timeline_free(&one);
+    /* A budget below a tile per lane: fewer events per tile. */
+    small.events = 40;
+    run(e, n, 2, 5, &one);
+    check_tiles(&one, e, n);
+    assert_true(one.tile_events < small.tile_events);
+    small.events = 200;
     timeline_free(&one);
     free(e);
 }
@@ -240,6 +269,7 @@ static void same_answer_for_any_workers(void **state)
     assert_int_equal(a.ntiles, b.ntiles);
     assert_int_equal(a.tile_events, b.tile_events);
     for (size_t i = 0; i < a.ntiles; i++) {
+        assert_int_equal(a.tile_shift, b.tile_shift);
         assert_int_equal(a.tiles[i].events, b.tiles[i].events);
         assert_int_equal(a.tiles[i].nkept, b.tiles[i].nkept);
         assert_memory_equal(a.tiles[i].kept, b.tiles[i].kept, a.tiles[i].nkept * sizeof *a.tiles[i].kept);
