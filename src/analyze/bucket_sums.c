@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REL_BITS 40
+#define REL_BITS BUCKET_REL_BITS
 #define REL_HALF (1LL << (REL_BITS - 1))
 
 void bucket_sums_init(struct bucket_sums *b, int shift)
@@ -97,21 +97,30 @@ void bucket_sums_coarsen(struct bucket_sums *b, int shift)
     *b = wide;
 }
 
-/* The weight of the cells of sorted keys (with their counts) at `up`
- * doublings: adjacent keys of one row and coarser bucket merge. */
-static uint64_t weight_at(const struct bucket_sums *b, const uint64_t *sorted, const uint32_t *order, size_t n,
-                          int up, uint64_t k)
+/* The weight of the cells of sorted keys at `up` doublings: adjacent keys of
+ * one row and coarser bucket merge. */
+static uint64_t weight_at(int64_t base, const uint64_t *sorted, const uint32_t *order, const uint64_t *count,
+                          size_t n, int up, uint64_t k)
 {
     uint64_t weight = 0, group = 0;
     for (size_t i = 0; i < n; i++) {
-        bool same = i && sorted[i] >> REL_BITS == sorted[i - 1] >> REL_BITS &&
-                    (b->base + (int64_t)(sorted[i] & ((1ULL << REL_BITS) - 1))) >> up ==
-                        (b->base + (int64_t)(sorted[i - 1] & ((1ULL << REL_BITS) - 1))) >> up;
+        bool same = i && sorted[i] >> BUCKET_REL_BITS == sorted[i - 1] >> BUCKET_REL_BITS &&
+                    (base + (int64_t)(sorted[i] & BUCKET_REL_MASK)) >> up ==
+                        (base + (int64_t)(sorted[i - 1] & BUCKET_REL_MASK)) >> up;
         if (i && !same)
             weight += bucket_weight(group, k);
-        group = (same ? group : 0) + b->count[order[i]];
+        group = (same ? group : 0) + (k ? count[order ? order[i] : i] : 0);
     }
     return n ? weight + bucket_weight(group, k) : 0;
+}
+
+int bucket_keys_fit_shift(int shift, int64_t base, const uint64_t *sorted, const uint32_t *order,
+                          const uint64_t *count, size_t n, uint64_t cap, uint64_t k)
+{
+    int up = 0;
+    while (shift + up < 62 && weight_at(base, sorted, order, count, n, up, k) > cap) /* a bucket per row: no further */
+        up++;
+    return shift + up;
 }
 
 int bucket_sums_fit_shift(const struct bucket_sums *b, uint64_t cap, uint64_t k)
@@ -126,11 +135,9 @@ int bucket_sums_fit_shift(const struct bucket_sums *b, uint64_t cap, uint64_t k)
     }
     /* In (row, bucket) order, a coarser bucket's cells are adjacent. */
     spoor_radix_sort_rows(order, sorted, n, key, NULL, &span);
-    int up = 0;
-    while (b->shift + up < 62 && weight_at(b, sorted, order, n, up, k) > cap) /* a bucket per row: as far as it goes */
-        up++;
+    int shift = bucket_keys_fit_shift(b->shift, b->base, sorted, order, b->count, n, cap, k);
     free(key);
     free(sorted);
     free(order);
-    return b->shift + up;
+    return shift;
 }

@@ -19,6 +19,9 @@
 #include "util/id_map.h"
 
 #define BUCKET_ROWS_MAX (1u << 24)
+/* A cell's key: row << BUCKET_REL_BITS | (bucket - base). */
+#define BUCKET_REL_BITS 40
+#define BUCKET_REL_MASK ((1ULL << BUCKET_REL_BITS) - 1)
 
 struct bucket_sums {
     int shift;
@@ -56,6 +59,10 @@ void bucket_sums_coarsen(struct bucket_sums *b, int shift);
  * (k = 0: the cells are counted), or its count but at most k. One sort of
  * the cells, however many doublings it takes. */
 int bucket_sums_fit_shift(const struct bucket_sums *b, uint64_t cap, uint64_t k);
+/* The same for cells given as keys in order (count[order[i]] the count of
+ * sorted[i]; order NULL: count[i]) of a sums at shift and base. */
+int bucket_keys_fit_shift(int shift, int64_t base, const uint64_t *sorted, const uint32_t *order,
+                          const uint64_t *count, size_t n, uint64_t cap, uint64_t k);
 /* A cell's weight as bucket_sums_fit_shift counts it. */
 static inline uint64_t bucket_weight(uint64_t count, uint64_t k) { return !k ? 1 : count < k ? count : k; }
 /* Adds every cell of src (any shift <= b's) to b. */

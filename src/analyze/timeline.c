@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void worker_init(struct timeline_worker *w, int shift)
+static void worker_init(struct timeline_worker *w, int shift, int tile_shift)
 {
     memset(w, 0, sizeof *w);
     w->shift = shift;
     w->strings = spoor_strpool_new();
-    bucket_sums_init(&w->cells, shift);
-    bucket_sums_init(&w->tiles.at, shift);
+    bucket_log_init(&w->cells, shift);
+    bucket_sums_init(&w->tiles.at, tile_shift);
     w->first_ts = INT64_MAX;
     w->last_end = INT64_MIN;
 }
@@ -32,6 +32,7 @@ struct timeline_run *timeline_begin(const struct timeline_opts *opts, int thread
     o->events = o->events ? o->events : 150000;
     o->thread_lanes = o->thread_lanes ? o->thread_lanes : 256;
     o->min_shift = o->min_shift ? o->min_shift : 14;
+    o->tile_min_shift = o->tile_min_shift ? o->tile_min_shift : 20;
     run->phase_text = spoor_xstrdup(o->phase_cats ? o->phase_cats : "app");
     for (char *s = run->phase_text, *tok; (tok = strsep(&s, ","));)
         if (*tok) {
@@ -41,7 +42,7 @@ struct timeline_run *timeline_begin(const struct timeline_opts *opts, int thread
     run->threads = threads > 0 ? threads : 1;
     run->workers = spoor_xcalloc((size_t)run->threads, sizeof *run->workers);
     for (int i = 0; i < run->threads; i++)
-        worker_init(&run->workers[i], o->min_shift);
+        worker_init(&run->workers[i], o->min_shift, o->tile_min_shift);
     return run;
 }
 
@@ -72,7 +73,7 @@ static void flush_row(struct timeline_worker *w, uint32_t row)
 {
     struct timeline_pending *p = &w->pending[row];
     if (p->bucket != INT64_MIN)
-        bucket_sums_add(&w->cells, row, p->bucket, p->count, p->busy);
+        bucket_log_add(&w->cells, row, p->bucket, p->count, p->busy);
     p->bucket = INT64_MIN;
 }
 
@@ -99,7 +100,7 @@ static bool place(struct timeline_worker *w, uint32_t row, int64_t start, int64_
 {
     int shift = w->shift;
     int64_t first = start >> shift, last = end > start ? (end - 1) >> shift : first;
-    if (!bucket_sums_fits(&w->cells, first) || !bucket_sums_fits(&w->cells, last))
+    if (!bucket_log_fits(&w->cells, first) || !bucket_log_fits(&w->cells, last))
         return false;
     if (last - first + 1 > TIMELINE_SHORT) {
         long_push(w, row, start, end);
@@ -115,7 +116,7 @@ static bool place(struct timeline_worker *w, uint32_t row, int64_t start, int64_
 void timeline_worker_coarsen(struct timeline_worker *w, int shift)
 {
     timeline_worker_flush(w);
-    bucket_sums_coarsen(&w->cells, shift);
+    bucket_log_coarsen(&w->cells, shift);
     w->shift = shift;
     size_t kept = 0;
     for (size_t i = 0; i < w->nlongs; i++) {
@@ -123,7 +124,7 @@ void timeline_worker_coarsen(struct timeline_worker *w, int shift)
         if (bucket_span(shift, l->start, l->end) > TIMELINE_SHORT)
             w->longs[kept++] = *l;
         else
-            bucket_sums_span(&w->cells, l->row, l->start, l->end, 1);
+            bucket_log_span(&w->cells, l->row, l->start, l->end, 1);
     }
     w->nlongs = kept;
 }
@@ -233,9 +234,10 @@ void timeline_add(struct timeline_run *run, int worker, const struct spoor_table
         if (h->n < k || timeline_event_before(&e, &h->ev[0], timeline_worker_cmp, w))
             e.bytes = event_bytes_of(&bytes, b, r); /* only for events the tile may keep */
         timeline_tile_add(&w->tiles, id, &e, k, timeline_worker_cmp, w);
-        if (w->cells.cells.n > cap) {
+        if (w->cells.n >= 2 * cap && bucket_log_compact(&w->cells) > cap) {
             timeline_worker_flush(w);
-            timeline_worker_coarsen(w, bucket_sums_fit_shift(&w->cells, run->opts.cells, 0));
+            bucket_log_compact(&w->cells);
+            timeline_worker_coarsen(w, bucket_log_fit_shift(&w->cells, run->opts.cells));
         }
         if (w->tiles.kept > 2 * run->opts.events)
             timeline_worker_widen_tiles(w, bucket_sums_fit_shift(&w->tiles.at, run->opts.events, k), k);

@@ -31,7 +31,7 @@
  * Tiles. The exact events of one thread lane that start in one window of
  * 2^tile_shift ns. A tile keeps its opts.tile_events (K) longest events
  * (then earliest, then by cat and name), and records how many started in it.
- * The width is the narrowest (from 2^opts.min_shift) at which all tiles
+ * The width is the narrowest (from 2^opts.tile_min_shift) at which all tiles
  * together keep at most opts.events: where events are dense the windows
  * widen until K per window fits, so the kept events spread evenly over the
  * run, the long calls that shape a view stay, and a tile says how many of
@@ -58,7 +58,8 @@ struct timeline_opts {
     size_t tile_events;         /* K per tile; 0 = 64 */
     size_t events;              /* exact events kept in all; 0 = 150000 */
     size_t thread_lanes;        /* thread lanes kept up to this many threads; 0 = 256 */
-    int min_shift;              /* finest width at least 2^min_shift ns; 0 = 10 */
+    int min_shift;              /* finest width at least 2^min_shift ns; 0 = 14 (16 us) */
+    int tile_min_shift;         /* tiles at least 2^tile_min_shift ns wide; 0 = 20 (1 ms) */
 };
 
 struct timeline_lane {

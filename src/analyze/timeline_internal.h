@@ -5,6 +5,7 @@
 #ifndef SPOOR_ANALYZE_TIMELINE_INTERNAL_H
 #define SPOOR_ANALYZE_TIMELINE_INTERNAL_H
 
+#include "analyze/bucket_log.h"
 #include "analyze/bucket_sums.h"
 #include "analyze/timeline.h"
 #include "util/id_map.h"
@@ -78,7 +79,7 @@ struct timeline_worker {
     struct spoor_id_map pids, tids;
     struct spoor_id_map lanes;      /* pid id << 33 | tid id << 1 | phases */
     struct spoor_id_map rows;       /* lane id << 32 | key string id */
-    struct bucket_sums cells;
+    struct bucket_log cells;
     struct timeline_pending *pending; /* per row */
     size_t pending_cap;
     struct timeline_lane_tile *lane_tile; /* per lane */

@@ -132,15 +132,15 @@ static void merge_cells(struct timeline_run *run, uint32_t **lane_of, uint32_t *
     for (int i = 0; i < run->threads; i++) {
         struct timeline_worker *w = &run->workers[i];
         int up = shift - w->shift;
-        for (size_t c = 0; c < w->cells.cells.n; c++)
-            bucket_sums_add(&m->cells, merged_row(m, w, bucket_sums_row(&w->cells, c), lane_of[i], str_of[i]),
-                            bucket_sums_bucket(&w->cells, c) >> up, w->cells.count[c], w->cells.sum[c]);
+        for (size_t c = 0; c < w->cells.n; c++)
+            bucket_sums_add(&m->cells, merged_row(m, w, bucket_log_row(&w->cells, c), lane_of[i], str_of[i]),
+                            bucket_log_bucket(&w->cells, c) >> up, w->cells.rec[c].count, w->cells.rec[c].sum);
         for (size_t l = 0; l < w->nlongs; l++) {
             struct timeline_long e = w->longs[l];
             e.row = merged_row(m, w, e.row, lane_of[i], str_of[i]);
             m->longs[m->nlongs++] = e;
         }
-        bucket_sums_free(&w->cells);
+        bucket_log_free(&w->cells);
     }
 }
 
@@ -328,7 +328,7 @@ static void merge_tiles(struct timeline_run *run, uint32_t **lane_of, uint32_t *
                         struct timeline *out)
 {
     size_t k = run->opts.tile_events;
-    int shift = run->opts.min_shift;
+    int shift = run->opts.tile_min_shift;
     for (int i = 0; i < run->threads; i++)
         shift = run->workers[i].tiles.at.shift > shift ? run->workers[i].tiles.at.shift : shift;
     struct timeline_tiles all = {0};
