@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REL_HALF (1LL << (BUCKET_REL_BITS - 1))
-
 void bucket_log_init(struct bucket_log *l, int shift)
 {
     memset(l, 0, sizeof *l);
@@ -23,13 +21,7 @@ void bucket_log_free(struct bucket_log *l)
 
 bool bucket_log_fits(struct bucket_log *l, int64_t bucket)
 {
-    if (!l->based) {
-        /* Room either side of the first bucket: rows come in any time order. */
-        l->base = bucket - REL_HALF;
-        l->based = true;
-    }
-    int64_t rel = bucket - l->base;
-    return rel >= 0 && rel < 2 * REL_HALF;
+    return bucket_range_fits(&l->based, &l->base, bucket);
 }
 
 void bucket_log_grow(struct bucket_log *l)

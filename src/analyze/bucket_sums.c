@@ -9,7 +9,6 @@
 #include <string.h>
 
 #define REL_BITS BUCKET_REL_BITS
-#define REL_HALF (1LL << (REL_BITS - 1))
 
 void bucket_sums_init(struct bucket_sums *b, int shift)
 {
@@ -27,14 +26,9 @@ void bucket_sums_free(struct bucket_sums *b)
 
 bool bucket_sums_fits(struct bucket_sums *b, int64_t bucket)
 {
-    if (!b->based) {
-        /* Room either side of the first bucket: rows come in any time order. */
-        b->base = bucket - REL_HALF;
-        b->based = true;
+    if (!b->based)
         b->lo = b->hi = bucket;
-    }
-    int64_t rel = bucket - b->base;
-    return rel >= 0 && rel < 2 * REL_HALF;
+    return bucket_range_fits(&b->based, &b->base, bucket);
 }
 
 uint32_t bucket_sums_cell(struct bucket_sums *b, uint32_t row, int64_t bucket)

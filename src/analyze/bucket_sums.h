@@ -41,6 +41,18 @@ void bucket_sums_free(struct bucket_sums *b);
 uint32_t bucket_sums_cell(struct bucket_sums *b, uint32_t row, int64_t bucket);
 /* Whether a cell of this bucket can be stored (the first call sets the range). */
 bool bucket_sums_fits(struct bucket_sums *b, int64_t bucket);
+/* The range both forms of sums (these and bucket_log.h) keep: the first
+ * bucket sets the base, with room either side since rows come in any time
+ * order. */
+static inline bool bucket_range_fits(bool *based, int64_t *base, int64_t bucket)
+{
+    if (!*based) {
+        *base = bucket - (1LL << (BUCKET_REL_BITS - 1));
+        *based = true;
+    }
+    int64_t rel = bucket - *base;
+    return rel >= 0 && rel < (1LL << BUCKET_REL_BITS);
+}
 /* Adds to the cell (row, bucket); false (nothing added) when the bucket is
  * out of range. */
 bool bucket_sums_add(struct bucket_sums *b, uint32_t row, int64_t bucket, uint64_t count, int64_t sum);
