@@ -30,14 +30,17 @@ void bucket_log_grow(struct bucket_log *l)
     l->rec = spoor_xrealloc(l->rec, l->cap * sizeof *l->rec);
 }
 
-void bucket_log_span(struct bucket_log *l, uint32_t row, int64_t start, int64_t end, uint64_t count)
+bool bucket_log_span(struct bucket_log *l, uint32_t row, int64_t start, int64_t end, uint64_t count)
 {
     int64_t first = start >> l->shift, last = end > start ? (end - 1) >> l->shift : first;
+    if (!bucket_log_fits(l, first) || !bucket_log_fits(l, last))
+        return false;
     for (int64_t k = first; k <= last; k++) {
         int64_t from = k << l->shift, to = from + ((int64_t)1 << l->shift);
         int64_t busy = (end < to ? end : to) - (start > from ? start : from);
         bucket_log_add(l, row, k, k == first ? count : 0, busy > 0 ? busy : 0);
     }
+    return true;
 }
 
 size_t bucket_log_compact(struct bucket_log *l)

@@ -42,8 +42,8 @@ static inline void bucket_log_add(struct bucket_log *l, uint32_t row, int64_t bu
     l->rec[l->n++] = (struct bucket_rec){(uint64_t)row << BUCKET_REL_BITS | (uint64_t)(bucket - l->base), count, sum};
 }
 /* The same for an event [start, end) spread over the buckets it overlaps
- * (bucket_sums_span). */
-void bucket_log_span(struct bucket_log *l, uint32_t row, int64_t start, int64_t end, uint64_t count);
+ * (bucket_sums_span); false (nothing added) when they do not fit. */
+bool bucket_log_span(struct bucket_log *l, uint32_t row, int64_t start, int64_t end, uint64_t count);
 /* Sorts and sums equal cells; returns how many distinct cells there are. */
 size_t bucket_log_compact(struct bucket_log *l);
 /* After a compaction: the narrowest shift at which the cells number at most cap. */

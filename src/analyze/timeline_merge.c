@@ -105,7 +105,7 @@ static uint32_t **merge_lanes(struct timeline_run *run, struct thread_lane **lan
 /* The run's cells at the widest worker width, rows as (thread lane << 32 |
  * string) in `rows`; long events listed apart. */
 struct merged {
-    struct bucket_sums cells;
+    struct bucket_log cells;
     struct spoor_id_map rows;
     struct timeline_long *longs;
     size_t nlongs;
@@ -127,14 +127,17 @@ static void merge_cells(struct timeline_run *run, uint32_t **lane_of, uint32_t *
             shift = run->workers[i].shift;
         nlongs += run->workers[i].nlongs;
     }
-    bucket_sums_init(&m->cells, shift);
+    bucket_log_init(&m->cells, shift);
     m->longs = spoor_xmalloc((nlongs ? nlongs : 1) * sizeof *m->longs);
     for (int i = 0; i < run->threads; i++) {
         struct timeline_worker *w = &run->workers[i];
         int up = shift - w->shift;
-        for (size_t c = 0; c < w->cells.n; c++)
-            bucket_sums_add(&m->cells, merged_row(m, w, bucket_log_row(&w->cells, c), lane_of[i], str_of[i]),
-                            bucket_log_bucket(&w->cells, c) >> up, w->cells.rec[c].count, w->cells.rec[c].sum);
+        for (size_t c = 0; c < w->cells.n; c++) {
+            int64_t bucket = bucket_log_bucket(&w->cells, c) >> up;
+            if (bucket_log_fits(&m->cells, bucket)) /* within 2^39 buckets of the first: always */
+                bucket_log_add(&m->cells, merged_row(m, w, bucket_log_row(&w->cells, c), lane_of[i], str_of[i]), bucket,
+                               w->cells.rec[c].count, w->cells.rec[c].sum);
+        }
         for (size_t l = 0; l < w->nlongs; l++) {
             struct timeline_long e = w->longs[l];
             e.row = merged_row(m, w, e.row, lane_of[i], str_of[i]);
@@ -160,18 +163,19 @@ static void choose_width(struct merged *m, size_t cap)
                 spread += (uint64_t)span;
                 m->longs[kept++] = *l;
             } else {
-                bucket_sums_span(&m->cells, l->row, l->start, l->end, 1);
+                bucket_log_span(&m->cells, l->row, l->start, l->end, 1);
             }
         }
         m->nlongs = kept;
-        if (spread <= (uint64_t)cap && m->cells.cells.n <= cap)
+        if (spread <= (uint64_t)cap && bucket_log_compact(&m->cells) <= cap)
             break;
-        bucket_sums_coarsen(&m->cells, shift + 1);
+        bucket_log_coarsen(&m->cells, shift + 1);
     }
     for (size_t i = 0; i < m->nlongs; i++)
-        bucket_sums_span(&m->cells, m->longs[i].row, m->longs[i].start, m->longs[i].end, 1);
+        bucket_log_span(&m->cells, m->longs[i].row, m->longs[i].start, m->longs[i].end, 1);
     m->nlongs = 0;
-    bucket_sums_coarsen(&m->cells, bucket_sums_fit_shift(&m->cells, cap, 0));
+    bucket_log_compact(&m->cells);
+    bucket_log_coarsen(&m->cells, bucket_log_fit_shift(&m->cells, cap));
 }
 
 /* A cell of an output lane and key, before the keys of a bucket are
@@ -250,13 +254,13 @@ static void build_levels(const struct merged *m, const uint32_t *process_of, siz
     while (n < 48 && (last >> (m->cells.shift + (int)n - 1)) - (first >> (m->cells.shift + (int)n - 1)) + 1 >
                          (int64_t)out->columns)
         n++;
-    struct keyed *k = spoor_xmalloc((2 * m->cells.cells.n + 1) * sizeof *k);
+    struct keyed *k = spoor_xmalloc((2 * m->cells.n + 1) * sizeof *k);
     size_t nk = 0;
-    for (size_t c = 0; c < m->cells.cells.n; c++) {
-        uint64_t row = m->rows.keys[bucket_sums_row(&m->cells, c)];
+    for (size_t c = 0; c < m->cells.n; c++) {
+        uint64_t row = m->rows.keys[bucket_log_row(&m->cells, c)];
         uint32_t lane = (uint32_t)(row >> 32), key = (uint32_t)row;
-        struct keyed cell = {process_of[lane], key, bucket_sums_bucket(&m->cells, c), m->cells.count[c],
-                             m->cells.sum[c]};
+        struct keyed cell = {process_of[lane], key, bucket_log_bucket(&m->cells, c), m->cells.rec[c].count,
+                             m->cells.rec[c].sum};
         k[nk++] = cell;
         if (threads) {
             cell.lane = (uint32_t)nprocess + lane;
@@ -437,7 +441,7 @@ void timeline_end(struct timeline_run *run, struct timeline *out)
     if (out->events)
         build_levels(&m, process_of, out->nprocess_lanes, out->thread_lanes, 3 * run->opts.cells, out);
     merge_tiles(run, lane_of, str_of, out->nprocess_lanes, out);
-    bucket_sums_free(&m.cells);
+    bucket_log_free(&m.cells);
     spoor_id_map_free(&m.rows);
     free(m.longs);
     free(process_of);
