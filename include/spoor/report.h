@@ -104,6 +104,8 @@ enum spoor_col_hint {
                           * predicted class, a metric of a correlation matrix): the pivot
                           * columns are a heatmap's x axis, the category its y axis (with
                           * two categories, a heatmap per value of the first) */
+    SPOOR_HINT_TIMELINE, /* part of a zoomable timeline, read whole by its view (the
+                          * timeline_* sheets of spoor report; src/analyze/timeline.h) */
 };
 
 /* ---- the model ---- */

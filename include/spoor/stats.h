@@ -55,6 +55,11 @@ SPOOR_API int spoor_stats_load(const char *const *paths, size_t npaths, const st
 SPOOR_API struct spoor_report *spoor_stats_report(const struct spoor_stats *s, const struct spoor_load_result *res,
                                                   const char *where);
 
+/* A rows sheet "inputs" of the report, shown in `formats`: per input its path,
+ * dialect, units, sizes, lines, rows, skipped lines by reason and warning. */
+struct spoor_report;
+SPOOR_API void spoor_stats_inputs_sheet(struct spoor_report *r, const struct spoor_load_result *res, unsigned formats);
+
 /* The args the recipe reads: load with SPOOR_ARGS_LISTED and these keys. */
 SPOOR_API extern const char *const spoor_stats_arg_keys[];
 SPOOR_API extern const size_t spoor_stats_n_arg_keys;

@@ -141,4 +141,24 @@ SPOOR_API int spoor_summary_load(const char *const *paths, size_t npaths, const 
  * the --where text (NULL: none). */
 SPOOR_API struct spoor_report *spoor_summary_report(const struct spoor_summary *s, const char *compute, const char *where);
 
+/* `spoor report`: the job report of traces, as data for any renderer. One
+ * pass of the loader feeds three recipes at once: this summary (whose period
+ * is the stats recipe's), the charts beside it (read/write/metadata split per
+ * layer, access-size and latency histograms, bandwidth and I/O time over
+ * time) and the zoomable timeline (src/analyze/timeline.h). The report's
+ * sheets: overview, inputs, layers, top_files, top_functions, access_sizes,
+ * latency, over_time, bandwidth, io_heatmap and the timeline_* ones. Load
+ * with SPOOR_ARGS_LISTED and spoor_summary_arg_keys. When the summary needs
+ * its second pass (rows far out of time order), the inputs are read again for
+ * it alone and *read_twice is set; a stream cannot be, which is an error. */
+struct spoor_report;
+struct spoor_job_report_opts {
+    struct spoor_summary_opts summary;
+    const char *phase_cats;     /* the timeline's phase cats; NULL = "app" */
+    size_t time_columns;        /* buckets of the charts over time; 0 = 256 */
+};
+SPOOR_API int spoor_job_report(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
+                               const struct spoor_job_report_opts *jopts, struct spoor_report **out,
+                               struct spoor_load_result *result, bool *read_twice, struct spoor_error *err);
+
 #endif
