@@ -4,6 +4,7 @@
  * worker that parsed it and the selection handed to reduce; an expression
  * that needs input order is evaluated in reduce, with a resolver. */
 #include "spoor/expr.h"
+#include "util/grow.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -42,15 +43,6 @@ struct spoor_filter {
 };
 
 /* ---- the selection, in map or in reduce ---- */
-
-/* Room for n indexes; never NULL (a batch of no rows is selected too). */
-static void grow_sel(uint32_t **sel, size_t *cap, size_t n)
-{
-    if (n > *cap || !*sel) {
-        *cap = n ? n : 1;
-        *sel = spoor_xrealloc(*sel, *cap * sizeof **sel);
-    }
-}
 
 static struct handoff *claim_handoff(struct spoor_filter *f, const struct spoor_table *batch)
 {
@@ -92,7 +84,7 @@ static struct handoff *select_in_map(struct spoor_filter *f, int worker, const s
 {
     struct handoff *h = claim_handoff(f, batch);
     struct spoor_expr_ctx *c = f->worker_ctx[worker];
-    grow_sel(&h->sel, &h->cap, batch->nrows);
+    spoor_reserve((void **)&h->sel, &h->cap, batch->nrows, sizeof *h->sel);
     spoor_expr_bind(c, batch, NULL);
     h->n = spoor_expr_select(c, h->sel);
     return h;
@@ -102,7 +94,7 @@ static struct handoff *select_in_map(struct spoor_filter *f, int worker, const s
 static size_t select_in_reduce(struct spoor_filter *f, const struct spoor_table *batch,
                                const struct spoor_resolved *res)
 {
-    grow_sel(&f->sel, &f->sel_cap, batch->nrows);
+    spoor_reserve((void **)&f->sel, &f->sel_cap, batch->nrows, sizeof *f->sel);
     spoor_expr_bind(f->reduce_ctx, batch, res);
     return spoor_expr_select(f->reduce_ctx, f->sel);
 }

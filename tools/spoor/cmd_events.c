@@ -1,8 +1,7 @@
 /* spoor --help: the events that match an SQL condition, as CSV or JSON lines */
 /* spoor events: the rows of traces that match --where, as CSV or JSON lines
  * (spoor_trace_export_run, spoor/write.h, as export writes them). */
-#include <stdio.h>
-#include <string.h>
+#include <stdbool.h>
 
 #include "cli_getopt.h"
 #include "filter_load.h"
@@ -10,8 +9,6 @@
 #include "output_guard.h"
 #include "spoor/report.h"
 #include "spoor/write.h"
-#include "spoor/expr.h"
-#include "spoor/table.h"
 
 static const char usage[] =
     "usage: spoor events [options] TRACE...\n"
@@ -34,6 +31,7 @@ static const char usage[] =
 
 struct cli {
     const char *where, *columns, *format, *output;
+    enum spoor_trace_export_format to; /* --format, else the one -o NAME.jsonl picks */
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -55,15 +53,9 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
     enum spoor_output_format f;
     if (cli->format && !cli_format_choose("events", cli->format, formats, 2, &f))
         return 2;
+    bool jsonl = cli->format ? f == SPOOR_FORMAT_JSONL : spoor_write_format_of_path(cli->output) == SPOOR_WRITE_JSONL;
+    cli->to = jsonl ? SPOOR_EXPORT_JSONL : SPOOR_EXPORT_CSV;
     return -1;
-}
-
-/* --format as parsed above, else the one -o NAME.jsonl picks. */
-static enum spoor_trace_export_format output_format(const struct cli *cli)
-{
-    bool jsonl = cli->format ? !strcmp(cli->format, "jsonl")
-                             : spoor_write_format_of_path(cli->output) == SPOOR_WRITE_JSONL;
-    return jsonl ? SPOOR_EXPORT_JSONL : SPOOR_EXPORT_CSV;
 }
 
 int cmd_events(int argc, char **argv)
@@ -77,7 +69,7 @@ int cmd_events(int argc, char **argv)
     if (output_guard1("events", cli.output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
         return 2;
 
-    struct spoor_trace_export_opts o = {.format = output_format(&cli), .output = cli.output};
+    struct spoor_trace_export_opts o = {.format = cli.to, .output = cli.output};
     return filter_load_export("events", (const char *const *)argv + optind, (size_t)(argc - optind), &opts, cli.where,
                               cli.columns, o);
 }
