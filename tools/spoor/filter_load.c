@@ -8,6 +8,7 @@
 
 #include "cli_getopt.h"
 #include "load_args.h"
+#include "where_cli.h"
 #include "spoor/table.h"
 #include "spoor/write.h"
 
@@ -17,16 +18,13 @@ enum { REPORT_MAX = 64 };
 /* Compiles --where and splits --columns (either may be NULL); on bad usage
  * prints one line and returns false. */
 static bool parse_args(const char *cmd, const char *where, const char *columns, struct spoor_expr **expr,
-               char ***cols, size_t *ncols)
+                       char ***cols, size_t *ncols)
 {
     struct spoor_error err = {0};
-    *expr = NULL;
     *cols = NULL;
     *ncols = 0;
-    if (where && spoor_expr_compile(where, expr, &err) != SPOOR_OK) {
-        fprintf(stderr, "spoor %s: --where: %s\n", cmd, err.msg);
+    if (!where_compile(cmd, where, expr))
         return false;
-    }
     if (columns && spoor_columns_parse(columns, cols, ncols, &err) != SPOOR_OK) {
         fprintf(stderr, "spoor %s: --columns: %s\n", cmd, err.msg);
         spoor_expr_free(*expr);
