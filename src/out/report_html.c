@@ -19,7 +19,12 @@ enum { HTML_MAX_ROWS = 2000 };
 static const char *const kind_names[] = {"rows", "props", "list"};
 static const char *const unit_names[] = {"",      "count", "bytes", "ns",     "per_s",
                                          "MiB/s", "bytes/s", "ratio", "share", "change"};
-static const char *const hint_names[] = {"", "time", "series", "category", "stacked", "pivot"};
+/* By enum spoor_col_hint, every hint named (a timeline sheet is drawn by its own view). */
+static const char *const hint_names[] = {[SPOOR_HINT_NONE] = "",           [SPOOR_HINT_TIME] = "time",
+                                         [SPOOR_HINT_SERIES] = "series",   [SPOOR_HINT_CATEGORY] = "category",
+                                         [SPOOR_HINT_STACKED] = "stacked", [SPOOR_HINT_PIVOT] = "pivot",
+                                         [SPOOR_HINT_TIMELINE] = "timeline"};
+_Static_assert(sizeof hint_names / sizeof *hint_names == SPOOR_HINT_TIMELINE + 1, "a hint without a name");
 
 static void put_text(struct wbuf *b, const char *s) { wbuf_put(b, s, strlen(s)); }
 
