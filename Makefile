@@ -3,6 +3,7 @@ JOBS ?= $(shell nproc)
 BUILD ?= build
 SAN_BUILD ?= build-asan
 RUN_TRACE ?= $(BUILD)/demo/demo.pfw.gz
+RUN_REPORT ?= $(BUILD)/demo/report.html
 
 .PHONY: all deps build run test test-release test-asan bench clean
 
@@ -15,11 +16,14 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The main job on a trace spoor makes itself, so it works on any machine.
+# The main job on a trace spoor makes itself, so it works on any machine:
+# its figures on the terminal, then its report as one page to open.
 run: build
 	@mkdir -p $(dir $(RUN_TRACE))
 	$(BUILD)/spoor gen -o $(RUN_TRACE) --size-mb 50 --seed 1
 	$(BUILD)/spoor stats $(RUN_TRACE)
+	$(BUILD)/spoor report $(RUN_TRACE) -o $(RUN_REPORT)
+	@echo "the report: $(abspath $(RUN_REPORT)) (open it in a browser; it needs no network)"
 
 test: test-release test-asan
 
