@@ -105,16 +105,19 @@ window.spoorTimeline = function (root, sheets, spellNs) {
   const chart = echarts.init(area, null, { renderer: 'canvas' });
   let items = [], view = { mode: 'cells', level: 0, range: [0, span] };
 
+  /* An item's rectangle in pixels: its band of its row, at least a pixel wide. */
+  function bandRect(value, coord, rowPx) {
+    const row = value[0], band = value[5];
+    const start = coord([value[1], row]), end = coord([value[2], row]);
+    const h = rowPx * 0.8;
+    return { x: start[0], y: start[1] - h / 2 + (band ? 0 : h * PHASE_BAND),
+             width: Math.max(1, end[0] - start[0]), height: h * (band ? PHASE_BAND : 1 - PHASE_BAND) };
+  }
+
   function renderItem(params, api) {
-    const row = api.value(0), band = api.value(5);
-    const start = api.coord([api.value(1), row]), end = api.coord([api.value(2), row]);
-    const h = api.size([0, 1])[1] * 0.8;
-    const top = start[1] - h / 2 + (band ? 0 : h * PHASE_BAND), height = h * (band ? PHASE_BAND : 1 - PHASE_BAND);
-    const rect = echarts.graphic.clipRectByRect(
-      { x: start[0], y: top, width: Math.max(1, end[0] - start[0]), height: height },
-      { x: params.coordSys.x, y: params.coordSys.y, width: params.coordSys.width, height: params.coordSys.height });
-    return rect && { type: 'rect', shape: rect,
-                     style: { fill: api.value(3), opacity: api.value(4) } };
+    const value = [0, 1, 2, 3, 4, 5].map(d => api.value(d));
+    const rect = echarts.graphic.clipRectByRect(bandRect(value, api.coord, api.size([0, 1])[1]), params.coordSys);
+    return rect && { type: 'rect', shape: rect, style: { fill: value[3], opacity: value[4] } };
   }
 
   function visibleRows() {
@@ -189,7 +192,7 @@ window.spoorTimeline = function (root, sheets, spellNs) {
       }
     }
     items = out;
-    view = { mode: level >= 0 ? 'cells' : 'events', level: level, range: [a, b], items: out.length };
+    view = { mode: level >= 0 ? 'cells' : 'events', level: level, range: [a, b], items: out.length, rows: rows.length };
     chart.setOption({ series: [{ id: 'timeline', data: out }] });
     status.textContent = `${spellNs(a)} to ${spellNs(b)}: ` + (level >= 0
       ? `level ${level} of ${levels.length} (buckets of ${spellNs(levels[level].width)}), ${out.length} bars`
@@ -260,5 +263,12 @@ window.spoorTimeline = function (root, sheets, spellNs) {
     chart: chart, element: area, panel: panel,
     view: () => view,
     items: () => items.map(it => ({ value: it.value, fields: it.fields })),
+    /* item i's rectangle in pixels of the chart's element */
+    rectOf: i => {
+      const coord = p => chart.convertToPixel({ seriesId: 'timeline' }, p);
+      return bandRect(items[i].value, coord, Math.abs(coord([0, 1])[1] - coord([0, 0])[1]));
+    },
+    /* a row's label: where a click opens or closes a process */
+    labelAt: r => ({ x: GRID.left - 30, y: chart.convertToPixel({ yAxisIndex: 0 }, rows[r].label) }),
   };
 };
