@@ -103,7 +103,7 @@ window.spoorTimeline = function (root, sheets, spellNs) {
   root.appendChild(section);
 
   const chart = echarts.init(area, null, { renderer: 'canvas' });
-  let items = [], view = { mode: 'cells', level: 0, range: [0, span] };
+  let drawn = { values: [], refs: [] }, view = { mode: 'cells', level: 0, range: [0, span] };
 
   /* An item's rectangle in pixels: its band of its row, at least a pixel wide. */
   function bandRect(value, coord, rowPx) {
@@ -135,6 +135,8 @@ window.spoorTimeline = function (root, sheets, spellNs) {
     return lo;
   }
 
+  /* A drawn bar: its value for the series, and where its fields come from
+   * (spelled only when asked: a view draws thousands). */
   function pushCells(out, r, lane, band, lv, a, b) {
     const row = lv.cells.get(lane);
     if (!row) return;
@@ -144,31 +146,44 @@ window.spoorTimeline = function (root, sheets, spellNs) {
       const x0 = (starts[i] - base) * w;
       if (x0 > b) break;
       const key = strings[row.key[i]];
-      out.push({ value: [r, x0, x0 + w, colour(key), Math.min(1, 0.2 + 0.8 * row.busy[i] / w), band],
-                 fields: { start: spellNs(x0), width: spellNs(w), count: row.count[i], busy: spellNs(row.busy[i]),
-                           key: key, pid: rows[r].pid, tid: rows[r].tid } });
+      out.values.push([r, x0, x0 + w, colour(key), Math.min(1, 0.2 + 0.8 * row.busy[i] / w), band]);
+      out.refs.push({ cells: row, i: i, w: w, r: r });
+      out.keys.add(key);
     }
   }
 
-  function pushEvents(out, r, lane, band, a, b, seen) {
+  function pushEvents(out, r, lane, band, a, b) {
     const tiles = tilesOf.get(lane);
     if (!tiles) return;
     const from = a + t0 - lanes[lane].longest_ns - tileNs;
     for (let i = lowerBound(tiles, from, t => t.start_ns); i < tiles.length; i++) {
       const tile = tiles[i], start = tile.start_ns - t0;
       if (start > b) break;
-      seen.tiles++;
-      seen.omitted += tile.omitted;
+      out.tiles++;
+      out.omitted += tile.omitted;
       for (let k = 0; k < tile.kept; k++) {
         const x0 = start + tile.ts[k], x1 = x0 + tile.dur[k];
         if (x1 < a || x0 > b) continue;
-        const cat = strings[tile.cat[k]], name = strings[tile.name[k]];
         /* coloured as the cells are: a call by its cat, a phase by its name */
-        out.push({ value: [r, x0, x1, colour(band ? name : cat), 0.9, band],
-                   fields: { ts: tile.start_ns + tile.ts[k], dur: tile.dur[k], cat: cat, name: name,
-                             bytes: tile.bytes[k], pid: lanes[lane].pid, tid: lanes[lane].tid } });
+        const key = strings[band ? tile.name[k] : tile.cat[k]];
+        out.values.push([r, x0, x1, colour(key), 0.9, band]);
+        out.refs.push({ tile: tile, k: k, lane: lanes[lane] });
+        out.keys.add(key);
       }
     }
+  }
+
+  /* The fields of drawn bar i: a bucket's, or an event's as the tiles hold it. */
+  function fieldsOf(i) {
+    const ref = drawn.refs[i];
+    if (ref.cells) {
+      const c = ref.cells, x0 = drawn.values[i][1];
+      return { start: spellNs(x0), width: spellNs(ref.w), count: c.count[ref.i], busy: spellNs(c.busy[ref.i]),
+               key: strings[c.key[ref.i]], pid: rows[ref.r].pid, tid: rows[ref.r].tid };
+    }
+    const t = ref.tile, k = ref.k;
+    return { ts: t.start_ns + t.ts[k], dur: t.dur[k], cat: strings[t.cat[k]], name: strings[t.name[k]],
+             bytes: t.bytes[k], pid: ref.lane.pid, tid: ref.lane.tid };
   }
 
   /* What the view shows now: the level (or the events) for its range. */
@@ -176,8 +191,8 @@ window.spoorTimeline = function (root, sheets, spellNs) {
     const x = chart.getModel().getComponent('xAxis', 0).axis.scale.getExtent();
     const a = x[0], b = x[1], px = Math.max(1, chart.getWidth() - GRID.left - GRID.right);
     const perPx = (b - a) / px;
-    let level = levels.findIndex(lv => lv && lv.width <= perPx);
-    const out = [], seen = { tiles: 0, omitted: 0 };
+    const level = levels.findIndex(lv => lv && lv.width <= perPx);
+    const out = { values: [], refs: [], keys: new Set(), tiles: 0, omitted: 0 };
     const [r0, r1] = visibleRows();
     for (let r = r0; r <= r1; r++) {
       const row = rows[r];
@@ -186,19 +201,20 @@ window.spoorTimeline = function (root, sheets, spellNs) {
         if (row.phases !== undefined) pushCells(out, r, row.phases, 1, levels[level], a, b);
       } else {
         for (const t of row.threadLanes) {
-          if (t.calls !== undefined) pushEvents(out, r, t.calls, 0, a, b, seen);
-          if (t.phases !== undefined) pushEvents(out, r, t.phases, 1, a, b, seen);
+          if (t.calls !== undefined) pushEvents(out, r, t.calls, 0, a, b);
+          if (t.phases !== undefined) pushEvents(out, r, t.phases, 1, a, b);
         }
       }
     }
-    items = out;
-    view = { mode: level >= 0 ? 'cells' : 'events', level: level, range: [a, b], items: out.length, rows: rows.length };
-    chart.setOption({ series: [{ id: 'timeline', data: out }] });
+    drawn = out;
+    const n = out.values.length;
+    view = { mode: level >= 0 ? 'cells' : 'events', level: level, range: [a, b], items: n, rows: rows.length };
+    chart.setOption({ series: [{ id: 'timeline', data: out.values }] });
     status.textContent = `${spellNs(a)} to ${spellNs(b)}: ` + (level >= 0
-      ? `level ${level} of ${levels.length} (buckets of ${spellNs(levels[level].width)}), ${out.length} bars`
-      : `exact events: ${out.length} drawn from ${seen.tiles} tiles, which omitted ${seen.omitted} shorter ones`);
+      ? `level ${level} of ${levels.length} (buckets of ${spellNs(levels[level].width)}), ${n} bars`
+      : `exact events: ${n} drawn from ${out.tiles} tiles, which omitted ${out.omitted} shorter ones`);
     legend.textContent = '';
-    for (const key of new Set(out.map(it => it.fields.key || (it.value[5] ? it.fields.name : it.fields.cat)))) {
+    for (const key of out.keys) {
       const swatch = legend.appendChild(element('span', 'swatch'));
       swatch.style.background = colour(key);
       legend.appendChild(element('span', null, key));
@@ -252,7 +268,7 @@ window.spoorTimeline = function (root, sheets, spellNs) {
       if (opened.has(row.pid)) opened.delete(row.pid); else opened.add(row.pid);
       setup();
     } else if (p.componentType === 'series') {
-      showFields(items[p.dataIndex].fields);
+      showFields(fieldsOf(p.dataIndex));
     }
   });
   window.addEventListener('resize', () => { chart.resize(); redraw(); });
@@ -262,11 +278,11 @@ window.spoorTimeline = function (root, sheets, spellNs) {
   return {
     chart: chart, element: area, panel: panel,
     view: () => view,
-    items: () => items.map(it => ({ value: it.value, fields: it.fields })),
+    items: () => drawn.values.map((value, i) => ({ value: value, fields: fieldsOf(i) })),
     /* item i's rectangle in pixels of the chart's element */
     rectOf: i => {
       const coord = p => chart.convertToPixel({ seriesId: 'timeline' }, p);
-      return bandRect(items[i].value, coord, Math.abs(coord([0, 1])[1] - coord([0, 0])[1]));
+      return bandRect(drawn.values[i], coord, Math.abs(coord([0, 1])[1] - coord([0, 0])[1]));
     },
     /* a row's label: where a click opens or closes a process */
     labelAt: r => ({ x: GRID.left - 30, y: chart.convertToPixel({ yAxisIndex: 0 }, rows[r].label) }),
