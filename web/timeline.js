@@ -14,7 +14,8 @@
  * dominant key; opacity: busy / width). Zoomed past the finest level, the
  * exact kept events of the tiles in view (read from the left edge minus the
  * lane's longest kept event, since an event is in the tile of its start),
- * coloured by cat. A click on a bar shows its fields in the panel below. */
+ * coloured by cat; one under a pixel wide where its pixel column is drawn
+ * already is left out (it would not show). A click on a bar shows its fields in the panel below. */
 'use strict';
 window.spoorTimeline = function (root, sheets, spellNs) {
   const ROW_PX = 28, MAX_ROWS_SHOWN = 30, GRID = { left: 150, right: 40, top: 10, bottom: 70 };
@@ -90,6 +91,7 @@ window.spoorTimeline = function (root, sheets, spellNs) {
   const section = element('section', 'sheet timeline');
   section.id = 'timeline';
   section.appendChild(element('h2', null, 'timeline'));
+  if (t0 === null) section.appendChild(element('p', 'note', 'No timed events: nothing to draw.'));
   section.appendChild(element('p', 'note',
     `${run.events} events from ${spellNs(0)} to ${spellNs(span)}; ${run.kept} are embedded exactly, ${run.omitted} ` +
     `omitted from the tiles (each tile, a ${spellNs(tileNs)} window of a thread, keeps its ${run.tile_events} ` +
@@ -152,7 +154,9 @@ window.spoorTimeline = function (root, sheets, spellNs) {
     }
   }
 
-  function pushEvents(out, r, lane, band, a, b) {
+  /* An event under a pixel wide, in a pixel column of its row's band that
+   * one already covers, would not show: it is counted, not drawn. */
+  function pushEvents(out, r, lane, band, a, b, covered, perPx) {
     const tiles = tilesOf.get(lane);
     if (!tiles) return;
     const from = a + t0 - lanes[lane].longest_ns - tileNs;
@@ -164,6 +168,9 @@ window.spoorTimeline = function (root, sheets, spellNs) {
       for (let k = 0; k < tile.kept; k++) {
         const x0 = start + tile.ts[k], x1 = x0 + tile.dur[k];
         if (x1 < a || x0 > b) continue;
+        const column = Math.floor((x0 - a) / perPx);
+        if (x1 - x0 < perPx && covered[column]) { out.hidden++; continue; }
+        for (let c = Math.max(0, column); c <= Math.min(covered.length - 1, (x1 - a) / perPx); c++) covered[c] = 1;
         /* coloured as the cells are: a call by its cat, a phase by its name */
         const key = strings[band ? tile.name[k] : tile.cat[k]];
         out.values.push([r, x0, x1, colour(key), 0.9, band]);
@@ -192,7 +199,7 @@ window.spoorTimeline = function (root, sheets, spellNs) {
     const a = x[0], b = x[1], px = Math.max(1, chart.getWidth() - GRID.left - GRID.right);
     const perPx = (b - a) / px;
     const level = levels.findIndex(lv => lv && lv.width <= perPx);
-    const out = { values: [], refs: [], keys: new Set(), tiles: 0, omitted: 0 };
+    const out = { values: [], refs: [], keys: new Set(), tiles: 0, omitted: 0, hidden: 0 };
     const [r0, r1] = visibleRows();
     for (let r = r0; r <= r1; r++) {
       const row = rows[r];
@@ -200,9 +207,10 @@ window.spoorTimeline = function (root, sheets, spellNs) {
         if (row.calls !== undefined) pushCells(out, r, row.calls, 0, levels[level], a, b);
         if (row.phases !== undefined) pushCells(out, r, row.phases, 1, levels[level], a, b);
       } else {
+        const covered = [new Uint8Array(px + 1), new Uint8Array(px + 1)]; /* per band */
         for (const t of row.threadLanes) {
-          if (t.calls !== undefined) pushEvents(out, r, t.calls, 0, a, b);
-          if (t.phases !== undefined) pushEvents(out, r, t.phases, 1, a, b);
+          if (t.calls !== undefined) pushEvents(out, r, t.calls, 0, a, b, covered[0], perPx);
+          if (t.phases !== undefined) pushEvents(out, r, t.phases, 1, a, b, covered[1], perPx);
         }
       }
     }
@@ -212,7 +220,8 @@ window.spoorTimeline = function (root, sheets, spellNs) {
     chart.setOption({ series: [{ id: 'timeline', data: out.values }] });
     status.textContent = `${spellNs(a)} to ${spellNs(b)}: ` + (level >= 0
       ? `level ${level} of ${levels.length} (buckets of ${spellNs(levels[level].width)}), ${n} bars`
-      : `exact events: ${n} drawn from ${out.tiles} tiles, which omitted ${out.omitted} shorter ones`);
+      : `exact events: ${n} drawn from ${out.tiles} tiles, which omitted ${out.omitted} shorter ones` +
+        (out.hidden ? ` (${out.hidden} under a pixel where one is drawn left out)` : ''));
     legend.textContent = '';
     for (const key of out.keys) {
       const swatch = legend.appendChild(element('span', 'swatch'));
