@@ -255,7 +255,15 @@
   }
 
   /* ---- the page ---- */
+  /* the timeline sheets: drawn once, where the first is, by their own view (web/timeline.js) */
+  const isTimeline = s => s.key === 'timeline' || s.columns.some(c => c.hint === 'timeline');
+  let timeline = null;
   report.sheets.forEach((sheet, i) => {
+    if (isTimeline(sheet)) {
+      timeline = timeline || window.spoorTimeline(root, report.sheets.filter(isTimeline), unitSpell('ns'));
+      window.spoorTimelineView = timeline;
+      return;
+    }
     const section = element('section', 'sheet');
     section.id = 'sheet-' + i;
     section.appendChild(element('h2', null, sheet.title || sheet.key || 'overview'));

@@ -4,9 +4,13 @@
  * and functions, the distributions (access sizes per layer, latency per
  * operation, log2 bins) and the charts over time (bandwidth per layer, I/O
  * time per process). Small sheets show in a table too; the long ones, made
- * for charts, in JSON only. Columns carry chart hints: the time axis, the
- * series to plot, the categories to group by. */
+ * for charts, in JSON and HTML. Columns carry chart hints: the time axis, the
+ * series to plot, the categories to group by; a column no chart should plot
+ * has none. The histograms and the process x time heatmap are charted from
+ * sheets of their own, in HTML only (job_report_pivots.c): one row per layer,
+ * operation or process, a pivot column per bin or time bucket. */
 #include "analyze/job_charts.h"
+#include "analyze/job_report_pivots.h"
 
 #include "spoor/report.h"
 #include "spoor/summary.h"
@@ -14,8 +18,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define JSON_ONLY SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON)
-#define TABLE_JSON (SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE) | JSON_ONLY)
+#define JSON_HTML (SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON) | SPOOR_FORMAT_BIT(SPOOR_FORMAT_HTML))
+#define TABLE_JSON (SPOOR_FORMAT_BIT(SPOOR_FORMAT_TABLE) | JSON_HTML)
+
+/* A rows sheet whose columns keep the hints given: SPOOR_HINT_NONE there is
+ * a column no chart plots (spoor_report_table would take a hint from its
+ * unit). */
+static struct spoor_sheet *sheet(struct spoor_report *r, const char *key, unsigned formats,
+                                 const struct spoor_sheet_col *cols, size_t n)
+{
+    struct spoor_sheet *s = spoor_report_rows(r, key, n, formats);
+    for (size_t c = 0; c < n; c++)
+        spoor_sheet_column(s, c, cols[c].name, cols[c].unit, cols[c].digits, cols[c].hint);
+    return s;
+}
 
 static void prop(struct spoor_sheet *p, const char *key, enum spoor_cell_unit unit, int64_t v)
 {
@@ -57,7 +73,7 @@ static void overview(struct spoor_report *r, const struct spoor_summary *s, cons
                           spoor_unit_name(d->dur_unit));
         spoor_sheet_note(o, "%s", res->inputs[i].path);
     }
-    spoor_stats_inputs_sheet(r, res, JSON_ONLY);
+    spoor_stats_inputs_sheet(r, res, JSON_HTML);
 }
 
 static const struct job_layer *layer_of(const struct job_charts *c, const char *cat)
@@ -78,16 +94,17 @@ static const struct job_layer *layer_of(const struct job_charts *c, const char *
 
 static void layers(struct spoor_report *r, const struct spoor_summary *s, const struct job_charts *c)
 {
+    /* charted: the dur of each kind of call stacked per layer, and their counts */
     const struct spoor_sheet_col cols[] = {
-        {"cat", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY},     {"count", SPOOR_CU_COUNT, 0, 0},
-        {"time", SPOOR_CU_NS, 0, 0},                        {"self", SPOOR_CU_NS, 0, 0},
-        {"dur_sum", SPOOR_CU_NS, 0, 0},                     {"bytes", SPOOR_CU_BYTES, 0, 0},
-        {"read_dur", SPOOR_CU_NS, 0, 0},                    {"write_dur", SPOOR_CU_NS, 0, 0},
-        {"metadata_dur", SPOOR_CU_NS, 0, 0},                {"other_dur", SPOOR_CU_NS, 0, 0},
-        {"read_count", SPOOR_CU_COUNT, 0, 0},               {"write_count", SPOOR_CU_COUNT, 0, 0},
-        {"metadata_count", SPOOR_CU_COUNT, 0, 0},           {"other_count", SPOOR_CU_COUNT, 0, 0},
-        {"parent", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY},  {"parent_share", SPOOR_CU_SHARE, 6, 0}};
-    struct spoor_sheet *t = spoor_report_table(r, "layers", TABLE_JSON, cols, sizeof cols / sizeof *cols);
+        {"cat", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY},   {"count", SPOOR_CU_COUNT, 0, SPOOR_HINT_NONE},
+        {"time", SPOOR_CU_NS, 0, SPOOR_HINT_NONE},        {"self", SPOOR_CU_NS, 0, SPOOR_HINT_NONE},
+        {"dur_sum", SPOOR_CU_NS, 0, SPOOR_HINT_NONE},     {"bytes", SPOOR_CU_BYTES, 0, SPOOR_HINT_NONE},
+        {"read_dur", SPOOR_CU_NS, 0, SPOOR_HINT_STACKED}, {"write_dur", SPOOR_CU_NS, 0, SPOOR_HINT_STACKED},
+        {"metadata_dur", SPOOR_CU_NS, 0, SPOOR_HINT_STACKED}, {"other_dur", SPOOR_CU_NS, 0, SPOOR_HINT_STACKED},
+        {"read_count", SPOOR_CU_COUNT, 0, SPOOR_HINT_SERIES}, {"write_count", SPOOR_CU_COUNT, 0, SPOOR_HINT_SERIES},
+        {"metadata_count", SPOOR_CU_COUNT, 0, SPOOR_HINT_SERIES}, {"other_count", SPOOR_CU_COUNT, 0, SPOOR_HINT_SERIES},
+        {"parent", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},    {"parent_share", SPOOR_CU_SHARE, 6, SPOOR_HINT_NONE}};
+    struct spoor_sheet *t = sheet(r, "layers", TABLE_JSON, cols, sizeof cols / sizeof *cols);
     spoor_sheet_title(t, "layers (time: union of the layer's calls; *_dur: dur sums by call kind)");
     for (size_t i = 0; i < s->nlayers; i++) {
         const struct spoor_summary_layer *l = &s->layers[i];
@@ -139,12 +156,13 @@ static void bin_bounds(struct spoor_sheet *t, int b)
 
 static void distributions(struct spoor_report *r, const struct job_charts *c)
 {
-    const struct spoor_sheet_col sizes[] = {{"cat", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY},
-                                            {"from_bytes", SPOOR_CU_BYTES, 0, SPOOR_HINT_CATEGORY},
+    /* charted from their pivots */
+    const struct spoor_sheet_col sizes[] = {{"cat", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},
+                                            {"from_bytes", SPOOR_CU_BYTES, 0, SPOOR_HINT_NONE},
                                             {"to_bytes", SPOOR_CU_BYTES, 0, SPOOR_HINT_NONE},
-                                            {"count", SPOOR_CU_COUNT, 0, SPOOR_HINT_SERIES},
-                                            {"bytes", SPOOR_CU_BYTES, 0, SPOOR_HINT_SERIES}};
-    struct spoor_sheet *t = spoor_report_table(r, "access_sizes", TABLE_JSON, sizes, 5);
+                                            {"count", SPOOR_CU_COUNT, 0, SPOOR_HINT_NONE},
+                                            {"bytes", SPOOR_CU_BYTES, 0, SPOOR_HINT_NONE}};
+    struct spoor_sheet *t = sheet(r, "access_sizes", TABLE_JSON, sizes, 5);
     spoor_sheet_title(t, "access sizes per layer (log2 bins, [from, to) bytes)");
     for (size_t i = 0; i < c->ncats; i++)
         for (int b = 0; b < JOB_BINS; b++)
@@ -154,12 +172,13 @@ static void distributions(struct spoor_report *r, const struct job_charts *c)
                 spoor_sheet_count(t, c->layers[i].size_count[b]);
                 spoor_sheet_int(t, c->layers[i].size_bytes[b]);
             }
-    const struct spoor_sheet_col lat[] = {{"cat", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY},
-                                          {"name", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY},
-                                          {"from_ns", SPOOR_CU_NS, 0, SPOOR_HINT_CATEGORY},
+    job_pivot_sizes(r, c);
+    const struct spoor_sheet_col lat[] = {{"cat", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},
+                                          {"name", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},
+                                          {"from_ns", SPOOR_CU_NS, 0, SPOOR_HINT_NONE},
                                           {"to_ns", SPOOR_CU_NS, 0, SPOOR_HINT_NONE},
-                                          {"count", SPOOR_CU_COUNT, 0, SPOOR_HINT_SERIES}};
-    t = spoor_report_table(r, "latency", JSON_ONLY, lat, 5);
+                                          {"count", SPOOR_CU_COUNT, 0, SPOOR_HINT_NONE}};
+    t = sheet(r, "latency", JSON_HTML, lat, 5);
     for (size_t i = 0; i < c->nops; i++)
         for (int b = 0; b < JOB_BINS; b++)
             if (c->latency[i].count[b]) {
@@ -168,14 +187,8 @@ static void distributions(struct spoor_report *r, const struct job_charts *c)
                 bin_bounds(t, b);
                 spoor_sheet_count(t, c->latency[i].count[b]);
             }
+    job_pivot_latency(r, c);
 }
-
-struct time_cell {
-    const char *label;
-    int64_t pid, t;
-    uint64_t count;
-    int64_t sum;
-};
 
 static int by_row_then_time(const void *a, const void *b)
 {
@@ -208,7 +221,7 @@ static void over_time(struct spoor_report *r, const struct job_charts *c)
                                          {"events", SPOOR_CU_COUNT, 0, SPOOR_HINT_NONE},
                                          {"bytes", SPOOR_CU_BYTES, 0, SPOOR_HINT_NONE},
                                          {"mib_per_s", SPOOR_CU_MIB_PER_S, 3, SPOOR_HINT_SERIES}};
-    struct spoor_sheet *t = spoor_report_table(r, "bandwidth", JSON_ONLY, bw, 5);
+    struct spoor_sheet *t = spoor_report_table(r, "bandwidth", JSON_HTML, bw, 5);
     struct time_cell *cells = time_cells(&c->bandwidth, c->cats, NULL);
     double seconds = (double)((int64_t)1 << c->bandwidth.shift) / 1e9;
     for (size_t i = 0; i < c->bandwidth.cells.n; i++) {
@@ -219,11 +232,12 @@ static void over_time(struct spoor_report *r, const struct job_charts *c)
         spoor_sheet_float(t, (double)cells[i].sum / (1024.0 * 1024.0) / seconds);
     }
     free(cells);
-    const struct spoor_sheet_col hm[] = {{"pid", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY},
-                                         {"t", SPOOR_CU_NS, 0, SPOOR_HINT_TIME},
+    /* charted from its pivot */
+    const struct spoor_sheet_col hm[] = {{"pid", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},
+                                         {"t", SPOOR_CU_NS, 0, SPOOR_HINT_NONE},
                                          {"events", SPOOR_CU_COUNT, 0, SPOOR_HINT_NONE},
-                                         {"io_ns", SPOOR_CU_NS, 0, SPOOR_HINT_SERIES}};
-    t = spoor_report_table(r, "io_heatmap", JSON_ONLY, hm, 4);
+                                         {"io_ns", SPOOR_CU_NS, 0, SPOOR_HINT_NONE}};
+    t = sheet(r, "io_heatmap", JSON_HTML, hm, 4);
     cells = time_cells(&c->heatmap, NULL, c->pids);
     for (size_t i = 0; i < c->heatmap.cells.n; i++) {
         spoor_sheet_int(t, cells[i].pid);
@@ -231,6 +245,7 @@ static void over_time(struct spoor_report *r, const struct job_charts *c)
         spoor_sheet_count(t, cells[i].count);
         spoor_sheet_int(t, cells[i].sum);
     }
+    job_pivot_io(r, cells, c->heatmap.cells.n, c->heatmap.shift);
     free(cells);
 }
 

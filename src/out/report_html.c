@@ -7,7 +7,9 @@
  * Shown: the sheets shown in JSON, and those a command meant for HTML. A sheet
  * of more than HTML_MAX_ROWS rows is sampled evenly (every k-th row, k said
  * in the data and on the page): a million-call sheet must not make a page
- * that no browser opens. */
+ * that no browser opens. Timeline sheets (columns of SPOOR_HINT_TIMELINE) are
+ * never sampled: their view reads them whole (web/timeline.js), and they are
+ * bounded by design (cells and kept events within budgets, timeline.h). */
 #include "out/report_internal.h"
 #include "out/web_assets.h"
 #include "out/write_internal.h"
@@ -50,6 +52,11 @@ static void json_member(struct wbuf *b, const char *key, const char *text)
     else
         put_text(b, "null");
     wbuf_byte(b, ',');
+}
+
+static bool is_timeline(const struct spoor_sheet *s)
+{
+    return s->ncols && s->col_hint[0] == SPOOR_HINT_TIMELINE;
 }
 
 static bool html_shown(const struct spoor_sheet *s)
@@ -98,7 +105,7 @@ static void sheet_data(struct wbuf *b, const struct spoor_sheet *s)
         wbuf_byte(b, '}');
     }
     size_t rows = report_nrows(s), every = 1;
-    if (s->kind == SPOOR_SHEET_ROWS && rows > HTML_MAX_ROWS)
+    if (s->kind == SPOOR_SHEET_ROWS && rows > HTML_MAX_ROWS && !is_timeline(s))
         every = (rows + HTML_MAX_ROWS - 1) / HTML_MAX_ROWS;
     wbuf_reserve(b, 64);
     b->len += (size_t)snprintf(b->data + b->len, 64, "],\"rows\":%zu,\"every\":%zu,\"data\":", rows, every);
@@ -158,6 +165,8 @@ void report_write_html(struct wbuf *b, const struct spoor_report *r)
     put_script_json(b, &data);
     put_text(b, "</script>\n<script>\n");
     put_asset(b, spoor_asset_echarts, spoor_asset_echarts_len);
+    put_text(b, "\n</script>\n<script>\n");
+    put_asset(b, spoor_asset_timeline_js, spoor_asset_timeline_js_len);
     put_text(b, "\n</script>\n<script>\n");
     put_asset(b, spoor_asset_report_js, spoor_asset_report_js_len);
     put_text(b, "</script>\n</body>\n</html>\n");

@@ -1,7 +1,8 @@
 /* Files an HTML report carries inline, embedded when spoor is built
  * (scripts/embed_assets.c writes them as byte arrays, each NUL-terminated):
  * the chart library, Apache ECharts (web/node_modules, pinned in
- * web/package-lock.json), and spoor's own script and style (web/). */
+ * web/package-lock.json), and spoor's own scripts (the report, and the
+ * timeline view it hands the timeline sheets to) and style (web/). */
 #ifndef SPOOR_OUT_WEB_ASSETS_H
 #define SPOOR_OUT_WEB_ASSETS_H
 
@@ -9,6 +10,8 @@
 
 extern const unsigned char spoor_asset_echarts[];
 extern const size_t spoor_asset_echarts_len;
+extern const unsigned char spoor_asset_timeline_js[];
+extern const size_t spoor_asset_timeline_js_len;
 extern const unsigned char spoor_asset_report_js[];
 extern const size_t spoor_asset_report_js_len;
 extern const unsigned char spoor_asset_report_css[];

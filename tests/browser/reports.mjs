@@ -6,6 +6,8 @@
 // - the numbers are those of --format json (attribute: jsonl) for the same
 //   input: the page's data sheet by sheet (a sampled sheet: its every k-th
 //   row), and every number a chart plots is one of its columns' values.
+// - a job report's timeline zooms, pans to exact events and shows a clicked
+//   one's fields (timeline.mjs).
 // A PNG screenshot of each page goes to the screenshots folder.
 //   node reports.mjs CHROMIUM SCREENSHOT_DIR MANIFEST.tsv
 // (manifest lines: NAME, MIN_CHARTS, the page, the JSON or JSON lines file)
@@ -13,6 +15,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
+import { checkTimeline } from './timeline.mjs';
 
 const [chromiumPath, shots, manifest] = process.argv.slice(2);
 const require = createRequire(path.join(process.env.SPOOR_WEB, 'package.json'));
@@ -85,6 +88,7 @@ function compareCharts(name, data, charts, expected) {
 
 const browser = await chromium.launch({ executablePath: chromiumPath, headless: true });
 const lines = readFileSync(manifest, 'utf8').split('\n').filter(Boolean);
+let timelines = 0;
 for (const line of lines) {
   const [name, minCharts, page, jsonFile] = line.split('\t');
   const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -121,6 +125,10 @@ for (const line of lines) {
   compareCharts(name, got.data, got.charts, expected);
   const shot = path.join(shots, `${name}.png`);
   await tab.screenshot({ path: shot, fullPage: true });
+  if (await tab.evaluate(() => !!window.spoorTimelineView)) {
+    const v = await checkTimeline(tab, name, expected, shots, !timelines++, fail);
+    if (v) console.log(`${name}: timeline zoomed to ${v.items} exact events`);
+  }
   console.log(`${name}: ${got.charts.length} charts, ${compared} sheets compared with the JSON, loaded in ${loadMs} ms; ${shot}`);
   await tab.close();
 }

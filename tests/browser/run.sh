@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The CTest test browser.reports: makes each kind of HTML report (series,
-# lifecycle, importance, eval, attribute) from generated inputs and copies of
+# lifecycle, importance, eval, attribute, the job report) from generated inputs and copies of
 # the shared ones in a scratch folder, the same report as JSON (attribute:
 # JSON lines) beside it, and has reports.mjs open every page in headless
 # Chromium (Debian's /usr/bin/chromium, driven by playwright-core from web/).
@@ -43,6 +43,9 @@ report eval 3 json eval trees.json iopattern.csv --group run_id
 report attribute 1 jsonl attribute $R --calls "cat = 'sys'" --compat notebook datacrumbs.pfw.gz
 # a large source sheet: sampled, and the page says so
 report attribute-gen 1 jsonl attribute $R --calls "cat = 'sys'" gen.pfw.gz
+# the job report with its timeline (reports.mjs drives it: timeline.mjs); the first also makes report.png
+report job 12 json report $R gen.pfw.gz
+report job-datacrumbs 8 json report $R datacrumbs.pfw.gz
 
 mkdir -p "$SPOOR_SCREENSHOTS"
 node "$(dirname "$0")/reports.mjs" "$CHROMIUM" "$SPOOR_SCREENSHOTS" manifest.tsv

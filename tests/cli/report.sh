@@ -5,14 +5,15 @@
 # counts, bytes and durs; every timeline level's counts add up to the events
 # and its busy ns to their durs, the tiles to the events within the budget;
 # the same bytes for 1 and 2 threads and from a snapshot; -o writes the file
-# alone; a table of the small sheets; a shuffled trace (summary's second
+# alone; a table of the small sheets; an HTML page for -o NAME.html (json
+# when asked), never to a terminal, its timeline sheets whole; a shuffled trace (summary's second
 # pass) gives the same report; --help and one-line usage errors; the shared
 # samples run and agree with stats.
 source "$(dirname "$0")/lib/common.sh"
 
 "$SPOOR_BIN" report --help | grep -q "usage: spoor report" || fail "no --help"
 expect_fail 2 "no trace given" report
-expect_fail 2 "expected json or table" report --format csv x.pfw
+expect_fail 2 "expected json, table or html" report --format csv x.pfw
 expect_fail 1 "$WORK/missing.pfw" report "$WORK/missing.pfw"
 
 "$SPOOR_BIN" gen -o "$WORK/gen.pfw" --size-mb 3 --procs 3 --no-truth > /dev/null || fail "spoor gen failed"
@@ -116,6 +117,29 @@ run report -o "$WORK/out.json" > "$WORK/stdout" || fail "report -o failed"
 cmp -s "$WORK/out.json" "$WORK/report.json" || fail "report -o differs from stdout"
 run report --format table > "$WORK/report.txt" || fail "report --format table failed"
 grep -q "^layers " "$WORK/report.txt" && grep -q "^overview" "$WORK/report.txt" || fail "no table: $(head "$WORK/report.txt")"
+run report -o "$WORK/page.html" || fail "report -o page.html failed"
+grep -q '<script type="application/json" id="spoor-data">' "$WORK/page.html" || fail "-o page.html wrote no page"
+run report --format json -o "$WORK/asked.html" || fail "report --format json -o asked.html failed"
+cmp -s "$WORK/asked.html" "$WORK/report.json" || fail "--format json -o NAME.html wrote no JSON"
+script -qec "$SPOOR_BIN report --no-progress --no-cache --format html $WORK/gen.pfw" /dev/null > "$WORK/tty" 2>&1 &&
+    fail "report --format html wrote to a terminal"
+grep -q "not text for a terminal" "$WORK/tty" || fail "no word of the terminal: $(cat "$WORK/tty")"
+# a trace whose tiles pass the 2,000 rows other sheets are sampled to
+"$SPOOR_BIN" gen -o "$WORK/tiles.pfw" --size-mb 20 --procs 3 --no-truth > /dev/null || fail "spoor gen failed"
+"$SPOOR_BIN" report --no-progress --no-cache "$WORK/tiles.pfw" -o "$WORK/page.html" || fail "report -o page.html failed"
+"$SPOOR_BIN" report --no-progress --no-cache "$WORK/tiles.pfw" -o "$WORK/tiles.json" || fail "report failed"
+/usr/bin/python3 - "$WORK/page.html" "$WORK/tiles.json" <<'PY' || fail "the page's timeline sheets are not the JSON's"
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r'id="spoor-data">(.*?)</script>', page, re.S).group(1))
+rep = json.load(open(sys.argv[2]))
+sheets = {s["key"]: s for s in data["sheets"]}
+assert len(rep["timeline_tiles"]) > 2000
+for key in ("timeline_lanes", "timeline_strings", "timeline_cells", "timeline_tiles"):
+    assert sheets[key]["every"] == 1 and sheets[key]["data"] == rep[key], key
+for key in ("access_sizes_chart", "latency_chart", "io_heatmap_chart"):
+    assert not sheets[key]["json"] and key not in rep, key
+PY
 ! grep -q timeline "$WORK/report.txt" || fail "the timeline is in the table"
 "$SPOOR_BIN" sql --no-progress "$WORK/gen.pfw" "SELECT 1" > /dev/null || fail "sql (writing the snapshot) failed"
 "$SPOOR_BIN" report --no-progress "$WORK/gen.pfw" > "$WORK/snap.json" || fail "report from the snapshot failed"

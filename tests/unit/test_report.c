@@ -327,8 +327,8 @@ static size_t count_of(const char *text, const char *what)
 
 /* The HTML page: no text closes its script elements or opens a tag; the
  * sheets of JSON and of HTML shown, a table's not; a sheet of 5,000 rows
- * sampled to one in three, the same from a source sheet as held; no script
- * loaded from elsewhere. */
+ * sampled to one in three, the same from a source sheet as held, a timeline
+ * sheet of as many whole; no script loaded from elsewhere. */
 static void test_html(void **state)
 {
     (void)state;
@@ -342,7 +342,7 @@ static void test_html(void **state)
     spoor_sheet_column(h, 0, "n", SPOOR_CU_BYTES, 0, SPOOR_HINT_SERIES);
     spoor_sheet_int(h, 7);
     char *page = render(r, SPOOR_FORMAT_HTML, 1);
-    assert_int_equal(count_of(page, "</script>"), 3); /* the data's, ECharts', spoor's */
+    assert_int_equal(count_of(page, "</script>"), 4); /* the data's, ECharts', the timeline view's, the report's */
     assert_non_null(strstr(page, "\\u003c/script>\\u003cscript>alert(1)\\u003c/script>"));
     assert_non_null(strstr(page, "<title>&lt;b&gt;made&lt;/b&gt; &amp; up</title>"));
     assert_null(strstr(page, "TABLE-ONLY"));
@@ -366,6 +366,17 @@ static void test_html(void **state)
     free(got);
     spoor_report_free(held);
     spoor_report_free(made);
+
+    r = spoor_report_new("timeline");
+    t = spoor_report_rows(r, "timeline_tiles", 1, SPOOR_FORMAT_BIT(SPOOR_FORMAT_JSON));
+    spoor_sheet_column(t, 0, "lane", SPOOR_CU_NONE, 0, SPOOR_HINT_TIMELINE);
+    for (int i = 0; i < 5000; i++)
+        spoor_sheet_int(t, i);
+    page = render(r, SPOOR_FORMAT_HTML, 1);
+    assert_non_null(strstr(page, "\"rows\":5000,\"every\":1,\"data\":[{\"lane\":0},{\"lane\":1},"));
+    assert_non_null(strstr(page, "{\"lane\":4999}]"));
+    free(page);
+    spoor_report_free(r);
 }
 
 /* A sheet's footer, a list in a cell, a signed change and a title-only sheet. */

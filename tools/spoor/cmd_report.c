@@ -1,7 +1,8 @@
-/* spoor --help: the job report: overview, layers, distributions, over time, timeline */
+/* spoor --help: the job report: overview, layers, distributions, over time, timeline (json, html) */
 /* spoor report: the job report of traces in one pass (spoor_job_report). */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli_getopt.h"
 #include "load_args.h"
@@ -21,8 +22,13 @@ static const char usage[] =
     "per-bucket aggregates at several zoom levels, with the longest exact events of\n"
     "every time window embedded (see docs/cli.md for the layout).\n"
     "\n"
+    "--format html writes one page that needs no network: the sheets as charts and\n"
+    "tables, and the timeline as a view to zoom (wheel), pan (drag) and click\n"
+    "(an event's fields); a process's threads open on a click on its name.\n"
+    "\n"
     "options:\n"
-    "  --format F           json (default) or table (the small sheets only)\n"
+    "  --format F           json (default; html when -o ends in .html), table (the\n"
+    "                       small sheets only) or html (a page, never to a terminal)\n"
     "  --top N              files and functions listed (default 10)\n"
     "  --compute-cats LIST  comma-separated cats or cat.name that are compute\n"
     "                       (default compute,cpu,app.compute)\n"
@@ -31,7 +37,17 @@ static const char usage[] =
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
 
-static const enum spoor_output_format formats[] = {SPOOR_FORMAT_JSON, SPOOR_FORMAT_TABLE};
+static const enum spoor_output_format formats[] = {SPOOR_FORMAT_JSON, SPOOR_FORMAT_TABLE, SPOOR_FORMAT_HTML};
+
+/* --format's choice, else html for -o NAME.html, else json; false after a usage error. */
+static bool choose_format(const char *arg, const char *output, enum spoor_output_format *format)
+{
+    size_t len = output ? strlen(output) : 0;
+    if (arg)
+        return cli_format_choose("report", arg, formats, 3, format);
+    *format = len > 5 && !strcmp(output + len - 5, ".html") ? SPOOR_FORMAT_HTML : SPOOR_FORMAT_JSON;
+    return true;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -41,10 +57,9 @@ int cmd_report(int argc, char **argv)
     opts.read.arg_keys = spoor_summary_arg_keys;
     opts.read.n_arg_keys = spoor_summary_n_arg_keys;
     struct spoor_job_report_opts jopts = {.summary = {.compute = spoor_summary_default_compute, .top = 10}};
-    struct cli_format format = {"report", formats, 2, SPOOR_FORMAT_JSON};
-    const char *output = NULL;
+    const char *output = NULL, *format_arg = NULL;
     const struct cli_option options[] = {
-        CLI_OPT_FORMAT(&format),
+        CLI_OPT_STRING("format", 0, &format_arg),
         CLI_OPT_STRING("output", 'o', &output),
         CLI_OPT_COUNT("top", 0, &jopts.summary.top, 0, (double)SIZE_MAX, "expected a count"),
         CLI_OPT_STRING("compute-cats", 0, &jopts.summary.compute),
@@ -58,7 +73,9 @@ int cmd_report(int argc, char **argv)
         return cli_usage_error("report", "no trace given");
     const char *const *paths = (const char *const *)argv + optind;
     size_t npaths = (size_t)(argc - optind);
-    if (output_guard1("report", output, paths, npaths, opts.cache_dir))
+    enum spoor_output_format format;
+    if (!choose_format(format_arg, output, &format) || !cli_output_fits("report", format, output) ||
+        output_guard1("report", output, paths, npaths, opts.cache_dir))
         return 2;
 
     struct spoor_report *report;
@@ -71,7 +88,7 @@ int cmd_report(int argc, char **argv)
                         "the summary read the input again, per thread\n");
     load_args_report("report", &res);
     if (st == SPOOR_OK)
-        st = spoor_report_save(report, output, format.value, spoor_load_threads(&opts), &err);
+        st = spoor_report_save(report, output, format, spoor_load_threads(&opts), &err);
     if (st != SPOOR_OK)
         fprintf(stderr, "spoor report: %s\n", err.msg);
     spoor_report_free(report);
