@@ -66,6 +66,9 @@ static inline int64_t bucket_span(int shift, int64_t start, int64_t end)
 }
 /* Widens the buckets to 2^shift ns (shift >= b->shift), merging cells. */
 void bucket_sums_coarsen(struct bucket_sums *b, int shift);
+/* Widens the buckets (doubling) until they hold [start, end) and every cell
+ * within `columns` buckets from first to last. */
+void bucket_sums_fit(struct bucket_sums *b, int64_t start, int64_t end, int64_t columns);
 /* The narrowest shift >= b->shift at which b's cells, merged, would weigh at
  * most cap (or 62, when even a bucket per row weighs more): a cell weighs 1
  * (k = 0: the cells are counted), or its count but at most k. One sort of

@@ -107,21 +107,6 @@ static enum job_op class_of(struct charts_worker *w, const struct spoor_table *b
     return (enum job_op)(w->class_of[name] - 1);
 }
 
-/* Widens a time chart until it holds [start, end) within `columns` buckets. */
-static void fit(struct bucket_sums *s, int64_t start, int64_t end, int64_t columns)
-{
-    int shift = s->shift;
-    for (;;) {
-        int64_t b0 = start >> shift, b1 = (end > start ? end - 1 : start) >> shift;
-        int64_t lo = s->cells.n && (s->lo >> (shift - s->shift)) < b0 ? s->lo >> (shift - s->shift) : b0;
-        int64_t hi = s->cells.n && (s->hi >> (shift - s->shift)) > b1 ? s->hi >> (shift - s->shift) : b1;
-        if (hi - lo + 1 <= columns)
-            break;
-        shift++;
-    }
-    bucket_sums_coarsen(s, shift);
-}
-
 static bool row_has_file(const struct spoor_column *const *file, size_t r)
 {
     return (file[0] && spoor_column_valid(file[0], r)) || (file[1] && spoor_column_valid(file[1], r));
@@ -160,12 +145,12 @@ void job_charts_add(struct job_charts_run *run, int worker, const struct spoor_t
         if (ts == SPOOR_NULL)
             continue;
         if (bytes != SPOOR_NULL) {
-            fit(&w->bandwidth, ts, ts, run->columns);
+            bucket_sums_fit(&w->bandwidth, ts, ts, run->columns);
             bucket_sums_add(&w->bandwidth, cat, ts >> w->bandwidth.shift, 1, bytes);
         }
         if (bytes != SPOOR_NULL || row_has_file(file, r)) {
             uint32_t pid = spoor_id_map_id(&w->pids, (uint64_t)b->pid[r]);
-            fit(&w->heatmap, ts, ts + dur, run->columns);
+            bucket_sums_fit(&w->heatmap, ts, ts + dur, run->columns);
             bucket_sums_span(&w->heatmap, pid, ts, ts + dur, 1);
         }
     }
