@@ -3,11 +3,10 @@
  * written as samples in series and time order at the end. */
 #include "out/perfetto_counters.h"
 
-#include "analyze/bucket_sums.h"
-#include "analyze/event_bytes.h"
-#include "analyze/job_charts.h"
+#include "ops/event_bytes.h"
 #include "spoor/error.h"
 #include "spoor/write.h"
+#include "util/bucket_sums.h"
 #include "util/grow.h"
 #include "util/id_map.h"
 
@@ -121,8 +120,8 @@ static uint32_t cat_id(struct perfetto_counters *c, const struct spoor_table *t,
 static enum series_kind kind_of(struct perfetto_counters *c, const struct spoor_table *t, uint32_t name)
 {
     if (!c->kind_of[name]) {
-        enum job_op op = job_op_class(spoor_strpool_get(t->pool, name, NULL));
-        c->kind_of[name] = (uint8_t)(1 + (op == JOB_OP_READ ? KIND_READ : op == JOB_OP_WRITE ? KIND_WRITE : KIND_OTHER));
+        enum event_op op = event_op_class(spoor_strpool_get(t->pool, name, NULL));
+        c->kind_of[name] = (uint8_t)(1 + (op == EVENT_OP_READ ? KIND_READ : op == EVENT_OP_WRITE ? KIND_WRITE : KIND_OTHER));
     }
     return (enum series_kind)(c->kind_of[name] - 1);
 }

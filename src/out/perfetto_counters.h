@@ -1,7 +1,7 @@
 /* The counter tracks of a Perfetto export, per process and layer (cat), on
  * time buckets:
  *   "<cat> bytes/s" read, write, other: the bytes of the calls that carry a
- *       size (event_bytes.h), by the call's name (job_op_class: reads, writes,
+ *       size (ops/event_bytes.h), by the call's name (event_op_class: reads, writes,
  *       the rest), spread over the call's [ts, ts + dur) in proportion to its
  *       overlap with each bucket, in whole bytes that add up to the call's
  *       bytes exactly; a call without a duration puts them in the bucket of

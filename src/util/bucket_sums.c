@@ -1,5 +1,5 @@
 /* Sparse sums per (row, time bucket); see bucket_sums.h. */
-#include "analyze/bucket_sums.h"
+#include "util/bucket_sums.h"
 
 #include "spoor/error.h"
 #include "util/grow.h"

@@ -9,8 +9,8 @@
  *
  * Rows are small dense ids (< 2^24); a bucket must lie within 2^39 buckets of
  * the first one added (12 days at 1 us): one further away is refused. */
-#ifndef SPOOR_ANALYZE_BUCKET_SUMS_H
-#define SPOOR_ANALYZE_BUCKET_SUMS_H
+#ifndef SPOOR_UTIL_BUCKET_SUMS_H
+#define SPOOR_UTIL_BUCKET_SUMS_H
 
 #include <stdbool.h>
 #include <stddef.h>
