@@ -5,6 +5,7 @@
 
 #include "ops/event_bytes.h"
 #include "spoor/error.h"
+#include "spoor/report.h"
 #include "spoor/write.h"
 #include "util/bucket_sums.h"
 #include "util/grow.h"
@@ -99,11 +100,14 @@ static int make_room(struct perfetto_counters *c, int64_t start, int64_t end, st
     }
     int64_t first = bucket_of(c, start), last = end > start ? bucket_of(c, end - 1) : first;
     int64_t lo = s->cells.n && s->lo < first ? s->lo : first, hi = s->cells.n && s->hi > last ? s->hi : last;
-    if (hi - lo >= PERFETTO_COUNTER_CELLS / 2 || s->cells.n > PERFETTO_COUNTER_CELLS)
-        return spoor_fail(err, SPOOR_EUSAGE,
-                          "counter buckets of %lld ns: the run needs more than %d of them (or cells); "
-                          "choose a wider --counter-every",
-                          (long long)c->every, PERFETTO_COUNTER_CELLS / 2);
+    bool too_long = hi - lo >= PERFETTO_COUNTER_CELLS / 2;
+    if (!too_long && s->cells.n <= PERFETTO_COUNTER_CELLS)
+        return SPOOR_OK;
+    char width[32];
+    spoor_fmt_duration(width, sizeof width, (double)c->every);
+    return spoor_fail(err, SPOOR_EUSAGE, "counter buckets of %s: %s %d; choose a wider --counter-every", width,
+                      too_long ? "the run spans more buckets than" : "(process, layer, bucket) cells number more than",
+                      too_long ? PERFETTO_COUNTER_CELLS / 2 : PERFETTO_COUNTER_CELLS);
     return SPOOR_OK;
 }
 
