@@ -23,6 +23,12 @@ struct perfetto_counters {
     struct spoor_id_map pids;       /* pid: index */
     struct spoor_id_map series;     /* pid index << 32 | cat << 2 | kind: series id */
     struct spoor_strpool *cats;
+    /* Per series, its last cell: calls of a series come mostly in time
+     * order, so most adds skip the cells' hash (forgotten when the buckets
+     * widen, which renumbers the cells). */
+    struct last_cell { int64_t bucket; uint32_t id; } *last;
+    size_t last_cap;
+    struct last_pid { bool known; int64_t pid; uint64_t index; } last_pid;
     /* per batch */
     uint32_t *cat_of;               /* batch cat id: id in cats, UINT32_MAX: not yet */
     uint8_t *kind_of;               /* batch name id: kind + 1, 0: not yet */
@@ -51,6 +57,7 @@ void perfetto_counters_free(struct perfetto_counters *c)
     free(c->cat_of);
     free(c->kind_of);
     free(c->name);
+    free(c->last);
     free(c);
 }
 
@@ -79,9 +86,15 @@ static bool spread(struct perfetto_counters *c, uint32_t series, int64_t start, 
     int64_t first = bucket_of(c, start), last = dur > 0 ? bucket_of(c, end - 1) : first;
     for (int64_t k = first; k <= last; k++) {
         int64_t done = (k == last ? end : (k + 1) * width) - start;
-        int64_t upto = dur > 0 ? (int64_t)((__int128)total * done / dur) : total;
-        if (!bucket_sums_add(&c->sums, series, k, 0, upto - given))
-            return false;
+        int64_t upto = k == last ? total : total == dur ? done : (int64_t)((__int128)total * done / dur);
+        struct last_cell *l = &c->last[series];
+        if (l->bucket != k) {
+            uint32_t id = bucket_sums_cell(&c->sums, series, k);
+            if (id == UINT32_MAX)
+                return false;
+            *l = (struct last_cell){k, id};
+        }
+        c->sums.sum[l->id] += upto - given;
         given = upto;
     }
     return true;
@@ -93,9 +106,12 @@ static int make_room(struct perfetto_counters *c, int64_t start, int64_t end, st
 {
     struct bucket_sums *s = &c->sums;
     if (!c->every) {
+        int shift = s->shift;
         bucket_sums_fit(s, start, end, PERFETTO_COUNTER_BUCKETS);
         while (s->cells.n > PERFETTO_COUNTER_CELLS && bucket_sums_range(s) > 1)
             bucket_sums_coarsen(s, s->shift + 1);
+        for (size_t i = 0; i < c->series.n && s->shift != shift; i++)
+            c->last[i].bucket = INT64_MIN;
         return SPOOR_OK;
     }
     int64_t first = bucket_of(c, start), last = end > start ? bucket_of(c, end - 1) : first;
@@ -132,7 +148,40 @@ static enum series_kind kind_of(struct perfetto_counters *c, const struct spoor_
 
 static uint32_t series_of(struct perfetto_counters *c, uint64_t pid_index, uint32_t cat, enum series_kind kind)
 {
-    return spoor_id_map_id(&c->series, pid_index << 32 | (uint64_t)cat << 2 | (uint64_t)kind);
+    size_t n = c->series.n;
+    uint32_t id = spoor_id_map_id(&c->series, pid_index << 32 | (uint64_t)cat << 2 | (uint64_t)kind);
+    if (id == n) {
+        spoor_grow((void **)&c->last, &c->last_cap, id, sizeof *c->last);
+        c->last[id].bucket = INT64_MIN;
+    }
+    return id;
+}
+
+/* A row's ts and dur (0 when absent or negative); false for metadata, a row
+ * without ts, or one ending past the int64 ns. */
+static bool call_span(const struct spoor_table *t, size_t r, int64_t *ts, int64_t *dur)
+{
+    *ts = t->ts[r];
+    *dur = t->dur[r] != SPOOR_NULL && t->dur[r] > 0 ? t->dur[r] : 0;
+    return t->ph[r] != 'M' && *ts != SPOOR_NULL && *ts <= INT64_MAX - *dur;
+}
+
+/* The width that holds the first batch's calls, before any cell: the run
+ * then widens it a few times, not from 1 us up, each widening a pass over the
+ * cells. */
+static void fit_first(struct perfetto_counters *c, const struct spoor_table *t, const uint32_t *sel, size_t n)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = sel ? sel[i] : i;
+        int64_t ts, dur;
+        if (!call_span(t, r, &ts, &dur))
+            continue;
+        lo = ts < lo ? ts : lo;
+        hi = ts + dur > hi ? ts + dur : hi;
+    }
+    if (lo <= hi)
+        bucket_sums_fit(&c->sums, lo, hi, PERFETTO_COUNTER_BUCKETS);
 }
 
 int perfetto_counters_add(struct perfetto_counters *c, const struct spoor_table *t, const uint32_t *sel, size_t n,
@@ -147,10 +196,12 @@ int perfetto_counters_add(struct perfetto_counters *c, const struct spoor_table 
     memset(c->kind_of, 0, nstrings * sizeof *c->kind_of);
     struct event_bytes eb;
     event_bytes_bind(&eb, t);
+    if (!c->every && !c->sums.cells.n)
+        fit_first(c, t, sel, n);
     for (size_t i = 0; i < n; i++) {
         size_t r = sel ? sel[i] : i;
-        int64_t ts = t->ts[r], dur = t->dur[r] != SPOOR_NULL && t->dur[r] > 0 ? t->dur[r] : 0;
-        if (t->ph[r] == 'M' || ts == SPOOR_NULL || ts > INT64_MAX - dur)
+        int64_t ts, dur;
+        if (!call_span(t, r, &ts, &dur))
             continue;
         int64_t bytes = event_bytes_of(&eb, t, r);
         if (bytes == SPOOR_NULL && !dur)
@@ -158,7 +209,9 @@ int perfetto_counters_add(struct perfetto_counters *c, const struct spoor_table 
         int st = make_room(c, ts, ts + dur, err);
         if (st != SPOOR_OK)
             return st;
-        uint64_t pid = spoor_id_map_id(&c->pids, (uint64_t)t->pid[r]);
+        if (!c->last_pid.known || c->last_pid.pid != t->pid[r])
+            c->last_pid = (struct last_pid){true, t->pid[r], spoor_id_map_id(&c->pids, (uint64_t)t->pid[r])};
+        uint64_t pid = c->last_pid.index;
         uint32_t cat = cat_id(c, t, t->cat[r]);
         bool fits = true;
         if (bytes != SPOOR_NULL)
@@ -183,7 +236,31 @@ static int cell_order(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void put_sample(struct perfetto_counters *c, struct wbuf *out, uint32_t series, int64_t bucket, double value)
+/* sum x scale / width as a decimal with just enough digits that the value
+ * times width / scale rounds back to sum: d decimals with 10^d > width /
+ * scale (so 1.5 threads, 750000 bytes/s), in integers, trailing zeros cut. */
+static void put_ratio(struct wbuf *out, int64_t sum, int64_t scale, int64_t width)
+{
+    int d = 0;
+    unsigned __int128 pow = 1;
+    while (pow * (unsigned __int128)scale <= (unsigned __int128)width)
+        pow *= 10, d++;
+    unsigned __int128 den = (unsigned __int128)width, q = ((unsigned __int128)sum * scale * pow + den / 2) / den;
+    char digits[48];
+    int n = 0;
+    for (; q || n <= d; q /= 10)
+        digits[n++] = (char)('0' + (int)(q % 10));
+    int cut = 0;
+    while (cut < d && digits[cut] == '0')
+        cut++;
+    for (int i = n - 1; i >= cut; i--) {
+        if (i == d - 1)
+            wbuf_byte(out, '.');
+        wbuf_byte(out, digits[i]);
+    }
+}
+
+static void put_sample(struct perfetto_counters *c, struct wbuf *out, uint32_t series, int64_t bucket, int64_t sum)
 {
     uint64_t key = c->series.keys[series];
     enum series_kind kind = (enum series_kind)(key & 3);
@@ -211,8 +288,7 @@ static void put_sample(struct perfetto_counters *c, struct wbuf *out, uint32_t s
     wbuf_put(out, ",\"args\":{\"", 10);
     wbuf_put(out, kind_key[kind], strlen(kind_key[kind]));
     wbuf_put(out, "\":", 2);
-    if (!wbuf_f64(out, value))
-        wbuf_byte(out, '0');
+    put_ratio(out, sum, kind == KIND_BUSY ? 1 : 1000000000, perfetto_counters_width(c));
     wbuf_put(out, "}}", 2);
 }
 
@@ -224,13 +300,11 @@ void perfetto_counters_write(struct perfetto_counters *c, struct wbuf *out, void
     for (size_t i = 0; i < n; i++)
         cells[i] = (struct cell){s->cells.keys[i], s->sum[i]};
     qsort(cells, n, sizeof *cells, cell_order);
-    double width = (double)perfetto_counters_width(c);
     for (size_t i = 0; i < n; i++) {
         uint32_t series = (uint32_t)(cells[i].key >> BUCKET_REL_BITS);
         int64_t bucket = s->base + (int64_t)(cells[i].key & BUCKET_REL_MASK);
-        bool busy = (c->series.keys[series] & 3) == KIND_BUSY;
         begin(ctx);
-        put_sample(c, out, series, bucket, (double)cells[i].sum / (busy ? width : width / 1e9));
+        put_sample(c, out, series, bucket, cells[i].sum);
         /* The track holds a value until the next sample: back to 0 after the
          * series' last bucket or before a gap. */
         bool next_adjacent = i + 1 < n && cells[i + 1].key == cells[i].key + 1 &&
