@@ -20,7 +20,8 @@
  * A counter sample goes out as a Chrome "C" event of cat
  * SPOOR_PERFETTO_COUNTER_CAT (spoor/write.h) at the bucket's start, and a 0
  * where a series falls silent, since a counter track holds its value until
- * the next sample. */
+ * the next sample. Values are decimals with just enough digits that value x
+ * width (/ 1e9 for bytes/s) rounds back to the bucket's whole bytes or ns. */
 #ifndef SPOOR_OUT_PERFETTO_COUNTERS_H
 #define SPOOR_OUT_PERFETTO_COUNTERS_H
 
