@@ -79,8 +79,9 @@ static int64_t bucket_of(const struct perfetto_counters *c, int64_t t)
 
 /* Adds total over the buckets [start, end) overlaps, each its share of the
  * overlap rounded so that the shares so far add up to the share of the
- * overlap so far: the last bucket completes total exactly. */
-static bool spread(struct perfetto_counters *c, uint32_t series, int64_t start, int64_t end, int64_t total)
+ * overlap so far: the last bucket completes total exactly. make_room has
+ * kept every bucket within reach of the sums' base. */
+static void spread(struct perfetto_counters *c, uint32_t series, int64_t start, int64_t end, int64_t total)
 {
     int64_t width = perfetto_counters_width(c), dur = end - start, given = 0;
     int64_t first = bucket_of(c, start), last = dur > 0 ? bucket_of(c, end - 1) : first;
@@ -89,15 +90,11 @@ static bool spread(struct perfetto_counters *c, uint32_t series, int64_t start, 
         int64_t upto = k == last ? total : total == dur ? done : (int64_t)((__int128)total * done / dur);
         struct last_cell *l = &c->last[series];
         if (l->bucket != k) {
-            uint32_t id = bucket_sums_cell(&c->sums, series, k);
-            if (id == UINT32_MAX)
-                return false;
-            *l = (struct last_cell){k, id};
+            *l = (struct last_cell){k, bucket_sums_cell(&c->sums, series, k)};
         }
         c->sums.sum[l->id] += upto - given;
         given = upto;
     }
-    return true;
 }
 
 /* Room for [start, end): wider buckets, or with a fixed width, an error when
@@ -124,7 +121,6 @@ static int make_room(struct perfetto_counters *c, int64_t start, int64_t end, st
     return spoor_fail(err, SPOOR_EUSAGE, "counter buckets of %s: %s %d; choose a wider --counter-every", width,
                       too_long ? "the run spans more buckets than" : "(process, layer, bucket) cells number more than",
                       too_long ? PERFETTO_COUNTER_CELLS / 2 : PERFETTO_COUNTER_CELLS);
-    return SPOOR_OK;
 }
 
 static uint32_t cat_id(struct perfetto_counters *c, const struct spoor_table *t, uint32_t cat)
@@ -213,14 +209,15 @@ int perfetto_counters_add(struct perfetto_counters *c, const struct spoor_table 
             c->last_pid = (struct last_pid){true, t->pid[r], spoor_id_map_id(&c->pids, (uint64_t)t->pid[r])};
         uint64_t pid = c->last_pid.index;
         uint32_t cat = cat_id(c, t, t->cat[r]);
-        bool fits = true;
-        if (bytes != SPOOR_NULL)
-            fits &= spread(c, series_of(c, pid, cat, kind_of(c, t, t->name[r])), ts, ts + dur, bytes);
-        if (dur)
-            fits &= spread(c, series_of(c, pid, cat, KIND_BUSY), ts, ts + dur, dur);
-        if (!fits || c->series.n > BUCKET_ROWS_MAX)
-            return spoor_fail(err, SPOOR_EUSAGE, "counter tracks: %s", fits ? "too many processes x layers"
-                                                                         : "a call too far from the first in time");
+        uint32_t moved = bytes != SPOOR_NULL ? series_of(c, pid, cat, kind_of(c, t, t->name[r])) : UINT32_MAX;
+        uint32_t busy = dur ? series_of(c, pid, cat, KIND_BUSY) : UINT32_MAX;
+        if (c->series.n > BUCKET_ROWS_MAX)
+            return spoor_fail(err, SPOOR_EUSAGE, "counter tracks: more than %u (process, layer) series; "
+                              "use --no-counters", BUCKET_ROWS_MAX);
+        if (moved != UINT32_MAX)
+            spread(c, moved, ts, ts + dur, bytes);
+        if (busy != UINT32_MAX)
+            spread(c, busy, ts, ts + dur, dur);
     }
     return SPOOR_OK;
 }

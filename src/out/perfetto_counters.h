@@ -35,8 +35,8 @@
 struct perfetto_counters;
 struct perfetto_counters *perfetto_counters_new(int64_t every);
 void perfetto_counters_free(struct perfetto_counters *c);
-/* Adds the rows of t (sel: n of them; NULL: all); SPOOR_EINVAL when a fixed
- * width makes too many buckets. */
+/* Adds the rows of t (sel: n of them; NULL: all); SPOOR_EUSAGE when a fixed
+ * width makes too many buckets or cells. */
 int perfetto_counters_add(struct perfetto_counters *c, const struct spoor_table *t, const uint32_t *sel, size_t n,
                           struct spoor_error *err);
 /* The bucket width now, in ns. */
