@@ -35,6 +35,12 @@ for to in ["sqlite", "csv", "jsonl", "perfetto"]:
     c = cpu("export_" + to)
     print(f"| `spoor export --to {to}` | {t:.3f} | {events / t:,.0f} | {t / parse:.2f}x | "
           f"{c:.3f} ({c / parse_cpu:.2f}x) | {target} | {result} |")
+plain = median("export_perfetto_no_counters")
+if plain and median("export_perfetto"):
+    t, c = plain, cpu("export_perfetto_no_counters")
+    print(f"| `spoor export --to perfetto --no-counters` (the counters cost "
+          f"{median('export_perfetto') / plain - 1:+.0%} time, {cpu('export_perfetto') / c - 1:+.0%} CPU) | "
+          f"{t:.3f} | {events / t:,.0f} | {t / parse:.2f}x | {c:.3f} ({c / parse_cpu:.2f}x) |  |  |")
 runs = []
 for i in (1, 2, 3):
     try:

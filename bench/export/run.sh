@@ -29,6 +29,9 @@ for to in sqlite csv jsonl perfetto; do
   time_it "export_$to" --prepare "$cold; rm -f $(q "$out/export.$to")" \
     "$(q "$spoor") export $common --to $to -o $(q "$out/export.$to") $(q "$trace")"
 done
+# The Perfetto export without its counter tracks: their cost.
+time_it export_perfetto_no_counters --prepare "$cold; rm -f $(q "$out/export.perfetto")" \
+  "$(q "$spoor") export $common --to perfetto --no-counters -o $(q "$out/export.perfetto") $(q "$trace")"
 "$spoor" stats $common --format json "$trace" >"$res/stats.json" 2>/dev/null
 stat -c %s "$out/export.sqlite" >"$res/sqlite_bytes"
 sqlite3 "$out/export.sqlite" "SELECT count(*) FROM events" >"$res/sqlite_rows"

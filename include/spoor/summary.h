@@ -6,7 +6,7 @@
  *              threads: wall-clock time during which the group was running;
  *   self       sum of the events' exclusive time (dur minus nested children,
  *              per thread; see spoor/interval.h);
- *   bytes      per event, the byte rule of src/analyze/event_bytes.h
+ *   bytes      per event, the byte rule of src/ops/event_bytes.h
  *              (docs/formats.md, "Bytes"); events with bytes are "sized";
  *   parent     of a layer (cat) C: the cat of the innermost enclosing event of
  *              another cat, the one that holds most of C's time; share = dur

@@ -181,6 +181,14 @@ SPOOR_API int spoor_perfetto_writer_write(struct spoor_perfetto_writer *w, const
 /* Closes the array and flushes. */
 SPOOR_API int spoor_perfetto_writer_finish(struct spoor_perfetto_writer *w, struct spoor_error *err);
 SPOOR_API void spoor_perfetto_writer_free(struct spoor_perfetto_writer *w);
+/* Adds counter tracks, written at the end: per process and layer (cat),
+ * "<cat> bytes/s" (read, write, other) and "<cat> busy" (threads), on buckets
+ * of `every` ns, or with every 0 a power of two of ns that holds the run in
+ * at most 2048 (docs/cli.md, "Perfetto"). Call before the first write. */
+SPOOR_API void spoor_perfetto_writer_counters(struct spoor_perfetto_writer *w, int64_t every);
+/* The cat of the counter samples: spoor reads them back as metadata rows (ph
+ * M), never as calls. */
+#define SPOOR_PERFETTO_COUNTER_CAT "spoor.counter"
 SPOOR_API size_t spoor_perfetto_writer_missing(const struct spoor_perfetto_writer *w, const char **names, size_t max);
 
 /* `spoor export`: the rows a load/filter loop (spoor/expr.h) selects,
@@ -194,6 +202,7 @@ struct spoor_trace_export_opts {
     char *const *columns;               /* NULL: the default columns */
     size_t ncolumns;
     bool via_sqlite;                    /* SQLite: through SQLite's API (spoor_sqlite_writer_via_sqlite) */
+    int64_t counter_every;              /* Perfetto: counter buckets in ns, 0: auto, -1: no counters */
 };
 
 struct spoor_trace_export;

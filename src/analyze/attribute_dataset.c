@@ -2,7 +2,7 @@
  * dense table with one column per kernel function (or cat). */
 #include "spoor/attribute.h"
 
-#include "analyze/event_bytes.h"
+#include "ops/event_bytes.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analyze/event_bytes.h"
+#include "ops/event_bytes.h"
 #include "ops/strmatch.h"
 #include "spoor/load.h"
 #include "analyze/attribute_rules.h"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyze/bucket_sums.h"
+#include "util/bucket_sums.h"
 
 struct bucket_rec {
     uint64_t key;               /* row << BUCKET_REL_BITS | (bucket - base) */

@@ -3,29 +3,13 @@
  * through per-batch caches; at the end, merged in sorted order. */
 #include "analyze/job_charts.h"
 
-#include "analyze/event_bytes.h"
+#include "ops/event_bytes.h"
 #include "spoor/error.h"
 #include "util/grow.h"
 #include "util/id_map.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-const char *const job_op_name[JOB_OPS] = {"read", "write", "metadata", "other"};
-
-enum job_op job_op_class(const char *name)
-{
-    static const char *const meta[] = {"open", "close", "stat", "seek", "sync", "dir", "unlink", "rename",
-                                       "access", "truncate", "fcntl", "chmod", "chown", "link", "mmap"};
-    for (size_t i = 0; i < sizeof meta / sizeof *meta; i++)
-        if (strstr(name, meta[i]))
-            return JOB_OP_META;
-    if (strstr(name, "read"))
-        return JOB_OP_READ;
-    if (strstr(name, "write"))
-        return JOB_OP_WRITE;
-    return JOB_OP_OTHER;
-}
 
 int job_bin(int64_t v)
 {
@@ -100,26 +84,11 @@ static uint32_t op_id(struct charts_worker *w, const struct spoor_table *b, uint
     return w->op_of[slot];
 }
 
-static enum job_op class_of(struct charts_worker *w, const struct spoor_table *b, uint32_t name)
+static enum event_op class_of(struct charts_worker *w, const struct spoor_table *b, uint32_t name)
 {
     if (!w->class_of[name])
-        w->class_of[name] = (uint8_t)(1 + job_op_class(spoor_strpool_get(b->pool, name, NULL)));
-    return (enum job_op)(w->class_of[name] - 1);
-}
-
-/* Widens a time chart until it holds [start, end) within `columns` buckets. */
-static void fit(struct bucket_sums *s, int64_t start, int64_t end, int64_t columns)
-{
-    int shift = s->shift;
-    for (;;) {
-        int64_t b0 = start >> shift, b1 = (end > start ? end - 1 : start) >> shift;
-        int64_t lo = s->cells.n && (s->lo >> (shift - s->shift)) < b0 ? s->lo >> (shift - s->shift) : b0;
-        int64_t hi = s->cells.n && (s->hi >> (shift - s->shift)) > b1 ? s->hi >> (shift - s->shift) : b1;
-        if (hi - lo + 1 <= columns)
-            break;
-        shift++;
-    }
-    bucket_sums_coarsen(s, shift);
+        w->class_of[name] = (uint8_t)(1 + event_op_class(spoor_strpool_get(b->pool, name, NULL)));
+    return (enum event_op)(w->class_of[name] - 1);
 }
 
 static bool row_has_file(const struct spoor_column *const *file, size_t r)
@@ -144,7 +113,7 @@ void job_charts_add(struct job_charts_run *run, int worker, const struct spoor_t
             continue;
         uint32_t cat = cat_id(w, b, b->cat[r]);
         struct job_layer *l = &w->layers[cat];
-        enum job_op op = class_of(w, b, b->name[r]);
+        enum event_op op = class_of(w, b, b->name[r]);
         int64_t dur = b->dur[r] != SPOOR_NULL && b->dur[r] > 0 ? b->dur[r] : 0, ts = b->ts[r];
         l->op_count[op]++;
         l->op_dur[op] += dur;
@@ -160,12 +129,12 @@ void job_charts_add(struct job_charts_run *run, int worker, const struct spoor_t
         if (ts == SPOOR_NULL)
             continue;
         if (bytes != SPOOR_NULL) {
-            fit(&w->bandwidth, ts, ts, run->columns);
+            bucket_sums_fit(&w->bandwidth, ts, ts, run->columns);
             bucket_sums_add(&w->bandwidth, cat, ts >> w->bandwidth.shift, 1, bytes);
         }
         if (bytes != SPOOR_NULL || row_has_file(file, r)) {
             uint32_t pid = spoor_id_map_id(&w->pids, (uint64_t)b->pid[r]);
-            fit(&w->heatmap, ts, ts + dur, run->columns);
+            bucket_sums_fit(&w->heatmap, ts, ts + dur, run->columns);
             bucket_sums_span(&w->heatmap, pid, ts, ts + dur, 1);
         }
     }
@@ -280,7 +249,7 @@ void job_charts_end(struct job_charts_run *run, struct job_charts *out)
         }
         for (uint32_t c = 0; c < spoor_strpool_count(w->cats) && c < w->layers_cap; c++) { /* "" may have none */
             struct job_layer *to = &out->layers[cat_of[i][c]], *from = &w->layers[c];
-            for (int k = 0; k < JOB_OPS; k++) {
+            for (int k = 0; k < EVENT_OPS; k++) {
                 to->op_count[k] += from->op_count[k];
                 to->op_dur[k] += from->op_dur[k];
             }

@@ -1,7 +1,7 @@
 /* The charts of `spoor report` that the summary does not hold, summed on the
  * loader's workers in one pass and merged at the end:
  *   ops       per layer (cat), count and dur sum of its read, write,
- *             metadata and other calls, by name (op_class below);
+ *             metadata and other calls, by name (event_op_class, ops/event_bytes.h);
  *   sizes     per layer, the access-size histogram: events with bytes
  *             (event_bytes.h) by log2 bin, count and bytes;
  *   latency   per (cat, name), dur by log2 bin;
@@ -18,23 +18,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyze/bucket_sums.h"
+#include "ops/event_bytes.h"
+#include "util/bucket_sums.h"
 #include "spoor/table.h"
 
 #define JOB_BINS 65
 
-enum job_op { JOB_OP_READ, JOB_OP_WRITE, JOB_OP_META, JOB_OP_OTHER, JOB_OPS };
-extern const char *const job_op_name[JOB_OPS];
-/* A call's class by its name: metadata when it names a metadata call (open,
- * close, stat, seek, sync, dir, unlink, rename, ...), else read or write when
- * it says so, else other. */
-enum job_op job_op_class(const char *name);
 /* The log2 bin of a non-negative value. */
 int job_bin(int64_t v);
 
 struct job_layer {
-    uint64_t op_count[JOB_OPS];
-    int64_t op_dur[JOB_OPS];
+    uint64_t op_count[EVENT_OPS];
+    int64_t op_dur[EVENT_OPS];
     uint64_t size_count[JOB_BINS];
     int64_t size_bytes[JOB_BINS];
 };

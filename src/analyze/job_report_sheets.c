@@ -115,9 +115,9 @@ static void layers(struct spoor_report *r, const struct spoor_summary *s, const 
         spoor_sheet_int(t, l->self);
         spoor_sheet_int(t, l->dur_sum);
         spoor_sheet_int(t, l->bytes);
-        for (int k = 0; k < JOB_OPS; k++)
+        for (int k = 0; k < EVENT_OPS; k++)
             spoor_sheet_int(t, j ? j->op_dur[k] : 0);
-        for (int k = 0; k < JOB_OPS; k++)
+        for (int k = 0; k < EVENT_OPS; k++)
             spoor_sheet_count(t, j ? j->op_count[k] : 0);
         if (l->parent) {
             spoor_sheet_text(t, l->parent);

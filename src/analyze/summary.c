@@ -11,7 +11,7 @@
  * into the answer (summary_result.c). */
 #include "summary_internal.h"
 
-#include "analyze/event_bytes.h"
+#include "ops/event_bytes.h"
 #include "spoor/table.h"
 #include "analyze/stats_period.h"
 

@@ -3,7 +3,7 @@
  * and tiles, each at its own width, widened when they pass 2 x their budget. */
 #include "analyze/timeline_internal.h"
 
-#include "analyze/event_bytes.h"
+#include "ops/event_bytes.h"
 #include "spoor/error.h"
 #include "util/grow.h"
 

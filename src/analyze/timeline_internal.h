@@ -6,7 +6,7 @@
 #define SPOOR_ANALYZE_TIMELINE_INTERNAL_H
 
 #include "analyze/bucket_log.h"
-#include "analyze/bucket_sums.h"
+#include "util/bucket_sums.h"
 #include "analyze/timeline.h"
 #include "util/id_map.h"
 

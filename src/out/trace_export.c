@@ -79,6 +79,8 @@ static int target_open(struct spoor_trace_export *t, const struct spoor_trace_ex
     }
     case SPOOR_EXPORT_PERFETTO:
         t->trace = spoor_perfetto_writer_new(out->fp, out->path, columns, o->ncolumns);
+        if (o->counter_every >= 0)
+            spoor_perfetto_writer_counters(t->trace, o->counter_every);
         return SPOOR_OK;
     default: {
         struct spoor_writer_opts wo = {.format = o->format == SPOOR_EXPORT_CSV ? SPOOR_WRITE_CSV : SPOOR_WRITE_JSONL,

@@ -134,3 +134,21 @@ int wbuf_finish(struct wbuf *b, struct spoor_error *err)
         b->error = errno ? errno : EIO;
     return wbuf_status(b, err);
 }
+
+/* ns as µs: the integer part, then up to three decimals without trailing zeros. */
+void wbuf_us(struct wbuf *b, int64_t ns)
+{
+    uint64_t m = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
+    if (ns < 0)
+        wbuf_byte(b, '-');
+    wbuf_i64(b, (int64_t)(m / 1000));
+    unsigned frac = (unsigned)(m % 1000);
+    if (!frac)
+        return;
+    char d[4] = {'.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10), (char)('0' + frac % 10)};
+    size_t n = 4;
+    while (d[n - 1] == '0')
+        n--;
+    wbuf_put(b, d, n);
+}
+

@@ -48,6 +48,9 @@ static inline void wbuf_byte(struct wbuf *b, char c)
 }
 
 void wbuf_i64(struct wbuf *b, int64_t v);
+/* ns as µs: the integer part, then up to three decimals without trailing
+ * zeros, so the ns read back exactly. */
+void wbuf_us(struct wbuf *b, int64_t ns);
 /* The shortest of %.15g..%.17g that reads back as v; false (nothing
  * written) for NaN and infinities. */
 bool wbuf_f64(struct wbuf *b, double v);

@@ -4,6 +4,7 @@
  * decimals, so nothing is lost on the way back. Keys are written in the order
  * ph, name, cat, pid, tid, ts, dur, args: never the DataCrumbs C++ order
  * (id first), so spoor reads the file back as plain Chrome JSON. */
+#include "out/perfetto_counters.h"
 #include "out/write_internal.h"
 #include "spoor/error.h"
 #include "spoor/write.h"
@@ -35,6 +36,8 @@ struct spoor_perfetto_writer {
 
     /* Process and thread names already written, by pid/tid text. */
     struct spoor_strpool *named[2];
+
+    struct perfetto_counters *counters; /* NULL: none */
 
     uint8_t *batch_plain, *resolved_plain;
     size_t batch_plain_cap, resolved_plain_n, resolved_plain_cap;
@@ -68,11 +71,18 @@ void spoor_perfetto_writer_free(struct spoor_perfetto_writer *w)
     free(w->args);
     free(w->batch_plain);
     free(w->resolved_plain);
+    perfetto_counters_free(w->counters);
     for (int k = 0; k < 2; k++)
         spoor_strpool_free(w->named[k]);
     wbuf_release(&w->labels);
     wbuf_release(&w->out);
     free(w);
+}
+
+void spoor_perfetto_writer_counters(struct spoor_perfetto_writer *w, int64_t every)
+{
+    perfetto_counters_free(w->counters);
+    w->counters = perfetto_counters_new(every);
 }
 
 size_t spoor_perfetto_writer_missing(const struct spoor_perfetto_writer *w, const char **names, size_t max)
@@ -127,25 +137,9 @@ static void bind_batch(struct spoor_perfetto_writer *w, const struct spoor_table
     spoor_view_bind(&w->host, SPOOR_FIELD_HOST, NULL, 0, t, res);
 }
 
-/* ns as µs: the integer part, then up to three decimals without trailing zeros. */
-static void put_us(struct wbuf *b, int64_t ns)
+static void begin_event(void *writer)
 {
-    uint64_t m = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
-    if (ns < 0)
-        wbuf_byte(b, '-');
-    wbuf_i64(b, (int64_t)(m / 1000));
-    unsigned frac = (unsigned)(m % 1000);
-    if (!frac)
-        return;
-    char d[4] = {'.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10), (char)('0' + frac % 10)};
-    size_t n = 4;
-    while (d[n - 1] == '0')
-        n--;
-    wbuf_put(b, d, n);
-}
-
-static void begin_event(struct spoor_perfetto_writer *w)
-{
+    struct spoor_perfetto_writer *w = writer;
     wbuf_put(&w->out, w->wrote_event ? ",\n{" : "\n{", w->wrote_event ? 3 : 2);
     w->wrote_event = true;
 }
@@ -204,11 +198,11 @@ static void put_event(struct spoor_perfetto_writer *w, const struct spoor_table 
     }
     if (t->ts[row] != SPOOR_NULL) {
         wbuf_put(b, ",\"ts\":", 6);
-        put_us(b, t->ts[row]);
+        wbuf_us(b, t->ts[row]);
     }
     if (t->dur[row] != SPOOR_NULL) {
         wbuf_put(b, ",\"dur\":", 7);
-        put_us(b, t->dur[row]);
+        wbuf_us(b, t->dur[row]);
     }
     put_args(w, row);
     wbuf_byte(b, '}');
@@ -279,11 +273,18 @@ int spoor_perfetto_writer_write(struct spoor_perfetto_writer *w, const struct sp
     for (size_t i = 0; i < n; i++)
         put_event(w, t, sel ? sel[i] : i);
     put_names(w, t);
+    if (w->counters) {
+        int st = perfetto_counters_add(w->counters, t, sel, n, err);
+        if (st != SPOOR_OK)
+            return st;
+    }
     return wbuf_status(&w->out, err);
 }
 
 int spoor_perfetto_writer_finish(struct spoor_perfetto_writer *w, struct spoor_error *err)
 {
+    if (w->counters)
+        perfetto_counters_write(w->counters, &w->out, begin_event, w);
     wbuf_put(&w->out, "\n]\n", 3);
     return wbuf_finish(&w->out, err);
 }

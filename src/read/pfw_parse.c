@@ -13,6 +13,7 @@
  * is skipped with a reason; a partly written row is dropped. */
 #include "read/pfw.h"
 #include "io/input.h"
+#include "spoor/write.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -126,6 +127,10 @@ static const char *emit_row(struct parser *ps, const struct pfw_fields *f, uint6
         if (!ph)
             return "unknown ph";
     }
+    /* spoor's own counter samples (export --to perfetto) describe the run:
+     * metadata rows, never calls. */
+    if (ph == 'C' && (f->seen & (1u << PFW_CAT)) && pfw_tok_is(&f->tok[PFW_CAT], SPOOR_PERFETTO_COUNTER_CAT))
+        ph = 'M';
     bool has_name = f->seen & (1u << PFW_NAME);
     if (!has_name && ph != 'E')
         return "missing name";

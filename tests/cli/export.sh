@@ -107,7 +107,7 @@ check_db "--where" "$WORK/w.db"
 export_ --to perfetto -o "$WORK/w.json" --where "$where" "$trace" 2>/dev/null
 got=$("$py" -c '
 import json, sys
-print(sum(1 for e in json.load(open(sys.argv[1])) if e["ph"] != "M" and e["args"]["file"].endswith(".conf")))
+print(sum(1 for e in json.load(open(sys.argv[1])) if e["ph"] not in ("M", "C") and e["args"]["file"].endswith(".conf")))
 ' "$WORK/w.json")
 [ "$got" = "$want" ] || fail "perfetto --where: $got events, expected $want"
 

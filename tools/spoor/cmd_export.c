@@ -9,6 +9,7 @@
 #include "filter_load.h"
 #include "load_args.h"
 #include "output_guard.h"
+#include "spoor/series.h"
 #include "spoor/write.h"
 
 static const char usage[] =
@@ -27,6 +28,12 @@ static const char usage[] =
     "  --columns LIST       comma-separated columns to write (default: the fixed ones,\n"
     "                       file, host, then the args columns); perfetto always writes\n"
     "                       its event fields and takes the args listed here\n"
+    "  --counter-every DURATION\n"
+    "                       with --to perfetto: the width of the counter tracks' buckets\n"
+    "                       (bytes/s per layer, read/write/other; busy threads per layer),\n"
+    "                       e.g. 100ms or 1s (default: a power of two of ns giving at\n"
+    "                       most 2048 buckets over the run)\n"
+    "  --no-counters        with --to perfetto: no counter tracks, only the events\n"
     "  --via-sqlite         with --to sqlite: the same database written through SQLite's\n"
     "                       own API instead of directly (far slower; to check the writer)\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
@@ -36,8 +43,14 @@ static const char *const format_names[] = {"csv", "jsonl", "sqlite", "perfetto",
 struct cli {
     const char *where, *columns, *output;
     int format; /* an enum spoor_trace_export_format; -1 until --to names one */
-    bool via_sqlite;
+    bool via_sqlite, no_counters;
+    int64_t counter_every; /* ns, 0: not given */
 };
+
+static bool parse_every(void *target, const char *value)
+{
+    return spoor_series_parse_duration(value, target);
+}
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_opts *opts)
@@ -47,6 +60,9 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         CLI_OPT_ONCE("where", 0, &cli->where),
         CLI_OPT_ONCE("columns", 0, &cli->columns),
         CLI_OPT_FLAG("via-sqlite", 0, &cli->via_sqlite),
+        CLI_OPT_CALL("counter-every", 0, &cli->counter_every, parse_every,
+                     "expected a duration such as 100ms, 1s or 5min"),
+        CLI_OPT_FLAG("no-counters", 0, &cli->no_counters),
         CLI_OPT_ONCE("output", 'o', &cli->output),
         CLI_END,
     };
@@ -60,6 +76,11 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         return cli_usage_error("export", "%s", problem);
     if (cli->via_sqlite && cli->format != SPOOR_EXPORT_SQLITE)
         return cli_usage_error("export", "--via-sqlite goes with --to sqlite");
+    if ((cli->counter_every || cli->no_counters) && cli->format != SPOOR_EXPORT_PERFETTO)
+        return cli_usage_error("export", "%s goes with --to perfetto",
+                               cli->no_counters ? "--no-counters" : "--counter-every");
+    if (cli->counter_every && cli->no_counters)
+        return cli_usage_error("export", "--counter-every and --no-counters exclude each other");
     if (cli->format == SPOOR_EXPORT_SQLITE && (!strcmp(cli->output, "-") || spoor_path_is_special(cli->output)))
         return cli_usage_error("export", "--to sqlite needs a regular file: -o %s cannot hold a database", cli->output);
     return -1;
@@ -76,7 +97,8 @@ int cmd_export(int argc, char **argv)
     if (output_guard1("export", cli.output, (const char *const *)argv + optind, (size_t)(argc - optind), opts.cache_dir))
         return 2;
     struct spoor_trace_export_opts o = {.format = (enum spoor_trace_export_format)cli.format, .output = cli.output,
-                                        .via_sqlite = cli.via_sqlite};
+                                        .via_sqlite = cli.via_sqlite,
+                                        .counter_every = cli.no_counters ? -1 : cli.counter_every};
     return filter_load_export("export", (const char *const *)argv + optind, (size_t)(argc - optind), &opts, cli.where,
                               cli.columns, o);
 }

@@ -1,5 +1,5 @@
 /* Sparse sums per (row, time bucket); see bucket_sums.h. */
-#include "analyze/bucket_sums.h"
+#include "util/bucket_sums.h"
 
 #include "spoor/error.h"
 #include "util/grow.h"
@@ -71,6 +71,20 @@ bool bucket_sums_span(struct bucket_sums *b, uint32_t row, int64_t start, int64_
         ok &= bucket_sums_add(b, row, k, k == first ? count : 0, busy > 0 ? busy : 0);
     }
     return ok;
+}
+
+void bucket_sums_fit(struct bucket_sums *b, int64_t start, int64_t end, int64_t columns)
+{
+    int shift = b->shift;
+    for (;;) {
+        int64_t b0 = start >> shift, b1 = (end > start ? end - 1 : start) >> shift;
+        int64_t lo = b->cells.n && (b->lo >> (shift - b->shift)) < b0 ? b->lo >> (shift - b->shift) : b0;
+        int64_t hi = b->cells.n && (b->hi >> (shift - b->shift)) > b1 ? b->hi >> (shift - b->shift) : b1;
+        if (hi - lo + 1 <= columns)
+            break;
+        shift++;
+    }
+    bucket_sums_coarsen(b, shift);
 }
 
 void bucket_sums_merge(struct bucket_sums *b, const struct bucket_sums *src)

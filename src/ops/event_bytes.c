@@ -1,5 +1,5 @@
 /* The byte rule (event_bytes.h): which args hold an event's bytes. */
-#include "analyze/event_bytes.h"
+#include "ops/event_bytes.h"
 
 #include <string.h>
 
@@ -86,4 +86,20 @@ int64_t event_bytes_of(const struct event_bytes *b, const struct spoor_table *t,
             v = arg_at(b->ret, r);
     }
     return v >= 0 ? v : SPOOR_NULL;
+}
+
+const char *const event_op_name[EVENT_OPS] = {"read", "write", "metadata", "other"};
+
+enum event_op event_op_class(const char *name)
+{
+    static const char *const meta[] = {"open", "close", "stat", "seek", "sync", "dir", "unlink", "rename",
+                                       "access", "truncate", "fcntl", "chmod", "chown", "link", "mmap"};
+    for (size_t i = 0; i < sizeof meta / sizeof *meta; i++)
+        if (strstr(name, meta[i]))
+            return EVENT_OP_META;
+    if (strstr(name, "read"))
+        return EVENT_OP_READ;
+    if (strstr(name, "write"))
+        return EVENT_OP_WRITE;
+    return EVENT_OP_OTHER;
 }

@@ -9,8 +9,8 @@
  *
  * Rows are small dense ids (< 2^24); a bucket must lie within 2^39 buckets of
  * the first one added (12 days at 1 us): one further away is refused. */
-#ifndef SPOOR_ANALYZE_BUCKET_SUMS_H
-#define SPOOR_ANALYZE_BUCKET_SUMS_H
+#ifndef SPOOR_UTIL_BUCKET_SUMS_H
+#define SPOOR_UTIL_BUCKET_SUMS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -66,6 +66,9 @@ static inline int64_t bucket_span(int shift, int64_t start, int64_t end)
 }
 /* Widens the buckets to 2^shift ns (shift >= b->shift), merging cells. */
 void bucket_sums_coarsen(struct bucket_sums *b, int shift);
+/* Widens the buckets (doubling) until they hold [start, end) and every cell
+ * within `columns` buckets from first to last. */
+void bucket_sums_fit(struct bucket_sums *b, int64_t start, int64_t end, int64_t columns);
 /* The narrowest shift >= b->shift at which b's cells, merged, would weigh at
  * most cap (or 62, when even a bucket per row weighs more): a cell weighs 1
  * (k = 0: the cells are counted), or its count but at most k. One sort of

@@ -1,4 +1,5 @@
-/* The bytes an event moved: the one rule every consumer (summary, attribute)
+/* What a call did: its class by name (read, write, metadata, other; below)
+ * and the bytes an event moved: the one rule every consumer (summary, attribute)
  * applies, per dialect and call family (docs/formats.md, "Bytes"):
  *   - aggregated events (args.dft_cnt, DFTracer): element calls (fread,
  *     fwrite, ...) ret_sum x the element size when it did not vary
@@ -19,6 +20,13 @@
 #include <stdint.h>
 
 #include "spoor/table.h"
+
+enum event_op { EVENT_OP_READ, EVENT_OP_WRITE, EVENT_OP_META, EVENT_OP_OTHER, EVENT_OPS };
+extern const char *const event_op_name[EVENT_OPS];
+/* A call's class by its name: metadata when it names a metadata call (open,
+ * close, stat, seek, sync, dir, unlink, rename, ...), else read or write when
+ * it says so, else other. */
+enum event_op event_op_class(const char *name);
 
 /* The args keys the rule reads, to load with a command's other args (a list
  * of string literals, for array initialisers). */
