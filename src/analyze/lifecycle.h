@@ -24,8 +24,9 @@ struct spoor_lc_columns {
 };
 
 /* Sets the box of every delay's total and group in r (whose counts the fold
- * set) from the columns; one delay per task on up to `threads` threads. */
-void spoor_lc_boxes(const struct spoor_lc_spec *s, const struct spoor_lc_columns *c, int threads,
+ * set) from the columns, one delay per task on up to `threads` threads; the
+ * delay columns are used up (freed, set NULL). */
+void spoor_lc_boxes(const struct spoor_lc_spec *s, struct spoor_lc_columns *c, int threads,
                     struct spoor_lc_result *r);
 /* The box of sorted[0..n), n > 0. */
 struct spoor_lc_box spoor_lc_box_of(const int64_t *sorted, size_t n);

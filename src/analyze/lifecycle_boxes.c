@@ -6,7 +6,9 @@
  * (a counting sort by group, which keeps the order) leaves every group's
  * values sorted for every --by field, with no sort per group. Memory: the
  * columns the fold left (a value per entity and delay, a group per entity
- * and --by field) and, per delay being sorted, 20 bytes per entity. */
+ * and --by field) and, per delay being sorted, 12 bytes per entity: the
+ * delay's own column is the sort's scratch, then its sorted values, and is
+ * freed after. */
 #include "analyze/lifecycle.h"
 
 #include "spoor/error.h"
@@ -40,7 +42,7 @@ struct spoor_lc_box spoor_lc_box_of(const int64_t *sorted, size_t n)
 
 struct boxes {
     const struct spoor_lc_spec *s;
-    const struct spoor_lc_columns *c;
+    struct spoor_lc_columns *c;
     struct spoor_lc_result *r;
 };
 
@@ -51,15 +53,18 @@ static void delay_boxes(void *ctx, size_t k, int worker)
     const struct boxes *bx = ctx;
     struct spoor_lc_result *r = bx->r;
     size_t n = bx->c->n, have = r->total[k].count;
-    if (!have)
+    int64_t *value = bx->c->delay[k];
+    bx->c->delay[k] = NULL;
+    if (!have) {
+        free(value);
         return;
-    uint64_t *key = spoor_xmalloc(n * sizeof *key), *spare = spoor_xmalloc(n * sizeof *spare);
+    }
+    uint64_t *key = spoor_xmalloc(n * sizeof *key);
     uint32_t *rows = spoor_xmalloc(n * sizeof *rows);
-    struct spoor_int_keys m = spoor_int_keys(key, bx->c->delay[k], n, SPOOR_NULL);
-    spoor_radix_sort_rows(rows, key, n, key, spare, &m.span);
+    struct spoor_int_keys m = spoor_int_keys(key, value, n, SPOOR_NULL);
+    spoor_radix_sort_rows(rows, key, n, key, (uint64_t *)value, &m.span);
     /* missing values have key 0: they come first */
     size_t skip = n - have;
-    int64_t *value = (int64_t *)spare;
     for (size_t i = 0; i < have; i++)
         value[i] = spoor_int_of_key(&m, key[skip + i]);
     r->total[k].box = spoor_lc_box_of(value, have);
@@ -82,11 +87,11 @@ static void delay_boxes(void *ctx, size_t k, int worker)
         free(at);
     }
     free(key);
-    free(spare);
+    free(value);
     free(rows);
 }
 
-void spoor_lc_boxes(const struct spoor_lc_spec *s, const struct spoor_lc_columns *c, int threads,
+void spoor_lc_boxes(const struct spoor_lc_spec *s, struct spoor_lc_columns *c, int threads,
                     struct spoor_lc_result *r)
 {
     struct boxes bx = {.s = s, .c = c, .r = r};
