@@ -159,9 +159,11 @@ struct spoor_lc_result {
 SPOOR_API void spoor_lc_result_free(struct spoor_lc_result *r);
 
 /* A `spoor lifecycle` result as a report: a table's lines and tables, JSON's
- * members, and CSV's long form (section,by,key,delay,count,sum_ns,mean_ns,
- * min_ns,max_ns,other_sum_ns,diff_ns,rel_diff: one value set per row, so it
- * pipes into any tool). docs/cli.md shows each. */
+ * members, CSV's long form (section,by,key,delay,count,sum_ns,mean_ns,
+ * min_ns,max_ns,other_sum_ns,diff_ns,rel_diff, then the box's p25_ns,
+ * median_ns,p75_ns,whisker_low_ns,whisker_high_ns,outliers_low,outliers_high:
+ * one value set per row, so it pipes into any tool), and for HTML the mean
+ * delays per group as bars and the boxes as box plots. docs/cli.md shows each. */
 /* Lines read and skipped over all inputs of the (first) log. */
 struct spoor_lc_input {
     uint64_t lines, skipped;
