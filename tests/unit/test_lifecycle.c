@@ -347,7 +347,8 @@ static void test_group_boxes(void **state)
     assert_memory_equal(&r.group[0][0].delay[TOTAL].box, &x, sizeof x);
     spoor_lc_result_free(&r);
 
-    /* --compare: the other log's own groups, c's total now 9 and a new mode e */
+    /* --compare: the other log's own groups, c's total now 9 and a new mode e; its
+     * second worker parsed an empty batch */
     const struct rec o0[] = {{"c1", "transmitPlanned", 0, "c"}, {"c1", "transmitFinished", 9, "c"},
                              {"e1", "transmitPlanned", 0, "e"}};
     struct spoor_lc_pivot *o = pivot_of(&s, (const struct part[]){{o0, 3}, {NULL, 0}}, 2);
