@@ -12,6 +12,7 @@
  *     when there is a category; else a chart per unit);
  *   two categories: a heatmap per series;
  *   one category: bars (one chart per unit);
+ *   box columns: box plots (boxCharts);
  *   no hint: the table alone.
  * Series of no unit each get a chart of their own (their scales are unknown);
  * series of one unit share one. Everything charted is capped (bars, lines,
@@ -212,6 +213,7 @@
     const stacked = of('stacked'), pivots = of('pivot');
     const values = capped(of('series'), MAX_CHARTS, 'series', notes);
     if (!rows.length) return;
+    if (cols.some(c => c.hint === 'box')) return boxCharts(section, i, sheet, rows, cats, notes);
     if (pivots.length && cats.length) pivotHeatmaps(section, i, sheet, rows, cats.slice(0, 2), pivots, notes);
     if (stacked.length && (time || cats.length)) {
       barCharts(section, i, sheet, rows, time || cats[0], stacked, true, notes);
@@ -222,6 +224,39 @@
     if (time) return lineCharts(section, i, sheet, rows, time, cats, values, notes);
     if (cats.length >= 2) return pairHeatmaps(section, i, sheet, rows, cats, values, notes);
     if (cats.length === 1) return barCharts(section, i, sheet, rows, cats[0], values, false, notes);
+  }
+
+  /* Box columns, each cell five numbers (lower whisker, p25, median, p75,
+   * upper whisker) computed by spoor, drawn as they are: the first category
+   * along x, a chart per value of a second (a delay), the box columns side
+   * by side (two runs). The test reads each chart's facet. */
+  function boxCharts(section, i, sheet, rows, cats, notes) {
+    const boxes = sheet.columns.filter(c => c.hint === 'box'), x = cats[0], facet = cats[1];
+    if (!x) return;
+    const xs = capped([...new Set(rows.map(r => label(r[x.name])))], MAX_BARS, x.name, notes);
+    const facets = facet ? capped([...new Set(rows.map(r => label(r[facet.name])))], MAX_CHARTS, facet.name, notes)
+                         : [null];
+    const rotate = xs.length > 8 || xs.some(n => n.length > 14) ? 30 : 0;
+    const spellIt = unitSpell(boxes[0].unit), html = echarts.format.encodeHTML;
+    const parts = ['upper whisker', 'p75', 'median', 'p25', 'lower whisker'];
+    /* the item as ECharts holds it: the category's index, then the five */
+    const tip = p => `${html(p.seriesName)}: ${html(p.name)}<br>` +
+                     parts.map((n, j) => `${n} ${spellIt(p.data[p.data.length - 1 - j])}`).join('<br>');
+    for (const f of facets) {
+      const mine = rows.filter(r => f === null || label(r[facet.name]) === f);
+      const box = (k, c) => {
+        const r = mine.find(r => label(r[x.name]) === k);
+        return r && Array.isArray(r[c.name]) ? r[c.name] : '-';
+      };
+      chartBox(section, i, sheet, 'boxplot', boxes.map(c => c.name), (f === null ? '' : f + ' ') + 'per ' + x.name, {
+        legend: { top: 0 }, grid: { top: 40, bottom: rotate ? 90 : 30, left: 70, right: 30 },
+        tooltip: { trigger: 'item', confine: true, formatter: tip },
+        xAxis: { type: 'category', data: xs, axisLabel: { rotate: rotate, interval: 0, width: 140, overflow: 'truncate' } },
+        yAxis: axis(boxes[0].unit, { scale: true }),
+        series: boxes.map(c => ({ type: 'boxplot', name: c.name, data: xs.map(k => box(k, c)) })),
+      });
+      charts[charts.length - 1].facet = facet ? { column: facet.name, value: f } : null;
+    }
   }
 
   /* ---- tables ---- */

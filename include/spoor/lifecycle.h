@@ -86,12 +86,26 @@ struct spoor_lc_counts {
  *
  * A delay NAME=B-A is time(B) - time(A) for every entity of the pivot
  * (src/ops/lifecycle_pivot.h) that has both stages. The recipe folds the delays into
- * totals, per-group totals for each --by field, per-kind counts of missing
- * and repeated stages, the N slowest entities and, against a second log,
- * entity-by-entity differences. */
+ * totals, per-group totals for each --by field (each with its box: quartiles
+ * and whiskers), per-kind counts of missing and repeated stages, the N
+ * slowest entities and, against a second log, entity-by-entity differences
+ * and the other log's groups. */
+/* A delay's box over its entities (quantiles as util/quantile.h defines
+ * them: linear between order statistics, numpy's default). The whiskers are
+ * Tukey's, as matplotlib, seaborn and ECharts draw them: they reach the most
+ * extreme values within 1.5 IQR of the quartiles (the fences), and the
+ * values beyond the fences, outliers, are counted. */
+struct spoor_lc_box {
+    double p25, median, p75;        /* ns, multiples of 0.25 */
+    double low, high;               /* whisker ends, ns: the most extreme delays within the fences, or the
+                                     * quartile when that delay lies inside the box (as matplotlib does) */
+    uint64_t below, above;          /* outliers: entities below the lower fence, above the upper */
+};
+
 struct spoor_lc_stat {
     uint64_t count;
     int64_t sum, min, max;  /* ns over `count` entities */
+    struct spoor_lc_box box;        /* set when count > 0 */
 };
 
 struct spoor_lc_group {
@@ -135,15 +149,21 @@ struct spoor_lc_result {
     struct spoor_lc_diff diff[SPOOR_LC_MAX_DELAYS];
     struct spoor_lc_entity *top_diff;   /* largest |other - this| of the top delay first */
     size_t ntop_diff;
+    /* The other log's own --by groups (all its entities, by their values in
+     * it), for the two runs' boxes side by side; sorted by value. */
+    struct spoor_lc_group *other_group[SPOOR_LC_MAX_BY];
+    size_t nother_groups[SPOOR_LC_MAX_BY];
     struct spoor_strpool *strings;
 };
 
 SPOOR_API void spoor_lc_result_free(struct spoor_lc_result *r);
 
 /* A `spoor lifecycle` result as a report: a table's lines and tables, JSON's
- * members, and CSV's long form (section,by,key,delay,count,sum_ns,mean_ns,
- * min_ns,max_ns,other_sum_ns,diff_ns,rel_diff: one value set per row, so it
- * pipes into any tool). docs/cli.md shows each. */
+ * members, CSV's long form (section,by,key,delay,count,sum_ns,mean_ns,
+ * min_ns,max_ns,other_sum_ns,diff_ns,rel_diff, then the box's p25_ns,
+ * median_ns,p75_ns,whisker_low_ns,whisker_high_ns,outliers_low,outliers_high:
+ * one value set per row, so it pipes into any tool), and for HTML the mean
+ * delays per group as bars and the boxes as box plots. docs/cli.md shows each. */
 /* Lines read and skipped over all inputs of the (first) log. */
 struct spoor_lc_input {
     uint64_t lines, skipped;

@@ -92,7 +92,7 @@ enum spoor_cell_unit {
 /* What a column is to a chart (the HTML renderer's choice, web/report.js):
  * pivot columns: a heatmap; stacked series: stacked bars; a time axis and
  * series: lines; two categories and series: a heatmap per series; a category
- * and series: bars. A sheet meant for HTML only (SPOOR_FORMAT_BIT of
+ * and series: bars; box columns: box plots. A sheet meant for HTML only (SPOOR_FORMAT_BIT of
  * SPOOR_FORMAT_HTML) can hold what a chart wants in the shape it wants. */
 enum spoor_col_hint {
     SPOOR_HINT_NONE,
@@ -106,6 +106,10 @@ enum spoor_col_hint {
                           * two categories, a heatmap per value of the first) */
     SPOOR_HINT_TIMELINE, /* part of a zoomable timeline, read whole by its view (the
                           * timeline_* sheets of spoor report; src/analyze/timeline.h) */
+    SPOOR_HINT_BOX,      /* a box plot's five numbers in a list cell (lower whisker, p25,
+                          * median, p75, upper whisker): the box columns side by side
+                          * (two runs) along the first category, a chart per value of
+                          * a second */
 };
 
 /* ---- the model ---- */

@@ -1,6 +1,8 @@
 /* The lifecycle recipe: a merged pivot's entities folded into delay totals,
  * per-group totals, per-kind missing/repeated stage counts, the slowest
- * entities and, with a second log, entity-by-entity differences. */
+ * entities and, with a second log, entity-by-entity differences and that
+ * log's own groups; the boxes (lifecycle_boxes.c) from the columns the fold
+ * leaves. */
 #include "spoor/lifecycle.h"
 #include "analyze/lifecycle.h"
 
@@ -60,7 +62,7 @@ static void *keyed_row(const struct keyed *k, uint32_t id)
     return (char *)k->rows + id * k->size;
 }
 
-/* A --by group's row id by the value's id in the pivot, looked up by text
+/* A --by group's row id by the value's id v in the pivot, looked up by text
  * once per distinct value rather than once per entity. */
 struct group_ids {
     uint32_t *of_value;     /* pivot value id -> row id + 1 (0 = not yet) */
@@ -68,9 +70,8 @@ struct group_ids {
 };
 
 static uint32_t group_id(struct group_ids *ids, struct keyed *k, const struct spoor_lc_pivot *p, size_t entity,
-                         size_t attr)
+                         size_t attr, uint32_t v)
 {
-    uint32_t v = spoor_lc_pivot_attr_id(p, entity, attr);
     spoor_grow((void **)&ids->of_value, &ids->cap, v, sizeof *ids->of_value);
     if (!ids->of_value[v]) {
         const char *text = spoor_lc_pivot_attr(p, entity, attr);
@@ -85,6 +86,12 @@ static void keyed_free(struct keyed *k)
     free(k->rows);
 }
 
+/* text (len bytes) as kept in the result's strings. */
+static const char *kept(struct spoor_strpool *strings, const char *text, size_t len)
+{
+    return spoor_strpool_get(strings, spoor_strpool_intern(strings, text, len), NULL);
+}
+
 /* The rows (ids 1..n) copied out in key order; `name_at` is where each row
  * keeps its key pointer, which is set to the key interned in `strings`. */
 static void *keyed_sorted(struct keyed *k, size_t name_at, struct spoor_strpool *strings, size_t *n,
@@ -97,8 +104,8 @@ static void *keyed_sorted(struct keyed *k, size_t name_at, struct spoor_strpool 
         const char *key = spoor_strpool_get(k->keys, (uint32_t)id, &len);
         char *row = out + (id - 1) * k->size;
         memcpy(row, (char *)k->rows + id * k->size, k->size);
-        const char *kept = spoor_strpool_get(strings, spoor_strpool_intern(strings, key, len - 1), NULL);
-        memcpy(row + name_at, &kept, sizeof kept);
+        const char *name = kept(strings, key, len - 1);
+        memcpy(row + name_at, &name, sizeof name);
     }
     qsort(out, *n, k->size, cmp);
     keyed_free(k);
@@ -213,8 +220,7 @@ static void rank_init(struct ranking *r, size_t cap)
 static struct spoor_lc_entity *rank_finish(struct ranking *r, struct spoor_strpool *strings, size_t *n)
 {
     for (size_t i = 0; i < r->n; i++)
-        r->e[i].name = spoor_strpool_get(strings, spoor_strpool_intern(strings, r->e[i].name, strlen(r->e[i].name)),
-                                         NULL);
+        r->e[i].name = kept(strings, r->e[i].name, strlen(r->e[i].name));
     free(r->key);
     *n = r->n;
     return r->e;
@@ -252,11 +258,14 @@ struct fold {
     struct group_ids group_ids[SPOOR_LC_MAX_BY];
     struct kind_memo kind_memo;
     struct ranking top, diffs;
+    const struct spoor_lc_columns *cols; /* shared: each fold writes its own entities' places */
 };
 
-static void fold_init(struct fold *f, const struct spoor_lc_spec *s, bool compared)
+static void fold_init(struct fold *f, const struct spoor_lc_spec *s, bool compared,
+                      const struct spoor_lc_columns *cols)
 {
     memset(f, 0, sizeof *f);
+    f->cols = cols;
     f->kinds = (struct keyed){.keys = spoor_strpool_new(), .size = sizeof(struct spoor_lc_kind)};
     for (size_t g = 0; g < s->nby; g++)
         f->groups[g] = (struct keyed){.keys = spoor_strpool_new(), .size = sizeof(struct spoor_lc_group)};
@@ -287,10 +296,13 @@ static void fold_entity(struct fold *f, const struct spoor_lc_spec *s, const str
     kind->complete += complete;
     struct spoor_lc_group *g[SPOOR_LC_MAX_BY];
     for (size_t b = 0; b < s->nby; b++) {
-        g[b] = keyed_row(&f->groups[b], group_id(&f->group_ids[b], &f->groups[b], p, id, b));
+        uint32_t v = spoor_lc_pivot_attr_id(p, id, b);
+        f->cols->group[b][id - 1] = v;
+        g[b] = keyed_row(&f->groups[b], group_id(&f->group_ids[b], &f->groups[b], p, id, b, v));
         g[b]->entities++;
     }
     for (size_t k = 0; k < s->ndelays; k++) {
+        f->cols->delay[k][id - 1] = e.delay[k];
         if (e.delay[k] == SPOOR_NULL)
             continue;
         stat_add(&f->sums.total[k], e.delay[k]);
@@ -386,15 +398,73 @@ static void fold_share(void *ctx, size_t share, int worker)
         fold_entity(&sh->folds[share], sh->s, sh->p, sh->other, sh->fill_at, id);
 }
 
+/* The columns of n entities for the fold to fill. */
+static void columns_init(struct spoor_lc_columns *c, const struct spoor_lc_spec *s, size_t n)
+{
+    *c = (struct spoor_lc_columns){.n = n};
+    for (size_t k = 0; k < s->ndelays; k++)
+        c->delay[k] = spoor_xmalloc((n ? n : 1) * sizeof *c->delay[k]);
+    for (size_t b = 0; b < s->nby; b++)
+        c->group[b] = spoor_xmalloc((n ? n : 1) * sizeof *c->group[b]);
+}
+
+static void columns_free(struct spoor_lc_columns *c)
+{
+    for (size_t k = 0; k < SPOOR_LC_MAX_DELAYS; k++)
+        free(c->delay[k]);
+    for (size_t b = 0; b < SPOOR_LC_MAX_BY; b++)
+        free(c->group[b]);
+}
+
+/* The fold leaves each entity's value id of --by field b; the boxes want its
+ * group's index among the sorted groups: found by text once per value. */
+static void group_indexes(const struct spoor_lc_pivot *p, size_t b, const struct spoor_lc_result *r, uint32_t *group,
+                          size_t n)
+{
+    uint32_t *index = NULL; /* value id -> index + 1 (0 = not yet) */
+    size_t cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = group[i];
+        spoor_grow((void **)&index, &cap, v, sizeof *index);
+        if (!index[v]) {
+            struct spoor_lc_group key = {.value = spoor_lc_pivot_attr(p, i + 1, b)};
+            const struct spoor_lc_group *g = bsearch(&key, r->group[b], r->ngroups[b], sizeof key, group_cmp);
+            index[v] = (uint32_t)(g - r->group[b]) + 1;
+        }
+        group[i] = index[v] - 1;
+    }
+    free(index);
+}
+
+/* --compare: the other log's groups, its entities folded on their own. */
+static void other_groups(const struct spoor_lc_spec *s, const struct spoor_lc_pivot *other,
+                         struct spoor_lc_result *out)
+{
+    struct spoor_lc_result o;
+    spoor_lc_analyze(s, other, NULL, &o);
+    for (size_t b = 0; b < s->nby; b++) {
+        out->other_group[b] = o.group[b];
+        out->nother_groups[b] = o.ngroups[b];
+        o.group[b] = NULL;
+        for (size_t i = 0; i < out->nother_groups[b]; i++) {
+            struct spoor_lc_group *g = &out->other_group[b][i];
+            g->value = kept(out->strings, g->value, strlen(g->value));
+        }
+    }
+    spoor_lc_result_free(&o);
+}
+
 void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot *p,
                       const struct spoor_lc_pivot *other, struct spoor_lc_result *out)
 {
     int threads = spoor_lc_pivot_threads(p);
     struct shares sh = {.s = s, .p = p, .other = other, .fill_at = fill_attr(s),
                         .nfolds = (size_t)threads, .entities = spoor_lc_pivot_entities(p)};
+    struct spoor_lc_columns cols;
+    columns_init(&cols, s, sh.entities);
     sh.folds = spoor_xcalloc(sh.nfolds, sizeof *sh.folds);
     for (size_t i = 0; i < sh.nfolds; i++)
-        fold_init(&sh.folds[i], s, other != NULL);
+        fold_init(&sh.folds[i], s, other != NULL, &cols);
     spoor_parallel_for(sh.nfolds, threads, fold_share, &sh);
     struct fold *f = &sh.folds[0];
     for (size_t i = 1; i < sh.nfolds; i++)
@@ -412,18 +482,25 @@ void spoor_lc_analyze(const struct spoor_lc_spec *s, const struct spoor_lc_pivot
     out->kind = keyed_sorted(&f->kinds, offsetof(struct spoor_lc_kind, kind), out->strings, &out->nkinds, kind_cmp);
     out->top = rank_finish(&f->top, out->strings, &out->ntop);
     out->top_diff = rank_finish(&f->diffs, out->strings, &out->ntop_diff);
+    free(sh.folds);
+    for (size_t b = 0; b < s->nby; b++)
+        group_indexes(p, b, out, cols.group[b], cols.n);
+    spoor_lc_boxes(s, &cols, threads, out);
+    columns_free(&cols);
     if (other) {
         out->compared = true;
         out->other_counts = spoor_lc_pivot_counts(other);
         out->only_other = spoor_lc_pivot_entities(other) - out->matched;
+        other_groups(s, other, out);
     }
-    free(sh.folds);
 }
 
 void spoor_lc_result_free(struct spoor_lc_result *r)
 {
-    for (size_t b = 0; b < SPOOR_LC_MAX_BY; b++)
+    for (size_t b = 0; b < SPOOR_LC_MAX_BY; b++) {
         free(r->group[b]);
+        free(r->other_group[b]);
+    }
     free(r->kind);
     free(r->top);
     free(r->top_diff);

@@ -1,7 +1,10 @@
 /* Known answers of a generated cascade log. Every entity is folded as it is
  * generated; the slowest ones are chosen at the end by sorting all of them
- * (spoor lifecycle keeps a running top-N instead: two methods, one answer). */
+ * (spoor lifecycle keeps a running top-N instead: two methods, one answer),
+ * and the boxes from each group's values sorted by a comparison sort (spoor
+ * lifecycle: one radix sort per delay, split by group). */
 #include "gen/cascade_truth.h"
+#include "analyze/lifecycle.h"
 #include "spoor/lifecycle.h"
 #include "util/grow.h"
 
@@ -10,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every entity: its delays, name and groups (worker, mode). */
 struct ranked {
     int64_t delay[SPOOR_LC_MAX_DELAYS];
     uint32_t name;
+    const char *by[2];
 };
 
 struct cascade_truth {
@@ -96,7 +101,8 @@ void cascade_truth_entity(struct cascade_truth *t, const char *name, const int64
                        by[b], r->strings);
         g[b]->entities++;
     }
-    struct ranked e = {.name = spoor_strpool_intern(t->names, name, strlen(name))};
+    struct ranked e = {.name = spoor_strpool_intern(t->names, name, strlen(name)),
+                       .by = {g[0]->value, g[1]->value}};
     for (size_t k = 0; k < s->ndelays; k++) {
         int64_t a = at[s->delay[k].from], b = at[s->delay[k].to];
         e.delay[k] = a == SPOOR_NULL || b == SPOOR_NULL ? SPOOR_NULL : b - a;
@@ -106,8 +112,6 @@ void cascade_truth_entity(struct cascade_truth *t, const char *name, const int64
         add(&g[0]->delay[k], e.delay[k]);
         add(&g[1]->delay[k], e.delay[k]);
     }
-    if (e.delay[s->top_delay] == SPOOR_NULL)
-        return;
     spoor_reserve((void **)&t->all, &t->cap, t->nall + 1, sizeof *t->all);
     t->all[t->nall++] = e;
 }
@@ -133,6 +137,48 @@ static int by_kind(const void *x, const void *y)
     return strcmp(((const struct spoor_lc_kind *)x)->kind, ((const struct spoor_lc_kind *)y)->kind);
 }
 
+/* A delay of an entity in its group (an index among the sorted groups). */
+struct grouped {
+    size_t group;
+    int64_t v;
+};
+
+static int by_group_then_value(const void *x, const void *y)
+{
+    const struct grouped *a = x, *b = y;
+    if (a->group != b->group)
+        return a->group < b->group ? -1 : 1;
+    return (a->v > b->v) - (a->v < b->v);
+}
+
+/* Delay k's boxes: of the totals (by < 0) or of the groups of field `by`
+ * (sorted by value). */
+static void boxes(struct cascade_truth *t, size_t k, int by, struct grouped *values, int64_t *sorted)
+{
+    struct spoor_lc_result *r = &t->r;
+    size_t n = 0;
+    for (size_t i = 0; i < t->nall; i++) {
+        if (t->all[i].delay[k] == SPOOR_NULL)
+            continue;
+        size_t g = 0;
+        if (by >= 0) {
+            struct spoor_lc_group key = {.value = t->all[i].by[by]};
+            g = (size_t)((struct spoor_lc_group *)bsearch(&key, r->group[by], r->ngroups[by], sizeof key, by_value) -
+                         r->group[by]);
+        }
+        values[n++] = (struct grouped){g, t->all[i].delay[k]};
+    }
+    qsort(values, n, sizeof *values, by_group_then_value);
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = values[i].v;
+    for (size_t from = 0, to; from < n; from = to) {
+        for (to = from; to < n && values[to].group == values[from].group; to++)
+            ;
+        struct spoor_lc_stat *d = by < 0 ? &r->total[k] : &r->group[by][values[from].group].delay[k];
+        d->box = spoor_lc_box_of(sorted + from, to - from);
+    }
+}
+
 int cascade_truth_write(struct cascade_truth *t, const char *path, uint64_t lines, uint64_t skipped, uint64_t records,
                         uint64_t own_records, struct spoor_error *err)
 {
@@ -141,9 +187,20 @@ int cascade_truth_write(struct cascade_truth *t, const char *path, uint64_t line
     for (size_t b = 0; b < 2; b++)
         qsort(r->group[b], r->ngroups[b], sizeof *r->group[b], by_value);
     qsort(r->kind, r->nkinds, sizeof *r->kind, by_kind);
+    struct grouped *values = spoor_xmalloc((t->nall ? t->nall : 1) * sizeof *values);
+    int64_t *sorted = spoor_xmalloc((t->nall ? t->nall : 1) * sizeof *sorted);
+    for (size_t k = 0; k < t->spec.ndelays; k++)
+        for (int by = -1; by < 2; by++)
+            boxes(t, k, by, values, sorted);
+    free(values);
+    free(sorted);
     sorting = t;
+    /* entities without the top delay (SPOOR_NULL, the smallest) sort last */
     qsort(t->all, t->nall, sizeof *t->all, slowest_first);
-    r->ntop = t->nall < t->spec.top ? t->nall : t->spec.top;
+    size_t ranked = 0;
+    while (ranked < t->nall && t->all[ranked].delay[t->spec.top_delay] != SPOOR_NULL)
+        ranked++;
+    r->ntop = ranked < t->spec.top ? ranked : t->spec.top;
     r->top = spoor_xcalloc(r->ntop ? r->ntop : 1, sizeof *r->top);
     for (size_t i = 0; i < r->ntop; i++) {
         r->top[i].name = spoor_strpool_get(t->names, t->all[i].name, NULL);

@@ -340,6 +340,8 @@ static void resolve_entities(const struct spoor_lc_pivot *p, struct entities *e,
 static int pivot_map(void *ctx, int worker, const struct spoor_table *b)
 {
     struct spoor_lc_pivot *p = ctx;
+    if (!b->nrows) /* nothing to pivot (a chunk of bad lines); its caches may not exist yet */
+        return SPOOR_OK;
     struct entities *e = &p->workers[worker];
     struct batch_cache *c = &p->caches[worker];
     size_t nstrings = spoor_strpool_count(b->pool);

@@ -25,8 +25,8 @@ static const char *const unit_names[] = {"",      "count", "bytes", "ns",     "p
 static const char *const hint_names[] = {[SPOOR_HINT_NONE] = "",           [SPOOR_HINT_TIME] = "time",
                                          [SPOOR_HINT_SERIES] = "series",   [SPOOR_HINT_CATEGORY] = "category",
                                          [SPOOR_HINT_STACKED] = "stacked", [SPOOR_HINT_PIVOT] = "pivot",
-                                         [SPOOR_HINT_TIMELINE] = "timeline"};
-_Static_assert(sizeof hint_names / sizeof *hint_names == SPOOR_HINT_TIMELINE + 1, "a hint without a name");
+                                         [SPOOR_HINT_TIMELINE] = "timeline", [SPOOR_HINT_BOX] = "box"};
+_Static_assert(sizeof hint_names / sizeof *hint_names == SPOOR_HINT_BOX + 1, "a hint without a name");
 
 static void put_text(struct wbuf *b, const char *s) { wbuf_put(b, s, strlen(s)); }
 

@@ -5,7 +5,9 @@
 // - no request leaves file:// (every other one is aborted and counted);
 // - the numbers are those of --format json (attribute: jsonl) for the same
 //   input: the page's data sheet by sheet (a sampled sheet: its every k-th
-//   row), and every number a chart plots is one of its columns' values.
+//   row), and every number a chart plots is one of its columns' values;
+// - every box a box plot draws is, all five numbers, the JSON's box of that
+//   group and delay (lifecycle: groups, and compare.groups for the other log);
 // - a job report's timeline zooms, pans to exact events and shows a clicked
 //   one's fields (timeline.mjs).
 // A PNG screenshot of each page goes to the screenshots folder.
@@ -67,6 +69,7 @@ function compareData(name, data, expected) {
 function compareCharts(name, data, charts, expected) {
   const everywhere = numbersIn(expected, new Set());
   for (const c of charts) {
+    if (c.kind === 'boxplot') continue; /* compareBoxes checks each box whole */
     const sheet = data.sheets[c.sheet];
     let allowed = everywhere;
     if (sheet.json) {
@@ -84,6 +87,33 @@ function compareCharts(name, data, charts, expected) {
       }
     if (!plotted) fail(name, `chart of ${sheet.key} (${c.columns}) plots no number`);
   }
+}
+
+// A box plot's boxes against the JSON: along x the values of a --by field
+// (the sheet's first category), one chart per delay (its facet); series
+// "other" holds the other log's boxes (compare.groups), any other this log's
+// (groups). A group without the delay has no box ('-').
+function compareBoxes(name, data, charts, expected) {
+  const label = v => (v === null || v === undefined ? '(none)' : String(v));
+  let boxes = 0;
+  for (const c of charts.filter(c => c.kind === 'boxplot')) {
+    const by = data.sheets[c.sheet].columns.find(col => col.hint === 'category').name;
+    c.series.forEach((items, s) => {
+      const groups = c.names[s] === 'other' ? (expected.compare || {}).groups : expected.groups;
+      const rows = (groups || {})[by];
+      if (!rows) return fail(name, `box plot per ${by}: no groups per ${by} in the JSON output`);
+      items.forEach((item, j) => {
+        const row = rows.find(r => label(r.value) === c.categories[j]);
+        const d = row && row.delays[c.facet.value];
+        const want = d && d.count ? [d.whisker_low_ns, d.p25_ns, d.median_ns, d.p75_ns, d.whisker_high_ns] : '-';
+        if (!isDeepStrictEqual(item, want))
+          fail(name, `box of ${c.facet.value} for ${by} ${c.categories[j]} (${c.names[s]}) is ${JSON.stringify(item)}, ` +
+                     `JSON says ${JSON.stringify(want)}`);
+        boxes += want !== '-';
+      });
+    });
+  }
+  return boxes;
 }
 
 const browser = await chromium.launch({ executablePath: chromiumPath, headless: true });
@@ -109,9 +139,11 @@ for (const line of lines) {
     charts: (window.spoorCharts || []).map(c => {
       const chart = echarts.getInstanceByDom(c.element);
       const canvas = c.element.querySelector('canvas');
-      return { sheet: c.sheet, kind: c.kind, columns: c.columns, instance: !!chart,
+      const option = chart ? chart.getOption() : { series: [], xAxis: [] };
+      return { sheet: c.sheet, kind: c.kind, columns: c.columns, instance: !!chart, facet: c.facet,
                width: canvas ? canvas.width : 0, height: canvas ? canvas.height : 0,
-               series: chart ? chart.getOption().series.map(s => s.data) : [] };
+               series: option.series.map(s => s.data), names: option.series.map(s => s.name),
+               categories: ((option.xAxis || [])[0] || {}).data };
     }),
   }));
   for (const c of got.charts)
@@ -123,13 +155,15 @@ for (const line of lines) {
   const expected = readExpected(jsonFile);
   const compared = compareData(name, got.data, expected);
   compareCharts(name, got.data, got.charts, expected);
+  const boxes = compareBoxes(name, got.data, got.charts, expected);
   const shot = path.join(shots, `${name}.png`);
   await tab.screenshot({ path: shot, fullPage: true });
   if (await tab.evaluate(() => !!window.spoorTimelineView)) {
     const v = await checkTimeline(tab, name, expected, shots, !timelines++, fail);
     if (v) console.log(`${name}: timeline zoomed to ${v.items} exact events`);
   }
-  console.log(`${name}: ${got.charts.length} charts, ${compared} sheets compared with the JSON, loaded in ${loadMs} ms; ${shot}`);
+  console.log(`${name}: ${got.charts.length} charts (${boxes} boxes), ${compared} sheets compared with the JSON, ` +
+              `loaded in ${loadMs} ms; ${shot}`);
   await tab.close();
 }
 await browser.close();

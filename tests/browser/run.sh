@@ -35,9 +35,9 @@ report() {
 }
 report series 10 json series --no-progress --time timestamp --group node --by hour,weekday,hour-weekday --corr 0.7 \
     --resample 1h --target cpu_usage_rate=0.65 metrics.csv
-report lifecycle 2 json lifecycle --no-progress --preset cascade-tasks --top 5 cascade.jsonl
+report lifecycle 13 json lifecycle --no-progress --preset cascade-tasks --top 5 cascade.jsonl
 "$SPOOR_BIN" gen --kind cascade -o other.jsonl --records 2500 --seed 7 > /dev/null
-report lifecycle-compare 3 json lifecycle --no-progress --preset cascade-tasks --compare other.jsonl cascade.jsonl
+report lifecycle-compare 14 json lifecycle --no-progress --preset cascade-tasks --compare other.jsonl cascade.jsonl
 report importance 3 json importance iopattern.csv --target label --group run_id --features $FEATS --rounds 20
 report eval 3 json eval trees.json iopattern.csv --group run_id
 report attribute 1 jsonl attribute $R --calls "cat = 'sys'" --compat notebook datacrumbs.pfw.gz

@@ -48,10 +48,22 @@ for delay in comm queue runtime onworker total; do
   grep -q "^diff,,,$delay,$entities,$a,[0-9.]*,,,$b,$((b - a))," "$WORK/cmp.csv" \
     || fail "compare $delay: expected sums $a and $b: $(grep "^diff,,,$delay," "$WORK/cmp.csv")"
 done
+# The other log's own groups, boxes too, are its truth's groups.
+grep '^group,' "$WORK/c.jsonl.truth-tasks.csv" | sed 's/^group,/other_group,/' > "$WORK/other_want.csv"
+grep '^other_group,' "$WORK/cmp.csv" | diff -u "$WORK/other_want.csv" - > "$WORK/diff" \
+  || fail "compare: the other log's groups differ from its truth: $(head -20 "$WORK/diff")"
+grep -q '^other_group,worker,h[0-9]*:w[0-9]*,total,[0-9]*,[0-9]*,[0-9.]*,[0-9]*,[0-9]*,,,,[0-9.]*,[0-9.]*,' "$WORK/cmp.csv" \
+  || fail "compare: no boxes in the other log's groups"
 "$SPOOR_BIN" lifecycle --preset cascade-tasks --format json --compare "$WORK/b.jsonl" "$WORK/b.jsonl" > "$WORK/self.json"
 grep -q '"total": {"count": [0-9]*, "sum_ns": [0-9]*, "other_sum_ns": [0-9]*, "diff_ns": 0, "rel_diff": 0.000000}' \
   "$WORK/self.json" || fail "a log compared with itself differs"
 /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/self.json" || fail "JSON output does not parse"
+
+# The boxes against Python's own quantiles, on long-tailed delays (outliers).
+/usr/bin/python3 "$(dirname "$0")/lib/lifecycle_boxes.py" write "$WORK/tails.jsonl"
+"$SPOOR_BIN" lifecycle --preset cascade-tasks --format csv --threads 2 "$WORK/tails.jsonl" > "$WORK/tails.csv"
+/usr/bin/python3 "$(dirname "$0")/lib/lifecycle_boxes.py" check "$WORK/tails.jsonl" "$WORK/tails.csv" \
+  || fail "lifecycle boxes differ from Python's"
 
 # Generic options give the preset's answer; the table names every section.
 "$SPOOR_BIN" lifecycle --entity task --stage action --time at --top 5 --by worker --by mode \

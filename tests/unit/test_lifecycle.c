@@ -1,7 +1,7 @@
 /* The lifecycle recipe, white-box (ops/lifecycle_pivot.h, analyze/lifecycle.h):
  * the Python-logging reader, spec parsing, the pivot (first times, repeats,
  * attributes, merging workers) and the analysis (delays, fill rule, groups,
- * kinds, top-N, compare) on hand-made logs. */
+ * kinds, top-N, compare, the boxes and util's quantile) on hand-made logs. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +16,7 @@
 #include "read_harness.h"
 #include "spoor/lifecycle.h"
 #include "testutil.h"
+#include "util/quantile.h"
 
 static const struct spoor_read_opts sched_opts = {.field_ts = "at", .field_name = "entity", .field_cat = "action",
                                                   .ts_unit = SPOOR_UNIT_NS};
@@ -244,6 +245,126 @@ static void test_transfers(void **state)
     spoor_lc_spec_free(&s);
 }
 
+/* Quantiles by linear interpolation (numpy's default): even and odd counts,
+ * one value, and values near 2^50 kept exact. */
+static void test_quantile(void **state)
+{
+    (void)state;
+    const int64_t even[] = {10, 20, 30, 40}, odd[] = {1, 2, 3, 4, 100}, one[] = {7};
+    assert_true(spoor_quantile_sorted(even, 4, 0.25) == 17.5);
+    assert_true(spoor_quantile_sorted(even, 4, 0.5) == 25);
+    assert_true(spoor_quantile_sorted(even, 4, 0.75) == 32.5);
+    assert_true(spoor_quantile_sorted(even, 4, 0) == 10 && spoor_quantile_sorted(even, 4, 1) == 40);
+    assert_true(spoor_quantile_sorted(odd, 5, 0.25) == 2);
+    assert_true(spoor_quantile_sorted(odd, 5, 0.5) == 3);
+    assert_true(spoor_quantile_sorted(odd, 5, 0.75) == 4);
+    assert_true(spoor_quantile_sorted(one, 1, 0.25) == 7 && spoor_quantile_sorted(one, 1, 0.75) == 7);
+    const int64_t big[] = {(INT64_C(1) << 50) + 1, (INT64_C(1) << 50) + 2};
+    assert_true(spoor_quantile_sorted(big, 2, 0.25) == (double)(INT64_C(1) << 50) + 1.25);
+    const int64_t apart[] = {INT64_MIN + 1, INT64_MAX}; /* a step wider than int64_t */
+    assert_true(spoor_quantile_sorted(apart, 2, 0.5) == 0.0);
+}
+
+/* Tukey's whiskers: outliers beyond 1.5 IQR counted, the whisker at the
+ * farthest value inside, or at the box when that value lies inside it. */
+static void test_box_of(void **state)
+{
+    (void)state;
+    const int64_t tail[] = {1, 2, 3, 4, 100};
+    struct spoor_lc_box b = spoor_lc_box_of(tail, 5);
+    assert_true(b.p25 == 2 && b.median == 3 && b.p75 == 4);
+    assert_true(b.low == 1 && b.high == 4); /* fences -1 and 7 */
+    assert_int_equal(b.below, 0);
+    assert_int_equal(b.above, 1);
+    const int64_t gap[] = {0, 0, 1000, 1000, 1000, 1000, 1000, 1000};
+    b = spoor_lc_box_of(gap, 8); /* p25 750, p75 1000, fences 375 and 1375 */
+    assert_true(b.p25 == 750 && b.median == 1000 && b.p75 == 1000);
+    assert_true(b.low == 750 && b.high == 1000);
+    assert_int_equal(b.below, 2);
+    assert_int_equal(b.above, 0);
+    const int64_t one[] = {-5};
+    b = spoor_lc_box_of(one, 1);
+    assert_true(b.p25 == -5 && b.median == -5 && b.p75 == -5 && b.low == -5 && b.high == -5);
+    assert_int_equal(b.below + b.above, 0);
+}
+
+/* Transfers of modes a (4: an even count), b (5: odd, one outlier), c (one)
+ * and d (some stages missing); their total = Finished - Planned, and only d2
+ * has a comm. The log is split over two workers; the boxes per mode and over
+ * all come out of one sort per delay. */
+static void test_group_boxes(void **state)
+{
+    (void)state;
+    struct spoor_lc_spec s;
+    transmits_spec(&s, 0);
+    const struct rec w0[] = {
+        {"a1", "transmitPlanned", 0, "a"},   {"a1", "transmitFinished", 10, "a"},
+        {"a2", "transmitPlanned", 0, "a"},   {"a2", "transmitFinished", 20, "a"},
+        {"b1", "transmitPlanned", 0, "b"},   {"b1", "transmitFinished", 1, "b"},
+        {"b2", "transmitPlanned", 0, "b"},   {"b2", "transmitFinished", 100, "b"},
+        {"b3", "transmitPlanned", 0, "b"},   {"c1", "transmitPlanned", 100, "c"},
+        {"d1", "transmitPlanned", 0, "d"},   {"d1", "transmitStarted", 5, "d"},
+        {"d3", "transmitPlanned", 0, "d"},
+    };
+    const struct rec w1[] = {
+        {"a3", "transmitPlanned", 0, "a"},   {"a3", "transmitFinished", 30, "a"},
+        {"a4", "transmitPlanned", 0, "a"},   {"a4", "transmitFinished", 40, "a"},
+        {"b3", "transmitFinished", 2, "b"},  {"b4", "transmitPlanned", 0, "b"},
+        {"b4", "transmitFinished", 3, "b"},  {"b5", "transmitPlanned", 0, "b"},
+        {"b5", "transmitFinished", 4, "b"},  {"c1", "transmitFinished", 107, "c"},
+        {"d2", "transmitPlanned", 0, "d"},   {"d2", "transmitFinished", 50, "d"},
+    };
+    struct spoor_lc_pivot *p = pivot_of(&s, (const struct part[]){{w0, 13}, {w1, 12}}, 2);
+    struct spoor_lc_result r;
+    spoor_lc_analyze(&s, p, NULL, &r);
+    enum { COMM = 0, LOAD = 1, TOTAL = 3, MODE = 1 };
+    assert_int_equal(r.ngroups[MODE], 4);
+    const struct spoor_lc_group *a = &r.group[MODE][0], *b = &r.group[MODE][1], *c = &r.group[MODE][2],
+                                *d = &r.group[MODE][3];
+    assert_string_equal(d->value, "d");
+    struct spoor_lc_box x = a->delay[TOTAL].box;
+    assert_true(x.p25 == 17.5 && x.median == 25 && x.p75 == 32.5 && x.low == 10 && x.high == 40);
+    x = b->delay[TOTAL].box;
+    assert_true(x.p25 == 2 && x.median == 3 && x.p75 == 4 && x.low == 1 && x.high == 4);
+    assert_int_equal(x.above, 1);
+    x = c->delay[TOTAL].box;
+    assert_true(x.p25 == 7 && x.median == 7 && x.p75 == 7 && x.low == 7 && x.high == 7);
+    assert_int_equal(d->entities, 3);
+    assert_int_equal(d->delay[TOTAL].count, 1);
+    assert_true(d->delay[TOTAL].box.median == 50);
+    assert_int_equal(d->delay[COMM].count, 1);
+    assert_true(d->delay[COMM].box.p25 == 5 && d->delay[COMM].box.p75 == 5);
+    assert_int_equal(a->delay[COMM].count, 0);
+    assert_int_equal(r.total[LOAD].count, 0);
+    /* over all: 1 2 3 4 7 10 20 30 40 50 100 */
+    x = r.total[TOTAL].box;
+    assert_int_equal(r.total[TOTAL].count, 11);
+    assert_true(x.p25 == 3.5 && x.median == 10 && x.p75 == 35 && x.low == 1 && x.high == 50);
+    assert_int_equal(x.below, 0);
+    assert_int_equal(x.above, 1);
+    /* the worker field is absent: one group "", the same box as over all */
+    assert_int_equal(r.ngroups[0], 1);
+    assert_memory_equal(&r.group[0][0].delay[TOTAL].box, &x, sizeof x);
+    spoor_lc_result_free(&r);
+
+    /* --compare: the other log's own groups, c's total now 9 and a new mode e; its
+     * second worker parsed an empty batch */
+    const struct rec o0[] = {{"c1", "transmitPlanned", 0, "c"}, {"c1", "transmitFinished", 9, "c"},
+                             {"e1", "transmitPlanned", 0, "e"}};
+    struct spoor_lc_pivot *o = pivot_of(&s, (const struct part[]){{o0, 3}, {NULL, 0}}, 2);
+    spoor_lc_analyze(&s, p, o, &r);
+    assert_int_equal(r.nother_groups[MODE], 2);
+    assert_string_equal(r.other_group[MODE][0].value, "c");
+    assert_true(r.other_group[MODE][0].delay[TOTAL].box.median == 9);
+    assert_string_equal(r.other_group[MODE][1].value, "e");
+    assert_int_equal(r.other_group[MODE][1].delay[TOTAL].count, 0);
+    assert_true(r.group[MODE][2].delay[TOTAL].box.median == 7); /* this log's c as it was */
+    spoor_lc_result_free(&r);
+    spoor_lc_pivot_free(o);
+    spoor_lc_pivot_free(p);
+    spoor_lc_spec_free(&s);
+}
+
 static void mark_row(void *row, const void *ctx)
 {
     *(uint64_t *)row = *(const uint64_t *)ctx;
@@ -336,6 +457,9 @@ int main(void)
         cmocka_unit_test(test_spec_errors),
         cmocka_unit_test(test_kind_and_relative),
         cmocka_unit_test(test_transfers),
+        cmocka_unit_test(test_quantile),
+        cmocka_unit_test(test_box_of),
+        cmocka_unit_test(test_group_boxes),
         cmocka_unit_test(test_merge_three_workers),
         cmocka_unit_test(test_entity_table),
     };
