@@ -6,6 +6,7 @@
 
 #include "spoor/error.h"
 #include "util/grow.h"
+#include "util/radix_sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -197,13 +198,44 @@ static int keyed_order(const void *a, const void *b)
     return x->key < y->key ? -1 : x->key > y->key;
 }
 
+/* The keyed cells in keyed_order, by three stable radix sorts, least
+ * significant field first (the three together may not fit one 64-bit key):
+ * qsort of the finest level's cells took a fifth of the report's
+ * instructions on a 20 MB trace. */
+static void keyed_sort(struct keyed *k, size_t n)
+{
+    if (n < 2)
+        return;
+    uint64_t *key = spoor_xmalloc(n * sizeof *key);
+    uint32_t *order = spoor_xmalloc(n * sizeof *order);
+    struct spoor_key_span span = spoor_key_span_start();
+    for (size_t i = 0; i < n; i++) {
+        key[i] = k[i].key;
+        spoor_key_span_add(&span, key[i]);
+    }
+    spoor_radix_sort_rows(order, NULL, n, key, NULL, &span);
+    for (size_t i = 0; i < n; i++)
+        key[i] = spoor_radix_signed_key(k[i].bucket);
+    spoor_radix_sort_rows_again(order, n, key);
+    for (size_t i = 0; i < n; i++)
+        key[i] = k[i].lane;
+    spoor_radix_sort_rows_again(order, n, key);
+    struct keyed *sorted = spoor_xmalloc(n * sizeof *sorted);
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = k[order[i]];
+    memcpy(k, sorted, n * sizeof *k);
+    free(sorted);
+    free(order);
+    free(key);
+}
+
 /* Sorts the keyed cells and sums those of the same (lane, bucket, key).
  * Cells already in (lane, bucket) order (a finer level's, halved) only need
  * each bucket's few keys put in order. */
 static size_t keyed_merge(struct keyed *k, size_t n, bool by_bucket)
 {
     if (!by_bucket)
-        qsort(k, n, sizeof *k, keyed_order);
+        keyed_sort(k, n);
     for (size_t i = 1; by_bucket && i < n; i++)
         for (size_t j = i; j > 0 && keyed_order(&k[j - 1], &k[j]) > 0; j--) {
             struct keyed t = k[j];
