@@ -45,21 +45,24 @@ bool bucket_log_span(struct bucket_log *l, uint32_t row, int64_t start, int64_t 
 
 size_t bucket_log_compact(struct bucket_log *l)
 {
-    size_t n = l->n;
-    if (l->distinct == n)
-        return n;
+    /* Only the records added since the last compaction are sorted, then
+     * merged with the compacted ones: a widening step adds few. */
+    size_t done = l->distinct, n = l->n - done;
+    if (!n)
+        return done;
+    const struct bucket_rec *added = l->rec + done;
     uint64_t *key = spoor_xmalloc(n * sizeof *key), *sorted = spoor_xmalloc(n * sizeof *sorted);
     uint32_t *order = spoor_xmalloc(n * sizeof *order);
     struct spoor_key_span span = spoor_key_span_start();
     for (size_t i = 0; i < n; i++) {
-        key[i] = l->rec[i].key;
+        key[i] = added[i].key;
         spoor_key_span_add(&span, key[i]);
     }
     spoor_radix_sort_rows(order, sorted, n, key, NULL, &span);
     struct bucket_rec *out = spoor_xmalloc((l->cap ? l->cap : 1) * sizeof *out);
     size_t u = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct bucket_rec *r = &l->rec[order[i]];
+    for (size_t i = 0, j = 0; i < done || j < n;) {
+        const struct bucket_rec *r = j == n || (i < done && l->rec[i].key <= sorted[j]) ? &l->rec[i++] : &added[order[j++]];
         if (u && out[u - 1].key == r->key) {
             out[u - 1].count += r->count;
             out[u - 1].sum += r->sum;

@@ -132,13 +132,18 @@ static void merge_cells(struct timeline_run *run, uint32_t **lane_of, uint32_t *
     m->longs = spoor_xmalloc((nlongs ? nlongs : 1) * sizeof *m->longs);
     for (int i = 0; i < run->threads; i++) {
         struct timeline_worker *w = &run->workers[i];
-        int up = shift - w->shift;
+        /* Compacted at the run's width, a worker's cells come in (row, bucket)
+         * order and meet its rows in order, so the merged cells stay in order
+         * but for the later workers' rows: the compaction after each worker
+         * sorts only what it added. */
+        bucket_log_coarsen(&w->cells, shift);
         for (size_t c = 0; c < w->cells.n; c++) {
-            int64_t bucket = bucket_log_bucket(&w->cells, c) >> up;
+            int64_t bucket = bucket_log_bucket(&w->cells, c);
             if (bucket_log_fits(&m->cells, bucket)) /* within 2^39 buckets of the first: always */
                 bucket_log_add(&m->cells, merged_row(m, w, bucket_log_row(&w->cells, c), lane_of[i], str_of[i]), bucket,
                                w->cells.rec[c].count, w->cells.rec[c].sum);
         }
+        bucket_log_compact(&m->cells);
         for (size_t l = 0; l < w->nlongs; l++) {
             struct timeline_long e = w->longs[l];
             e.row = merged_row(m, w, e.row, lane_of[i], str_of[i]);

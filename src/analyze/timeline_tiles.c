@@ -108,15 +108,19 @@ void timeline_tiles_move(struct timeline_tiles *dst, struct timeline_tiles *src,
         uint64_t before = dst->at.count[id];
         dst->at.count[id] += src->at.count[i];
         dst->kept += bucket_weight(dst->at.count[id], k) - bucket_weight(before, k);
-        const struct timeline_heap *from = &src->heap[i];
-        for (size_t e = 0; e < from->n; e++) {
-            struct timeline_event ev = from->ev[e];
-            if (str_of) {
-                ev.cat = str_of[ev.cat];
-                ev.name = str_of[ev.name];
-            }
-            timeline_heap_offer(&dst->heap[id], &ev, k, cmp, ctx);
+        struct timeline_heap *from = &src->heap[i], *to = &dst->heap[id];
+        for (size_t e = 0; str_of && e < from->n; e++) {
+            from->ev[e].cat = str_of[from->ev[e].cat];
+            from->ev[e].name = str_of[from->ev[e].name];
         }
+        if (!to->n) { /* the tile's first source: its heap taken whole (renaming keeps the order) */
+            free(to->ev);
+            *to = *from;
+            *from = (struct timeline_heap){0};
+            continue;
+        }
+        for (size_t e = 0; e < from->n; e++)
+            timeline_heap_offer(to, &from->ev[e], k, cmp, ctx);
     }
     timeline_tiles_free(src);
 }
