@@ -27,11 +27,24 @@ struct timeline_heap {
 };
 
 /* Orders kept events: true when a goes before b (longer, then earlier, then
- * by cat and name through cmp_str); a total order, so that which events a
- * tile keeps never depends on the order they came in. */
+ * by cat and name through cmp, then by bytes); a total order, so that which
+ * events a tile keeps never depends on the order they came in. Inline: the
+ * heaps compare at every step, and dur or ts nearly always decide. */
 typedef int timeline_str_cmp(const void *ctx, uint32_t a, uint32_t b);
-bool timeline_event_before(const struct timeline_event *a, const struct timeline_event *b, timeline_str_cmp *cmp,
-                           const void *ctx);
+static inline bool timeline_event_before(const struct timeline_event *a, const struct timeline_event *b,
+                                         timeline_str_cmp *cmp, const void *ctx)
+{
+    if (a->dur != b->dur)
+        return a->dur > b->dur;
+    if (a->ts != b->ts)
+        return a->ts < b->ts;
+    int c = a->cat == b->cat ? 0 : cmp(ctx, a->cat, b->cat);
+    if (!c && a->name != b->name)
+        c = cmp(ctx, a->name, b->name);
+    if (c)
+        return c < 0;
+    return a->bytes < b->bytes;
+}
 /* Offers e to a heap of at most k. */
 void timeline_heap_offer(struct timeline_heap *h, const struct timeline_event *e, size_t k, timeline_str_cmp *cmp,
                          const void *ctx);

@@ -9,21 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool timeline_event_before(const struct timeline_event *a, const struct timeline_event *b, timeline_str_cmp *cmp,
-                           const void *ctx)
-{
-    if (a->dur != b->dur)
-        return a->dur > b->dur;
-    if (a->ts != b->ts)
-        return a->ts < b->ts;
-    int c = a->cat == b->cat ? 0 : cmp(ctx, a->cat, b->cat);
-    if (!c && a->name != b->name)
-        c = cmp(ctx, a->name, b->name);
-    if (c)
-        return c < 0;
-    return a->bytes < b->bytes;
-}
-
 /* Heap order: the parent goes after its children (the last kept on top). */
 static void sift_down(struct timeline_heap *h, size_t i, timeline_str_cmp *cmp, const void *ctx)
 {
