@@ -234,7 +234,7 @@ void timeline_add(struct timeline_run *run, int worker, const struct spoor_table
         if (h->n < k || timeline_event_before(&e, &h->ev[0], timeline_worker_cmp, w))
             e.bytes = event_bytes_of(&bytes, b, r); /* only for events the tile may keep */
         timeline_tile_add(&w->tiles, id, &e, k, timeline_worker_cmp, w);
-        if (w->cells.n >= 2 * cap && bucket_log_compact(&w->cells) > cap) {
+        if (w->cells.n >= cap && bucket_log_compact(&w->cells) > run->opts.cells) {
             timeline_worker_flush(w);
             bucket_log_compact(&w->cells);
             timeline_worker_coarsen(w, bucket_log_fit_shift(&w->cells, run->opts.cells));

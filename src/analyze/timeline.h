@@ -21,10 +21,12 @@
  * finest width is the smallest 2^shift >= 2^opts.min_shift at which the
  * distinct (thread lane, key, bucket) cells number at most opts.cells, and so
  * do the buckets spanned by events longer than TIMELINE_SHORT of them: while
- * streaming, a worker whose own cells pass 2 x opts.cells widens its buckets
- * (merging them) to the narrowest width at which its own cells number at most
+ * streaming, a worker whose own cells pass opts.cells (counted whenever its
+ * log reaches 2 x opts.cells records) widens its buckets (merging
+ * them) to the narrowest width at which its own cells number at most
  * opts.cells; the whole run's cells pass opts.cells at every narrower width
- * too, so the answer is the same for any --threads. Only buckets with events are stored. Levels are
+ * too, so the answer is the same for any --threads, and the sooner a worker
+ * widens, the fewer cells it logs. Only buckets with events are stored. Levels are
  * emitted coarsest first while the cells so far stay within 3 x opts.cells;
  * finer ones past that are left out (`levels` says how many are in).
  *
