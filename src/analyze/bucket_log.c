@@ -2,6 +2,7 @@
 #include "analyze/bucket_log.h"
 
 #include "spoor/error.h"
+#include "util/grow.h"
 #include "util/radix_sort.h"
 
 #include <stdlib.h>
@@ -16,6 +17,9 @@ void bucket_log_init(struct bucket_log *l, int shift)
 void bucket_log_free(struct bucket_log *l)
 {
     free(l->rec);
+    free(l->merged);
+    free(l->words);
+    free(l->order);
     memset(l, 0, sizeof *l);
 }
 
@@ -51,18 +55,20 @@ size_t bucket_log_compact(struct bucket_log *l)
     if (!n)
         return done;
     const struct bucket_rec *added = l->rec + done;
-    uint64_t *key = spoor_xmalloc(n * sizeof *key), *sorted = spoor_xmalloc(n * sizeof *sorted);
-    uint32_t *order = spoor_xmalloc(n * sizeof *order);
+    spoor_reserve((void **)&l->words, &l->words_cap, 3 * n, sizeof *l->words);
+    spoor_reserve((void **)&l->order, &l->order_cap, n, sizeof *l->order);
+    spoor_reserve((void **)&l->merged, &l->merged_cap, l->n, sizeof *l->merged);
+    uint64_t *key = l->words, *sorted = key + n;
     struct spoor_key_span span = spoor_key_span_start();
     for (size_t i = 0; i < n; i++) {
         key[i] = added[i].key;
         spoor_key_span_add(&span, key[i]);
     }
-    spoor_radix_sort_rows(order, sorted, n, key, NULL, &span);
-    struct bucket_rec *out = spoor_xmalloc((l->cap ? l->cap : 1) * sizeof *out);
+    spoor_radix_sort_rows(l->order, sorted, n, key, sorted + n, &span);
+    struct bucket_rec *out = l->merged;
     size_t u = 0;
     for (size_t i = 0, j = 0; i < done || j < n;) {
-        const struct bucket_rec *r = j == n || (i < done && l->rec[i].key <= sorted[j]) ? &l->rec[i++] : &added[order[j++]];
+        const struct bucket_rec *r = j == n || (i < done && l->rec[i].key <= sorted[j]) ? &l->rec[i++] : &added[l->order[j++]];
         if (u && out[u - 1].key == r->key) {
             out[u - 1].count += r->count;
             out[u - 1].sum += r->sum;
@@ -70,11 +76,11 @@ size_t bucket_log_compact(struct bucket_log *l)
             out[u++] = *r;
         }
     }
-    free(l->rec);
-    free(key);
-    free(sorted);
-    free(order);
+    l->merged = l->rec;
     l->rec = out;
+    size_t cap = l->cap;
+    l->cap = l->merged_cap;
+    l->merged_cap = cap;
     l->n = l->distinct = u;
     return u;
 }

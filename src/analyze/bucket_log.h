@@ -26,6 +26,12 @@ struct bucket_log {
     struct bucket_rec *rec;
     size_t n, cap;
     size_t distinct;            /* records [0, distinct) are compacted */
+    /* A compaction's scratch, kept for the next: fresh memory each time
+     * cost a page fault per 4 KiB touched. */
+    struct bucket_rec *merged;  /* swapped with rec */
+    uint64_t *words;            /* keys, sorted keys and the sort's spare */
+    uint32_t *order;
+    size_t merged_cap, words_cap, order_cap;
 };
 
 void bucket_log_init(struct bucket_log *l, int shift);
