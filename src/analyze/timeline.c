@@ -239,7 +239,7 @@ void timeline_add(struct timeline_run *run, int worker, const struct spoor_table
             bucket_log_compact(&w->cells);
             timeline_worker_coarsen(w, bucket_log_fit_shift(&w->cells, run->opts.cells));
         }
-        if (w->tiles.kept > 2 * run->opts.events)
+        if (w->tiles.kept > run->opts.events)
             timeline_worker_widen_tiles(w, bucket_sums_fit_shift(&w->tiles.at, run->opts.events, k), k);
     }
 }

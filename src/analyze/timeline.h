@@ -38,7 +38,7 @@
  * widen until K per window fits, so the kept events spread evenly over the
  * run, the long calls that shape a view stay, and a tile says how many of
  * its events are not embedded. Workers widen their own tiles as the cells
- * (once theirs keep 2 x opts.events), so again any --threads gives the same
+ * (once theirs keep more than opts.events), so again any --threads gives the same
  * tiles. Should even one tile per lane keep more than the budget, every tile
  * keeps its K' longest, K' the largest that fits. A view zoomed past the
  * finest level draws the kept events of the tiles it shows. An event is in
