@@ -1,11 +1,13 @@
 /* The timeline's end (see timeline.h): the workers' strings and lanes put in
  * one sorted order, their cells and long events merged at the widest width
  * any worker reached, the finest width chosen, the pyramid built level by
- * level, and the tiles merged and cut to the event budget. */
+ * level, and meanwhile, on a second thread, the tiles merged and cut to the
+ * event budget. */
 #include "analyze/timeline_internal.h"
 
 #include "spoor/error.h"
 #include "util/grow.h"
+#include "util/parallel.h"
 #include "util/radix_sort.h"
 
 #include <stdlib.h>
@@ -448,6 +450,36 @@ static size_t count_threads(const struct thread_lane *l, size_t n)
     return threads;
 }
 
+/* The cells (to the pyramid) and the tiles: two halves, run at once, that
+ * read the workers' and the merged lanes and strings and fill apart fields
+ * of out (the tiles only the lanes' longest). */
+struct end_job {
+    struct timeline_run *run;
+    uint32_t **lane_of, **str_of;
+    const uint32_t *process_of;
+    struct timeline *out;
+};
+
+static void end_half(void *ctx, size_t task, int worker)
+{
+    (void)worker;
+    struct end_job *j = ctx;
+    struct timeline *out = j->out;
+    if (task == 1) {
+        merge_tiles(j->run, j->lane_of, j->str_of, out->nprocess_lanes, out);
+        return;
+    }
+    struct merged m = {0};
+    merge_cells(j->run, j->lane_of, j->str_of, &m);
+    choose_width(&m, j->run->opts.cells);
+    out->shift = m.cells.shift;
+    if (out->events)
+        build_levels(&m, j->process_of, out->nprocess_lanes, out->thread_lanes, 3 * j->run->opts.cells, out);
+    bucket_log_free(&m.cells);
+    spoor_id_map_free(&m.rows);
+    free(m.longs);
+}
+
 void timeline_end(struct timeline_run *run, struct timeline *out)
 {
     memset(out, 0, sizeof *out);
@@ -471,16 +503,8 @@ void timeline_end(struct timeline_run *run, struct timeline *out)
     uint32_t **lane_of = merge_lanes(run, &threads, &nthreads);
     uint32_t *process_of = make_lanes(threads, nthreads, out);
     out->thread_lanes = count_threads(threads, nthreads) <= run->opts.thread_lanes;
-    struct merged m = {0};
-    merge_cells(run, lane_of, str_of, &m);
-    choose_width(&m, run->opts.cells);
-    out->shift = m.cells.shift;
-    if (out->events)
-        build_levels(&m, process_of, out->nprocess_lanes, out->thread_lanes, 3 * run->opts.cells, out);
-    merge_tiles(run, lane_of, str_of, out->nprocess_lanes, out);
-    bucket_log_free(&m.cells);
-    spoor_id_map_free(&m.rows);
-    free(m.longs);
+    struct end_job job = {run, lane_of, str_of, process_of, out};
+    spoor_parallel_for(2, run->threads, end_half, &job);
     free(process_of);
     free(threads);
     for (int i = 0; i < run->threads; i++) {
