@@ -23,11 +23,6 @@ void bucket_log_free(struct bucket_log *l)
     memset(l, 0, sizeof *l);
 }
 
-bool bucket_log_fits(struct bucket_log *l, int64_t bucket)
-{
-    return bucket_range_fits(&l->based, &l->base, bucket);
-}
-
 void bucket_log_grow(struct bucket_log *l)
 {
     l->cap = l->cap ? 2 * l->cap : 4096;

@@ -36,8 +36,12 @@ struct bucket_log {
 
 void bucket_log_init(struct bucket_log *l, int shift);
 void bucket_log_free(struct bucket_log *l);
-/* Whether a cell of this bucket can be stored (the first call sets the range). */
-bool bucket_log_fits(struct bucket_log *l, int64_t bucket);
+/* Whether a cell of this bucket can be stored (the first call sets the range).
+ * Inline: twice an event. */
+static inline bool bucket_log_fits(struct bucket_log *l, int64_t bucket)
+{
+    return bucket_range_fits(&l->based, &l->base, bucket);
+}
 /* Room for more records (bucket_log_add's slow path). */
 void bucket_log_grow(struct bucket_log *l);
 /* Appends a cell (its bucket fits). */

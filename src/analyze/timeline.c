@@ -53,14 +53,17 @@ int timeline_worker_cmp(const void *worker, uint32_t a, uint32_t b)
 }
 
 /* The worker's id of a batch string. */
-static uint32_t worker_string(struct timeline_worker *w, const struct spoor_table *b, uint32_t id)
+static uint32_t intern_string(struct timeline_worker *w, const struct spoor_table *b, uint32_t id)
 {
-    if (w->str_of[id] == UINT32_MAX) {
-        size_t len;
-        const char *s = spoor_strpool_get(b->pool, id, &len);
-        w->str_of[id] = spoor_strpool_intern(w->strings, s, len);
-    }
-    return w->str_of[id];
+    size_t len;
+    const char *s = spoor_strpool_get(b->pool, id, &len);
+    return w->str_of[id] = spoor_strpool_intern(w->strings, s, len);
+}
+
+/* Inline: twice an event, and nearly always known. */
+static inline uint32_t worker_string(struct timeline_worker *w, const struct spoor_table *b, uint32_t id)
+{
+    return w->str_of[id] != UINT32_MAX ? w->str_of[id] : intern_string(w, b, id);
 }
 
 static void long_push(struct timeline_worker *w, uint32_t row, int64_t start, int64_t end)
