@@ -233,8 +233,7 @@ void timeline_add(struct timeline_run *run, int worker, const struct spoor_table
         if (id == UINT32_MAX) /* 2^39 tiles away from the first: not embedded */
             continue;
         struct timeline_event e = {ts, dur, SPOOR_NULL, cat, name};
-        const struct timeline_heap *h = &w->tiles.heap[id];
-        if (h->n < k || timeline_event_before(&e, &h->ev[0], timeline_worker_cmp, w))
+        if (timeline_best_wants(&w->tiles.best[id], &e, timeline_worker_cmp, w))
             e.bytes = event_bytes_of(&bytes, b, r); /* only for events the tile may keep */
         timeline_tile_add(&w->tiles, id, &e, k, timeline_worker_cmp, w);
         if (w->cells.n >= cap && bucket_log_compact(&w->cells) > run->opts.cells) {

@@ -355,7 +355,7 @@ static size_t fit_k(const struct timeline_tiles *t, size_t k, size_t budget)
     while (lo < hi) {
         size_t mid = lo + (hi - lo + 1) / 2, sum = 0;
         for (size_t i = 0; i < t->at.cells.n && sum <= budget; i++)
-            sum += t->heap[i].n < mid ? t->heap[i].n : mid;
+            sum += t->best[i].n < mid ? t->best[i].n : mid; /* more than k held: k kept, and mid <= k */
         if (sum <= budget)
             lo = mid;
         else
@@ -396,10 +396,10 @@ static void merge_tiles(struct timeline_run *run, uint32_t **lane_of, uint32_t *
     out->ntiles = all.at.cells.n;
     out->tiles = spoor_xmalloc((out->ntiles ? out->ntiles : 1) * sizeof *out->tiles);
     for (size_t i = 0; i < out->ntiles; i++) {
-        struct timeline_heap *h = &all.heap[refs[i].id];
+        struct timeline_best *h = &all.best[refs[i].id];
         uint64_t events = all.at.count[refs[i].id];
-        timeline_heap_sort(h, gid_cmp, NULL);
-        size_t kept = h->n < k ? h->n : k;
+        timeline_best_sort(h, k, gid_cmp, NULL);
+        size_t kept = h->n;
         struct timeline_tile *t = &out->tiles[i];
         *t = (struct timeline_tile){(uint32_t)nprocess + refs[i].lane, refs[i].index, events, NULL, kept};
         t->kept = spoor_xmalloc((kept ? kept : 1) * sizeof *t->kept);
