@@ -50,20 +50,26 @@ size_t bucket_log_compact(struct bucket_log *l)
     if (!n)
         return done;
     const struct bucket_rec *added = l->rec + done;
-    spoor_reserve((void **)&l->words, &l->words_cap, 3 * n, sizeof *l->words);
+    spoor_reserve((void **)&l->words, &l->words_cap, 2 * n, sizeof *l->words);
     spoor_reserve((void **)&l->order, &l->order_cap, n, sizeof *l->order);
     spoor_reserve((void **)&l->merged, &l->merged_cap, l->n, sizeof *l->merged);
-    uint64_t *key = l->words, *sorted = key + n;
+    uint64_t *key = l->words;
     struct spoor_key_span span = spoor_key_span_start();
     for (size_t i = 0; i < n; i++) {
         key[i] = added[i].key;
         spoor_key_span_add(&span, key[i]);
     }
-    spoor_radix_sort_rows(l->order, sorted, n, key, sorted + n, &span);
+    spoor_radix_sort_rows(l->order, NULL, n, key, key + n, &span);
     struct bucket_rec *out = l->merged;
     size_t u = 0;
     for (size_t i = 0, j = 0; i < done || j < n;) {
-        const struct bucket_rec *r = j == n || (i < done && l->rec[i].key <= sorted[j]) ? &l->rec[i++] : &added[l->order[j++]];
+        const struct bucket_rec *next = j < n ? &added[l->order[j]] : NULL, *r;
+        if (next && (i == done || next->key < l->rec[i].key)) {
+            r = next;
+            j++;
+        } else {
+            r = &l->rec[i++];
+        }
         if (u && out[u - 1].key == r->key) {
             out[u - 1].count += r->count;
             out[u - 1].sum += r->sum;
@@ -80,14 +86,12 @@ size_t bucket_log_compact(struct bucket_log *l)
     return u;
 }
 
-int bucket_log_fit_shift(const struct bucket_log *l, uint64_t cap)
+int bucket_log_fit_shift(struct bucket_log *l, uint64_t cap)
 {
-    uint64_t *keys = spoor_xmalloc((l->n ? l->n : 1) * sizeof *keys);
+    spoor_reserve((void **)&l->words, &l->words_cap, l->n, sizeof *l->words);
     for (size_t i = 0; i < l->n; i++)
-        keys[i] = l->rec[i].key;
-    int shift = bucket_keys_fit_shift(l->shift, l->base, keys, NULL, NULL, l->n, cap, 0);
-    free(keys);
-    return shift;
+        l->words[i] = l->rec[i].key;
+    return bucket_keys_fit_shift(l->shift, l->base, l->words, NULL, NULL, l->n, cap, 0);
 }
 
 void bucket_log_coarsen(struct bucket_log *l, int shift)

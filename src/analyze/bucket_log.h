@@ -29,7 +29,7 @@ struct bucket_log {
     /* A compaction's scratch, kept for the next: fresh memory each time
      * cost a page fault per 4 KiB touched. */
     struct bucket_rec *merged;  /* swapped with rec */
-    uint64_t *words;            /* keys, sorted keys and the sort's spare */
+    uint64_t *words;            /* keys and the sort's spare */
     uint32_t *order;
     size_t merged_cap, words_cap, order_cap;
 };
@@ -56,8 +56,9 @@ static inline void bucket_log_add(struct bucket_log *l, uint32_t row, int64_t bu
 bool bucket_log_span(struct bucket_log *l, uint32_t row, int64_t start, int64_t end, uint64_t count);
 /* Sorts and sums equal cells; returns how many distinct cells there are. */
 size_t bucket_log_compact(struct bucket_log *l);
-/* After a compaction: the narrowest shift at which the cells number at most cap. */
-int bucket_log_fit_shift(const struct bucket_log *l, uint64_t cap);
+/* After a compaction: the narrowest shift at which the cells number at most cap
+ * (the keys gathered in the compaction's scratch). */
+int bucket_log_fit_shift(struct bucket_log *l, uint64_t cap);
 /* Widens the buckets to 2^shift ns (compacts first). */
 void bucket_log_coarsen(struct bucket_log *l, int shift);
 static inline uint32_t bucket_log_row(const struct bucket_log *l, size_t i)

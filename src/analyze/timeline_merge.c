@@ -227,11 +227,23 @@ static void keyed_sort(struct keyed *k, size_t n)
     for (size_t i = 0; i < n; i++)
         key[i] = k[i].lane;
     spoor_radix_sort_rows_again(order, n, key);
-    struct keyed *sorted = spoor_xmalloc(n * sizeof *sorted);
-    for (size_t i = 0; i < n; i++)
-        sorted[i] = k[order[i]];
-    memcpy(k, sorted, n * sizeof *k);
-    free(sorted);
+    /* k[i] = k[order[i]] in place, a cycle at a time (no copy of the
+     * cells: they take megabytes, each fresh page a fault); a place done
+     * has its order set to itself. */
+    for (size_t i = 0; i < n; i++) {
+        if (order[i] == i)
+            continue;
+        struct keyed first = k[i];
+        size_t at = i;
+        while (order[at] != i) {
+            size_t from = order[at];
+            k[at] = k[from];
+            order[at] = (uint32_t)at;
+            at = from;
+        }
+        k[at] = first;
+        order[at] = (uint32_t)at;
+    }
     free(order);
     free(key);
 }
