@@ -408,14 +408,14 @@ static void merge_tiles(struct timeline_run *run, uint32_t **lane_of, uint32_t *
     out->ntiles = all.at.cells.n;
     out->tiles = spoor_xmalloc((out->ntiles ? out->ntiles : 1) * sizeof *out->tiles);
     for (size_t i = 0; i < out->ntiles; i++) {
-        struct timeline_best *h = &all.best[refs[i].id];
+        struct timeline_best *best = &all.best[refs[i].id];
         uint64_t events = all.at.count[refs[i].id];
-        timeline_best_sort(h, k, gid_cmp, NULL);
-        size_t kept = h->n;
+        timeline_best_sort(best, k, gid_cmp, NULL);
+        size_t kept = best->n;
         struct timeline_tile *t = &out->tiles[i];
         *t = (struct timeline_tile){(uint32_t)nprocess + refs[i].lane, refs[i].index, events, NULL, kept};
         t->kept = spoor_xmalloc((kept ? kept : 1) * sizeof *t->kept);
-        memcpy(t->kept, h->ev, kept * sizeof *t->kept);
+        memcpy(t->kept, best->ev, kept * sizeof *t->kept);
         out->kept += kept;
         out->omitted += events - kept;
         struct timeline_lane *lane = &out->lanes[t->lane];

@@ -18,8 +18,8 @@ static void swap_events(struct timeline_event *a, struct timeline_event *b)
 }
 
 /* Partitions ev[lo, hi) (two or more) around the median of its first,
- * middle and last: returns where the pivot went, every event before it
- * first, none after it first. */
+ * middle and last: returns where the pivot went, with the events left of it
+ * all before it and none right of it before it. */
 static size_t partition(struct timeline_event *ev, size_t lo, size_t hi, timeline_str_cmp *cmp, const void *ctx)
 {
     size_t mid = lo + (hi - lo) / 2, last = hi - 1;
