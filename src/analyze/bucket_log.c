@@ -2,6 +2,7 @@
 #include "analyze/bucket_log.h"
 
 #include "spoor/error.h"
+#include "util/grow.h"
 #include "util/radix_sort.h"
 
 #include <stdlib.h>
@@ -16,12 +17,10 @@ void bucket_log_init(struct bucket_log *l, int shift)
 void bucket_log_free(struct bucket_log *l)
 {
     free(l->rec);
+    free(l->merged);
+    free(l->words);
+    free(l->order);
     memset(l, 0, sizeof *l);
-}
-
-bool bucket_log_fits(struct bucket_log *l, int64_t bucket)
-{
-    return bucket_range_fits(&l->based, &l->base, bucket);
 }
 
 void bucket_log_grow(struct bucket_log *l)
@@ -45,21 +44,32 @@ bool bucket_log_span(struct bucket_log *l, uint32_t row, int64_t start, int64_t 
 
 size_t bucket_log_compact(struct bucket_log *l)
 {
-    size_t n = l->n;
-    if (l->distinct == n)
-        return n;
-    uint64_t *key = spoor_xmalloc(n * sizeof *key), *sorted = spoor_xmalloc(n * sizeof *sorted);
-    uint32_t *order = spoor_xmalloc(n * sizeof *order);
+    /* Only the records added since the last compaction are sorted, then
+     * merged with the compacted ones: a widening step adds few. */
+    size_t done = l->distinct, n = l->n - done;
+    if (!n)
+        return done;
+    const struct bucket_rec *added = l->rec + done;
+    spoor_reserve((void **)&l->words, &l->words_cap, 2 * n, sizeof *l->words);
+    spoor_reserve((void **)&l->order, &l->order_cap, n, sizeof *l->order);
+    spoor_reserve((void **)&l->merged, &l->merged_cap, l->n, sizeof *l->merged);
+    uint64_t *key = l->words;
     struct spoor_key_span span = spoor_key_span_start();
     for (size_t i = 0; i < n; i++) {
-        key[i] = l->rec[i].key;
+        key[i] = added[i].key;
         spoor_key_span_add(&span, key[i]);
     }
-    spoor_radix_sort_rows(order, sorted, n, key, NULL, &span);
-    struct bucket_rec *out = spoor_xmalloc((l->cap ? l->cap : 1) * sizeof *out);
+    spoor_radix_sort_rows(l->order, NULL, n, key, key + n, &span);
+    struct bucket_rec *out = l->merged;
     size_t u = 0;
-    for (size_t i = 0; i < n; i++) {
-        const struct bucket_rec *r = &l->rec[order[i]];
+    for (size_t i = 0, j = 0; i < done || j < n;) {
+        const struct bucket_rec *next = j < n ? &added[l->order[j]] : NULL, *r;
+        if (next && (i == done || next->key < l->rec[i].key)) {
+            r = next;
+            j++;
+        } else {
+            r = &l->rec[i++];
+        }
         if (u && out[u - 1].key == r->key) {
             out[u - 1].count += r->count;
             out[u - 1].sum += r->sum;
@@ -67,23 +77,21 @@ size_t bucket_log_compact(struct bucket_log *l)
             out[u++] = *r;
         }
     }
-    free(l->rec);
-    free(key);
-    free(sorted);
-    free(order);
+    l->merged = l->rec;
     l->rec = out;
+    size_t cap = l->cap;
+    l->cap = l->merged_cap;
+    l->merged_cap = cap;
     l->n = l->distinct = u;
     return u;
 }
 
-int bucket_log_fit_shift(const struct bucket_log *l, uint64_t cap)
+int bucket_log_fit_shift(struct bucket_log *l, uint64_t cap)
 {
-    uint64_t *keys = spoor_xmalloc((l->n ? l->n : 1) * sizeof *keys);
+    spoor_reserve((void **)&l->words, &l->words_cap, l->n, sizeof *l->words);
     for (size_t i = 0; i < l->n; i++)
-        keys[i] = l->rec[i].key;
-    int shift = bucket_keys_fit_shift(l->shift, l->base, keys, NULL, NULL, l->n, cap, 0);
-    free(keys);
-    return shift;
+        l->words[i] = l->rec[i].key;
+    return bucket_keys_fit_shift(l->shift, l->base, l->words, NULL, NULL, l->n, cap, 0);
 }
 
 void bucket_log_coarsen(struct bucket_log *l, int shift)

@@ -26,12 +26,22 @@ struct bucket_log {
     struct bucket_rec *rec;
     size_t n, cap;
     size_t distinct;            /* records [0, distinct) are compacted */
+    /* A compaction's scratch, kept for the next: fresh memory each time
+     * cost a page fault per 4 KiB touched. */
+    struct bucket_rec *merged;  /* swapped with rec */
+    uint64_t *words;            /* keys and the sort's spare */
+    uint32_t *order;
+    size_t merged_cap, words_cap, order_cap;
 };
 
 void bucket_log_init(struct bucket_log *l, int shift);
 void bucket_log_free(struct bucket_log *l);
-/* Whether a cell of this bucket can be stored (the first call sets the range). */
-bool bucket_log_fits(struct bucket_log *l, int64_t bucket);
+/* Whether a cell of this bucket can be stored (the first call sets the range).
+ * Inline: twice an event. */
+static inline bool bucket_log_fits(struct bucket_log *l, int64_t bucket)
+{
+    return bucket_range_fits(&l->based, &l->base, bucket);
+}
 /* Room for more records (bucket_log_add's slow path). */
 void bucket_log_grow(struct bucket_log *l);
 /* Appends a cell (its bucket fits). */
@@ -46,8 +56,9 @@ static inline void bucket_log_add(struct bucket_log *l, uint32_t row, int64_t bu
 bool bucket_log_span(struct bucket_log *l, uint32_t row, int64_t start, int64_t end, uint64_t count);
 /* Sorts and sums equal cells; returns how many distinct cells there are. */
 size_t bucket_log_compact(struct bucket_log *l);
-/* After a compaction: the narrowest shift at which the cells number at most cap. */
-int bucket_log_fit_shift(const struct bucket_log *l, uint64_t cap);
+/* After a compaction: the narrowest shift at which the cells number at most cap
+ * (the keys gathered in the compaction's scratch). */
+int bucket_log_fit_shift(struct bucket_log *l, uint64_t cap);
 /* Widens the buckets to 2^shift ns (compacts first). */
 void bucket_log_coarsen(struct bucket_log *l, int shift);
 static inline uint32_t bucket_log_row(const struct bucket_log *l, size_t i)

@@ -27,7 +27,10 @@ struct charts_worker {
     /* per batch */
     uint32_t *cat_of, *op_of;       /* batch cat id, pair slot: worker id */
     uint8_t *class_of;              /* batch name id: class + 1, 0 = not yet */
-    size_t cat_cap, class_cap, op_cap;
+    struct op_seen {                /* batch name id: its last cat and op id (a name rarely has two cats) */
+        uint32_t cat, op;
+    } *op_by_name;
+    size_t cat_cap, class_cap, op_cap, op_by_name_cap;
     struct spoor_id_map pairs;      /* batch (cat << 32 | name): slot in op_of */
 };
 
@@ -84,6 +87,15 @@ static uint32_t op_id(struct charts_worker *w, const struct spoor_table *b, uint
     return w->op_of[slot];
 }
 
+/* The worker op id of row r, without a lookup while its name keeps its cat. */
+static uint32_t row_op(struct charts_worker *w, const struct spoor_table *b, size_t r)
+{
+    struct op_seen *seen = &w->op_by_name[b->name[r]];
+    if (seen->cat != b->cat[r])
+        *seen = (struct op_seen){b->cat[r], op_id(w, b, b->cat[r], b->name[r])};
+    return seen->op;
+}
+
 static enum event_op class_of(struct charts_worker *w, const struct spoor_table *b, uint32_t name)
 {
     if (!w->class_of[name])
@@ -104,6 +116,8 @@ void job_charts_add(struct job_charts_run *run, int worker, const struct spoor_t
     memset(w->cat_of, 0xff, nstrings * sizeof *w->cat_of);
     spoor_grow((void **)&w->class_of, &w->class_cap, nstrings, sizeof *w->class_of);
     memset(w->class_of, 0, nstrings * sizeof *w->class_of);
+    spoor_grow((void **)&w->op_by_name, &w->op_by_name_cap, nstrings, sizeof *w->op_by_name);
+    memset(w->op_by_name, 0xff, nstrings * sizeof *w->op_by_name);
     spoor_id_map_free(&w->pairs);
     struct event_bytes eb;
     event_bytes_bind(&eb, b);
@@ -118,7 +132,7 @@ void job_charts_add(struct job_charts_run *run, int worker, const struct spoor_t
         l->op_count[op]++;
         l->op_dur[op] += dur;
         if (b->dur[r] != SPOOR_NULL) {
-            uint32_t id = op_id(w, b, b->cat[r], b->name[r]); /* may move w->latency */
+            uint32_t id = row_op(w, b, r); /* may move w->latency */
             w->latency[id].count[job_bin(dur)]++;
         }
         int64_t bytes = event_bytes_of(&eb, b, r);
@@ -274,6 +288,7 @@ void job_charts_end(struct job_charts_run *run, struct job_charts *out)
         spoor_id_map_free(&w->pairs);
         free(w->cat_of);
         free(w->op_of);
+        free(w->op_by_name);
         free(w->class_of);
         free(cat_of[i]);
         free(op_of[i]);

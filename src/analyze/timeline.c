@@ -53,14 +53,17 @@ int timeline_worker_cmp(const void *worker, uint32_t a, uint32_t b)
 }
 
 /* The worker's id of a batch string. */
-static uint32_t worker_string(struct timeline_worker *w, const struct spoor_table *b, uint32_t id)
+static uint32_t intern_string(struct timeline_worker *w, const struct spoor_table *b, uint32_t id)
 {
-    if (w->str_of[id] == UINT32_MAX) {
-        size_t len;
-        const char *s = spoor_strpool_get(b->pool, id, &len);
-        w->str_of[id] = spoor_strpool_intern(w->strings, s, len);
-    }
-    return w->str_of[id];
+    size_t len;
+    const char *s = spoor_strpool_get(b->pool, id, &len);
+    return w->str_of[id] = spoor_strpool_intern(w->strings, s, len);
+}
+
+/* Inline: twice an event, and nearly always known. */
+static inline uint32_t worker_string(struct timeline_worker *w, const struct spoor_table *b, uint32_t id)
+{
+    return w->str_of[id] != UINT32_MAX ? w->str_of[id] : intern_string(w, b, id);
 }
 
 static void long_push(struct timeline_worker *w, uint32_t row, int64_t start, int64_t end)
@@ -230,16 +233,15 @@ void timeline_add(struct timeline_run *run, int worker, const struct spoor_table
         if (id == UINT32_MAX) /* 2^39 tiles away from the first: not embedded */
             continue;
         struct timeline_event e = {ts, dur, SPOOR_NULL, cat, name};
-        const struct timeline_heap *h = &w->tiles.heap[id];
-        if (h->n < k || timeline_event_before(&e, &h->ev[0], timeline_worker_cmp, w))
+        if (timeline_best_wants(&w->tiles.best[id], &e, timeline_worker_cmp, w))
             e.bytes = event_bytes_of(&bytes, b, r); /* only for events the tile may keep */
         timeline_tile_add(&w->tiles, id, &e, k, timeline_worker_cmp, w);
-        if (w->cells.n >= 2 * cap && bucket_log_compact(&w->cells) > cap) {
+        if (w->cells.n >= cap && bucket_log_compact(&w->cells) > run->opts.cells) {
             timeline_worker_flush(w);
             bucket_log_compact(&w->cells);
             timeline_worker_coarsen(w, bucket_log_fit_shift(&w->cells, run->opts.cells));
         }
-        if (w->tiles.kept > 2 * run->opts.events)
+        if (w->tiles.kept > run->opts.events)
             timeline_worker_widen_tiles(w, bucket_sums_fit_shift(&w->tiles.at, run->opts.events, k), k);
     }
 }

@@ -21,10 +21,12 @@
  * finest width is the smallest 2^shift >= 2^opts.min_shift at which the
  * distinct (thread lane, key, bucket) cells number at most opts.cells, and so
  * do the buckets spanned by events longer than TIMELINE_SHORT of them: while
- * streaming, a worker whose own cells pass 2 x opts.cells widens its buckets
- * (merging them) to the narrowest width at which its own cells number at most
+ * streaming, a worker whose own cells pass opts.cells (counted whenever its
+ * log reaches 2 x opts.cells records) widens its buckets (merging
+ * them) to the narrowest width at which its own cells number at most
  * opts.cells; the whole run's cells pass opts.cells at every narrower width
- * too, so the answer is the same for any --threads. Only buckets with events are stored. Levels are
+ * too, so the answer is the same for any --threads, and the sooner a worker
+ * widens, the fewer cells it logs. Only buckets with events are stored. Levels are
  * emitted coarsest first while the cells so far stay within 3 x opts.cells;
  * finer ones past that are left out (`levels` says how many are in).
  *
@@ -36,7 +38,7 @@
  * widen until K per window fits, so the kept events spread evenly over the
  * run, the long calls that shape a view stay, and a tile says how many of
  * its events are not embedded. Workers widen their own tiles as the cells
- * (once theirs keep 2 x opts.events), so again any --threads gives the same
+ * (once theirs keep more than opts.events), so again any --threads gives the same
  * tiles. Should even one tile per lane keep more than the budget, every tile
  * keeps its K' longest, K' the largest that fits. A view zoomed past the
  * finest level draws the kept events of the tiles it shows. An event is in

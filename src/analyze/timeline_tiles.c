@@ -1,6 +1,7 @@
-/* The timeline's tiles (see timeline.h): per tile a heap of its longest
- * events, shortest on top, so that a longer event replaces the shortest kept
- * one in O(log K); tiles merged when the width doubles or workers meet. */
+/* The timeline's tiles (see timeline.h): per tile its best events (see
+ * timeline_internal.h: up to 2K candidates, cut to the K first by a
+ * selection), so that an event costs an append and a few comparisons; tiles
+ * merged when the width doubles or workers meet. */
 #include "analyze/timeline_internal.h"
 
 #include "spoor/error.h"
@@ -9,82 +10,98 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool timeline_event_before(const struct timeline_event *a, const struct timeline_event *b, timeline_str_cmp *cmp,
-                           const void *ctx)
+static void swap_events(struct timeline_event *a, struct timeline_event *b)
 {
-    if (a->dur != b->dur)
-        return a->dur > b->dur;
-    if (a->ts != b->ts)
-        return a->ts < b->ts;
-    int c = a->cat == b->cat ? 0 : cmp(ctx, a->cat, b->cat);
-    if (!c && a->name != b->name)
-        c = cmp(ctx, a->name, b->name);
-    if (c)
-        return c < 0;
-    return a->bytes < b->bytes;
+    struct timeline_event t = *a;
+    *a = *b;
+    *b = t;
 }
 
-/* Heap order: the parent goes after its children (the last kept on top). */
-static void sift_down(struct timeline_heap *h, size_t i, timeline_str_cmp *cmp, const void *ctx)
+/* Partitions ev[lo, hi) (two or more) around the median of its first,
+ * middle and last: returns where the pivot went, with the events left of it
+ * all before it and none right of it before it. */
+static size_t partition(struct timeline_event *ev, size_t lo, size_t hi, timeline_str_cmp *cmp, const void *ctx)
 {
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, top = i;
-        if (l < h->n && timeline_event_before(&h->ev[top], &h->ev[l], cmp, ctx))
-            top = l;
-        if (r < h->n && timeline_event_before(&h->ev[top], &h->ev[r], cmp, ctx))
-            top = r;
-        if (top == i)
-            return;
-        struct timeline_event t = h->ev[i];
-        h->ev[i] = h->ev[top];
-        h->ev[top] = t;
-        i = top;
+    size_t mid = lo + (hi - lo) / 2, last = hi - 1;
+    if (timeline_event_before(&ev[mid], &ev[lo], cmp, ctx))
+        swap_events(&ev[mid], &ev[lo]);
+    if (timeline_event_before(&ev[last], &ev[lo], cmp, ctx))
+        swap_events(&ev[last], &ev[lo]);
+    if (timeline_event_before(&ev[mid], &ev[last], cmp, ctx))
+        swap_events(&ev[mid], &ev[last]);
+    size_t p = lo;
+    for (size_t i = lo; i < last; i++)
+        if (timeline_event_before(&ev[i], &ev[last], cmp, ctx))
+            swap_events(&ev[i], &ev[p++]);
+    swap_events(&ev[p], &ev[last]);
+    return p;
+}
+
+/* Keeps the k first of b's events (fewer than held), the k-th the floor. */
+static void cut(struct timeline_best *b, size_t k, timeline_str_cmp *cmp, const void *ctx)
+{
+    size_t lo = 0, hi = b->n;
+    while (hi - lo > 1) {
+        size_t p = partition(b->ev, lo, hi, cmp, ctx);
+        if (p == k - 1)
+            break;
+        if (p < k - 1)
+            lo = p + 1;
+        else
+            hi = p;
     }
+    b->n = k;
+    b->floor = b->ev[k - 1];
+    b->cut = true;
 }
 
-void timeline_heap_offer(struct timeline_heap *h, const struct timeline_event *e, size_t k, timeline_str_cmp *cmp,
+void timeline_best_offer(struct timeline_best *b, const struct timeline_event *e, size_t k, timeline_str_cmp *cmp,
                          const void *ctx)
 {
-    if (h->n < k) {
-        if (h->n == h->cap) { /* most tiles hold few events: grown from 2, not 16 */
-            h->cap = h->cap ? 2 * h->cap : 2;
-            h->ev = spoor_xrealloc(h->ev, h->cap * sizeof *h->ev);
-        }
-        size_t i = h->n++;
-        h->ev[i] = *e;
-        while (i) { /* sift up */
-            size_t p = (i - 1) / 2;
-            if (!timeline_event_before(&h->ev[p], &h->ev[i], cmp, ctx))
-                break;
-            struct timeline_event t = h->ev[i];
-            h->ev[i] = h->ev[p];
-            h->ev[p] = t;
-            i = p;
-        }
-    } else if (k && timeline_event_before(e, &h->ev[0], cmp, ctx)) {
-        h->ev[0] = *e;
-        sift_down(h, 0, cmp, ctx);
+    if (!k || !timeline_best_wants(b, e, cmp, ctx))
+        return;
+    if (b->n == b->cap) { /* most tiles hold few events: grown from 2 */
+        b->cap = b->cap ? 2 * b->cap : 2;
+        b->cap = b->cap < 2 * k ? b->cap : 2 * k;
+        b->ev = spoor_xrealloc(b->ev, b->cap * sizeof *b->ev);
     }
+    b->ev[b->n++] = *e;
+    if (b->n == 2 * k)
+        cut(b, k, cmp, ctx);
 }
 
-void timeline_heap_sort(struct timeline_heap *h, timeline_str_cmp *cmp, const void *ctx)
+/* Sorts ev[lo, hi) first first: quicksort, short ranges by insertion. */
+static void sort_events(struct timeline_event *ev, size_t lo, size_t hi, timeline_str_cmp *cmp, const void *ctx)
 {
-    /* Pop the last-kept one to the end, repeatedly: first first. */
-    size_t n = h->n;
-    while (h->n > 1) {
-        struct timeline_event t = h->ev[0];
-        h->ev[0] = h->ev[--h->n];
-        h->ev[h->n] = t;
-        sift_down(h, 0, cmp, ctx);
+    while (hi - lo > 12) {
+        size_t p = partition(ev, lo, hi, cmp, ctx);
+        if (p - lo < hi - p) { /* the shorter side by recursion: depth log n */
+            sort_events(ev, lo, p, cmp, ctx);
+            lo = p + 1;
+        } else {
+            sort_events(ev, p + 1, hi, cmp, ctx);
+            hi = p;
+        }
     }
-    h->n = n;
+    for (size_t i = lo + 1; i < hi; i++)
+        for (size_t j = i; j > lo && timeline_event_before(&ev[j], &ev[j - 1], cmp, ctx); j--)
+            swap_events(&ev[j], &ev[j - 1]);
+}
+
+void timeline_best_sort(struct timeline_best *b, size_t k, timeline_str_cmp *cmp, const void *ctx)
+{
+    if (!k)
+        b->n = 0;
+    else if (b->n > k)
+        cut(b, k, cmp, ctx);
+    sort_events(b->ev, 0, b->n, cmp, ctx);
 }
 
 uint32_t timeline_tile(struct timeline_tiles *t, uint32_t lane, int64_t index)
 {
     uint32_t id = bucket_sums_cell(&t->at, lane, index);
     if (id != UINT32_MAX)
-        spoor_grow((void **)&t->heap, &t->cap, id, sizeof *t->heap);
+        spoor_grow((void **)&t->best, &t->cap, id, sizeof *t->best);
     return id;
 }
 
@@ -93,7 +110,7 @@ void timeline_tile_add(struct timeline_tiles *t, uint32_t id, const struct timel
 {
     if (++t->at.count[id] <= k)
         t->kept++;
-    timeline_heap_offer(&t->heap[id], e, k, cmp, ctx);
+    timeline_best_offer(&t->best[id], e, k, cmp, ctx);
 }
 
 void timeline_tiles_move(struct timeline_tiles *dst, struct timeline_tiles *src, const uint32_t *lane_of,
@@ -108,15 +125,20 @@ void timeline_tiles_move(struct timeline_tiles *dst, struct timeline_tiles *src,
         uint64_t before = dst->at.count[id];
         dst->at.count[id] += src->at.count[i];
         dst->kept += bucket_weight(dst->at.count[id], k) - bucket_weight(before, k);
-        const struct timeline_heap *from = &src->heap[i];
-        for (size_t e = 0; e < from->n; e++) {
-            struct timeline_event ev = from->ev[e];
-            if (str_of) {
-                ev.cat = str_of[ev.cat];
-                ev.name = str_of[ev.name];
-            }
-            timeline_heap_offer(&dst->heap[id], &ev, k, cmp, ctx);
+        struct timeline_best *from = &src->best[i], *to = &dst->best[id];
+        for (size_t e = 0; str_of && e < from->n + from->cut; e++) { /* the floor last */
+            struct timeline_event *ev = e < from->n ? &from->ev[e] : &from->floor;
+            ev->cat = str_of[ev->cat];
+            ev->name = str_of[ev->name];
         }
+        if (!to->n) { /* the tile's first source: taken whole (renaming keeps the order) */
+            free(to->ev);
+            *to = *from;
+            *from = (struct timeline_best){0};
+            continue;
+        }
+        for (size_t e = 0; e < from->n; e++)
+            timeline_best_offer(to, &from->ev[e], k, cmp, ctx);
     }
     timeline_tiles_free(src);
 }
@@ -124,8 +146,8 @@ void timeline_tiles_move(struct timeline_tiles *dst, struct timeline_tiles *src,
 void timeline_tiles_free(struct timeline_tiles *t)
 {
     for (size_t i = 0; i < t->at.cells.n; i++)
-        free(t->heap[i].ev);
-    free(t->heap);
+        free(t->best[i].ev);
+    free(t->best);
     bucket_sums_free(&t->at);
     memset(t, 0, sizeof *t);
 }

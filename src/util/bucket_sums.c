@@ -122,9 +122,30 @@ static uint64_t weight_at(int64_t base, const uint64_t *sorted, const uint32_t *
     return n ? weight + bucket_weight(group, k) : 0;
 }
 
+/* Cells counted (k = 0) in one pass, not one per doubling: two adjacent
+ * cells of a row merge from the doubling that drops the highest bit their
+ * buckets differ in on, and the cells left at a doubling are n less the
+ * adjacent pairs merged by then. */
+static int fit_shift_counted(int shift, int64_t base, const uint64_t *sorted, size_t n, uint64_t cap)
+{
+    size_t merge_at[65] = {0};
+    for (size_t i = 1; i < n; i++)
+        if (sorted[i] >> BUCKET_REL_BITS == sorted[i - 1] >> BUCKET_REL_BITS) {
+            int64_t a = base + (int64_t)(sorted[i] & BUCKET_REL_MASK), b = base + (int64_t)(sorted[i - 1] & BUCKET_REL_MASK);
+            merge_at[spoor_bits_of((uint64_t)(a ^ b))]++;
+        }
+    int up = 0;
+    uint64_t cells = n - merge_at[0];
+    while (shift + up < 62 && cells > cap)
+        cells -= merge_at[++up];
+    return shift + up;
+}
+
 int bucket_keys_fit_shift(int shift, int64_t base, const uint64_t *sorted, const uint32_t *order,
                           const uint64_t *count, size_t n, uint64_t cap, uint64_t k)
 {
+    if (!k)
+        return fit_shift_counted(shift, base, sorted, n, cap);
     int up = 0;
     while (shift + up < 62 && weight_at(base, sorted, order, count, n, up, k) > cap) /* a bucket per row: no further */
         up++;
