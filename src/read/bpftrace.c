@@ -204,8 +204,10 @@ static const char *bpf_line(void *ctx, const char *line, const char **line_end, 
         t->ts[row] = t->dur[row] != SPOOR_NULL ? ts_end - t->dur[row] : ts_end;
     if (pp->tb->cat)
         t->cat[row] = pp->cat;
-    if (recovered)
-        spoor_mapped_set_i64(t, &t->cols[column_index(pp, &pp->recovered_col, recovered_column)], row, 1);
+    if (recovered) {
+        int ci = column_index(pp, &pp->recovered_col, recovered_column); /* may move t->cols */
+        spoor_mapped_set_i64(t, &t->cols[ci], row, 1);
+    }
     spoor_field_map_set_phase(t, row);
     return NULL;
 }

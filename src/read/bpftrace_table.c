@@ -30,7 +30,7 @@ static const struct bpf_table vfs_rw = {
     .cat = "vfs",
     .ncols = 9,
     .col = {BPF_PREFIX, {"rw", BPF_STR, BPF_OP_ONLY}, {"lat", BPF_LAT, BPF_DUR},
-            {"requested", BPF_INT, BPF_COLUMN}, {"returned", BPF_INT, BPF_COLUMN}, {"file", BPF_REST, BPF_COLUMN}},
+            {"requested", BPF_INT, BPF_COLUMN}, {"returned", BPF_INT, BPF_COLUMN}, {"fname", BPF_REST, BPF_COLUMN}},
     .rest_last = true,
     .min_fields = 8,
 };
@@ -41,7 +41,7 @@ static const struct bpf_table open_table = {
     .name = "open",
     .cat = "open",
     .ncols = 7,
-    .col = {BPF_PREFIX, {"func", BPF_STR, BPF_NAME}, {"lat", BPF_LAT, BPF_DUR}, {"path", BPF_REST, BPF_COLUMN}},
+    .col = {BPF_PREFIX, {"func", BPF_STR, BPF_NAME}, {"lat", BPF_LAT, BPF_DUR}, {"fname", BPF_REST, BPF_COLUMN}},
     .rest_last = true,
     .min_fields = 6,
 };
