@@ -81,8 +81,26 @@ static int bpf_detect(const char *head, size_t len, const struct spoor_read_opts
     return SPOOR_OK;
 }
 
+/* What to do with each field of a row, worked out once per chunk from the
+ * table and the columns the command reads, as lists of field positions: a
+ * switch on each field's type and role per row costs more than the parsing
+ * (the branch cannot be predicted). */
+struct bpf_plan {
+    uint8_t ints[BPF_MAX_COLS], lats[BPF_MAX_COLS], clocks[BPF_MAX_COLS];
+    size_t nints, nlats, nclocks;
+    uint8_t int_cols[BPF_MAX_COLS], str_cols[BPF_MAX_COLS]; /* fields kept as columns */
+    size_t nint_cols, nstr_cols;
+    int ts, ts_end, dur, pid, tid, name, cat, op; /* field of each role, or -1 */
+    int ns_check;       /* -1, or an ns field, checked not to be negative */
+};
+
+enum { BPF_MAX_NS = 4 }; /* ns fields checked for sign (a table has one or two) */
+
 struct bpf_parser {
     const struct bpf_table *tb;
+    struct bpf_plan plan;
+    uint8_t ns_fields[BPF_MAX_NS];
+    size_t nns;
     struct spoor_table *t;
     uint32_t src;
     int col[BPF_MAX_COLS];          /* column index per field, -1 until first stored */
@@ -90,6 +108,48 @@ struct bpf_parser {
     uint32_t cat, read, write;      /* ids of the category and the op names */
     struct spoor_string_memo *memo; /* one per field */
 };
+
+/* Whether a column is read: all are, none, or those the command lists. */
+static bool wanted(const struct spoor_read_opts *opts, const char *name)
+{
+    if (opts->args != SPOOR_ARGS_LISTED)
+        return opts->args == SPOOR_ARGS_ALL;
+    for (size_t i = 0; i < opts->n_arg_keys; i++)
+        if (strcmp(opts->arg_keys[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void plan_fields(struct bpf_parser *pp, const struct spoor_read_opts *opts)
+{
+    struct bpf_plan *pl = &pp->plan;
+    *pl = (struct bpf_plan){.ts = -1, .ts_end = -1, .dur = -1, .pid = -1, .tid = -1, .name = -1, .cat = -1,
+                            .op = -1};
+    int *role_field[] = {[BPF_TS] = &pl->ts,   [BPF_TS_END] = &pl->ts_end, [BPF_DUR] = &pl->dur,
+                         [BPF_PID] = &pl->pid, [BPF_TID] = &pl->tid,       [BPF_NAME] = &pl->name,
+                         [BPF_CAT] = &pl->cat, [BPF_OP] = &pl->op,         [BPF_OP_ONLY] = &pl->op};
+    for (size_t i = 0; i < pp->tb->ncols; i++) {
+        const struct bpf_col *c = &pp->tb->col[i];
+        bool text = c->type == BPF_STR || c->type == BPF_REST;
+        if (c->type == BPF_INT || c->type == BPF_NS)
+            pl->ints[pl->nints++] = (uint8_t)i;
+        if (c->type == BPF_NS && pp->nns < BPF_MAX_NS)
+            pp->ns_fields[pp->nns++] = (uint8_t)i;
+        if (c->type == BPF_LAT)
+            pl->lats[pl->nlats++] = (uint8_t)i;
+        if (c->type == BPF_CLOCK)
+            pl->clocks[pl->nclocks++] = (uint8_t)i;
+        if (c->role != BPF_COLUMN)
+            *role_field[c->role] = (int)i;
+        if ((c->role == BPF_COLUMN || c->role == BPF_OP) && wanted(opts, c->name)) {
+            if (text)
+                pl->str_cols[pl->nstr_cols++] = (uint8_t)i;
+            else
+                pl->int_cols[pl->nint_cols++] = (uint8_t)i;
+        }
+        pp->col[i] = -1;
+    }
+}
 
 static int column_index(struct bpf_parser *pp, int *slot, const char *name)
 {
@@ -112,62 +172,75 @@ static uint32_t op_name(struct bpf_parser *pp, struct spoor_string_memo *memo, c
 }
 
 /* Reads the numeric fields into num[]; NULL, or why the row is skipped. */
-static const char *read_numbers(const struct bpf_table *tb, const char *const *start, const size_t *len, size_t n,
+static const char *read_numbers(const struct bpf_parser *pp, const char *const *start, const size_t *len,
                                 int64_t *num, bool *recovered)
 {
-    for (size_t i = 0; i < n; i++) {
-        switch (tb->col[i].type) {
-        case BPF_INT:
-        case BPF_NS:
-        case BPF_LAT:
-            if (!spoor_text_int(start[i], len[i], &num[i]))
-                return "text where the table has a number";
-            if (tb->col[i].type == BPF_NS && num[i] < 0)
-                return "negative time stamp";
-            if (tb->col[i].type == BPF_LAT && num[i] < 0) {
-                if (num[i] < INT32_MIN)
-                    return "negative latency beyond 32 bits";
-                num[i] &= 0xFFFFFFFF;
-                *recovered = true;
-            }
-            break;
-        case BPF_CLOCK:
-            if (!spoor_text_clock(start[i], len[i], &num[i]))
-                return "not an HH:MM:SS wall clock";
-            break;
-        case BPF_STR:
-        case BPF_REST: break;
+    const struct bpf_plan *pl = &pp->plan;
+    for (size_t k = 0; k < pl->nints; k++) {
+        size_t i = pl->ints[k];
+        if (!spoor_text_int(start[i], len[i], &num[i]))
+            return "text where the table has a number";
+    }
+    for (size_t k = 0; k < pp->nns; k++)
+        if (num[pp->ns_fields[k]] < 0)
+            return "negative time stamp";
+    for (size_t k = 0; k < pl->nlats; k++) {
+        size_t i = pl->lats[k];
+        if (!spoor_text_int(start[i], len[i], &num[i]))
+            return "text where the table has a number";
+        if (num[i] < 0) {
+            if (num[i] < INT32_MIN)
+                return "negative latency beyond 32 bits";
+            num[i] &= 0xFFFFFFFF;
+            *recovered = true;
         }
+    }
+    for (size_t k = 0; k < pl->nclocks; k++) {
+        size_t i = pl->clocks[k];
+        if (!spoor_text_clock(start[i], len[i], &num[i]))
+            return "not an HH:MM:SS wall clock";
     }
     return NULL;
 }
 
-/* Stores field i of a row whose numbers are read. */
-static void put_field(struct bpf_parser *pp, size_t row, size_t i, const char *p, size_t n, int64_t num,
-                      int64_t *ts_end)
+/* Fills the row's fixed columns and the kept ones. Field n and on (an empty
+ * rest column) stay absent. */
+static void put_fields(struct bpf_parser *pp, size_t row, const char *const *start, const size_t *len, size_t n,
+                       const int64_t *num)
 {
-    const struct bpf_col *c = &pp->tb->col[i];
+    const struct bpf_plan *pl = &pp->plan;
     struct spoor_table *t = pp->t;
-    bool text = c->type == BPF_STR || c->type == BPF_REST;
-    uint32_t id = text ? spoor_memo_intern(&pp->memo[i], t, p, n) : 0;
-    switch (c->role) {
-    case BPF_TS: t->ts[row] = num; return;
-    case BPF_TS_END: *ts_end = num; return;
-    case BPF_DUR: t->dur[row] = num; return;
-    case BPF_PID: t->pid[row] = num; return;
-    case BPF_TID: t->tid[row] = num; return;
-    case BPF_NAME: t->name[row] = id; return;
-    case BPF_CAT: t->cat[row] = id; return;
-    case BPF_OP_ONLY: t->name[row] = op_name(pp, &pp->memo[i], p, n); return;
-    case BPF_OP: t->name[row] = op_name(pp, &pp->memo[i], p, n); break;
-    case BPF_COLUMN: break;
+    if (pl->dur >= 0)
+        t->dur[row] = num[pl->dur];
+    if (pl->ts >= 0)
+        t->ts[row] = num[pl->ts];
+    if (pl->ts_end >= 0) /* ts_end needs dur (bpf_table_parse) */
+        t->ts[row] = num[pl->ts_end] - num[pl->dur];
+    if (pl->pid >= 0)
+        t->pid[row] = num[pl->pid];
+    if (pl->tid >= 0)
+        t->tid[row] = num[pl->tid];
+    if (pl->name >= 0 && (size_t)pl->name < n)
+        t->name[row] = spoor_memo_intern(&pp->memo[pl->name], t, start[pl->name], len[pl->name]);
+    if (pl->op >= 0)
+        t->name[row] = op_name(pp, &pp->memo[pl->op], start[pl->op], len[pl->op]);
+    if (pl->cat >= 0 && (size_t)pl->cat < n)
+        t->cat[row] = spoor_memo_intern(&pp->memo[pl->cat], t, start[pl->cat], len[pl->cat]);
+    else if (pp->tb->cat)
+        t->cat[row] = pp->cat;
+    for (size_t k = 0; k < pl->nint_cols; k++) {
+        size_t i = pl->int_cols[k];
+        int ci = column_index(pp, &pp->col[i], pp->tb->col[i].name);
+        spoor_mapped_set_i64(t, &t->cols[ci], row, num[i]);
     }
-    int ci = column_index(pp, &pp->col[i], c->name);
-    if (text) {
-        struct spoor_value val = {.type = SPOOR_STR, .str = id, .text = p, .text_len = n};
+    for (size_t k = 0; k < pl->nstr_cols; k++) {
+        size_t i = pl->str_cols[k];
+        if (i >= n)
+            continue;
+        int ci = column_index(pp, &pp->col[i], pp->tb->col[i].name);
+        struct spoor_value val = {.type = SPOOR_STR, .str = spoor_memo_intern(&pp->memo[i], t, start[i], len[i]),
+                                  .text = start[i], .text_len = len[i]};
         spoor_mapped_set(t, &t->cols[ci], row, &val);
-    } else {
-        spoor_mapped_set_i64(t, &t->cols[ci], row, num);
     }
 }
 
@@ -189,21 +262,14 @@ static const char *bpf_line(void *ctx, const char *line, const char **line_end, 
         return "fewer fields than the table has (a cut line)";
     int64_t num[BPF_MAX_COLS];
     bool recovered = false;
-    const char *reason = read_numbers(tb, start, len, n, num, &recovered);
+    const char *reason = read_numbers(pp, start, len, num, &recovered);
     if (reason)
         return reason;
     struct spoor_table *t = pp->t;
     size_t row = spoor_table_add_row(t);
     t->src[row] = pp->src;
     t->line[row] = line_no;
-    int64_t ts_end = SPOOR_NULL;
-    for (size_t i = 0; i < n; i++)
-        if (len[i]) /* an empty rest column stays absent */
-            put_field(pp, row, i, start[i], len[i], num[i], &ts_end);
-    if (ts_end != SPOOR_NULL)
-        t->ts[row] = t->dur[row] != SPOOR_NULL ? ts_end - t->dur[row] : ts_end;
-    if (pp->tb->cat)
-        t->cat[row] = pp->cat;
+    put_fields(pp, row, start, len, n, num);
     if (recovered) {
         int ci = column_index(pp, &pp->recovered_col, recovered_column); /* may move t->cols */
         spoor_mapped_set_i64(t, &t->cols[ci], row, 1);
@@ -216,8 +282,7 @@ static int bpf_parse(struct spoor_parse_job *job, const char *buf, size_t len, s
 {
     const struct bpf_state *st = job->dialect->state;
     struct bpf_parser pp = {.tb = &st->table, .t = job->out, .src = job->src, .recovered_col = -1};
-    for (size_t i = 0; i < BPF_MAX_COLS; i++)
-        pp.col[i] = -1;
+    plan_fields(&pp, job->opts);
     pp.memo = calloc(st->table.ncols, sizeof *pp.memo);
     if (!pp.memo)
         return spoor_fail(err, SPOOR_ENOMEM, "out of memory");

@@ -8,8 +8,39 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 static inline bool spoor_text_blank(char c) { return c == ' ' || c == '\t'; }
+
+/* High bit of each byte of x that is neither a space nor a tab (exact: no
+ * borrow runs from one byte into the next). */
+static inline uint64_t spoor_text_nonblank_bits(uint64_t x)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full, high = 0x8080808080808080ull;
+    uint64_t sp = x ^ 0x2020202020202020ull, tab = x ^ 0x0909090909090909ull;
+    uint64_t not_sp = ((sp & low7) + low7) | sp, not_tab = ((tab & low7) + low7) | tab;
+    return not_sp & not_tab & high;
+}
+
+/* The first byte of [p, end) that is (blank true) or is not (blank false) a
+ * blank, or end; eight bytes at a time (aligned tables have long runs of
+ * padding, and words are longer than a byte or two). */
+static inline const char *spoor_text_find(const char *p, const char *end, bool blank)
+{
+    while (end - p >= 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        uint64_t hits = spoor_text_nonblank_bits(x);
+        if (blank)
+            hits ^= 0x8080808080808080ull;
+        if (hits) /* the lowest hit is the first byte in memory (little-endian) */
+            return p + (__builtin_ctzll(hits) >> 3);
+        p += 8;
+    }
+    while (p < end && spoor_text_blank(*p) != blank)
+        p++;
+    return p;
+}
 
 /* Splits [p, end) into at most max fields (start and length); when rest_last,
  * the max-th field is everything after the blanks before it up to the last
@@ -21,8 +52,7 @@ static inline size_t spoor_text_split(const char *p, const char *end, size_t max
 {
     size_t n = 0;
     for (;;) {
-        while (p < end && spoor_text_blank(*p))
-            p++;
+        p = spoor_text_find(p, end, false);
         if (p == end)
             return n;
         if (n == max)
@@ -34,8 +64,7 @@ static inline size_t spoor_text_split(const char *p, const char *end, size_t max
             len[n++] = (size_t)(end - p);
             return n;
         }
-        while (p < end && !spoor_text_blank(*p))
-            p++;
+        p = spoor_text_find(p, end, true);
         len[n] = (size_t)(p - start[n]);
         n++;
     }
