@@ -10,64 +10,70 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 static inline bool spoor_text_blank(char c) { return c == ' ' || c == '\t'; }
 
-/* High bit of each byte of x that is neither a space nor a tab (exact: no
- * borrow runs from one byte into the next). */
-static inline uint64_t spoor_text_nonblank_bits(uint64_t x)
+/* Bit i set when byte p[i] of the next min(64, end - p) bytes is a blank;
+ * the bits past end are set too (the line ends in blanks). */
+static inline uint64_t spoor_text_blank_mask(const char *p, const char *end)
 {
-    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full, high = 0x8080808080808080ull;
-    uint64_t sp = x ^ 0x2020202020202020ull, tab = x ^ 0x0909090909090909ull;
-    uint64_t not_sp = ((sp & low7) + low7) | sp, not_tab = ((tab & low7) + low7) | tab;
-    return not_sp & not_tab & high;
-}
-
-/* The first byte of [p, end) that is (blank true) or is not (blank false) a
- * blank, or end; eight bytes at a time (aligned tables have long runs of
- * padding, and words are longer than a byte or two). */
-static inline const char *spoor_text_find(const char *p, const char *end, bool blank)
-{
-    while (end - p >= 8) {
-        uint64_t x;
-        memcpy(&x, p, 8);
-        uint64_t hits = spoor_text_nonblank_bits(x);
-        if (blank)
-            hits ^= 0x8080808080808080ull;
-        if (hits) /* the lowest hit is the first byte in memory (little-endian) */
-            return p + (__builtin_ctzll(hits) >> 3);
-        p += 8;
+    size_t n = end - p < 64 ? (size_t)(end - p) : 64;
+    uint64_t mask = n < 64 ? ~0ull << n : 0;
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, tab));
+        mask |= (uint64_t)(uint16_t)_mm_movemask_epi8(blank) << i;
     }
-    while (p < end && spoor_text_blank(*p) != blank)
-        p++;
-    return p;
+#endif
+    for (; i < n; i++)
+        mask |= (uint64_t)spoor_text_blank(p[i]) << i;
+    return mask;
 }
 
 /* Splits [p, end) into at most max fields (start and length); when rest_last,
  * the max-th field is everything after the blanks before it up to the last
  * non-blank (a '\r' before the line's end is cut by the caller). Returns the
  * number of fields found, or max + 1 when more than max fields are there and
- * rest_last is false. */
+ * rest_last is false. The line is read 64 bytes at a time as a mask of its
+ * blanks, whose edges are where fields start and end. */
 static inline size_t spoor_text_split(const char *p, const char *end, size_t max, bool rest_last,
                                       const char **start, size_t *len)
 {
     size_t n = 0;
-    for (;;) {
-        p = spoor_text_find(p, end, false);
-        if (p == end)
-            return n;
-        if (n == max)
-            return max + 1;
-        start[n] = p;
-        if (rest_last && n + 1 == max) {
-            while (spoor_text_blank(end[-1]))
-                end--;
-            len[n++] = (size_t)(end - p);
-            return n;
+    bool in_field = false; /* the byte before the block is a field's */
+    for (const char *block = p; block < end; block += 64) {
+        uint64_t blank = spoor_text_blank_mask(block, end);
+        uint64_t before_blank = blank << 1 | !in_field, before_word = ~blank << 1 | in_field;
+        uint64_t edges = (~blank & before_blank) | (blank & before_word); /* starts and ends, alternating */
+        for (; edges; edges &= edges - 1) {
+            const char *at = block + __builtin_ctzll(edges);
+            if (in_field) {
+                len[n - 1] = (size_t)(at - start[n - 1]);
+                in_field = false;
+                continue;
+            }
+            if (n == max)
+                return max + 1;
+            start[n++] = at;
+            in_field = true;
+            if (rest_last && n == max) {
+                while (spoor_text_blank(end[-1]))
+                    end--;
+                len[n - 1] = (size_t)(end - at);
+                return n;
+            }
         }
-        p = spoor_text_find(p, end, true);
-        len[n] = (size_t)(p - start[n]);
-        n++;
+        in_field = !(blank >> 63);
     }
+    if (in_field)
+        len[n - 1] = (size_t)(end - start[n - 1]);
+    return n;
 }
 
 /* "[-]digits" (at most 18 digits, so it cannot overflow) into *v. */
