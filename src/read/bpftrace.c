@@ -86,21 +86,16 @@ static int bpf_detect(const char *head, size_t len, const struct spoor_read_opts
  * switch on each field's type and role per row costs more than the parsing
  * (the branch cannot be predicted). */
 struct bpf_plan {
-    uint8_t ints[BPF_MAX_COLS], lats[BPF_MAX_COLS], clocks[BPF_MAX_COLS];
-    size_t nints, nlats, nclocks;
+    uint8_t ints[BPF_MAX_COLS], ns[BPF_MAX_COLS], lats[BPF_MAX_COLS], clocks[BPF_MAX_COLS];
+    size_t nints, nns, nlats, nclocks; /* ns fields are ints too, checked not to be negative */
     uint8_t int_cols[BPF_MAX_COLS], str_cols[BPF_MAX_COLS]; /* fields kept as columns */
     size_t nint_cols, nstr_cols;
     int ts, ts_end, dur, pid, tid, name, cat, op; /* field of each role, or -1 */
-    int ns_check;       /* -1, or an ns field, checked not to be negative */
 };
-
-enum { BPF_MAX_NS = 4 }; /* ns fields checked for sign (a table has one or two) */
 
 struct bpf_parser {
     const struct bpf_table *tb;
     struct bpf_plan plan;
-    uint8_t ns_fields[BPF_MAX_NS];
-    size_t nns;
     struct spoor_table *t;
     uint32_t src;
     int col[BPF_MAX_COLS];          /* column index per field, -1 until first stored */
@@ -133,8 +128,8 @@ static void plan_fields(struct bpf_parser *pp, const struct spoor_read_opts *opt
         bool text = c->type == BPF_STR || c->type == BPF_REST;
         if (c->type == BPF_INT || c->type == BPF_NS)
             pl->ints[pl->nints++] = (uint8_t)i;
-        if (c->type == BPF_NS && pp->nns < BPF_MAX_NS)
-            pp->ns_fields[pp->nns++] = (uint8_t)i;
+        if (c->type == BPF_NS)
+            pl->ns[pl->nns++] = (uint8_t)i;
         if (c->type == BPF_LAT)
             pl->lats[pl->nlats++] = (uint8_t)i;
         if (c->type == BPF_CLOCK)
@@ -181,8 +176,8 @@ static const char *read_numbers(const struct bpf_parser *pp, const char *const *
         if (!spoor_text_int(start[i], len[i], &num[i]))
             return "text where the table has a number";
     }
-    for (size_t k = 0; k < pp->nns; k++)
-        if (num[pp->ns_fields[k]] < 0)
+    for (size_t k = 0; k < pl->nns; k++)
+        if (num[pl->ns[k]] < 0)
             return "negative time stamp";
     for (size_t k = 0; k < pl->nlats; k++) {
         size_t i = pl->lats[k];
@@ -248,9 +243,7 @@ static const char *bpf_line(void *ctx, const char *line, const char **line_end, 
 {
     struct bpf_parser *pp = ctx;
     const struct bpf_table *tb = pp->tb;
-    const char *end = *line_end;
-    if (end > line && end[-1] == '\r')
-        *line_end = --end;
+    const char *end = *line_end = spoor_text_cut_cr(line, *line_end);
     const char *start[BPF_MAX_COLS];
     size_t len[BPF_MAX_COLS];
     size_t n = spoor_text_split(line, end, tb->ncols, tb->rest_last, start, len);

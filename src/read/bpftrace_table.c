@@ -86,9 +86,7 @@ const struct bpf_table *bpf_table_guess(const char *head, size_t len, size_t *ro
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl && *lines) /* cut by the head */
             break;
-        const char *e = nl ? nl : end;
-        if (e > p && e[-1] == '\r')
-            e--;
+        const char *e = spoor_text_cut_cr(p, nl ? nl : end);
         const char *q = p;
         while (q < e && spoor_text_blank(*q))
             q++;

@@ -105,9 +105,6 @@ static const char *read_row(const char *p, const char *end, struct ps_row *r)
     return NULL;
 }
 
-/* The end of line [p, end) without its '\r'. */
-static const char *cut_cr(const char *p, const char *end) { return end > p && end[-1] == '\r' ? end - 1 : end; }
-
 /* Every line of the head (a last one cut by the head aside) is a ps aux row
  * or its header, and one at least is a row. */
 static int ps_sniff(const char *head, size_t len)
@@ -118,7 +115,7 @@ static int ps_sniff(const char *head, size_t len)
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl && rows)
             break;
-        const char *e = cut_cr(p, nl ? nl : end);
+        const char *e = spoor_text_cut_cr(p, nl ? nl : end);
         struct ps_row r;
         bool blank = spoor_field_is_blank(p, (size_t)(e - p)), header = !rows && is_header(p, e);
         if (!blank && !header && read_row(p, e, &r))
@@ -163,7 +160,7 @@ static void program(const char *p, size_t n, const char **prog, size_t *prog_len
 static const char *ps_line(void *ctx, const char *line, const char **line_end, uint64_t line_no)
 {
     struct ps_parser *pp = ctx;
-    *line_end = cut_cr(line, *line_end);
+    *line_end = spoor_text_cut_cr(line, *line_end);
     if (spoor_field_is_blank(line, (size_t)(*line_end - line)) || is_header(line, *line_end))
         return NULL;
     struct ps_row r;

@@ -16,6 +16,12 @@
 
 static inline bool spoor_text_blank(char c) { return c == ' ' || c == '\t'; }
 
+/* The end of line [p, end) without a '\r' before it. */
+static inline const char *spoor_text_cut_cr(const char *p, const char *end)
+{
+    return end > p && end[-1] == '\r' ? end - 1 : end;
+}
+
 /* Bit i set when byte p[i] of the next min(64, end - p) bytes is a blank;
  * the bits past end are set too (the line ends in blanks). */
 static inline uint64_t spoor_text_blank_mask(const char *p, const char *end)
