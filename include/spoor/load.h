@@ -189,6 +189,9 @@ struct spoor_read_opts {
      * kept as a dynamic column of its own name). */
     bool fields_exclusive;
     char csv_delim;                 /* 0 = ',' */
+    /* bpftrace reader: the columns of a table it does not know, as
+     * "NAME:TYPE,..." (--input-columns; docs/formats.md) */
+    const char *input_columns;
     bool strict;                    /* the first skipped line is an error */
 };
 
@@ -269,6 +272,10 @@ SPOOR_API extern const struct spoor_format spoor_format_jsonl;
 SPOOR_API extern const struct spoor_format spoor_format_csv;
 /* Python logging lines `asctime:LEVEL:name:pid:k=v;k=v;...` (docs/formats.md). */
 SPOOR_API extern const struct spoor_format spoor_format_pylog;
+/* bpftrace printf tables (bio, open, vfs_rw, or --input-columns). */
+SPOOR_API extern const struct spoor_format spoor_format_bpftrace;
+/* `ps aux` rows: one per process. */
+SPOOR_API extern const struct spoor_format spoor_format_ps;
 
 /* Picks the format (opts->format or by sniffing) and detects the dialect. */
 SPOOR_API int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opts,

@@ -10,6 +10,8 @@ static const struct spoor_format *const formats[] = {
     &spoor_format_jsonl,
     &spoor_format_csv,
     &spoor_format_pylog,
+    &spoor_format_bpftrace,
+    &spoor_format_ps,
 };
 
 /* Whether head holds anything besides blanks and a BOM (an empty input is
@@ -38,8 +40,10 @@ int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opt
             if (strcmp(formats[i]->name, opts->format) == 0)
                 best = formats[i];
         if (!best)
-            return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected pfw, jsonl, csv or pylog)",
+            return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected pfw, jsonl, csv, pylog, bpftrace or ps)",
                               opts->format);
+    } else if (opts->input_columns) {
+        best = &spoor_format_bpftrace; /* only bpftrace tables are described by their columns */
     } else {
         /* Naming fields means the user describes a generic table. */
         bool generic = opts->field_ts || opts->field_name;

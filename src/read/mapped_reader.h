@@ -30,6 +30,19 @@ static inline void spoor_mapped_set(struct spoor_table *t, struct spoor_column *
     spoor_table_set(t, col, row, v);
 }
 
+/* Stores an integer in its column: straight into the arrays once the column
+ * holds integers, else through spoor_table_set. */
+static inline void spoor_mapped_set_i64(struct spoor_table *t, struct spoor_column *col, size_t row, int64_t v)
+{
+    if (col->typed && col->type == SPOOR_I64) {
+        col->i64[row] = v;
+        col->valid[row / 64] |= 1ULL << (row % 64);
+        return;
+    }
+    struct spoor_value val = {.type = SPOOR_I64, .i64 = v};
+    spoor_table_set(t, col, row, &val);
+}
+
 /* The parse loop of a chunk: row() handles one line [line, *line_end) (its
  * '\n' already cut) and returns NULL, after adding its row or for a blank
  * line, or why the line is skipped; it may pull *line_end back to cut what the

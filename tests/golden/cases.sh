@@ -108,5 +108,6 @@ golden gen.truth gen -o small.pfw --size-mb 0.1 --seed 9
 golden_file gen.truth small.pfw
 golden_file gen.truth small.pfw.truth.json
 golden error.unknown-text stats $R text.txt
+golden bpftrace.bio stats $R bio.out
 golden error.bad-where events $R --where "dur >>> 3" gen2.pfw
 golden error.no-command nosuchcommand

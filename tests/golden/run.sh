@@ -28,7 +28,8 @@ cp "$SPOOR_DATA"/iopattern/consolidated_dataset.csv "$IN/iopattern.csv"
 "$SPOOR_BIN" gen --kind metrics -o "$IN/metrics.csv" --rows 3000 --nodes 4 --interval 600 --missing 0.02 > /dev/null
 "$SPOOR_BIN" gen --kind cascade -o "$IN/cascade.jsonl" --records 3000 > /dev/null
 printf '%s\n' "123456789 12:04:31 4242 python3 0 swapper/3 nvme0n1 R 2048 4096 15000" \
-    "123456999 12:04:31 4242 python3 0 swapper/3 nvme0n1 W 4096 8192 22000" > "$IN/text.txt"
+    "123456999 12:04:31 4242 python3 0 swapper/3 nvme0n1 W 4096 8192 22000" > "$IN/bio.out"
+printf '%s\n' "qwe rty uiop" "asdf ghjkl, zx" > "$IN/text.txt"
 rm -f "$IN"/*.truth.json
 
 # One output as kept: the text, or its size and SHA-256.

@@ -25,6 +25,7 @@ static const struct option events[] = {
     {"cat", required_argument, 0, LOAD_OPT_FIELD_CAT},
     {"pid", required_argument, 0, LOAD_OPT_FIELD_PID},
     {"tid", required_argument, 0, LOAD_OPT_FIELD_TID},
+    {"input-columns", required_argument, 0, LOAD_OPT_INPUT_COLUMNS},
 };
 static const struct option cache[] = {
     {"no-cache", no_argument, 0, LOAD_OPT_NO_CACHE},
@@ -90,8 +91,9 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
     case LOAD_OPT_TS_UNIT: return unit(&r->ts_unit, arg, cmd, "--ts-unit");
     case LOAD_OPT_DUR_UNIT: return unit(&r->dur_unit, arg, cmd, "--dur-unit");
     case LOAD_OPT_INPUT_FORMAT:
-        if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv") && strcmp(arg, "pylog")) {
-            cli_usage_error(cmd, "--input-format '%s': expected pfw, jsonl, csv or pylog", arg);
+        if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv") && strcmp(arg, "pylog") &&
+            strcmp(arg, "bpftrace") && strcmp(arg, "ps")) {
+            cli_usage_error(cmd, "--input-format '%s': expected pfw, jsonl, csv, pylog, bpftrace or ps", arg);
             return -1;
         }
         r->format = arg;
@@ -114,6 +116,7 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
     case LOAD_OPT_FIELD_CAT: r->field_cat = arg; return 1;
     case LOAD_OPT_FIELD_PID: r->field_pid = arg; return 1;
     case LOAD_OPT_FIELD_TID: r->field_tid = arg; return 1;
+    case LOAD_OPT_INPUT_COLUMNS: r->input_columns = arg; return 1;
     case LOAD_OPT_DELIMITER:
         if (!strcmp(arg, "\\t") || !strcmp(arg, "tab"))
             arg = "\t";

@@ -27,6 +27,7 @@ enum {
     LOAD_OPT_DELIMITER,
     LOAD_OPT_NO_CACHE,
     LOAD_OPT_CACHE_DIR,
+    LOAD_OPT_INPUT_COLUMNS,
 };
 
 /* The reading options come in groups, and a command takes (and lists in its
@@ -53,7 +54,7 @@ size_t load_args_options(unsigned groups, struct option *out);
 #define LOAD_HELP_THREADS "  --threads N          worker threads (default: all cores)\n"
 #define LOAD_HELP_BASE                                                                          \
     "  --strict             fail on the first skipped line or damaged input\n"                  \
-    "  --input-format F     pfw, jsonl, csv or pylog (default: detected)\n"                     \
+    "  --input-format F     pfw, jsonl, csv, pylog, bpftrace or ps (default: detected)\n"      \
     "  --delimiter C        CSV delimiter (default: detected)\n"                                \
     "  --no-index           neither use nor write the gzip checkpoint index\n"
 #define LOAD_HELP_EVENTS                                                                        \
@@ -61,7 +62,9 @@ size_t load_args_options(unsigned groups, struct option *out);
     "  --ts-unit U          unit of ts in the input: ns, us, ms, s (default: per dialect)\n"    \
     "  --dur-unit U         unit of dur in the input (default: per dialect)\n"                  \
     "  --ts/--dur/--name/--cat/--pid/--tid FIELD\n"                                             \
-    "                       generic JSONL/CSV: the field holding that column\n"
+    "                       generic JSONL/CSV: the field holding that column\n"                \
+    "  --input-columns LIST another bpftrace printf table: NAME:TYPE,... (int ns lat\n"       \
+    "                       clock str rest; ts ts_end dur pid tid name cat are fixed)\n"
 #define LOAD_HELP_CACHE                                                                         \
     "  --no-cache           neither use nor write the snapshot sidecar (TRACE.spoor-snap)\n"    \
     "  --cache-dir DIR      keep snapshots in DIR, created if need be (for traces in\n"         \
