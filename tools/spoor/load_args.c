@@ -90,8 +90,10 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
     case LOAD_OPT_TS_UNIT: return unit(&r->ts_unit, arg, cmd, "--ts-unit");
     case LOAD_OPT_DUR_UNIT: return unit(&r->dur_unit, arg, cmd, "--dur-unit");
     case LOAD_OPT_INPUT_FORMAT:
-        if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv") && strcmp(arg, "pylog")) {
-            cli_usage_error(cmd, "--input-format '%s': expected pfw, jsonl, csv or pylog", arg);
+        if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv") && strcmp(arg, "pylog") &&
+            strcmp(arg, "blkparse") && strcmp(arg, "ftrace") && strcmp(arg, "lttng")) {
+            cli_usage_error(cmd, "--input-format '%s': expected pfw, jsonl, csv, pylog, blkparse, ftrace or lttng",
+                            arg);
             return -1;
         }
         r->format = arg;

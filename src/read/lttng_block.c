@@ -1,0 +1,272 @@
+/* The LTTng reader: a kernel trace as babeltrace2 prints it (its `text`
+ * output, the default of `babeltrace2 TRACE`), of which it keeps the block
+ * requests:
+ *
+ *     [12:34:56.123456789] (+0.000001000) host block_rq_issue: { cpu_id = 1 }, { dev = 8388608,
+ *         sector = 1234, nr_sector = 8, bytes = 4096, tid = 42, rwbs = 2, comm = "fio" }
+ *
+ * (one line). The time in brackets is the time of day (the default), a date
+ * and time (--clock-date) or seconds (--clock-seconds); the delta in
+ * parentheses and the host name are optional (--no-delta, --names). The
+ * fields are `name = value` in brace groups (the stream's context, the
+ * event's context from --add-context, the payload), read wherever they are:
+ * dev is the kernel's dev_t (major << 20 | minor), rwbs LTTng's bit mask, as a
+ * number or an enumeration `( "RWBS_FLAG_READ" : container = 4 )`, turned into
+ * the kernel's letters; tid is the issuing thread; errors (older modules) or
+ * error the completion's status. Other events make no row. */
+#include "read/blk.h"
+#include "read/mapped_reader.h"
+#include "read/time_text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The line's time, event name and where its fields begin. */
+struct bt_line {
+    const char *ts, *name, *fields;
+    size_t ts_len, name_len;
+};
+
+static bool split_line(const char *p, const char *end, struct bt_line *b)
+{
+    if (p >= end || *p != '[')
+        return false;
+    const char *close = memchr(p, ']', (size_t)(end - p));
+    if (!close)
+        return false;
+    b->ts = p + 1;
+    b->ts_len = (size_t)(close - b->ts);
+    /* the name is the word before the first ": {" */
+    for (const char *s = close + 1; s + 2 < end; s++)
+        if (s[0] == ':' && s[1] == ' ' && s[2] == '{') {
+            const char *n = s;
+            while (n > close + 1 && n[-1] != ' ')
+                n--;
+            b->name = n;
+            b->name_len = (size_t)(s - n);
+            b->fields = s + 2;
+            return b->name_len > 0;
+        }
+    return false;
+}
+
+/* "HH:MM:SS.fraction" as ns since midnight. */
+static bool time_of_day(const char *p, size_t n, int64_t *ns)
+{
+    const char *end = p + n;
+    uint64_t h, m;
+    if (!blk_uint(&p, end, &h) || p >= end || *p++ != ':' || !blk_uint(&p, end, &m) || p >= end || *p++ != ':')
+        return false;
+    int64_t s;
+    if (h > 23 || m > 59 || !spoor_time_parse_decimal(p, (size_t)(end - p), 1000000000, &s) || s < 0 ||
+        s >= 61 * 1000000000LL)
+        return false;
+    *ns = (int64_t)(h * 3600 + m * 60) * 1000000000 + s;
+    return true;
+}
+
+static bool bt_time(const char *p, size_t n, int64_t *ns)
+{
+    if (n >= 10 && p[4] == '-')
+        return spoor_time_parse_iso(p, n, ns);
+    if (memchr(p, ':', n))
+        return time_of_day(p, n, ns);
+    return spoor_time_parse_decimal(p, n, 1000000000, ns);
+}
+
+/* The next `name = value` of the fields, at any depth of brace groups; a
+ * value that is itself a group, an array or an enumeration is one value. */
+static bool next_field(const char **p, const char *end, const char **k, size_t *kn, const char **v, size_t *vn)
+{
+    const char *s = *p;
+    while (s < end && (*s == ' ' || *s == ',' || *s == '{' || *s == '}'))
+        s++;
+    if (s >= end)
+        return false;
+    *k = s;
+    while (s < end && *s != ' ' && *s != '=')
+        s++;
+    *kn = (size_t)(s - *k);
+    s = blk_skip_blanks(s, end);
+    if (s >= end || *s != '=')
+        return false;
+    s = blk_skip_blanks(s + 1, end);
+    *v = s;
+    int depth = 0;
+    bool quoted = false;
+    for (; s < end; s++) {
+        if (quoted) {
+            if (*s == '\\' && s + 1 < end)
+                s++;
+            else if (*s == '"')
+                quoted = false;
+        } else if (*s == '"') {
+            quoted = true;
+        } else if (*s == '(' || *s == '[' || *s == '{') {
+            depth++;
+        } else if (*s == ')' || *s == ']' || *s == '}') {
+            if (depth == 0)
+                break;
+            depth--;
+        } else if (*s == ',' && depth == 0) {
+            break;
+        }
+    }
+    if (quoted || depth)
+        return false;
+    const char *ve = s;
+    while (ve > *v && ve[-1] == ' ')
+        ve--;
+    *vn = (size_t)(ve - *v);
+    *p = s;
+    return true;
+}
+
+static bool is_key(const char *k, size_t kn, const char *name)
+{
+    return kn == strlen(name) && memcmp(k, name, kn) == 0;
+}
+
+/* An integer value, or an enumeration's container value. */
+static bool number(const char *v, size_t vn, int64_t *out)
+{
+    const char *end = v + vn;
+    if (vn && *v == '(') {
+        const char *c = v;
+        while (c + 9 < end && memcmp(c, "container", 9) != 0)
+            c++;
+        if (c + 9 >= end)
+            return false;
+        v = c + 9;
+        while (v < end && (*v == ' ' || *v == '='))
+            v++;
+        end = v;
+        while (end < v + vn && *end >= '0' && *end <= '9')
+            end++;
+    }
+    bool negative = v < end && *v == '-';
+    v += negative;
+    uint64_t x;
+    if (!blk_uint(&v, end, &x) || v != end || x > INT64_MAX)
+        return false;
+    *out = negative ? -(int64_t)x : (int64_t)x;
+    return true;
+}
+
+struct fields {
+    int64_t dev, sector, nr_sector, bytes, tid, pid, rwbs, error;
+    const char *comm;
+    size_t comm_len;
+};
+
+static const char *read_fields(const char *p, const char *end, struct fields *f)
+{
+    const char *k, *v;
+    size_t kn, vn;
+    while (next_field(&p, end, &k, &kn, &v, &vn)) {
+        int64_t *slot = is_key(k, kn, "dev")         ? &f->dev
+                        : is_key(k, kn, "sector")    ? &f->sector
+                        : is_key(k, kn, "nr_sector") ? &f->nr_sector
+                        : is_key(k, kn, "bytes")     ? &f->bytes
+                        : is_key(k, kn, "tid")       ? &f->tid
+                        : is_key(k, kn, "pid") || is_key(k, kn, "vpid") ? &f->pid
+                        : is_key(k, kn, "rwbs")      ? &f->rwbs
+                        : is_key(k, kn, "error") || is_key(k, kn, "errors") ? &f->error
+                                                     : NULL;
+        if (slot) {
+            if (!number(v, vn, slot))
+                return "bad LTTng field value";
+        } else if ((is_key(k, kn, "comm") || (is_key(k, kn, "procname") && !f->comm)) && vn >= 2 && *v == '"') {
+            f->comm = v + 1;
+            f->comm_len = vn - 2;
+        }
+    }
+    if (blk_skip_blanks(p, end) < end && *blk_skip_blanks(p, end) != '}')
+        return "bad LTTng fields";
+    return NULL;
+}
+
+static const char *lttng_line(void *ctx, const char *line, const char **line_end, uint64_t line_no)
+{
+    const char *end = *line_end = blk_line_end(line, *line_end);
+    struct bt_line b;
+    if (!split_line(line, end, &b))
+        return blk_skip_blanks(line, end) == end ? NULL : "not a babeltrace2 event line";
+    struct blk_event e = {.error = SPOOR_NULL};
+    if (is_key(b.name, b.name_len, "block_rq_issue"))
+        e.kind = BLK_ISSUE;
+    else if (is_key(b.name, b.name_len, "block_rq_complete"))
+        e.kind = BLK_COMPLETE;
+    else if (is_key(b.name, b.name_len, "block_rq_requeue"))
+        e.kind = BLK_REQUEUE;
+    else
+        return NULL;
+    if (!bt_time(b.ts, b.ts_len, &e.ts))
+        return "bad babeltrace2 time";
+    struct fields f = {.dev = -1, .sector = -1, .nr_sector = -1, .bytes = -1, .tid = SPOOR_NULL,
+                       .pid = SPOOR_NULL, .rwbs = 0, .error = SPOOR_NULL};
+    const char *reason = read_fields(b.fields, end, &f);
+    if (reason)
+        return reason;
+    if (f.dev < 0 || f.sector < 0 || f.nr_sector < 0 || f.nr_sector > INT64_MAX / 512)
+        return "block request without dev, sector or nr_sector";
+    e.major = (uint32_t)(f.dev >> 20);
+    e.minor = (uint32_t)(f.dev & 0xFFFFF);
+    e.sector = f.nr_sector == 0 ? BLK_NO_SECTOR : (uint64_t)f.sector;
+    e.bytes = f.bytes >= 0 ? f.bytes : f.nr_sector * 512;
+    char rwbs[16];
+    e.rwbs_len = blk_rwbs_from_bits((uint64_t)f.rwbs, rwbs);
+    e.rwbs = rwbs;
+    e.tid = f.tid;
+    e.pid = f.pid != SPOOR_NULL ? f.pid : f.tid;
+    e.comm = f.comm;
+    e.comm_len = f.comm_len;
+    e.error = e.kind == BLK_ISSUE ? SPOOR_NULL : f.error;
+    blk_rows_add(ctx, line_no, &e);
+    return NULL;
+}
+
+/* Confident when the head has block request events in babeltrace2's text. */
+static int lttng_sniff(const char *head, size_t len)
+{
+    const char *p = head, *end = head + len;
+    int events = 0, block = 0, other = 0;
+    while (p < end) {
+        const char *e = blk_line_end(p, end);
+        struct bt_line b;
+        if (split_line(p, e, &b) && bt_time(b.ts, b.ts_len, &(int64_t){0})) {
+            events++;
+            block += b.name_len > 6 && memcmp(b.name, "block_", 6) == 0;
+        } else if (blk_skip_blanks(p, e) < e && e < end) {  /* the head may cut its last line */
+            other++;
+        }
+        p = e < end && *e == '\r' ? e + 2 : e + 1;
+    }
+    return block > 0 && events > 2 * other ? 80 : 0;
+}
+
+static int lttng_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
+                        struct spoor_error *err)
+{
+    (void)head, (void)len, (void)opts, (void)err;
+    blk_format_begin(d, &spoor_format_lttng,
+                     "times as babeltrace2 printed them (a time of day is ns since midnight); "
+                     "block_rq_issue joined with block_rq_complete");
+    return SPOOR_OK;
+}
+
+static int lttng_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
+{
+    struct blk_rows rows;
+    blk_rows_init(&rows, job->out, job->src);
+    return spoor_mapped_lines(job, buf, len, lttng_line, &rows, err);
+}
+
+const struct spoor_format spoor_format_lttng = {
+    .name = "lttng",
+    .sniff = lttng_sniff,
+    .detect = lttng_detect,
+    .parse = lttng_parse,
+    .release = blk_format_release,
+    .join = blk_format_join,
+};
