@@ -212,6 +212,15 @@ static int reduce_one(struct run *r, struct slot *s, int worker, struct spoor_er
     r->report->rows += b->nrows;
     r->report->bytes += s->chunk.len;
 
+    if (s->status == SPOOR_ESTRICT && r->dialect->format->join) {
+        /* a request the join leaves unmatched before the line --strict stopped at comes first */
+        struct spoor_table *view = s->batch;
+        st = r->dialect->format->join(r->dialect, s->batch, &r->report->skips, r->report->path, true, &view, err);
+        if (view != s->batch)
+            spoor_table_select_free(view);
+        if (st != SPOOR_OK)
+            return st;
+    }
     if (s->status == SPOOR_ESTRICT) {
         bool sampled = s->skips.nsamples > 0;
         char where[600];

@@ -127,7 +127,8 @@ static bool is_key(const char *k, size_t kn, const char *name)
     return kn == strlen(name) && memcmp(k, name, kn) == 0;
 }
 
-/* An integer value, or an enumeration's container value. */
+/* An integer value, or an enumeration's container value; an unsigned value
+ * past INT64_MAX (a sector of all ones) keeps its bits. */
 static bool number(const char *v, size_t vn, int64_t *out)
 {
     const char *end = v + vn;
@@ -137,53 +138,65 @@ static bool number(const char *v, size_t vn, int64_t *out)
             c++;
         if (c + 9 >= end)
             return false;
+        const char *close = end;
         v = c + 9;
-        while (v < end && (*v == ' ' || *v == '='))
+        while (v < close && (*v == ' ' || *v == '='))
             v++;
         end = v;
-        while (end < v + vn && *end >= '0' && *end <= '9')
+        while (end < close && *end >= '0' && *end <= '9')
             end++;
     }
     bool negative = v < end && *v == '-';
     v += negative;
     uint64_t x;
-    if (!blk_uint(&v, end, &x) || v != end || x > INT64_MAX)
+    if (!blk_uint(&v, end, &x) || v != end || (negative && x > INT64_MAX))
         return false;
     *out = negative ? -(int64_t)x : (int64_t)x;
     return true;
 }
 
+/* The fields a block event may have; `seen` has bit 1 << field of each found. */
+enum field { F_DEV, F_SECTOR, F_NR_SECTOR, F_BYTES, F_TID, F_PID, F_RWBS, F_ERROR, F_NUMBERS };
+static const char *const field_names[][2] = {
+    [F_DEV] = {"dev", NULL},       [F_SECTOR] = {"sector", NULL}, [F_NR_SECTOR] = {"nr_sector", NULL},
+    [F_BYTES] = {"bytes", NULL},   [F_TID] = {"tid", NULL},       [F_PID] = {"pid", "vpid"},
+    [F_RWBS] = {"rwbs", NULL},     [F_ERROR] = {"error", "errors"},
+};
+
 struct fields {
-    int64_t dev, sector, nr_sector, bytes, tid, pid, rwbs, error;
+    int64_t v[F_NUMBERS];
+    unsigned seen;
     const char *comm;
     size_t comm_len;
 };
+
+static int numeric_field(const char *k, size_t kn)
+{
+    for (int f = 0; f < F_NUMBERS; f++)
+        for (int i = 0; i < 2; i++)
+            if (field_names[f][i] && is_key(k, kn, field_names[f][i]))
+                return f;
+    return -1;
+}
 
 static const char *read_fields(const char *p, const char *end, struct fields *f)
 {
     const char *k, *v;
     size_t kn, vn;
     while (next_field(&p, end, &k, &kn, &v, &vn)) {
-        int64_t *slot = is_key(k, kn, "dev")         ? &f->dev
-                        : is_key(k, kn, "sector")    ? &f->sector
-                        : is_key(k, kn, "nr_sector") ? &f->nr_sector
-                        : is_key(k, kn, "bytes")     ? &f->bytes
-                        : is_key(k, kn, "tid")       ? &f->tid
-                        : is_key(k, kn, "pid") || is_key(k, kn, "vpid") ? &f->pid
-                        : is_key(k, kn, "rwbs")      ? &f->rwbs
-                        : is_key(k, kn, "error") || is_key(k, kn, "errors") ? &f->error
-                                                     : NULL;
-        if (slot) {
-            if (!number(v, vn, slot))
+        int n = numeric_field(k, kn);
+        if (n >= 0) {
+            if (!number(v, vn, &f->v[n]))
                 return "bad LTTng field value";
+            f->seen |= 1u << n;
         } else if ((is_key(k, kn, "comm") || (is_key(k, kn, "procname") && !f->comm)) && vn >= 2 && *v == '"') {
             f->comm = v + 1;
             f->comm_len = vn - 2;
         }
     }
-    if (blk_skip_blanks(p, end) < end && *blk_skip_blanks(p, end) != '}')
-        return "bad LTTng fields";
-    return NULL;
+    /* what is left must close the groups: a line cut short does not */
+    p = blk_skip_blanks(p, end);
+    return p < end && *p == '}' ? NULL : "bad LTTng fields";
 }
 
 static const char *lttng_line(void *ctx, const char *line, const char **line_end, uint64_t line_no)
@@ -203,25 +216,25 @@ static const char *lttng_line(void *ctx, const char *line, const char **line_end
         return NULL;
     if (!bt_time(b.ts, b.ts_len, &e.ts))
         return "bad babeltrace2 time";
-    struct fields f = {.dev = -1, .sector = -1, .nr_sector = -1, .bytes = -1, .tid = SPOOR_NULL,
-                       .pid = SPOOR_NULL, .rwbs = 0, .error = SPOOR_NULL};
+    struct fields f = {.seen = 0};
     const char *reason = read_fields(b.fields, end, &f);
     if (reason)
         return reason;
-    if (f.dev < 0 || f.sector < 0 || f.nr_sector < 0 || f.nr_sector > INT64_MAX / 512)
+    unsigned needed = 1u << F_DEV | 1u << F_SECTOR | 1u << F_NR_SECTOR;
+    if ((f.seen & needed) != needed || f.v[F_DEV] < 0 || f.v[F_NR_SECTOR] < 0 || f.v[F_NR_SECTOR] > INT64_MAX / 512)
         return "block request without dev, sector or nr_sector";
-    e.major = (uint32_t)(f.dev >> 20);
-    e.minor = (uint32_t)(f.dev & 0xFFFFF);
-    e.sector = f.nr_sector == 0 ? BLK_NO_SECTOR : (uint64_t)f.sector;
-    e.bytes = f.bytes >= 0 ? f.bytes : f.nr_sector * 512;
+    e.major = (uint32_t)(f.v[F_DEV] >> 20);
+    e.minor = (uint32_t)(f.v[F_DEV] & 0xFFFFF);
+    e.sector = f.v[F_NR_SECTOR] == 0 ? BLK_NO_SECTOR : (uint64_t)f.v[F_SECTOR];
+    e.bytes = f.seen & 1u << F_BYTES ? f.v[F_BYTES] : f.v[F_NR_SECTOR] * 512;
     char rwbs[16];
-    e.rwbs_len = blk_rwbs_from_bits((uint64_t)f.rwbs, rwbs);
+    e.rwbs_len = blk_rwbs_from_bits(f.seen & 1u << F_RWBS ? (uint64_t)f.v[F_RWBS] : 0, rwbs);
     e.rwbs = rwbs;
-    e.tid = f.tid;
-    e.pid = f.pid != SPOOR_NULL ? f.pid : f.tid;
+    e.tid = f.seen & 1u << F_TID ? f.v[F_TID] : SPOOR_NULL;
+    e.pid = f.seen & 1u << F_PID ? f.v[F_PID] : e.tid;
     e.comm = f.comm;
     e.comm_len = f.comm_len;
-    e.error = e.kind == BLK_ISSUE ? SPOOR_NULL : f.error;
+    e.error = e.kind != BLK_ISSUE && f.seen & 1u << F_ERROR ? f.v[F_ERROR] : SPOOR_NULL;
     blk_rows_add(ctx, line_no, &e);
     return NULL;
 }
