@@ -43,6 +43,20 @@ done
 cmp -s "$WORK/blkparse.same" "$WORK/ftrace.same" || fail "blkparse and ftrace forms of one trace differ"
 cmp -s "$WORK/blkparse.same" "$WORK/lttng.same" || fail "blkparse and lttng forms of one trace differ"
 
+# babeltrace2's --clock-date and --clock-seconds times: the same requests,
+# the time of day shifted by the date's midnight (UTC), 2024-05-01 = 1714521600 s.
+sed 's/^\[10:/[2024-05-01 10:/' "$DATA/lttng_edge.txt" > "$WORK/lttng_date.txt"
+sed 's/^\[10:00:00\./[1714557600./' "$DATA/lttng_edge.txt" > "$WORK/lttng_seconds.txt"
+"$SPOOR_BIN" events --no-progress --no-cache --columns ts,dur,sector "$DATA/lttng_edge.txt" 2> /dev/null > "$WORK/day.csv"
+for form in date seconds; do
+  "$SPOOR_BIN" events --no-progress --no-cache --columns ts,dur,sector "$WORK/lttng_$form.txt" 2> /dev/null |
+    /usr/bin/python3 -c 'import sys
+for i, l in enumerate(sys.stdin):
+    c = l.rstrip("\n").split(",")
+    print(",".join([str(int(c[0]) - 1714521600 * 10**9)] + c[1:]) if i else l, end="" if not i else "\n")' > "$WORK/$form.csv"
+  cmp -s "$WORK/day.csv" "$WORK/$form.csv" || fail "babeltrace2 --clock-$form times: $(diff "$WORK/day.csv" "$WORK/$form.csv" | head -3)"
+done
+
 # A cut last line (no newline, payload cut): skipped with its reason.
 for form in blkparse ftrace lttng; do
   f="$WORK/${form}_edge.txt"
