@@ -47,7 +47,9 @@ struct blk_rows {
     uint32_t src;
     int col[7];
     uint32_t cat;
-    struct spoor_string_memo comm_memo, dev_memo;
+    uint64_t dev_key;           /* the last device and its id (0: none yet) */
+    uint32_t dev_id;
+    struct spoor_string_memo comm_memo, short_memo;
 };
 
 void blk_rows_init(struct blk_rows *r, struct spoor_table *t, uint32_t src);

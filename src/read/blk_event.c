@@ -16,8 +16,9 @@ void blk_rows_init(struct blk_rows *r, struct spoor_table *t, uint32_t src)
     for (int c = 0; c < BLK_COLS; c++)
         r->col[c] = -1;
     r->cat = spoor_table_intern(t, "block", 5);
+    r->dev_id = 0;
     memset(&r->comm_memo, 0, sizeof r->comm_memo);
-    memset(&r->dev_memo, 0, sizeof r->dev_memo);
+    memset(&r->short_memo, 0, sizeof r->short_memo);
 }
 
 static struct spoor_column *column(struct blk_rows *r, enum blk_column c)
@@ -30,18 +31,53 @@ static struct spoor_column *column(struct blk_rows *r, enum blk_column c)
     return &r->t->cols[r->col[c]];
 }
 
+/* Straight into the arrays when the column already holds integers (every
+ * row but its first); through spoor_table_set otherwise. */
 static void set_i64(struct blk_rows *r, enum blk_column c, size_t row, int64_t v)
 {
+    struct spoor_column *col = column(r, c);
+    if (col->typed && col->type == SPOOR_I64) {
+        col->i64[row] = v;
+        col->valid[row / 64] |= 1ULL << (row % 64);
+        return;
+    }
     char text[24];
     int n = snprintf(text, sizeof text, "%lld", (long long)v);
     struct spoor_value val = {.type = SPOOR_I64, .i64 = v, .text = text, .text_len = (size_t)n};
-    spoor_table_set(r->t, column(r, c), row, &val);
+    spoor_table_set(r->t, col, row, &val);
 }
 
-static void set_str(struct blk_rows *r, enum blk_column c, size_t row, uint32_t id, const char *text, size_t n)
+static void set_str(struct blk_rows *r, enum blk_column c, size_t row, uint32_t id)
 {
-    struct spoor_value val = {.type = SPOOR_STR, .str = id, .text = text, .text_len = n};
-    spoor_table_set(r->t, column(r, c), row, &val);
+    struct spoor_column *col = column(r, c);
+    if (col->typed && col->type == SPOOR_STR) {
+        col->str[row] = id;
+        col->valid[row / 64] |= 1ULL << (row % 64);
+        return;
+    }
+    struct spoor_value val = {.type = SPOOR_STR, .str = id, .text = spoor_table_str(r->t, id)};
+    val.text_len = strlen(val.text);
+    spoor_table_set(r->t, col, row, &val);
+}
+
+/* The id of a device's "major,minor", the last one remembered (a trace
+ * mostly names one or two devices). */
+static uint32_t dev_id(struct blk_rows *r, uint32_t major, uint32_t minor)
+{
+    uint64_t key = (uint64_t)major << 32 | minor;
+    if (r->dev_id && r->dev_key == key)
+        return r->dev_id;
+    char dev[24];
+    int n = snprintf(dev, sizeof dev, "%u,%u", major, minor);
+    r->dev_key = key;
+    return r->dev_id = spoor_table_intern(r->t, dev, (size_t)n);
+}
+
+/* Short strings (rwbs flags, operation names) through a memo, which never
+ * reads back strings of 8 bytes or less: they may live in a scratch buffer. */
+static uint32_t short_id(struct spoor_string_memo *memo, struct spoor_table *t, const char *s, size_t n)
+{
+    return n <= 8 ? spoor_memo_intern(memo, t, s, n) : spoor_table_intern(t, s, n);
 }
 
 void blk_rows_add(struct blk_rows *r, uint64_t line, const struct blk_event *e)
@@ -57,18 +93,14 @@ void blk_rows_add(struct blk_rows *r, uint64_t line, const struct blk_event *e)
     t->cat[row] = r->cat;
     size_t op_len;
     const char *op = blk_rwbs_op(e->rwbs, e->rwbs_len, &op_len);
-    t->name[row] = spoor_table_intern(t, op, op_len);
-
-    char dev[24];
-    int n = snprintf(dev, sizeof dev, "%u,%u", e->major, e->minor);
-    set_str(r, BLK_COL_DEV, row, spoor_table_intern(t, dev, (size_t)n), dev, (size_t)n);
+    t->name[row] = short_id(&r->short_memo, t, op, op_len);
+    set_str(r, BLK_COL_DEV, row, dev_id(r, e->major, e->minor));
     if (e->sector != BLK_NO_SECTOR && e->sector <= INT64_MAX)
         set_i64(r, BLK_COL_SECTOR, row, (int64_t)e->sector);
     set_i64(r, BLK_COL_BYTES, row, e->bytes);
-    set_str(r, BLK_COL_RWBS, row, spoor_table_intern(t, e->rwbs, e->rwbs_len), e->rwbs, e->rwbs_len);
+    set_str(r, BLK_COL_RWBS, row, short_id(&r->short_memo, t, e->rwbs, e->rwbs_len));
     if (e->comm)
-        set_str(r, BLK_COL_COMM, row, spoor_memo_intern(&r->comm_memo, t, e->comm, e->comm_len), e->comm,
-                e->comm_len);
+        set_str(r, BLK_COL_COMM, row, spoor_memo_intern(&r->comm_memo, t, e->comm, e->comm_len));
     if (e->error != SPOOR_NULL)
         set_i64(r, BLK_COL_ERROR, row, e->error);
 }

@@ -24,7 +24,10 @@ struct pending {
     uint64_t sector;
     uint64_t seq;               /* issue order: the oldest of equal keys goes first */
     uint32_t dev;               /* device index + 1; 0: an empty slot */
-    uint32_t rwbs, comm;        /* ids in the join's pool */
+    /* The issue's strings: ids in the pool of the batch being joined while
+     * `batch` is its number, then (from the batch's end on) in the join's. */
+    uint32_t name, rwbs, comm;
+    uint64_t batch;
     int64_t ts, pid, tid, bytes, depth;
     uint64_t line;
 };
@@ -33,6 +36,7 @@ struct blk_join {
     struct pending *slots;      /* open addressing, linear probing */
     size_t nslots, n;
     uint64_t seq;
+    uint64_t batch;             /* the number of the batch being joined, from 1 */
     struct spoor_id_map devs;   /* (major << 32 | minor) -> device index */
     int64_t *in_flight;         /* by device index */
     size_t in_flight_cap;
@@ -135,28 +139,55 @@ static int unmatched(struct spoor_skips *skips, const char *path, bool strict, u
     return spoor_skip_or_fail(skips, path, SPOOR_RECORDS_LINES, strict, line, reason, err);
 }
 
-static uint32_t copy_str(struct spoor_table *b, const struct spoor_strpool *pool, uint32_t id)
+static uint32_t pool_copy(struct spoor_strpool *to, const struct spoor_table *b, uint32_t id)
 {
     size_t len;
-    const char *s = spoor_strpool_get(pool, id, &len);
+    const char *s = spoor_strpool_get(b->pool, id, &len);
+    return spoor_strpool_intern(to, s, len);
+}
+
+/* A pending issue's string id, for the batch being joined. */
+static uint32_t issue_str(const struct blk_join *j, struct spoor_table *b, const struct pending *p, uint32_t id)
+{
+    if (p->batch == j->batch || !id)
+        return id;
+    size_t len;
+    const char *s = spoor_strpool_get(j->pool, id, &len);
     return spoor_table_intern(b, s, len);
 }
 
-static void set(struct spoor_table *b, struct spoor_column *c, size_t row, int64_t v)
+/* Issues still pending at the end of their batch keep their strings in the
+ * join's pool, since the batch's is then reused. */
+static void keep_strings(struct blk_join *j, const struct spoor_table *b)
 {
-    struct spoor_value val = {.type = SPOOR_I64, .i64 = v, .text = "", .text_len = 0};
-    spoor_table_set(b, c, row, &val);
+    for (size_t i = 0; i < j->nslots; i++) {
+        struct pending *p = &j->slots[i];
+        if (!p->dev || p->batch != j->batch)
+            continue;
+        p->name = pool_copy(j->pool, b, p->name);
+        p->rwbs = pool_copy(j->pool, b, p->rwbs);
+        p->comm = p->comm ? pool_copy(j->pool, b, p->comm) : 0;
+        p->batch = 0;
+    }
 }
 
-static void set_text(struct spoor_table *b, struct spoor_column *c, size_t row, uint32_t id)
+static void set(struct spoor_column *c, size_t row, int64_t v)
 {
-    struct spoor_value val = {.type = SPOOR_STR, .str = id, .text = spoor_table_str(b, id)};
-    val.text_len = strlen(val.text);
-    spoor_table_set(b, c, row, &val);
+    c->i64[row] = v;
+    c->valid[row / 64] |= 1ULL << (row % 64);
+}
+
+static void set_text(struct spoor_column *c, size_t row, uint32_t id)
+{
+    c->str[row] = id;
+    if (id)
+        c->valid[row / 64] |= 1ULL << (row % 64);
+    else
+        c->valid[row / 64] &= ~(1ULL << (row % 64));
 }
 
 /* Completion row e of b becomes the request issued as p. */
-static void complete(struct blk_join *j, struct spoor_table *b, struct spoor_column **col, size_t e,
+static void complete(const struct blk_join *j, struct spoor_table *b, struct spoor_column **col, size_t e,
                      const struct pending *p)
 {
     b->dur[e] = b->ts[e] - p->ts;
@@ -165,37 +196,39 @@ static void complete(struct blk_join *j, struct spoor_table *b, struct spoor_col
     b->tid[e] = p->tid;
     b->line[e] = p->line;
     b->ph[e] = 'X';
-    size_t rwbs_len, op_len;
-    const char *rwbs = spoor_strpool_get(j->pool, p->rwbs, &rwbs_len);
-    const char *op = blk_rwbs_op(rwbs, rwbs_len, &op_len);
-    b->name[e] = spoor_table_intern(b, op, op_len);
-    set_text(b, col[BLK_COL_RWBS], e, copy_str(b, j->pool, p->rwbs));
-    if (p->comm)
-        set_text(b, col[BLK_COL_COMM], e, copy_str(b, j->pool, p->comm));
-    else
-        col[BLK_COL_COMM]->valid[e / 64] &= ~(1ULL << (e % 64));
-    set(b, col[BLK_COL_BYTES], e, p->bytes);
-    set(b, col[BLK_COL_QUEUE_DEPTH], e, p->depth);
+    b->name[e] = issue_str(j, b, p, p->name);
+    set_text(col[BLK_COL_RWBS], e, issue_str(j, b, p, p->rwbs));
+    set_text(col[BLK_COL_COMM], e, issue_str(j, b, p, p->comm));
+    set(col[BLK_COL_BYTES], e, p->bytes);
+    set(col[BLK_COL_QUEUE_DEPTH], e, p->depth);
 }
 
-static uint32_t pool_copy(struct blk_join *j, const struct spoor_table *b, const struct spoor_column *c, size_t row)
+/* The columns of a batch, typed: every one made first (making one may move
+ * the others), then queue_depth, which only the join fills, and comm, which
+ * a batch of completions alone lacks, given their types. */
+static void columns_of(struct spoor_table *b, struct spoor_column **col)
 {
-    if (!spoor_column_valid(c, row))
-        return 0;
-    size_t len;
-    const char *s = spoor_strpool_get(b->pool, c->str[row], &len);
-    return spoor_strpool_intern(j->pool, s, len);
+    for (int c = 0; c < BLK_COLS; c++)
+        spoor_table_column(b, spoor_table_intern(b, blk_column_names[c], strlen(blk_column_names[c])));
+    for (int c = 0; c < BLK_COLS; c++) {
+        col[c] = spoor_table_find_column(b, blk_column_names[c]);
+        if (!col[c]->typed && b->nrows) {
+            struct spoor_value v = {.type = c == BLK_COL_COMM || c == BLK_COL_RWBS || c == BLK_COL_DEV ? SPOOR_STR
+                                                                                                      : SPOOR_I64,
+                                    .text = "0", .text_len = 1};
+            spoor_table_set(b, col[c], 0, &v);  /* types it; row 0 is set again or cleared below */
+            col[c]->valid[0] &= ~1ULL;
+        }
+    }
 }
 
 static int join_batch(struct blk_join *j, struct spoor_table *b, struct spoor_skips *skips, const char *path,
                       bool strict, struct spoor_table **view, struct spoor_error *err)
 {
     *view = b;
+    j->batch++;
     struct spoor_column *col[BLK_COLS];
-    for (int c = 0; c < BLK_COLS; c++)   /* all made first: making one may move the others */
-        spoor_table_column(b, spoor_table_intern(b, blk_column_names[c], strlen(blk_column_names[c])));
-    for (int c = 0; c < BLK_COLS; c++)
-        col[c] = spoor_table_find_column(b, blk_column_names[c]);
+    columns_of(b, col);
     spoor_reserve((void **)&j->keep, &j->keep_cap, b->nrows, sizeof *j->keep);
     size_t nkeep = 0;
     uint32_t last_dev_str = UINT32_MAX, dev = 0;
@@ -214,7 +247,8 @@ static int join_batch(struct blk_join *j, struct spoor_table *b, struct spoor_sk
             struct pending p = {
                 .sector = sector, .seq = j->seq++, .dev = dev, .ts = b->ts[i], .pid = b->pid[i], .tid = b->tid[i],
                 .bytes = col[BLK_COL_BYTES]->i64[i], .depth = ++*in_flight, .line = b->line[i],
-                .rwbs = pool_copy(j, b, col[BLK_COL_RWBS], i), .comm = pool_copy(j, b, col[BLK_COL_COMM], i),
+                .name = b->name[i], .rwbs = col[BLK_COL_RWBS]->str[i],
+                .comm = spoor_column_valid(col[BLK_COL_COMM], i) ? col[BLK_COL_COMM]->str[i] : 0, .batch = j->batch,
             };
             insert(j, &p);
             continue;
@@ -242,6 +276,7 @@ static int join_batch(struct blk_join *j, struct spoor_table *b, struct spoor_sk
         if (st != SPOOR_OK)
             return st;
     }
+    keep_strings(j, b);
     if (nkeep < b->nrows)
         *view = spoor_table_select(b, j->keep, nkeep);
     return SPOOR_OK;

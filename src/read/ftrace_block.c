@@ -28,9 +28,9 @@ struct ftrace_line {
 static bool split_line(const char *line, const char *end, struct ftrace_line *f)
 {
     const char *cpu = NULL;
-    for (const char *p = line; p + 1 < end; p++)
-        if (p[0] == ' ' && p[1] == '[') {
-            cpu = p;
+    for (const char *p = line; (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++)
+        if (p > line && p[-1] == ' ') {
+            cpu = p - 1;
             break;
         }
     if (!cpu)
@@ -54,9 +54,9 @@ static bool split_line(const char *line, const char *end, struct ftrace_line *f)
     f->pid = (int64_t)pid;
     /* "TIME: NAME: PAYLOAD": the first ": " after the CPU ends the time */
     const char *colon = cpu;
-    while (colon + 1 < end && !(colon[0] == ':' && colon[1] == ' '))
+    while ((colon = memchr(colon, ':', (size_t)(end - colon))) != NULL && colon + 1 < end && colon[1] != ' ')
         colon++;
-    if (colon + 1 >= end)
+    if (!colon || colon + 1 >= end)
         return false;
     const char *ts = colon;
     while (ts > cpu && ts[-1] != ' ')
