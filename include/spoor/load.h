@@ -270,7 +270,8 @@ struct spoor_format {
     /* Optional: sees every parsed batch of the input in order, before any
      * sink, and joins rows that belong together across batches (a block
      * request's issue and completion). *view is what is left of the batch:
-     * the batch itself, or a selection to free with spoor_table_select_free.
+     * the batch itself (rows may be dropped from it in place), or a
+     * selection to free with spoor_table_select_free.
      * Called once more with batch NULL at the end of the input. Its state is
      * in d->state, in a part parse never reads. */
     int (*join)(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips, const char *path,

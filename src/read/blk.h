@@ -71,6 +71,11 @@ size_t blk_rwbs_from_bits(uint64_t bits, char *buf);
 /* Scanning helpers of the text forms. */
 /* The end of the line at p, before its '\n' (or end) and a '\r' there. */
 const char *blk_line_end(const char *p, const char *end);
+/* The end of a line without its '\r' before the '\n' (line callbacks get
+ * lines with the '\n' cut). */
+const char *blk_cut_cr(const char *p, const char *end);
+/* "SECONDS[.FRACTION]" (up to 9 decimals, as the traces print them) as ns. */
+bool blk_seconds(const char *p, size_t n, int64_t *ns);
 /* Skips spaces and tabs. */
 const char *blk_skip_blanks(const char *p, const char *end);
 /* An unsigned decimal at *p (moved past it); false when there is none or it

@@ -277,8 +277,8 @@ static int join_batch(struct blk_join *j, struct spoor_table *b, struct spoor_sk
             return st;
     }
     keep_strings(j, b);
-    if (nkeep < b->nrows)
-        *view = spoor_table_select(b, j->keep, nkeep);
+    if (nkeep < b->nrows)   /* in place: the batch is the loader's own until it parses the next chunk */
+        spoor_table_keep_rows(b, j->keep, nkeep);
     return SPOOR_OK;
 }
 

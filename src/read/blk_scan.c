@@ -11,6 +11,27 @@ const char *blk_line_end(const char *p, const char *end)
     return nl > p && nl[-1] == '\r' ? nl - 1 : nl;
 }
 
+const char *blk_cut_cr(const char *p, const char *end) { return end > p && end[-1] == '\r' ? end - 1 : end; }
+
+bool blk_seconds(const char *p, size_t n, int64_t *ns)
+{
+    const char *end = p + n, *s = p;
+    uint64_t whole, frac = 0;
+    if (!blk_uint(&s, end, &whole) || whole > INT64_MAX / 1000000000 - 1)
+        return false;
+    if (s < end && *s == '.') {
+        const char *digits = ++s;
+        if (!blk_uint(&s, end, &frac) || s - digits > 9)
+            return false;
+        for (ptrdiff_t k = s - digits; k < 9; k++)
+            frac *= 10;
+    }
+    if (s != end)
+        return false;
+    *ns = (int64_t)(whole * 1000000000 + frac);
+    return true;
+}
+
 const char *blk_skip_blanks(const char *p, const char *end)
 {
     while (p < end && (*p == ' ' || *p == '\t'))
@@ -20,17 +41,19 @@ const char *blk_skip_blanks(const char *p, const char *end)
 
 bool blk_uint(const char **p, const char *end, uint64_t *v)
 {
-    const char *s = *p;
+    /* 19 digits cannot overflow; a 20th is checked */
+    const char *s = *p, *fast_end = end - s > 19 ? s + 19 : end;
     uint64_t x = 0;
-    while (s < end && *s >= '0' && *s <= '9') {
-        unsigned d = (unsigned)(*s - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            return false;
-        x = x * 10 + d;
-        s++;
-    }
+    while (s < fast_end && (unsigned)(*s - '0') <= 9)
+        x = x * 10 + (unsigned)(*s++ - '0');
     if (s == *p)
         return false;
+    if (s < end && (unsigned)(*s - '0') <= 9) {
+        unsigned d = (unsigned)(*s++ - '0');
+        if (x > (UINT64_MAX - d) / 10 || (s < end && (unsigned)(*s - '0') <= 9))
+            return false;
+        x = x * 10 + d;
+    }
     *p = s;
     *v = x;
     return true;

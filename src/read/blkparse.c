@@ -13,7 +13,6 @@
  * skipped. */
 #include "read/blk.h"
 #include "read/mapped_reader.h"
-#include "read/time_text.h"
 
 #include <string.h>
 
@@ -70,7 +69,7 @@ static bool structural(const char *p, const char *end)
 
 static const char *blkparse_line(void *ctx, const char *line, const char **line_end, uint64_t line_no)
 {
-    const char *end = *line_end = blk_line_end(line, *line_end);
+    const char *end = *line_end = blk_cut_cr(line, *line_end);
     const char *p = line;
     struct head h;
     if (!split_head(&p, end, &h))
@@ -79,7 +78,7 @@ static const char *blkparse_line(void *ctx, const char *line, const char **line_
         return NULL;
     struct blk_event e = {.kind = (enum blk_kind)h.action[0], .major = h.major, .minor = h.minor, .bytes = -1,
                           .pid = (int64_t)h.pid, .tid = (int64_t)h.pid, .error = SPOOR_NULL};
-    if (!spoor_time_parse_decimal(h.ts, h.ts_len, 1000000000, &e.ts))
+    if (!blk_seconds(h.ts, h.ts_len, &e.ts))
         return "bad blkparse time";
     e.rwbs = token(&p, end, &e.rwbs_len);
     if (!blk_sector_count(&p, end, &e)) {
@@ -123,7 +122,7 @@ static int blkparse_sniff(const char *head, size_t len)
     while (p < end && lines < 16) {
         const char *e = blk_line_end(p, end), *q = p;
         struct head h;
-        bool action = split_head(&q, e, &h) && spoor_time_parse_decimal(h.ts, h.ts_len, 1, &(int64_t){0});
+        bool action = split_head(&q, e, &h) && blk_seconds(h.ts, h.ts_len, &(int64_t){0});
         if (e > blk_skip_blanks(p, e) && (action || e < end)) {  /* the head may cut its last line */
             lines++;
             actions += action;

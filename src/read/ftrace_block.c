@@ -13,7 +13,6 @@
  * subsystems) make no row; header lines are structural. */
 #include "read/blk.h"
 #include "read/mapped_reader.h"
-#include "read/time_text.h"
 
 #include <string.h>
 
@@ -166,7 +165,7 @@ static bool structural(const char *p, const char *end)
 
 static const char *ftrace_line(void *ctx, const char *line, const char **line_end, uint64_t line_no)
 {
-    const char *end = *line_end = blk_line_end(line, *line_end);
+    const char *end = *line_end = blk_cut_cr(line, *line_end);
     struct ftrace_line f;
     if (!split_line(line, end, &f))
         return structural(line, end) ? NULL : "not an ftrace event line";
@@ -179,7 +178,7 @@ static const char *ftrace_line(void *ctx, const char *line, const char **line_en
         e.kind = BLK_REQUEUE;
     else
         return NULL;
-    if (!spoor_time_parse_decimal(f.ts, f.ts_len, 1000000000, &e.ts))
+    if (!blk_seconds(f.ts, f.ts_len, &e.ts))
         return "bad ftrace timestamp";
     const char *reason = payload(f.payload, end, &e);
     if (!reason)
@@ -195,7 +194,7 @@ static int ftrace_sniff(const char *head, size_t len)
     while (p < end) {
         const char *e = blk_line_end(p, end);
         struct ftrace_line f;
-        if (split_line(p, e, &f) && spoor_time_parse_decimal(f.ts, f.ts_len, 1000000000, &(int64_t){0})) {
+        if (split_line(p, e, &f) && blk_seconds(f.ts, f.ts_len, &(int64_t){0})) {
             events++;
             block += f.name_len > 6 && memcmp(f.name, "block_", 6) == 0;
         } else if (!structural(p, e) && e < end) {  /* the head may cut its last line */

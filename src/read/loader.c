@@ -236,8 +236,9 @@ static int reduce_one(struct run *r, struct slot *s, int worker, struct spoor_er
         return s->status;
     }
     if (s->deferred) {
+        size_t parsed = b->nrows;   /* a join may drop rows in place */
         st = pair_and_map(r, s, worker, &b, err);
-        r->report->rows -= s->batch->nrows - b->nrows;
+        r->report->rows -= parsed - b->nrows;
         if (st != SPOOR_OK) {
             if (b != s->batch)
                 spoor_table_select_free(b);

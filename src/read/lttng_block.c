@@ -58,7 +58,7 @@ static bool time_of_day(const char *p, size_t n, int64_t *ns)
     if (!blk_uint(&p, end, &h) || p >= end || *p++ != ':' || !blk_uint(&p, end, &m) || p >= end || *p++ != ':')
         return false;
     int64_t s;
-    if (h > 23 || m > 59 || !spoor_time_parse_decimal(p, (size_t)(end - p), 1000000000, &s) || s < 0 ||
+    if (h > 23 || m > 59 || !blk_seconds(p, (size_t)(end - p), &s) || s < 0 ||
         s >= 61 * 1000000000LL)
         return false;
     *ns = (int64_t)(h * 3600 + m * 60) * 1000000000 + s;
@@ -71,7 +71,7 @@ static bool bt_time(const char *p, size_t n, int64_t *ns)
         return spoor_time_parse_iso(p, n, ns);
     if (memchr(p, ':', n))
         return time_of_day(p, n, ns);
-    return spoor_time_parse_decimal(p, n, 1000000000, ns);
+    return blk_seconds(p, n, ns);
 }
 
 /* The next `name = value` of the fields, at any depth of brace groups; a
@@ -122,10 +122,7 @@ static bool next_field(const char **p, const char *end, const char **k, size_t *
     return true;
 }
 
-static bool is_key(const char *k, size_t kn, const char *name)
-{
-    return kn == strlen(name) && memcmp(k, name, kn) == 0;
-}
+#define is_key(k, kn, name) ((kn) == sizeof name - 1 && memcmp(k, name, kn) == 0)
 
 /* An integer value, or an enumeration's container value; an unsigned value
  * past INT64_MAX (a sector of all ones) keeps its bits. */
@@ -157,10 +154,15 @@ static bool number(const char *v, size_t vn, int64_t *out)
 
 /* The fields a block event may have; `seen` has bit 1 << field of each found. */
 enum field { F_DEV, F_SECTOR, F_NR_SECTOR, F_BYTES, F_TID, F_PID, F_RWBS, F_ERROR, F_NUMBERS };
-static const char *const field_names[][2] = {
-    [F_DEV] = {"dev", NULL},       [F_SECTOR] = {"sector", NULL}, [F_NR_SECTOR] = {"nr_sector", NULL},
-    [F_BYTES] = {"bytes", NULL},   [F_TID] = {"tid", NULL},       [F_PID] = {"pid", "vpid"},
-    [F_RWBS] = {"rwbs", NULL},     [F_ERROR] = {"error", "errors"},
+#define FIELD(name, f) {name, sizeof name - 1, f}
+static const struct {
+    const char *name;
+    size_t len;
+    enum field field;
+} field_names[] = {
+    FIELD("dev", F_DEV),     FIELD("sector", F_SECTOR), FIELD("nr_sector", F_NR_SECTOR), FIELD("bytes", F_BYTES),
+    FIELD("tid", F_TID),     FIELD("pid", F_PID),       FIELD("vpid", F_PID),            FIELD("rwbs", F_RWBS),
+    FIELD("error", F_ERROR), FIELD("errors", F_ERROR),
 };
 
 struct fields {
@@ -172,10 +174,9 @@ struct fields {
 
 static int numeric_field(const char *k, size_t kn)
 {
-    for (int f = 0; f < F_NUMBERS; f++)
-        for (int i = 0; i < 2; i++)
-            if (field_names[f][i] && is_key(k, kn, field_names[f][i]))
-                return f;
+    for (size_t i = 0; i < sizeof field_names / sizeof *field_names; i++)
+        if (field_names[i].len == kn && memcmp(field_names[i].name, k, kn) == 0)
+            return (int)field_names[i].field;
     return -1;
 }
 
@@ -201,7 +202,7 @@ static const char *read_fields(const char *p, const char *end, struct fields *f)
 
 static const char *lttng_line(void *ctx, const char *line, const char **line_end, uint64_t line_no)
 {
-    const char *end = *line_end = blk_line_end(line, *line_end);
+    const char *end = *line_end = blk_cut_cr(line, *line_end);
     struct bt_line b;
     if (!split_line(line, end, &b))
         return blk_skip_blanks(line, end) == end ? NULL : "not a babeltrace2 event line";

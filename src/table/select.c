@@ -1,6 +1,7 @@
 /* The selected rows of a table as a table of their own (spoor_table_select):
  * the fixed and dynamic columns gathered, the rest (string pool, lookups,
- * sources, column index) shared with the table it came from. */
+ * sources, column index) shared with the table it came from; or kept in the
+ * table itself, the others dropped (spoor_table_keep_rows). */
 #include "spoor/table.h"
 #include "spoor/error.h"
 
@@ -71,4 +72,44 @@ void spoor_table_select_free(struct spoor_table *s)
     }
     free(s->cols);
     free(s);
+}
+
+/* Row sel[i] moves to row i; sel increases, so no row is overwritten before
+ * it has moved. */
+#define KEEP(a, sel, n)                       \
+    do {                                      \
+        for (size_t i_ = 0; i_ < (n); i_++)   \
+            (a)[i_] = (a)[(sel)[i_]];         \
+    } while (0)
+
+void spoor_table_keep_rows(struct spoor_table *t, const uint32_t *sel, size_t n)
+{
+    KEEP(t->ts, sel, n);
+    KEEP(t->dur, sel, n);
+    KEEP(t->name, sel, n);
+    KEEP(t->cat, sel, n);
+    KEEP(t->pid, sel, n);
+    KEEP(t->tid, sel, n);
+    KEEP(t->ph, sel, n);
+    KEEP(t->src, sel, n);
+    KEEP(t->line, sel, n);
+    for (size_t c = 0; c < t->ncols; c++) {
+        struct spoor_column *col = &t->cols[c];
+        for (size_t i = 0; i < n; i++) {
+            uint64_t bit = 1ull << (i % 64);
+            if (spoor_column_valid(col, sel[i]))
+                col->valid[i / 64] |= bit;
+            else
+                col->valid[i / 64] &= ~bit;
+        }
+        for (size_t i = n; i < t->nrows; i++)   /* rows from nrows on are absent */
+            col->valid[i / 64] &= ~(1ull << (i % 64));
+        if (col->type == SPOOR_STR)
+            KEEP(col->str, sel, n);
+        else if (col->type == SPOOR_F64)
+            KEEP(col->f64, sel, n);
+        else
+            KEEP(col->i64, sel, n);
+    }
+    t->nrows = n;
 }
