@@ -76,11 +76,35 @@ const char *blk_line_end(const char *p, const char *end);
 const char *blk_cut_cr(const char *p, const char *end);
 /* "SECONDS[.FRACTION]" (up to 9 decimals, as the traces print them) as ns. */
 bool blk_seconds(const char *p, size_t n, int64_t *ns);
-/* Skips spaces and tabs. */
-const char *blk_skip_blanks(const char *p, const char *end);
+/* Skips spaces and tabs. Inline, as blk_uint: every field of a line takes them. */
+static inline const char *blk_skip_blanks(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    return p;
+}
+
 /* An unsigned decimal at *p (moved past it); false when there is none or it
  * overflows. */
-bool blk_uint(const char **p, const char *end, uint64_t *v);
+static inline bool blk_uint(const char **p, const char *end, uint64_t *v)
+{
+    /* 19 digits cannot overflow; a 20th is checked */
+    const char *s = *p, *fast_end = end - s > 19 ? s + 19 : end;
+    uint64_t x = 0;
+    while (s < fast_end && (unsigned)(*s - '0') <= 9)
+        x = x * 10 + (unsigned)(*s++ - '0');
+    if (s == *p)
+        return false;
+    if (s < end && (unsigned)(*s - '0') <= 9) {
+        unsigned d = (unsigned)(*s++ - '0');
+        if (x > (UINT64_MAX - d) / 10 || (s < end && (unsigned)(*s - '0') <= 9))
+            return false;
+        x = x * 10 + d;
+    }
+    *p = s;
+    *v = x;
+    return true;
+}
 /* "major,minor" at *p (moved past it). */
 bool blk_dev(const char **p, const char *end, uint32_t *major, uint32_t *minor);
 /* "SECTOR + COUNT" at *p (moved past it): sets e->sector and, unless the

@@ -32,33 +32,6 @@ bool blk_seconds(const char *p, size_t n, int64_t *ns)
     return true;
 }
 
-const char *blk_skip_blanks(const char *p, const char *end)
-{
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    return p;
-}
-
-bool blk_uint(const char **p, const char *end, uint64_t *v)
-{
-    /* 19 digits cannot overflow; a 20th is checked */
-    const char *s = *p, *fast_end = end - s > 19 ? s + 19 : end;
-    uint64_t x = 0;
-    while (s < fast_end && (unsigned)(*s - '0') <= 9)
-        x = x * 10 + (unsigned)(*s++ - '0');
-    if (s == *p)
-        return false;
-    if (s < end && (unsigned)(*s - '0') <= 9) {
-        unsigned d = (unsigned)(*s++ - '0');
-        if (x > (UINT64_MAX - d) / 10 || (s < end && (unsigned)(*s - '0') <= 9))
-            return false;
-        x = x * 10 + d;
-    }
-    *p = s;
-    *v = x;
-    return true;
-}
-
 bool blk_dev(const char **p, const char *end, uint32_t *major, uint32_t *minor)
 {
     const char *s = *p;

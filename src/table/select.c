@@ -95,15 +95,20 @@ void spoor_table_keep_rows(struct spoor_table *t, const uint32_t *sel, size_t n)
     KEEP(t->line, sel, n);
     for (size_t c = 0; c < t->ncols; c++) {
         struct spoor_column *col = &t->cols[c];
+        /* a word of bits is written once all its rows moved: later rows
+         * read words at or after the next one */
+        uint64_t word = 0;
         for (size_t i = 0; i < n; i++) {
-            uint64_t bit = 1ull << (i % 64);
-            if (spoor_column_valid(col, sel[i]))
-                col->valid[i / 64] |= bit;
-            else
-                col->valid[i / 64] &= ~bit;
+            word |= (uint64_t)spoor_column_valid(col, sel[i]) << (i % 64);
+            if (i % 64 == 63) {
+                col->valid[i / 64] = word;
+                word = 0;
+            }
         }
-        for (size_t i = n; i < t->nrows; i++)   /* rows from nrows on are absent */
-            col->valid[i / 64] &= ~(1ull << (i % 64));
+        if (n % 64)
+            col->valid[n / 64] = word;
+        for (size_t w = (n + 63) / 64; w < (t->nrows + 63) / 64; w++)   /* rows from nrows on are absent */
+            col->valid[w] = 0;
         if (col->type == SPOOR_STR)
             KEEP(col->str, sel, n);
         else if (col->type == SPOOR_F64)
