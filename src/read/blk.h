@@ -117,5 +117,8 @@ int blk_format_join(struct spoor_dialect *d, struct spoor_table *batch, struct s
 void blk_format_release(struct spoor_dialect *d);
 /* Sets d up for a block format: its name and an empty join. */
 void blk_format_begin(struct spoor_dialect *d, const struct spoor_format *f, const char *assumed);
+/* The times are times of day: the join adds a day to every row from where
+ * the time goes back by more than 12 hours (the trace passed midnight). */
+void blk_format_times_of_day(struct spoor_dialect *d);
 
 #endif

@@ -37,6 +37,8 @@ struct blk_join {
     size_t nslots, n;
     uint64_t seq;
     uint64_t batch;             /* the number of the batch being joined, from 1 */
+    bool times_of_day;          /* times are ns since midnight: a day is added at each midnight */
+    int64_t day, last_ts;       /* ns added to each time now; the last time seen (plus day) */
     struct spoor_id_map devs;   /* (major << 32 | minor) -> device index */
     int64_t *in_flight;         /* by device index */
     size_t in_flight_cap;
@@ -222,6 +224,17 @@ static void columns_of(struct spoor_table *b, struct spoor_column **col)
     }
 }
 
+/* A time of day on the trace's time line: a day later than it reads from
+ * each midnight on (input order is time order). */
+static void past_midnight(struct blk_join *j, int64_t *ts)
+{
+    const int64_t day = 86400 * 1000000000LL;
+    if (*ts + j->day < j->last_ts - day / 2 && j->day <= INT64_MAX - 2 * day)
+        j->day += day;
+    *ts += j->day;
+    j->last_ts = *ts;
+}
+
 static int join_batch(struct blk_join *j, struct spoor_table *b, struct spoor_skips *skips, const char *path,
                       bool strict, struct spoor_table **view, struct spoor_error *err)
 {
@@ -233,6 +246,8 @@ static int join_batch(struct blk_join *j, struct spoor_table *b, struct spoor_sk
     size_t nkeep = 0;
     uint32_t last_dev_str = UINT32_MAX, dev = 0;
     for (size_t i = 0; i < b->nrows; i++) {
+        if (j->times_of_day)
+            past_midnight(j, &b->ts[i]);
         uint32_t dev_str = col[BLK_COL_DEV]->str[i];
         if (dev_str != last_dev_str) {
             size_t len;
@@ -329,4 +344,11 @@ void blk_format_begin(struct spoor_dialect *d, const struct spoor_format *f, con
     d->ts_unit = d->dur_unit = SPOOR_UNIT_NS;
     d->records = SPOOR_RECORDS_LINES;
     d->state = join_new();
+}
+
+void blk_format_times_of_day(struct spoor_dialect *d)
+{
+    struct blk_join *j = d->state;
+    j->times_of_day = true;
+    j->last_ts = INT64_MIN / 2;
 }

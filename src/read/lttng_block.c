@@ -262,10 +262,19 @@ static int lttng_sniff(const char *head, size_t len)
 static int lttng_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
                         struct spoor_error *err)
 {
-    (void)head, (void)len, (void)opts, (void)err;
+    (void)opts, (void)err;
+    /* babeltrace2 prints every time alike: the first event's tells */
+    const char *p = head, *end = head + len;
+    struct bt_line b = {0};
+    while (p < end && !split_line(p, blk_line_end(p, end), &b))
+        p = blk_line_end(p, end) + 1;
+    bool of_day = p < end && memchr(b.ts, ':', b.ts_len) && !(b.ts_len >= 10 && b.ts[4] == '-');
     blk_format_begin(d, &spoor_format_lttng,
-                     "times as babeltrace2 printed them (a time of day is ns since midnight); "
-                     "block_rq_issue joined with block_rq_complete");
+                     of_day ? "times are times of day as babeltrace2 printed them, ns from the first midnight "
+                              "(a day added at each midnight passed); block_rq_issue joined with block_rq_complete"
+                            : "times as babeltrace2 printed them; block_rq_issue joined with block_rq_complete");
+    if (of_day)
+        blk_format_times_of_day(d);
     return SPOOR_OK;
 }
 

@@ -57,6 +57,17 @@ for i, l in enumerate(sys.stdin):
   cmp -s "$WORK/day.csv" "$WORK/$form.csv" || fail "babeltrace2 --clock-$form times: $(diff "$WORK/day.csv" "$WORK/$form.csv" | head -3)"
 done
 
+# A time of day that passes midnight goes on into the next day.
+cat > "$WORK/midnight.txt" <<'BT'
+[23:59:59.999999000] (+?.?????????) block_rq_issue: { cpu_id = 0 }, { dev = 8388608, sector = 8, nr_sector = 8, bytes = 4096, tid = 7, rwbs = 4, comm = "dd" }
+[00:00:00.000001000] (+0.000002000) block_rq_complete: { cpu_id = 0 }, { dev = 8388608, sector = 8, nr_sector = 8, error = 0, rwbs = 4 }
+[00:00:01.000000000] (+0.999999000) block_rq_issue: { cpu_id = 0 }, { dev = 8388608, sector = 16, nr_sector = 8, bytes = 4096, tid = 7, rwbs = 4, comm = "dd" }
+[00:00:01.000003000] (+0.000003000) block_rq_complete: { cpu_id = 0 }, { dev = 8388608, sector = 16, nr_sector = 8, error = 0, rwbs = 4 }
+BT
+"$SPOOR_BIN" events --no-progress --no-cache --columns ts,dur "$WORK/midnight.txt" > "$WORK/midnight.csv"
+printf 'ts,dur\n86399999999000,2000\n86401000000000,3000\n' | cmp -s - "$WORK/midnight.csv" ||
+  fail "times past midnight: $(cat "$WORK/midnight.csv")"
+
 # A cut last line (no newline, payload cut): skipped with its reason.
 for form in blkparse ftrace lttng; do
   f="$WORK/${form}_edge.txt"
