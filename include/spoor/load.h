@@ -238,6 +238,11 @@ SPOOR_API void spoor_skips_merge(struct spoor_skips *a, const struct spoor_skips
  * document (where `line` counts events) "FILE: event N (byte B)". */
 SPOOR_API void spoor_skip_where(char *buf, size_t cap, const char *path, enum spoor_records records, uint64_t line,
                                 uint64_t byte);
+/* A record left unmatched by a join across batches (an E without its B, a
+ * completion without its issue): counted in skips, or with strict the error
+ * "WHERE: REASON (--strict)". */
+SPOOR_API int spoor_skip_or_fail(struct spoor_skips *skips, const char *path, enum spoor_records records, bool strict,
+                                 uint64_t line, const char *reason, struct spoor_error *err);
 
 /* One chunk's parse job. */
 struct spoor_parse_job {
@@ -265,6 +270,15 @@ struct spoor_format {
      * anything parse reads. */
     void (*reduced)(struct spoor_dialect *d, const struct spoor_table *batch);
     void (*release)(struct spoor_dialect *d);
+    /* Optional: sees every parsed batch of the input in order, before any
+     * sink, and joins rows that belong together across batches (a block
+     * request's issue and completion). *view is what is left of the batch:
+     * the batch itself (rows may be dropped from it in place), or a
+     * selection to free with spoor_table_select_free.
+     * Called once more with batch NULL at the end of the input. Its state is
+     * in d->state, in a part parse never reads. */
+    int (*join)(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips, const char *path,
+                bool strict, struct spoor_table **view, struct spoor_error *err);
 };
 
 SPOOR_API extern const struct spoor_format spoor_format_pfw;
@@ -276,6 +290,12 @@ SPOOR_API extern const struct spoor_format spoor_format_pylog;
 SPOOR_API extern const struct spoor_format spoor_format_bpftrace;
 /* `ps aux` rows: one per process. */
 SPOOR_API extern const struct spoor_format spoor_format_ps;
+/* Block-layer traces: blkparse's default output, ftrace / trace-cmd text and
+ * LTTng through babeltrace2's text; each issue joined with its completion
+ * (docs/formats.md, "Block-layer traces"). */
+SPOOR_API extern const struct spoor_format spoor_format_blkparse;
+SPOOR_API extern const struct spoor_format spoor_format_ftrace;
+SPOOR_API extern const struct spoor_format spoor_format_lttng;
 
 /* Picks the format (opts->format or by sniffing) and detects the dialect. */
 SPOOR_API int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opts,

@@ -205,6 +205,9 @@ SPOOR_API void spoor_table_append_lookups(struct spoor_table *dst, const struct 
  * index. Free it with spoor_table_select_free, never spoor_table_free. */
 SPOOR_API struct spoor_table *spoor_table_select(const struct spoor_table *t, const uint32_t *sel, size_t n);
 SPOOR_API void spoor_table_select_free(struct spoor_table *s);
+/* Keeps rows sel[0..n) (increasing) of t, in place, and drops the others;
+ * the strings, columns and lookups stay. Not for a borrowed view. */
+SPOOR_API void spoor_table_keep_rows(struct spoor_table *t, const uint32_t *sel, size_t n);
 
 /* Naming columns of an event table and reading them batch by batch.
  *

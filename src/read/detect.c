@@ -12,6 +12,9 @@ static const struct spoor_format *const formats[] = {
     &spoor_format_pylog,
     &spoor_format_bpftrace,
     &spoor_format_ps,
+    &spoor_format_blkparse,
+    &spoor_format_ftrace,
+    &spoor_format_lttng,
 };
 
 /* Whether head holds anything besides blanks and a BOM (an empty input is
@@ -40,7 +43,8 @@ int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opt
             if (strcmp(formats[i]->name, opts->format) == 0)
                 best = formats[i];
         if (!best)
-            return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected pfw, jsonl, csv, pylog, bpftrace or ps)",
+            return spoor_fail(err, SPOOR_EUSAGE,
+                              "unknown format '%s' (expected pfw, jsonl, csv, pylog, bpftrace, ps, blkparse, ftrace or lttng)",
                               opts->format);
     } else if (opts->input_columns) {
         best = &spoor_format_bpftrace; /* only bpftrace tables are described by their columns */

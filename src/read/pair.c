@@ -143,13 +143,7 @@ static void compact(struct pair_state *ps)
 static int unmatched(struct spoor_skips *skips, const char *path, enum spoor_records records, bool strict,
                      uint64_t line, const char *reason, struct spoor_error *err)
 {
-    if (strict) {
-        char where[600];
-        spoor_skip_where(where, sizeof where, path, records, line, 0);
-        return spoor_fail(err, SPOOR_ESTRICT, "%s: %s (--strict)", where, reason);
-    }
-    spoor_skips_add(skips, line, reason, NULL, 0);
-    return SPOOR_OK;
+    return spoor_skip_or_fail(skips, path, records, strict, line, reason, err);
 }
 
 /* Row e of b becomes the pair of held row h. */

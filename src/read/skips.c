@@ -73,3 +73,15 @@ void spoor_skip_where(char *buf, size_t cap, const char *path, enum spoor_record
     else
         snprintf(buf, cap, "%s: event %llu", path, (unsigned long long)line);
 }
+
+int spoor_skip_or_fail(struct spoor_skips *skips, const char *path, enum spoor_records records, bool strict,
+                       uint64_t line, const char *reason, struct spoor_error *err)
+{
+    if (strict) {
+        char where[600];
+        spoor_skip_where(where, sizeof where, path, records, line, 0);
+        return spoor_fail(err, SPOOR_ESTRICT, "%s: %s (--strict)", where, reason);
+    }
+    spoor_skips_add(skips, line, reason, NULL, 0);
+    return SPOOR_OK;
+}

@@ -1,6 +1,7 @@
 /* The selected rows of a table as a table of their own (spoor_table_select):
  * the fixed and dynamic columns gathered, the rest (string pool, lookups,
- * sources, column index) shared with the table it came from. */
+ * sources, column index) shared with the table it came from; or kept in the
+ * table itself, the others dropped (spoor_table_keep_rows). */
 #include "spoor/table.h"
 #include "spoor/error.h"
 
@@ -71,4 +72,49 @@ void spoor_table_select_free(struct spoor_table *s)
     }
     free(s->cols);
     free(s);
+}
+
+/* Row sel[i] moves to row i; sel increases, so no row is overwritten before
+ * it has moved. */
+#define KEEP(a, sel, n)                       \
+    do {                                      \
+        for (size_t i_ = 0; i_ < (n); i_++)   \
+            (a)[i_] = (a)[(sel)[i_]];         \
+    } while (0)
+
+void spoor_table_keep_rows(struct spoor_table *t, const uint32_t *sel, size_t n)
+{
+    KEEP(t->ts, sel, n);
+    KEEP(t->dur, sel, n);
+    KEEP(t->name, sel, n);
+    KEEP(t->cat, sel, n);
+    KEEP(t->pid, sel, n);
+    KEEP(t->tid, sel, n);
+    KEEP(t->ph, sel, n);
+    KEEP(t->src, sel, n);
+    KEEP(t->line, sel, n);
+    for (size_t c = 0; c < t->ncols; c++) {
+        struct spoor_column *col = &t->cols[c];
+        /* a word of bits is written once all its rows moved: later rows
+         * read words at or after the next one */
+        uint64_t word = 0;
+        for (size_t i = 0; i < n; i++) {
+            word |= (uint64_t)spoor_column_valid(col, sel[i]) << (i % 64);
+            if (i % 64 == 63) {
+                col->valid[i / 64] = word;
+                word = 0;
+            }
+        }
+        if (n % 64)
+            col->valid[n / 64] = word;
+        for (size_t w = (n + 63) / 64; w < (t->nrows + 63) / 64; w++)   /* rows from nrows on are absent */
+            col->valid[w] = 0;
+        if (col->type == SPOOR_STR)
+            KEEP(col->str, sel, n);
+        else if (col->type == SPOOR_F64)
+            KEEP(col->f64, sel, n);
+        else
+            KEEP(col->i64, sel, n);
+    }
+    t->nrows = n;
 }

@@ -54,13 +54,20 @@ static inline int harness_load(const struct spoor_format *fmt, const char *text,
             spoor_lookup_shift_lines(&batch->lookups[k], h->lines);
         spoor_skips_merge(&h->skips, &skips, h->lines);
         h->lines += job.lines;
+        struct spoor_table *view = batch;
+        if (st == SPOOR_OK && fmt->join) /* a format joining rows across batches, in order */
+            st = fmt->join(&h->dialect, batch, &h->skips, "input", opts->strict, &view, &h->err);
         if (st == SPOOR_OK && fmt->reduced)
-            fmt->reduced(&h->dialect, batch);
-        if (batch->nrows) /* an empty batch adds nothing */
-            spoor_table_append(h->table, batch);
+            fmt->reduced(&h->dialect, view);
+        if (view->nrows) /* an empty batch adds nothing */
+            spoor_table_append(h->table, view);
+        if (view != batch)
+            spoor_table_select_free(view);
         spoor_table_free(batch);
         from = to;
     }
+    if (st == SPOOR_OK && fmt->join)
+        st = fmt->join(&h->dialect, NULL, &h->skips, "input", opts->strict, NULL, &h->err);
     return st;
 }
 

@@ -92,8 +92,11 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
     case LOAD_OPT_DUR_UNIT: return unit(&r->dur_unit, arg, cmd, "--dur-unit");
     case LOAD_OPT_INPUT_FORMAT:
         if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv") && strcmp(arg, "pylog") &&
-            strcmp(arg, "bpftrace") && strcmp(arg, "ps")) {
-            cli_usage_error(cmd, "--input-format '%s': expected pfw, jsonl, csv, pylog, bpftrace or ps", arg);
+            strcmp(arg, "bpftrace") && strcmp(arg, "ps") && strcmp(arg, "blkparse") && strcmp(arg, "ftrace") &&
+            strcmp(arg, "lttng")) {
+            cli_usage_error(cmd,
+                            "--input-format '%s': expected pfw, jsonl, csv, pylog, bpftrace, ps, blkparse, ftrace or lttng",
+                            arg);
             return -1;
         }
         r->format = arg;

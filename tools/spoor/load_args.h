@@ -54,7 +54,8 @@ size_t load_args_options(unsigned groups, struct option *out);
 #define LOAD_HELP_THREADS "  --threads N          worker threads (default: all cores)\n"
 #define LOAD_HELP_BASE                                                                          \
     "  --strict             fail on the first skipped line or damaged input\n"                  \
-    "  --input-format F     pfw, jsonl, csv, pylog, bpftrace or ps (default: detected)\n"      \
+    "  --input-format F     pfw, jsonl, csv, pylog, bpftrace, ps, blkparse, ftrace or\n"      \
+    "                       lttng (default: detected)\n"                                     \
     "  --delimiter C        CSV delimiter (default: detected)\n"                                \
     "  --no-index           neither use nor write the gzip checkpoint index\n"
 #define LOAD_HELP_EVENTS                                                                        \

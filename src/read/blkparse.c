@@ -1,0 +1,158 @@
+/* The blkparse reader: blkparse's default output, one line per action,
+ *
+ *       8,0    3        6     0.000012850  4138  D   R 1234 + 8 [dd]
+ *       8,0    3        7     0.000225410     0  C   R 1234 + 8 [0]
+ *
+ * that is the device, the CPU, a sequence number, seconds since the trace
+ * began (9 decimals), the pid, the action and the rwbs flags, then what the
+ * action tells: for D (issue) "SECTOR + SECTORS [COMM]", for C (complete)
+ * and R (requeue) "SECTOR + SECTORS [ERROR]", either with "(ELAPSED)"
+ * before the brackets under blkparse -t. Other actions (Q, G, I, M, P, U,
+ * ...) make no row; the summary blkparse prints at the end is structural.
+ * Passthrough requests (a SCSI command instead of a sector range) are
+ * skipped. */
+#include "read/blk.h"
+#include "read/mapped_reader.h"
+
+#include <string.h>
+
+static const char *token(const char **p, const char *end, size_t *n)
+{
+    const char *s = blk_skip_blanks(*p, end), *t = s;
+    while (t < end && *t != ' ' && *t != '\t')
+        t++;
+    *n = (size_t)(t - s);
+    *p = t;
+    return s;
+}
+
+/* The fixed head of a line: device, CPU, sequence, time, pid, action. */
+struct head {
+    uint32_t major, minor;
+    const char *ts, *action;
+    size_t ts_len, action_len;
+    uint64_t pid;
+};
+
+static bool split_head(const char **p, const char *end, struct head *h)
+{
+    const char *s = blk_skip_blanks(*p, end);
+    uint64_t cpu, seq;
+    if (!blk_dev(&s, end, &h->major, &h->minor))
+        return false;
+    s = blk_skip_blanks(s, end);
+    if (!blk_uint(&s, end, &cpu))
+        return false;
+    s = blk_skip_blanks(s, end);
+    if (!blk_uint(&s, end, &seq))
+        return false;
+    h->ts = token(&s, end, &h->ts_len);
+    s = blk_skip_blanks(s, end);
+    if (!blk_uint(&s, end, &h->pid) || h->pid > INT64_MAX)
+        return false;
+    h->action = token(&s, end, &h->action_len);
+    *p = s;
+    return h->ts_len > 0 && h->action_len > 0 && h->action_len <= 2;
+}
+
+/* The summary at the end ("CPU0 (8,0):", " Reads Queued: ...", "Total
+ * (8,0):", "Throughput (R/W): ...", "Events (8,0): ...", "Skips: ..."):
+ * lines that begin with a word and hold a colon. */
+static bool structural(const char *p, const char *end)
+{
+    p = blk_skip_blanks(p, end);
+    if (p == end)
+        return true;
+    bool word = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z');
+    return word && memchr(p, ':', (size_t)(end - p)) != NULL;
+}
+
+static const char *blkparse_line(void *ctx, const char *line, const char **line_end, uint64_t line_no)
+{
+    const char *end = *line_end = blk_cut_cr(line, *line_end);
+    const char *p = line;
+    struct head h;
+    if (!split_head(&p, end, &h))
+        return structural(line, end) ? NULL : "not a blkparse event line";
+    if (h.action_len != 1 || !strchr("DCR", h.action[0]))
+        return NULL;
+    struct blk_event e = {.kind = (enum blk_kind)h.action[0], .major = h.major, .minor = h.minor, .bytes = -1,
+                          .pid = (int64_t)h.pid, .tid = (int64_t)h.pid, .error = SPOOR_NULL};
+    if (!blk_seconds(h.ts, h.ts_len, &e.ts))
+        return "bad blkparse time";
+    e.rwbs = token(&p, end, &e.rwbs_len);
+    if (!blk_sector_count(&p, end, &e)) {
+        /* "BYTES (CDB) [...]": a command for the device, no sector range */
+        return memchr(p, '(', (size_t)(end - p)) ? "passthrough request without a sector range"
+                                                  : "bad blkparse sector range";
+    }
+    p = blk_skip_blanks(p, end);
+    if (p < end && *p == '(') {     /* blkparse -t: the time since the request's queueing */
+        const char *close = memchr(p, ')', (size_t)(end - p));
+        if (!close)
+            return "bad blkparse sector range";
+        p = blk_skip_blanks(close + 1, end);
+    }
+    const char *close = end;
+    while (close > p && close[-1] == ' ')
+        close--;
+    if (p >= close || *p != '[' || close[-1] != ']')
+        return "bad blkparse sector range";
+    const char *in = p + 1, *in_end = close - 1;
+    if (e.kind == BLK_ISSUE) {
+        e.comm = in;
+        e.comm_len = (size_t)(in_end - in);
+    } else {
+        uint64_t error;
+        bool negative = in < in_end && *in == '-';
+        in += negative;
+        if (!blk_uint(&in, in_end, &error) || in != in_end || error > INT64_MAX)
+            return "bad blkparse error";
+        e.error = negative ? -(int64_t)error : (int64_t)error;
+    }
+    blk_rows_add(ctx, line_no, &e);
+    return NULL;
+}
+
+/* Confident when most lines of the head are blkparse actions. */
+static int blkparse_sniff(const char *head, size_t len)
+{
+    const char *p = head, *end = head + len;
+    int actions = 0, lines = 0;
+    while (p < end && lines < 16) {
+        const char *e = blk_line_end(p, end), *q = p;
+        struct head h;
+        bool action = split_head(&q, e, &h) && blk_seconds(h.ts, h.ts_len, &(int64_t){0});
+        if (e > blk_skip_blanks(p, e) && (action || e < end)) {  /* the head may cut its last line */
+            lines++;
+            actions += action;
+        }
+        p = e < end && *e == '\r' ? e + 2 : e + 1;
+    }
+    return actions > 0 && actions * 4 >= lines * 3 ? 80 : 0;
+}
+
+static int blkparse_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
+                           struct spoor_dialect *d, struct spoor_error *err)
+{
+    (void)head, (void)len, (void)opts, (void)err;
+    blk_format_begin(d, &spoor_format_blkparse,
+                     "times are seconds since the trace began; D (issue) joined with C (complete)");
+    return SPOOR_OK;
+}
+
+static int blkparse_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
+{
+    struct blk_rows rows;
+    blk_rows_init(&rows, job->out, job->src);
+    return spoor_mapped_lines(job, buf, len, blkparse_line, &rows, err);
+}
+
+const struct spoor_format spoor_format_blkparse = {
+    .name = "blkparse",
+    .sniff = blkparse_sniff,
+    .detect = blkparse_detect,
+    .parse = blkparse_parse,
+    .release = blk_format_release,
+    .join = blk_format_join,
+};
