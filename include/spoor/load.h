@@ -190,6 +190,9 @@ struct spoor_read_opts {
     bool fields_exclusive;
     char csv_delim;                 /* 0 = ',' */
     bool strict;                    /* the first skipped line is an error */
+    /* Readers of local wall times (mpstat, pmon, Python logging): their zone,
+     * "+02:00", "-5h" or a tz database name; NULL = taken as UTC, and said so. */
+    const char *utc_offset;
 };
 
 struct spoor_format;
@@ -261,6 +264,14 @@ struct spoor_format {
      * and may revise the labels (name, assumed) from the whole input; never
      * anything parse reads. */
     void (*reduced)(struct spoor_dialect *d, const struct spoor_table *batch);
+    /* Optional: sees every parsed batch of the input in order, one at a time,
+     * before any sink does (map() of its batches then waits for it), and may
+     * rewrite and add rows from what came before: a date carried past
+     * midnight, an interval whose start an earlier batch held. Records it
+     * rejects go to skips (absolute lines; with strict the first is an
+     * error). Called once more with batch NULL at the end of the input. */
+    int (*in_order)(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips,
+                    const char *path, bool strict, struct spoor_error *err);
     void (*release)(struct spoor_dialect *d);
 };
 
@@ -269,6 +280,8 @@ SPOOR_API extern const struct spoor_format spoor_format_jsonl;
 SPOOR_API extern const struct spoor_format spoor_format_csv;
 /* Python logging lines `asctime:LEVEL:name:pid:k=v;k=v;...` (docs/formats.md). */
 SPOOR_API extern const struct spoor_format spoor_format_pylog;
+/* `mpstat -P ALL` output: one row per sample and CPU (docs/formats.md). */
+SPOOR_API extern const struct spoor_format spoor_format_mpstat;
 
 /* Picks the format (opts->format or by sniffing) and detects the dialect. */
 SPOOR_API int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opts,

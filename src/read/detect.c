@@ -10,6 +10,7 @@ static const struct spoor_format *const formats[] = {
     &spoor_format_jsonl,
     &spoor_format_csv,
     &spoor_format_pylog,
+    &spoor_format_mpstat,
 };
 
 /* Whether head holds anything besides blanks and a BOM (an empty input is
@@ -38,7 +39,7 @@ int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opt
             if (strcmp(formats[i]->name, opts->format) == 0)
                 best = formats[i];
         if (!best)
-            return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected pfw, jsonl, csv or pylog)",
+            return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected pfw, jsonl, csv, pylog or mpstat)",
                               opts->format);
     } else {
         /* Naming fields means the user describes a generic table. */

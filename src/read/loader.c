@@ -138,7 +138,7 @@ static void parse_slot(struct run *r, struct slot *s, int worker)
     };
     s->status = r->dialect->format->parse(&job, s->chunk.data, s->chunk.len, &s->err);
     s->lines = job.lines;
-    s->deferred = pair_batch_needs(s->batch);
+    s->deferred = r->dialect->format->in_order || pair_batch_needs(s->batch);
     if (s->status == SPOOR_OK && r->sink->map && !s->deferred)
         s->status = r->sink->map(r->sink->ctx, worker, s->batch);
 }
@@ -221,6 +221,14 @@ static int reduce_one(struct run *r, struct slot *s, int worker, struct spoor_er
     if (s->status != SPOOR_OK) {
         *err = s->err;
         return s->status;
+    }
+    if (s->deferred && r->dialect->format->in_order) {
+        size_t rows = b->nrows;
+        st = r->dialect->format->in_order(r->dialect, b, &r->report->skips, r->report->path, r->opts->read.strict,
+                                          err);
+        r->report->rows += b->nrows - rows;
+        if (st != SPOOR_OK)
+            return st;
     }
     if (s->deferred) {
         st = pair_and_map(r, s, worker, &b, err);
@@ -479,6 +487,12 @@ static int run_input(struct run *r)
     if (share && n > 0)
         spoor_cursor_close(shared.cur);
     spoor_progress_finish(&r->progress);
+    if (!r->stop && r->dialect->format->in_order) {
+        struct spoor_error e;
+        if (r->dialect->format->in_order(r->dialect, NULL, &r->report->skips, r->report->path, r->opts->read.strict,
+                                         &e) != SPOOR_OK)
+            fail(r, e.code, &e);
+    }
     if (!r->stop) {
         struct spoor_error e;
         if (pair_finish(r->pairs, &r->report->skips, r->report->path, r->dialect->records, r->opts->read.strict,

@@ -54,6 +54,8 @@ static inline int harness_load(const struct spoor_format *fmt, const char *text,
             spoor_lookup_shift_lines(&batch->lookups[k], h->lines);
         spoor_skips_merge(&h->skips, &skips, h->lines);
         h->lines += job.lines;
+        if (st == SPOOR_OK && fmt->in_order)
+            st = fmt->in_order(&h->dialect, batch, &h->skips, "input", opts->strict, &h->err);
         if (st == SPOOR_OK && fmt->reduced)
             fmt->reduced(&h->dialect, batch);
         if (batch->nrows) /* an empty batch adds nothing */
@@ -61,6 +63,8 @@ static inline int harness_load(const struct spoor_format *fmt, const char *text,
         spoor_table_free(batch);
         from = to;
     }
+    if (st == SPOOR_OK && fmt->in_order)
+        st = fmt->in_order(&h->dialect, NULL, &h->skips, "input", opts->strict, &h->err);
     return st;
 }
 

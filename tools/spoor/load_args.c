@@ -14,6 +14,7 @@ static const struct option base[] = {
     {"input-format", required_argument, 0, LOAD_OPT_INPUT_FORMAT},
     {"delimiter", required_argument, 0, LOAD_OPT_DELIMITER},
     {"no-index", no_argument, 0, LOAD_OPT_NO_INDEX},
+    {"utc-offset", required_argument, 0, LOAD_OPT_UTC_OFFSET},
 };
 static const struct option events[] = {
     {"dialect", required_argument, 0, LOAD_OPT_DIALECT},
@@ -90,13 +91,15 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
     case LOAD_OPT_TS_UNIT: return unit(&r->ts_unit, arg, cmd, "--ts-unit");
     case LOAD_OPT_DUR_UNIT: return unit(&r->dur_unit, arg, cmd, "--dur-unit");
     case LOAD_OPT_INPUT_FORMAT:
-        if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv") && strcmp(arg, "pylog")) {
-            cli_usage_error(cmd, "--input-format '%s': expected pfw, jsonl, csv or pylog", arg);
+        if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv") && strcmp(arg, "pylog") &&
+            strcmp(arg, "mpstat")) {
+            cli_usage_error(cmd, "--input-format '%s': expected pfw, jsonl, csv, pylog or mpstat", arg);
             return -1;
         }
         r->format = arg;
         return 1;
     case LOAD_OPT_NO_INDEX: opts->input.no_index = true; return 1;
+    case LOAD_OPT_UTC_OFFSET: r->utc_offset = arg; return 1;
     case LOAD_OPT_NO_CACHE: opts->no_cache = true; return 1;
     case LOAD_OPT_CACHE_DIR: {
         struct spoor_error err = {0};

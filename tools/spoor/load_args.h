@@ -27,11 +27,12 @@ enum {
     LOAD_OPT_DELIMITER,
     LOAD_OPT_NO_CACHE,
     LOAD_OPT_CACHE_DIR,
+    LOAD_OPT_UTC_OFFSET,
 };
 
 /* The reading options come in groups, and a command takes (and lists in its
  * help) only the groups that act on it:
- *   BASE      every reader: --threads --strict --input-format --delimiter --no-index
+ *   BASE      every reader: --threads --strict --input-format --delimiter --no-index --utc-offset
  *   EVENTS    event traces: --dialect --ts-unit --dur-unit and the field options
  *   CACHE     readers that keep snapshots: --no-cache --cache-dir
  *   PROGRESS  readers that draw a progress bar: --no-progress
@@ -53,9 +54,11 @@ size_t load_args_options(unsigned groups, struct option *out);
 #define LOAD_HELP_THREADS "  --threads N          worker threads (default: all cores)\n"
 #define LOAD_HELP_BASE                                                                          \
     "  --strict             fail on the first skipped line or damaged input\n"                  \
-    "  --input-format F     pfw, jsonl, csv or pylog (default: detected)\n"                     \
+    "  --input-format F     pfw, jsonl, csv, pylog or mpstat (default: detected)\n"          \
     "  --delimiter C        CSV delimiter (default: detected)\n"                                \
-    "  --no-index           neither use nor write the gzip checkpoint index\n"
+    "  --no-index           neither use nor write the gzip checkpoint index\n"                 \
+    "  --utc-offset Z       zone of local wall times (mpstat): +02:00, -5h or a tz name such\n" \
+    "                       as Europe/Berlin (default: taken as UTC, and said so)\n"
 #define LOAD_HELP_EVENTS                                                                        \
     "  --dialect D          pfw dialect (default: detected; see docs/formats.md)\n"             \
     "  --ts-unit U          unit of ts in the input: ns, us, ms, s (default: per dialect)\n"    \

@@ -1,0 +1,134 @@
+/* Wall-clock fields and putting local times on UTC in input order. A chunk
+ * parsed on its own knows neither how many midnights passed before it nor
+ * which side of a daylight-saving fold the record before it was on, so the
+ * readers keep the local time in ts and this runs over each batch in order:
+ * a batch whose first time of day steps back half a day or more from the
+ * last one before it starts a new day; every row gets the days carried so
+ * far; then the zone turns local into UTC, the fold decided by the time
+ * before it. */
+#include "read/wall_clock.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool two_digits(const char *p, int *v)
+{
+    if (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9')
+        return false;
+    *v = (p[0] - '0') * 10 + (p[1] - '0');
+    return true;
+}
+
+bool spoor_clock_parse(const char *p, size_t n, int *seconds)
+{
+    int h, m, s;
+    if (n != 8 || p[2] != ':' || p[5] != ':' || !two_digits(p, &h) || !two_digits(p + 3, &m) ||
+        !two_digits(p + 6, &s) || h > 23 || m > 59 || s > 60)
+        return false;
+    *seconds = h * 3600 + m * 60 + s;
+    return true;
+}
+
+bool spoor_clock_12h(int *seconds, const char *ampm, size_t n)
+{
+    if (n != 2 || (ampm[1] != 'M' && ampm[1] != 'm'))
+        return false;
+    bool pm = ampm[0] == 'P' || ampm[0] == 'p';
+    if (!pm && ampm[0] != 'A' && ampm[0] != 'a')
+        return false;
+    int hour = *seconds / 3600;
+    if (hour < 1 || hour > 12)
+        return false;
+    *seconds += ((hour % 12) + (pm ? 12 : 0) - hour) * 3600;
+    return true;
+}
+
+bool spoor_civil_days(int y, int m, int d, int64_t *days)
+{
+    static const int month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (y < 1 || y > 9999 || m < 1 || m > 12 || d < 1 || d > month_days[m - 1] + (m == 2 && leap))
+        return false;
+    /* days from civil (Howard Hinnant's algorithm) */
+    int64_t yy = y - (m <= 2);
+    int64_t era = yy / 400, yoe = yy - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    *days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+    return true;
+}
+
+bool spoor_plain_decimal(const char *p, size_t n, double *out)
+{
+    static const double tens[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    size_t i = 0;
+    bool negative = n > 0 && p[0] == '-';
+    i += negative;
+    int64_t v = 0;
+    int digits = 0, fraction = -1;
+    for (; i < n; i++) {
+        if (p[i] == '.' && fraction < 0) {
+            fraction = 0;
+            continue;
+        }
+        if (p[i] < '0' || p[i] > '9' || digits == 15)
+            return false;
+        v = v * 10 + (p[i] - '0');
+        digits++;
+        fraction += fraction >= 0;
+    }
+    if (digits == 0)
+        return false;
+    /* both exact, so the one division rounds correctly */
+    double x = fraction > 0 ? (double)v / tens[fraction] : (double)v;
+    *out = negative ? -x : x;
+    return true;
+}
+
+int spoor_local_rows_open(struct spoor_local_rows *o, bool roll_days, const struct spoor_read_opts *opts,
+                          struct spoor_dialect *d, struct spoor_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->roll_days = roll_days;
+    int st = spoor_zone_open(opts->utc_offset, &o->zone, err);
+    if (st == SPOOR_OK)
+        spoor_zone_describe(&o->zone, d->assumed, sizeof d->assumed);
+    return st;
+}
+
+int spoor_local_rows_batch(struct spoor_local_rows *o, struct spoor_table *b, struct spoor_skips *skips,
+                           const char *path, bool strict, struct spoor_error *err)
+{
+    if (!b || b->nrows == 0)
+        return SPOOR_OK;
+    int64_t shift = 0;
+    if (o->roll_days) {
+        int64_t first = b->ts[0] + o->days * SPOOR_DAY_NS;
+        if (o->started && b->ts[0] != SPOOR_NULL && first <= o->last_local - SPOOR_DAY_NS / 2)
+            o->days++;
+        shift = o->days * SPOOR_DAY_NS;
+    }
+    for (size_t r = 0; r < b->nrows; r++) {
+        if (b->ts[r] == SPOOR_NULL)
+            continue;
+        int64_t local = b->ts[r] + shift, utc;
+        bool known = spoor_zone_to_utc(&o->zone, local, o->started ? o->last_utc : INT64_MIN, &utc);
+        o->last_local = local;
+        o->started = true;
+        if (known) {
+            b->ts[r] = o->last_utc = utc;
+            continue;
+        }
+        b->ts[r] = SPOOR_NULL;
+        static const char reason[] = "local time the zone skips (daylight saving starts); ts left empty";
+        if (strict) {
+            char where[600];
+            spoor_skip_where(where, sizeof where, path, SPOOR_RECORDS_LINES, b->line[r], 0);
+            return spoor_fail(err, SPOOR_ESTRICT, "%s: %s (--strict)", where, reason);
+        }
+        spoor_skips_add(skips, b->line[r], reason, NULL, 0);
+    }
+    /* the next batch's rows count their days from the start date again */
+    if (o->roll_days && o->started)
+        o->days = o->last_local / SPOOR_DAY_NS - (o->last_local % SPOOR_DAY_NS < 0) - o->date_days;
+    return SPOOR_OK;
+}
