@@ -282,6 +282,8 @@ SPOOR_API extern const struct spoor_format spoor_format_csv;
 SPOOR_API extern const struct spoor_format spoor_format_pylog;
 /* `mpstat -P ALL` output: one row per sample and CPU (docs/formats.md). */
 SPOOR_API extern const struct spoor_format spoor_format_mpstat;
+/* `nvidia-smi pmon -s um -o DT` output: one row per GPU process per sample. */
+SPOOR_API extern const struct spoor_format spoor_format_pmon;
 
 /* Picks the format (opts->format or by sniffing) and detects the dialect. */
 SPOOR_API int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opts,

@@ -11,6 +11,7 @@ static const struct spoor_format *const formats[] = {
     &spoor_format_csv,
     &spoor_format_pylog,
     &spoor_format_mpstat,
+    &spoor_format_pmon,
 };
 
 /* Whether head holds anything besides blanks and a BOM (an empty input is
@@ -39,7 +40,7 @@ int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opt
             if (strcmp(formats[i]->name, opts->format) == 0)
                 best = formats[i];
         if (!best)
-            return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected pfw, jsonl, csv, pylog or mpstat)",
+            return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected pfw, jsonl, csv, pylog, mpstat or pmon)",
                               opts->format);
     } else {
         /* Naming fields means the user describes a generic table. */
