@@ -259,8 +259,8 @@ static int mpstat_parse(struct spoor_parse_job *job, const char *buf, size_t len
             if (job->at_file_start && line_no == 1)
                 continue;
             st = spoor_fail(err, SPOOR_EFORMAT,
-                            "line %llu: a second mpstat banner (two runs in one file): split the file at it",
-                            (unsigned long long)line_no);
+                            "byte %llu: a second mpstat banner (two runs in one file): split the file at it",
+                            (unsigned long long)(job->offset + (uint64_t)(line - buf)));
             break;
         }
         if ((size_t)(le - line) >= 8 && !memcmp(line, "Average:", 8))
@@ -273,7 +273,7 @@ static int mpstat_parse(struct spoor_parse_job *job, const char *buf, size_t len
                 if (same_header(s, q, le))
                     continue;
                 st = spoor_fail(err, SPOOR_EFORMAT,
-                                "line %llu: the header's columns differ from the first header's (two mpstat runs "
+                                "byte %llu: the header's columns differ from the first header's (two mpstat runs "
                                 "in one file?): split the file there",
                                 (unsigned long long)line_no);
                 break;

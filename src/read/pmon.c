@@ -228,9 +228,9 @@ static int pmon_parse(struct spoor_parse_job *job, const char *buf, size_t len, 
             if (!names || same_header(s, line, le))
                 continue;   /* the units line, or the header again */
             st = spoor_fail(err, SPOOR_EFORMAT,
-                            "line %llu: the header's columns differ from the first header's (two pmon runs in one "
+                            "byte %llu: the header's columns differ from the first header's (two pmon runs in one "
                             "file?): split the file there",
-                            (unsigned long long)line_no);
+                            (unsigned long long)(job->offset + (uint64_t)(line - buf)));
             break;
         }
         const char *reason = sample_row(&pp, line, le, line_no);
