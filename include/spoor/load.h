@@ -37,6 +37,9 @@ enum spoor_records {
      * read in order, each chunk cut after an event, and rewritten so that
      * every event is one line (see spoor_chunk) */
     SPOOR_RECORDS_JSON_EVENTS,
+    /* log records: a line that does not begin with a `YYYY-MM-DD HH:MM:SS`
+     * stamp goes on with the record before it (spoor_log_line_joins) */
+    SPOOR_RECORDS_LOG_LINES,
 };
 
 struct spoor_input_opts {
@@ -284,6 +287,8 @@ SPOOR_API extern const struct spoor_format spoor_format_pylog;
 SPOOR_API extern const struct spoor_format spoor_format_mpstat;
 /* `nvidia-smi pmon -s um -o DT` output: one row per GPU process per sample. */
 SPOOR_API extern const struct spoor_format spoor_format_pmon;
+/* Python logging lines `asctime:LEVEL: message`, continuation lines folded in. */
+SPOOR_API extern const struct spoor_format spoor_format_pytext;
 
 /* Picks the format (opts->format or by sniffing) and detects the dialect. */
 SPOOR_API int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opts,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/input.h"
 #include "spoor/load.h"
 
 struct harness {
@@ -20,12 +21,17 @@ struct harness {
     struct spoor_error err;
 };
 
-static inline size_t harness_chunk_end(const char *text, size_t len, size_t from, size_t chunk_size)
+/* Chunks end at a line end, past the lines the record there joins (as the
+ * cursors cut them, src/io/plain.c). */
+static inline size_t harness_chunk_end(const char *text, size_t len, size_t from, size_t chunk_size,
+                                       enum spoor_records records)
 {
     size_t at = from + chunk_size;
     if (at >= len)
         return len;
     const char *nl = memchr(text + at, '\n', len - at);
+    while (nl && records == SPOOR_RECORDS_LOG_LINES && spoor_log_line_joins(nl + 1, text + len) == 1)
+        nl = memchr(nl + 1, '\n', len - (size_t)(nl + 1 - text));
     return nl ? (size_t)(nl - text) + 1 : len;
 }
 
@@ -41,7 +47,7 @@ static inline int harness_load(const struct spoor_format *fmt, const char *text,
     if (st != SPOOR_OK)
         return st;
     for (size_t from = 0; from < len && st == SPOOR_OK;) {
-        size_t to = harness_chunk_end(text, len, from, chunk_size ? chunk_size : len);
+        size_t to = harness_chunk_end(text, len, from, chunk_size ? chunk_size : len, h->dialect.records);
         struct spoor_skips skips = {0};
         struct spoor_table *batch = spoor_table_new();
         spoor_table_add_source(batch, "input");

@@ -92,8 +92,8 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
     case LOAD_OPT_DUR_UNIT: return unit(&r->dur_unit, arg, cmd, "--dur-unit");
     case LOAD_OPT_INPUT_FORMAT:
         if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv") && strcmp(arg, "pylog") &&
-            strcmp(arg, "mpstat") && strcmp(arg, "pmon")) {
-            cli_usage_error(cmd, "--input-format '%s': expected pfw, jsonl, csv, pylog, mpstat or pmon", arg);
+            strcmp(arg, "mpstat") && strcmp(arg, "pmon") && strcmp(arg, "pytext")) {
+            cli_usage_error(cmd, "--input-format '%s': expected pfw, jsonl, csv, pylog, mpstat, pmon or pytext", arg);
             return -1;
         }
         r->format = arg;

@@ -54,10 +54,11 @@ size_t load_args_options(unsigned groups, struct option *out);
 #define LOAD_HELP_THREADS "  --threads N          worker threads (default: all cores)\n"
 #define LOAD_HELP_BASE                                                                          \
     "  --strict             fail on the first skipped line or damaged input\n"                  \
-    "  --input-format F     pfw, jsonl, csv, pylog, mpstat or pmon (default: detected)\n"  \
+    "  --input-format F     pfw, jsonl, csv, pylog, mpstat, pmon or pytext (default:\n"    \
+    "                       detected)\n"                                                      \
     "  --delimiter C        CSV delimiter (default: detected)\n"                                \
     "  --no-index           neither use nor write the gzip checkpoint index\n"                 \
-    "  --utc-offset Z       zone of local wall times (mpstat, pmon): +02:00, -5h or a tz name such\n" \
+    "  --utc-offset Z       zone of local wall times (mpstat, pmon, pytext): +02:00, -5h or a tz name such\n" \
     "                       as Europe/Berlin (default: taken as UTC, and said so)\n"
 #define LOAD_HELP_EVENTS                                                                        \
     "  --dialect D          pfw dialect (default: detected; see docs/formats.md)\n"             \
