@@ -289,6 +289,8 @@ SPOOR_API extern const struct spoor_format spoor_format_mpstat;
 SPOOR_API extern const struct spoor_format spoor_format_pmon;
 /* Python logging lines `asctime:LEVEL: message`, continuation lines folded in. */
 SPOOR_API extern const struct spoor_format spoor_format_pytext;
+/* MLPerf `:::MLLOG {json}` lines; start/stop pairs joined into intervals. */
+SPOOR_API extern const struct spoor_format spoor_format_mllog;
 
 /* Picks the format (opts->format or by sniffing) and detects the dialect. */
 SPOOR_API int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opts,

@@ -13,6 +13,7 @@ static const struct spoor_format *const formats[] = {
     &spoor_format_mpstat,
     &spoor_format_pmon,
     &spoor_format_pytext,
+    &spoor_format_mllog,
 };
 
 /* Whether head holds anything besides blanks and a BOM (an empty input is
@@ -41,7 +42,7 @@ int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opt
             if (strcmp(formats[i]->name, opts->format) == 0)
                 best = formats[i];
         if (!best)
-            return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected pfw, jsonl, csv, pylog, mpstat, pmon or pytext)",
+            return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected pfw, jsonl, csv, pylog, mpstat, pmon, pytext or mllog)",
                               opts->format);
     } else {
         /* Naming fields means the user describes a generic table. */

@@ -1,13 +1,18 @@
-# Text no reader knows (bpftrace's aligned tables, ps aux, mpstat, a plain
-# log, garbage) fails with one line and exit 1 instead of being read as a
-# one-column CSV whose header is the first record; real CSV still reads.
+# Text no reader knows (bpftrace's aligned tables, ps aux, garbage) fails
+# with one line and exit 1 instead of being read as a one-column CSV whose
+# header is the first record; real CSV still reads; mpstat output and a plain
+# Python log have readers of their own.
 source "$(dirname "$0")/lib/common.sh"
 need_data
 
-for f in bio.out open.out cpu.out pids.out train.log; do
+for f in bio.out open.out pids.out; do
   expect_fail 1 "unet3d-pytorch/$f: could not detect the format (use --input-format)" \
     stats "$SPOOR_DATA/bpftrace/unet3d-pytorch/$f"
 done
+"$SPOOR_BIN" stats --no-cache "$SPOOR_DATA/bpftrace/unet3d-pytorch/cpu.out" | grep -q "^dialect *mpstat" ||
+  fail "cpu.out is not read as mpstat"
+"$SPOOR_BIN" stats --no-cache "$SPOOR_DATA/bpftrace/unet3d-pytorch/train.log" | grep -q "^dialect *python-logging" ||
+  fail "train.log is not read as pytext"
 cat > "$WORK/ps.txt" <<'TXT'
 USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND
 root           1  0.0  0.1 167764 11808 ?        Ss   Mar10   0:09 /sbin/init splash

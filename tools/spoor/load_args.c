@@ -14,7 +14,6 @@ static const struct option base[] = {
     {"input-format", required_argument, 0, LOAD_OPT_INPUT_FORMAT},
     {"delimiter", required_argument, 0, LOAD_OPT_DELIMITER},
     {"no-index", no_argument, 0, LOAD_OPT_NO_INDEX},
-    {"utc-offset", required_argument, 0, LOAD_OPT_UTC_OFFSET},
 };
 static const struct option events[] = {
     {"dialect", required_argument, 0, LOAD_OPT_DIALECT},
@@ -26,6 +25,7 @@ static const struct option events[] = {
     {"cat", required_argument, 0, LOAD_OPT_FIELD_CAT},
     {"pid", required_argument, 0, LOAD_OPT_FIELD_PID},
     {"tid", required_argument, 0, LOAD_OPT_FIELD_TID},
+    {"utc-offset", required_argument, 0, LOAD_OPT_UTC_OFFSET},
 };
 static const struct option cache[] = {
     {"no-cache", no_argument, 0, LOAD_OPT_NO_CACHE},
@@ -92,8 +92,9 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
     case LOAD_OPT_DUR_UNIT: return unit(&r->dur_unit, arg, cmd, "--dur-unit");
     case LOAD_OPT_INPUT_FORMAT:
         if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv") && strcmp(arg, "pylog") &&
-            strcmp(arg, "mpstat") && strcmp(arg, "pmon") && strcmp(arg, "pytext")) {
-            cli_usage_error(cmd, "--input-format '%s': expected pfw, jsonl, csv, pylog, mpstat, pmon or pytext", arg);
+            strcmp(arg, "mpstat") && strcmp(arg, "pmon") && strcmp(arg, "pytext") && strcmp(arg, "mllog")) {
+            cli_usage_error(cmd, "--input-format '%s': expected pfw, jsonl, csv, pylog, mpstat, pmon, pytext or mllog",
+                            arg);
             return -1;
         }
         r->format = arg;

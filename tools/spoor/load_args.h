@@ -32,8 +32,9 @@ enum {
 
 /* The reading options come in groups, and a command takes (and lists in its
  * help) only the groups that act on it:
- *   BASE      every reader: --threads --strict --input-format --delimiter --no-index --utc-offset
- *   EVENTS    event traces: --dialect --ts-unit --dur-unit and the field options
+ *   BASE      every reader: --threads --strict --input-format --delimiter --no-index
+ *   EVENTS    event traces: --dialect --ts-unit --dur-unit, the field options and
+ *             --utc-offset (the zone of text tools' local times)
  *   CACHE     readers that keep snapshots: --no-cache --cache-dir
  *   PROGRESS  readers that draw a progress bar: --no-progress
  * LOAD_GROUP_ALL and LOAD_ARGS_HELP are all four, for the trace commands. */
@@ -54,18 +55,18 @@ size_t load_args_options(unsigned groups, struct option *out);
 #define LOAD_HELP_THREADS "  --threads N          worker threads (default: all cores)\n"
 #define LOAD_HELP_BASE                                                                          \
     "  --strict             fail on the first skipped line or damaged input\n"                  \
-    "  --input-format F     pfw, jsonl, csv, pylog, mpstat, pmon or pytext (default:\n"    \
-    "                       detected)\n"                                                      \
+    "  --input-format F     pfw, jsonl, csv, pylog, mpstat, pmon, pytext or mllog\n"        \
+    "                       (default: detected)\n"                                             \
     "  --delimiter C        CSV delimiter (default: detected)\n"                                \
-    "  --no-index           neither use nor write the gzip checkpoint index\n"                 \
-    "  --utc-offset Z       zone of local wall times (mpstat, pmon, pytext): +02:00, -5h or a tz name such\n" \
-    "                       as Europe/Berlin (default: taken as UTC, and said so)\n"
+    "  --no-index           neither use nor write the gzip checkpoint index\n"
 #define LOAD_HELP_EVENTS                                                                        \
     "  --dialect D          pfw dialect (default: detected; see docs/formats.md)\n"             \
     "  --ts-unit U          unit of ts in the input: ns, us, ms, s (default: per dialect)\n"    \
     "  --dur-unit U         unit of dur in the input (default: per dialect)\n"                  \
     "  --ts/--dur/--name/--cat/--pid/--tid FIELD\n"                                             \
-    "                       generic JSONL/CSV: the field holding that column\n"
+    "                       generic JSONL/CSV: the field holding that column\n"                \
+    "  --utc-offset Z       zone of local wall times (mpstat, pmon, pytext): +02:00, -5h\n"     \
+    "                       or a tz zone such as Europe/Berlin (default: UTC, said so)\n"
 #define LOAD_HELP_CACHE                                                                         \
     "  --no-cache           neither use nor write the snapshot sidecar (TRACE.spoor-snap)\n"    \
     "  --cache-dir DIR      keep snapshots in DIR, created if need be (for traces in\n"         \
