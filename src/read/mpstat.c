@@ -209,11 +209,20 @@ static const char *sample_row(struct mpstat_parser *mp, const char *p, const cha
     size_t cpu_len = n;
     double v[MPSTAT_COLUMNS];
     size_t count = 0;
-    for (const char *f; (f = spoor_next_field(&p, end, &n));) {
+    /* fields are split and read in one pass: the hot loop of the reader */
+    for (;;) {
+        p = spoor_skip_blanks(p, end);
+        if (p == end)
+            break;
         if (count == mp->s->ncolumns)
             return "more values than the header has columns";
-        if (!spoor_plain_decimal(f, n, &v[count++]))
+        struct spoor_decimal d;
+        p = spoor_scan_decimal(p, end, &d);
+        if (!d.ok || (p < end && *p != ' ' && *p != '\t'))
             return "a value is not a number";
+        if (mp->value[count])   /* a column not kept is only checked */
+            v[count] = spoor_decimal_value(&d);
+        count++;
     }
     if (count < mp->s->ncolumns)
         return "fewer values than the header has columns (a cut line?)";
@@ -225,12 +234,15 @@ static const char *sample_row(struct mpstat_parser *mp, const char *p, const cha
     t->name[row] = mp->name;
     t->cat[row] = mp->cat;
     t->ph[row] = 'C';
-    bool all = cpu_len == 3 && !memcmp(cpu, "all", 3);
-    struct spoor_value c = {.type = SPOOR_STR, .str = all ? mp->all : spoor_table_intern(t, cpu, cpu_len),
-                            .text = cpu, .text_len = cpu_len};
-    spoor_mapped_set(t, mp->cpu, row, &c);
+    if (mp->cpu) {
+        bool all = cpu_len == 3 && !memcmp(cpu, "all", 3);
+        struct spoor_value c = {.type = SPOOR_STR, .str = all ? mp->all : spoor_table_intern(t, cpu, cpu_len),
+                                .text = cpu, .text_len = cpu_len};
+        spoor_mapped_set(t, mp->cpu, row, &c);
+    }
     for (size_t i = 0; i < count; i++)
-        set_f64(t, mp->value[i], row, v[i]);
+        if (mp->value[i])
+            set_f64(t, mp->value[i], row, v[i]);
     return NULL;
 }
 
@@ -242,9 +254,11 @@ static int mpstat_parse(struct spoor_parse_job *job, const char *buf, size_t len
     mp.name = spoor_table_intern(t, "cpu", 3);
     mp.cat = spoor_table_intern(t, "mpstat", 6);
     mp.all = spoor_table_intern(t, "all", 3);
-    mp.cpu = spoor_table_column(t, mp.name);
+    /* values are read (and checked) whether their columns are kept or not */
+    mp.cpu = spoor_args_keep(job->opts, "cpu") ? spoor_table_column(t, mp.name) : NULL;
     for (size_t i = 0; i < s->ncolumns; i++)
-        mp.value[i] = spoor_table_column(t, spoor_table_intern(t, s->column[i], strlen(s->column[i])));
+        if (spoor_args_keep(job->opts, s->column[i]))
+            mp.value[i] = spoor_table_column(t, spoor_table_intern(t, s->column[i], strlen(s->column[i])));
     const char *p = buf + (job->at_file_start ? spoor_bom_len(buf, len) : 0), *end = buf + len;
     uint64_t line_no = 0;
     int st = SPOOR_OK;

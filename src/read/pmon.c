@@ -187,7 +187,7 @@ static const char *sample_row(struct pmon_parser *pp, const char *p, const char 
             continue;
         if ((int)i == s->command)
             t->name[row] = spoor_table_intern(t, f[i], n[i]);
-        else
+        else if (pp->col[i])
             set_cell(t, pp->col[i], row, f[i], n[i]);
     }
     return NULL;
@@ -212,7 +212,8 @@ static int pmon_parse(struct spoor_parse_job *job, const char *buf, size_t len, 
     struct spoor_table *t = job->out;
     struct pmon_parser pp = {.s = s, .t = t, .cat = spoor_table_intern(t, "pmon", 4)};
     for (size_t i = 0; i < s->ncolumns; i++)
-        pp.col[i] = spoor_table_column(t, spoor_table_intern(t, s->column[i], strlen(s->column[i])));
+        if (spoor_args_keep(job->opts, s->column[i]))
+            pp.col[i] = spoor_table_column(t, spoor_table_intern(t, s->column[i], strlen(s->column[i])));
     const char *p = buf + (job->at_file_start ? spoor_bom_len(buf, len) : 0), *end = buf + len;
     uint64_t line_no = 0;
     int st = SPOOR_OK;

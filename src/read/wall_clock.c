@@ -57,30 +57,20 @@ bool spoor_civil_days(int y, int m, int d, int64_t *days)
     return true;
 }
 
-bool spoor_plain_decimal(const char *p, size_t n, double *out)
+double spoor_decimal_value(const struct spoor_decimal *d)
 {
     static const double tens[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    size_t i = 0;
-    bool negative = n > 0 && p[0] == '-';
-    i += negative;
-    int64_t v = 0;
-    int digits = 0, fraction = -1;
-    for (; i < n; i++) {
-        if (p[i] == '.' && fraction < 0) {
-            fraction = 0;
-            continue;
-        }
-        if (p[i] < '0' || p[i] > '9' || digits == 15)
-            return false;
-        v = v * 10 + (p[i] - '0');
-        digits++;
-        fraction += fraction >= 0;
-    }
-    if (digits == 0)
+    /* both exact below 10^15, so the one division rounds correctly */
+    double x = d->fraction ? (double)d->digits / tens[d->fraction] : (double)d->digits;
+    return d->negative ? -x : x;
+}
+
+bool spoor_plain_decimal(const char *p, size_t n, double *out)
+{
+    struct spoor_decimal d;
+    if (spoor_scan_decimal(p, p + n, &d) != p + n || !d.ok)
         return false;
-    /* both exact, so the one division rounds correctly */
-    double x = fraction > 0 ? (double)v / tens[fraction] : (double)v;
-    *out = negative ? -x : x;
+    *out = spoor_decimal_value(&d);
     return true;
 }
 

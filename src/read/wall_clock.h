@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "read/local_time.h"
 #include "spoor/load.h"
@@ -32,6 +33,17 @@ static inline const char *spoor_next_field(const char **p, const char *end, size
     return s;
 }
 
+/* Whether the options keep the column `name` (SPOOR_ARGS_ALL, or listed). */
+static inline bool spoor_args_keep(const struct spoor_read_opts *o, const char *name)
+{
+    if (o->args == SPOOR_ARGS_NONE)
+        return false;
+    for (size_t i = 0; o->args == SPOOR_ARGS_LISTED && i < o->n_arg_keys; i++)
+        if (!strcmp(o->arg_keys[i], name))
+            return true;
+    return o->args == SPOOR_ARGS_ALL;
+}
+
 /* "HH:MM:SS" into seconds of the day; false otherwise. */
 bool spoor_clock_parse(const char *p, size_t n, int *seconds);
 /* With a 12-hour "AM"/"PM" field after it: 12 AM is midnight, 12 PM noon. */
@@ -41,6 +53,46 @@ bool spoor_civil_days(int year, int month, int day, int64_t *days);
 /* A decimal "[-]digits[.digits]" as a double, correctly rounded for up to
  * 15 digits; false for anything else. */
 bool spoor_plain_decimal(const char *p, size_t n, double *out);
+/* The same in two steps, for a reader that splits fields as it goes: the
+ * decimal at p, read up to the first byte that cannot go on it (returned);
+ * ok when it had 1 to 15 digits. Then its value. */
+struct spoor_decimal {
+    uint64_t digits;
+    int fraction;
+    bool negative, ok;
+};
+static inline const char *spoor_scan_decimal(const char *p, const char *end, struct spoor_decimal *d)
+{
+    d->negative = p < end && *p == '-';
+    p += d->negative;
+    uint64_t v = 0;
+    const char *start = p;
+    for (; p < end && (unsigned)(*p - '0') < 10; p++)
+        v = v * 10 + (uint64_t)(*p - '0');
+    size_t whole = (size_t)(p - start), fraction = 0;
+    if (p < end && *p == '.') {
+        const char *f = ++p;
+        for (; p < end && (unsigned)(*p - '0') < 10; p++)
+            v = v * 10 + (uint64_t)(*p - '0');
+        fraction = (size_t)(p - f);
+    }
+    d->digits = v;
+    d->fraction = (int)fraction;
+    d->ok = whole + fraction > 0 && whole + fraction <= 15;
+    return p;
+}
+/* Past the blanks at p: eight at a time while they last (columns aligned
+ * with runs of blanks are most of mpstat's bytes). */
+static inline const char *spoor_skip_blanks(const char *p, const char *end)
+{
+    uint64_t w;
+    while (end - p >= 8 && (memcpy(&w, p, 8), w == 0x2020202020202020ull))
+        p += 8;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    return p;
+}
+double spoor_decimal_value(const struct spoor_decimal *d);
 
 /* Rows whose ts holds a local wall time, put on UTC in input order. */
 struct spoor_local_rows {
