@@ -19,6 +19,7 @@
  * file with --input-format pytext for them). */
 #include "read/json_scan.h"
 #include "read/mapped_reader.h"
+#include "read/wall_clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,12 +39,6 @@ struct mllog_state {        /* touched by in_order only */
     size_t nopen, cap;
 };
 
-static const char *line_end_of(const char *p, const char *end)
-{
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    return nl ? nl : end;
-}
-
 static const char *marker_in(const char *p, const char *end)
 {
     const char *m = memmem(p, (size_t)(end - p), MARKER, sizeof MARKER - 1);
@@ -54,7 +49,7 @@ static int mllog_sniff(const char *head, size_t len)
 {
     const char *p = head, *end = head + len;
     for (int lines = 0; p < end && lines < 64; lines++) {
-        const char *e = line_end_of(p, end), *m = marker_in(p, e);
+        const char *e = spoor_line_end(p, end), *m = marker_in(p, e);
         while (m && m < e && *m == ' ')
             m++;
         if (m && m < e && *m == '{')
@@ -149,7 +144,7 @@ static int mllog_parse(struct spoor_parse_job *job, const char *buf, size_t len,
     uint64_t line_no = 0;
     int st = SPOOR_OK;
     while (p < end && st == SPOOR_OK) {
-        const char *e = line_end_of(p, end), *line = p, *m = marker_in(p, e);
+        const char *e = spoor_line_end(p, end), *line = p, *m = marker_in(p, e);
         p = e + 1;
         line_no++;
         if (!m)
@@ -160,19 +155,6 @@ static int mllog_parse(struct spoor_parse_job *job, const char *buf, size_t len,
     }
     job->lines = line_no;
     return st;
-}
-
-/* An unmatched start or stop: counted (an error with strict). */
-static int unmatched(struct spoor_skips *skips, const char *path, bool strict, uint64_t line, const char *reason,
-                     struct spoor_error *err)
-{
-    if (strict) {
-        char where[600];
-        spoor_skip_where(where, sizeof where, path, SPOOR_RECORDS_LINES, line, 0);
-        return spoor_fail(err, SPOOR_ESTRICT, "%s: %s (--strict)", where, reason);
-    }
-    spoor_skips_add(skips, line, reason, NULL, 0);
-    return SPOOR_OK;
 }
 
 /* The pairing number of row r: metadata.epoch_num, else first_epoch_num. */
@@ -219,7 +201,7 @@ static int mllog_in_order(struct spoor_dialect *d, struct spoor_table *b, struct
     if (!b) {   /* the end: what is still open was never stopped */
         qsort(s->open, s->nopen, sizeof *s->open, by_line);
         for (size_t i = 0; i < s->nopen && st == SPOOR_OK; i++)
-            st = unmatched(skips, path, strict, s->open[i].line, "MLLOG start without stop", err);
+            st = spoor_ordered_skip(skips, path, strict, s->open[i].line, "MLLOG start without stop", err);
         s->nopen = 0;
         return st;
     }
@@ -236,7 +218,7 @@ static int mllog_in_order(struct spoor_dialect *d, struct spoor_table *b, struct
         struct open_start *o = find_open(s, key, kind_len, num);
         if (start) {
             if (o) {
-                st = unmatched(skips, path, strict, o->line, "MLLOG start without stop", err);
+                st = spoor_ordered_skip(skips, path, strict, o->line, "MLLOG start without stop", err);
                 *o = s->open[--s->nopen];
             }
             if (s->nopen == s->cap) {
@@ -250,12 +232,12 @@ static int mllog_in_order(struct spoor_dialect *d, struct spoor_table *b, struct
             o->ts = b->ts[r];
             o->line = b->line[r];
         } else if (!o) {
-            st = unmatched(skips, path, strict, b->line[r], "MLLOG stop without start", err);
+            st = spoor_ordered_skip(skips, path, strict, b->line[r], "MLLOG stop without start", err);
         } else if (b->ts[r] < o->ts) {
             /* both go: which of them is wrong cannot be told */
-            st = unmatched(skips, path, strict, o->line, "MLLOG stop before its start", err);
+            st = spoor_ordered_skip(skips, path, strict, o->line, "MLLOG stop before its start", err);
             if (st == SPOOR_OK)
-                st = unmatched(skips, path, strict, b->line[r], "MLLOG stop before its start", err);
+                st = spoor_ordered_skip(skips, path, strict, b->line[r], "MLLOG stop before its start", err);
             *o = s->open[--s->nopen];
         } else {
             make_interval(b, r, o);

@@ -30,19 +30,11 @@
 enum { MPSTAT_COLUMNS = 32, MPSTAT_NAME = 16 };
 
 struct mpstat_state {
+    struct spoor_local_rows order;  /* first (spoor_local_rows_release); touched by in_order only */
     int64_t date_days;
     char column[MPSTAT_COLUMNS][MPSTAT_NAME]; /* without the '%' */
     size_t ncolumns;
-    struct spoor_local_rows order;  /* touched by in_order only */
 };
-
-static const char *line_end_of(const char *p, const char *end)
-{
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    return nl ? nl : end;
-}
-
-static const char *cut_cr(const char *p, const char *e) { return e > p && e[-1] == '\r' ? e - 1 : e; }
 
 /* The banner's date: MM/DD/YYYY, MM/DD/YY or YYYY-MM-DD in one of its fields. */
 static bool banner_date(const char *p, const char *end, int64_t *days)
@@ -109,30 +101,21 @@ static int mpstat_sniff(const char *head, size_t len)
 {
     const char *p = head + spoor_bom_len(head, len), *end = head + len;
     int64_t days;
-    if (!banner_date(p, cut_cr(p, line_end_of(p, end)), &days))
+    if (!banner_date(p, spoor_cut_cr(p, spoor_line_end(p, end)), &days))
         return 0;
     for (int lines = 0; p < end && lines < 6; lines++) {
-        const char *e = line_end_of(p, end);
+        const char *e = spoor_line_end(p, end);
         const char *q = p;
         int tod;
-        if (line_time(&q, cut_cr(p, e), &tod) && header_columns(q, cut_cr(p, e), NULL))
+        if (line_time(&q, spoor_cut_cr(p, e), &tod) && header_columns(q, spoor_cut_cr(p, e), NULL))
             return 95;
         p = e + 1;
     }
     return 0;
 }
 
-static void mpstat_release(struct spoor_dialect *d)
-{
-    struct mpstat_state *s = d->state;
-    if (s)
-        spoor_zone_close(&s->order.zone);
-    free(s);
-    d->state = NULL;
-}
-
 /* Detection failed: the state goes, err says why. */
-#define mpstat_fail(d, err, ...) (mpstat_release(d), spoor_fail(err, __VA_ARGS__))
+#define mpstat_fail(d, err, ...) (spoor_local_rows_release(d), spoor_fail(err, __VA_ARGS__))
 
 static int mpstat_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
                          struct spoor_error *err)
@@ -147,21 +130,21 @@ static int mpstat_detect(const char *head, size_t len, const struct spoor_read_o
     d->ts_unit = SPOOR_UNIT_NS;
     if (p == end)
         return SPOOR_OK;    /* an empty input: no rows */
-    if (!banner_date(p, cut_cr(p, line_end_of(p, end)), &s->date_days))
+    if (!banner_date(p, spoor_cut_cr(p, spoor_line_end(p, end)), &s->date_days))
         return mpstat_fail(d, err, SPOOR_EFORMAT,
                           "line 1: no mpstat banner with a date (`Linux ... MM/DD/YYYY ...`); the date comes from it");
     while (p < end && !s->ncolumns) {
-        const char *e = line_end_of(p, end), *q = p;
+        const char *e = spoor_line_end(p, end), *q = p;
         int tod;
-        if (line_time(&q, cut_cr(p, e), &tod))
-            s->ncolumns = header_columns(q, cut_cr(p, e), s->column);
+        if (line_time(&q, spoor_cut_cr(p, e), &tod))
+            s->ncolumns = header_columns(q, spoor_cut_cr(p, e), s->column);
         p = e + 1;
     }
     if (!s->ncolumns)
         return mpstat_fail(d, err, SPOOR_EFORMAT, "no mpstat header line (`HH:MM:SS  CPU  %%usr ...`) in the first %zu bytes",
                           len);
     if (spoor_local_rows_open(&s->order, true, opts, d, err) != SPOOR_OK) {
-        mpstat_release(d);
+        spoor_local_rows_release(d);
         return SPOOR_EUSAGE;
     }
     s->order.date_days = s->date_days;
@@ -263,7 +246,7 @@ static int mpstat_parse(struct spoor_parse_job *job, const char *buf, size_t len
     uint64_t line_no = 0;
     int st = SPOOR_OK;
     while (p < end && st == SPOOR_OK) {
-        const char *e = line_end_of(p, end), *line = p, *le = cut_cr(p, e), *q = p;
+        const char *e = spoor_line_end(p, end), *line = p, *le = spoor_cut_cr(p, e), *q = p;
         p = e + 1;
         line_no++;
         int tod;
@@ -301,18 +284,11 @@ static int mpstat_parse(struct spoor_parse_job *job, const char *buf, size_t len
     return st;
 }
 
-static int mpstat_in_order(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips,
-                           const char *path, bool strict, struct spoor_error *err)
-{
-    struct mpstat_state *s = d->state;
-    return spoor_local_rows_batch(&s->order, batch, skips, path, strict, err);
-}
-
 const struct spoor_format spoor_format_mpstat = {
     .name = "mpstat",
     .sniff = mpstat_sniff,
     .detect = mpstat_detect,
     .parse = mpstat_parse,
-    .in_order = mpstat_in_order,
-    .release = mpstat_release,
+    .in_order = spoor_local_rows_in_order,
+    .release = spoor_local_rows_release,
 };

@@ -23,19 +23,11 @@
 enum { PMON_COLUMNS = 24, PMON_NAME = 16 };
 
 struct pmon_state {
+    struct spoor_local_rows order;  /* first (spoor_local_rows_release); touched by in_order only */
     char column[PMON_COLUMNS][PMON_NAME];
     size_t ncolumns;
     int date, time, pid, command;   /* their positions, -1 when absent */
-    struct spoor_local_rows order;  /* touched by in_order only */
 };
-
-static const char *line_end_of(const char *p, const char *end)
-{
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    return nl ? nl : end;
-}
-
-static const char *cut_cr(const char *p, const char *e) { return e > p && e[-1] == '\r' ? e - 1 : e; }
 
 /* The columns of a `#Date ...` or `# gpu ...` header line; 0 when it is none. */
 static size_t header_columns(const char *p, const char *end, char (*cols)[PMON_NAME])
@@ -66,17 +58,8 @@ static int pmon_sniff(const char *head, size_t len)
 {
     const char *p = head + spoor_bom_len(head, len);
     char cols[PMON_COLUMNS][PMON_NAME];
-    const char *e = cut_cr(p, line_end_of(p, head + len));
+    const char *e = spoor_cut_cr(p, spoor_line_end(p, head + len));
     return header_columns(p, e, cols) && !strcmp(cols[0], "Date") ? 95 : 0;
-}
-
-static void pmon_release(struct spoor_dialect *d)
-{
-    struct pmon_state *s = d->state;
-    if (s)
-        spoor_zone_close(&s->order.zone);
-    free(s);
-    d->state = NULL;
 }
 
 static int pmon_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
@@ -92,18 +75,18 @@ static int pmon_detect(const char *head, size_t len, const struct spoor_read_opt
     d->ts_unit = SPOOR_UNIT_NS;
     if (p == end)
         return SPOOR_OK;
-    s->ncolumns = header_columns(p, cut_cr(p, line_end_of(p, end)), s->column);
+    s->ncolumns = header_columns(p, spoor_cut_cr(p, spoor_line_end(p, end)), s->column);
     s->date = position(s, "Date");
     s->time = position(s, "Time");
     s->pid = position(s, "pid");
     s->command = position(s, "command");
     if (!s->ncolumns || s->date != 0 || s->time != 1) {
-        pmon_release(d);
+        spoor_local_rows_release(d);
         return spoor_fail(err, SPOOR_EFORMAT,
                           "line 1: no `#Date Time gpu ...` header: write pmon with -o DT (date and time columns)");
     }
     if (spoor_local_rows_open(&s->order, false, opts, d, err) != SPOOR_OK) {
-        pmon_release(d);
+        spoor_local_rows_release(d);
         return SPOOR_EUSAGE;
     }
     return SPOOR_OK;
@@ -164,7 +147,7 @@ static const char *sample_row(struct pmon_parser *pp, const char *p, const char 
     if (count < s->ncolumns)
         return "fewer fields than the header has columns (a cut line?)";
     if (s->command >= 0 && (size_t)s->command == s->ncolumns - 1) /* a command may hold blanks */
-        n[count - 1] = (size_t)(cut_cr(f[count - 1], end) - f[count - 1]);
+        n[count - 1] = (size_t)(spoor_cut_cr(f[count - 1], end) - f[count - 1]);
     else if (spoor_next_field(&p, end, &len))
         return "more fields than the header has columns";
     int64_t ts;
@@ -218,7 +201,7 @@ static int pmon_parse(struct spoor_parse_job *job, const char *buf, size_t len, 
     uint64_t line_no = 0;
     int st = SPOOR_OK;
     while (p < end && st == SPOOR_OK) {
-        const char *e = line_end_of(p, end), *line = p, *le = cut_cr(p, e);
+        const char *e = spoor_line_end(p, end), *line = p, *le = spoor_cut_cr(p, e);
         p = e + 1;
         line_no++;
         if (spoor_field_is_blank(line, (size_t)(le - line)))
@@ -242,18 +225,11 @@ static int pmon_parse(struct spoor_parse_job *job, const char *buf, size_t len, 
     return st;
 }
 
-static int pmon_in_order(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips,
-                         const char *path, bool strict, struct spoor_error *err)
-{
-    struct pmon_state *s = d->state;
-    return spoor_local_rows_batch(&s->order, batch, skips, path, strict, err);
-}
-
 const struct spoor_format spoor_format_pmon = {
     .name = "pmon",
     .sniff = pmon_sniff,
     .detect = pmon_detect,
     .parse = pmon_parse,
-    .in_order = pmon_in_order,
-    .release = pmon_release,
+    .in_order = spoor_local_rows_in_order,
+    .release = spoor_local_rows_release,
 };

@@ -28,18 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct pytext_state {
-    struct spoor_local_rows order;  /* touched by in_order only */
-};
-
-static const char *line_end_of(const char *p, const char *end)
-{
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    return nl ? nl : end;
-}
-
-static const char *cut_cr(const char *p, const char *e) { return e > p && e[-1] == '\r' ? e - 1 : e; }
-
 /* A record line split up; false when it is stamped but not of the shape. */
 struct record {
     int64_t local_ns;
@@ -97,7 +85,7 @@ static int pytext_sniff(const char *head, size_t len)
     const char *p = head + spoor_bom_len(head, len), *end = head + len;
     int records = 0, stamped = 0, pairs = 0;
     for (int lines = 0; p < end && lines < 16; lines++) {
-        const char *e = line_end_of(p, end), *le = cut_cr(p, e);
+        const char *e = spoor_line_end(p, end), *le = spoor_cut_cr(p, e);
         struct record r;
         if (spoor_log_record_start(p, le)) {
             stamped++;
@@ -111,21 +99,12 @@ static int pytext_sniff(const char *head, size_t len)
     return records && records * 2 >= stamped && pairs * 2 < records ? 80 : 0;
 }
 
-static void pytext_release(struct spoor_dialect *d)
-{
-    struct pytext_state *s = d->state;
-    if (s)
-        spoor_zone_close(&s->order.zone);
-    free(s);
-    d->state = NULL;
-}
-
 static int pytext_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
                          struct spoor_error *err)
 {
     (void)head;
     (void)len;
-    struct pytext_state *s = calloc(1, sizeof *s);
+    struct spoor_local_rows *s = calloc(1, sizeof *s);
     if (!s)
         return spoor_fail(err, SPOOR_ENOMEM, "out of memory");
     d->format = &spoor_format_pytext;
@@ -133,8 +112,8 @@ static int pytext_detect(const char *head, size_t len, const struct spoor_read_o
     d->records = SPOOR_RECORDS_LOG_LINES;
     d->ts_unit = SPOOR_UNIT_NS;
     snprintf(d->name, sizeof d->name, "python-logging");
-    if (spoor_local_rows_open(&s->order, false, opts, d, err) != SPOOR_OK) {
-        pytext_release(d);
+    if (spoor_local_rows_open(s, false, opts, d, err) != SPOOR_OK) {
+        spoor_local_rows_release(d);
         return SPOOR_EUSAGE;
     }
     return SPOOR_OK;
@@ -206,7 +185,7 @@ static int pytext_parse(struct spoor_parse_job *job, const char *buf, size_t len
     uint64_t line_no = 0;
     int st = SPOOR_OK;
     while (p < end && st == SPOOR_OK) {
-        const char *e = line_end_of(p, end), *line = p, *le = cut_cr(p, e);
+        const char *e = spoor_line_end(p, end), *line = p, *le = spoor_cut_cr(p, e);
         p = e + 1;
         line_no++;
         const char *reason = NULL;
@@ -233,18 +212,11 @@ static int pytext_parse(struct spoor_parse_job *job, const char *buf, size_t len
     return st;
 }
 
-static int pytext_in_order(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips,
-                           const char *path, bool strict, struct spoor_error *err)
-{
-    struct pytext_state *s = d->state;
-    return spoor_local_rows_batch(&s->order, batch, skips, path, strict, err);
-}
-
 const struct spoor_format spoor_format_pytext = {
     .name = "pytext",
     .sniff = pytext_sniff,
     .detect = pytext_detect,
     .parse = pytext_parse,
-    .in_order = pytext_in_order,
-    .release = pytext_release,
+    .in_order = spoor_local_rows_in_order,
+    .release = spoor_local_rows_release,
 };

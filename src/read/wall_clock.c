@@ -7,8 +7,10 @@
  * far; then the zone turns local into UTC, the fold decided by the time
  * before it. */
 #include "read/wall_clock.h"
+#include "read/field_map.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool two_digits(const char *p, int *v)
@@ -109,16 +111,28 @@ int spoor_local_rows_batch(struct spoor_local_rows *o, struct spoor_table *b, st
             continue;
         }
         b->ts[r] = SPOOR_NULL;
-        static const char reason[] = "local time the zone skips (daylight saving starts); ts left empty";
-        if (strict) {
-            char where[600];
-            spoor_skip_where(where, sizeof where, path, SPOOR_RECORDS_LINES, b->line[r], 0);
-            return spoor_fail(err, SPOOR_ESTRICT, "%s: %s (--strict)", where, reason);
-        }
-        spoor_skips_add(skips, b->line[r], reason, NULL, 0);
+        int st = spoor_ordered_skip(skips, path, strict, b->line[r],
+                                    "local time the zone skips (daylight saving starts); ts left empty", err);
+        if (st != SPOOR_OK)
+            return st;
     }
     /* the next batch's rows count their days from the start date again */
     if (o->roll_days && o->started)
         o->days = o->last_local / SPOOR_DAY_NS - (o->last_local % SPOOR_DAY_NS < 0) - o->date_days;
     return SPOOR_OK;
+}
+
+int spoor_local_rows_in_order(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips,
+                              const char *path, bool strict, struct spoor_error *err)
+{
+    return spoor_local_rows_batch(d->state, batch, skips, path, strict, err);
+}
+
+void spoor_local_rows_release(struct spoor_dialect *d)
+{
+    struct spoor_local_rows *o = d->state;
+    if (o)
+        spoor_zone_close(&o->zone);
+    free(o);
+    d->state = NULL;
 }

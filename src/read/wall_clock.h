@@ -111,6 +111,20 @@ int spoor_local_rows_open(struct spoor_local_rows *o, bool roll_days, const stru
 /* One batch in input order (the in_order hook's work; batch NULL: nothing). */
 int spoor_local_rows_batch(struct spoor_local_rows *o, struct spoor_table *b, struct spoor_skips *skips,
                            const char *path, bool strict, struct spoor_error *err);
+/* A format's in_order and release, for a state that begins with its
+ * struct spoor_local_rows (malloc'ed, as the first member). */
+int spoor_local_rows_in_order(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips,
+                              const char *path, bool strict, struct spoor_error *err);
+void spoor_local_rows_release(struct spoor_dialect *d);
+
+/* The end of the line at p ('\n' or end), and a line's end without its '\r'. */
+static inline const char *spoor_line_end(const char *p, const char *end)
+{
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    return nl ? nl : end;
+}
+static inline const char *spoor_cut_cr(const char *p, const char *e) { return e > p && e[-1] == '\r' ? e - 1 : e; }
+
 /* A chunk's own midnight rolls, for roll_days readers: the local ns of a
  * time of day `tod` seen after *prev_tod (-1 at the chunk's start), counting
  * the rolls in *rolls; date_days is the start date. */
