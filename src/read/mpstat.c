@@ -27,13 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MPSTAT_COLUMNS = 32, MPSTAT_NAME = 16 };
-
 struct mpstat_state {
     struct spoor_local_rows order;  /* first (spoor_local_rows_release); touched by in_order only */
     int64_t date_days;
-    char column[MPSTAT_COLUMNS][MPSTAT_NAME]; /* without the '%' */
-    size_t ncolumns;
+    struct spoor_text_header header;    /* the first one's, names without the '%' */
 };
 
 /* The banner's date: MM/DD/YYYY, MM/DD/YY or YYYY-MM-DD in one of its fields. */
@@ -75,26 +72,23 @@ static bool line_time(const char **p, const char *end, int *tod)
     return true;
 }
 
-/* Whether [p, end), past its time, is a header (`CPU %usr ...`); fills the
- * columns when cols is given. Returns the count, 0 when no header. */
-static size_t header_columns(const char *p, const char *end, char (*cols)[MPSTAT_NAME])
+/* Whether [p, end), past its time, is a header (`CPU %usr ...`), read into h. */
+static bool read_header(const char *p, const char *end, struct spoor_text_header *h)
 {
-    size_t n, count = 0;
+    size_t n;
+    h->n = 0;
     const char *f = spoor_next_field(&p, end, &n);
     if (!f || n != 3 || memcmp(f, "CPU", 3))
-        return 0;
+        return false;
     while ((f = spoor_next_field(&p, end, &n))) {
         if (f[0] == '%')
             f++, n--;
-        if (n == 0 || n >= MPSTAT_NAME || count == MPSTAT_COLUMNS)
-            return 0;
-        if (cols) {
-            memcpy(cols[count], f, n);
-            cols[count][n] = '\0';
-        }
-        count++;
+        if (n == 0 || n >= SPOOR_TEXT_NAME || h->n == SPOOR_TEXT_COLUMNS)
+            return false;
+        memcpy(h->name[h->n], f, n);
+        h->name[h->n++][n] = '\0';
     }
-    return count;
+    return h->n > 0;
 }
 
 static int mpstat_sniff(const char *head, size_t len)
@@ -107,7 +101,8 @@ static int mpstat_sniff(const char *head, size_t len)
         const char *e = spoor_line_end(p, end);
         const char *q = p;
         int tod;
-        if (line_time(&q, spoor_cut_cr(p, e), &tod) && header_columns(q, spoor_cut_cr(p, e), NULL))
+        struct spoor_text_header h;
+        if (line_time(&q, spoor_cut_cr(p, e), &tod) && read_header(q, spoor_cut_cr(p, e), &h))
             return 95;
         p = e + 1;
     }
@@ -133,14 +128,14 @@ static int mpstat_detect(const char *head, size_t len, const struct spoor_read_o
     if (!banner_date(p, spoor_cut_cr(p, spoor_line_end(p, end)), &s->date_days))
         return mpstat_fail(d, err, SPOOR_EFORMAT,
                           "line 1: no mpstat banner with a date (`Linux ... MM/DD/YYYY ...`); the date comes from it");
-    while (p < end && !s->ncolumns) {
+    while (p < end && !s->header.n) {
         const char *e = spoor_line_end(p, end), *q = p;
         int tod;
         if (line_time(&q, spoor_cut_cr(p, e), &tod))
-            s->ncolumns = header_columns(q, spoor_cut_cr(p, e), s->column);
+            read_header(q, spoor_cut_cr(p, e), &s->header);
         p = e + 1;
     }
-    if (!s->ncolumns)
+    if (!s->header.n)
         return mpstat_fail(d, err, SPOOR_EFORMAT, "no mpstat header line (`HH:MM:SS  CPU  %%usr ...`) in the first %zu bytes",
                           len);
     if (spoor_local_rows_open(&s->order, true, opts, d, err) != SPOOR_OK) {
@@ -154,7 +149,7 @@ static int mpstat_detect(const char *head, size_t len, const struct spoor_read_o
 struct mpstat_parser {
     const struct mpstat_state *s;
     struct spoor_table *t;
-    struct spoor_column *value[MPSTAT_COLUMNS], *cpu;
+    struct spoor_column *value[SPOOR_TEXT_COLUMNS], *cpu;
     uint32_t name, cat, all;
     int prev_tod;
     int64_t rolls;
@@ -172,32 +167,19 @@ static void set_f64(struct spoor_table *t, struct spoor_column *c, size_t row, d
     spoor_table_set(t, c, row, &val);
 }
 
-/* Whether the header names the first header's columns, in its order. */
-static bool same_header(const struct mpstat_state *s, const char *p, const char *end)
-{
-    char cols[MPSTAT_COLUMNS][MPSTAT_NAME];
-    size_t n = header_columns(p, end, cols);
-    if (n != s->ncolumns)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(cols[i], s->column[i]))
-            return false;
-    return true;
-}
-
 static const char *sample_row(struct mpstat_parser *mp, const char *p, const char *end, int tod, uint64_t line_no)
 {
     size_t n = 0;
     const char *cpu = spoor_next_field(&p, end, &n);
     size_t cpu_len = n;
-    double v[MPSTAT_COLUMNS];
+    double v[SPOOR_TEXT_COLUMNS];
     size_t count = 0;
     /* fields are split and read in one pass: the hot loop of the reader */
     for (;;) {
         p = spoor_skip_blanks(p, end);
         if (p == end)
             break;
-        if (count == mp->s->ncolumns)
+        if (count == mp->s->header.n)
             return "more values than the header has columns";
         struct spoor_decimal d;
         p = spoor_scan_decimal(p, end, &d);
@@ -207,7 +189,7 @@ static const char *sample_row(struct mpstat_parser *mp, const char *p, const cha
             v[count] = spoor_decimal_value(&d);
         count++;
     }
-    if (count < mp->s->ncolumns)
+    if (count < mp->s->header.n)
         return "fewer values than the header has columns (a cut line?)";
     struct spoor_table *t = mp->t;
     size_t row = spoor_table_add_row(t);
@@ -239,9 +221,9 @@ static int mpstat_parse(struct spoor_parse_job *job, const char *buf, size_t len
     mp.all = spoor_table_intern(t, "all", 3);
     /* values are read (and checked) whether their columns are kept or not */
     mp.cpu = spoor_args_keep(job->opts, "cpu") ? spoor_table_column(t, mp.name) : NULL;
-    for (size_t i = 0; i < s->ncolumns; i++)
-        if (spoor_args_keep(job->opts, s->column[i]))
-            mp.value[i] = spoor_table_column(t, spoor_table_intern(t, s->column[i], strlen(s->column[i])));
+    for (size_t i = 0; i < s->header.n; i++)
+        if (spoor_args_keep(job->opts, s->header.name[i]))
+            mp.value[i] = spoor_table_column(t, spoor_table_intern(t, s->header.name[i], strlen(s->header.name[i])));
     const char *p = buf + (job->at_file_start ? spoor_bom_len(buf, len) : 0), *end = buf + len;
     uint64_t line_no = 0;
     int st = SPOOR_OK;
@@ -266,13 +248,14 @@ static int mpstat_parse(struct spoor_parse_job *job, const char *buf, size_t len
         if (line_time(&q, le, &tod)) {
             size_t hn;
             const char *h = q, *first = spoor_next_field(&h, le, &hn);
+            struct spoor_text_header header;
             if (first && hn == 3 && !memcmp(first, "CPU", 3)) {
-                if (same_header(s, q, le))
+                if (read_header(q, le, &header) && spoor_text_header_equal(&header, &s->header))
                     continue;
                 st = spoor_fail(err, SPOOR_EFORMAT,
                                 "byte %llu: the header's columns differ from the first header's (two mpstat runs "
                                 "in one file?): split the file there",
-                                (unsigned long long)line_no);
+                                (unsigned long long)(job->offset + (uint64_t)(line - buf)));
                 break;
             }
             reason = sample_row(&mp, q, le, tod, line_no);

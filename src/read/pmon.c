@@ -20,36 +20,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PMON_COLUMNS = 24, PMON_NAME = 16 };
-
 struct pmon_state {
     struct spoor_local_rows order;  /* first (spoor_local_rows_release); touched by in_order only */
-    char column[PMON_COLUMNS][PMON_NAME];
-    size_t ncolumns;
+    struct spoor_text_header header;
     int date, time, pid, command;   /* their positions, -1 when absent */
 };
 
-/* The columns of a `#Date ...` or `# gpu ...` header line; 0 when it is none. */
-static size_t header_columns(const char *p, const char *end, char (*cols)[PMON_NAME])
+/* Whether [p, end) is a header line naming its columns (`#Date Time gpu
+ * ...`, or `# gpu ...` without -o DT), read into h. */
+static bool read_header(const char *p, const char *end, struct spoor_text_header *h)
 {
+    h->n = 0;
     if (p == end || *p != '#')
-        return 0;
+        return false;
     p++;
-    size_t n, count = 0;
+    size_t n;
     for (const char *f; (f = spoor_next_field(&p, end, &n));) {
-        if (n >= PMON_NAME || count == PMON_COLUMNS)
-            return 0;
-        memcpy(cols[count], f, n);
-        cols[count][n] = '\0';
-        count++;
+        if (n >= SPOOR_TEXT_NAME || h->n == SPOOR_TEXT_COLUMNS)
+            return false;
+        memcpy(h->name[h->n], f, n);
+        h->name[h->n++][n] = '\0';
     }
-    return count >= 2 && !strcmp(cols[count > 2 ? 2 : 0], "gpu") ? count : 0;
+    return h->n >= 2 && !strcmp(h->name[h->n > 2 ? 2 : 0], "gpu");
 }
 
 static int position(const struct pmon_state *s, const char *name)
 {
-    for (size_t i = 0; i < s->ncolumns; i++)
-        if (!strcmp(s->column[i], name))
+    for (size_t i = 0; i < s->header.n; i++)
+        if (!strcmp(s->header.name[i], name))
             return (int)i;
     return -1;
 }
@@ -57,9 +55,9 @@ static int position(const struct pmon_state *s, const char *name)
 static int pmon_sniff(const char *head, size_t len)
 {
     const char *p = head + spoor_bom_len(head, len);
-    char cols[PMON_COLUMNS][PMON_NAME];
+    struct spoor_text_header h;
     const char *e = spoor_cut_cr(p, spoor_line_end(p, head + len));
-    return header_columns(p, e, cols) && !strcmp(cols[0], "Date") ? 95 : 0;
+    return read_header(p, e, &h) && !strcmp(h.name[0], "Date") ? 95 : 0;
 }
 
 static int pmon_detect(const char *head, size_t len, const struct spoor_read_opts *opts, struct spoor_dialect *d,
@@ -75,12 +73,12 @@ static int pmon_detect(const char *head, size_t len, const struct spoor_read_opt
     d->ts_unit = SPOOR_UNIT_NS;
     if (p == end)
         return SPOOR_OK;
-    s->ncolumns = header_columns(p, spoor_cut_cr(p, spoor_line_end(p, end)), s->column);
+    read_header(p, spoor_cut_cr(p, spoor_line_end(p, end)), &s->header);
     s->date = position(s, "Date");
     s->time = position(s, "Time");
     s->pid = position(s, "pid");
     s->command = position(s, "command");
-    if (!s->ncolumns || s->date != 0 || s->time != 1) {
+    if (!s->header.n || s->date != 0 || s->time != 1) {
         spoor_local_rows_release(d);
         return spoor_fail(err, SPOOR_EFORMAT,
                           "line 1: no `#Date Time gpu ...` header: write pmon with -o DT (date and time columns)");
@@ -95,7 +93,7 @@ static int pmon_detect(const char *head, size_t len, const struct spoor_read_opt
 struct pmon_parser {
     const struct pmon_state *s;
     struct spoor_table *t;
-    struct spoor_column *col[PMON_COLUMNS];
+    struct spoor_column *col[SPOOR_TEXT_COLUMNS];
     uint32_t cat;
 };
 
@@ -138,15 +136,15 @@ static void set_cell(struct spoor_table *t, struct spoor_column *c, size_t row, 
 static const char *sample_row(struct pmon_parser *pp, const char *p, const char *end, uint64_t line_no)
 {
     const struct pmon_state *s = pp->s;
-    const char *f[PMON_COLUMNS];
-    size_t n[PMON_COLUMNS], count = 0, len;
-    for (const char *x; count < s->ncolumns && (x = spoor_next_field(&p, end, &len)); count++) {
+    const char *f[SPOOR_TEXT_COLUMNS];
+    size_t n[SPOOR_TEXT_COLUMNS], count = 0, len;
+    for (const char *x; count < s->header.n && (x = spoor_next_field(&p, end, &len)); count++) {
         f[count] = x;
         n[count] = len;
     }
-    if (count < s->ncolumns)
+    if (count < s->header.n)
         return "fewer fields than the header has columns (a cut line?)";
-    if (s->command >= 0 && (size_t)s->command == s->ncolumns - 1) /* a command may hold blanks */
+    if (s->command >= 0 && (size_t)s->command == s->header.n - 1) /* a command may hold blanks */
         n[count - 1] = (size_t)(spoor_cut_cr(f[count - 1], end) - f[count - 1]);
     else if (spoor_next_field(&p, end, &len))
         return "more fields than the header has columns";
@@ -176,27 +174,14 @@ static const char *sample_row(struct pmon_parser *pp, const char *p, const char 
     return NULL;
 }
 
-/* Whether a header line names the head's columns. */
-static bool same_header(const struct pmon_state *s, const char *p, const char *end)
-{
-    char cols[PMON_COLUMNS][PMON_NAME];
-    size_t n = header_columns(p, end, cols);
-    if (n != s->ncolumns)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(cols[i], s->column[i]))
-            return false;
-    return true;
-}
-
 static int pmon_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
 {
     const struct pmon_state *s = job->dialect->state;
     struct spoor_table *t = job->out;
     struct pmon_parser pp = {.s = s, .t = t, .cat = spoor_table_intern(t, "pmon", 4)};
-    for (size_t i = 0; i < s->ncolumns; i++)
-        if (spoor_args_keep(job->opts, s->column[i]))
-            pp.col[i] = spoor_table_column(t, spoor_table_intern(t, s->column[i], strlen(s->column[i])));
+    for (size_t i = 0; i < s->header.n; i++)
+        if (spoor_args_keep(job->opts, s->header.name[i]))
+            pp.col[i] = spoor_table_column(t, spoor_table_intern(t, s->header.name[i], strlen(s->header.name[i])));
     const char *p = buf + (job->at_file_start ? spoor_bom_len(buf, len) : 0), *end = buf + len;
     uint64_t line_no = 0;
     int st = SPOOR_OK;
@@ -207,9 +192,9 @@ static int pmon_parse(struct spoor_parse_job *job, const char *buf, size_t len, 
         if (spoor_field_is_blank(line, (size_t)(le - line)))
             continue;
         if (*line == '#') {
-            char cols[PMON_COLUMNS][PMON_NAME];
-            bool names = header_columns(line, le, cols) && !strcmp(cols[0], "Date");
-            if (!names || same_header(s, line, le))
+            struct spoor_text_header header;
+            bool names = read_header(line, le, &header) && !strcmp(header.name[0], "Date");
+            if (!names || spoor_text_header_equal(&header, &s->header))
                 continue;   /* the units line, or the header again */
             st = spoor_fail(err, SPOOR_EFORMAT,
                             "byte %llu: the header's columns differ from the first header's (two pmon runs in one "

@@ -33,6 +33,22 @@ static inline const char *spoor_next_field(const char **p, const char *end, size
     return s;
 }
 
+/* Column names of a text table's header line (mpstat, pmon). */
+enum { SPOOR_TEXT_COLUMNS = 32, SPOOR_TEXT_NAME = 16 };
+struct spoor_text_header {
+    char name[SPOOR_TEXT_COLUMNS][SPOOR_TEXT_NAME];
+    size_t n;
+};
+static inline bool spoor_text_header_equal(const struct spoor_text_header *a, const struct spoor_text_header *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++)
+        if (strcmp(a->name[i], b->name[i]))
+            return false;
+    return true;
+}
+
 /* Whether the options keep the column `name` (SPOOR_ARGS_ALL, or listed). */
 static inline bool spoor_args_keep(const struct spoor_read_opts *o, const char *name)
 {
