@@ -78,7 +78,7 @@ static int mllog_detect(const char *head, size_t len, const struct spoor_read_op
     if (!d->state)
         return spoor_fail(err, SPOOR_ENOMEM, "out of memory");
     d->format = &spoor_format_mllog;
-    d->ts_unit = SPOOR_UNIT_MS;
+    d->ts_unit = d->dur_unit = SPOOR_UNIT_MS;
     snprintf(d->name, sizeof d->name, "mllog");
     return SPOOR_OK;
 }
@@ -109,9 +109,10 @@ static const char *mllog_row(struct spoor_table *t, uint32_t cat, const char *ob
         } else if (k.n == 7 && !memcmp(k.p, "time_ms", 7) && v.kind == SPOOR_JSON_NUMBER) {
             int64_t ms;
             double x;
-            if (spoor_json_int64(v.p, v.n, &ms) && ms > -9000000000000 && ms < 9000000000000)
+            /* within +-4e12 ms (1843-2096), so that any dur fits in int64 ns */
+            if (spoor_json_int64(v.p, v.n, &ms) && ms > -4000000000000 && ms < 4000000000000)
                 t->ts[row] = ms * 1000000;
-            else if (spoor_json_double(v.p, v.n, &x) && x > -9e12 && x < 9e12)
+            else if (spoor_json_double(v.p, v.n, &x) && x > -4e12 && x < 4e12)
                 t->ts[row] = (int64_t)(x * 1e6);
         } else if (k.n == 8 && !memcmp(k.p, "metadata", 8) && v.kind == SPOOR_JSON_OBJECT) {
             struct spoor_json_iter mi;

@@ -122,7 +122,7 @@ static int mpstat_detect(const char *head, size_t len, const struct spoor_read_o
     d->format = &spoor_format_mpstat;
     d->state = s;
     snprintf(d->name, sizeof d->name, "mpstat");
-    d->ts_unit = SPOOR_UNIT_NS;
+    d->ts_unit = d->dur_unit = SPOOR_UNIT_NS;
     if (p == end)
         return SPOOR_OK;    /* an empty input: no rows */
     if (!banner_date(p, spoor_cut_cr(p, spoor_line_end(p, end)), &s->date_days))

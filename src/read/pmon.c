@@ -70,7 +70,7 @@ static int pmon_detect(const char *head, size_t len, const struct spoor_read_opt
     d->format = &spoor_format_pmon;
     d->state = s;
     snprintf(d->name, sizeof d->name, "nvidia-smi-pmon");
-    d->ts_unit = SPOOR_UNIT_NS;
+    d->ts_unit = d->dur_unit = SPOOR_UNIT_NS;
     if (p == end)
         return SPOOR_OK;
     read_header(p, spoor_cut_cr(p, spoor_line_end(p, end)), &s->header);

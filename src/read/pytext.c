@@ -110,7 +110,7 @@ static int pytext_detect(const char *head, size_t len, const struct spoor_read_o
     d->format = &spoor_format_pytext;
     d->state = s;
     d->records = SPOOR_RECORDS_LOG_LINES;
-    d->ts_unit = SPOOR_UNIT_NS;
+    d->ts_unit = d->dur_unit = SPOOR_UNIT_NS;
     snprintf(d->name, sizeof d->name, "python-logging");
     if (spoor_local_rows_open(s, false, opts, d, err) != SPOOR_OK) {
         spoor_local_rows_release(d);

@@ -49,7 +49,8 @@ bool spoor_civil_days(int y, int m, int d, int64_t *days)
 {
     static const int month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (y < 1 || y > 9999 || m < 1 || m > 12 || d < 1 || d > month_days[m - 1] + (m == 2 && leap))
+    /* ns since 1970 in int64 reach 1677-2262; rolls and zones need some room */
+    if (y < 1900 || y > 2200 || m < 1 || m > 12 || d < 1 || d > month_days[m - 1] + (m == 2 && leap))
         return false;
     /* days from civil (Howard Hinnant's algorithm) */
     int64_t yy = y - (m <= 2);
@@ -81,14 +82,15 @@ int spoor_local_rows_open(struct spoor_local_rows *o, bool roll_days, const stru
 {
     memset(o, 0, sizeof *o);
     o->roll_days = roll_days;
+    o->last_utc = INT64_MIN;
     int st = spoor_zone_open(opts->utc_offset, &o->zone, err);
     if (st == SPOOR_OK)
         spoor_zone_describe(&o->zone, d->assumed, sizeof d->assumed);
     return st;
 }
 
-int spoor_local_rows_batch(struct spoor_local_rows *o, struct spoor_table *b, struct spoor_skips *skips,
-                           const char *path, bool strict, struct spoor_error *err)
+int spoor_local_rows_batch(struct spoor_local_rows *o, struct spoor_table *b, const char *path, bool strict,
+                           struct spoor_error *err)
 {
     if (!b || b->nrows == 0)
         return SPOOR_OK;
@@ -103,18 +105,21 @@ int spoor_local_rows_batch(struct spoor_local_rows *o, struct spoor_table *b, st
         if (b->ts[r] == SPOOR_NULL)
             continue;
         int64_t local = b->ts[r] + shift, utc;
-        bool known = spoor_zone_to_utc(&o->zone, local, o->started ? o->last_utc : INT64_MIN, &utc);
+        bool known = spoor_zone_to_utc(&o->zone, local, o->last_utc, &utc);
         o->last_local = local;
         o->started = true;
         if (known) {
             b->ts[r] = o->last_utc = utc;
             continue;
         }
+        /* the row stays (its values are real), its ts empty, and the loader
+         * warns; a skip would count a line that gave a row */
         b->ts[r] = SPOOR_NULL;
-        int st = spoor_ordered_skip(skips, path, strict, b->line[r],
-                                    "local time the zone skips (daylight saving starts); ts left empty", err);
-        if (st != SPOOR_OK)
-            return st;
+        if (strict)
+            return spoor_ordered_skip(NULL, path, true, b->line[r], "local time the zone skips (daylight saving "
+                                      "starts)", err);
+        if (!o->gaps++)
+            o->first_gap_line = b->line[r];
     }
     /* the next batch's rows count their days from the start date again */
     if (o->roll_days && o->started)
@@ -125,7 +130,15 @@ int spoor_local_rows_batch(struct spoor_local_rows *o, struct spoor_table *b, st
 int spoor_local_rows_in_order(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips,
                               const char *path, bool strict, struct spoor_error *err)
 {
-    return spoor_local_rows_batch(d->state, batch, skips, path, strict, err);
+    (void)skips;
+    struct spoor_local_rows *o = d->state;
+    int st = spoor_local_rows_batch(o, batch, path, strict, err);
+    if (o->gaps)
+        snprintf(d->unit_warning, sizeof d->unit_warning,
+                 "%llu local times fall in the hour %s skips when daylight saving starts (first at line %llu): "
+                 "their ts is left empty",
+                 (unsigned long long)o->gaps, o->zone.name, (unsigned long long)o->first_gap_line);
+    return st;
 }
 
 void spoor_local_rows_release(struct spoor_dialect *d)

@@ -64,7 +64,7 @@ static inline bool spoor_args_keep(const struct spoor_read_opts *o, const char *
 bool spoor_clock_parse(const char *p, size_t n, int *seconds);
 /* With a 12-hour "AM"/"PM" field after it: 12 AM is midnight, 12 PM noon. */
 bool spoor_clock_12h(int *seconds, const char *ampm, size_t n);
-/* Days since 1970-01-01 of a civil date; false when it does not exist. */
+/* Days since 1970-01-01 of a civil date of 1900-2200; false otherwise. */
 bool spoor_civil_days(int year, int month, int day, int64_t *days);
 /* A decimal "[-]digits[.digits]" as a double, correctly rounded for up to
  * 15 digits; false for anything else. */
@@ -116,19 +116,23 @@ struct spoor_local_rows {
     bool roll_days;     /* times of day without a date: a step back of half a day or more is midnight */
     int64_t date_days;  /* roll_days: the start date (days since 1970) every chunk counts from */
     int64_t days;       /* days carried past midnight before this batch */
-    int64_t last_local, last_utc;
+    int64_t last_local, last_utc;  /* last_utc: INT64_MIN before the first */
     bool started;
+    uint64_t gaps, first_gap_line;  /* times the zone skips: ts left empty */
 };
 
 /* Sets up from opts->utc_offset and writes how local times are read into
  * d->assumed. */
 int spoor_local_rows_open(struct spoor_local_rows *o, bool roll_days, const struct spoor_read_opts *opts,
                           struct spoor_dialect *d, struct spoor_error *err);
-/* One batch in input order (the in_order hook's work; batch NULL: nothing). */
-int spoor_local_rows_batch(struct spoor_local_rows *o, struct spoor_table *b, struct spoor_skips *skips,
-                           const char *path, bool strict, struct spoor_error *err);
+/* One batch in input order (the in_order hook's work; batch NULL: nothing).
+ * A wall time the zone skips leaves its row's ts empty and is counted in
+ * gaps (with strict, the error "PATH:LINE: ..."). */
+int spoor_local_rows_batch(struct spoor_local_rows *o, struct spoor_table *b, const char *path, bool strict,
+                           struct spoor_error *err);
 /* A format's in_order and release, for a state that begins with its
- * struct spoor_local_rows (malloc'ed, as the first member). */
+ * struct spoor_local_rows (malloc'ed, as the first member). in_order puts the
+ * count of skipped wall times in d->unit_warning (a warning on stderr). */
 int spoor_local_rows_in_order(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips,
                               const char *path, bool strict, struct spoor_error *err);
 void spoor_local_rows_release(struct spoor_dialect *d);

@@ -149,6 +149,16 @@ PY
 EXPECT_MAX_LINES=3 expect_fail 1 "byte [0-9]*: the header's columns differ" events --no-cache "$WORK/two.out"
 expect_fail 2 "--utc-offset 'Mars/Olympus'" events --no-cache --utc-offset Mars/Olympus "$WORK/edge.out"
 
+# A wall time Europe/Berlin skips (2:30 AM on 03/27/2022): the row stays
+# with an empty ts, a warning says so, --strict fails.
+printf 'Linux 6.1.0 (box) \t03/27/2022 \t_x86_64_\t(1 CPU)\n\n02:29:59 AM  CPU    %%usr   %%idle\n' > "$WORK/gap.out"
+printf '02:30:00 AM  all   10.00   90.00\n03:00:01 AM  all   11.00   89.00\n' >> "$WORK/gap.out"
+"$SPOOR_BIN" events --no-cache --utc-offset Europe/Berlin -o "$WORK/gap.csv" "$WORK/gap.out" 2> "$WORK/stderr"
+grep -q "1 local times fall in the hour Europe/Berlin skips .*(first at line 4)" "$WORK/stderr" ||
+  fail "no warning of the skipped hour: $(cat "$WORK/stderr")"
+[ "$(cut -d, -f1 "$WORK/gap.csv" | tr '\n' ' ')" = "ts  1648342801000000000 " ] || fail "gap rows: $(cat "$WORK/gap.csv")"
+EXPECT_MAX_LINES=3 expect_fail 1 "gap.out:4: local time the zone skips" events --no-cache --strict --utc-offset Europe/Berlin "$WORK/gap.out"
+
 # pmon: '-' cells stay empty; date and time on UTC with the zone.
 cat > "$WORK/gpu.txt" <<'EOF2'
 #Date       Time        gpu        pid  type    sm   mem   enc   dec    fb   command
