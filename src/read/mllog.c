@@ -200,7 +200,8 @@ static int mllog_in_order(struct spoor_dialect *d, struct spoor_table *b, struct
     struct mllog_state *s = d->state;
     int st = SPOOR_OK;
     if (!b) {   /* the end: what is still open was never stopped */
-        qsort(s->open, s->nopen, sizeof *s->open, by_line);
+        if (s->nopen)
+            qsort(s->open, s->nopen, sizeof *s->open, by_line);
         for (size_t i = 0; i < s->nopen && st == SPOOR_OK; i++)
             st = spoor_ordered_skip(skips, path, strict, s->open[i].line, "MLLOG start without stop", err);
         s->nopen = 0;

@@ -220,10 +220,12 @@ static int mpstat_parse(struct spoor_parse_job *job, const char *buf, size_t len
     mp.cat = spoor_table_intern(t, "mpstat", 6);
     mp.all = spoor_table_intern(t, "all", 3);
     /* values are read (and checked) whether their columns are kept or not */
-    mp.cpu = spoor_args_keep(job->opts, "cpu") ? spoor_table_column(t, mp.name) : NULL;
+    ptrdiff_t cpu = spoor_args_keep(job->opts, "cpu") ? spoor_column_index(t, "cpu") : -1, value[SPOOR_TEXT_COLUMNS];
     for (size_t i = 0; i < s->header.n; i++)
-        if (spoor_args_keep(job->opts, s->header.name[i]))
-            mp.value[i] = spoor_table_column(t, spoor_table_intern(t, s->header.name[i], strlen(s->header.name[i])));
+        value[i] = spoor_args_keep(job->opts, s->header.name[i]) ? spoor_column_index(t, s->header.name[i]) : -1;
+    mp.cpu = cpu >= 0 ? t->cols + cpu : NULL;
+    for (size_t i = 0; i < s->header.n; i++)
+        mp.value[i] = value[i] >= 0 ? t->cols + value[i] : NULL;
     const char *p = buf + (job->at_file_start ? spoor_bom_len(buf, len) : 0), *end = buf + len;
     uint64_t line_no = 0;
     int st = SPOOR_OK;

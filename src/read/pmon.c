@@ -179,9 +179,11 @@ static int pmon_parse(struct spoor_parse_job *job, const char *buf, size_t len, 
     const struct pmon_state *s = job->dialect->state;
     struct spoor_table *t = job->out;
     struct pmon_parser pp = {.s = s, .t = t, .cat = spoor_table_intern(t, "pmon", 4)};
+    ptrdiff_t col[SPOOR_TEXT_COLUMNS];
     for (size_t i = 0; i < s->header.n; i++)
-        if (spoor_args_keep(job->opts, s->header.name[i]))
-            pp.col[i] = spoor_table_column(t, spoor_table_intern(t, s->header.name[i], strlen(s->header.name[i])));
+        col[i] = spoor_args_keep(job->opts, s->header.name[i]) ? spoor_column_index(t, s->header.name[i]) : -1;
+    for (size_t i = 0; i < s->header.n; i++)
+        pp.col[i] = col[i] >= 0 ? t->cols + col[i] : NULL;
     const char *p = buf + (job->at_file_start ? spoor_bom_len(buf, len) : 0), *end = buf + len;
     uint64_t line_no = 0;
     int st = SPOOR_OK;

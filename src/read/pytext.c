@@ -177,9 +177,11 @@ static int pytext_parse(struct spoor_parse_job *job, const char *buf, size_t len
 {
     struct spoor_table *t = job->out;
     struct pytext_parser pp = {.t = t, .row = SIZE_MAX};
-    pp.level = spoor_table_column(t, spoor_table_intern(t, "level", 5));
-    pp.logger = spoor_table_column(t, spoor_table_intern(t, "logger", 6));
-    pp.message = spoor_table_column(t, spoor_table_intern(t, "message", 7));
+    ptrdiff_t level = spoor_column_index(t, "level"), logger = spoor_column_index(t, "logger"),
+              message = spoor_column_index(t, "message");
+    pp.level = t->cols + level;
+    pp.logger = t->cols + logger;
+    pp.message = t->cols + message;
     pp.cat = spoor_table_intern(t, "log", 3);
     const char *p = buf + (job->at_file_start ? spoor_bom_len(buf, len) : 0), *end = buf + len;
     uint64_t line_no = 0;

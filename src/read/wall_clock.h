@@ -49,6 +49,13 @@ static inline bool spoor_text_header_equal(const struct spoor_text_header *a, co
     return true;
 }
 
+/* The index of the table's column `name`, made if need be. Pointers into
+ * t->cols are taken once every column is made: making one may move them. */
+static inline ptrdiff_t spoor_column_index(struct spoor_table *t, const char *name)
+{
+    return spoor_table_column(t, spoor_table_intern(t, name, strlen(name))) - t->cols;
+}
+
 /* Whether the options keep the column `name` (SPOOR_ARGS_ALL, or listed). */
 static inline bool spoor_args_keep(const struct spoor_read_opts *o, const char *name)
 {
