@@ -37,6 +37,9 @@ enum spoor_records {
      * read in order, each chunk cut after an event, and rewritten so that
      * every event is one line (see spoor_chunk) */
     SPOOR_RECORDS_JSON_EVENTS,
+    /* log records: a line that does not begin with a `YYYY-MM-DD HH:MM:SS`
+     * stamp goes on with the record before it (spoor_log_line_joins) */
+    SPOOR_RECORDS_LOG_LINES,
 };
 
 struct spoor_input_opts {
@@ -193,6 +196,9 @@ struct spoor_read_opts {
      * "NAME:TYPE,..." (--input-columns; docs/formats.md) */
     const char *input_columns;
     bool strict;                    /* the first skipped line is an error */
+    /* Readers of local wall times (mpstat, pmon, Python logging): their zone,
+     * "+02:00", "-5h" or a tz database name; NULL = taken as UTC, and said so. */
+    const char *utc_offset;
 };
 
 struct spoor_format;
@@ -270,15 +276,18 @@ struct spoor_format {
      * anything parse reads. */
     void (*reduced)(struct spoor_dialect *d, const struct spoor_table *batch);
     void (*release)(struct spoor_dialect *d);
-    /* Optional: sees every parsed batch of the input in order, before any
-     * sink, and joins rows that belong together across batches (a block
-     * request's issue and completion). *view is what is left of the batch:
-     * the batch itself (rows may be dropped from it in place), or a
-     * selection to free with spoor_table_select_free.
-     * Called once more with batch NULL at the end of the input. Its state is
-     * in d->state, in a part parse never reads. */
-    int (*join)(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips, const char *path,
-                bool strict, struct spoor_table **view, struct spoor_error *err);
+    /* Optional: sees every parsed batch of the input in order, one at a time,
+     * before any sink does (map() of its batches then waits for it; such a
+     * format has no B/E pairing), and fixes rows from what came before: a date
+     * carried past midnight, an interval whose start an earlier batch held, a
+     * block request's issue joined with its completion. It may rewrite rows,
+     * add rows, or drop rows in place; *view is what goes on: the batch
+     * itself, or a selection to free with spoor_table_select_free. Records it
+     * rejects go to skips (absolute lines; with strict the first is an error).
+     * Called once more with batch NULL (and view NULL) at the end of the
+     * input. Its state is in d->state, in a part parse never reads. */
+    int (*in_order)(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips,
+                    const char *path, bool strict, struct spoor_table **view, struct spoor_error *err);
 };
 
 SPOOR_API extern const struct spoor_format spoor_format_pfw;
@@ -296,7 +305,19 @@ SPOOR_API extern const struct spoor_format spoor_format_ps;
 SPOOR_API extern const struct spoor_format spoor_format_blkparse;
 SPOOR_API extern const struct spoor_format spoor_format_ftrace;
 SPOOR_API extern const struct spoor_format spoor_format_lttng;
+/* `mpstat -P ALL` output: one row per sample and CPU (docs/formats.md). */
+SPOOR_API extern const struct spoor_format spoor_format_mpstat;
+/* `nvidia-smi pmon -s um -o DT` output: one row per GPU process per sample. */
+SPOOR_API extern const struct spoor_format spoor_format_pmon;
+/* Python logging lines `asctime:LEVEL: message`, continuation lines folded in. */
+SPOOR_API extern const struct spoor_format spoor_format_pytext;
+/* MLPerf `:::MLLOG {json}` lines; start/stop pairs joined into intervals. */
+SPOOR_API extern const struct spoor_format spoor_format_mllog;
 
+/* The reader of that --input-format name, or NULL. */
+SPOOR_API const struct spoor_format *spoor_format_named(const char *name);
+/* The readers' names as "pfw, jsonl, ... or mllog" into buf (cut to size). */
+SPOOR_API void spoor_format_names(char *buf, size_t size);
 /* Picks the format (opts->format or by sniffing) and detects the dialect. */
 SPOOR_API int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opts,
                            struct spoor_dialect *d, struct spoor_error *err);

@@ -40,6 +40,15 @@ bool spoor_dir_read_only(const char *path);
  * bytes of the next line are needed to tell. line_start bounds the look
  * back. */
 int spoor_json_line_joins(const char *line_start, const char *line_end, const char *next, const char *next_end);
+/* SPOOR_RECORDS_LOG_LINES: whether a line joins the next, whose bytes are
+ * [next, next_end): that one does not begin with a stamp (1), does (0), or
+ * more of its bytes are needed to tell (-1). */
+int spoor_log_line_joins(const char *next, const char *next_end);
+/* Whether [p, end) begins with a log record's `YYYY-MM-DD HH:MM:SS` stamp. */
+bool spoor_log_record_start(const char *p, const char *end);
+/* The join of the input's records kind (0 for plain lines). */
+int spoor_record_line_joins(enum spoor_records records, const char *line_start, const char *line_end,
+                            const char *next, const char *next_end);
 
 /* How the input's bytes divide into records, set once after its format is
  * detected and before any cursor is opened. SPOOR_RECORDS_JSON_EVENTS reads

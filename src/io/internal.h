@@ -150,9 +150,9 @@ struct io_events_doc {
  * in them (0: none), the rest goes on in the next chunk. */
 size_t io_events_scan(struct io_events_doc *d, char *buf, size_t len);
 
-/* Where a JSON_LINES chunk may end: after the '\n' at nl, unless the line
- * before it joins the next (spoor_json_line_joins). Walks back from nl to
- * the last line end that does not; NULL when none in [buf, nl]. */
-const char *io_json_lines_cut(const char *buf, const char *nl, const char *end, bool at_end);
+/* Where a JSON_LINES or LOG_LINES chunk may end: after the '\n' at nl,
+ * unless the line before it joins the next (spoor_record_line_joins). Walks
+ * back from nl to the last line end that does not; NULL when none in [buf, nl]. */
+const char *io_lines_cut(enum spoor_records records, const char *buf, const char *nl, const char *end, bool at_end);
 
 #endif

@@ -30,11 +30,11 @@ int spoor_json_line_joins(const char *line_start, const char *line_end, const ch
     return *next != '{' && *next != '\n' && *next != ']';
 }
 
-const char *io_json_lines_cut(const char *buf, const char *nl, const char *end, bool at_end)
+const char *io_lines_cut(enum spoor_records records, const char *buf, const char *nl, const char *end, bool at_end)
 {
     while (nl) {
         const char *start = memrchr(buf, '\n', (size_t)(nl - buf));
-        int joins = spoor_json_line_joins(start ? start + 1 : buf, nl, nl + 1, end);
+        int joins = spoor_record_line_joins(records, start ? start + 1 : buf, nl, nl + 1, end);
         if (joins == 0 || (joins < 0 && at_end))
             return nl;
         nl = start;

@@ -43,11 +43,13 @@ static int view(struct spoor_input *in, bool copy, struct spoor_chunk *chunk, ui
     return st != SPOOR_OK || got == len ? st : io_shrank(in, err);
 }
 
-/* SPOOR_RECORDS_JSON_LINES: whether the line ending at nl (at least the
+/* Records of several lines (JSON_LINES, LOG_LINES): whether the line ending at nl (at least the
  * bytes [start, nl) of it are in the window) goes on in the next line. When
  * the window holds none of its text, its end is read from before `from`. */
 static int line_joins(struct spoor_input *in, uint64_t from, const char *start, const char *nl, const char *end)
 {
+    if (in->records == SPOOR_RECORDS_LOG_LINES)
+        return spoor_log_line_joins(nl + 1, end);
     const char *q = nl;
     while (q > start && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r'))
         q--;
@@ -69,7 +71,7 @@ static const char *record_end(struct spoor_input *in, uint64_t from, const char 
                               const char *end, bool at_eof, bool *more)
 {
     *more = false;
-    while (in->records == SPOOR_RECORDS_JSON_LINES) {
+    while (in->records == SPOOR_RECORDS_JSON_LINES || in->records == SPOOR_RECORDS_LOG_LINES) {
         int joins = line_joins(in, from, start, nl, end);
         if (joins == 0 || (joins < 0 && at_eof))
             break;
@@ -121,7 +123,7 @@ static int plain_next(struct spoor_cursor *base, struct spoor_chunk *chunk, stru
             skip = (size_t)(nl - p) + 1;
         }
         const char *nl = len == want || p[want - 1] == '\n' ? p + want - 1 : memchr(p + want, '\n', len - want);
-        if (nl && *nl == '\n' && in->records == SPOOR_RECORDS_JSON_LINES) {
+        if (nl && *nl == '\n' && (in->records == SPOOR_RECORDS_JSON_LINES || in->records == SPOOR_RECORDS_LOG_LINES)) {
             const char *start = memrchr(p + skip, '\n', (size_t)(nl - (p + skip)));
             nl = record_end(in, from, start ? start + 1 : p + skip, nl, p + len, at_eof, &more);
         }

@@ -19,7 +19,8 @@ size_t spoor_input_plan(struct spoor_input *in, int nthreads)
     case SPOOR_INPUT_PLAIN:
         return io_plain_parts(in);
     case SPOOR_INPUT_GZIP:
-        if (in->index_mode == IO_INDEX_LOADED)
+        /* checkpoints are line starts, and a log record may span them */
+        if (in->index_mode == IO_INDEX_LOADED && in->records != SPOOR_RECORDS_LOG_LINES)
             return io_index_count(in->index) + 1;
         return 1;
     case SPOOR_INPUT_ZSTD:

@@ -58,7 +58,7 @@ static void start_chunk(struct stream_cursor *s)
 }
 
 /* Where the chunk's records end: after its last line, or its last event,
- * or one that joins no later line (SPOOR_RECORDS_JSON_LINES); 0 when no
+ * or one that joins no later line (JSON_LINES, LOG_LINES); 0 when no
  * record ends in it yet. */
 static size_t record_cut(struct stream_cursor *s, struct spoor_chunk *c)
 {
@@ -66,8 +66,8 @@ static size_t record_cut(struct stream_cursor *s, struct spoor_chunk *c)
     if (records == SPOOR_RECORDS_JSON_EVENTS)
         return io_events_scan(&s->doc, c->buf, c->len);
     const char *nl = memrchr(c->buf, '\n', c->len);
-    if (nl && records == SPOOR_RECORDS_JSON_LINES)
-        nl = io_json_lines_cut(c->buf, nl, c->buf + c->len, false);
+    if (nl && (records == SPOOR_RECORDS_JSON_LINES || records == SPOOR_RECORDS_LOG_LINES))
+        nl = io_lines_cut(records, c->buf, nl, c->buf + c->len, false);
     return nl ? (size_t)(nl - c->buf) + 1 : 0;
 }
 

@@ -154,5 +154,5 @@ const struct spoor_format spoor_format_blkparse = {
     .detect = blkparse_detect,
     .parse = blkparse_parse,
     .release = blk_format_release,
-    .join = blk_format_join,
+    .in_order = blk_format_join,
 };

@@ -3,6 +3,7 @@
 #include "read/field_map.h"
 #include "spoor/load.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const struct spoor_format *const formats[] = {
@@ -15,7 +16,28 @@ static const struct spoor_format *const formats[] = {
     &spoor_format_blkparse,
     &spoor_format_ftrace,
     &spoor_format_lttng,
+    &spoor_format_mpstat,
+    &spoor_format_pmon,
+    &spoor_format_pytext,
+    &spoor_format_mllog,
 };
+
+const struct spoor_format *spoor_format_named(const char *name)
+{
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (strcmp(formats[i]->name, name) == 0)
+            return formats[i];
+    return NULL;
+}
+
+void spoor_format_names(char *buf, size_t size)
+{
+    size_t n = sizeof formats / sizeof *formats, used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
+                                 formats[i]->name);
+}
 
 /* Whether head holds anything besides blanks and a BOM (an empty input is
  * read by any reader as no events). */
@@ -39,13 +61,12 @@ int spoor_detect(const char *head, size_t len, const struct spoor_read_opts *opt
     const struct spoor_format *best = NULL;
     int best_score = -1;
     if (opts->format) {
-        for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-            if (strcmp(formats[i]->name, opts->format) == 0)
-                best = formats[i];
-        if (!best)
-            return spoor_fail(err, SPOOR_EUSAGE,
-                              "unknown format '%s' (expected pfw, jsonl, csv, pylog, bpftrace, ps, blkparse, ftrace or lttng)",
-                              opts->format);
+        best = spoor_format_named(opts->format);
+        if (!best) {
+            char names[256];
+            spoor_format_names(names, sizeof names);
+            return spoor_fail(err, SPOOR_EUSAGE, "unknown format '%s' (expected %s)", opts->format, names);
+        }
     } else if (opts->input_columns) {
         best = &spoor_format_bpftrace; /* only bpftrace tables are described by their columns */
     } else {

@@ -227,5 +227,5 @@ const struct spoor_format spoor_format_ftrace = {
     .detect = ftrace_detect,
     .parse = ftrace_parse,
     .release = blk_format_release,
-    .join = blk_format_join,
+    .in_order = blk_format_join,
 };

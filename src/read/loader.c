@@ -38,7 +38,7 @@ struct slot {
     struct spoor_table *batch;
     struct spoor_skips skips;
     uint64_t lines;
-    bool deferred;              /* B/E rows or a joining format: joined in order, then map() */
+    bool deferred;              /* B/E rows or a format with an in-order step: done in order, then map() */
     size_t part, index;         /* position in input order */
     int status;                 /* parse result */
     struct spoor_error err;
@@ -138,7 +138,7 @@ static void parse_slot(struct run *r, struct slot *s, int worker)
     };
     s->status = r->dialect->format->parse(&job, s->chunk.data, s->chunk.len, &s->err);
     s->lines = job.lines;
-    s->deferred = r->dialect->format->join || pair_batch_needs(s->batch);
+    s->deferred = r->dialect->format->in_order || pair_batch_needs(s->batch);
     if (s->status == SPOOR_OK && r->sink->map && !s->deferred)
         s->status = r->sink->map(r->sink->ctx, worker, s->batch);
 }
@@ -173,15 +173,15 @@ static int note_drop(struct run *r, const struct spoor_drop *d, struct spoor_err
     return SPOOR_OK;
 }
 
-/* A batch with B or E rows, or of a format that joins rows: its pairs or
- * joins made in input order, then map(). */
+/* A batch with B or E rows, or of a format with an in-order step: its pairs
+ * or that step made in input order, then map(). */
 static int pair_and_map(struct run *r, struct slot *s, int worker, struct spoor_table **view,
                         struct spoor_error *err)
 {
     spoor_error_clear(err);
-    int st = r->dialect->format->join
-                 ? r->dialect->format->join(r->dialect, s->batch, &r->report->skips, r->report->path,
-                                            r->opts->read.strict, view, err)
+    int st = r->dialect->format->in_order
+                 ? r->dialect->format->in_order(r->dialect, s->batch, &r->report->skips, r->report->path,
+                                                r->opts->read.strict, view, err)
                  : pair_batch(r->pairs, s->batch, &r->report->skips, r->report->path, r->dialect->records,
                               r->opts->read.strict, view, err);
     if (st == SPOOR_OK && r->sink->map)
@@ -212,10 +212,11 @@ static int reduce_one(struct run *r, struct slot *s, int worker, struct spoor_er
     r->report->rows += b->nrows;
     r->report->bytes += s->chunk.len;
 
-    if (s->status == SPOOR_ESTRICT && r->dialect->format->join) {
-        /* a request the join leaves unmatched before the line --strict stopped at comes first */
+    if (s->status == SPOOR_ESTRICT && r->dialect->format->in_order) {
+        /* a record the in-order step rejects before the line --strict stopped at comes first */
         struct spoor_table *view = s->batch;
-        st = r->dialect->format->join(r->dialect, s->batch, &r->report->skips, r->report->path, true, &view, err);
+        st = r->dialect->format->in_order(r->dialect, s->batch, &r->report->skips, r->report->path, true, &view,
+                                          err);
         if (view != s->batch)
             spoor_table_select_free(view);
         if (st != SPOOR_OK)
@@ -236,9 +237,9 @@ static int reduce_one(struct run *r, struct slot *s, int worker, struct spoor_er
         return s->status;
     }
     if (s->deferred) {
-        size_t parsed = b->nrows;   /* a join may drop rows in place */
+        size_t parsed = b->nrows;   /* the in-order step may add rows or drop them */
         st = pair_and_map(r, s, worker, &b, err);
-        r->report->rows -= parsed - b->nrows;
+        r->report->rows = r->report->rows - parsed + b->nrows;
         if (st != SPOOR_OK) {
             if (b != s->batch)
                 spoor_table_select_free(b);
@@ -498,9 +499,9 @@ static int run_input(struct run *r)
         if (pair_finish(r->pairs, &r->report->skips, r->report->path, r->dialect->records, r->opts->read.strict,
                         &e) != SPOOR_OK)
             fail(r, e.code, &e);
-        else if (r->dialect->format->join &&
-                 r->dialect->format->join(r->dialect, NULL, &r->report->skips, r->report->path,
-                                          r->opts->read.strict, NULL, &e) != SPOOR_OK)
+        else if (r->dialect->format->in_order &&
+                 r->dialect->format->in_order(r->dialect, NULL, &r->report->skips, r->report->path,
+                                              r->opts->read.strict, NULL, &e) != SPOOR_OK)
             fail(r, e.code, &e);
     }
     pair_free(r->pairs);

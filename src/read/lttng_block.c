@@ -291,5 +291,5 @@ const struct spoor_format spoor_format_lttng = {
     .detect = lttng_detect,
     .parse = lttng_parse,
     .release = blk_format_release,
-    .join = blk_format_join,
+    .in_order = blk_format_join,
 };

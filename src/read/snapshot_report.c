@@ -20,7 +20,7 @@ uint64_t load_options_hash(const struct spoor_read_opts *o)
     char buf[4096] = {0};
     size_t at = 0;
     const char *text[] = {o->format, o->dialect, o->field_ts, o->field_dur, o->field_name,
-                          o->field_cat, o->field_pid, o->field_tid};
+                          o->field_cat, o->field_pid, o->field_tid, o->utc_offset};
     for (size_t i = 0; i < sizeof text / sizeof *text; i++)
         add_opt(buf, sizeof buf, &at, text[i]);
     char nums[32];

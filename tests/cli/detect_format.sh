@@ -1,13 +1,16 @@
-# Text no reader knows (mpstat, a plain log, garbage) fails with one line and exit 1 instead of being read as a
-# one-column CSV whose header is the first record; real CSV still reads.
+# Text no reader knows (garbage) fails with one line and exit 1 instead of
+# being read as a one-column CSV whose header is the first record; real CSV
+# still reads; the text tools' outputs each go to their own reader.
 source "$(dirname "$0")/lib/common.sh"
 need_data
 
-for f in cpu.out train.log; do
-  expect_fail 1 "unet3d-pytorch/$f: could not detect the format (use --input-format)" \
-    stats "$SPOOR_DATA/bpftrace/unet3d-pytorch/$f"
+U=$SPOOR_DATA/bpftrace/unet3d-pytorch
+for pair in bio.out:bpftrace-bio open.out:bpftrace-open cpu.out:mpstat train.log:python-logging pids.out:ps; do
+  f=${pair%%:*} want=${pair#*:}
+  "$SPOOR_BIN" stats --no-cache "$U/$f" > "$WORK/$f.stats" 2> "$WORK/err" || fail "$f: $(cat "$WORK/err")"
+  grep -q "^dialect *$want" "$WORK/$f.stats" || fail "$f is not read as $want: $(grep '^dialect' "$WORK/$f.stats")"
 done
-# (bpftrace tables and ps aux lists have their readers: tests/cli/bpftrace.sh.)
+# (each reader's own test: bpftrace.sh, mpstat_pmon.sh, pytext_mllog.sh, blk_traces.sh.)
 printf 'qwe rty uiop\nasdf ghjkl, zx\n%%$#@ !\n' > "$WORK/garbage.txt"
 expect_fail 1 "garbage.txt: could not detect the format" events "$WORK/garbage.txt"
 expect_fail 1 "garbage.txt: could not detect the format" stats --ts at "$WORK/garbage.txt"

@@ -26,4 +26,16 @@ static inline void fuzz_reader_check(const struct spoor_format *fmt, const char 
     harness_free(&h);
 }
 
+/* The text tools' readers (mpstat, pmon, pytext): knob bit 1 is strict,
+ * bits 2-4 pick the zone (none, fixed offsets, a tz zone with daylight
+ * saving), bits 32 and 64 as above; chunks of 64 bytes when small. */
+static inline void fuzz_text_reader(const struct spoor_format *fmt, const uint8_t *data, size_t size)
+{
+    if (size == 0)
+        return;
+    static const char *const zones[] = {NULL, "-5h", "Europe/Berlin", "+05:30"};
+    struct spoor_read_opts opts = {.strict = data[0] & 1, .utc_offset = zones[(data[0] >> 1) & 3]};
+    fuzz_reader_check(fmt, (const char *)data + 1, size - 1, data[0], 64, &opts);
+}
+
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/input.h"
 #include "spoor/load.h"
 
 struct harness {
@@ -20,12 +21,17 @@ struct harness {
     struct spoor_error err;
 };
 
-static inline size_t harness_chunk_end(const char *text, size_t len, size_t from, size_t chunk_size)
+/* Chunks end at a line end, past the lines the record there joins (as the
+ * cursors cut them, src/io/plain.c). */
+static inline size_t harness_chunk_end(const char *text, size_t len, size_t from, size_t chunk_size,
+                                       enum spoor_records records)
 {
     size_t at = from + chunk_size;
     if (at >= len)
         return len;
     const char *nl = memchr(text + at, '\n', len - at);
+    while (nl && records == SPOOR_RECORDS_LOG_LINES && spoor_log_line_joins(nl + 1, text + len) == 1)
+        nl = memchr(nl + 1, '\n', len - (size_t)(nl + 1 - text));
     return nl ? (size_t)(nl - text) + 1 : len;
 }
 
@@ -41,7 +47,7 @@ static inline int harness_load(const struct spoor_format *fmt, const char *text,
     if (st != SPOOR_OK)
         return st;
     for (size_t from = 0; from < len && st == SPOOR_OK;) {
-        size_t to = harness_chunk_end(text, len, from, chunk_size ? chunk_size : len);
+        size_t to = harness_chunk_end(text, len, from, chunk_size ? chunk_size : len, h->dialect.records);
         struct spoor_skips skips = {0};
         struct spoor_table *batch = spoor_table_new();
         spoor_table_add_source(batch, "input");
@@ -55,8 +61,8 @@ static inline int harness_load(const struct spoor_format *fmt, const char *text,
         spoor_skips_merge(&h->skips, &skips, h->lines);
         h->lines += job.lines;
         struct spoor_table *view = batch;
-        if (st == SPOOR_OK && fmt->join) /* a format joining rows across batches, in order */
-            st = fmt->join(&h->dialect, batch, &h->skips, "input", opts->strict, &view, &h->err);
+        if (st == SPOOR_OK && fmt->in_order) /* a format whose rows depend on earlier batches */
+            st = fmt->in_order(&h->dialect, batch, &h->skips, "input", opts->strict, &view, &h->err);
         if (st == SPOOR_OK && fmt->reduced)
             fmt->reduced(&h->dialect, view);
         if (view->nrows) /* an empty batch adds nothing */
@@ -66,8 +72,8 @@ static inline int harness_load(const struct spoor_format *fmt, const char *text,
         spoor_table_free(batch);
         from = to;
     }
-    if (st == SPOOR_OK && fmt->join)
-        st = fmt->join(&h->dialect, NULL, &h->skips, "input", opts->strict, NULL, &h->err);
+    if (st == SPOOR_OK && fmt->in_order)
+        st = fmt->in_order(&h->dialect, NULL, &h->skips, "input", opts->strict, NULL, &h->err);
     return st;
 }
 

@@ -26,6 +26,7 @@ static const struct option events[] = {
     {"pid", required_argument, 0, LOAD_OPT_FIELD_PID},
     {"tid", required_argument, 0, LOAD_OPT_FIELD_TID},
     {"input-columns", required_argument, 0, LOAD_OPT_INPUT_COLUMNS},
+    {"utc-offset", required_argument, 0, LOAD_OPT_UTC_OFFSET},
 };
 static const struct option cache[] = {
     {"no-cache", no_argument, 0, LOAD_OPT_NO_CACHE},
@@ -91,17 +92,16 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
     case LOAD_OPT_TS_UNIT: return unit(&r->ts_unit, arg, cmd, "--ts-unit");
     case LOAD_OPT_DUR_UNIT: return unit(&r->dur_unit, arg, cmd, "--dur-unit");
     case LOAD_OPT_INPUT_FORMAT:
-        if (strcmp(arg, "pfw") && strcmp(arg, "jsonl") && strcmp(arg, "csv") && strcmp(arg, "pylog") &&
-            strcmp(arg, "bpftrace") && strcmp(arg, "ps") && strcmp(arg, "blkparse") && strcmp(arg, "ftrace") &&
-            strcmp(arg, "lttng")) {
-            cli_usage_error(cmd,
-                            "--input-format '%s': expected pfw, jsonl, csv, pylog, bpftrace, ps, blkparse, ftrace or lttng",
-                            arg);
+        if (!spoor_format_named(arg)) {
+            char names[256];
+            spoor_format_names(names, sizeof names);
+            cli_usage_error(cmd, "--input-format '%s': expected %s", arg, names);
             return -1;
         }
         r->format = arg;
         return 1;
     case LOAD_OPT_NO_INDEX: opts->input.no_index = true; return 1;
+    case LOAD_OPT_UTC_OFFSET: r->utc_offset = arg; return 1;
     case LOAD_OPT_NO_CACHE: opts->no_cache = true; return 1;
     case LOAD_OPT_CACHE_DIR: {
         struct spoor_error err = {0};

@@ -28,12 +28,14 @@ enum {
     LOAD_OPT_NO_CACHE,
     LOAD_OPT_CACHE_DIR,
     LOAD_OPT_INPUT_COLUMNS,
+    LOAD_OPT_UTC_OFFSET,
 };
 
 /* The reading options come in groups, and a command takes (and lists in its
  * help) only the groups that act on it:
  *   BASE      every reader: --threads --strict --input-format --delimiter --no-index
- *   EVENTS    event traces: --dialect --ts-unit --dur-unit and the field options
+ *   EVENTS    event traces: --dialect --ts-unit --dur-unit, the field options and
+ *             --utc-offset (the zone of text tools' local times)
  *   CACHE     readers that keep snapshots: --no-cache --cache-dir
  *   PROGRESS  readers that draw a progress bar: --no-progress
  * LOAD_GROUP_ALL and LOAD_ARGS_HELP are all four, for the trace commands. */
@@ -54,8 +56,8 @@ size_t load_args_options(unsigned groups, struct option *out);
 #define LOAD_HELP_THREADS "  --threads N          worker threads (default: all cores)\n"
 #define LOAD_HELP_BASE                                                                          \
     "  --strict             fail on the first skipped line or damaged input\n"                  \
-    "  --input-format F     pfw, jsonl, csv, pylog, bpftrace, ps, blkparse, ftrace or\n"      \
-    "                       lttng (default: detected)\n"                                     \
+    "  --input-format F     pfw, jsonl, csv, pylog, bpftrace, ps, blkparse, ftrace,\n"     \
+    "                       lttng, mpstat, pmon, pytext or mllog (default: detected)\n"    \
     "  --delimiter C        CSV delimiter (default: detected)\n"                                \
     "  --no-index           neither use nor write the gzip checkpoint index\n"
 #define LOAD_HELP_EVENTS                                                                        \
@@ -65,7 +67,9 @@ size_t load_args_options(unsigned groups, struct option *out);
     "  --ts/--dur/--name/--cat/--pid/--tid FIELD\n"                                             \
     "                       generic JSONL/CSV: the field holding that column\n"                \
     "  --input-columns LIST another bpftrace printf table: NAME:TYPE,... (int ns lat\n"       \
-    "                       clock str rest; ts ts_end dur pid tid name cat are fixed)\n"
+    "                       clock str rest; ts ts_end dur pid tid name cat are fixed)\n"      \
+    "  --utc-offset Z       zone of local wall times (mpstat, pmon, pytext): +02:00, -5h\n"     \
+    "                       or a tz zone such as Europe/Berlin (default: UTC, said so)\n"
 #define LOAD_HELP_CACHE                                                                         \
     "  --no-cache           neither use nor write the snapshot sidecar (TRACE.spoor-snap)\n"    \
     "  --cache-dir DIR      keep snapshots in DIR, created if need be (for traces in\n"         \

@@ -1,0 +1,12 @@
+/* Fuzzes the pmon reader on nvidia-smi pmon output (fuzz_text_reader: detection on a head,
+ * chunks put on UTC in order by its in_order step, every zone kind). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "fuzz_reader.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_text_reader(&spoor_format_pmon, data, size);
+    return 0;
+}
