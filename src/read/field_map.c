@@ -238,18 +238,6 @@ void spoor_field_map_set_phase(struct spoor_table *t, size_t row)
     t->ph[row] = t->dur[row] != SPOOR_NULL ? 'X' : 'i';
 }
 
-int spoor_ordered_skip(struct spoor_skips *skips, const char *path, bool strict, uint64_t line, const char *reason,
-                       struct spoor_error *err)
-{
-    if (strict) {
-        char where[600];
-        spoor_skip_where(where, sizeof where, path, SPOOR_RECORDS_LINES, line, 0);
-        return spoor_fail(err, SPOOR_ESTRICT, "%s: %s (--strict)", where, reason);
-    }
-    spoor_skips_add(skips, line, reason, NULL, 0);
-    return SPOOR_OK;
-}
-
 int spoor_generic_skip(struct spoor_parse_job *job, uint64_t line, const char *reason, const char *text,
                        size_t len, struct spoor_error *err)
 {

@@ -180,11 +180,6 @@ void spoor_field_map_set_phase(struct spoor_table *t, size_t row);
 /* Appends a formatted sentence to d->assumed, separated by "; ". */
 void spoor_dialect_assume(struct spoor_dialect *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* A record an in_order step rejects (absolute line): counted in skips, or
- * with strict the error "PATH:LINE: REASON (--strict)". */
-int spoor_ordered_skip(struct spoor_skips *skips, const char *path, bool strict, uint64_t line, const char *reason,
-                       struct spoor_error *err);
-
 /* Appends the skip to job->skips; returns SPOOR_ESTRICT (with err set) when
  * opts->strict asks to stop there, else SPOOR_OK. */
 int spoor_generic_skip(struct spoor_parse_job *job, uint64_t line, const char *reason, const char *text,

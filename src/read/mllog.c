@@ -204,7 +204,8 @@ static int mllog_in_order(struct spoor_dialect *d, struct spoor_table *b, struct
         if (s->nopen)
             qsort(s->open, s->nopen, sizeof *s->open, by_line);
         for (size_t i = 0; i < s->nopen && st == SPOOR_OK; i++)
-            st = spoor_ordered_skip(skips, path, strict, s->open[i].line, "MLLOG start without stop", err);
+            st = spoor_skip_or_fail(skips, path, SPOOR_RECORDS_LINES, strict,
+                                    s->open[i].line, "MLLOG start without stop", err);
         s->nopen = 0;
         return st;
     }
@@ -221,7 +222,8 @@ static int mllog_in_order(struct spoor_dialect *d, struct spoor_table *b, struct
         struct open_start *o = find_open(s, key, kind_len, num);
         if (start) {
             if (o) {
-                st = spoor_ordered_skip(skips, path, strict, o->line, "MLLOG start without stop", err);
+                st = spoor_skip_or_fail(skips, path, SPOOR_RECORDS_LINES, strict,
+                                        o->line, "MLLOG start without stop", err);
                 *o = s->open[--s->nopen];
             }
             if (s->nopen == s->cap) {
@@ -235,12 +237,15 @@ static int mllog_in_order(struct spoor_dialect *d, struct spoor_table *b, struct
             o->ts = b->ts[r];
             o->line = b->line[r];
         } else if (!o) {
-            st = spoor_ordered_skip(skips, path, strict, b->line[r], "MLLOG stop without start", err);
+            st = spoor_skip_or_fail(skips, path, SPOOR_RECORDS_LINES, strict,
+                                    b->line[r], "MLLOG stop without start", err);
         } else if (b->ts[r] < o->ts) {
             /* both go: which of them is wrong cannot be told */
-            st = spoor_ordered_skip(skips, path, strict, o->line, "MLLOG stop before its start", err);
+            st = spoor_skip_or_fail(skips, path, SPOOR_RECORDS_LINES, strict,
+                                    o->line, "MLLOG stop before its start", err);
             if (st == SPOOR_OK)
-                st = spoor_ordered_skip(skips, path, strict, b->line[r], "MLLOG stop before its start", err);
+                st = spoor_skip_or_fail(skips, path, SPOOR_RECORDS_LINES, strict,
+                                        b->line[r], "MLLOG stop before its start", err);
             *o = s->open[--s->nopen];
         } else {
             make_interval(b, r, o);

@@ -116,8 +116,8 @@ int spoor_local_rows_batch(struct spoor_local_rows *o, struct spoor_table *b, co
          * warns; a skip would count a line that gave a row */
         b->ts[r] = SPOOR_NULL;
         if (strict)
-            return spoor_ordered_skip(NULL, path, true, b->line[r], "local time the zone skips (daylight saving "
-                                      "starts)", err);
+            return spoor_skip_or_fail(NULL, path, SPOOR_RECORDS_LINES, true, b->line[r],
+                                      "local time the zone skips (daylight saving starts)", err);
         if (!o->gaps++)
             o->first_gap_line = b->line[r];
     }
