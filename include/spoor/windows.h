@@ -22,8 +22,10 @@ struct spoor_windows_opts {
     const char *run_id, *label;/* constant columns when not NULL */
 };
 
-/* One operation (read or write) in one window. Means and quantiles are NaN
- * when there is no request (sector ones when no request has a previous one). */
+/* One operation (read or write) in one window. Means, quantiles and ratios
+ * are 0 when there is nothing to average (no request; for the sector ones, no
+ * request with a previous one): every row is then complete for a classifier,
+ * and requests or with_previous tell such a 0 from a measured one. */
 struct spoor_window_op {
     uint64_t requests, bytes;
     double size_mean, size_median;

@@ -8,7 +8,6 @@
  * without trusting a bound on latency that the trace does not give. */
 #include "spoor/windows.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,8 +141,6 @@ static void sum_op(const struct request *reqs, const uint32_t *rows, size_t n, u
         }
     }
     o->requests = k;
-    o->size_mean = o->size_median = o->lat_mean = o->lat_p50 = o->lat_p99 = o->queue_depth_mean = NAN;
-    o->distance_mean = o->jump_ratio = o->sequential_ratio = NAN;
     if (k) {
         qsort(lat, k, sizeof *lat, cmp_i64);
         qsort(size, k, sizeof *size, cmp_i64);

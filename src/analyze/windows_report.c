@@ -24,14 +24,15 @@ static const struct spoor_sheet_col op_cols[] = {
 enum { NOP_COLS = sizeof op_cols / sizeof op_cols[0] };
 static const char *const op_names[SPOOR_WINDOW_NOPS] = {"read", "write"};
 
-static void op_cells(struct spoor_sheet *sh, const struct spoor_window_op *o, double seconds)
+/* Rates are per second of the window's full width (the last window's too). */
+static void op_cells(struct spoor_sheet *sh, const struct spoor_window_op *o, double every_ns)
 {
     spoor_sheet_count(sh, o->requests);
     spoor_sheet_count(sh, o->bytes);
     spoor_sheet_float(sh, o->size_mean);
     spoor_sheet_float(sh, o->size_median);
-    spoor_sheet_float(sh, (double)o->requests / seconds);
-    spoor_sheet_float(sh, (double)o->bytes / seconds);
+    spoor_sheet_float(sh, (double)o->requests * 1e9 / every_ns);
+    spoor_sheet_float(sh, (double)o->bytes * 1e9 / every_ns);
     spoor_sheet_float(sh, o->lat_mean);
     spoor_sheet_float(sh, o->lat_p50);
     spoor_sheet_float(sh, o->lat_p99);
@@ -65,7 +66,6 @@ struct spoor_report *spoor_windows_report(const struct spoor_windows *w, const s
     spoor_sheet_title(sh, "%llu read and write requests in %zu windows (%llu others left out)",
                       (unsigned long long)w->requests, w->nwindows, (unsigned long long)w->other_requests);
     spoor_sheet_reserve(sh, w->nwindows);
-    double seconds = (double)wo->every_ns / 1e9;
     int64_t t0 = w->nwindows ? w->windows[0].start_ns : 0;
     for (size_t i = 0; i < w->nwindows; i++) {
         const struct spoor_window *win = &w->windows[i];
@@ -78,7 +78,7 @@ struct spoor_report *spoor_windows_report(const struct spoor_windows *w, const s
         if (wo->label)
             spoor_sheet_name(sh, wo->label);
         for (int op = 0; op < SPOOR_WINDOW_NOPS; op++)
-            op_cells(sh, &win->ops[op], seconds);
+            op_cells(sh, &win->ops[op], (double)wo->every_ns);
     }
     return r;
 }
