@@ -1,4 +1,4 @@
-/* spoor --help: I/O-pattern features of block traces per time window */
+/* spoor --help: the I/O pattern of block traces per time window, reads and writes apart */
 /* spoor windows: block-layer requests (blkparse, ftrace, lttng) summed per
  * time window (and device), reads and writes apart: counts, sizes, rates,
  * latencies, seek distances and queue depth, ready for `spoor train`. */
