@@ -78,7 +78,8 @@ done
 "$SPOOR_BIN" windows --no-progress --every 1ms --format jsonl "$WORK/ftrace_dd.txt" > "$WORK/out.jsonl"
 "$SPOOR_BIN" windows --no-progress --every 1ms --format csv "$WORK/ftrace_dd.txt" > "$WORK/out.csv"
 [ "$(wc -l < "$WORK/out.jsonl")" -eq "$(($(wc -l < "$WORK/out.csv") - 1))" ] || fail "jsonl and csv rows differ"
-"$SPOOR_BIN" windows --no-progress --every 1ms "$WORK/ftrace_dd.txt" | grep -q "read_latency_p99" || fail "no table"
+"$SPOOR_BIN" windows --no-progress --every 1ms "$WORK/ftrace_dd.txt" > "$WORK/out.txt"
+grep -q "read_latency_p99" "$WORK/out.txt" || fail "no table"
 
 # Bad options and inputs: one clear line each.
 expect_fail 2 "--every DUR is required" windows "$WORK/edge.txt"
