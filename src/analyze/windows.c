@@ -110,15 +110,26 @@ static void measure_distances(struct gather *g, const uint32_t *rows)
     }
 }
 
-static int cmp_i64(const void *a, const void *b)
+/* Room to sort one group's values: keys (overwritten by the sort), their
+ * spare, the sorted values and the row numbers the sort orders. */
+struct scratch {
+    uint64_t *lat, *size, *spare, *sorted;
+    uint32_t *rows;
+};
+
+/* values[0..n) (non-negative) sorted into s->sorted, through the one radix sort. */
+static const int64_t *sorted_values(uint64_t *values, size_t n, struct scratch *s)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
+    struct spoor_key_span span = spoor_key_span_start();
+    for (size_t i = 0; i < n; i++)
+        spoor_key_span_add(&span, values[i]);
+    spoor_radix_sort_rows(s->rows, s->sorted, n, values, s->spare, &span);
+    return (const int64_t *)s->sorted;
 }
 
 /* The sums of one operation over reqs[rows[0..n)] (those of op only). */
-static void sum_op(const struct request *reqs, const uint32_t *rows, size_t n, uint8_t op, int64_t *lat,
-                   int64_t *size, struct spoor_window_op *o)
+static void sum_op(const struct request *reqs, const uint32_t *rows, size_t n, uint8_t op, struct scratch *s,
+                   struct spoor_window_op *o)
 {
     size_t k = 0;
     double lat_sum = 0, depth_sum = 0, dist_sum = 0;
@@ -128,8 +139,8 @@ static void sum_op(const struct request *reqs, const uint32_t *rows, size_t n, u
         const struct request *q = &reqs[rows[i]];
         if (q->op != op)
             continue;
-        lat[k] = q->dur;
-        size[k++] = q->bytes;
+        s->lat[k] = (uint64_t)q->dur; /* a completion is never before its issue */
+        s->size[k++] = q->bytes;
         o->bytes += q->bytes;
         lat_sum += (double)q->dur;
         depth_sum += q->queue_depth;
@@ -142,11 +153,10 @@ static void sum_op(const struct request *reqs, const uint32_t *rows, size_t n, u
     }
     o->requests = k;
     if (k) {
-        qsort(lat, k, sizeof *lat, cmp_i64);
-        qsort(size, k, sizeof *size, cmp_i64);
         o->size_mean = (double)o->bytes / (double)k;
-        o->size_median = spoor_quantile_sorted(size, k, 0.5);
+        o->size_median = spoor_quantile_sorted(sorted_values(s->size, k, s), k, 0.5);
         o->lat_mean = lat_sum / (double)k;
+        const int64_t *lat = sorted_values(s->lat, k, s);
         o->lat_p50 = spoor_quantile_sorted(lat, k, 0.5);
         o->lat_p99 = spoor_quantile_sorted(lat, k, 0.99);
         o->queue_depth_mean = depth_sum / (double)k;
@@ -174,22 +184,33 @@ static void make_windows(const struct gather *g, uint32_t *rows, uint64_t *key, 
         key[i] = (uint64_t)((q->ts - t0) / wo->every_ns) * ndevs + (wo->by_dev ? q->dev : 0);
     }
     spoor_radix_sort_rows_again(rows, g->n, key);
-    int64_t *lat = spoor_xmalloc(g->n * sizeof *lat), *size = spoor_xmalloc(g->n * sizeof *size);
-    size_t cap = 0;
+    struct scratch s = {0};
+    size_t cap = 0, room = 0;
     for (size_t i = 0; i < g->n;) {
         size_t j = i;
         while (j < g->n && key[rows[j]] == key[rows[i]])
             j++;
+        if (j - i > room) {
+            room = 2 * (j - i);
+            s.lat = spoor_xrealloc(s.lat, room * sizeof *s.lat);
+            s.size = spoor_xrealloc(s.size, room * sizeof *s.size);
+            s.spare = spoor_xrealloc(s.spare, room * sizeof *s.spare);
+            s.sorted = spoor_xrealloc(s.sorted, room * sizeof *s.sorted);
+            s.rows = spoor_xrealloc(s.rows, room * sizeof *s.rows);
+        }
         spoor_reserve((void **)&out->windows, &cap, out->nwindows + 1, sizeof *out->windows);
         struct spoor_window *w = &out->windows[out->nwindows++];
         w->start_ns = t0 + (int64_t)(key[rows[i]] / ndevs) * wo->every_ns;
         w->dev = (uint32_t)(key[rows[i]] % ndevs);
         for (uint8_t op = 0; op < SPOOR_WINDOW_NOPS; op++)
-            sum_op(g->reqs, rows + i, j - i, op, lat, size, &w->ops[op]);
+            sum_op(g->reqs, rows + i, j - i, op, &s, &w->ops[op]);
         i = j;
     }
-    free(lat);
-    free(size);
+    free(s.lat);
+    free(s.size);
+    free(s.spare);
+    free(s.sorted);
+    free(s.rows);
 }
 
 static bool is_block_format(const struct spoor_input_report *in)
