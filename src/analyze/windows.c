@@ -76,6 +76,17 @@ static int gather_batch(void *ctx, size_t input, const struct spoor_table *b)
     return SPOOR_OK;
 }
 
+/* rows reordered by key_of_row, ties kept, unless they are in that order
+ * already (one device; the windows of one device, read in issue order). */
+static void sort_again(uint32_t *rows, size_t n, const uint64_t *key_of_row)
+{
+    size_t i = 1;
+    while (i < n && key_of_row[rows[i - 1]] <= key_of_row[rows[i]])
+        i++;
+    if (i < n)
+        spoor_radix_sort_rows_again(rows, n, key_of_row);
+}
+
 /* rows: the requests by device, then issue time (ties in input order). */
 static uint32_t *issue_order(const struct gather *g, uint64_t *key, uint64_t *spare)
 {
@@ -88,7 +99,7 @@ static uint32_t *issue_order(const struct gather *g, uint64_t *key, uint64_t *sp
     spoor_radix_sort_rows(rows, NULL, g->n, key, spare, &span);
     for (size_t i = 0; i < g->n; i++)
         key[i] = g->reqs[i].dev;
-    spoor_radix_sort_rows_again(rows, g->n, key);
+    sort_again(rows, g->n, key);
     return rows;
 }
 
@@ -183,7 +194,7 @@ static void make_windows(const struct gather *g, uint32_t *rows, uint64_t *key, 
         const struct request *q = &g->reqs[i];
         key[i] = (uint64_t)((q->ts - t0) / wo->every_ns) * ndevs + (wo->by_dev ? q->dev : 0);
     }
-    spoor_radix_sort_rows_again(rows, g->n, key);
+    sort_again(rows, g->n, key);
     struct scratch s = {0};
     size_t cap = 0, room = 0;
     for (size_t i = 0; i < g->n;) {
