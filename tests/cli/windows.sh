@@ -1,0 +1,107 @@
+# spoor windows against a brute-force reading in Python
+# (lib/windows_reference.py over lib/blk_reference.py's request rows): a
+# handmade ftrace trace (two devices, completions out of issue order, a
+# request exactly on a window border, an empty window, a discard and a flush
+# left out, sequential, backward and far requests) and the real capture of
+# tests/data/blk, per device and not, with several widths; bad options and a
+# trace that is not a block trace; and the CSV of two labelled traces fed to
+# spoor train.
+source "$(dirname "$0")/lib/common.sh"
+DATA=$(cd "$(dirname "$0")/../data/blk" && pwd)
+LIB="$(dirname "$0")/lib"
+
+# check FILE EVERY_NS BY_DEV [spoor options]: every column as the reference has it.
+check() {
+  local file=$1 every=$2 by_dev=$3
+  shift 3
+  local opts=(--every "${every}ns")
+  [ "$by_dev" = 1 ] && opts+=(--by dev)
+  /usr/bin/python3 "$LIB/blk_reference.py" ftrace "$file" /dev/null > "$WORK/requests.csv" ||
+    fail "reference reader failed on $file"
+  "$SPOOR_BIN" windows --no-progress "${opts[@]}" "$@" --format csv -o "$WORK/got.csv" "$file" 2> "$WORK/err" ||
+    fail "spoor windows failed on $file: $(cat "$WORK/err")"
+  local extra=()
+  [ $# -gt 0 ] && extra=(run7 sequential)
+  /usr/bin/python3 "$LIB/windows_reference.py" "$WORK/requests.csv" "$every" "$by_dev" "$WORK/got.csv" \
+    "${extra[@]}" > "$WORK/ref.out" 2>&1 || fail "$file --every ${every}ns by_dev=$by_dev: $(cat "$WORK/ref.out")"
+}
+
+cat > "$WORK/edge.txt" <<'TRACE'
+# tracer: nop
+#
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+             fio-100     [000] ..... 1000.000000: block_rq_issue: 8,0 R 4096 () 100 + 8 be,0,4 [fio]
+             fio-100     [000] ..... 1000.000001: block_rq_issue: 8,0 W 8192 () 5000 + 16 be,0,4 [fio]
+              cp-102     [001] ..... 1000.000002: block_rq_issue: 8,16 R 131072 () 0 + 256 be,0,4 [cp]
+             fio-100     [000] ..... 1000.000003: block_rq_issue: 8,0 R 4096 () 108 + 8 be,0,4 [fio]
+          <idle>-0       [000] ..s1. 1000.000004: block_rq_complete: 8,0 R () 108 + 8 be,0,4 [0]
+          <idle>-0       [000] ..s1. 1000.000005: block_rq_complete: 8,0 R () 100 + 8 be,0,4 [0]
+          <idle>-0       [001] ..s1. 1000.000006: block_rq_complete: 8,16 R () 0 + 256 be,0,4 [0]
+             fio-100     [000] ..... 1000.000007: block_rq_issue: 8,0 D 1048576 () 90000 + 2048 be,0,4 [fio]
+          <idle>-0       [000] ..s1. 1000.000008: block_rq_complete: 8,0 W () 5000 + 16 be,0,4 [0]
+          <idle>-0       [000] ..s1. 1000.000009: block_rq_complete: 8,0 D () 90000 + 2048 be,0,4 [0]
+             fio-100     [000] ..... 1000.000010: block_rq_issue: 8,0 R 4096 () 9000 + 8 be,0,4 [fio]
+              cp-102     [001] ..... 1000.000011: block_rq_issue: 8,16 W 4096 () 1 + 8 be,0,4 [cp]
+    kworker/0:1H-104     [000] ..... 1000.000012: block_rq_issue: 8,0 FWS 0 () 0 + 0 be,0,4 [kworker/0:1H]
+          <idle>-0       [000] ..s1. 1000.000013: block_rq_complete: 8,0 R () 9000 + 8 be,0,4 [0]
+          <idle>-0       [001] ..s1. 1000.000014: block_rq_complete: 8,16 W () 1 + 8 be,0,4 [0]
+          <idle>-0       [000] ..s1. 1000.000015: block_rq_complete: 8,0 FWS () 18446744073709551615 + 0 be,0,4 [0]
+             fio-100     [000] ..... 1000.000031: block_rq_issue: 8,0 W 4096 () 5016 + 8 be,0,4 [fio]
+             fio-100     [001] ..... 1000.000032: block_rq_issue: 8,0 W 4096 () 5010 + 8 be,0,4 [fio]
+          <idle>-0       [000] ..s1. 1000.000040: block_rq_complete: 8,0 W () 5010 + 8 be,0,4 [0]
+          <idle>-0       [000] ..s1. 1000.000041: block_rq_complete: 8,0 W () 5016 + 8 be,0,4 [0]
+TRACE
+for every in 10000 1000 3000 7000 1000000000; do
+  check "$WORK/edge.txt" "$every" 1
+  check "$WORK/edge.txt" "$every" 0
+done
+check "$WORK/edge.txt" 10000 1 --run-id run7 --label sequential
+
+# The border and the empty window, spelled out: at 10 us, the read issued at
+# exactly 10 us opens window 1, and window 2 (20-30 us) makes no row.
+"$SPOOR_BIN" windows --no-progress --every 10us --format csv "$WORK/edge.txt" > "$WORK/out.csv"
+[ "$(cut -d, -f1 "$WORK/out.csv" | tr '\n' ' ')" = "window 0 1 3 " ] ||
+  fail "windows at 10us: $(cut -d, -f1 "$WORK/out.csv" | tr '\n' ' ')"
+[ "$(awk -F, 'NR == 3 { print $3 }' "$WORK/out.csv")" = 1 ] || fail "window 1 should hold one read: $(sed -n 3p "$WORK/out.csv")"
+# Sequential, then a backward step of 14 sectors, in issue order (completed
+# the other way round): latencies 10 and 8 us, queue depths 1 and 2.
+grep -q '^3,1000000030000,.*,2,8192,4096,4096,200000,819200000,9000,9000,9980,7,0,0.5,1.5$' "$WORK/out.csv" ||
+  fail "window 3's writes: $(sed -n 4p "$WORK/out.csv")"
+
+cp "$DATA/ftrace_dd.txt" "$WORK/"
+for every in 50000000 7000000 1000000; do
+  check "$WORK/ftrace_dd.txt" "$every" 1
+  check "$WORK/ftrace_dd.txt" "$every" 0
+done
+
+# The formats of the report model carry the same rows.
+"$SPOOR_BIN" windows --no-progress --every 1ms --format jsonl "$WORK/ftrace_dd.txt" > "$WORK/out.jsonl"
+"$SPOOR_BIN" windows --no-progress --every 1ms --format csv "$WORK/ftrace_dd.txt" > "$WORK/out.csv"
+[ "$(wc -l < "$WORK/out.jsonl")" -eq "$(($(wc -l < "$WORK/out.csv") - 1))" ] || fail "jsonl and csv rows differ"
+"$SPOOR_BIN" windows --no-progress --every 1ms "$WORK/ftrace_dd.txt" > "$WORK/out.txt"
+grep -q "read_latency_p99" "$WORK/out.txt" || fail "no table"
+
+# Bad options and inputs: one clear line each.
+expect_fail 2 "--every DUR is required" windows "$WORK/edge.txt"
+for bad in 0s 5 abc -1s 0.1ns 2.5x; do
+  expect_fail 2 "--every wants a duration such as 2.5s or 500ms, not '$bad'" windows --every "$bad" "$WORK/edge.txt"
+done
+expect_fail 2 "--by wants dev, not 'cpu'" windows --every 1s --by cpu "$WORK/edge.txt"
+expect_fail 2 "no block trace given" windows --every 1s
+printf 'ts,dur,name\n1,2,read\n' > "$WORK/table.csv"
+expect_fail 1 "table.csv: not a block-layer trace (read as csv); windows reads blkparse, ftrace or lttng" \
+  windows --no-progress --every 1s "$WORK/table.csv"
+
+# Two labelled traces, one CSV, spoor train: the capture (sequential reads)
+# and the same requests scattered over the disk.
+awk '/block_rq_(issue|complete)/ { for (i = 1; i < NF; i++) if ($(i + 1) == "+") $i = ($i * 7919) % 1073741824 } 1' \
+  "$WORK/ftrace_dd.txt" > "$WORK/scattered.txt"
+"$SPOOR_BIN" windows --no-progress --every 1ms --run-id a --label sequential --format csv "$WORK/ftrace_dd.txt" \
+  > "$WORK/train.csv"
+"$SPOOR_BIN" windows --no-progress --every 1ms --run-id b --label scattered --format csv "$WORK/scattered.txt" |
+  tail -n +2 >> "$WORK/train.csv"
+grep -q ',b,scattered,' "$WORK/train.csv" || fail "the scattered windows are missing"
+"$SPOOR_BIN" train "$WORK/train.csv" --label label --group run_id --model logistic -o "$WORK/model.json" \
+  > "$WORK/train.out" 2>&1 || fail "spoor train failed on the windows: $(tail -5 "$WORK/train.out")"
+[ -s "$WORK/model.json" ] || fail "spoor train saved no model"
+echo ok
