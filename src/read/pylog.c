@@ -208,5 +208,4 @@ const struct spoor_format spoor_format_pylog = {
     .detect = pylog_detect,
     .parse = pylog_parse,
     .release = spoor_mapped_release,
-    .clock = SPOOR_CLOCK_DATED,
 };
