@@ -18,6 +18,9 @@ packages=(
   python3                               # round-trip tests read exports back with Python's csv/json/sqlite3
   nodejs npm                            # web/: npm ci installs ECharts and playwright-core
   chromium                              # the browser test opens every HTML report kind headless
+  linux-headers-amd64                   # kernel/: the module builds against Debian's stock kernel
+  qemu-system-x86 busybox-static cpio   # tests/vm: that kernel booted with a busybox initramfs (the
+                                        # kernel itself is fetched with apt-get download, unpacked with dpkg-deb)
 )
 
 # shellcheck source=debian_packages.sh

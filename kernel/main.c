@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/* spoor_ra: counts each block device's requests from the block layer's
+ * tracepoints and closes a window of them every window_ms. It changes
+ * nothing in the kernel it runs in: it only counts (dry_run), until the
+ * classifier that sets readahead from the windows comes. */
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/workqueue.h>
+
+#include "spoor_ra.h"
+
+enum { WINDOW_MS_MIN = 100, WINDOW_MS_MAX = 600000 };
+
+static unsigned int window_ms = 2500;
+static bool dry_run = true;
+
+static int set_window_ms(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+	int err = kstrtouint(val, 0, &ms);
+
+	if (err)
+		return err;
+	if (ms < WINDOW_MS_MIN || ms > WINDOW_MS_MAX) {
+		pr_err("spoor_ra: window_ms=%u is out of [%d, %d]\n", ms, WINDOW_MS_MIN, WINDOW_MS_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(window_ms, ms);
+	return 0;
+}
+
+static const struct kernel_param_ops window_ms_ops = {
+	.set = set_window_ms,
+	.get = param_get_uint,
+};
+module_param_cb(window_ms, &window_ms_ops, &window_ms, 0644);
+MODULE_PARM_DESC(window_ms, "window length in ms (100..600000; default 2500); a change applies from the next window");
+module_param(dry_run, bool, 0444);
+MODULE_PARM_DESC(dry_run, "count and classify only, never set readahead (default Y; N needs the classifier)");
+
+static void window_work_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(window_work, window_work_fn);
+
+static void window_work_fn(struct work_struct *work)
+{
+	spoor_ra_close_window();
+	schedule_delayed_work(&window_work, msecs_to_jiffies(READ_ONCE(window_ms)));
+}
+
+static int __init spoor_ra_init(void)
+{
+	int err;
+
+	if (!dry_run) {
+		pr_err("spoor_ra: dry_run=N needs the classifier, which this version lacks: it only counts\n");
+		return -EINVAL;
+	}
+	err = spoor_ra_sysfs_add();
+	if (err)
+		return err;
+	err = spoor_ra_attach_probes();
+	if (err) {
+		spoor_ra_sysfs_remove();
+		return err;
+	}
+	schedule_delayed_work(&window_work, msecs_to_jiffies(window_ms));
+	pr_info("spoor_ra: counting block requests, windows of %u ms\n", window_ms);
+	return 0;
+}
+
+static void __exit spoor_ra_exit(void)
+{
+	spoor_ra_detach_probes();
+	/* the work re-arms itself: this cancels it for good */
+	cancel_delayed_work_sync(&window_work);
+	spoor_ra_sysfs_remove();
+}
+
+module_init(spoor_ra_init);
+module_exit(spoor_ra_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("spoor readahead: per-device block request counts in windows, for an I/O-pattern classifier");

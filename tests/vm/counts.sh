@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The VM test of kernel/ (spoor_ra): boots Debian's stock kernel under QEMU,
+# loads the module there, reads the virtio disk in known ways and checks the
+# module counted exactly the requests issued (check_counts.py).
+#
+#   counts.sh WORKDIR       WORKDIR/cache keeps the downloaded kernel
+set -euo pipefail
+work=${1:?usage: counts.sh WORKDIR}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/vm.sh"
+start=$SECONDS
+
+vm_require
+vm_find_kernel
+vm_fetch_kernel "$work/cache"
+out=$work/counts
+rm -rf "$out" && mkdir -p "$out"
+ko=$(vm_build_module "$here/../../kernel" "$out/module")
+gcc -static -O2 -Wall -Wextra -Werror -o "$out/vmread" "$here/vmread.c"
+vm_initramfs "$out/initramfs.cpio" "$here/guest_counts.sh" "$ko" "$out/vmread"
+truncate -s 64M "$out/disk.img"
+echo "counts: kernel $VM_KREL ($VM_IMAGE_PKG $VM_KVER); module, reader and initramfs made in $((SECONDS - start)) s"
+
+boot=$SECONDS
+vm_boot "$out/initramfs.cpio" "$out/disk.img" "$out/console.log" 150
+echo "counts: the VM ran for $((SECONDS - boot)) s (console: $out/console.log)"
+python3 "$here/check_counts.py" "$out/console.log"
+echo "counts: passed in $((SECONDS - start)) s"

@@ -1,0 +1,144 @@
+# The VM harness, sourced by the VM tests: Debian's stock kernel (the one
+# linux-headers-amd64 is for) booted by QEMU under TCG with a busybox
+# initramfs and a raw virtio disk. Everything goes under the directory the
+# caller names; nothing is installed on, or loaded into, the host.
+#
+#   vm_find_kernel                  sets VM_KREL, VM_KVER, VM_KDIR, VM_IMAGE_PKG
+#   vm_fetch_kernel CACHE           the kernel and its virtio modules, downloaded once
+#   vm_build_module SRC OUT         a module built out of tree against VM_KDIR
+#   vm_initramfs OUT TEST FILE...   busybox, /init, the virtio modules, TEST as /test.sh
+#   vm_boot INITRAMFS DISK LOG SECS boots, waits at most SECS, console to LOG
+#
+# /dev/kvm is not used even when present: on these machines it is a nested
+# hypervisor that hangs QEMU. TCG is slower but always works.
+
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+vm_die() {
+  echo "vm: $*" >&2
+  exit 1
+}
+
+# Fails, naming the Debian packages to install, when a tool is missing.
+vm_require() {
+  local missing=() p
+  command -v qemu-system-x86_64 > /dev/null || missing+=(qemu-system-x86)
+  command -v cpio > /dev/null || missing+=(cpio)
+  # busybox-static, not busybox: the initramfs has no libc for it to link to
+  dpkg-query -W -f='${Status}' busybox-static 2> /dev/null | grep -q "install ok installed" || missing+=(busybox-static)
+  dpkg-query -W -f='${Status}' linux-headers-amd64 2> /dev/null | grep -q "install ok installed" ||
+    missing+=(linux-headers-amd64)
+  [ -e /usr/lib/x86_64-linux-gnu/libc.a ] || missing+=(libc6-dev)
+  [ ${#missing[@]} -eq 0 ] ||
+    vm_die "missing Debian packages: ${missing[*]} (scripts/install-deps.sh installs them)"
+}
+
+# The kernel linux-headers-amd64 points to: its release (6.1.0-N-amd64), the
+# Debian version of its headers (which the image must match), their
+# directory, and the image package.
+vm_find_kernel() {
+  local dep
+  dep=$(dpkg-query -W -f='${Depends}' linux-headers-amd64) || vm_die "linux-headers-amd64 is not installed"
+  VM_KREL=$(sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p' <<< "$dep")
+  [ -n "$VM_KREL" ] || vm_die "linux-headers-amd64 depends on '$dep', not on one linux-headers-VERSION"
+  VM_KVER=$(dpkg-query -W -f='${Version}' "linux-headers-$VM_KREL") ||
+    vm_die "linux-headers-$VM_KREL is not installed"
+  VM_KDIR=/usr/src/linux-headers-$VM_KREL
+  VM_IMAGE_PKG=linux-image-$VM_KREL
+  [ -f "$VM_KDIR/Makefile" ] || vm_die "$VM_KDIR has no Makefile: reinstall linux-headers-$VM_KREL"
+}
+
+# The modules a module needs (from its modinfo's depends=), before it.
+vm_module_chain() {
+  local root=$1 name=$2 ko dep
+  ko=$(grep -m1 "/$name\.ko$" "$root/modules.order") || vm_die "the kernel has no module $name"
+  for dep in $(tr '\0' '\n' < "$root/$ko" | sed -n 's/^depends=//p' | tr ',' ' '); do
+    vm_module_chain "$root" "$dep"
+  done
+  echo "$root/$ko"
+}
+
+# CACHE/KREL_KVER/: vmlinuz, config, and modules/ (the virtio block driver's
+# chain in load order, listed in modules/order, when the config builds it as
+# modules). Downloaded with apt-get download and unpacked with dpkg-deb:
+# never into /boot or /lib/modules. Sets VM_KERNEL and VM_MODULES.
+vm_fetch_kernel() {
+  local cache=$1/${VM_KREL}_$VM_KVER tmp
+  VM_KERNEL=$cache/vmlinuz
+  VM_MODULES=$cache/modules
+  [ -f "$cache/done" ] && return 0
+  rm -rf "$cache"
+  tmp=$cache.tmp
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  echo "vm: downloading $VM_IMAGE_PKG=$VM_KVER (once: it is kept in $1)" >&2
+  # apt fetches as _apt where it can write, else (warning) as the caller
+  (cd "$tmp" && apt-get download -q "$VM_IMAGE_PKG=$VM_KVER" 2>&1 | grep -v '^W: Download is performed unsandboxed' >&2) ||
+    vm_die "apt-get download $VM_IMAGE_PKG=$VM_KVER failed (is the network, or an apt cache, there?)"
+  local deb
+  deb=$(ls "$tmp"/"${VM_IMAGE_PKG}"_*.deb 2> /dev/null) || vm_die "apt-get download left no $VM_IMAGE_PKG .deb"
+  mkdir -p "$tmp/root"
+  dpkg-deb --fsys-tarfile "$deb" |
+    tar -x -C "$tmp/root" --wildcards './boot/vmlinuz-*' './boot/config-*' './lib/modules/*/modules.order' \
+      './lib/modules/*/kernel/drivers/virtio/*' './lib/modules/*/kernel/drivers/block/virtio_blk.ko' ||
+    vm_die "cannot unpack $deb"
+  local mods=$tmp/root/lib/modules/$VM_KREL
+  mkdir -p "$cache/modules"
+  mv "$tmp/root/boot/vmlinuz-$VM_KREL" "$cache/vmlinuz"
+  mv "$tmp/root/boot/config-$VM_KREL" "$cache/config"
+  : > "$cache/modules/order"
+  # virtio_blk and the PCI transport it finds its disk through, if modules
+  if grep -q '^CONFIG_VIRTIO_BLK=m' "$cache/config"; then
+    local ko name
+    for ko in $(vm_module_chain "$mods" virtio_pci) $(vm_module_chain "$mods" virtio_blk); do
+      name=$(basename "$ko" .ko)
+      grep -qx "$name" "$cache/modules/order" && continue
+      cp "$ko" "$cache/modules/"
+      echo "$name" >> "$cache/modules/order"
+    done
+  fi
+  rm -rf "$tmp"
+  touch "$cache/done"
+}
+
+# A copy of the module's sources built in OUT (Kbuild writes beside its
+# sources, and the source tree stays clean). Prints the .ko's path.
+vm_build_module() {
+  local src=$1 out=$2
+  mkdir -p "$out"
+  cp "$src"/Kbuild "$src"/*.c "$src"/*.h "$out"/
+  make -s -C "$VM_KDIR" M="$out" modules > "$out/build.log" 2>&1 ||
+    { cat "$out/build.log" >&2; vm_die "the module in $src does not build against $VM_KDIR"; }
+  ls "$out"/*.ko
+}
+
+# OUT: an uncompressed cpio (the kernel unpacks it faster than a gzip one
+# under emulation) with busybox, the harness's /init, the virtio modules,
+# TEST as /test.sh and each FILE at the root.
+vm_initramfs() {
+  local out=$1 test=$2
+  shift 2
+  local stage=$out.d
+  rm -rf "$stage" && mkdir -p "$stage"/{bin,dev,proc,sys,modules}
+  cp /bin/busybox "$stage/bin/busybox"
+  cp "$VM_DIR/init" "$stage/init"
+  cp "$test" "$stage/test.sh"
+  cp "$VM_MODULES"/* "$stage/modules/"
+  [ $# -eq 0 ] || cp "$@" "$stage/"
+  chmod +x "$stage/init"
+  (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$out"
+  rm -rf "$stage"
+}
+
+# Boots the kernel on INITRAMFS with DISK as /dev/vda, the console in LOG,
+# for at most SECS. -no-reboot: the guest's poweroff, a panic or a triple
+# fault all end QEMU.
+vm_boot() {
+  local initramfs=$1 disk=$2 log=$3 secs=$4 rc=0
+  timeout -k 5 "$secs" qemu-system-x86_64 -accel tcg -machine pc -cpu max -smp 1 -m 256M \
+    -nographic -no-reboot -monitor none -serial "file:$log" -nic none \
+    -kernel "$VM_KERNEL" -initrd "$initramfs" \
+    -append "console=ttyS0 panic=-1 quiet loglevel=4 mitigations=off" \
+    -drive "file=$disk,format=raw,if=virtio,cache=unsafe" < /dev/null || rc=$?
+  [ $rc -ne 124 ] && [ $rc -ne 137 ] || vm_die "the VM did not power off within ${secs} s (console: $log)"
+  [ $rc -eq 0 ] || vm_die "qemu failed ($rc; console: $log)"
+}
