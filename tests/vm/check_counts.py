@@ -55,10 +55,11 @@ def check_buffered(args, got, d, fail):
 
 
 def main(path):
-    lines = [l.rstrip("\r\n")[3:] for l in open(path, errors="replace") if l.startswith("@@ ")]
+    # the first line follows the firmware's escape sequences on the same line
+    lines = [l.rstrip("\r\n").split("@@ ", 1)[1] for l in open(path, errors="replace") if "@@ " in l]
     failures = []
     fail = failures.append
-    seen = {"end": None, "windows": None, "tainted": None, "idle_window": None}
+    seen = {"begin": None, "end": None, "windows": None, "tainted": None, "idle_window": None}
     ncases = 0
     for line in lines:
         key, _, rest = line.partition(" ")
@@ -75,8 +76,11 @@ def main(path):
             ncases += 1
             print(f"  {what}: {delta(before, after, 'read_requests')} read requests, "
                   f"{delta(before, after, 'read_bytes')} bytes counted")
-    if seen["end"] != "status=0":
+    end = (seen["end"] or "").split()
+    if not end or end[0] != "status=0":
         fail(f"the guest test ended with {seen['end'] or 'nothing (it did not finish)'}")
+    elif seen["begin"]:
+        print(f"  guest uptime: {seen['begin'].rsplit('uptime=', 1)[1]} s at the test's start, {end[1][7:]} s at its end")
     if ncases != 7:
         fail(f"{ncases} read cases ran, not 7")
     for key in ("windows", "idle_window", "tainted"):
