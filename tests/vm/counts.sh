@@ -14,15 +14,16 @@ vm_require
 vm_find_kernel
 vm_fetch_kernel "$work/cache"
 out=$work/counts
-rm -rf "$out" && mkdir -p "$out"
-ko=$(vm_build_module "$here/../../kernel" "$out/module")
+mkdir -p "$out"
+rm -f "$out"/{console.log,disk.img,initramfs.cpio,vmread}
+ko=$(vm_build_module "$here/../../kernel" "$work/module")
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/vmread" "$here/vmread.c"
 vm_initramfs "$out/initramfs.cpio" "$here/guest_counts.sh" "$ko" "$out/vmread"
 truncate -s 64M "$out/disk.img"
 echo "counts: kernel $VM_KREL ($VM_IMAGE_PKG $VM_KVER); module, reader and initramfs made in $((SECONDS - start)) s"
 
 boot=$SECONDS
-vm_boot "$out/initramfs.cpio" "$out/disk.img" "$out/console.log" 150
+vm_boot "$out/initramfs.cpio" "$out/disk.img" "$out/console.log" 240
 echo "counts: the VM ran for $((SECONDS - boot)) s (console: $out/console.log)"
 python3 "$here/check_counts.py" "$out/console.log"
 echo "counts: passed in $((SECONDS - start)) s"

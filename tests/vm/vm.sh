@@ -58,22 +58,23 @@ vm_module_chain() {
   echo "$root/$ko"
 }
 
-# CACHE/KREL_KVER/: vmlinuz, config, and modules/ (the virtio block driver's
-# chain in load order, listed in modules/order, when the config builds it as
-# modules). Downloaded with apt-get download and unpacked with dpkg-deb:
+# CACHE/KREL_KVER/: vmlinux (uncompressed from vmlinuz), config, and
+# modules/ (the virtio block driver's chain in load order, listed in
+# modules/order, when the config builds it as modules). Downloaded with apt-get download and unpacked with dpkg-deb:
 # never into /boot or /lib/modules. Sets VM_KERNEL and VM_MODULES.
 vm_fetch_kernel() {
   local cache=$1/${VM_KREL}_$VM_KVER tmp
-  VM_KERNEL=$cache/vmlinuz
+  VM_KERNEL=$cache/vmlinux
   VM_MODULES=$cache/modules
   [ -f "$cache/done" ] && return 0
   rm -rf "$cache"
   tmp=$cache.tmp
   rm -rf "$tmp" && mkdir -p "$tmp"
   echo "vm: downloading $VM_IMAGE_PKG=$VM_KVER (once: it is kept in $1)" >&2
-  # apt fetches as _apt where it can write, else (warning) as the caller
-  (cd "$tmp" && apt-get download -q "$VM_IMAGE_PKG=$VM_KVER" 2>&1 | grep -v '^W: Download is performed unsandboxed' >&2) ||
+  if ! (cd "$tmp" && apt-get download -q "$VM_IMAGE_PKG=$VM_KVER") > "$tmp/download.log" 2>&1; then
+    cat "$tmp/download.log" >&2
     vm_die "apt-get download $VM_IMAGE_PKG=$VM_KVER failed (is the network, or an apt cache, there?)"
+  fi
   local deb
   deb=$(ls "$tmp"/"${VM_IMAGE_PKG}"_*.deb 2> /dev/null) || vm_die "apt-get download left no $VM_IMAGE_PKG .deb"
   mkdir -p "$tmp/root"
@@ -83,7 +84,8 @@ vm_fetch_kernel() {
     vm_die "cannot unpack $deb"
   local mods=$tmp/root/lib/modules/$VM_KREL
   mkdir -p "$cache/modules"
-  mv "$tmp/root/boot/vmlinuz-$VM_KREL" "$cache/vmlinuz"
+  python3 "$VM_DIR/extract_vmlinux.py" "$tmp/root/boot/vmlinuz-$VM_KREL" "$cache/vmlinux" ||
+    vm_die "cannot take the uncompressed kernel out of vmlinuz-$VM_KREL"
   mv "$tmp/root/boot/config-$VM_KREL" "$cache/config"
   : > "$cache/modules/order"
   # virtio_blk and the PCI transport it finds its disk through, if modules
@@ -101,11 +103,13 @@ vm_fetch_kernel() {
 }
 
 # A copy of the module's sources built in OUT (Kbuild writes beside its
-# sources, and the source tree stays clean). Prints the .ko's path.
+# sources, and the source tree stays clean). The copies keep their times, so
+# a build kept from a previous run recompiles only what changed. Prints the
+# .ko's path.
 vm_build_module() {
   local src=$1 out=$2
   mkdir -p "$out"
-  cp "$src"/Kbuild "$src"/*.c "$src"/*.h "$out"/
+  cp -p "$src"/Kbuild "$src"/*.c "$src"/*.h "$out"/
   make -s -C "$VM_KDIR" M="$out" modules > "$out/build.log" 2>&1 ||
     { cat "$out/build.log" >&2; vm_die "the module in $src does not build against $VM_KDIR"; }
   ls "$out"/*.ko
