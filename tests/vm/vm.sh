@@ -5,6 +5,7 @@
 #
 #   vm_find_kernel                  sets VM_KREL, VM_KVER, VM_KDIR, VM_IMAGE_PKG
 #   vm_fetch_kernel CACHE           the kernel and its virtio modules, downloaded once
+#                                   (sets VM_KERNEL, VM_MODULES)
 #   vm_build_module SRC OUT         a module built out of tree against VM_KDIR
 #   vm_initramfs OUT TEST FILE...   busybox, /init, the virtio modules, TEST as /test.sh
 #   vm_boot INITRAMFS DISK LOG SECS boots, waits at most SECS, console to LOG
@@ -60,8 +61,9 @@ vm_module_chain() {
 
 # CACHE/KREL_KVER/: vmlinux (uncompressed from vmlinuz), config, and
 # modules/ (the virtio block driver's chain in load order, listed in
-# modules/order, when the config builds it as modules). Downloaded with apt-get download and unpacked with dpkg-deb:
-# never into /boot or /lib/modules. Sets VM_KERNEL and VM_MODULES.
+# modules/order, when the config builds it as modules). Downloaded with
+# apt-get download and unpacked with dpkg-deb: never into /boot or
+# /lib/modules. Sets VM_KERNEL and VM_MODULES.
 vm_fetch_kernel() {
   local cache=$1/${VM_KREL}_$VM_KVER tmp
   VM_KERNEL=$cache/vmlinux
