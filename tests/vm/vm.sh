@@ -68,7 +68,8 @@ vm_fetch_kernel() {
   local cache=$1/${VM_KREL}_$VM_KVER tmp
   VM_KERNEL=$cache/vmlinux
   VM_MODULES=$cache/modules
-  [ -f "$cache/done" ] && return 0
+  # done is written last; a cache of an older layout lacks a file and is redone
+  [ -f "$cache/done" ] && [ -f "$VM_KERNEL" ] && [ -f "$VM_MODULES/order" ] && return 0
   rm -rf "$cache"
   tmp=$cache.tmp
   rm -rf "$tmp" && mkdir -p "$tmp"
