@@ -1,7 +1,8 @@
 """Checks the console of the VM test of spoor_ra (tests/vm/counts.sh): the
 "@@ " lines guest_counts.sh printed. Every case's read requests, bytes and
-completions counted by the module must be what the reads issued; prints one
-line per case and exits 1 naming each failure."""
+completions counted by the module must be what the reads issued (and, in
+one case, what tracefs recorded); prints one line per case and exits 1
+naming each failure."""
 import sys
 
 # The taint flags a module built out of tree and unsigned sets (O and E);
@@ -59,7 +60,7 @@ def main(path):
     lines = [l.rstrip("\r\n").split("@@ ", 1)[1] for l in open(path, errors="replace") if "@@ " in l]
     failures = []
     fail = failures.append
-    seen = {"begin": None, "end": None, "windows": None, "tainted": None, "idle_window": None}
+    seen = {"begin": None, "end": None, "windows": None, "tainted": None, "idle_window": None, "tracefs": None}
     ncases = 0
     for line in lines:
         key, _, rest = line.partition(" ")
@@ -83,13 +84,21 @@ def main(path):
         print(f"  guest uptime: {seen['begin'].rsplit('uptime=', 1)[1]} s at the test's start, {end[1][7:]} s at its end")
     if ncases != 7:
         fail(f"{ncases} read cases ran, not 7")
-    for key in ("windows", "idle_window", "tainted"):
+    for key in ("windows", "idle_window", "tainted", "tracefs"):
         if seen[key] is None:
             fail(f"the guest printed no '@@ {key}' line")
     if seen["windows"] is not None and int(seen["windows"]) < 2:
         fail(f"{seen['windows']} windows closed, fewer than 2 (500 ms windows over several seconds)")
     if seen["idle_window"] is not None and fields(seen["idle_window"]).get("read_requests") != 0:
         fail(f"the window after an idle second is not empty: {seen['idle_window']}")
+    if seen["tracefs"] is not None:
+        got, before, after = (fields(p) for p in seen["tracefs"].split("|"))
+        counted = delta(before, after, "read_requests")
+        if not got["reads"] == got["traced_reads"] == counted:
+            fail(f"tracefs recorded {got['traced_reads']} read requests, the module {counted}, "
+                 f"for the reader's {got['reads']}")
+        else:
+            print(f"  tracefs: {counted} read requests recorded, as the module counted")
     if seen["tainted"] is not None and int(seen["tainted"]) & ~ALLOWED_TAINT:
         fail(f"the kernel's taint is {seen['tainted']}: more than an unsigned out-of-tree module")
     for f in failures:

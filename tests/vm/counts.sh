@@ -5,7 +5,8 @@
 #
 #   counts.sh WORKDIR       WORKDIR/cache keeps the downloaded kernel
 set -euo pipefail
-work=${1:?usage: counts.sh WORKDIR}
+mkdir -p "${1:?usage: counts.sh WORKDIR}"
+work=$(cd "$1" && pwd) # Kbuild needs absolute paths
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/vm.sh"
 start=$SECONDS

@@ -21,6 +21,17 @@ for c in "seq 4 4096" "seq 64 16384" "seq 512 32768" "rand 4 2048 7" "rand 128 1
   echo "@@ case direct $c | $got | $before | $(counts)"
 done
 
+# the kernel's own tracer, tracefs, on one case: the module must count what it records
+t=/sys/kernel/tracing
+echo > $t/trace
+echo 1 > $t/events/block/block_rq_issue/enable || exit 1
+before=$(counts)
+got=$(/vmread /dev/vda seq 16 4096) || exit 1
+after=$(counts)
+echo 0 > $t/events/block/block_rq_issue/enable
+traced=$(grep -c "block_rq_issue: ${dev%:*},${dev#*:} R[A-Z]* " $t/trace)
+echo "@@ tracefs $got traced_reads=$traced | $before | $after"
+
 # buffered reads of 8 MiB at two readahead settings, from disjoint parts of
 # the disk (nothing cached): 4 KiB requests without readahead, large ones with
 for ra in 0 1024; do
