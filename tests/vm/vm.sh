@@ -22,7 +22,7 @@ vm_die() {
 
 # Fails, naming the Debian packages to install, when a tool is missing.
 vm_require() {
-  local missing=() p
+  local missing=()
   command -v qemu-system-x86_64 > /dev/null || missing+=(qemu-system-x86)
   command -v cpio > /dev/null || missing+=(cpio)
   # busybox-static, not busybox: the initramfs has no libc for it to link to
@@ -93,8 +93,9 @@ vm_fetch_kernel() {
   : > "$cache/modules/order"
   # virtio_blk and the PCI transport it finds its disk through, if modules
   if grep -q '^CONFIG_VIRTIO_BLK=m' "$cache/config"; then
-    local ko name
-    for ko in $(vm_module_chain "$mods" virtio_pci) $(vm_module_chain "$mods" virtio_blk); do
+    local chain ko name
+    chain=$(vm_module_chain "$mods" virtio_pci && vm_module_chain "$mods" virtio_blk) || exit 1
+    for ko in $chain; do
       name=$(basename "$ko" .ko)
       grep -qx "$name" "$cache/modules/order" && continue
       cp "$ko" "$cache/modules/"
