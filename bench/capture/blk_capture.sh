@@ -44,7 +44,7 @@ then runs spoor windows and spoor train --group run_id --cv logo on them.
   -h, --help        this text
 
 Outputs in --out: traces/PATTERN-K.ftrace.txt.gz, fio/PATTERN-K.json, manifest.csv (file, form, label, run_id, seed, seconds,
-size, iodepth, rate_iops, device, kernel, date), windows.csv, train.txt, model.json.
+size, iodepth, rate_iops, device, kernel, date: the run's start, UTC), windows.csv, train.txt, model.json.
 EOF
 }
 
@@ -156,7 +156,7 @@ fio --name=layout --filename="$file" --size="$size" --rw=write --bs=1M --direct=
 for ((k = 1; k <= runs; k++)); do
   for i in "${!pattern_list[@]}"; do
     p=${pattern_list[$i]} id=${pattern_list[$i]}-$k
-    seed=$((1000 * k + i))
+    seed=$((1000 * k + i)) started=$(date -u +%FT%TZ)
     echo > "$instance/trace"
     echo 1 > "$instance/tracing_on"
     # shellcheck disable=SC2046
@@ -174,7 +174,7 @@ for ((k = 1; k <= runs; k++)); do
       sed -n 's|^# entries-in-buffer/entries-written: \([0-9]*\)/\([0-9]*\).*|\1 \2|p')
     { [ -n "$kept" ] && [ "$kept" = "$written" ]; } ||
       die "$id: the trace buffer lost events ($kept of $written kept): raise --buffer-mb or lower --seconds"
-    echo "traces/$id.ftrace.txt.gz,ftrace,$p,$id,$seed,$seconds,$size,$iodepth,$rate_iops,$major:$minor,$kernel,$(date -u +%FT%TZ)" \
+    echo "traces/$id.ftrace.txt.gz,ftrace,$p,$id,$seed,$seconds,$size,$iodepth,$rate_iops,$major:$minor,$kernel,$started" \
       >> "$out/manifest.csv"
     echo "blk_capture: $id: $kept events" >&2
   done
@@ -190,5 +190,8 @@ while IFS=, read -r f _ label run_id _; do
 done < <(tail -n +2 "$out/manifest.csv") > "$out/windows.csv"
 
 echo "blk_capture: $(($(wc -l < "$out/windows.csv") - 1)) windows of ${#pattern_list[@]} patterns x $runs runs" >&2
+# Leave-one-run-out holds a whole run out: with one run of a pattern, its
+# windows would be scored by a model that never saw the pattern.
+[ "$runs" -ge 2 ] || { echo "blk_capture: no spoor train with one run of each pattern (--runs 2 at least)" >&2; exit 0; }
 "$spoor" train "$out/windows.csv" --label label --features 'read_*,write_*' --group run_id --cv logo \
   --model "$model" -o "$out/model.json" 2>&1 | tee "$out/train.txt"

@@ -2,9 +2,10 @@
 against: blkparse's default output, ftrace text, babeltrace2's text of an LTTng
 trace (gzipped when the name ends in .gz). Each issue is joined with the oldest
 pending issue's completion of the same device and sector (a request without
-data: the device alone); a requeue forgets the pending issue. Writes, as `spoor events --columns COLUMNS` does,
-one CSV row per joined request in the order of the completions, to stdout;
-and the skipped lines, "COUNT REASON" sorted, to the file named third.
+data: the device alone); a requeue forgets the pending issue. Writes, as
+`spoor events --columns COLUMNS` does, one CSV row per joined request in the
+order of the completions, to stdout; and the skipped lines, "COUNT REASON"
+sorted, to the file named third.
 
 usage: blk_reference.py blkparse|ftrace|lttng TRACE SKIPS_OUT"""
 import csv
