@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what bench/ingest/run.sh compares spoor with: igzip (isal), hyperfine,
-# Python with pandas and PyTorch, GNU time (peak RSS), Node.js with DuckDB's node API.
+# Python with pandas and PyTorch, GNU time (peak RSS), Node.js with DuckDB's node API;
+# and fio, which bench/capture/blk_capture.sh runs while it traces the disk.
 # Idempotent: installs only what is missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +14,7 @@ packages=(
   nodejs npm        # the DuckDB peer
   python3-torch     # the PyTorch peer of spoor train (bench/ml)
   python3-sklearn   # reference depth-2 tree and logistic regression (bench/ml)
+  fio               # the I/O patterns of bench/capture/blk_capture.sh (real block traces)
 )
 
 # shellcheck source=debian_packages.sh

@@ -141,6 +141,22 @@ static int unmatched(struct spoor_skips *skips, const char *path, bool strict, u
     return spoor_skip_or_fail(skips, path, SPOOR_RECORDS_LINES, strict, line, reason, err);
 }
 
+/* Why a completion or requeue has no pending issue. A write of no data
+ * completed without one is a preflush (an fsync's) that the flush machinery
+ * finished itself: the device got the flush request ("FF"), which joins as
+ * any request; this one was never issued (real traces hold many). */
+static const char *unmatched_reason(const struct spoor_table *b, struct spoor_column *rwbs, size_t i,
+                                    uint64_t sector)
+{
+    if (b->ph[i] == BLK_REQUEUE)
+        return "requeue without issue";
+    size_t len = 0;
+    const char *flags = sector == BLK_NO_SECTOR && spoor_column_valid(rwbs, i)
+                            ? spoor_strpool_get(b->pool, rwbs->str[i], &len)
+                            : "";
+    return len && flags[0] == 'W' ? "empty write finished by a flush" : "completion without issue";
+}
+
 static uint32_t pool_copy(struct spoor_strpool *to, const struct spoor_table *b, uint32_t id)
 {
     size_t len;
@@ -271,8 +287,7 @@ static int join_batch(struct blk_join *j, struct spoor_table *b, struct spoor_sk
         size_t at = find(j, dev, sector);
         int st = SPOOR_OK;
         if (at == SIZE_MAX) {
-            st = unmatched(skips, path, strict, b->line[i],
-                           b->ph[i] == BLK_REQUEUE ? "requeue without issue" : "completion without issue", err);
+            st = unmatched(skips, path, strict, b->line[i], unmatched_reason(b, col[BLK_COL_RWBS], i, sector), err);
         } else {
             struct pending p = j->slots[at];
             take(j, at);

@@ -3,7 +3,8 @@
 # out-of-order completions, two devices, a merge, a flush, a requeue, an
 # unmatched issue and completion; the same with a cut last line; a real
 # ftrace capture of direct I/O on this machine's disk (tests/data/blk), and
-# the capture repeated into several chunks read with 1 and 3 threads.
+# the capture repeated into several chunks read with 1 and 3 threads; the
+# gzipped captures of fio patterns and of fsync flushes (tests/data/blk/captured).
 source "$(dirname "$0")/lib/common.sh"
 DATA=$(cd "$(dirname "$0")/../data/blk" && pwd)
 REF="$(dirname "$0")/lib/blk_reference.py"
@@ -33,6 +34,25 @@ check lttng "$WORK/lttng_edge.txt"
 check ftrace "$WORK/ftrace_dd.txt"
 [ "$(/usr/bin/python3 "$REF" ftrace "$WORK/ftrace_dd.txt" /dev/null | wc -l)" -gt 1000 ] ||
   fail "the real capture has too few requests"
+
+# The captures of bench/capture/blk_capture.sh, read gzipped as committed:
+# every request (latency, bytes, sector, queue depth, ...) and every skip as
+# the reference has them. The fio runs were traced whole: nothing unmatched.
+# Requeued requests are joined at their second issue.
+cp "$DATA"/captured/*.gz "$WORK/"
+while IFS=, read -r file _; do
+  check ftrace "$WORK/$file"
+  [ ! -s "$WORK/ref.skips" ] || fail "$file: skips in a whole fio run: $(cat "$WORK/ref.skips")"
+  [ "$(grep -c ',fio,' "$WORK/got.csv")" -ge 1900 ] || fail "$file: fewer than 1900 of fio's requests"
+done < <(tail -n +2 "$DATA/captured/manifest.csv")
+[ "$(zcat "$WORK"/*-?.ftrace.txt.gz | grep -c ' block_rq_requeue: ')" -gt 100 ] || fail "the captures lost their requeues"
+# An excerpt cut from a trace during fsyncs: flush requests joined, the empty
+# writes the flush machinery ended counted apart, the cut edges unmatched.
+check ftrace "$WORK/flushes-excerpt.ftrace.txt.gz"
+printf '1 issue without completion\n8 completion without issue\n97 empty write finished by a flush\n' |
+  cmp -s - "$WORK/ref.skips" || fail "the excerpt's skips: $(cat "$WORK/got.skips")"
+names=$(tail -n +2 "$WORK/got.csv" | cut -d, -f3 | sort | uniq -c | awk '{ printf "%s %s; ", $2, $1 }')
+[ "$names" = "discard 16; flush 80; read 1661; write 190; " ] || fail "the excerpt's requests: $names"
 
 # The three forms of the same requests agree on everything but the time base
 # and what each names the issuer.

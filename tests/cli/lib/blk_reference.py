@@ -1,13 +1,15 @@
 """An independent reading of block-layer traces, to check spoor's block readers
 against: blkparse's default output, ftrace text, babeltrace2's text of an LTTng
-trace. Each issue is joined with the oldest pending issue's completion of the
-same device and sector (a request without data: the device alone); a requeue
-forgets the pending issue. Writes, as `spoor events --columns COLUMNS` does,
-one CSV row per joined request in the order of the completions, to stdout;
-and the skipped lines, "COUNT REASON" sorted, to the file named third.
+trace (gzipped when the name ends in .gz). Each issue is joined with the oldest
+pending issue's completion of the same device and sector (a request without
+data: the device alone); a requeue forgets the pending issue. Writes, as
+`spoor events --columns COLUMNS` does, one CSV row per joined request in the
+order of the completions, to stdout; and the skipped lines, "COUNT REASON"
+sorted, to the file named third.
 
 usage: blk_reference.py blkparse|ftrace|lttng TRACE SKIPS_OUT"""
 import csv
+import gzip
 import re
 import sys
 from collections import Counter, defaultdict
@@ -144,7 +146,8 @@ def main():
     pending = defaultdict(list)     # (dev, sector) -> issues, oldest first
     in_flight = Counter()
     rows = []
-    with open(path, encoding="utf-8", errors="surrogateescape", newline="\n") as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="surrogateescape", newline="\n") as f:
         for number, line in enumerate(f, 1):
             line = line.rstrip("\n").rstrip("\r")
 
@@ -162,7 +165,12 @@ def main():
                 pending[key].append(e)
                 continue
             if not pending[key]:
-                skips["requeue without issue" if e["kind"] == "R" else "completion without issue"] += 1
+                if e["kind"] == "R":
+                    skips["requeue without issue"] += 1
+                elif e["sector"] is None and e["rwbs"].startswith("W"):
+                    skips["empty write finished by a flush"] += 1
+                else:
+                    skips["completion without issue"] += 1
                 continue
             issue = pending[key].pop(0)
             in_flight[e["dev"]] -= 1
