@@ -74,10 +74,14 @@ static const char *blkparse_line(void *ctx, const char *line, const char **line_
     struct head h;
     if (!split_head(&p, end, &h))
         return structural(line, end) ? NULL : "not a blkparse event line";
-    if (h.action_len != 1 || !strchr("DCR", h.action[0]))
+    char action = h.action[0];
+    if (h.action_len != 1 || (action != BLK_ISSUE && action != BLK_COMPLETE && action != BLK_REQUEUE))
         return NULL;
-    struct blk_event e = {.kind = (enum blk_kind)h.action[0], .major = h.major, .minor = h.minor, .bytes = -1,
-                          .pid = (int64_t)h.pid, .tid = (int64_t)h.pid, .error = SPOOR_NULL};
+    struct blk_event e;
+    blk_event_init(&e, (enum blk_kind)action);
+    e.major = h.major;
+    e.minor = h.minor;
+    e.pid = e.tid = (int64_t)h.pid;
     if (!blk_seconds(h.ts, h.ts_len, &e.ts))
         return "bad blkparse time";
     e.rwbs = token(&p, end, &e.rwbs_len);
