@@ -132,6 +132,10 @@ bool blk_dev(const char **p, const char *end, uint32_t *major, uint32_t *minor);
 /* "SECTOR + COUNT" at *p (moved past it): sets e->sector and, unless the
  * trace gave them, e->bytes; a request without data gets BLK_NO_SECTOR. */
 bool blk_sector_count(const char **p, const char *end, struct blk_event *e);
+/* Sets e->sector and, unless the trace gave them, e->bytes from a request's
+ * first sector and sector count (at most INT64_MAX / 512); a request without
+ * data gets BLK_NO_SECTOR. */
+void blk_extent(struct blk_event *e, uint64_t sector, uint64_t count);
 
 /* The block formats' join hook and release (the dialect's state is the join). */
 int blk_format_join(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips, const char *path,

@@ -59,9 +59,14 @@ bool blk_sector_count(const char **p, const char *end, struct blk_event *e)
     s = blk_skip_blanks(s + 1, end);
     if (!blk_uint(&s, end, &count) || count > INT64_MAX / 512)
         return false;
+    blk_extent(e, sector, count);
+    *p = s;
+    return true;
+}
+
+void blk_extent(struct blk_event *e, uint64_t sector, uint64_t count)
+{
     e->sector = count == 0 ? BLK_NO_SECTOR : sector;
     if (e->bytes < 0)
         e->bytes = (int64_t)count * 512;
-    *p = s;
-    return true;
 }
