@@ -14,6 +14,7 @@
 #include "read/blk.h"
 #include "read/mapped_reader.h"
 #include "read/text_fields.h"
+#include "util/digits.h"
 
 #include <string.h>
 
@@ -56,9 +57,18 @@ static bool split_head(const char **p, const char *end, struct head *h)
     return h->ts_len > 0 && h->action_len > 0 && h->action_len <= 2;
 }
 
-/* Whether field [p, p + n) is all of an unsigned decimal. */
-static bool whole_uint(const char *p, size_t n, uint64_t *v)
+/* Whether field [p, p + n) of a line ending at end is all of an unsigned
+ * decimal: one SWAR step (util/digits.h) for the usual fields of at most 8
+ * digits with 8 bytes of the line to read, blk_uint for others. */
+static inline bool whole_uint(const char *p, size_t n, const char *end, uint64_t *v)
 {
+    if (n - 1 < 8 && end - p >= 8) {
+        uint64_t w = spoor_load8(p);
+        if (spoor_digits8(w) < (int)n)
+            return false;
+        *v = spoor_digits8_value(w, (int)n);
+        return true;
+    }
     const char *s = p;
     return blk_uint(&s, p + n, v) && s == p + n;
 }
@@ -85,8 +95,8 @@ static bool split_head_fast(const char *line, const char *end, struct fields *fl
         return false;
     const char *dev = f[F_DEV];
     if (!blk_dev(&dev, f[F_DEV] + n[F_DEV], &h->major, &h->minor) || dev != f[F_DEV] + n[F_DEV] ||
-        !whole_uint(f[F_CPU], n[F_CPU], &cpu) || !whole_uint(f[F_SEQ], n[F_SEQ], &seq) ||
-        !whole_uint(f[F_PID], n[F_PID], &h->pid) || h->pid > INT64_MAX || n[F_ACTION] > 2)
+        !whole_uint(f[F_CPU], n[F_CPU], end, &cpu) || !whole_uint(f[F_SEQ], n[F_SEQ], end, &seq) ||
+        !whole_uint(f[F_PID], n[F_PID], end, &h->pid) || h->pid > INT64_MAX || n[F_ACTION] > 2)
         return false;
     h->ts = f[F_TIME];
     h->ts_len = n[F_TIME];
@@ -105,7 +115,7 @@ static bool rwbs_extent(const struct fields *fl, bool split, const char **p, con
     const size_t *n = fl->n;
     uint64_t sector, count;
     if (split && fl->count == F_FIELDS && n[F_PLUS] == 1 && *f[F_PLUS] == '+' &&
-        whole_uint(f[F_SECTOR], n[F_SECTOR], &sector) && whole_uint(f[F_COUNT], n[F_COUNT], &count) &&
+        whole_uint(f[F_SECTOR], n[F_SECTOR], end, &sector) && whole_uint(f[F_COUNT], n[F_COUNT], end, &count) &&
         count <= INT64_MAX / 512) {
         e->rwbs = f[F_RWBS];
         e->rwbs_len = n[F_RWBS];
