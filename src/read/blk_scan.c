@@ -24,7 +24,7 @@ bool blk_seconds(const char *p, size_t n, int64_t *ns)
         const char *digits = ++s;
         /* 9 decimals (blkparse, ftrace's ns clock): the first 8 in one step */
         uint64_t w;
-        if (end - s >= 9 && spoor_digits8(w = spoor_load8(s)) == 8) {
+        if (end - s >= 9 && spoor_digits8(w = spoor_get64((const uint8_t *)s)) == 8) {
             frac = spoor_digits8_value(w, 8);
             s += 8;
             if ((unsigned)(*s - '0') <= 9)

@@ -63,7 +63,7 @@ static bool split_head(const char **p, const char *end, struct head *h)
 static inline bool whole_uint(const char *p, size_t n, const char *end, uint64_t *v)
 {
     if (n - 1 < 8 && end - p >= 8) {
-        uint64_t w = spoor_load8(p);
+        uint64_t w = spoor_get64((const uint8_t *)p);
         if (spoor_digits8(w) < (int)n)
             return false;
         *v = spoor_digits8_value(w, (int)n);

@@ -70,7 +70,10 @@ static inline bool is_number_char(char c)
 }
 
 /* Value of the n (1..8) ASCII digits at p, 8 bytes readable. */
-static inline uint64_t digits_value(const char *p, int n) { return spoor_digits8_value(spoor_load8(p), n); }
+static inline uint64_t digits_value(const char *p, int n)
+{
+    return spoor_digits8_value(spoor_get64((const uint8_t *)p), n);
+}
 
 /* A number at p (a digit or '-'); returns its end. With want, a plain
  * integer of at most 16 digits is also read into *value (*parsed); longer
@@ -83,7 +86,7 @@ static inline __attribute__((always_inline)) const char *number(const char *p, c
     int n = 0, k = 8;
     uint64_t w = 0;
     while (k == 8 && end - (d + n) >= 8) {
-        w = spoor_load8(d + n);
+        w = spoor_get64((const uint8_t *)(d + n));
         k = spoor_digits8(w);
         n += k;
     }
@@ -360,7 +363,7 @@ static inline const char *match_tail(const struct pfw_shape *s, const char *p, c
 {
     if (end - p < 8)
         return NULL;
-    return ((spoor_load8(p) ^ s->tail) & s->tail_mask) ? NULL : p + s->tail_len;
+    return ((spoor_get64((const uint8_t *)p) ^ s->tail) & s->tail_mask) ? NULL : p + s->tail_len;
 }
 
 /* The literal of member m at p: NULL when it differs, else the value start. */

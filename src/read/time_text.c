@@ -33,7 +33,7 @@ static bool parse_with_exponent(const char *p, size_t n, int64_t unit_ns, int64_
  * does the work of eight steps of a digit loop: util/digits.h). */
 static bool eight_digits(const char *p, int64_t *out)
 {
-    uint64_t w = spoor_load8(p);
+    uint64_t w = spoor_get64((const uint8_t *)p);
     if (spoor_digits8(w) < 8)
         return false;
     *out = (int64_t)spoor_digits8_value(w, 8);

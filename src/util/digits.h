@@ -1,20 +1,14 @@
 /* ASCII digits eight bytes at a step (SWAR: one 64-bit word does the work of
  * eight steps of a digit loop, whose chain of multiplies and unpredictable
- * exit cost more). The first byte of the text is the lowest byte of the word
- * (little-endian hosts, as spoor's are); callers make sure the eight bytes
- * loaded are there to read. */
+ * exit cost more), on a word of text loaded with spoor_get64 (util/bytes.h):
+ * the first byte of the text is the lowest byte of the word (little-endian
+ * hosts, as spoor's are). */
 #ifndef SPOOR_UTIL_DIGITS_H
 #define SPOOR_UTIL_DIGITS_H
 
 #include <stdint.h>
-#include <string.h>
 
-static inline uint64_t spoor_load8(const char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return w;
-}
+#include "util/bytes.h"
 
 /* How many of the 8 bytes of w, from the first, are ASCII digits. (A borrow
  * or carry only moves towards later bytes, past the first non-digit.) */

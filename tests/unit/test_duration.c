@@ -11,13 +11,22 @@
 
 #include "spoor/report.h"
 
-static int64_t parsed(const char *s)
+/* Texts and the ns each must read as. */
+struct reading {
+    const char *text;
+    int64_t ns;
+};
+
+static void check_readings(const struct reading *r, size_t n)
 {
-    int64_t ns = -1;
-    const char *problem = spoor_parse_duration(s, &ns);
-    if (problem)
-        fail_msg("'%s': %s", s, problem);
-    return ns;
+    for (size_t i = 0; i < n; i++) {
+        int64_t ns = -1;
+        const char *problem = spoor_parse_duration(r[i].text, &ns);
+        if (problem)
+            fail_msg("'%s': %s", r[i].text, problem);
+        if (ns != r[i].ns)
+            fail_msg("'%s' read as %lld ns, not %lld", r[i].text, (long long)ns, (long long)r[i].ns);
+    }
 }
 
 /* The problem found in s, which must be refused (*ns left alone). */
@@ -34,44 +43,42 @@ static const char *refused(const char *s)
 static void test_units(void **state)
 {
     (void)state;
-    assert_int_equal(parsed("7ns"), 7);
-    assert_int_equal(parsed("10us"), 10000);
-    assert_int_equal(parsed("10\xc2\xb5s"), 10000);
-    assert_int_equal(parsed("250ms"), 250000000);
-    assert_int_equal(parsed("30s"), 30000000000LL);
-    assert_int_equal(parsed("15min"), 900000000000LL);
-    assert_int_equal(parsed("15m"), 900000000000LL);
-    assert_int_equal(parsed("1h"), 3600000000000LL);
-    assert_int_equal(parsed("1d"), 86400000000000LL);
+    static const struct reading r[] = {
+        {"7ns", 7},           {"10us", 10000},           {"10\xc2\xb5s", 10000}, {"250ms", 250000000},
+        {"30s", 30000000000}, {"15min", 900000000000},   {"15m", 900000000000},  {"1h", 3600000000000},
+        {"1d", 86400000000000},
+    };
+    check_readings(r, sizeof r / sizeof *r);
 }
 
-/* Decimals are exact where a double is not: 2.5s, 0.1s and 0.3s would be off
- * by a few ns through strtod and a multiply for some values; these are not. */
+/* Decimals are exact where a double is not: 9,007,199,254,740,993 is no
+ * double (strtod and a multiply would make it ...992), and the largest
+ * value reads whole. */
 static void test_decimals_exact(void **state)
 {
     (void)state;
-    assert_int_equal(parsed("2.5s"), 2500000000LL);
-    assert_int_equal(parsed("1.5h"), 5400000000000LL);
-    assert_int_equal(parsed("0.1s"), 100000000);
-    assert_int_equal(parsed("0.3s"), 300000000);
-    assert_int_equal(parsed(".5ms"), 500000);
-    assert_int_equal(parsed("1.s"), 1000000000);
-    assert_int_equal(parsed("0.000000001s"), 1);
-    assert_int_equal(parsed("1.000000000000000001d"), 86400000000000LL);
-    /* 9,007,199,254,740,993 is not a double: a double would make it ...992 */
-    assert_int_equal(parsed("9007199.254740993s"), 9007199254740993LL);
-    assert_int_equal(parsed("9223372036854775807ns"), INT64_MAX);
-    assert_int_equal(parsed("9223372036.854775807s"), INT64_MAX);
+    static const struct reading r[] = {
+        {"2.5s", 2500000000},
+        {"1.5h", 5400000000000},
+        {"0.1s", 100000000},
+        {"0.3s", 300000000},
+        {".5ms", 500000},
+        {"1.s", 1000000000},
+        {"0.000000001s", 1},
+        {"1.000000000000000001d", 86400000000000},
+        {"9007199.254740993s", 9007199254740993},
+        {"9223372036854775807ns", INT64_MAX},
+        {"9223372036.854775807s", INT64_MAX},
+    };
+    check_readings(r, sizeof r / sizeof *r);
 }
 
 /* Digits finer than 1 ns round to the nearest ns, halves up. */
 static void test_sub_ns_rounds(void **state)
 {
     (void)state;
-    assert_int_equal(parsed("1.4ns"), 1);
-    assert_int_equal(parsed("1.5ns"), 2);
-    assert_int_equal(parsed("0.5ns"), 1);
-    assert_int_equal(parsed("0.0000000015s"), 2);
+    static const struct reading r[] = {{"1.4ns", 1}, {"1.5ns", 2}, {"0.5ns", 1}, {"0.0000000015s", 2}};
+    check_readings(r, sizeof r / sizeof *r);
 }
 
 static void test_refused(void **state)
