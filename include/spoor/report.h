@@ -33,6 +33,13 @@
 SPOOR_API const char *spoor_fmt_count(char *buf, size_t cap, unsigned long long n);
 /* Formats a duration in ns with a human unit (ns, us, ms, s). */
 SPOOR_API const char *spoor_fmt_duration(char *buf, size_t cap, double ns);
+/* Reads a duration as people write it, the one parser of every option that
+ * takes one: a positive decimal number and a unit, ns, us (or µs), ms, s, min
+ * (or m), h or d ("2.5s", "250ms", "1.5h", "10us"), the whole text. Exact:
+ * 2.5s is 2,500,000,000 ns; digits finer than 1 ns are rounded to the nearest
+ * ns. Returns NULL and sets *ns, or what is wrong (no number, no unit or an
+ * unknown one, a value past INT64_MAX ns or one that rounds to 0 ns). */
+SPOOR_API const char *spoor_parse_duration(const char *s, int64_t *ns);
 
 /* ---- formats ---- */
 

@@ -132,9 +132,6 @@ SPOOR_API double spoor_moments_std(const struct spoor_moments *m);
 /* Pearson's r; NaN when either variance is zero or n < 2. */
 SPOOR_API double spoor_comoments_r(const struct spoor_comoments *c);
 
-/* Parses a duration such as "30s", "1h", "15min", "1d", "500ms" (a positive
- * integer and a unit: ns, us, ms, s, min or m, h, d); false otherwise. */
-SPOOR_API bool spoor_series_parse_duration(const char *s, int64_t *ns);
 /* Parses "+HH:MM", "-HH", "+HHMM", "Z" or "0"; false otherwise. */
 SPOOR_API bool spoor_series_parse_offset(const char *s, int64_t *ns);
 

@@ -125,6 +125,12 @@ struct spoor_table {
     size_t ncols, cols_cap;
     uint32_t *col_by_name;   /* pool id -> column index + 1 (0 = none) */
     size_t col_by_name_cap;
+    /* The storage (data, valid) of columns a clear dropped, which the next
+     * columns made take over: a reader's batches mostly have the columns of
+     * the one before, and fresh allocations of their size cost page faults
+     * each time. */
+    struct spoor_column *spare;
+    size_t nspare, spare_cap;
 
     struct spoor_lookup lookups[SPOOR_LOOKUP_KINDS];
 

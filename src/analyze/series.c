@@ -11,7 +11,6 @@
 #include "util/grow.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,32 +27,8 @@ static inline size_t series_grown(size_t cap, size_t first, size_t n)
     return c;
 }
 
-/* The option values of `spoor series` that are not plain numbers: durations
- * ("1h", "30s") and fixed UTC offsets ("+05:30"). */
-bool spoor_series_parse_duration(const char *s, int64_t *ns)
-{
-    static const struct {
-        const char *unit;
-        int64_t ns;
-    } units[] = {{"ns", 1},           {"us", 1000},           {"ms", 1000000},     {"s", 1000000000},
-                 {"min", 60000000000}, {"m", 60000000000},     {"h", 3600000000000}, {"d", 86400000000000}};
-    if (!isdigit((unsigned char)*s))
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || v == 0)
-        return false;
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
-        if (!strcmp(end, units[i].unit)) {
-            if (v > (unsigned long long)(INT64_MAX / units[i].ns))
-                return false;
-            *ns = (int64_t)v * units[i].ns;
-            return true;
-        }
-    return false;
-}
-
+/* The option value of `spoor series` that is not a plain number or a
+ * duration (spoor_parse_duration): a fixed UTC offset ("+05:30"). */
 bool spoor_series_parse_offset(const char *s, int64_t *ns)
 {
     if (!strcmp(s, "Z") || !strcmp(s, "0") || !strcmp(s, "UTC")) {

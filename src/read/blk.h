@@ -41,6 +41,25 @@ struct blk_event {
     int64_t error;              /* completions; SPOOR_NULL when not known */
 };
 
+/* Sets e to an event of that kind of which nothing else is known yet: no
+ * bytes, pid, tid, comm or error. Field by field, since an initializer of the
+ * struct compiles to a `rep stos`, whose start-up costs as much as a short
+ * line's parse. */
+static inline void blk_event_init(struct blk_event *e, enum blk_kind kind)
+{
+    e->kind = kind;
+    e->ts = 0;
+    e->major = e->minor = 0;
+    e->sector = 0;
+    e->bytes = -1;
+    e->rwbs = NULL;
+    e->rwbs_len = 0;
+    e->pid = e->tid = SPOOR_NULL;
+    e->comm = NULL;
+    e->comm_len = 0;
+    e->error = SPOOR_NULL;
+}
+
 /* One parse call's columns and string memos (columns made on first use). */
 struct blk_rows {
     struct spoor_table *t;
@@ -49,6 +68,9 @@ struct blk_rows {
     uint32_t cat;
     uint64_t dev_key;           /* the last device and its id (0: none yet) */
     uint32_t dev_id;
+    char rwbs[8];               /* the last rwbs flags (rwbs_len SIZE_MAX: none) and their ids */
+    size_t rwbs_len;
+    uint32_t rwbs_id, op_id;
     struct spoor_string_memo comm_memo, short_memo;
 };
 
@@ -110,6 +132,10 @@ bool blk_dev(const char **p, const char *end, uint32_t *major, uint32_t *minor);
 /* "SECTOR + COUNT" at *p (moved past it): sets e->sector and, unless the
  * trace gave them, e->bytes; a request without data gets BLK_NO_SECTOR. */
 bool blk_sector_count(const char **p, const char *end, struct blk_event *e);
+/* Sets e->sector and, unless the trace gave them, e->bytes from a request's
+ * first sector and sector count (at most INT64_MAX / 512); a request without
+ * data gets BLK_NO_SECTOR. */
+void blk_extent(struct blk_event *e, uint64_t sector, uint64_t count);
 
 /* The block formats' join hook and release (the dialect's state is the join). */
 int blk_format_join(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips, const char *path,

@@ -1,7 +1,9 @@
 /* Event rows of the block readers: one issue, completion or requeue of a
  * request, as a row the join (blk_join.c) reads back in input order. The row
  * already has the columns of the joined request, so a completion row becomes
- * the request's row in place. */
+ * the request's row in place. A completion or requeue row holds only what the
+ * join reads of it (time, line, device, sector, error): the join gives the
+ * request the issue's pid, tid, name, bytes, rwbs and comm. */
 #include "read/blk.h"
 
 #include <stdio.h>
@@ -17,13 +19,14 @@ void blk_rows_init(struct blk_rows *r, struct spoor_table *t, uint32_t src)
         r->col[c] = -1;
     r->cat = spoor_table_intern(t, "block", 5);
     r->dev_id = 0;
+    r->rwbs_len = SIZE_MAX;
     memset(&r->comm_memo, 0, sizeof r->comm_memo);
     memset(&r->short_memo, 0, sizeof r->short_memo);
 }
 
-static struct spoor_column *column(struct blk_rows *r, enum blk_column c)
+static inline struct spoor_column *column(struct blk_rows *r, enum blk_column c)
 {
-    if (r->col[c] < 0) {
+    if (__builtin_expect(r->col[c] < 0, 0)) {
         const char *name = blk_column_names[c];
         struct spoor_column *col = spoor_table_column(r->t, spoor_table_intern(r->t, name, strlen(name)));
         r->col[c] = (int)(col - r->t->cols);
@@ -31,9 +34,19 @@ static struct spoor_column *column(struct blk_rows *r, enum blk_column c)
     return &r->t->cols[r->col[c]];
 }
 
+/* The first value of a column: through spoor_table_set, which types it. */
+static __attribute__((noinline)) void set_first_i64(struct blk_rows *r, struct spoor_column *col, size_t row,
+                                                    int64_t v)
+{
+    char text[24];
+    int n = snprintf(text, sizeof text, "%lld", (long long)v);
+    struct spoor_value val = {.type = SPOOR_I64, .i64 = v, .text = text, .text_len = (size_t)n};
+    spoor_table_set(r->t, col, row, &val);
+}
+
 /* Straight into the arrays when the column already holds integers (every
  * row but its first); through spoor_table_set otherwise. */
-static void set_i64(struct blk_rows *r, enum blk_column c, size_t row, int64_t v)
+static inline void set_i64(struct blk_rows *r, enum blk_column c, size_t row, int64_t v)
 {
     struct spoor_column *col = column(r, c);
     if (col->typed && col->type == SPOOR_I64) {
@@ -41,13 +54,18 @@ static void set_i64(struct blk_rows *r, enum blk_column c, size_t row, int64_t v
         col->valid[row / 64] |= 1ULL << (row % 64);
         return;
     }
-    char text[24];
-    int n = snprintf(text, sizeof text, "%lld", (long long)v);
-    struct spoor_value val = {.type = SPOOR_I64, .i64 = v, .text = text, .text_len = (size_t)n};
+    set_first_i64(r, col, row, v);
+}
+
+static __attribute__((noinline)) void set_first_str(struct blk_rows *r, struct spoor_column *col, size_t row,
+                                                    uint32_t id)
+{
+    struct spoor_value val = {.type = SPOOR_STR, .str = id, .text = spoor_table_str(r->t, id)};
+    val.text_len = strlen(val.text);
     spoor_table_set(r->t, col, row, &val);
 }
 
-static void set_str(struct blk_rows *r, enum blk_column c, size_t row, uint32_t id)
+static inline void set_str(struct blk_rows *r, enum blk_column c, size_t row, uint32_t id)
 {
     struct spoor_column *col = column(r, c);
     if (col->typed && col->type == SPOOR_STR) {
@@ -55,9 +73,7 @@ static void set_str(struct blk_rows *r, enum blk_column c, size_t row, uint32_t 
         col->valid[row / 64] |= 1ULL << (row % 64);
         return;
     }
-    struct spoor_value val = {.type = SPOOR_STR, .str = id, .text = spoor_table_str(r->t, id)};
-    val.text_len = strlen(val.text);
-    spoor_table_set(r->t, col, row, &val);
+    set_first_str(r, col, row, id);
 }
 
 /* The id of a device's "major,minor", the last one remembered (a trace
@@ -87,18 +103,37 @@ void blk_rows_add(struct blk_rows *r, uint64_t line, const struct blk_event *e)
     t->src[row] = r->src;
     t->line[row] = line;
     t->ts[row] = e->ts;
-    t->pid[row] = e->pid;
-    t->tid[row] = e->tid;
     t->ph[row] = (uint8_t)e->kind;
     t->cat[row] = r->cat;
-    size_t op_len;
-    const char *op = blk_rwbs_op(e->rwbs, e->rwbs_len, &op_len);
-    t->name[row] = short_id(&r->short_memo, t, op, op_len);
     set_str(r, BLK_COL_DEV, row, dev_id(r, e->major, e->minor));
     if (e->sector != BLK_NO_SECTOR && e->sector <= INT64_MAX)
         set_i64(r, BLK_COL_SECTOR, row, (int64_t)e->sector);
+    if (e->kind != BLK_ISSUE) {
+        /* the columns an issue's values would make, in the same order: the
+         * order of a table's columns shows (spoor sql's select *) */
+        column(r, BLK_COL_BYTES);
+        column(r, BLK_COL_RWBS);
+        if (e->comm)
+            column(r, BLK_COL_COMM);
+        if (e->error != SPOOR_NULL)
+            set_i64(r, BLK_COL_ERROR, row, e->error);
+        return;
+    }
+    t->pid[row] = e->pid;
+    t->tid[row] = e->tid;
+    /* the rwbs flags of a trace take a few values, mostly repeated from line
+     * to line: the last one's ids are kept */
+    if (e->rwbs_len != r->rwbs_len || memcmp(e->rwbs, r->rwbs, e->rwbs_len) != 0) {
+        size_t op_len;
+        const char *op = blk_rwbs_op(e->rwbs, e->rwbs_len, &op_len);
+        r->op_id = short_id(&r->short_memo, t, op, op_len);
+        r->rwbs_id = short_id(&r->short_memo, t, e->rwbs, e->rwbs_len);
+        r->rwbs_len = e->rwbs_len <= sizeof r->rwbs ? e->rwbs_len : SIZE_MAX;
+        memcpy(r->rwbs, e->rwbs, r->rwbs_len <= sizeof r->rwbs ? r->rwbs_len : 0);
+    }
+    t->name[row] = r->op_id;
     set_i64(r, BLK_COL_BYTES, row, e->bytes);
-    set_str(r, BLK_COL_RWBS, row, short_id(&r->short_memo, t, e->rwbs, e->rwbs_len));
+    set_str(r, BLK_COL_RWBS, row, r->rwbs_id);
     if (e->comm)
         set_str(r, BLK_COL_COMM, row, spoor_memo_intern(&r->comm_memo, t, e->comm, e->comm_len));
     if (e->error != SPOOR_NULL)

@@ -13,6 +13,8 @@
  * skipped. */
 #include "read/blk.h"
 #include "read/mapped_reader.h"
+#include "read/text_fields.h"
+#include "util/digits.h"
 
 #include <string.h>
 
@@ -55,6 +57,76 @@ static bool split_head(const char **p, const char *end, struct head *h)
     return h->ts_len > 0 && h->action_len > 0 && h->action_len <= 2;
 }
 
+/* Whether field [p, p + n) of a line ending at end is all of an unsigned
+ * decimal: one SWAR step (util/digits.h) for the usual fields of at most 8
+ * digits with 8 bytes of the line to read, blk_uint for others. */
+static inline bool whole_uint(const char *p, size_t n, const char *end, uint64_t *v)
+{
+    if (n - 1 < 8 && end - p >= 8) {
+        uint64_t w = spoor_get64((const uint8_t *)p);
+        if (spoor_digits8(w) < (int)n)
+            return false;
+        *v = spoor_digits8_value(w, (int)n);
+        return true;
+    }
+    const char *s = p;
+    return blk_uint(&s, p + n, v) && s == p + n;
+}
+
+/* The fields of a line as its mask of blanks gives them (text_fields.h), 64
+ * bytes a step rather than a blank at a time: the head, then what D, C and R
+ * lines have, then the rest. */
+enum { F_DEV, F_CPU, F_SEQ, F_TIME, F_PID, F_ACTION, F_RWBS, F_SECTOR, F_PLUS, F_COUNT, F_REST, F_FIELDS };
+struct fields {
+    const char *f[F_FIELDS];
+    size_t n[F_FIELDS], count;
+};
+
+/* split_head on a line whose head is plainly what it should be. False leaves
+ * the line to split_head, which reads any other text as it always did; where
+ * this one succeeds, that one would give the same head. */
+static bool split_head_fast(const char *line, const char *end, struct fields *fl, const char **p, struct head *h)
+{
+    const char *const *f = fl->f;
+    const size_t *n = fl->n;
+    uint64_t cpu, seq;
+    fl->count = spoor_text_split(line, end, F_FIELDS, true, fl->f, fl->n);
+    if (fl->count <= F_ACTION)
+        return false;
+    const char *dev = f[F_DEV];
+    if (!blk_dev(&dev, f[F_DEV] + n[F_DEV], &h->major, &h->minor) || dev != f[F_DEV] + n[F_DEV] ||
+        !whole_uint(f[F_CPU], n[F_CPU], end, &cpu) || !whole_uint(f[F_SEQ], n[F_SEQ], end, &seq) ||
+        !whole_uint(f[F_PID], n[F_PID], end, &h->pid) || h->pid > INT64_MAX || n[F_ACTION] > 2)
+        return false;
+    h->ts = f[F_TIME];
+    h->ts_len = n[F_TIME];
+    h->action = f[F_ACTION];
+    h->action_len = n[F_ACTION];
+    *p = f[F_ACTION] + n[F_ACTION];
+    return true;
+}
+
+/* The rwbs flags and "SECTOR + COUNT" after the head, from the fields when
+ * they are plainly that (as split_head_fast), else as blk_sector_count
+ * reads them; false when there is no sector range. */
+static bool rwbs_extent(const struct fields *fl, bool split, const char **p, const char *end, struct blk_event *e)
+{
+    const char *const *f = fl->f;
+    const size_t *n = fl->n;
+    uint64_t sector, count;
+    if (split && fl->count == F_FIELDS && n[F_PLUS] == 1 && *f[F_PLUS] == '+' &&
+        whole_uint(f[F_SECTOR], n[F_SECTOR], end, &sector) && whole_uint(f[F_COUNT], n[F_COUNT], end, &count) &&
+        count <= INT64_MAX / 512) {
+        e->rwbs = f[F_RWBS];
+        e->rwbs_len = n[F_RWBS];
+        blk_extent(e, sector, count);
+        *p = f[F_COUNT] + n[F_COUNT];
+        return true;
+    }
+    e->rwbs = token(p, end, &e->rwbs_len);
+    return blk_sector_count(p, end, e);
+}
+
 /* The summary at the end ("CPU0 (8,0):", " Reads Queued: ...", "Total
  * (8,0):", "Throughput (R/W): ...", "Events (8,0): ...", "Skips: ..."):
  * lines that begin with a word and hold a colon. */
@@ -72,16 +144,21 @@ static const char *blkparse_line(void *ctx, const char *line, const char **line_
     const char *end = *line_end = blk_cut_cr(line, *line_end);
     const char *p = line;
     struct head h;
-    if (!split_head(&p, end, &h))
+    struct fields fl;
+    bool split = split_head_fast(line, end, &fl, &p, &h);
+    if (!split && !split_head(&p, end, &h))
         return structural(line, end) ? NULL : "not a blkparse event line";
-    if (h.action_len != 1 || !strchr("DCR", h.action[0]))
+    char action = h.action[0];
+    if (h.action_len != 1 || (action != BLK_ISSUE && action != BLK_COMPLETE && action != BLK_REQUEUE))
         return NULL;
-    struct blk_event e = {.kind = (enum blk_kind)h.action[0], .major = h.major, .minor = h.minor, .bytes = -1,
-                          .pid = (int64_t)h.pid, .tid = (int64_t)h.pid, .error = SPOOR_NULL};
+    struct blk_event e;
+    blk_event_init(&e, (enum blk_kind)action);
+    e.major = h.major;
+    e.minor = h.minor;
+    e.pid = e.tid = (int64_t)h.pid;
     if (!blk_seconds(h.ts, h.ts_len, &e.ts))
         return "bad blkparse time";
-    e.rwbs = token(&p, end, &e.rwbs_len);
-    if (!blk_sector_count(&p, end, &e)) {
+    if (!rwbs_extent(&fl, split, &p, end, &e)) {
         /* "BYTES (CDB) [...]": a command for the device, no sector range */
         return memchr(p, '(', (size_t)(end - p)) ? "passthrough request without a sector range"
                                                   : "bad blkparse sector range";

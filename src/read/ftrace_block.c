@@ -169,15 +169,18 @@ static const char *ftrace_line(void *ctx, const char *line, const char **line_en
     struct ftrace_line f;
     if (!split_line(line, end, &f))
         return structural(line, end) ? NULL : "not an ftrace event line";
-    struct blk_event e = {.bytes = -1, .pid = f.pid, .tid = f.pid, .error = SPOOR_NULL};
+    enum blk_kind kind;
     if (named(&f, "block_rq_issue"))
-        e.kind = BLK_ISSUE;
+        kind = BLK_ISSUE;
     else if (named(&f, "block_rq_complete"))
-        e.kind = BLK_COMPLETE;
+        kind = BLK_COMPLETE;
     else if (named(&f, "block_rq_requeue"))
-        e.kind = BLK_REQUEUE;
+        kind = BLK_REQUEUE;
     else
         return NULL;
+    struct blk_event e;
+    blk_event_init(&e, kind);
+    e.pid = e.tid = f.pid;
     if (!blk_seconds(f.ts, f.ts_len, &e.ts))
         return "bad ftrace timestamp";
     const char *reason = payload(f.payload, end, &e);

@@ -37,8 +37,8 @@ static bool split_line(const char *p, const char *end, struct bt_line *b)
     b->ts = p + 1;
     b->ts_len = (size_t)(close - b->ts);
     /* the name is the word before the first ": {" */
-    for (const char *s = close + 1; s + 2 < end; s++)
-        if (s[0] == ':' && s[1] == ' ' && s[2] == '{') {
+    for (const char *s = close + 1; (s = memchr(s, ':', (size_t)(end - s))) != NULL && s + 2 < end; s++)
+        if (s[1] == ' ' && s[2] == '{') {
             const char *n = s;
             while (n > close + 1 && n[-1] != ' ')
                 n--;
@@ -74,6 +74,12 @@ static bool bt_time(const char *p, size_t n, int64_t *ns)
     return blk_seconds(p, n, ns);
 }
 
+/* The bytes the scan of a value acts on; it passes all others at one test a byte. */
+static const bool value_syntax[256] = {
+    ['"'] = true, ['\\'] = true, ['('] = true, ['['] = true, ['{'] = true,
+    [')'] = true, [']'] = true, ['}'] = true, [','] = true,
+};
+
 /* The next `name = value` of the fields, at any depth of brace groups; a
  * value that is itself a group, an array or an enumeration is one value. */
 static bool next_field(const char **p, const char *end, const char **k, size_t *kn, const char **v, size_t *vn)
@@ -95,6 +101,8 @@ static bool next_field(const char **p, const char *end, const char **k, size_t *
     int depth = 0;
     bool quoted = false;
     for (; s < end; s++) {
+        if (!value_syntax[(unsigned char)*s])
+            continue;
         if (quoted) {
             if (*s == '\\' && s + 1 < end)
                 s++;
@@ -130,10 +138,12 @@ static bool number(const char *v, size_t vn, int64_t *out)
 {
     const char *end = v + vn;
     if (vn && *v == '(') {
+        /* the first "container" with a byte after it (memmem costs more on
+         * values this short) */
         const char *c = v;
-        while (c + 9 < end && memcmp(c, "container", 9) != 0)
+        while ((c = memchr(c, 'c', (size_t)(end - c))) != NULL && c + 9 < end && memcmp(c, "container", 9) != 0)
             c++;
-        if (c + 9 >= end)
+        if (!c || c + 9 >= end)
             return false;
         const char *close = end;
         v = c + 9;
@@ -154,16 +164,10 @@ static bool number(const char *v, size_t vn, int64_t *out)
 
 /* The fields a block event may have; `seen` has bit 1 << field of each found. */
 enum field { F_DEV, F_SECTOR, F_NR_SECTOR, F_BYTES, F_TID, F_PID, F_RWBS, F_ERROR, F_NUMBERS };
-#define FIELD(name, f) {name, sizeof name - 1, f}
-static const struct {
-    const char *name;
-    size_t len;
-    enum field field;
-} field_names[] = {
-    FIELD("dev", F_DEV),     FIELD("sector", F_SECTOR), FIELD("nr_sector", F_NR_SECTOR), FIELD("bytes", F_BYTES),
-    FIELD("tid", F_TID),     FIELD("pid", F_PID),       FIELD("vpid", F_PID),            FIELD("rwbs", F_RWBS),
-    FIELD("error", F_ERROR), FIELD("errors", F_ERROR),
-};
+/* Their keys: X(key, field) for each. */
+#define FIELD_KEYS(X)                                                                                                 \
+    X("dev", F_DEV) X("sector", F_SECTOR) X("nr_sector", F_NR_SECTOR) X("bytes", F_BYTES) X("tid", F_TID)             \
+        X("pid", F_PID) X("vpid", F_PID) X("rwbs", F_RWBS) X("error", F_ERROR) X("errors", F_ERROR)
 
 struct fields {
     int64_t v[F_NUMBERS];
@@ -174,9 +178,13 @@ struct fields {
 
 static int numeric_field(const char *k, size_t kn)
 {
-    for (size_t i = 0; i < sizeof field_names / sizeof *field_names; i++)
-        if (field_names[i].len == kn && memcmp(field_names[i].name, k, kn) == 0)
-            return (int)field_names[i].field;
+    /* most keys of a line are one of these, and most are looked up: first by
+     * length, then a compare of a known size, which the compiler inlines */
+#define KEY(name, f)                                                                                                  \
+    if (kn == sizeof name - 1 && memcmp(k, name, sizeof name - 1) == 0)                                              \
+        return f;
+    FIELD_KEYS(KEY)
+#undef KEY
     return -1;
 }
 
@@ -206,18 +214,23 @@ static const char *lttng_line(void *ctx, const char *line, const char **line_end
     struct bt_line b;
     if (!split_line(line, end, &b))
         return blk_skip_blanks(line, end) == end ? NULL : "not a babeltrace2 event line";
-    struct blk_event e = {.error = SPOOR_NULL};
+    enum blk_kind kind;
     if (is_key(b.name, b.name_len, "block_rq_issue"))
-        e.kind = BLK_ISSUE;
+        kind = BLK_ISSUE;
     else if (is_key(b.name, b.name_len, "block_rq_complete"))
-        e.kind = BLK_COMPLETE;
+        kind = BLK_COMPLETE;
     else if (is_key(b.name, b.name_len, "block_rq_requeue"))
-        e.kind = BLK_REQUEUE;
+        kind = BLK_REQUEUE;
     else
         return NULL;
+    struct blk_event e;
+    blk_event_init(&e, kind);
     if (!bt_time(b.ts, b.ts_len, &e.ts))
         return "bad babeltrace2 time";
-    struct fields f = {.seen = 0};
+    struct fields f;    /* v[i] is read only once seen has bit i (an initializer would clear it all) */
+    f.seen = 0;
+    f.comm = NULL;
+    f.comm_len = 0;
     const char *reason = read_fields(b.fields, end, &f);
     if (reason)
         return reason;

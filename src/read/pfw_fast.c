@@ -26,6 +26,7 @@
  *   spoor gen --size-mb 200                  wall 0.92 -> 0.35 s, CPU 0.33 -> 0.14 s
  * i.e. the whole command takes 2.2-2.5x less CPU with it. */
 #include "read/pfw.h"
+#include "util/digits.h"
 
 #include <string.h>
 
@@ -61,14 +62,6 @@ static inline const char *string_end(const char *p, const char *end)
     }
 }
 
-/* Eight ASCII digits, first digit in the lowest byte, already less '0'. */
-static inline uint64_t swar8(uint64_t a)
-{
-    a = (a * 10 + (a >> 8)) & 0x00FF00FF00FF00FFULL;
-    a = (a * 100 + (a >> 16)) & 0x0000FFFF0000FFFFULL;
-    return (a * 10000 + (a >> 32)) & 0xFFFFFFFFULL;
-}
-
 static const uint64_t pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
 
 static inline bool is_number_char(char c)
@@ -76,24 +69,10 @@ static inline bool is_number_char(char c)
     return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
-static inline uint64_t load8(const char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, 8);
-    return w;
-}
-
-/* How many of the 8 bytes of w, from the first, are ASCII digits. */
-static inline int digits8(uint64_t w)
-{
-    uint64_t not_digit = ((w - 0x3030303030303030ULL) | (w + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
-    return not_digit ? __builtin_ctzll(not_digit) / 8 : 8;
-}
-
 /* Value of the n (1..8) ASCII digits at p, 8 bytes readable. */
 static inline uint64_t digits_value(const char *p, int n)
 {
-    return swar8((load8(p) - 0x3030303030303030ULL) << (8 * (8 - n)));
+    return spoor_digits8_value(spoor_get64((const uint8_t *)p), n);
 }
 
 /* A number at p (a digit or '-'); returns its end. With want, a plain
@@ -107,8 +86,8 @@ static inline __attribute__((always_inline)) const char *number(const char *p, c
     int n = 0, k = 8;
     uint64_t w = 0;
     while (k == 8 && end - (d + n) >= 8) {
-        w = load8(d + n);
-        k = digits8(w);
+        w = spoor_get64((const uint8_t *)(d + n));
+        k = spoor_digits8(w);
         n += k;
     }
     const char *e;
@@ -384,7 +363,7 @@ static inline const char *match_tail(const struct pfw_shape *s, const char *p, c
 {
     if (end - p < 8)
         return NULL;
-    return ((load8(p) ^ s->tail) & s->tail_mask) ? NULL : p + s->tail_len;
+    return ((spoor_get64((const uint8_t *)p) ^ s->tail) & s->tail_mask) ? NULL : p + s->tail_len;
 }
 
 /* The literal of member m at p: NULL when it differs, else the value start. */

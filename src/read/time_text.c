@@ -2,6 +2,7 @@
  * epoch seconds with nine fraction digits keep every nanosecond (a double holds
  * only ~16 significant digits, i.e. ~256 ns at 1.7e18). */
 #include "read/time_text.h"
+#include "util/digits.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,20 +29,14 @@ static bool parse_with_exponent(const char *p, size_t n, int64_t unit_ns, int64_
     return true;
 }
 
-/* The value of the 8 digits at p, or false when one is no digit. One word
- * does the work of eight steps of a digit loop: digit pairs, then quads, then
- * all eight are combined in place (the first digit is the lowest byte). */
+/* The value of the 8 digits at p, or false when one is no digit (one word
+ * does the work of eight steps of a digit loop: util/digits.h). */
 static bool eight_digits(const char *p, int64_t *out)
 {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    const uint64_t zeros = 0x3030303030303030ull, high = 0xF0F0F0F0F0F0F0F0ull;
-    if ((w & high) != zeros || ((w + 0x0606060606060606ull) & high) != zeros)
+    uint64_t w = spoor_get64((const uint8_t *)p);
+    if (spoor_digits8(w) < 8)
         return false;
-    uint64_t d = w - zeros;
-    uint64_t pairs = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FFull;
-    uint64_t quads = (pairs * 100 + (pairs >> 16)) & 0x0000FFFF0000FFFFull;
-    *out = (int64_t)((quads * 10000 + (quads >> 32)) & 0xFFFFFFFFull);
+    *out = (int64_t)spoor_digits8_value(w, 8);
     return true;
 }
 

@@ -32,6 +32,11 @@ struct spoor_column *spoor_table_column(struct spoor_table *t, uint32_t name_id)
     spoor_reserve((void **)&t->cols, &t->cols_cap, t->ncols + 1, sizeof *t->cols);
     struct spoor_column *col = &t->cols[t->ncols++];
     *col = (struct spoor_column){.name = name_id, .type = SPOOR_I64};
+    if (t->cap && t->nspare) {  /* a dropped column's storage: realloc keeps it where it is big enough */
+        struct spoor_column *spare = &t->spare[--t->nspare];
+        col->data = spare->data;
+        col->valid = spare->valid;
+    }
     if (t->cap)
         spoor_column_reserve(col, 0, t->cap);
     t->col_by_name[name_id] = (uint32_t)t->ncols;
@@ -94,7 +99,7 @@ void spoor_table_set(struct spoor_table *t, struct spoor_column *col, size_t row
     /* A fresh column takes the type of its first value. */
     if (col->type != v->type) {
         if (!col->typed) {
-            if (type_size(v->type) != type_size(col->type)) {
+            if (!col->data || type_size(v->type) > type_size(col->type)) {   /* wider values need more room */
                 free(col->data);
                 col->data = spoor_xmalloc((t->cap ? t->cap : 1) * type_size(v->type));
             }

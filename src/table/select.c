@@ -37,6 +37,8 @@ struct spoor_table *spoor_table_select(const struct spoor_table *t, const uint32
     *s = *t;
     s->nrows = s->cap = n;
     s->snapshot = NULL;
+    s->spare = NULL;    /* the source's own */
+    s->nspare = s->spare_cap = 0;
     GATHER(s->ts, t->ts, sel, n);
     GATHER(s->dur, t->dur, sel, n);
     GATHER(s->name, t->name, sel, n);

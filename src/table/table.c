@@ -33,6 +33,11 @@ static void free_owned(struct spoor_table *t)
         free(t->cols[i].data);
         free(t->cols[i].valid);
     }
+    for (size_t i = 0; i < t->nspare; i++) {
+        free(t->spare[i].data);
+        free(t->spare[i].valid);
+    }
+    free(t->spare);
     for (int k = 0; k < SPOOR_LOOKUP_KINDS; k++)
         spoor_lookup_release(&t->lookups[k]);
     for (size_t i = 0; i < t->nsources; i++)
@@ -56,10 +61,11 @@ void spoor_table_free(struct spoor_table *t)
 void spoor_table_clear(struct spoor_table *t, bool clear_strings)
 {
     t->nrows = 0;
-    for (size_t i = 0; i < t->ncols; i++) {
-        free(t->cols[i].data);
-        free(t->cols[i].valid);
-    }
+    /* the last column's storage first, so that the first one made next (the
+     * same column, mostly) takes the first one's */
+    spoor_reserve((void **)&t->spare, &t->spare_cap, t->nspare + t->ncols, sizeof *t->spare);
+    for (size_t i = t->ncols; i-- > 0;)
+        t->spare[t->nspare++] = t->cols[i];
     t->ncols = 0;
     if (t->col_by_name)
         memset(t->col_by_name, 0, t->col_by_name_cap * sizeof *t->col_by_name);

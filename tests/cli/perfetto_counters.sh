@@ -81,6 +81,8 @@ expect_fail 2 "--counter-every goes with --to perfetto" export --to csv --counte
 expect_fail 2 "--no-counters goes with --to perfetto" export --to jsonl --no-counters -o "$WORK/x.jsonl" "$WORK/t.json"
 expect_fail 2 "--counter-every and --no-counters exclude each other" \
   export --to perfetto --counter-every 1s --no-counters -o "$WORK/x.json" "$WORK/t.json"
-expect_fail 2 "--counter-every '1.5s': expected a duration" \
-  export --to perfetto --counter-every 1.5s -o "$WORK/x.json" "$WORK/t.json"
+expect_fail 2 "--counter-every '1.5x': unknown unit" \
+  export --to perfetto --counter-every 1.5x -o "$WORK/x.json" "$WORK/t.json"
+expect_fail 2 "--counter-every '100': a number needs a unit" \
+  export --to perfetto --counter-every 100 -o "$WORK/x.json" "$WORK/t.json"
 echo ok

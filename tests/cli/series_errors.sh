@@ -8,8 +8,8 @@ source "$(dirname "$0")/lib/common.sh"
 
 expect_fail 2 "--time FIELD is required" series "$WORK/m.csv"
 expect_fail 2 "no table given" series --time timestamp
-expect_fail 2 "--resample wants a duration" series "$WORK/m.csv" --time timestamp --resample 1x
-expect_fail 2 "--resample wants a duration" series "$WORK/m.csv" --time timestamp --resample 0h
+expect_fail 2 "--resample '1x': unknown unit" series "$WORK/m.csv" --time timestamp --resample 1x
+expect_fail 2 "--resample '0h': rounds to 0 ns" series "$WORK/m.csv" --time timestamp --resample 0h
 expect_fail 2 "--corr wants a threshold" series "$WORK/m.csv" --time timestamp --corr 2
 expect_fail 2 "--target wants METRIC=VALUE" series "$WORK/m.csv" --time timestamp --target cpu
 expect_fail 2 "--utc-offset wants" series "$WORK/m.csv" --time timestamp --utc-offset 5
@@ -55,4 +55,9 @@ grep -q "^19,1,1$" "$WORK/out" || fail "hour at -05:00: $(cat "$WORK/out")"
 grep -q "^Sun,1,1$" "$WORK/out" || fail "weekday at -05:00: $(cat "$WORK/out")"
 "$SPOOR_BIN" series "$WORK/t.csv" --time ts --resample 1d --utc-offset -05:00 --format csv --show resample \
   --no-progress 2> /dev/null | grep -q "^2023-12-31T00:00:00-05:00,1,1$" || fail "local day buckets"
+# A decimal duration is read exactly: half an hour's buckets start on the half hour.
+printf 'ts,v\n2024-01-01T00:10:00Z,1\n2024-01-01T00:40:00Z,3\n' > "$WORK/h.csv"
+"$SPOOR_BIN" series "$WORK/h.csv" --time ts --resample 0.5h --format csv --show resample --no-progress \
+  > "$WORK/half" 2> /dev/null
+grep -q "^2024-01-01T00:30:00Z,1,3$" "$WORK/half" || fail "--resample 0.5h: $(cat "$WORK/half")"
 echo ok

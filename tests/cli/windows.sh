@@ -83,9 +83,14 @@ grep -q "read_latency_p99" "$WORK/out.txt" || fail "no table"
 
 # Bad options and inputs: one clear line each.
 expect_fail 2 "--every DUR is required" windows "$WORK/edge.txt"
-for bad in 0s 5 abc -1s 0.1ns 2.5x; do
-  expect_fail 2 "--every wants a duration such as 2.5s or 500ms, not '$bad'" windows --every "$bad" "$WORK/edge.txt"
+expect_fail 2 "--every '0s': rounds to 0 ns" windows --every 0s "$WORK/edge.txt"
+expect_fail 2 "--every '0.1ns': rounds to 0 ns" windows --every 0.1ns "$WORK/edge.txt"
+expect_fail 2 "--every '5': a number needs a unit" windows --every 5 "$WORK/edge.txt"
+expect_fail 2 "--every '2.5x': unknown unit" windows --every 2.5x "$WORK/edge.txt"
+for bad in abc -1s; do
+  expect_fail 2 "--every '$bad': not a duration" windows --every "$bad" "$WORK/edge.txt"
 done
+expect_fail 2 "--every '106752d': too long" windows --every 106752d "$WORK/edge.txt"
 expect_fail 2 "--by wants dev, not 'cpu'" windows --every 1s --by cpu "$WORK/edge.txt"
 expect_fail 2 "no block trace given" windows --every 1s
 printf 'ts,dur,name\n1,2,read\n' > "$WORK/table.csv"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../unit/read_harness.h"
+#include "spoor/report.h"
 #include "spoor/series.h"
 
 static void check(const struct spoor_table *t, int64_t resample_ns, int64_t offset_ns)
@@ -42,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(first, text, (size_t)(nl - text));
     first[nl - text] = '\0';
     int64_t resample_ns = 0, offset_ns = 0;
-    if (!spoor_series_parse_duration(first, &resample_ns))
+    if (spoor_parse_duration(first, &resample_ns))
         resample_ns = 3600000000000LL;
     if (!spoor_series_parse_offset(first, &offset_ns))
         offset_ns = 0;

@@ -1,4 +1,4 @@
-/* The series recipe: option values, moment merging that keeps precision under
+/* The series recipe: the UTC offset option, moment merging that keeps precision under
  * large offsets, and a run over hand-made batches on two workers (metrics in
  * input order, groups in natural order, missing and non-numeric values
  * counted, hour/weekday slots and resampling buckets). */
@@ -15,21 +15,6 @@
 
 static const int64_t hour_ns = 3600000000000LL;
 static const int64_t monday_ns = 1704067200000000000LL; /* 2024-01-01T00:00:00Z */
-
-static void test_parse_duration(void **state)
-{
-    (void)state;
-    int64_t ns;
-    assert_true(spoor_series_parse_duration("1h", &ns));
-    assert_true(ns == hour_ns);
-    assert_true(spoor_series_parse_duration("15min", &ns) && ns == 900000000000LL);
-    assert_true(spoor_series_parse_duration("30s", &ns) && ns == 30000000000LL);
-    assert_true(spoor_series_parse_duration("1d", &ns) && ns == 24 * hour_ns);
-    assert_true(spoor_series_parse_duration("500ms", &ns) && ns == 500000000LL);
-    const char *bad[] = {"", "h", "0h", "1x", "-1h", "1.5h", "1 h", "99999999999999999999d"};
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-        assert_false(spoor_series_parse_duration(bad[i], &ns));
-}
 
 static void test_parse_offset(void **state)
 {
@@ -233,7 +218,6 @@ static void test_float_blocks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_duration),
         cmocka_unit_test(test_parse_offset),
         cmocka_unit_test(test_run_on_two_workers),
         cmocka_unit_test(test_buckets_merge_in_worker_order),

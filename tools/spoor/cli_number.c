@@ -1,5 +1,7 @@
 /* Numbers in option values (cli_number.h). */
 #include "cli_number.h"
+#include "cli_getopt.h"
+#include "spoor/report.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -17,6 +19,14 @@ bool cli_count(const char *s, uint64_t max, uint64_t *out)
         return false;
     *out = v;
     return true;
+}
+
+bool cli_duration(const char *cmd, const char *opt, const char *s, int64_t *ns)
+{
+    const char *problem = spoor_parse_duration(s, ns);
+    if (problem)
+        cli_usage_error(cmd, "%s '%s': %s", opt, s, problem);
+    return !problem;
 }
 
 bool cli_real(const char *s, double lo, double hi, double *out)

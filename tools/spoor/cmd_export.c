@@ -9,7 +9,7 @@
 #include "filter_load.h"
 #include "load_args.h"
 #include "output_guard.h"
-#include "spoor/series.h"
+#include "cli_number.h"
 #include "spoor/write.h"
 
 static const char usage[] =
@@ -49,7 +49,7 @@ struct cli {
 
 static bool parse_every(void *target, const char *value)
 {
-    return spoor_series_parse_duration(value, target);
+    return cli_duration("export", "--counter-every", value, target);
 }
 
 /* Returns -1 to go on, else the exit code. */
@@ -60,8 +60,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli, struct spoor_load_o
         CLI_OPT_ONCE("where", 0, &cli->where),
         CLI_OPT_ONCE("columns", 0, &cli->columns),
         CLI_OPT_FLAG("via-sqlite", 0, &cli->via_sqlite),
-        CLI_OPT_CALL("counter-every", 0, &cli->counter_every, parse_every,
-                     "expected a duration such as 100ms, 1s or 5min"),
+        CLI_OPT_CALL("counter-every", 0, &cli->counter_every, parse_every, NULL),
         CLI_OPT_FLAG("no-counters", 0, &cli->no_counters),
         CLI_OPT_ONCE("output", 'o', &cli->output),
         CLI_END,

@@ -30,7 +30,7 @@ static const char usage[] =
     "  --metrics LIST       comma-separated metric fields (default: every numeric\n"
     "                       field but the time and the group)\n"
     "  --by LIST            mean profiles: hour, weekday, hour-weekday (comma-separated)\n"
-    "  --resample DUR       mean per group and time bucket of DUR (30s, 15min, 1h, 1d)\n"
+    "  --resample DUR       mean per group and time bucket of DUR (30s, 15min, 1.5h, 1d)\n"
     "  --corr R             correlation matrix, and the pairs with |r| > R\n"
     "  --target METRIC=V    headroom (mean - V) / mean of METRIC per group and overall\n"
     "  --utc-offset OFF     hours, weekdays and buckets in local time UTC+OFF\n"
@@ -151,8 +151,8 @@ static bool set_show(void *args, const char *arg)
 static bool set_resample(void *args, const char *arg)
 {
     struct args *a = args;
-    if (!spoor_series_parse_duration(arg, &a->series.resample_ns))
-        return bad_value("--resample wants a duration such as 30s, 15min, 1h or 1d", arg);
+    if (!cli_duration("series", "--resample", arg, &a->series.resample_ns))
+        return false;
     a->show.resample_text = arg;
     a->asked |= SPOOR_SERIES_SEC_RESAMPLE;
     return true;

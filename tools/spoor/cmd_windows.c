@@ -3,12 +3,12 @@
  * time window (and device), reads and writes apart: counts, sizes, rates,
  * latencies, seek distances and queue depth, ready for `spoor train`. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_getopt.h"
+#include "cli_number.h"
 #include "load_args.h"
 #include "output_guard.h"
 #include "spoor/report.h"
@@ -26,7 +26,8 @@ static const char usage[] =
     "without a request makes no row.\n"
     "\n"
     "options:\n"
-    "  --every DUR          the window width: a number and ns, us, ms or s (2.5s)\n"
+    "  --every DUR          the window width: a number and ns, us, ms, s, min, h or d\n"
+    "                       (2.5s, 250ms)\n"
     "  --by dev             a row per window and device (default: devices together)\n"
     "  --run-id R           a run_id column holding R (for spoor train --group)\n"
     "  --label L            a label column holding L (for spoor train --label)\n"
@@ -38,20 +39,7 @@ static const char usage[] =
 static const enum spoor_output_format formats[] = {SPOOR_FORMAT_TABLE, SPOOR_FORMAT_CSV, SPOOR_FORMAT_JSON,
                                                    SPOOR_FORMAT_JSONL};
 
-/* "2.5s", "500ms", "100us", "1000000ns": a positive width of at least 1 ns. */
-static bool set_every(void *target, const char *arg)
-{
-    char *end;
-    double v = strtod(arg, &end);
-    enum spoor_unit unit = *end ? spoor_unit_parse(end) : SPOOR_UNIT_AUTO;
-    double ns = unit == SPOOR_UNIT_AUTO ? NAN : v * (double)spoor_unit_ns(unit);
-    if (end == arg || !(ns >= 1 && ns < 9e18)) {
-        cli_usage_error("windows", "--every wants a duration such as 2.5s or 500ms, not '%s'", arg);
-        return false;
-    }
-    *(int64_t *)target = llround(ns);
-    return true;
-}
+static bool set_every(void *target, const char *arg) { return cli_duration("windows", "--every", arg, target); }
 
 static bool set_by(void *target, const char *arg)
 {
