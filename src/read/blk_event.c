@@ -2,7 +2,7 @@
  * request, as a row the join (blk_join.c) reads back in input order. The row
  * already has the columns of the joined request, so a completion row becomes
  * the request's row in place. A completion or requeue row holds only what the
- * join reads of it (time, line, device, sector, error): the join gives the
+ * join reads of it (time, line, device, sector, rwbs, error): the join gives the
  * request the issue's pid, tid, name, bytes, rwbs and comm. */
 #include "read/blk.h"
 
@@ -108,19 +108,6 @@ void blk_rows_add(struct blk_rows *r, uint64_t line, const struct blk_event *e)
     set_str(r, BLK_COL_DEV, row, dev_id(r, e->major, e->minor));
     if (e->sector != BLK_NO_SECTOR && e->sector <= INT64_MAX)
         set_i64(r, BLK_COL_SECTOR, row, (int64_t)e->sector);
-    if (e->kind != BLK_ISSUE) {
-        /* the columns an issue's values would make, in the same order: the
-         * order of a table's columns shows (spoor sql's select *) */
-        column(r, BLK_COL_BYTES);
-        column(r, BLK_COL_RWBS);
-        if (e->comm)
-            column(r, BLK_COL_COMM);
-        if (e->error != SPOOR_NULL)
-            set_i64(r, BLK_COL_ERROR, row, e->error);
-        return;
-    }
-    t->pid[row] = e->pid;
-    t->tid[row] = e->tid;
     /* the rwbs flags of a trace take a few values, mostly repeated from line
      * to line: the last one's ids are kept */
     if (e->rwbs_len != r->rwbs_len || memcmp(e->rwbs, r->rwbs, e->rwbs_len) != 0) {
@@ -131,6 +118,20 @@ void blk_rows_add(struct blk_rows *r, uint64_t line, const struct blk_event *e)
         r->rwbs_len = e->rwbs_len <= sizeof r->rwbs ? e->rwbs_len : SIZE_MAX;
         memcpy(r->rwbs, e->rwbs, r->rwbs_len <= sizeof r->rwbs ? r->rwbs_len : 0);
     }
+    if (e->kind != BLK_ISSUE) {
+        /* the columns an issue's values would make, in the same order: the
+         * order of a table's columns shows (spoor sql's select *); rwbs tells
+         * the join why a completion has no issue */
+        column(r, BLK_COL_BYTES);
+        set_str(r, BLK_COL_RWBS, row, r->rwbs_id);
+        if (e->comm)
+            column(r, BLK_COL_COMM);
+        if (e->error != SPOOR_NULL)
+            set_i64(r, BLK_COL_ERROR, row, e->error);
+        return;
+    }
+    t->pid[row] = e->pid;
+    t->tid[row] = e->tid;
     t->name[row] = r->op_id;
     set_i64(r, BLK_COL_BYTES, row, e->bytes);
     set_str(r, BLK_COL_RWBS, row, r->rwbs_id);
