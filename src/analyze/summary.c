@@ -22,7 +22,7 @@
 const char spoor_summary_default_compute[] = "compute,cpu,app.compute";
 
 /* The file and host keys, the profile counters' freq and time, the byte rule's. */
-const char *const spoor_summary_arg_keys[] = {"fhash", "hhash", "fname", "hostname", "freq", "time", EVENT_BYTES_KEYS};
+const char *const spoor_summary_arg_keys[] = {SUMMARY_ARG_KEYS};
 const size_t spoor_summary_n_arg_keys = sizeof spoor_summary_arg_keys / sizeof *spoor_summary_arg_keys;
 
 /* One batch of rows, in input order, into acc and nest. */

@@ -54,8 +54,8 @@ int cmd_report(int argc, char **argv)
     struct spoor_load_opts opts;
     load_args_init(&opts);
     opts.read.args = SPOOR_ARGS_LISTED;
-    opts.read.arg_keys = spoor_summary_arg_keys;
-    opts.read.n_arg_keys = spoor_summary_n_arg_keys;
+    opts.read.arg_keys = spoor_job_report_arg_keys;
+    opts.read.n_arg_keys = spoor_job_report_n_arg_keys;
     struct spoor_job_report_opts jopts = {.summary = {.compute = spoor_summary_default_compute, .top = 10}};
     const char *output = NULL, *format_arg = NULL;
     const struct cli_option options[] = {
