@@ -172,6 +172,20 @@ enum spoor_args_mode {
     SPOOR_ARGS_LISTED,  /* only the keys in arg_keys */
 };
 
+/* The boot clock on UTC. Some tracers stamp rows with ns since the machine
+ * booted (bpftrace's nsecs) and print the local wall clock of the same
+ * instant beside it (HH:MM:SS, no date). With --align, the loader first reads
+ * every such input's (stamp, wall clock) pairs, fits one offset for the run
+ * (src/read/align.c), takes the date from an input whose times carry one
+ * (mpstat's banner, a log) or from --align DATE, and the readers add it. */
+struct spoor_boot_clock {
+    bool known;                 /* boot ns + offset_ns = UTC ns */
+    int64_t offset_ns;
+    int64_t bound_ns;           /* the fit's error bound: the offset is within +- this */
+    char how[224];              /* one line: the fit, its pairs, the date's source */
+    char warning[160];          /* when the pairs or the date look implausible, or "" */
+};
+
 struct spoor_read_opts {
     const char *format;             /* "pfw", "jsonl", "csv"; NULL = sniff */
     const char *dialect;            /* pfw dialect name; NULL = detect */
@@ -199,9 +213,21 @@ struct spoor_read_opts {
     /* Readers of local wall times (mpstat, pmon, Python logging): their zone,
      * "+02:00", "-5h" or a tz database name; NULL = taken as UTC, and said so. */
     const char *utc_offset;
+    /* --align: "auto" (the date from the inputs), a date "YYYY-MM-DD", or NULL.
+     * spoor_load and spoor_load_table then fit the boot clock first (below). */
+    const char *align;
+    struct spoor_boot_clock boot;   /* filled by the loader's fit, not by callers */
 };
 
 struct spoor_format;
+struct spoor_wall_fit;
+
+/* Which clock a format's times are on, for --align. */
+enum spoor_clock {
+    SPOOR_CLOCK_OTHER = 0,      /* whatever the input says (pfw, CSV, ...) */
+    SPOOR_CLOCK_DATED,          /* wall times with a date, on UTC (mpstat, logs): give --align its date */
+    SPOOR_CLOCK_BOOT,           /* ns since boot: --align adds the fitted offset */
+};
 
 /* What detection decided for one input; read-only while chunks are parsed,
  * except the labels format->reduced may revise. */
@@ -213,6 +239,7 @@ struct spoor_dialect {
     enum spoor_records records;     /* how the input divides into records */
     char assumed[256];              /* one line: why these units/orders were assumed */
     char unit_warning[192];         /* one line when the data contradict the units, or "" */
+    char clock[256];                /* how its times were put on UTC (--align), or "" */
     void *state;                    /* format-specific, freed by format->release */
 };
 
@@ -288,6 +315,10 @@ struct spoor_format {
      * input. Its state is in d->state, in a part parse never reads. */
     int (*in_order)(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips,
                     const char *path, bool strict, struct spoor_table **view, struct spoor_error *err);
+    enum spoor_clock clock;
+    /* Optional, for SPOOR_CLOCK_BOOT: adds each row's (boot stamp, wall
+     * clock) pair of whole lines to the fit (src/read/wall_fit.h). */
+    void (*wall_pairs)(const struct spoor_dialect *d, const char *buf, size_t len, struct spoor_wall_fit *fit);
 };
 
 SPOOR_API extern const struct spoor_format spoor_format_pfw;

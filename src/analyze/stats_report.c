@@ -39,6 +39,10 @@ static void header_lines(struct spoor_report *r, const struct spoor_stats *s, co
             spoor_sheet_prop(p, "assumed", SPOOR_CU_NONE, 0);
             spoor_sheet_text(p, in->dialect.assumed);
         }
+        if (in->dialect.clock[0]) {
+            spoor_sheet_prop(p, "clock", SPOOR_CU_NONE, 0);
+            spoor_sheet_text(p, in->dialect.clock);
+        }
         char *reasons = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&reasons, &len);

@@ -15,6 +15,7 @@
 #include "read/field_map.h"
 #include "read/mapped_reader.h"
 #include "read/text_fields.h"
+#include "read/wall_fit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 struct bpf_state {
     struct bpf_table table;
     uint64_t recovered;     /* negative latencies read back, over the batches reduced so far */
+    int64_t shift;          /* boot ns to UTC ns (--align), or 0 */
 };
 
 static const char recovered_column[] = "lat_recovered";
@@ -78,6 +80,13 @@ static int bpf_detect(const char *head, size_t len, const struct spoor_read_opts
     d->ts_unit = d->dur_unit = SPOOR_UNIT_NS;
     d->state = st;
     describe(d, st);
+    if (opts->boot.known) {
+        st->shift = opts->boot.offset_ns;
+        snprintf(d->clock, sizeof d->clock, "%s", opts->boot.how);
+        snprintf(d->unit_warning, sizeof d->unit_warning, "%s", opts->boot.warning);
+    } else {
+        snprintf(d->clock, sizeof d->clock, "ns since boot (--align auto puts them on UTC)");
+    }
     return SPOOR_OK;
 }
 
@@ -95,6 +104,7 @@ struct bpf_plan {
 
 struct bpf_parser {
     const struct bpf_table *tb;
+    int64_t shift;                  /* added to ts: the boot clock on UTC, or 0 */
     struct bpf_plan plan;
     struct spoor_table *t;
     uint32_t src;
@@ -208,9 +218,9 @@ static void put_fields(struct bpf_parser *pp, size_t row, const char *const *sta
     if (pl->dur >= 0)
         t->dur[row] = num[pl->dur];
     if (pl->ts >= 0)
-        t->ts[row] = num[pl->ts];
+        t->ts[row] = num[pl->ts] + pp->shift;
     if (pl->ts_end >= 0) /* ts_end needs dur (bpf_table_parse) */
-        t->ts[row] = num[pl->ts_end] - num[pl->dur];
+        t->ts[row] = num[pl->ts_end] - num[pl->dur] + pp->shift;
     if (pl->pid >= 0)
         t->pid[row] = num[pl->pid];
     if (pl->tid >= 0)
@@ -274,7 +284,8 @@ static const char *bpf_line(void *ctx, const char *line, const char **line_end, 
 static int bpf_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
 {
     const struct bpf_state *st = job->dialect->state;
-    struct bpf_parser pp = {.tb = &st->table, .t = job->out, .src = job->src, .recovered_col = -1};
+    struct bpf_parser pp = {.tb = &st->table, .shift = st->shift, .t = job->out, .src = job->src,
+                            .recovered_col = -1};
     plan_fields(&pp, job->opts);
     pp.memo = calloc(st->table.ncols, sizeof *pp.memo);
     if (!pp.memo)
@@ -302,6 +313,34 @@ static void bpf_reduced(struct spoor_dialect *d, const struct spoor_table *batch
 
 static void bpf_release(struct spoor_dialect *d) { free(d->state); }
 
+/* The stamp and the wall clock of each whole row, for --align: the first
+ * ns column (ts or ts_end: the instant the row was printed) and the first
+ * clock column. */
+static void bpf_wall_pairs(const struct spoor_dialect *d, const char *buf, size_t len, struct spoor_wall_fit *fit)
+{
+    const struct bpf_table *tb = &((const struct bpf_state *)d->state)->table;
+    int stamp = -1, clock = -1;
+    for (size_t i = 0; i < tb->ncols; i++) {
+        if (stamp < 0 && tb->col[i].type == BPF_NS && (tb->col[i].role == BPF_TS || tb->col[i].role == BPF_TS_END))
+            stamp = (int)i;
+        if (clock < 0 && tb->col[i].type == BPF_CLOCK)
+            clock = (int)i;
+    }
+    if (stamp < 0 || clock < 0)
+        return;
+    for (const char *p = buf, *end = buf + len; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p)), *line_end = nl ? nl : end;
+        const char *start[BPF_MAX_COLS];
+        size_t n[BPF_MAX_COLS];
+        int64_t at, tod;
+        size_t fields = spoor_text_split(p, spoor_text_cut_cr(p, line_end), tb->ncols, tb->rest_last, start, n);
+        if (fields >= tb->min_fields && fields <= tb->ncols && spoor_text_int(start[stamp], n[stamp], &at) &&
+            at >= 0 && spoor_text_clock(start[clock], n[clock], &tod))
+            spoor_wall_fit_add(fit, at, tod);
+        p = line_end + 1;
+    }
+}
+
 const struct spoor_format spoor_format_bpftrace = {
     .name = "bpftrace",
     .sniff = bpf_sniff,
@@ -309,4 +348,6 @@ const struct spoor_format spoor_format_bpftrace = {
     .parse = bpf_parse,
     .reduced = bpf_reduced,
     .release = bpf_release,
+    .clock = SPOOR_CLOCK_BOOT,
+    .wall_pairs = bpf_wall_pairs,
 };

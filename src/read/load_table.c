@@ -45,8 +45,12 @@ int spoor_load_table(const char *const *paths, size_t npaths, const struct spoor
 {
     load_result_start(result, npaths, opts);
     int checked = load_check_paths(paths, npaths, err);
+    struct spoor_load_opts aligned;
+    if (checked == SPOOR_OK)
+        checked = load_align(paths, npaths, opts, &aligned, err);
     if (checked != SPOOR_OK)
         return checked;
+    opts = &aligned;
     if (npaths == 1)
         return input_table(paths[0], 0, opts, load_result_add(result, paths[0]), out, err);
     struct spoor_table *all = spoor_table_new();

@@ -623,10 +623,13 @@ int spoor_load(const char *const *paths, size_t npaths, const struct spoor_load_
 {
     load_result_start(result, npaths, opts);
     int checked = load_check_paths(paths, npaths, err);
+    struct spoor_load_opts aligned;
+    if (checked == SPOOR_OK)
+        checked = load_align(paths, npaths, opts, &aligned, err);
     if (checked != SPOOR_OK)
         return checked;
     for (size_t i = 0; i < npaths; i++) {
-        int st = load_one(paths[i], i, opts, sink, load_result_add(result, paths[i]), err);
+        int st = load_one(paths[i], i, &aligned, sink, load_result_add(result, paths[i]), err);
         if (st != SPOOR_OK)
             return st;
     }

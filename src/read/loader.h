@@ -18,4 +18,10 @@ void load_result_start(struct spoor_load_result *result, size_t npaths, const st
 /* The next input's report, named path. */
 struct spoor_input_report *load_result_add(struct spoor_load_result *result, const char *path);
 
+/* --align (spoor/load.h, struct spoor_boot_clock): *out is opts with the
+ * boot clock's fit in out->read.boot when opts ask for it; read first from
+ * the inputs (src/read/align.c). */
+int load_align(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
+               struct spoor_load_opts *out, struct spoor_error *err);
+
 #endif

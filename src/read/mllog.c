@@ -262,4 +262,5 @@ const struct spoor_format spoor_format_mllog = {
     .parse = mllog_parse,
     .in_order = mllog_in_order,
     .release = mllog_release,
+    .clock = SPOOR_CLOCK_DATED,
 };

@@ -219,4 +219,5 @@ const struct spoor_format spoor_format_pmon = {
     .parse = pmon_parse,
     .in_order = spoor_local_rows_in_order,
     .release = spoor_local_rows_release,
+    .clock = SPOOR_CLOCK_DATED,
 };

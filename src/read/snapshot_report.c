@@ -20,11 +20,12 @@ uint64_t load_options_hash(const struct spoor_read_opts *o)
     char buf[4096] = {0};
     size_t at = 0;
     const char *text[] = {o->format, o->dialect, o->field_ts, o->field_dur, o->field_name,
-                          o->field_cat, o->field_pid, o->field_tid, o->utc_offset};
+                          o->field_cat, o->field_pid, o->field_tid, o->utc_offset, o->input_columns};
     for (size_t i = 0; i < sizeof text / sizeof *text; i++)
         add_opt(buf, sizeof buf, &at, text[i]);
-    char nums[32];
-    snprintf(nums, sizeof nums, "%d %d %d", (int)o->ts_unit, (int)o->dur_unit, o->csv_delim);
+    char nums[64];
+    snprintf(nums, sizeof nums, "%d %d %d %lld", (int)o->ts_unit, (int)o->dur_unit, o->csv_delim,
+             o->boot.known ? (long long)o->boot.offset_ns : -1LL);
     add_opt(buf, sizeof buf, &at, nums);
     return spoor_hash_bytes(buf, at);
 }
@@ -64,6 +65,7 @@ uint8_t *load_report_encode(const struct spoor_input_report *rep, size_t *len)
     put32(&o, d->dur_unit);
     put32(&o, d->pid_tid_swapped);
     put_str(&o, d->unit_warning);
+    put_str(&o, d->clock);
     put64(&o, rep->lines);
     put64(&o, rep->rows);
     put64(&o, rep->bytes);
@@ -137,6 +139,7 @@ bool load_report_decode(const uint8_t *p, size_t len, struct spoor_input_report 
     bool units = get_unit(&in, &d->ts_unit) && get_unit(&in, &d->dur_unit);
     d->pid_tid_swapped = get(&in, 4) != 0;
     get_str(&in, d->unit_warning, sizeof d->unit_warning);
+    get_str(&in, d->clock, sizeof d->clock);
     rep->lines = get(&in, 8);
     rep->rows = get(&in, 8);
     rep->bytes = get(&in, 8);

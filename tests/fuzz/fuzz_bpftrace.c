@@ -2,11 +2,13 @@
  * table from its shape, or the columns knob bit 2 names), then parsing in
  * line-aligned chunks. Besides what every reader must hold (fuzz_reader.h),
  * a built-in table's durations are never negative (negative latencies are
- * read back; a printed positive one is kept as it is). */
+ * read back; a printed positive one is kept as it is), and --align's pairs of
+ * the whole input leave an interval no wider than the wall clock's second. */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "fuzz_reader.h"
+#include "read/wall_fit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -28,6 +30,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (h.table->dur[r] < 0)
                     abort();
         harness_free(&h);
+    }
+    struct spoor_dialect d = {0};
+    struct spoor_error err;
+    if (spoor_format_bpftrace.detect(text, size - 1, &opts, &d, &err) == SPOOR_OK) {
+        struct spoor_wall_fit fit = {0};
+        spoor_format_bpftrace.wall_pairs(&d, text, size - 1, &fit);
+        if (fit.pairs && fit.hi - fit.lo > 1000000000LL)
+            abort();
+        spoor_dialect_release(&d);
     }
     return 0;
 }

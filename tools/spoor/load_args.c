@@ -27,6 +27,7 @@ static const struct option events[] = {
     {"tid", required_argument, 0, LOAD_OPT_FIELD_TID},
     {"input-columns", required_argument, 0, LOAD_OPT_INPUT_COLUMNS},
     {"utc-offset", required_argument, 0, LOAD_OPT_UTC_OFFSET},
+    {"align", required_argument, 0, LOAD_OPT_ALIGN},
 };
 static const struct option cache[] = {
     {"no-cache", no_argument, 0, LOAD_OPT_NO_CACHE},
@@ -102,6 +103,7 @@ int load_args_handle(struct spoor_load_opts *opts, int code, const char *arg, co
         return 1;
     case LOAD_OPT_NO_INDEX: opts->input.no_index = true; return 1;
     case LOAD_OPT_UTC_OFFSET: r->utc_offset = arg; return 1;
+    case LOAD_OPT_ALIGN: r->align = arg; return 1;
     case LOAD_OPT_NO_CACHE: opts->no_cache = true; return 1;
     case LOAD_OPT_CACHE_DIR: {
         struct spoor_error err = {0};

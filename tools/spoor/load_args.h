@@ -29,13 +29,14 @@ enum {
     LOAD_OPT_CACHE_DIR,
     LOAD_OPT_INPUT_COLUMNS,
     LOAD_OPT_UTC_OFFSET,
+    LOAD_OPT_ALIGN,
 };
 
 /* The reading options come in groups, and a command takes (and lists in its
  * help) only the groups that act on it:
  *   BASE      every reader: --threads --strict --input-format --delimiter --no-index
- *   EVENTS    event traces: --dialect --ts-unit --dur-unit, the field options and
- *             --utc-offset (the zone of text tools' local times)
+ *   EVENTS    event traces: --dialect --ts-unit --dur-unit, the field options,
+ *             --utc-offset (the zone of text tools' local times) and --align
  *   CACHE     readers that keep snapshots: --no-cache --cache-dir
  *   PROGRESS  readers that draw a progress bar: --no-progress
  * LOAD_GROUP_ALL and LOAD_ARGS_HELP are all four, for the trace commands. */
@@ -69,7 +70,9 @@ size_t load_args_options(unsigned groups, struct option *out);
     "  --input-columns LIST another bpftrace printf table: NAME:TYPE,... (int ns lat\n"       \
     "                       clock str rest; ts ts_end dur pid tid name cat are fixed)\n"      \
     "  --utc-offset Z       zone of local wall times (mpstat, pmon, pytext): +02:00, -5h\n"     \
-    "                       or a tz zone such as Europe/Berlin (default: UTC, said so)\n"
+    "                       or a tz zone such as Europe/Berlin (default: UTC, said so)\n"     \
+    "  --align auto|DATE    put bpftrace's boot-clock ns on UTC: fitted on its wall-clock\n"   \
+    "                       column, the date from mpstat or a log (or DATE, YYYY-MM-DD)\n"
 #define LOAD_HELP_CACHE                                                                         \
     "  --no-cache           neither use nor write the snapshot sidecar (TRACE.spoor-snap)\n"    \
     "  --cache-dir DIR      keep snapshots in DIR, created if need be (for traces in\n"         \
