@@ -437,10 +437,14 @@ window.spoorTimeline = function (root, sheets, spellNs) {
     counters: () => drawn.counters.map(c => ({ track: c.track, name: tracks[c.track].name, level: c.level,
                                                width: c.width, points: c.points.map(p => [p[0], p[1]]) })),
     t0: t0,
-    /* item i's rectangle in pixels of the chart's element */
+    /* the rows as laid out: label, and pid, tid, counter (track) or group */
+    rows: () => rows.map(r => ({ label: r.label, pid: r.pid, tid: r.tid, counter: r.counter, group: r.group })),
+    /* item i's rectangle in pixels of the chart's element, as drawn: cut to the grid */
     rectOf: i => {
       const coord = p => chart.convertToPixel({ seriesId: 'timeline' }, p);
-      return bandRect(drawn.values[i], coord, Math.abs(coord([0, 1])[1] - coord([0, 0])[1]));
+      const r = bandRect(drawn.values[i], coord, Math.abs(coord([0, 1])[1] - coord([0, 0])[1]));
+      const x0 = Math.max(r.x, GRID.left), x1 = Math.min(r.x + r.width, chart.getWidth() - GRID.right);
+      return Object.assign(r, { x: x0, width: Math.max(0, x1 - x0) });
     },
     /* a row's label: where a click opens or closes a process */
     labelAt: r => ({ x: GRID.left - 30, y: chart.convertToPixel({ yAxisIndex: 0 }, rows[r].label) }),

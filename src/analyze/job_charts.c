@@ -123,7 +123,7 @@ void job_charts_add(struct job_charts_run *run, int worker, const struct spoor_t
     event_bytes_bind(&eb, b);
     const struct spoor_column *file[2] = {spoor_table_find_column(b, "fhash"), spoor_table_find_column(b, "fname")};
     for (size_t r = 0; r < b->nrows; r++) {
-        if (b->ph[r] == 'M')
+        if (b->ph[r] == 'M' || b->ph[r] == 'C') /* metadata, counter samples: no calls */
             continue;
         uint32_t cat = cat_id(w, b, b->cat[r]);
         struct job_layer *l = &w->layers[cat];

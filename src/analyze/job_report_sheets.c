@@ -40,7 +40,8 @@ static void prop(struct spoor_sheet *p, const char *key, enum spoor_cell_unit un
     spoor_sheet_int_or_null(p, v, SPOOR_NULL);
 }
 
-static void overview(struct spoor_report *r, const struct spoor_summary *s, const struct spoor_load_result *res)
+static void overview(struct spoor_report *r, const struct spoor_summary *s, const struct proc_names *names,
+                     const struct spoor_load_result *res)
 {
     const struct spoor_stats *p = &s->period;
     struct spoor_sheet *o = spoor_report_props(r, "overview", TABLE_JSON);
@@ -67,6 +68,12 @@ static void overview(struct spoor_report *r, const struct spoor_summary *s, cons
     else
         spoor_sheet_null(o);
     prop(o, "slowest_pid", SPOOR_CU_NONE, s->slowest_pid);
+    const char *slowest = s->slowest_pid == SPOOR_NULL ? NULL : proc_names_of(names, s->slowest_pid);
+    spoor_sheet_prop(o, "slowest_name", SPOOR_CU_NONE, 0);
+    if (slowest)
+        spoor_sheet_text(o, slowest);
+    else
+        spoor_sheet_null(o);
     for (size_t i = 0; i < res->ninputs; i++) {
         const struct spoor_dialect *d = &res->inputs[i].dialect;
         spoor_sheet_prop(o, "dialect", SPOOR_CU_NONE, 0);
@@ -259,7 +266,7 @@ static void over_time(struct spoor_report *r, const struct job_charts *c, const 
 void job_report_sheets(struct spoor_report *r, const struct spoor_summary *s, const struct job_charts *c,
                        const struct proc_names *names, const struct spoor_load_result *res)
 {
-    overview(r, s, res);
+    overview(r, s, names, res);
     layers(r, s, c);
     top(r, "top_files", s->files, s->nfiles);
     top(r, "top_functions", s->functions, s->nfunctions);

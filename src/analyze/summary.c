@@ -308,7 +308,7 @@ static void add_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b
     for (size_t r = 0; r < b->nrows; r++) {
         if (b->ph[r] == 'M')
             add_metadata(ctx, acc, nest, b, r);
-        else
+        else if (b->ph[r] != 'C') /* a counter sample (mpstat, pmon) is no call */
             add_event(ctx, acc, nest, b, &v, res->file, r);
     }
     free(v.is_cat);
