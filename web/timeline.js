@@ -4,7 +4,9 @@
  *   window.spoorTimeline(root, sheets, spellNs)
  *
  * Rows: the counter tracks first (timeline_tracks: CPU and GPU utilisation
- * in %, a line over an area; a click on "cpu all" opens the per-CPU ones),
+ * in %, a line over an area from 0 to a scale its label says, the first of
+ * 1, 2, 5, 10, 20, 25, 50 or 100 % at or above its highest point; a click on
+ * "cpu all" opens the per-CPU ones),
  * then the run-wide row (events without a pid: a log's records, an MLPerf
  * run's epochs and evaluations), then one per process, named as the report
  * names it ("name pid"), its calls lane below and its phases lane drawn on
@@ -103,6 +105,17 @@ window.spoorTimeline = function (root, sheets, spellNs) {
     const owner = i < processLanes ? p : (p.threads.get(l.tid) || p.threads.set(l.tid, {}).get(l.tid));
     owner[l.kind] = i;
   });
+  /* a track's row spans 0 to the first of these at or above its highest point (%) */
+  const SCALES = [1, 2, 5, 10, 20, 25, 50, 100];
+  const scaleOf = tracks.map((t, i) => {
+    let most = 0;
+    for (const lv of counterLevels) {
+      const row = lv && lv.rows.get(i);
+      if (row) for (const v of row.value) most = Math.max(most, v);
+    }
+    return SCALES.find(s => s >= most) || Math.ceil(most);
+  });
+  const trackLabel = i => `${tracks[i].name} (0-${scaleOf[i]} %)`;
   /* counter groups (the per-CPU tracks): headed by their "GROUP all" track, else a row of their own */
   const groups = new Map();
   tracks.forEach((t, i) => { if (t.group) (groups.get(t.group) || groups.set(t.group, []).get(t.group)).push(i); });
@@ -115,12 +128,12 @@ window.spoorTimeline = function (root, sheets, spellNs) {
     const pushGroup = g => {
       headed.add(g);
       if (opened.has('group ' + g))
-        for (const m of groups.get(g)) rows.push({ label: '   ' + tracks[m].name + ' %', counter: m });
+        for (const m of groups.get(g)) rows.push({ label: '   ' + trackLabel(m), counter: m });
     };
     tracks.forEach((t, i) => {
       if (t.group) return;
       const g = t.name.endsWith(' all') && groups.has(t.name.slice(0, -4)) ? t.name.slice(0, -4) : null;
-      rows.push({ label: g ? toggle(opened.has('group ' + g), t.name + ' %') : t.name + ' %', counter: i, group: g });
+      rows.push({ label: g ? toggle(opened.has('group ' + g), trackLabel(i)) : trackLabel(i), counter: i, group: g });
       if (g) pushGroup(g);
     });
     for (const g of groups.keys())
@@ -183,12 +196,13 @@ window.spoorTimeline = function (root, sheets, spellNs) {
   }
 
   /* A counter track: its points (ns, %) as a line over an area, the row's
-   * band its 0 to 100 %. */
+   * band its 0 to its scale (scaleOf). */
   function renderCounter(params, api) {
     const track = drawn.counters[params.dataIndex];
     if (!track || !track.clipped.length) return null;
     const row = api.value(0), h = api.size([0, 1])[1] * 0.8, bottom = api.coord([0, row])[1] + h / 2;
-    const points = track.clipped.map(([x, v]) => [api.coord([x, row])[0], bottom - h * Math.min(100, Math.max(0, v)) / 100]);
+    const top = scaleOf[track.track];
+    const points = track.clipped.map(([x, v]) => [api.coord([x, row])[0], bottom - h * Math.min(top, Math.max(0, v)) / top]);
     const area = points.concat([[points[points.length - 1][0], bottom], [points[0][0], bottom]]);
     const colour = COUNTER_COLOURS[tracks[track.track].source] || '#6e7074';
     return { type: 'group', children: [
