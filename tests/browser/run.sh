@@ -14,6 +14,7 @@ CHROMIUM=${SPOOR_CHROMIUM:-/usr/bin/chromium}
 [ -d "$SPOOR_WEB/node_modules/playwright-core" ] || fail "playwright-core is not installed: run scripts/install-deps.sh"
 command -v node > /dev/null || fail "node is not installed: run scripts/install-deps.sh"
 
+FIXTURES=$(cd "$(dirname "$0")/../data" && pwd)
 cd "$WORK"
 R="--no-cache --no-progress"
 cp "$SPOOR_DATA/iopattern/consolidated_dataset.csv" iopattern.csv
@@ -52,14 +53,7 @@ PYTHON_PID=$(awk 'NF >= 7 && $4 == "python" { n[$3]++ } END { for (p in n) if (n
 LANES="{\"lane\": \"python $PYTHON_PID\", \"phases\": [\"INFO\"], \"date\": \"2022-03-31\"}" \
     report job-unet3d 8 json report $R --align auto bio.out open.out cpu.out train.log pids.out
 # MLPerf intervals as spans on top, GPU tracks from nvidia-smi pmon (hand-made)
-cat > mlperf.log <<'EOF'
-:::MLLOG {"namespace": "", "time_ms": 1648728300000, "event_type": "INTERVAL_START", "key": "init_start", "value": null, "metadata": {}}
-:::MLLOG {"namespace": "", "time_ms": 1648728305000, "event_type": "INTERVAL_END", "key": "init_stop", "value": null, "metadata": {}}
-:::MLLOG {"namespace": "", "time_ms": 1648728305000, "event_type": "INTERVAL_START", "key": "epoch_start", "value": 1, "metadata": {"epoch_num": 1}}
-:::MLLOG {"namespace": "", "time_ms": 1648728340000, "event_type": "INTERVAL_END", "key": "epoch_stop", "value": 1, "metadata": {"epoch_num": 1}}
-:::MLLOG {"namespace": "", "time_ms": 1648728340000, "event_type": "INTERVAL_START", "key": "eval_start", "value": 1, "metadata": {"epoch_num": 1}}
-:::MLLOG {"namespace": "", "time_ms": 1648728342000, "event_type": "INTERVAL_END", "key": "eval_stop", "value": 1, "metadata": {"epoch_num": 1}}
-EOF
+cp "$FIXTURES/mllog/epoch.log" mlperf.log
 {
   echo "#Date       Time        gpu        pid  type    sm   mem   enc   dec    fb   command"
   echo "#YYYYMMDD   HH:MM:SS    Idx          #   C/G     %     %     %     %    MB   name"

@@ -9,11 +9,14 @@
 #   the coarsest at which no bucket holds two samples of a track; a GPU's
 #   sample is the sum of its processes' sm, `-` none; the same bytes for 1 and
 #   2 threads; counter samples are no timeline events;
-# - log records and MLLOG intervals without a pid on the run-wide phase lane;
-# - the shared unet3d-pytorch files (copies): the python process of open.out
-#   named from its COMM, 37 CPU tracks.
+# - log records and MLLOG intervals (tests/data/mllog/epoch.log) without a pid
+#   on the run-wide phase lane;
+# - the shared unet3d-pytorch files (copies), --align auto: the python process
+#   of open.out named from its COMM, 37 CPU tracks, the calls on 2022-03-31
+#   UTC beside mpstat's samples.
 source "$(dirname "$0")/lib/common.sh"
 need_data
+FIXTURES=$(cd "$(dirname "$0")/../data" && pwd)
 cd "$WORK"
 R="--no-progress --no-cache"
 
@@ -180,14 +183,7 @@ assert checked > 1000 * 37, checked
 PY
 
 # ---- the run-wide phase lane: a log's records and MLLOG intervals, no pid ----
-cat > mlperf.log <<'EOF'
-:::MLLOG {"namespace": "", "time_ms": 1648728300000, "event_type": "INTERVAL_START", "key": "init_start", "value": null, "metadata": {}}
-:::MLLOG {"namespace": "", "time_ms": 1648728305000, "event_type": "INTERVAL_END", "key": "init_stop", "value": null, "metadata": {}}
-:::MLLOG {"namespace": "", "time_ms": 1648728305000, "event_type": "INTERVAL_START", "key": "epoch_start", "value": 1, "metadata": {"epoch_num": 1}}
-:::MLLOG {"namespace": "", "time_ms": 1648728340000, "event_type": "INTERVAL_END", "key": "epoch_stop", "value": 1, "metadata": {"epoch_num": 1}}
-:::MLLOG {"namespace": "", "time_ms": 1648728340000, "event_type": "INTERVAL_START", "key": "eval_start", "value": 1, "metadata": {"epoch_num": 1}}
-:::MLLOG {"namespace": "", "time_ms": 1648728342000, "event_type": "INTERVAL_END", "key": "eval_stop", "value": 1, "metadata": {"epoch_num": 1}}
-EOF
+cp "$FIXTURES/mllog/epoch.log" mlperf.log
 cp "$SPOOR_DATA/bpftrace/unet3d-pytorch/train.log" train.log
 "$SPOOR_BIN" report $R --format json mlperf.log train.log -o phases.json || fail "report of the logs failed"
 /usr/bin/python3 - phases.json train.log <<'PY' || fail "the run-wide phases disagree"
@@ -209,7 +205,7 @@ PY
 
 # ---- the shared unet3d-pytorch files ----
 for f in bio.out open.out pids.out; do cp "$SPOOR_DATA/bpftrace/unet3d-pytorch/$f" "$f"; done
-"$SPOOR_BIN" report $R --format json bio.out open.out cpu.out train.log pids.out -o unet.json 2> unet.err ||
+"$SPOOR_BIN" report $R --align auto --format json bio.out open.out cpu.out train.log pids.out -o unet.json 2> unet.err ||
     fail "report of the unet3d files failed: $(cat unet.err)"
 /usr/bin/python3 - unet.json open.out <<'PY' || fail "the unet3d report's names disagree"
 import json, sys
@@ -225,6 +221,11 @@ top = max(comm.items(), key=lambda kv: kv[1])[0]
 assert names[top[0]]["name"] == top[1] == "python" and names[top[0]]["source"] == "comm", names[top[0]]
 assert names[3691058]["source"] == "ps" and names[3691058]["command"] == "grep python"
 assert len(r["timeline_tracks"]) == 37
+# on one UTC line: the calls of 2022-03-31 within a minute of mpstat's samples
+t, cpu = r["timeline"], r["timeline_tracks"][0]
+day = 1648684800 * 10**9  # 2022-03-31T00:00:00Z
+assert day <= t["first_ts"] and t["last_end"] < day + 86400 * 10**9, t
+assert cpu["first_ts"] - 60 * 10**9 < t["first_ts"] and t["last_end"] < cpu["last_ts"] + 60 * 10**9, (t, cpu)
 assert any(l["name"] == "python" and l["pid"] == top[0] for l in r["timeline_lanes"])
 PY
 echo "ok"
