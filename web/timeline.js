@@ -81,9 +81,10 @@ window.spoorTimeline = function (root, sheets, spellNs) {
   const span = Math.max(1, (lasts.some(known) ? Math.max(...lasts.filter(known)) : 0) - (t0 || 0));
   /* 2000 to 2100 as ns since 1970: the times are Unix times */
   const utc = t0 !== null && t0 >= 946684800e9 && t0 < 4102444800e9;
-  function utcText(x, ms) {
+  /* an axis label: the day and minute over days, the second, or the ms under a minute */
+  function utcText(x, range) {
     const iso = new Date((t0 + x) / 1e6).toISOString();
-    return ms ? iso.slice(11, 23) : iso.slice(11, 19);
+    return range >= 86400e9 ? iso.slice(5, 16).replace('T', ' ') : range >= 60e9 ? iso.slice(11, 19) : iso.slice(11, 23);
   }
   /* a time on the line: the UTC date and clock, or ns after the start */
   const spellAt = x => (utc ? new Date((t0 + x) / 1e6).toISOString().replace('T', ' ').slice(0, 23) + ' UTC'
@@ -402,7 +403,7 @@ window.spoorTimeline = function (root, sheets, spellNs) {
       animation: false,
       grid: GRID,
       xAxis: { type: 'value', min: 0, max: span, name: utc ? 'UTC' : '',
-               axisLabel: { formatter: utc ? v => utcText(v, visibleNs() < 60e9) : spellNs, hideOverlap: true },
+               axisLabel: { formatter: utc ? v => utcText(v, visibleNs()) : spellNs, hideOverlap: true },
                splitLine: { show: true } },
       yAxis: { type: 'category', data: rows.map(r => r.label), inverse: true, triggerEvent: true,
                axisLabel: { width: GRID.left - 10, overflow: 'truncate', interval: 0 } },
