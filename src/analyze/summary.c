@@ -10,6 +10,7 @@
  * again, per thread. The end takes the unions' lengths and turns the sums
  * into the answer (summary_result.c). */
 #include "summary_internal.h"
+#include "analyze/counter_samples.h"
 
 #include "ops/event_bytes.h"
 #include "spoor/table.h"
@@ -305,10 +306,11 @@ static void add_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b
     };
     event_bytes_bind(&v.bytes, b);
     v.npairs = compute_ids(b, ctx->compute, v.is_cat, &v.pairs);
+    struct counter_cats samples = counter_cats_of(b);
     for (size_t r = 0; r < b->nrows; r++) {
         if (b->ph[r] == 'M')
             add_metadata(ctx, acc, nest, b, r);
-        else if (b->ph[r] != 'C') /* a counter sample (mpstat, pmon) is no call */
+        else if (!counter_sample(&samples, b, r))
             add_event(ctx, acc, nest, b, &v, res->file, r);
     }
     free(v.is_cat);

@@ -3,6 +3,8 @@
  * and tiles, each at its own width, widened when they pass 2 x their budget. */
 #include "analyze/timeline_internal.h"
 
+#include "analyze/counter_samples.h"
+
 #include "ops/event_bytes.h"
 #include "spoor/error.h"
 #include "util/grow.h"
@@ -209,9 +211,10 @@ void timeline_add(struct timeline_run *run, int worker, const struct spoor_table
     struct event_bytes bytes;
     event_bytes_bind(&bytes, b);
     size_t k = run->opts.tile_events, cap = 2 * run->opts.cells;
+    struct counter_cats samples = counter_cats_of(b);
     for (size_t r = 0; r < b->nrows; r++) {
         int64_t ts = b->ts[r];
-        if (b->ph[r] == 'M' || b->ph[r] == 'C' || ts == SPOOR_NULL) /* counter samples: timeline_counters.h */
+        if (b->ph[r] == 'M' || ts == SPOOR_NULL || counter_sample(&samples, b, r))
             continue;
         int64_t dur = b->dur[r] != SPOOR_NULL && b->dur[r] > 0 ? b->dur[r] : 0, end = ts + dur;
         bool phases = false;

@@ -6,8 +6,8 @@
  * (events of the phase cats, TIMELINE_PHASE_CATS by default: spoor's own
  * "app", MLPerf log records and intervals, plain log records), drawn on top.
  * Events without a pid (a log's records, an MLPerf run's epochs) form the
- * lanes of pid null: the run-wide row. Counter samples (ph C) are no events
- * here; their tracks are timeline_counters.h's. A process lane
+ * lanes of pid null: the run-wide row. Utilisation samples (counter_samples.h)
+ * are no events here; their tracks are timeline_counters.h's. A process lane
  * is the sum of its threads' lanes of that kind; thread lanes (for a view that
  * opens a process) are kept when there are at most opts.thread_lanes threads.
  * A cell's key, what colours it, is the cat in a calls lane and the event's

@@ -17,6 +17,8 @@
  *                      width_ns. */
 #include "analyze/timeline_counters.h"
 
+#include "analyze/counter_samples.h"
+
 #include "spoor/error.h"
 #include "spoor/report.h"
 #include "util/bucket_sums.h"
@@ -121,8 +123,8 @@ static uint32_t worker_track(struct counters_worker *w, uint64_t key)
 void counters_add(struct counters_run *run, int worker, const struct spoor_table *b)
 {
     struct counters_worker *w = &run->workers[worker];
-    uint32_t mpstat = spoor_strpool_find(b->pool, "mpstat", 6), pmon = spoor_strpool_find(b->pool, "pmon", 4);
-    if (mpstat == UINT32_MAX && pmon == UINT32_MAX)
+    struct counter_cats cats = counter_cats_of(b);
+    if (cats.mpstat == UINT32_MAX && cats.pmon == UINT32_MAX)
         return;
     size_t nstrings = spoor_strpool_count(b->pool);
     spoor_grow((void **)&w->cpu_of, &w->cpu_cap, nstrings, sizeof *w->cpu_of);
@@ -132,9 +134,9 @@ void counters_add(struct counters_run *run, int worker, const struct spoor_table
     for (size_t r = 0; r < b->nrows; r++) {
         int64_t ts = b->ts[r], number;
         double v, id;
-        if (ts == SPOOR_NULL || b->ph[r] != 'C')
+        if (ts == SPOOR_NULL || !counter_sample(&cats, b, r))
             continue;
-        if (b->cat[r] == mpstat && number_at(idle, r, &v) && cpu_at(w, b, cpu, r, &number)) {
+        if (b->cat[r] == cats.mpstat && number_at(idle, r, &v) && cpu_at(w, b, cpu, r, &number)) {
             uint32_t t = worker_track(w, track_key(TRACK_CPU, number));
             bucket_sums_fit(&w->sums, ts, ts + 1, FINEST_BUCKETS);
             if (!bucket_sums_add(&w->sums, t, ts >> w->sums.shift, 1, llround((100.0 - v) * 100.0)))
@@ -142,7 +144,7 @@ void counters_add(struct counters_run *run, int worker, const struct spoor_table
             w->samples[t]++;
             w->first[t] = ts < w->first[t] ? ts : w->first[t];
             w->last[t] = ts > w->last[t] ? ts : w->last[t];
-        } else if (b->cat[r] == pmon && number_at(gpu, r, &id) && id >= 0 && id < 1e6) {
+        } else if (b->cat[r] == cats.pmon && number_at(gpu, r, &id) && id >= 0 && id < 1e6) {
             spoor_reserve((void **)&w->gpu, &w->gpu_cap, w->ngpu + 1, sizeof *w->gpu);
             /* a row without sm still says the GPU was sampled; sum INT64_MIN marks it */
             w->gpu[w->ngpu++] = (struct gpu_row){track_key(TRACK_GPU, (int64_t)id), ts,
