@@ -8,7 +8,7 @@
 #   bucket means, widths halving, the coarsest within 2048 buckets, the finest
 #   the coarsest at which no bucket holds two samples of a track; a GPU's
 #   sample is the sum of its processes' sm, `-` none; the same bytes for 1 and
-#   2 threads; counter samples are no timeline events;
+#   2 threads; counter samples are no timeline events and no calls;
 # - log records and MLLOG intervals (tests/data/mllog/epoch.log) without a pid
 #   on the run-wide phase lane;
 # - the shared unet3d-pytorch files (copies), --align auto: the python process
@@ -149,6 +149,7 @@ for t in tracks:
     assert t["group"] == ("" if t["name"] in ("cpu all", "gpu 0", "gpu 1") else "cpu")
     assert t["source"] == ("pmon" if t["name"].startswith("gpu") else "mpstat")
 assert r["timeline"]["events"] == 0, "counter samples were placed as timeline events"
+assert not r["layers"] and not r["top_functions"] and not r["latency"], "counter samples were counted as calls"
 
 rows = r["timeline_counters"]
 widths = sorted({row["width_ns"] for row in rows}, reverse=True)
