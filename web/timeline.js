@@ -317,17 +317,20 @@ window.spoorTimeline = function (root, sheets, spellNs) {
     out.counterValues.push([r, a, b]);
   }
 
-  /* The fields of drawn bar i: a bucket's, or an event's as the tiles hold it. */
+  const nameOf = pid => (processes.has(pid) && processes.get(pid).name) || null;
+
+  /* The fields of drawn bar i: a bucket's, or an event's as the tiles hold it
+   * (with the process's name, when the report has one). */
   function fieldsOf(i) {
     const ref = drawn.refs[i];
     if (ref.cells) {
       const c = ref.cells, x0 = drawn.values[i][1];
       return { start: spellNs(x0), width: spellNs(ref.w), count: c.count[ref.i], busy: spellNs(c.busy[ref.i]),
-               key: strings[c.key[ref.i]], pid: rows[ref.r].pid, tid: rows[ref.r].tid };
+               key: strings[c.key[ref.i]], pid: rows[ref.r].pid, tid: rows[ref.r].tid, process: nameOf(rows[ref.r].pid) };
     }
     const t = ref.tile, k = ref.k;
     return { ts: t.start_ns + t.ts[k], dur: t.dur[k], cat: strings[t.cat[k]], name: strings[t.name[k]],
-             bytes: t.bytes[k], pid: ref.lane.pid, tid: ref.lane.tid };
+             bytes: t.bytes[k], pid: ref.lane.pid, tid: ref.lane.tid, process: nameOf(ref.lane.pid) };
   }
 
   /* What the view shows now: the level (or the events) for its range. */

@@ -5,7 +5,8 @@
 // - zoomed in past the finest level (a window around a kept event) it draws
 //   exact events;
 // - a click on an event shows its fields (ts, dur, cat, name, bytes, pid,
-//   tid), and they are those of a kept event of the JSON output's tiles;
+//   tid, process: the name the JSON's lanes give its pid), and they are
+//   those of a kept event of the JSON output's tiles;
 // - a click on a process's name opens its threads (when the report has
 //   thread lanes).
 // Screenshots: NAME-timeline.png zoomed in on events with one clicked, and
@@ -86,10 +87,13 @@ export async function checkTimeline(tab, name, expected, shots, first, fail) {
   await settle(tab);
   const shown = await tab.evaluate(() => Object.fromEntries([...document.querySelectorAll('#timeline .timeline-panel tr')]
     .map(tr => [tr.cells[0].textContent, tr.cells[1].textContent])));
-  const want = ['ts', 'dur', 'cat', 'name', 'bytes', 'pid', 'tid'];
+  const want = ['ts', 'dur', 'cat', 'name', 'bytes', 'pid', 'tid', 'process'];
   const spelled = v => (v === null ? '-' : String(v));
   if (Object.keys(shown).join() !== want.join() || want.some(k => shown[k] !== spelled(target.fields[k])))
     fail(name, `the click at an event showed ${JSON.stringify(shown)}, not ${JSON.stringify(target.fields)}`);
+  const lane = expected.timeline_lanes.find(l => l.pid === target.fields.pid);
+  if (target.fields.process !== (lane ? lane.name : null))
+    fail(name, `the clicked event's process is ${target.fields.process}, the JSON's lanes say ${lane && lane.name}`);
   if (!keptInJson(expected, target.fields))
     fail(name, `the clicked event ${JSON.stringify(target.fields)} is no kept event of the JSON output`);
   await tab.locator('#timeline').screenshot({ path: path.join(shots, `${name}-timeline.png`) });
