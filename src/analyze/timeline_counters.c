@@ -75,13 +75,14 @@ struct counters_run *counters_begin(size_t columns, size_t points, int threads)
     return run;
 }
 
-/* A number cell of row r, false when there is none. */
+/* A number cell of row r, false when there is none, or when it is beyond
+ * any percentage or index (so sums of hundredths cannot overflow). */
 static bool number_at(const struct spoor_column *c, size_t r, double *v)
 {
     if (!c || !c->typed || c->type == SPOOR_STR || !spoor_column_valid(c, r))
         return false;
     *v = c->type == SPOOR_F64 ? c->f64[r] : (double)c->i64[r];
-    return isfinite(*v);
+    return fabs(*v) < 1e9;
 }
 
 /* The CPU of an mpstat row: -1 for "all", false when it names none. */
@@ -222,8 +223,8 @@ static uint64_t *merge_tracks(struct counters_run *run, struct counters *out)
     size_t n = 0;
     for (int i = 0; i < run->threads; i++) {
         struct counters_worker *w = &run->workers[i];
-        memcpy(keys + n, w->tracks.keys, w->tracks.n * sizeof *keys);
-        n += w->tracks.n;
+        for (size_t t = 0; t < w->tracks.n; t++)
+            keys[n++] = w->tracks.keys[t];
         for (size_t g = 0; g < w->ngpu; g++)
             keys[n++] = w->gpu[g].key;
     }
@@ -248,10 +249,9 @@ static void gpu_samples(struct counters_run *run, struct counters *out, const ui
         total += run->workers[i].ngpu;
     struct gpu_row *rows = spoor_xmalloc((total ? total : 1) * sizeof *rows);
     size_t n = 0;
-    for (int i = 0; i < run->threads; i++) {
-        memcpy(rows + n, run->workers[i].gpu, run->workers[i].ngpu * sizeof *rows);
-        n += run->workers[i].ngpu;
-    }
+    for (int i = 0; i < run->threads; i++)
+        for (size_t g = 0; g < run->workers[i].ngpu; g++)
+            rows[n++] = run->workers[i].gpu[g];
     qsort(rows, n, sizeof *rows, gpu_order);
     for (size_t i = 0; i < n;) {
         size_t j = i;
