@@ -145,18 +145,23 @@ SPOOR_API struct spoor_report *spoor_summary_report(const struct spoor_summary *
  * pass of the loader feeds three recipes at once: this summary (whose period
  * is the stats recipe's), the charts beside it (read/write/metadata split per
  * layer, access-size and latency histograms, bandwidth and I/O time over
- * time) and the zoomable timeline (src/analyze/timeline.h). The report's
- * sheets: overview, inputs, layers, top_files, top_functions, access_sizes,
- * latency, over_time, bandwidth, io_heatmap and the timeline_* ones. Load
- * with SPOOR_ARGS_LISTED and spoor_summary_arg_keys. When the summary needs
+ * time), the process names (src/analyze/proc_names.h), the zoomable
+ * timeline (src/analyze/timeline.h) and its counter tracks (CPU and GPU
+ * utilisation, timeline_counters.h). The report's sheets: overview, inputs,
+ * layers, top_files, top_functions, access_sizes, latency, over_time,
+ * bandwidth, io_heatmap, processes and the timeline_* ones. Load with
+ * SPOOR_ARGS_LISTED and spoor_job_report_arg_keys. When the summary needs
  * its second pass (rows far out of time order), the inputs are read again for
  * it alone and *read_twice is set; a stream cannot be, which is an error. */
 struct spoor_report;
 struct spoor_job_report_opts {
     struct spoor_summary_opts summary;
-    const char *phase_cats;     /* the timeline's phase cats; NULL = "app" */
+    const char *phase_cats;     /* the timeline's phase cats; NULL = "app,mllog,log" */
     size_t time_columns;        /* buckets of the charts over time; 0 = 256 */
 };
+/* The summary's args and those that name processes and make counter tracks. */
+SPOOR_API extern const char *const spoor_job_report_arg_keys[];
+SPOOR_API extern const size_t spoor_job_report_n_arg_keys;
 SPOOR_API int spoor_job_report(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
                                const struct spoor_job_report_opts *jopts, struct spoor_report **out,
                                struct spoor_load_result *result, bool *read_twice, struct spoor_error *err);

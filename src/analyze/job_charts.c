@@ -3,6 +3,8 @@
  * through per-batch caches; at the end, merged in sorted order. */
 #include "analyze/job_charts.h"
 
+#include "analyze/counter_samples.h"
+
 #include "ops/event_bytes.h"
 #include "spoor/error.h"
 #include "util/grow.h"
@@ -122,8 +124,9 @@ void job_charts_add(struct job_charts_run *run, int worker, const struct spoor_t
     struct event_bytes eb;
     event_bytes_bind(&eb, b);
     const struct spoor_column *file[2] = {spoor_table_find_column(b, "fhash"), spoor_table_find_column(b, "fname")};
+    struct counter_cats samples = counter_cats_of(b);
     for (size_t r = 0; r < b->nrows; r++) {
-        if (b->ph[r] == 'M')
+        if (b->ph[r] == 'M' || counter_sample(&samples, b, r))
             continue;
         uint32_t cat = cat_id(w, b, b->cat[r]);
         struct job_layer *l = &w->layers[cat];

@@ -64,7 +64,8 @@ void job_charts_free(struct job_charts *c);
 struct spoor_report;
 struct spoor_summary;
 struct spoor_load_result;
+struct proc_names;
 void job_report_sheets(struct spoor_report *r, const struct spoor_summary *s, const struct job_charts *c,
-                       const struct spoor_load_result *res);
+                       const struct proc_names *names, const struct spoor_load_result *res);
 
 #endif

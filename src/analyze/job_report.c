@@ -1,7 +1,11 @@
-/* `spoor report` as a library call (spoor/summary.h): the summary, the charts
- * and the timeline fed by one load through a fan-out sink, then their sheets. */
+/* `spoor report` as a library call (spoor/summary.h): the summary, the charts,
+ * the process names, the timeline and its counter tracks fed by one load
+ * through a fan-out sink, then their sheets. */
 #include "analyze/job_charts.h"
+#include "analyze/proc_names.h"
+#include "analyze/summary_internal.h"
 #include "analyze/timeline.h"
+#include "analyze/timeline_counters.h"
 #include "ops/sink_fanout.h"
 #include "spoor/error.h"
 #include "spoor/report.h"
@@ -10,13 +14,20 @@
 struct job_run {
     struct job_charts_run *charts;
     struct timeline_run *timeline;
+    struct proc_names_run *names;
+    struct counters_run *counters;
 };
+
+const char *const spoor_job_report_arg_keys[] = {SUMMARY_ARG_KEYS, PROC_NAMES_ARG_KEYS, COUNTERS_ARG_KEYS};
+const size_t spoor_job_report_n_arg_keys = sizeof spoor_job_report_arg_keys / sizeof *spoor_job_report_arg_keys;
 
 static int job_map(void *ctx, int worker, const struct spoor_table *batch)
 {
     struct job_run *run = ctx;
     job_charts_add(run->charts, worker, batch);
     timeline_add(run->timeline, worker, batch);
+    proc_names_add(run->names, worker, batch);
+    counters_add(run->counters, worker, batch);
     return SPOOR_OK;
 }
 
@@ -31,7 +42,8 @@ int spoor_job_report(const char *const *paths, size_t npaths, const struct spoor
     sopts.inputs = npaths;
     struct spoor_summary_run *summary = spoor_summary_begin(&sopts, threads);
     struct timeline_opts topts = {.phase_cats = jopts->phase_cats};
-    struct job_run run = {job_charts_begin(jopts->time_columns, threads), timeline_begin(&topts, threads)};
+    struct job_run run = {job_charts_begin(jopts->time_columns, threads), timeline_begin(&topts, threads),
+                          proc_names_begin(threads), counters_begin(0, 0, threads)};
     struct sink_fanout fan = {0};
     sink_fanout_add(&fan, spoor_summary_sink(summary));
     sink_fanout_add(&fan, (struct spoor_sink){.ctx = &run, .map = job_map});
@@ -58,11 +70,19 @@ int spoor_job_report(const char *const *paths, size_t npaths, const struct spoor
     job_charts_end(run.charts, &charts);
     struct timeline timeline;
     timeline_end(run.timeline, &timeline);
+    struct proc_names names;
+    proc_names_end(run.names, &names);
+    struct counters counters;
+    counters_end(run.counters, &counters);
     if (st == SPOOR_OK) {
         *out = spoor_report_new("spoor report");
-        job_report_sheets(*out, &sum, &charts, result);
-        timeline_sheets(*out, &timeline);
+        job_report_sheets(*out, &sum, &charts, &names, result);
+        proc_names_sheet(*out, &names);
+        timeline_sheets(*out, &timeline, &names);
+        counters_sheets(*out, &counters);
     }
+    counters_free(&counters);
+    proc_names_free(&names);
     timeline_free(&timeline);
     job_charts_free(&charts);
     spoor_summary_free(&sum);

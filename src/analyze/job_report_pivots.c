@@ -112,7 +112,8 @@ static void offset_name(char *buf, size_t cap, int64_t offset, int64_t width, in
     snprintf(buf, cap, "+%.*f %s", decimals, (double)offset / scale[u], names[u]);
 }
 
-void job_pivot_io(struct spoor_report *r, const struct time_cell *cells, size_t n, int shift)
+void job_pivot_io(struct spoor_report *r, const struct time_cell *cells, size_t n, int shift,
+                  const struct proc_names *names)
 {
     int64_t width = (int64_t)1 << shift, lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
@@ -122,7 +123,7 @@ void job_pivot_io(struct spoor_report *r, const struct time_cell *cells, size_t 
     size_t buckets = n ? (size_t)((hi - lo) >> shift) + 1 : 0;
     struct spoor_sheet *s = spoor_report_rows(r, "io_heatmap_chart", 1 + buckets, HTML_ONLY);
     spoor_sheet_title(s, "I/O time per process and time bucket (from the run's first I/O)");
-    spoor_sheet_column(s, 0, "pid", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY);
+    spoor_sheet_column(s, 0, "process", SPOOR_CU_NONE, 0, SPOOR_HINT_CATEGORY);
     for (size_t k = 0; k < buckets; k++) {
         char name[NAME_CAP];
         offset_name(name, sizeof name, (int64_t)k * width, width, hi + width - lo);
@@ -130,7 +131,11 @@ void job_pivot_io(struct spoor_report *r, const struct time_cell *cells, size_t 
     }
     for (size_t i = 0; i < n;) {
         int64_t pid = cells[i].pid;
-        spoor_sheet_int(s, pid);
+        const char *name = proc_names_of(names, pid);
+        if (name)
+            spoor_sheet_textf(s, "%s %lld", name, (long long)pid);
+        else
+            spoor_sheet_textf(s, "%lld", (long long)pid);
         for (size_t k = 0; k < buckets; k++)
             if (i < n && cells[i].pid == pid && cells[i].t == lo + (int64_t)k * width)
                 spoor_sheet_int(s, cells[i++].sum);

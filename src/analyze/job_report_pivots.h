@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "analyze/job_charts.h"
+#include "analyze/proc_names.h"
 
 /* A cell of a chart over time: its row (a label or a pid), its bucket's
  * start t, the events and the sum in it. */
@@ -24,8 +25,10 @@ struct spoor_report;
 void job_pivot_sizes(struct spoor_report *r, const struct job_charts *c);
 /* latency_chart: per (cat, name), calls per latency bin. */
 void job_pivot_latency(struct spoor_report *r, const struct job_charts *c);
-/* io_heatmap_chart: per process, I/O ns per time bucket of 2^shift ns, from
- * the n cells by pid then time. */
-void job_pivot_io(struct spoor_report *r, const struct time_cell *cells, size_t n, int shift);
+/* io_heatmap_chart: per process ("name pid", or the pid when it has no
+ * name), I/O ns per time bucket of 2^shift ns, from the n cells by pid then
+ * time. */
+void job_pivot_io(struct spoor_report *r, const struct time_cell *cells, size_t n, int shift,
+                  const struct proc_names *names);
 
 #endif

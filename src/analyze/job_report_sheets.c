@@ -11,6 +11,7 @@
  * operation or process, a pivot column per bin or time bucket. */
 #include "analyze/job_charts.h"
 #include "analyze/job_report_pivots.h"
+#include "analyze/proc_names.h"
 
 #include "spoor/report.h"
 #include "spoor/summary.h"
@@ -39,7 +40,8 @@ static void prop(struct spoor_sheet *p, const char *key, enum spoor_cell_unit un
     spoor_sheet_int_or_null(p, v, SPOOR_NULL);
 }
 
-static void overview(struct spoor_report *r, const struct spoor_summary *s, const struct spoor_load_result *res)
+static void overview(struct spoor_report *r, const struct spoor_summary *s, const struct proc_names *names,
+                     const struct spoor_load_result *res)
 {
     const struct spoor_stats *p = &s->period;
     struct spoor_sheet *o = spoor_report_props(r, "overview", TABLE_JSON);
@@ -66,6 +68,12 @@ static void overview(struct spoor_report *r, const struct spoor_summary *s, cons
     else
         spoor_sheet_null(o);
     prop(o, "slowest_pid", SPOOR_CU_NONE, s->slowest_pid);
+    const char *slowest = s->slowest_pid == SPOOR_NULL ? NULL : proc_names_of(names, s->slowest_pid);
+    spoor_sheet_prop(o, "slowest_name", SPOOR_CU_NONE, 0);
+    if (slowest)
+        spoor_sheet_text(o, slowest);
+    else
+        spoor_sheet_null(o);
     for (size_t i = 0; i < res->ninputs; i++) {
         const struct spoor_dialect *d = &res->inputs[i].dialect;
         spoor_sheet_prop(o, "dialect", SPOOR_CU_NONE, 0);
@@ -210,7 +218,7 @@ static struct time_cell *time_cells(const struct bucket_sums *s, const char *con
     return cells;
 }
 
-static void over_time(struct spoor_report *r, const struct job_charts *c)
+static void over_time(struct spoor_report *r, const struct job_charts *c, const struct proc_names *names)
 {
     struct spoor_sheet *p = spoor_report_props(r, "over_time", TABLE_JSON);
     spoor_sheet_title(p, "over time");
@@ -234,28 +242,34 @@ static void over_time(struct spoor_report *r, const struct job_charts *c)
     free(cells);
     /* charted from its pivot */
     const struct spoor_sheet_col hm[] = {{"pid", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},
+                                         {"name", SPOOR_CU_NONE, 0, SPOOR_HINT_NONE},
                                          {"t", SPOOR_CU_NS, 0, SPOOR_HINT_NONE},
                                          {"events", SPOOR_CU_COUNT, 0, SPOOR_HINT_NONE},
                                          {"io_ns", SPOOR_CU_NS, 0, SPOOR_HINT_NONE}};
-    t = sheet(r, "io_heatmap", JSON_HTML, hm, 4);
+    t = sheet(r, "io_heatmap", JSON_HTML, hm, 5);
     cells = time_cells(&c->heatmap, NULL, c->pids);
     for (size_t i = 0; i < c->heatmap.cells.n; i++) {
+        const char *name = proc_names_of(names, cells[i].pid);
         spoor_sheet_int(t, cells[i].pid);
+        if (name)
+            spoor_sheet_text(t, name);
+        else
+            spoor_sheet_null(t);
         spoor_sheet_int(t, cells[i].t);
         spoor_sheet_count(t, cells[i].count);
         spoor_sheet_int(t, cells[i].sum);
     }
-    job_pivot_io(r, cells, c->heatmap.cells.n, c->heatmap.shift);
+    job_pivot_io(r, cells, c->heatmap.cells.n, c->heatmap.shift, names);
     free(cells);
 }
 
 void job_report_sheets(struct spoor_report *r, const struct spoor_summary *s, const struct job_charts *c,
-                       const struct spoor_load_result *res)
+                       const struct proc_names *names, const struct spoor_load_result *res)
 {
-    overview(r, s, res);
+    overview(r, s, names, res);
     layers(r, s, c);
     top(r, "top_files", s->files, s->nfiles);
     top(r, "top_functions", s->functions, s->nfunctions);
     distributions(r, c);
-    over_time(r, c);
+    over_time(r, c, names);
 }

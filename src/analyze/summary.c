@@ -10,6 +10,7 @@
  * again, per thread. The end takes the unions' lengths and turns the sums
  * into the answer (summary_result.c). */
 #include "summary_internal.h"
+#include "analyze/counter_samples.h"
 
 #include "ops/event_bytes.h"
 #include "spoor/table.h"
@@ -22,7 +23,7 @@
 const char spoor_summary_default_compute[] = "compute,cpu,app.compute";
 
 /* The file and host keys, the profile counters' freq and time, the byte rule's. */
-const char *const spoor_summary_arg_keys[] = {"fhash", "hhash", "fname", "hostname", "freq", "time", EVENT_BYTES_KEYS};
+const char *const spoor_summary_arg_keys[] = {SUMMARY_ARG_KEYS};
 const size_t spoor_summary_n_arg_keys = sizeof spoor_summary_arg_keys / sizeof *spoor_summary_arg_keys;
 
 /* One batch of rows, in input order, into acc and nest. */
@@ -305,10 +306,11 @@ static void add_batch(struct summary_batch_ctx *ctx, const struct spoor_table *b
     };
     event_bytes_bind(&v.bytes, b);
     v.npairs = compute_ids(b, ctx->compute, v.is_cat, &v.pairs);
+    struct counter_cats samples = counter_cats_of(b);
     for (size_t r = 0; r < b->nrows; r++) {
         if (b->ph[r] == 'M')
             add_metadata(ctx, acc, nest, b, r);
-        else
+        else if (!counter_sample(&samples, b, r))
             add_event(ctx, acc, nest, b, &v, res->file, r);
     }
     free(v.is_cat);

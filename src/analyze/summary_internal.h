@@ -27,6 +27,9 @@
 #include "util/id_map.h"
 
 #define SUMMARY_NO_GROUP SPOOR_ID_NONE
+/* The args the summary reads (spoor_summary_arg_keys; `spoor report` reads
+ * more). */
+#define SUMMARY_ARG_KEYS "fhash", "hhash", "fname", "hostname", "freq", "time", EVENT_BYTES_KEYS
 
 
 /* The sums, filled by stages 1-3 and read by 4. */

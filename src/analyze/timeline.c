@@ -3,6 +3,8 @@
  * and tiles, each at its own width, widened when they pass 2 x their budget. */
 #include "analyze/timeline_internal.h"
 
+#include "analyze/counter_samples.h"
+
 #include "ops/event_bytes.h"
 #include "spoor/error.h"
 #include "util/grow.h"
@@ -33,7 +35,7 @@ struct timeline_run *timeline_begin(const struct timeline_opts *opts, int thread
     o->thread_lanes = o->thread_lanes ? o->thread_lanes : 256;
     o->min_shift = o->min_shift ? o->min_shift : 14;
     o->tile_min_shift = o->tile_min_shift ? o->tile_min_shift : 20;
-    run->phase_text = spoor_xstrdup(o->phase_cats ? o->phase_cats : "app");
+    run->phase_text = spoor_xstrdup(o->phase_cats ? o->phase_cats : TIMELINE_PHASE_CATS);
     for (char *s = run->phase_text, *tok; (tok = strsep(&s, ","));)
         if (*tok) {
             run->phase_cats = spoor_xrealloc(run->phase_cats, (run->nphase_cats + 1) * sizeof *run->phase_cats);
@@ -209,9 +211,10 @@ void timeline_add(struct timeline_run *run, int worker, const struct spoor_table
     struct event_bytes bytes;
     event_bytes_bind(&bytes, b);
     size_t k = run->opts.tile_events, cap = 2 * run->opts.cells;
+    struct counter_cats samples = counter_cats_of(b);
     for (size_t r = 0; r < b->nrows; r++) {
         int64_t ts = b->ts[r];
-        if (b->ph[r] == 'M' || ts == SPOOR_NULL)
+        if (b->ph[r] == 'M' || ts == SPOOR_NULL || counter_sample(&samples, b, r))
             continue;
         int64_t dur = b->dur[r] != SPOOR_NULL && b->dur[r] > 0 ? b->dur[r] : 0, end = ts + dur;
         bool phases = false;

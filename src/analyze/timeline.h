@@ -3,7 +3,11 @@
  * tracks), plus the exact events a view zoomed in far enough shows.
  *
  * Lanes. Every thread has two lanes: its calls, and its application phases
- * (events of the phase cats, "app" by default), drawn on top. A process lane
+ * (events of the phase cats, TIMELINE_PHASE_CATS by default: spoor's own
+ * "app", MLPerf log records and intervals, plain log records), drawn on top.
+ * Events without a pid (a log's records, an MLPerf run's epochs) form the
+ * lanes of pid null: the run-wide row. Utilisation samples (counter_samples.h)
+ * are no events here; their tracks are timeline_counters.h's. A process lane
  * is the sum of its threads' lanes of that kind; thread lanes (for a view that
  * opens a process) are kept when there are at most opts.thread_lanes threads.
  * A cell's key, what colours it, is the cat in a calls lane and the event's
@@ -53,8 +57,10 @@
 
 #include "spoor/table.h"
 
+#define TIMELINE_PHASE_CATS "app,mllog,log"
+
 struct timeline_opts {
-    const char *phase_cats;     /* comma-separated; NULL = "app" */
+    const char *phase_cats;     /* comma-separated; NULL = TIMELINE_PHASE_CATS */
     size_t cells;               /* finest cells; 0 = 131072 */
     size_t columns;             /* coarsest level's buckets over the run; 0 = 2048 */
     size_t tile_events;         /* K per tile; 0 = 64 */
@@ -128,8 +134,10 @@ void timeline_add(struct timeline_run *run, int worker, const struct spoor_table
 void timeline_end(struct timeline_run *run, struct timeline *out);
 void timeline_free(struct timeline *t);
 
-/* The timeline_* sheets of a report (timeline_sheets.c has their layout). */
+/* The timeline_* sheets of a report (timeline_sheets.c has their layout);
+ * names name the lanes. */
 struct spoor_report;
-void timeline_sheets(struct spoor_report *r, const struct timeline *t);
+struct proc_names;
+void timeline_sheets(struct spoor_report *r, const struct timeline *t, const struct proc_names *names);
 
 #endif

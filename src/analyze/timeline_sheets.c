@@ -2,13 +2,17 @@
  * compact columnar encoding, since a 1 GB trace gives a million cells:
  *
  *   timeline          properties: the run (first_ts, last_end, events), the
+ *                     process lanes (the first rows of timeline_lanes; the
+ *                     rest are thread lanes, whose tid may be null too), the
  *                     finest width (finest_ns), the levels in and dropped,
  *                     the tile width (tile_ns) and K (tile_events), events
  *                     kept and omitted, whether thread lanes have cells;
- *   timeline_lanes    one row per lane, its index the row's: pid, tid (null
- *                     for a process lane), kind ("calls" or "phases") and
- *                     the longest kept event's dur (how far left of a view
- *                     its tiles must be read);
+ *   timeline_lanes    one row per lane, its index the row's: pid (null for
+ *                     the run-wide lanes of events without one), tid (null
+ *                     for a process lane), kind ("calls" or "phases"), the
+ *                     longest kept event's dur (how far left of a view its
+ *                     tiles must be read) and the process's name
+ *                     (proc_names.h; null when nothing names it);
  *   timeline_strings  one row per string id: the text of cats, names, keys;
  *   timeline_cells    one row per (level, lane), coarsest level first:
  *                     width_ns, first (the first bucket's index) and four
@@ -26,6 +30,8 @@
  * rectangle per bucket, its opacity from busy / width, its colour the key);
  * past the finest level it draws the kept events of the tiles it shows. */
 #include "analyze/timeline.h"
+
+#include "analyze/proc_names.h"
 
 #include "spoor/report.h"
 
@@ -45,6 +51,7 @@ static void run_props(struct spoor_report *r, const struct timeline *t)
     prop_int(p, "events", SPOOR_CU_COUNT, (int64_t)t->events);
     prop_int(p, "out_of_range", SPOOR_CU_COUNT, (int64_t)t->out_of_range);
     prop_int(p, "finest_ns", SPOOR_CU_NS, (int64_t)1 << t->shift);
+    prop_int(p, "process_lanes", SPOOR_CU_COUNT, (int64_t)t->nprocess_lanes);
     prop_int(p, "levels", SPOOR_CU_COUNT, (int64_t)t->nlevels);
     prop_int(p, "levels_dropped", SPOOR_CU_COUNT, (int64_t)t->nlevels_dropped);
     prop_int(p, "columns", SPOOR_CU_COUNT, (int64_t)t->columns);
@@ -56,19 +63,25 @@ static void run_props(struct spoor_report *r, const struct timeline *t)
     spoor_sheet_bool(p, t->thread_lanes);
 }
 
-static void lanes_sheet(struct spoor_report *r, const struct timeline *t)
+static void lanes_sheet(struct spoor_report *r, const struct timeline *t, const struct proc_names *names)
 {
     static const struct spoor_sheet_col cols[] = {{"pid", SPOOR_CU_NONE, 0, SPOOR_HINT_TIMELINE},
                                                   {"tid", SPOOR_CU_NONE, 0, SPOOR_HINT_TIMELINE},
                                                   {"kind", SPOOR_CU_NONE, 0, SPOOR_HINT_TIMELINE},
-                                                  {"longest_ns", SPOOR_CU_NS, 0, SPOOR_HINT_TIMELINE}};
-    struct spoor_sheet *s = spoor_report_table(r, "timeline_lanes", JSON_ONLY, cols, 4);
+                                                  {"longest_ns", SPOOR_CU_NS, 0, SPOOR_HINT_TIMELINE},
+                                                  {"name", SPOOR_CU_NONE, 0, SPOOR_HINT_TIMELINE}};
+    struct spoor_sheet *s = spoor_report_table(r, "timeline_lanes", JSON_ONLY, cols, 5);
     for (size_t i = 0; i < t->nlanes; i++) {
         const struct timeline_lane *l = &t->lanes[i];
-        spoor_sheet_int(s, l->pid);
+        const char *name = l->pid == SPOOR_NULL ? NULL : proc_names_of(names, l->pid);
+        spoor_sheet_int_or_null(s, l->pid, SPOOR_NULL);
         spoor_sheet_int_or_null(s, l->tid, SPOOR_NULL);
         spoor_sheet_name(s, l->phases ? "phases" : "calls");
         spoor_sheet_int(s, l->longest);
+        if (name)
+            spoor_sheet_text(s, name);
+        else
+            spoor_sheet_null(s);
     }
     static const struct spoor_sheet_col text[] = {{"text", SPOOR_CU_NONE, 0, SPOOR_HINT_TIMELINE}};
     struct spoor_sheet *strings = spoor_report_table(r, "timeline_strings", JSON_ONLY, text, 1);
@@ -146,10 +159,10 @@ static void tiles_sheet(struct spoor_report *r, const struct timeline *t)
     }
 }
 
-void timeline_sheets(struct spoor_report *r, const struct timeline *t)
+void timeline_sheets(struct spoor_report *r, const struct timeline *t, const struct proc_names *names)
 {
     run_props(r, t);
-    lanes_sheet(r, t);
+    lanes_sheet(r, t, names);
     cells_sheet(r, t);
     tiles_sheet(r, t);
 }

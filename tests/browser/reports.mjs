@@ -9,15 +9,19 @@
 // - every box a box plot draws is, all five numbers, the JSON's box of that
 //   group and delay (lifecycle: groups, and compare.groups for the other log);
 // - a job report's timeline zooms, pans to exact events and shows a clicked
-//   one's fields (timeline.mjs).
+//   one's fields (timeline.mjs); over raw traces (a manifest's fifth field:
+//   what to expect), its rows are named, its counter tracks drawn as the JSON
+//   has them, its run-wide phases shown, its axis UTC (checkLanes).
 // A PNG screenshot of each page goes to the screenshots folder.
 //   node reports.mjs CHROMIUM SCREENSHOT_DIR MANIFEST.tsv
-// (manifest lines: NAME, MIN_CHARTS, the page, the JSON or JSON lines file)
+// (manifest lines: NAME, MIN_CHARTS, the page, the JSON or JSON lines file,
+// and for raw traces a JSON object: lane, a row label; phases, keys on the
+// run-wide row; date, the UTC day the view starts on)
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
-import { checkTimeline } from './timeline.mjs';
+import { checkLanes, checkTimeline } from './timeline.mjs';
 
 const [chromiumPath, shots, manifest] = process.argv.slice(2);
 const require = createRequire(path.join(process.env.SPOOR_WEB, 'package.json'));
@@ -120,7 +124,7 @@ const browser = await chromium.launch({ executablePath: chromiumPath, headless: 
 const lines = readFileSync(manifest, 'utf8').split('\n').filter(Boolean);
 let timelines = 0;
 for (const line of lines) {
-  const [name, minCharts, page, jsonFile] = line.split('\t');
+  const [name, minCharts, page, jsonFile, wantLanes] = line.split('\t');
   const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const messages = [], requests = [];
   tab.on('console', m => { if (m.type() === 'error' || m.type() === 'warning') messages.push(`${m.type()}: ${m.text()}`); });
@@ -161,6 +165,10 @@ for (const line of lines) {
   if (await tab.evaluate(() => !!window.spoorTimelineView)) {
     const v = await checkTimeline(tab, name, expected, shots, !timelines++, fail);
     if (v) console.log(`${name}: timeline zoomed to ${v.items} exact events`);
+    if (wantLanes) {
+      const l = await checkLanes(tab, name, expected, shots, JSON.parse(wantLanes), fail);
+      console.log(`${name}: ${l.rows} rows, ${l.counters} counter tracks drawn, ${l.phases} run-wide phase bars`);
+    }
   }
   console.log(`${name}: ${got.charts.length} charts (${boxes} boxes), ${compared} sheets compared with the JSON, ` +
               `loaded in ${loadMs} ms; ${shot}`);

@@ -14,6 +14,7 @@ CHROMIUM=${SPOOR_CHROMIUM:-/usr/bin/chromium}
 [ -d "$SPOOR_WEB/node_modules/playwright-core" ] || fail "playwright-core is not installed: run scripts/install-deps.sh"
 command -v node > /dev/null || fail "node is not installed: run scripts/install-deps.sh"
 
+FIXTURES=$(cd "$(dirname "$0")/../data" && pwd)
 cd "$WORK"
 R="--no-cache --no-progress"
 cp "$SPOOR_DATA/iopattern/consolidated_dataset.csv" iopattern.csv
@@ -31,7 +32,7 @@ report() {
     shift 3
     "$SPOOR_BIN" "$@" --format html -o "$name.html" 2> "$name.err" || fail "spoor $* --format html: $(cat "$name.err")"
     "$SPOOR_BIN" "$@" --format "$json" -o "$name.$json" 2> "$name.err" || fail "spoor $* --format $json: $(cat "$name.err")"
-    printf '%s\t%s\t%s\t%s\n' "$name" "$min" "$WORK/$name.html" "$WORK/$name.$json" >> manifest.tsv
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$min" "$WORK/$name.html" "$WORK/$name.$json" "${LANES:-}" >> manifest.tsv
 }
 report series 10 json series --no-progress --time timestamp --group node --by hour,weekday,hour-weekday --corr 0.7 \
     --resample 1h --target cpu_usage_rate=0.65 metrics.csv
@@ -46,6 +47,22 @@ report attribute-gen 1 jsonl attribute $R --calls "cat = 'sys'" gen.pfw.gz
 # the job report with its timeline (reports.mjs drives it: timeline.mjs); the first also makes report.png
 report job 12 json report $R gen.pfw.gz
 report job-datacrumbs 8 json report $R datacrumbs.pfw.gz
+# the MLPerf pipeline's raw files in one report, on UTC; LANES: what checkLanes expects
+for f in bio.out open.out cpu.out train.log pids.out; do cp "$SPOOR_DATA/bpftrace/unet3d-pytorch/$f" "$f"; done
+PYTHON_PID=$(awk 'NF >= 7 && $4 == "python" { n[$3]++ } END { for (p in n) if (n[p] > most) { most = n[p]; pid = p }; print pid }' open.out)
+LANES="{\"lane\": \"python $PYTHON_PID\", \"phases\": [\"INFO\"], \"date\": \"2022-03-31\"}" \
+    report job-unet3d 8 json report $R --align auto bio.out open.out cpu.out train.log pids.out
+# MLPerf intervals as spans on top, GPU tracks from nvidia-smi pmon (hand-made)
+cp "$FIXTURES/mllog/epoch.log" mlperf.log
+{
+  echo "#Date       Time        gpu        pid  type    sm   mem   enc   dec    fb   command"
+  echo "#YYYYMMDD   HH:MM:SS    Idx          #   C/G     %     %     %     %    MB   name"
+  for s in $(seq 10 50); do
+    printf ' 20220331   12:05:%02d      0      41235     C    %2d    12     -     -  1234   python\n' "$s" $((s % 7 * 10))
+    printf ' 20220331   12:05:%02d      1      41240     C    %2d     9     -     -   900   python\n' "$s" $((s % 5 * 15))
+  done
+} > gpu.out
+LANES='{"phases": ["init", "epoch", "eval"], "date": "2022-03-31"}' report job-mllog 2 json report $R mlperf.log gpu.out
 
 mkdir -p "$SPOOR_SCREENSHOTS"
 node "$(dirname "$0")/reports.mjs" "$CHROMIUM" "$SPOOR_SCREENSHOTS" manifest.tsv

@@ -5,7 +5,8 @@
 // - zoomed in past the finest level (a window around a kept event) it draws
 //   exact events;
 // - a click on an event shows its fields (ts, dur, cat, name, bytes, pid,
-//   tid), and they are those of a kept event of the JSON output's tiles;
+//   tid, process: the name the JSON's lanes give its pid), and they are
+//   those of a kept event of the JSON output's tiles;
 // - a click on a process's name opens its threads (when the report has
 //   thread lanes).
 // Screenshots: NAME-timeline.png zoomed in on events with one clicked, and
@@ -23,6 +24,14 @@ function keptInJson(expected, f) {
   return expected.timeline_tiles.some(t => lanes[t.lane].pid === f.pid && lanes[t.lane].tid === f.tid &&
     t.ts.some((ts, k) => t.start_ns + ts === f.ts && t.dur[k] === f.dur && strings[t.cat[k]] === f.cat &&
                           strings[t.name[k]] === f.name && t.bytes[k] === f.bytes));
+}
+
+// A click on row i's label (where a process's threads or a counter group open).
+async function clickLabel(tab, area, i) {
+  const at = await tab.evaluate(r => window.spoorTimelineView.labelAt(r), i);
+  const now = await area.boundingBox();
+  await tab.mouse.click(now.x + at.x, now.y + at.y);
+  await settle(tab);
 }
 
 export async function checkTimeline(tab, name, expected, shots, first, fail) {
@@ -50,7 +59,9 @@ export async function checkTimeline(tab, name, expected, shots, first, fail) {
   const run = expected.timeline, lanes = expected.timeline_lanes;
   const tile = expected.timeline_tiles.find(t => t.kept && lanes[t.lane].kind === 'calls') || expected.timeline_tiles[0];
   if (!tile) return fail(name, 'the JSON output has no tiles');
-  const start = tile.start_ns + tile.ts[0] - run.first_ts, span = run.finest_ns * 200;
+  /* the axis counts ns from the view's origin: the first event or counter sample */
+  const t0 = await tab.evaluate(() => window.spoorTimelineView.t0);
+  const start = tile.start_ns + tile.ts[0] - t0, span = run.finest_ns * 200;
   await tab.evaluate(([a, b]) => window.spoorTimelineView.chart.dispatchAction(
     { type: 'dataZoom', dataZoomIndex: 0, startValue: a, endValue: b }), [start - span / 4, start + span * 3 / 4]);
   await settle(tab);
@@ -76,10 +87,13 @@ export async function checkTimeline(tab, name, expected, shots, first, fail) {
   await settle(tab);
   const shown = await tab.evaluate(() => Object.fromEntries([...document.querySelectorAll('#timeline .timeline-panel tr')]
     .map(tr => [tr.cells[0].textContent, tr.cells[1].textContent])));
-  const want = ['ts', 'dur', 'cat', 'name', 'bytes', 'pid', 'tid'];
+  const want = ['ts', 'dur', 'cat', 'name', 'bytes', 'pid', 'tid', 'process'];
   const spelled = v => (v === null ? '-' : String(v));
   if (Object.keys(shown).join() !== want.join() || want.some(k => shown[k] !== spelled(target.fields[k])))
     fail(name, `the click at an event showed ${JSON.stringify(shown)}, not ${JSON.stringify(target.fields)}`);
+  const lane = expected.timeline_lanes.find(l => l.pid === target.fields.pid);
+  if (target.fields.process !== (lane ? lane.name : null))
+    fail(name, `the clicked event's process is ${target.fields.process}, the JSON's lanes say ${lane && lane.name}`);
   if (!keptInJson(expected, target.fields))
     fail(name, `the clicked event ${JSON.stringify(target.fields)} is no kept event of the JSON output`);
   await tab.locator('#timeline').screenshot({ path: path.join(shots, `${name}-timeline.png`) });
@@ -88,16 +102,74 @@ export async function checkTimeline(tab, name, expected, shots, first, fail) {
   await tab.evaluate(() => window.spoorTimelineView.chart.dispatchAction(
     { type: 'dataZoom', dataZoomIndex: 0, start: 0, end: 100 }));
   await settle(tab);
-  if (run.thread_lanes) {
+  /* the last process that has threads to open (a trace without tids has none) */
+  const last = (await tab.evaluate(() => window.spoorTimelineView.rows()))
+    .map((r, i) => ({ r: r, i: i })).filter(x => x.r.pid !== undefined && x.r.label.startsWith('▸')).pop();
+  if (run.thread_lanes && last) {
     const rows = (await view(tab)).rows;
-    /* the last process: the lowest row */
-    const row = await tab.evaluate(() => window.spoorTimelineView.labelAt(window.spoorTimelineView.view().rows - 1));
-    const now = await area.boundingBox();
-    await tab.mouse.click(now.x + row.x, now.y + row.y);
-    await settle(tab);
+    await clickLabel(tab, area, last.i);
     const opened = (await view(tab)).rows;
     if (!(opened > rows)) fail(name, `a click on a process's name left ${rows} rows (${opened})`);
   }
   if (first) await tab.locator('#timeline').screenshot({ path: path.join(shots, 'report.png') });
   return close;
+}
+
+// The checks of a report over raw traces (bpftrace, mpstat, pmon, logs):
+// - every process row is named as the JSON's lanes name it ("name pid", the
+//   run-wide row "run"), and want.lane is one of them;
+// - every counter track not in a folded group is drawn at the whole run, with
+//   the points of its level in the JSON (timeline_counters), value for value;
+//   a click on a group's head opens its tracks;
+// - the run-wide row draws phases, their keys include want.phases;
+// - the time axis is UTC and the view starts on want.date.
+// Screenshot: NAME-lanes.png, the whole run.
+export async function checkLanes(tab, name, expected, shots, want, fail) {
+  const area = tab.locator('#timeline .timeline-area');
+  await tab.evaluate(() => window.spoorTimelineView.chart.dispatchAction(
+    { type: 'dataZoom', dataZoomIndex: 0, start: 0, end: 100 }));
+  await settle(tab);
+  const rows = await tab.evaluate(() => window.spoorTimelineView.rows());
+  const bare = label => label.replace(/^[▸▾] /, '');
+  const named = new Map(expected.timeline_lanes.map(l => [l.pid, l.name]));
+  for (const r of rows.filter(r => r.pid !== undefined && r.tid === null)) {
+    const n = named.get(r.pid), label = r.pid === null ? 'run' : n ? `${n} ${r.pid}` : `pid ${r.pid}`;
+    if (bare(r.label) !== label) fail(name, `the row of pid ${r.pid} is labelled ${r.label}, not ${label}`);
+  }
+  if (want.lane && !rows.some(r => bare(r.label) === want.lane)) fail(name, `no row ${want.lane}`);
+
+  const tracks = expected.timeline_tracks, drawn = await tab.evaluate(() => window.spoorTimelineView.counters());
+  tracks.forEach((t, i) => {
+    if (!t.group && !drawn.some(d => d.track === i)) fail(name, `the counter track ${t.name} is not drawn`);
+  });
+  for (const d of drawn) {
+    const row = expected.timeline_counters.find(c => c.level === d.level && c.track === d.track);
+    const values = d.points.map(p => p[1]);
+    if (!row || values.length !== row.value.length || values.some((v, k) => v !== row.value[k]))
+      fail(name, `counter track ${d.name} draws ${values.length} points at level ${d.level}, ` +
+                 `the JSON has ${row ? row.value.length : 'none'} (or other values)`);
+  }
+  if (!drawn.length) fail(name, 'no counter track drawn');
+
+  const runRow = rows.findIndex(r => r.pid === null);
+  const phases = runRow < 0 ? [] : await tab.evaluate(r => window.spoorTimelineView.items()
+    .filter(it => it.value[0] === r && it.value[5] > 0).map(it => it.fields.key), runRow);
+  if (!phases.length) fail(name, 'the run-wide row draws no phase');
+  for (const k of want.phases || []) if (!phases.includes(k)) fail(name, `no phase ${k} on the run-wide row`);
+
+  const v = await view(tab);
+  const axis = await tab.evaluate(() => window.spoorTimelineView.chart.getOption().xAxis[0].name);
+  if (want.date && (!(v.start || '').startsWith(want.date) || axis !== 'UTC'))
+    fail(name, `the time axis starts at ${v.start} (${axis}), not on ${want.date} UTC`);
+  await tab.locator('#timeline').screenshot({ path: path.join(shots, `${name}-lanes.png`) });
+
+  const head = rows.findIndex(r => r.group);
+  if (head >= 0) {
+    const members = tracks.filter(t => t.group === rows[head].group).length;
+    await clickLabel(tab, area, head);
+    const now = (await tab.evaluate(() => window.spoorTimelineView.rows())).length;
+    if (now !== rows.length + members) fail(name, `opening ${rows[head].label} gave ${now} rows, not ${rows.length + members}`);
+    await clickLabel(tab, area, head);
+  }
+  return { rows: rows.length, counters: drawn.length, phases: phases.length };
 }

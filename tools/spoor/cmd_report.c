@@ -20,7 +20,11 @@ static const char usage[] =
     "and latency histograms (log2 bins), bandwidth per layer and I/O time per process\n"
     "over time, and a zoomable timeline: per-process and per-thread lanes reduced to\n"
     "per-bucket aggregates at several zoom levels, with the longest exact events of\n"
-    "every time window embedded (see docs/cli.md for the layout).\n"
+    "every time window embedded (see docs/cli.md for the layout). Processes are\n"
+    "named from ps aux rows, the trace's own names, COMM columns or logs, in that\n"
+    "order; CPU and GPU utilisation (mpstat, nvidia-smi pmon) are counter tracks\n"
+    "above the processes, and records without a pid (logs, MLPerf epochs) phases\n"
+    "on a run-wide row.\n"
     "\n"
     "--format html writes one page that needs no network: the sheets as charts and\n"
     "tables, and the timeline as a view to zoom (wheel), pan (drag) and click\n"
@@ -33,7 +37,7 @@ static const char usage[] =
     "  --compute-cats LIST  comma-separated cats or cat.name that are compute\n"
     "                       (default compute,cpu,app.compute)\n"
     "  --phase-cats LIST    comma-separated cats drawn as application phases on the\n"
-    "                       timeline (default app)\n"
+    "                       timeline (default app,mllog,log)\n"
     "  -o FILE              write to FILE (complete or not at all) instead of stdout\n"
     "  -h, --help           this help\n" LOAD_ARGS_HELP;
 
@@ -54,8 +58,8 @@ int cmd_report(int argc, char **argv)
     struct spoor_load_opts opts;
     load_args_init(&opts);
     opts.read.args = SPOOR_ARGS_LISTED;
-    opts.read.arg_keys = spoor_summary_arg_keys;
-    opts.read.n_arg_keys = spoor_summary_n_arg_keys;
+    opts.read.arg_keys = spoor_job_report_arg_keys;
+    opts.read.n_arg_keys = spoor_job_report_n_arg_keys;
     struct spoor_job_report_opts jopts = {.summary = {.compute = spoor_summary_default_compute, .top = 10}};
     const char *output = NULL, *format_arg = NULL;
     const struct cli_option options[] = {
