@@ -18,6 +18,8 @@ void event_bytes_bind(struct event_bytes *b, const struct spoor_table *t)
         .count_sum = spoor_table_find_column(t, "count_sum"),
         .size_min = spoor_table_find_column(t, "size_min"),
         .size_max = spoor_table_find_column(t, "size_max"),
+        .bytes = spoor_table_find_column(t, "bytes"),
+        .returned = spoor_table_find_column(t, "returned"),
     };
     for (size_t i = 0; i < sizeof element_calls / sizeof *element_calls; i++) {
         uint32_t id = spoor_strpool_find(t->pool, element_calls[i], strlen(element_calls[i]));
@@ -84,6 +86,10 @@ int64_t event_bytes_of(const struct event_bytes *b, const struct spoor_table *t,
             v = arg_at(b->size, r);
         if (v == SPOOR_NULL && !element && arg_at(b->count, r) != SPOOR_NULL)
             v = arg_at(b->ret, r);
+        if (v == SPOOR_NULL)
+            v = arg_at(b->bytes, r);
+        if (v == SPOOR_NULL)
+            v = arg_at(b->returned, r);
     }
     return v >= 0 ? v : SPOOR_NULL;
 }

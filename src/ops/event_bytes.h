@@ -11,7 +11,9 @@
  *     bytes);
  *   - size, except for element calls where it is the element size;
  *   - ret when the call also has count (DFTracer POSIX read/write: count asked,
- *     ret moved; without count, ret is a descriptor or an offset).
+ *     ret moved; without count, ret is a descriptor or an offset);
+ *   - bytes (a block request's: bpftrace bio, blkparse, ftrace, LTTng), then
+ *     returned (bpftrace vfs_rw: the bytes a read or write moved).
  * Negative or overflowing values are unknown (SPOOR_NULL), never clamped. */
 #ifndef SPOOR_EVENT_BYTES_H
 #define SPOOR_EVENT_BYTES_H
@@ -30,12 +32,13 @@ enum event_op event_op_class(const char *name);
 
 /* The args keys the rule reads, to load with a command's other args (a list
  * of string literals, for array initialisers). */
-#define EVENT_BYTES_KEYS "size_sum", "size", "ret", "count", "dft_cnt", "ret_sum", "count_sum", "size_min", "size_max"
+#define EVENT_BYTES_KEYS                                                                                    \
+    "size_sum", "size", "ret", "count", "dft_cnt", "ret_sum", "count_sum", "size_min", "size_max", "bytes", "returned"
 
 /* A table's columns and element-call name ids, bound once per table. */
 struct event_bytes {
     const struct spoor_column *size_sum, *size, *ret, *count;
-    const struct spoor_column *dft_cnt, *ret_sum, *count_sum, *size_min, *size_max;
+    const struct spoor_column *dft_cnt, *ret_sum, *count_sum, *size_min, *size_max, *bytes, *returned;
     uint32_t element[4];    /* name ids of the element calls present in the pool */
     size_t nelement;
 };

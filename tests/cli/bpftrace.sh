@@ -115,6 +115,11 @@ want=$(awk 'NF == 11 { l = $11 < 0 ? $11 + 4294967296 : $11; if (l >= 2147483648
                        s = $1 - l; if (m == "" || s < m) m = s } } END { printf "%d,%d,%.0f", n, r, m }' "$D/bio.out")
 [ "$(tail -1 "$WORK/sql.csv")" = "$want" ] || fail "sql: $(cat "$WORK/sql.csv"), want $want"
 
+# The byte rule reads bio's bytes: the summary's layer moves what awk sums.
+want=$(awk 'NF == 11 { s += $10 } END { printf "%d", s }' "$D/bio.out")
+"$SPOOR_BIN" summary --no-cache --format csv "$WORK/bio.out" 2>/dev/null | grep -q "^layer,bio,9092,[0-9]*,[0-9]*,$want," \
+  || fail "bio bytes: want $want: $("$SPOOR_BIN" summary --no-cache "$WORK/bio.out" 2>&1 | grep '^bio')"
+
 # A vfs_rw table made by hand: unsorted, an empty FILE, blanks in FILE and at
 # the line's end, a negative latency, an error return, a cut last line.
 printf '%s\n' \
