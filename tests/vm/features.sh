@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The VM test of the window features: the module (kernel/) and spoor windows
+# compute them with the same code (src/features/window_features.c). In the
+# VM, tracefs records the block requests of several I/O patterns, each in a
+# window the module closes on demand (guest_features.sh); on the host, spoor
+# windows reads each trace with the module's window width, and
+# check_features.py requires the module's features to equal spoor's.
+#
+#   features.sh WORKDIR SPOOR_BIN     WORKDIR/cache keeps the downloaded kernel
+set -euo pipefail
+mkdir -p "${1:?usage: features.sh WORKDIR SPOOR_BIN}"
+work=$(cd "$1" && pwd) # Kbuild needs absolute paths
+spoor=${2:?usage: features.sh WORKDIR SPOOR_BIN}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/vm.sh"
+start=$SECONDS
+
+vm_require
+vm_find_kernel
+vm_fetch_kernel "$work/cache"
+out=$work/features
+mkdir -p "$out"
+rm -rf "$out"/{console.log,disk.img,initramfs.cpio,vmread,patterns}
+ko=$(vm_build_module "$here/../../kernel" "$work/module")
+gcc -static -O2 -Wall -Wextra -Werror -o "$out/vmread" "$here/vmread.c"
+vm_initramfs "$out/initramfs.cpio" "$here/guest_features.sh" "$ko" "$out/vmread"
+truncate -s 64M "$out/disk.img"
+echo "features: kernel $VM_KREL; module, reader and initramfs made in $((SECONDS - start)) s"
+
+boot=$SECONDS
+vm_boot "$out/initramfs.cpio" "$out/disk.img" "$out/console.log" 240
+echo "features: the VM ran for $((SECONDS - boot)) s (console: $out/console.log)"
+python3 "$here/check_features.py" "$out/console.log" "$spoor" "$out/patterns"
+echo "features: passed in $((SECONDS - start)) s"
