@@ -122,13 +122,22 @@ static void op_of_features(const struct spoor_wf_features *f, struct spoor_windo
     };
 }
 
+/* The (window, device) group of a time of request q: windows from t0. */
+static uint64_t group_of(const struct request *q, int64_t ts, int64_t t0, const struct spoor_windows_opts *wo,
+                         uint64_t ndevs)
+{
+    return (uint64_t)((ts - t0) / wo->every_ns) * ndevs + (wo->by_dev ? q->dev : 0);
+}
+
 /* The windows of the requests, through the accumulator the kernel module
- * shares (features/window_features.h). Each request is two events: its issue,
- * in the window of its issue time, and its completion, in the window of its
- * completion time. Events are sorted by (window, device) group, stably from
- * issues in per-device issue order then completions, so each device's issues
- * reach the accumulator in issue order and distances run across windows. */
-static void make_windows(const struct gather *g, const uint32_t *rows, const struct spoor_windows_opts *wo,
+ * shares (features/window_features.h). A request's issue counts in the group
+ * of its issue time, its completion in the group of its completion time.
+ * rows (each device's requests in issue order) are regrouped by issue group,
+ * stably, so each device's issues reach the accumulator in issue order and
+ * distances run across windows; a completion in its issue's group goes with
+ * it, and the few completing in a later group ("late") are sorted apart and
+ * merged in. */
+static void make_windows(const struct gather *g, uint32_t *rows, const struct spoor_windows_opts *wo,
                          struct spoor_windows *out)
 {
     if (!g->n)
@@ -137,31 +146,40 @@ static void make_windows(const struct gather *g, const uint32_t *rows, const str
     for (size_t i = 0; i < g->n; i++)
         t0 = g->reqs[i].ts < t0 ? g->reqs[i].ts : t0;
     uint64_t ndevs = wo->by_dev ? spoor_strpool_count(g->devs) : 1;
-    size_t n = g->n, nev = 2 * n;
-    uint64_t *key = spoor_xmalloc(nev * sizeof *key);
-    uint32_t *events = spoor_xmalloc(nev * sizeof *events);
-    for (size_t i = 0; i < n; i++) {
-        const struct request *q = &g->reqs[i];
-        uint64_t dev = wo->by_dev ? q->dev : 0;
-        key[i] = (uint64_t)((q->ts - t0) / wo->every_ns) * ndevs + dev;
-        key[n + i] = (uint64_t)((q->ts + q->dur - t0) / wo->every_ns) * ndevs + dev;
-        events[i] = rows[i];
-        events[n + i] = (uint32_t)(n + i);
+    size_t n = g->n, nlate = 0;
+    uint64_t *key = spoor_xmalloc(n * sizeof *key);
+    for (size_t i = 0; i < n; i++)
+        key[i] = group_of(&g->reqs[i], g->reqs[i].ts, t0, wo, ndevs);
+    sort_again(rows, n, key);
+    for (size_t i = 0; i < n; i++)
+        nlate += group_of(&g->reqs[i], g->reqs[i].ts + g->reqs[i].dur, t0, wo, ndevs) != key[i];
+    size_t room = nlate ? nlate : 1;
+    uint32_t *late = spoor_xmalloc(room * sizeof *late), *order = spoor_xmalloc(room * sizeof *order);
+    uint64_t *late_key = spoor_xmalloc(room * sizeof *late_key);
+    for (size_t i = 0, j = 0; i < n; i++) {
+        uint64_t done = group_of(&g->reqs[i], g->reqs[i].ts + g->reqs[i].dur, t0, wo, ndevs);
+        if (done != key[i]) {
+            order[j] = (uint32_t)j;
+            late_key[j] = done;
+            late[j++] = (uint32_t)i;
+        }
     }
-    sort_again(events, nev, key);
+    sort_again(order, nlate, late_key);
     struct spoor_wf_track *tracks = spoor_xcalloc(spoor_strpool_count(g->devs) + 1, sizeof *tracks);
     struct spoor_wf_window *acc = spoor_xmalloc(sizeof *acc);
     spoor_wf_clear(acc);
     size_t cap = 0;
-    for (size_t i = 0; i < nev;) {
-        uint64_t group = key[events[i]];
-        for (; i < nev && key[events[i]] == group; i++) {
-            const struct request *q = &g->reqs[events[i] < n ? events[i] : events[i] - n];
-            if (events[i] < n)
-                spoor_wf_issue(acc, &tracks[q->dev], q->op, q->sector, q->bytes, q->queue_depth);
-            else /* a completion is never before its issue */
+    for (size_t i = 0, j = 0; i < n || j < nlate;) {
+        uint64_t group = i < n ? key[rows[i]] : UINT64_MAX;
+        group = j < nlate && late_key[order[j]] < group ? late_key[order[j]] : group;
+        for (; i < n && key[rows[i]] == group; i++) {
+            const struct request *q = &g->reqs[rows[i]];
+            spoor_wf_issue(acc, &tracks[q->dev], q->op, q->sector, q->bytes, q->queue_depth);
+            if (group_of(q, q->ts + q->dur, t0, wo, ndevs) == group) /* never before its issue */
                 spoor_wf_complete(acc, q->op, (uint64_t)q->dur);
         }
+        for (; j < nlate && late_key[order[j]] == group; j++)
+            spoor_wf_complete(acc, g->reqs[late[order[j]]].op, (uint64_t)g->reqs[late[order[j]]].dur);
         struct spoor_wf_features f[SPOOR_WF_NOPS];
         spoor_wf_finish(acc, (uint64_t)wo->every_ns, f);
         spoor_reserve((void **)&out->windows, &cap, out->nwindows + 1, sizeof *out->windows);
@@ -173,7 +191,9 @@ static void make_windows(const struct gather *g, const uint32_t *rows, const str
     }
     free(acc);
     free(tracks);
-    free(events);
+    free(late);
+    free(order);
+    free(late_key);
     free(key);
 }
 

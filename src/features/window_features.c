@@ -66,15 +66,26 @@ uint64_t spoor_wf_mul_div(uint64_t a, uint64_t b, uint64_t c)
     return q;
 }
 
+static void hist_add(struct spoor_wf_hist *h, uint64_t v)
+{
+    unsigned b = spoor_wf_bucket(v);
+
+    if (!h->n || b < h->first)
+        h->first = (uint16_t)b;
+    if (!h->n || b > h->last)
+        h->last = (uint16_t)b;
+    h->n++;
+    h->count[b]++;
+}
+
 void spoor_wf_issue(struct spoor_wf_window *w, struct spoor_wf_track *t, unsigned op, uint64_t sector,
                     uint64_t bytes, uint64_t depth)
 {
     struct spoor_wf_sums *s = &w->ops[op];
 
-    s->requests++;
+    hist_add(&s->size, bytes);
     s->bytes += bytes;
     s->depth_sum += depth;
-    s->size_hist[spoor_wf_bucket(bytes)]++;
     if (t->seen[op]) {
         uint64_t end = t->end_sector[op];
         uint64_t distance = sector > end ? sector - end : end - sector;
@@ -92,9 +103,8 @@ void spoor_wf_complete(struct spoor_wf_window *w, unsigned op, uint64_t latency_
 {
     struct spoor_wf_sums *s = &w->ops[op];
 
-    s->completions++;
+    hist_add(&s->latency, latency_ns);
     s->latency_sum += latency_ns;
-    s->latency_hist[spoor_wf_bucket(latency_ns)]++;
 }
 
 /* sum / n in Q16, 0 for n = 0. */
@@ -103,19 +113,27 @@ static uint64_t mean_q16(uint64_t sum, uint64_t n)
     return n ? spoor_wf_mul_div(sum, (uint64_t)1 << SPOOR_WF_Q, n) : 0;
 }
 
-/* The pct-th percentile of the n values counted in hist (nearest rank: the
- * ceil(pct n / 100)-th smallest), as its bucket's smallest value; 0 for n = 0. */
-static uint64_t percentile(const uint32_t *hist, uint64_t n, unsigned pct)
+/* The pct-th percentile of the values counted in h (nearest rank: the
+ * ceil(pct n / 100)-th smallest), as its bucket's smallest value; 0 for none. */
+static uint64_t percentile(const struct spoor_wf_hist *h, unsigned pct)
 {
-    uint64_t rank = spoor_wf_mul_div(n * pct + 99, 1, 100), seen = 0;
+    uint64_t rank = spoor_wf_mul_div(h->n * pct + 99, 1, 100), seen = 0;
     unsigned b;
 
-    for (b = 0; b < SPOOR_WF_BUCKETS && n; b++) {
-        seen += hist[b];
+    for (b = h->first; h->n && b <= h->last; b++) {
+        seen += h->count[b];
         if (seen >= rank)
             return spoor_wf_bucket_floor(b);
     }
     return 0;
+}
+
+/* Empty again, clearing only the buckets used. */
+static void hist_clear(struct spoor_wf_hist *h)
+{
+    if (h->n)
+        __builtin_memset(&h->count[h->first], 0, (unsigned)(h->last - h->first + 1) * sizeof h->count[0]);
+    h->n = 0;
 }
 
 void spoor_wf_finish(struct spoor_wf_window *w, uint64_t width_ns, struct spoor_wf_features out[SPOOR_WF_NOPS])
@@ -123,24 +141,27 @@ void spoor_wf_finish(struct spoor_wf_window *w, uint64_t width_ns, struct spoor_
     unsigned op;
 
     for (op = 0; op < SPOOR_WF_NOPS; op++) {
-        const struct spoor_wf_sums *s = &w->ops[op];
+        struct spoor_wf_sums *s = &w->ops[op];
         struct spoor_wf_features *f = &out[op];
 
-        f->requests = s->requests;
+        f->requests = s->size.n;
         f->bytes = s->bytes;
-        f->completions = s->completions;
+        f->completions = s->latency.n;
         f->with_previous = s->with_previous;
-        f->size_mean_q16 = mean_q16(s->bytes, s->requests);
-        f->size_median = percentile(s->size_hist, s->requests, 50);
-        f->iops_q16 = spoor_wf_mul_div(s->requests, NS_PER_S_Q16, width_ns);
+        f->size_mean_q16 = mean_q16(s->bytes, s->size.n);
+        f->size_median = percentile(&s->size, 50);
+        f->iops_q16 = spoor_wf_mul_div(s->size.n, NS_PER_S_Q16, width_ns);
         f->bandwidth_q16 = spoor_wf_mul_div(s->bytes, NS_PER_S_Q16, width_ns);
-        f->latency_mean_q16 = mean_q16(s->latency_sum, s->completions);
-        f->latency_p50 = percentile(s->latency_hist, s->completions, 50);
-        f->latency_p99 = percentile(s->latency_hist, s->completions, 99);
+        f->latency_mean_q16 = mean_q16(s->latency_sum, s->latency.n);
+        f->latency_p50 = percentile(&s->latency, 50);
+        f->latency_p99 = percentile(&s->latency, 99);
         f->distance_mean_q16 = mean_q16(s->distance_sum, s->with_previous);
         f->jump_ratio_q16 = mean_q16(s->jumps, s->with_previous);
         f->sequential_ratio_q16 = mean_q16(s->sequential, s->with_previous);
-        f->queue_depth_mean_q16 = mean_q16(s->depth_sum, s->requests);
+        f->queue_depth_mean_q16 = mean_q16(s->depth_sum, s->size.n);
+        /* the sums before the histograms, then what the histograms used */
+        __builtin_memset(s, 0, __builtin_offsetof(struct spoor_wf_sums, size));
+        hist_clear(&s->size);
+        hist_clear(&s->latency);
     }
-    spoor_wf_clear(w);
 }

@@ -45,12 +45,20 @@ struct spoor_wf_track {
     bool seen[SPOOR_WF_NOPS];
 };
 
-/* One operation's sums in the window being filled. */
+/* Values counted by bucket; first and last bound the buckets used, so that
+ * finishing a window reads and clears only those. */
+struct spoor_wf_hist {
+    uint64_t n;
+    uint16_t first, last;           /* valid when n > 0 */
+    uint32_t count[SPOOR_WF_BUCKETS];
+};
+
+/* One operation's sums in the window being filled: its requests are
+ * size.n, its completions latency.n. */
 struct spoor_wf_sums {
-    uint64_t requests, bytes, depth_sum;
+    uint64_t bytes, depth_sum, latency_sum;
     uint64_t with_previous, distance_sum, jumps, sequential;
-    uint64_t completions, latency_sum;
-    uint32_t size_hist[SPOOR_WF_BUCKETS], latency_hist[SPOOR_WF_BUCKETS];
+    struct spoor_wf_hist size, latency;
 };
 
 /* The window being filled (one device's, or several devices' together). */

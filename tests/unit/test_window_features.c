@@ -2,7 +2,8 @@
  * libspoor and the kernel module share, on handmade request sequences whose
  * features are worked out by hand in the comments: buckets and their floors,
  * the 128-bit mul-div, one window of reads, distances across windows,
- * devices with their own tracks in one window, and the empty window. */
+ * devices with their own tracks in one window, percentiles, and windows
+ * that start empty after one that used far buckets. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -166,6 +167,18 @@ static void percentiles_by_nearest_rank(void **state)
     spoor_wf_finish(w, MS, f);
     assert_int_equal(f[W].latency_p50, 40);
     assert_int_equal(f[W].latency_p99, 68);
+    /* a finished window forgets its far buckets: 2^30 does not come back */
+    spoor_wf_complete(w, W, 5);
+    spoor_wf_complete(w, W, (uint64_t)1 << 30);
+    spoor_wf_finish(w, MS, f);
+    assert_int_equal(f[W].latency_p99, (uint64_t)1 << 30);
+    spoor_wf_complete(w, W, 100);
+    spoor_wf_finish(w, MS, f);
+    assert_int_equal(f[W].latency_p50, 100);
+    assert_int_equal(f[W].latency_p99, 100);
+    assert_int_equal(f[W].completions, 1);
+    for (unsigned b = 0; b < SPOOR_WF_BUCKETS; b++)
+        assert_int_equal(w->ops[W].latency.count[b], 0);
     free(w);
 }
 
