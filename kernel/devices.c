@@ -110,17 +110,22 @@ static unsigned int count_offset(unsigned int op)
 	return op == SPOOR_WF_WRITE ? SPOOR_RA_WRITE_REQUESTS - SPOOR_RA_READ_REQUESTS : 0;
 }
 
-/* The entry of rq in the slot's requests in flight, or NULL. */
-static struct in_flight *find_in_flight(struct device_slot *s, struct request *rq)
+/* Takes rq out of the slot's requests in flight (its lock held), with its
+ * issue time; false if it was not in them. */
+static bool take_in_flight(struct device_slot *s, struct request *rq, u64 *issue_ns)
 {
 	unsigned int i, seen = 0;
 
 	for (i = 0; i < SPOOR_RA_MAX_IN_FLIGHT && seen < s->n_in_flight; i++) {
-		if (s->in_flight[i].rq == rq)
-			return &s->in_flight[i];
+		if (s->in_flight[i].rq == rq) {
+			*issue_ns = s->in_flight[i].issue_ns;
+			s->in_flight[i].rq = NULL;
+			s->n_in_flight--;
+			return true;
+		}
 		seen += s->in_flight[i].rq != NULL;
 	}
-	return NULL;
+	return false;
 }
 
 /* Issued at now: in flight, and into the window's features with the queue
@@ -164,20 +169,14 @@ void spoor_ra_count_completion(struct request *rq, unsigned int nr_bytes)
 {
 	struct device_slot *s = slot_of_request(rq);
 	unsigned int op = wf_op(rq);
-	u64 now = spoor_ra_now_ns();
-	struct in_flight *f;
+	u64 now = spoor_ra_now_ns(), issued;
 	unsigned long flags;
 
 	if (!s)
 		return;
 	spin_lock_irqsave(&s->lock, flags);
-	f = find_in_flight(s, rq);
-	if (f) {
-		if (op != SPOOR_WF_NOPS)
-			spoor_wf_complete(&s->window, op, now - f->issue_ns);
-		f->rq = NULL;
-		s->n_in_flight--;
-	}
+	if (take_in_flight(s, rq, &issued) && op != SPOOR_WF_NOPS)
+		spoor_wf_complete(&s->window, op, now - issued);
 	if (op != SPOOR_WF_NOPS) {
 		s->total.n[count_offset(op) + SPOOR_RA_READ_COMPLETIONS]++;
 		s->total.n[count_offset(op) + SPOOR_RA_READ_COMPLETED_BYTES] += nr_bytes;
@@ -189,17 +188,13 @@ void spoor_ra_count_completion(struct request *rq, unsigned int nr_bytes)
 void spoor_ra_count_requeue(struct request *rq)
 {
 	struct device_slot *s = slot_of_request(rq);
-	struct in_flight *f;
 	unsigned long flags;
+	u64 issued;
 
 	if (!s)
 		return;
 	spin_lock_irqsave(&s->lock, flags);
-	f = find_in_flight(s, rq);
-	if (f) {
-		f->rq = NULL;
-		s->n_in_flight--;
-	}
+	take_in_flight(s, rq, &issued);
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 

@@ -15,16 +15,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/vm.sh"
 start=$SECONDS
 
-vm_require
-vm_find_kernel
-vm_fetch_kernel "$work/cache"
-out=$work/features
-mkdir -p "$out"
-rm -rf "$out"/{console.log,disk.img,initramfs.cpio,vmread,patterns}
-ko=$(vm_build_module "$here/../../kernel" "$work/module")
-gcc -static -O2 -Wall -Wextra -Werror -o "$out/vmread" "$here/vmread.c"
-vm_initramfs "$out/initramfs.cpio" "$here/guest_features.sh" "$ko" "$out/vmread"
-truncate -s 64M "$out/disk.img"
+vm_setup "$work" features "$here/guest_features.sh"
+out=$VM_OUT
+rm -rf "$out/patterns"
 echo "features: kernel $VM_KREL; module, reader and initramfs made in $((SECONDS - start)) s"
 
 boot=$SECONDS
