@@ -132,12 +132,12 @@ static uint64_t group_of(const struct request *q, int64_t ts, int64_t t0, const 
 /* The windows of the requests, through the accumulator the kernel module
  * shares (features/window_features.h). A request's issue counts in the group
  * of its issue time, its completion in the group of its completion time.
- * rows (each device's requests in issue order) are regrouped by issue group,
- * stably, so each device's issues reach the accumulator in issue order and
- * distances run across windows; a completion in its issue's group goes with
- * it, and the few completing in a later group ("late") are sorted apart and
- * merged in. */
-static void make_windows(const struct gather *g, uint32_t *rows, const struct spoor_windows_opts *wo,
+ * rows (each device's requests in issue order) are regrouped by issue group
+ * (into key, room for n words), stably, so each device's issues reach the
+ * accumulator in issue order and distances run across windows; a completion
+ * in its issue's group goes with it, and the few completing in a later group
+ * ("late") are sorted apart and merged in. */
+static void make_windows(const struct gather *g, uint32_t *rows, uint64_t *key, const struct spoor_windows_opts *wo,
                          struct spoor_windows *out)
 {
     if (!g->n)
@@ -147,7 +147,6 @@ static void make_windows(const struct gather *g, uint32_t *rows, const struct sp
         t0 = g->reqs[i].ts < t0 ? g->reqs[i].ts : t0;
     uint64_t ndevs = wo->by_dev ? spoor_strpool_count(g->devs) : 1;
     size_t n = g->n, nlate = 0;
-    uint64_t *key = spoor_xmalloc(n * sizeof *key);
     for (size_t i = 0; i < n; i++)
         key[i] = group_of(&g->reqs[i], g->reqs[i].ts, t0, wo, ndevs);
     sort_again(rows, n, key);
@@ -194,7 +193,6 @@ static void make_windows(const struct gather *g, uint32_t *rows, const struct sp
     free(late);
     free(order);
     free(late_key);
-    free(key);
 }
 
 static bool is_block_format(const struct spoor_input_report *in)
@@ -220,9 +218,9 @@ int spoor_windows_load(const char *const *paths, size_t npaths, const struct spo
         uint64_t *key = spoor_xmalloc((g.n ? g.n : 1) * sizeof *key), *spare = spoor_xmalloc((g.n ? g.n : 1) * 8);
         uint32_t *rows = issue_order(&g, key, spare);
         free(spare);
-        free(key);
-        make_windows(&g, rows, wo, out);
+        make_windows(&g, rows, key, wo, out);
         free(rows);
+        free(key);
     }
     out->requests = g.n;
     out->other_requests = g.other;
