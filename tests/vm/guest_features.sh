@@ -12,21 +12,29 @@ echo "@@ dev $dev"
 insmod /spoor_ra.ko window_ms=600000 || exit 1
 echo 4096 > $t/buffer_size_kb || exit 1
 
+# Waits until the disk has no request in flight.
+idle() {
+  while read -r r w < /sys/block/vda/inflight && [ "$r $w" != "0 0" ]; do
+    sleep 0.01
+  done
+}
+
 # pattern NAME COMMAND...: COMMAND's requests in one window of the module,
 # traced. The disk is idle at both closes (nothing else reads it, and the
-# pattern's last requests have 0.2 s to complete), so the window holds
-# exactly the requests of the trace.
+# second waits for the pattern's last requests), so the window holds exactly
+# the requests of the trace.
 pattern() {
   name=$1
   shift
   echo > $t/trace
   echo 1 > $t/events/block/block_rq_issue/enable || exit 1
   echo 1 > $t/events/block/block_rq_complete/enable || exit 1
+  idle
   # restart: the first request has no distance, as in the trace
   echo restart > $ra/close
   sh -c "$*" > /dev/null 2>&1 || { echo "@@ error $name: $* failed"; exit 1; }
   # readahead may leave a request in flight after dd returns: let it end
-  sleep 0.2
+  idle
   echo 1 > $ra/close
   echo 0 > $t/events/block/block_rq_issue/enable
   echo 0 > $t/events/block/block_rq_complete/enable

@@ -9,6 +9,7 @@
 #   vm_build_module SRC OUT         a module built out of tree against VM_KDIR
 #   vm_initramfs OUT TEST FILE...   busybox, /init, the virtio modules, TEST as /test.sh
 #   vm_boot INITRAMFS DISK LOG SECS boots, waits at most SECS, console to LOG
+#                                   (with VM_QEMU_ARGS, if set, added to QEMU's)
 #   vm_setup WORK NAME GUEST        all of the above but the boot, for a test's
 #                                   guest script (sets VM_OUT)
 #
@@ -144,7 +145,8 @@ vm_initramfs() {
 # fault all end QEMU.
 vm_boot() {
   local initramfs=$1 disk=$2 log=$3 secs=$4 rc=0
-  timeout -k 5 "$secs" qemu-system-x86_64 -accel tcg -machine pc -cpu max -smp 1 -m 256M \
+  # shellcheck disable=SC2086 # VM_QEMU_ARGS: words
+  timeout -k 5 "$secs" qemu-system-x86_64 -accel tcg -machine pc -cpu max -smp 1 -m 256M ${VM_QEMU_ARGS:-} \
     -nographic -no-reboot -monitor none -serial "file:$log" -nic none \
     -kernel "$VM_KERNEL" -initrd "$initramfs" \
     -append "console=ttyS0 panic=-1 quiet loglevel=4 mitigations=off" \
