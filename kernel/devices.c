@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The per-device counts: a fixed array of slots, each claimed once by a
+/* The per-device state: a fixed array of slots, each claimed once by a
  * device number with cmpxchg and guarded by its own spinlock (issues come
- * from any CPU, completions from interrupts). Nothing here allocates. */
+ * from any CPU, completions from interrupts). A slot holds the device's
+ * counts, its requests in flight (for latency and queue depth), and the
+ * window features being summed by the accumulator spoor windows shares
+ * (window_features.c). Nothing here allocates. */
 #include <linux/atomic.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
+#include <linux/trace_clock.h>
 
 #include "spoor_ra.h"
 
@@ -19,17 +24,45 @@ const char *const spoor_ra_count_names[SPOOR_RA_NCOUNTS] = {
 	[SPOOR_RA_OTHER_REQUESTS] = "other_requests",
 };
 
+/* A request issued and not yet completed or requeued; rq NULL: a free entry. */
+struct in_flight {
+	struct request *rq;
+	u64 issue_ns;
+};
+
 struct device_slot {
 	dev_t devt; /* 0: free */
 	spinlock_t lock;
 	struct spoor_ra_counts total, at_window_start, last_window;
+	/* Entries fill from the lowest free one, so a scan stops early while
+	 * few requests are in flight. */
+	struct in_flight in_flight[SPOOR_RA_MAX_IN_FLIGHT];
+	unsigned int n_in_flight;
+	struct spoor_wf_track track;
+	struct spoor_wf_window window;
+	struct spoor_wf_features features[SPOOR_WF_NOPS];
 };
 
 static struct device_slot slots[SPOOR_RA_MAX_DEVICES] = {
 	[0 ... SPOOR_RA_MAX_DEVICES - 1] = { .lock = __SPIN_LOCK_UNLOCKED(slots.lock) },
 };
 static atomic64_t untracked = ATOMIC64_INIT(0);
+static atomic64_t untimed = ATOMIC64_INIT(0);
 static atomic64_t windows_closed = ATOMIC64_INIT(0);
+/* Closes come from the timer's work and from sysfs: one at a time. */
+static DEFINE_MUTEX(close_lock);
+static u64 window_start_ns, last_width_ns;
+
+u64 spoor_ra_now_ns(void)
+{
+	/* ftrace's default clock ("local"): the module's times are the trace's */
+	return trace_clock_local();
+}
+
+void spoor_ra_start_windows(void)
+{
+	window_start_ns = spoor_ra_now_ns();
+}
 
 /* The slot of devt, claiming the first free one if it has none. Slots fill
  * in order and are never freed, so a device's slot is always before the
@@ -57,24 +90,52 @@ static struct device_slot *slot_of_request(struct request *rq)
 	return disk ? slot_of(disk_devt(disk)) : NULL;
 }
 
-/* Where the op's counts are from the reads': 0 for reads, the writes'
- * offset for writes, -1 for other ops. */
-static int op_offset(struct request *rq)
+/* The request's operation for the features (SPOOR_WF_READ or _WRITE), or
+ * SPOOR_WF_NOPS for the others (flushes, discards, ...). */
+static unsigned int wf_op(struct request *rq)
 {
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
-		return 0;
+		return SPOOR_WF_READ;
 	case REQ_OP_WRITE:
-		return SPOOR_RA_WRITE_REQUESTS - SPOOR_RA_READ_REQUESTS;
+		return SPOOR_WF_WRITE;
 	default:
-		return -1;
+		return SPOOR_WF_NOPS;
 	}
 }
 
+/* Where the op's counts are from the reads'. */
+static unsigned int count_offset(unsigned int op)
+{
+	return op == SPOOR_WF_WRITE ? SPOOR_RA_WRITE_REQUESTS - SPOOR_RA_READ_REQUESTS : 0;
+}
+
+/* Takes rq out of the slot's requests in flight (its lock held), with its
+ * issue time; false if it was not in them. */
+static bool take_in_flight(struct device_slot *s, struct request *rq, u64 *issue_ns)
+{
+	unsigned int i, seen = 0;
+
+	for (i = 0; i < SPOOR_RA_MAX_IN_FLIGHT && seen < s->n_in_flight; i++) {
+		if (s->in_flight[i].rq == rq) {
+			*issue_ns = s->in_flight[i].issue_ns;
+			s->in_flight[i].rq = NULL;
+			s->n_in_flight--;
+			return true;
+		}
+		seen += s->in_flight[i].rq != NULL;
+	}
+	return false;
+}
+
+/* Issued at now: in flight, and into the window's features with the queue
+ * depth right after it (itself included), as spoor's block trace join
+ * counts it. */
 void spoor_ra_count_issue(struct request *rq)
 {
 	struct device_slot *s = slot_of_request(rq);
-	int op = op_offset(rq);
+	unsigned int op = wf_op(rq), i;
+	u64 now = spoor_ra_now_ns();
 	unsigned long flags;
 
 	if (!s) {
@@ -82,38 +143,76 @@ void spoor_ra_count_issue(struct request *rq)
 		return;
 	}
 	spin_lock_irqsave(&s->lock, flags);
-	if (op < 0) {
+	for (i = 0; i < SPOOR_RA_MAX_IN_FLIGHT && s->in_flight[i].rq; i++)
+		;
+	if (i < SPOOR_RA_MAX_IN_FLIGHT) {
+		s->in_flight[i] = (struct in_flight){ .rq = rq, .issue_ns = now };
+		s->n_in_flight++;
+	} else {
+		atomic64_inc(&untimed);
+	}
+	if (op == SPOOR_WF_NOPS) {
 		s->total.n[SPOOR_RA_OTHER_REQUESTS]++;
 	} else {
-		s->total.n[op + SPOOR_RA_READ_REQUESTS]++;
-		s->total.n[op + SPOOR_RA_READ_BYTES] += blk_rq_bytes(rq);
+		s->total.n[count_offset(op) + SPOOR_RA_READ_REQUESTS]++;
+		s->total.n[count_offset(op) + SPOOR_RA_READ_BYTES] += blk_rq_bytes(rq);
+		spoor_wf_issue(&s->window, &s->track, op, blk_rq_pos(rq), blk_rq_bytes(rq), s->n_in_flight);
 	}
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 
-/* nr_bytes: those this completion finished (a request may complete in parts). */
+/* nr_bytes: those this completion finished (a request may complete in
+ * parts). The first completion ends the request's time in flight, as in
+ * spoor's join, which takes the first completion of the issue's sector; a
+ * completion of a request issued before load has no latency. */
 void spoor_ra_count_completion(struct request *rq, unsigned int nr_bytes)
 {
 	struct device_slot *s = slot_of_request(rq);
-	int op = op_offset(rq);
+	unsigned int op = wf_op(rq);
+	u64 now = spoor_ra_now_ns(), issued;
 	unsigned long flags;
 
-	if (!s || op < 0)
+	if (!s)
 		return;
 	spin_lock_irqsave(&s->lock, flags);
-	s->total.n[op + SPOOR_RA_READ_COMPLETIONS]++;
-	s->total.n[op + SPOOR_RA_READ_COMPLETED_BYTES] += nr_bytes;
+	if (take_in_flight(s, rq, &issued) && op != SPOOR_WF_NOPS)
+		spoor_wf_complete(&s->window, op, now - issued);
+	if (op != SPOOR_WF_NOPS) {
+		s->total.n[count_offset(op) + SPOOR_RA_READ_COMPLETIONS]++;
+		s->total.n[count_offset(op) + SPOOR_RA_READ_COMPLETED_BYTES] += nr_bytes;
+	}
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 
-/* Every device's last window becomes what it counted since the one before.
- * The place where the window's features will be classified and the device's
- * readahead set. */
-void spoor_ra_close_window(void)
+/* A requeued request is no longer in flight; it is issued again later. */
+void spoor_ra_count_requeue(struct request *rq)
+{
+	struct device_slot *s = slot_of_request(rq);
+	unsigned long flags;
+	u64 issued;
+
+	if (!s)
+		return;
+	spin_lock_irqsave(&s->lock, flags);
+	take_in_flight(s, rq, &issued);
+	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+/* Every device's window closes at once: its counts since the one before,
+ * and its features over the window's width. The place where the features
+ * will be classified and the device's readahead set. forget_ends: the next
+ * requests have no previous one to measure a distance from, as in a trace
+ * that starts there. */
+void spoor_ra_close_window(bool forget_ends)
 {
 	unsigned int i, c;
 	unsigned long flags;
+	u64 now;
 
+	mutex_lock(&close_lock);
+	now = spoor_ra_now_ns();
+	last_width_ns = now > window_start_ns ? now - window_start_ns : 1;
+	window_start_ns = now;
 	for (i = 0; i < SPOOR_RA_MAX_DEVICES && READ_ONCE(slots[i].devt); i++) {
 		struct device_slot *s = &slots[i];
 
@@ -121,9 +220,13 @@ void spoor_ra_close_window(void)
 		for (c = 0; c < SPOOR_RA_NCOUNTS; c++)
 			s->last_window.n[c] = s->total.n[c] - s->at_window_start.n[c];
 		s->at_window_start = s->total;
+		spoor_wf_finish(&s->window, last_width_ns, s->features);
+		if (forget_ends)
+			s->track = (struct spoor_wf_track){ 0 };
 		spin_unlock_irqrestore(&s->lock, flags);
 	}
 	atomic64_inc(&windows_closed);
+	mutex_unlock(&close_lock);
 }
 
 bool spoor_ra_snapshot(unsigned int i, struct spoor_ra_snapshot *out)
@@ -137,8 +240,19 @@ bool spoor_ra_snapshot(unsigned int i, struct spoor_ra_snapshot *out)
 	spin_lock_irqsave(&s->lock, flags);
 	out->total = s->total;
 	out->last_window = s->last_window;
+	memcpy(out->features, s->features, sizeof out->features);
 	spin_unlock_irqrestore(&s->lock, flags);
 	return true;
+}
+
+u64 spoor_ra_last_width_ns(void)
+{
+	u64 width;
+
+	mutex_lock(&close_lock);
+	width = last_width_ns;
+	mutex_unlock(&close_lock);
+	return width;
 }
 
 u64 spoor_ra_windows_closed(void)
@@ -149,4 +263,9 @@ u64 spoor_ra_windows_closed(void)
 u64 spoor_ra_untracked_requests(void)
 {
 	return atomic64_read(&untracked);
+}
+
+u64 spoor_ra_untimed_requests(void)
+{
+	return atomic64_read(&untimed);
 }

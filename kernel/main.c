@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* spoor_ra: counts each block device's requests from the block layer's
- * tracepoints and closes a window of them every window_ms. It changes
- * nothing in the kernel it runs in: it only counts (dry_run), until the
- * classifier that sets readahead from the windows comes. */
+ * tracepoints and closes a window of them, with its features, every
+ * window_ms (and on demand, from sysfs). It changes nothing in the kernel it
+ * runs in: it only counts (dry_run), until the classifier that sets
+ * readahead from the windows comes. */
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -44,8 +45,14 @@ static DECLARE_DELAYED_WORK(window_work, window_work_fn);
 
 static void window_work_fn(struct work_struct *work)
 {
-	spoor_ra_close_window();
+	spoor_ra_close_window(false);
 	schedule_delayed_work(&window_work, msecs_to_jiffies(READ_ONCE(window_ms)));
+}
+
+void spoor_ra_close_window_now(bool forget_ends)
+{
+	spoor_ra_close_window(forget_ends);
+	mod_delayed_work(system_wq, &window_work, msecs_to_jiffies(READ_ONCE(window_ms)));
 }
 
 static int __init spoor_ra_init(void)
@@ -56,6 +63,7 @@ static int __init spoor_ra_init(void)
 		pr_err("spoor_ra: dry_run=N needs the classifier, which this version lacks: it only counts\n");
 		return -EINVAL;
 	}
+	spoor_ra_start_windows();
 	err = spoor_ra_sysfs_add();
 	if (err)
 		return err;
@@ -71,10 +79,11 @@ static int __init spoor_ra_init(void)
 
 static void __exit spoor_ra_exit(void)
 {
+	/* first, so that no write to close re-arms the work once cancelled */
+	spoor_ra_sysfs_remove();
 	spoor_ra_detach_probes();
 	/* the work re-arms itself: this cancels it for good */
 	cancel_delayed_work_sync(&window_work);
-	spoor_ra_sysfs_remove();
 }
 
 module_init(spoor_ra_init);

@@ -17,6 +17,11 @@ static void on_complete(void *data, struct request *rq, blk_status_t error, unsi
 	spoor_ra_count_completion(rq, nr_bytes);
 }
 
+static void on_requeue(void *data, struct request *rq)
+{
+	spoor_ra_count_requeue(rq);
+}
+
 struct probe {
 	const char *tracepoint;
 	void *func;
@@ -26,6 +31,7 @@ struct probe {
 static struct probe probes[] = {
 	{ "block_rq_issue", on_issue },
 	{ "block_rq_complete", on_complete },
+	{ "block_rq_requeue", on_requeue },
 };
 
 static void find_tracepoint(struct tracepoint *tp, void *unused)

@@ -1,18 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* spoor_ra: the block requests of each device counted from the block
- * layer's tracepoints, in total and per window. The module's parts:
- * devices.c (the preallocated per-device counts and the windows), probes.c
- * (the tracepoints), sysfs.c (/sys/kernel/spoor_ra), main.c (parameters,
- * load and unload). */
+ * layer's tracepoints, in total and per window, and each window's features
+ * as spoor windows computes them (window_features.c, a link to libspoor's
+ * src/features/: the one definition). The module's parts: devices.c (the
+ * preallocated per-device state and the windows), probes.c (the
+ * tracepoints), sysfs.c (/sys/kernel/spoor_ra), main.c (parameters, the
+ * window timer, load and unload). */
 #ifndef SPOOR_RA_H
 #define SPOOR_RA_H
 
 #include <linux/blk-mq.h>
 #include <linux/types.h>
 
+#include "window_features.h"
+
 /* Slots are claimed as devices are first seen and never freed: the request
  * path must not allocate. Requests of devices beyond them are only counted. */
 #define SPOOR_RA_MAX_DEVICES 16
+/* Requests in flight per device whose issue time is kept (for latency and
+ * queue depth); beyond them a request is counted, but untimed. */
+#define SPOOR_RA_MAX_IN_FLIGHT 256
 
 /* The counts of one device, one u64 each, so that windows can subtract
  * them all alike. Reads and writes apart; everything else is "other". */
@@ -35,20 +42,30 @@ struct spoor_ra_counts {
 	u64 n[SPOOR_RA_NCOUNTS];
 };
 
-/* A device's counts since load and in the last closed window. */
+/* A device's counts since load and in the last closed window, and that
+ * window's features. */
 struct spoor_ra_snapshot {
 	dev_t devt;
 	struct spoor_ra_counts total, last_window;
+	struct spoor_wf_features features[SPOOR_WF_NOPS];
 };
 
 /* devices.c */
+u64 spoor_ra_now_ns(void);
+void spoor_ra_start_windows(void);
 void spoor_ra_count_issue(struct request *rq);
 void spoor_ra_count_completion(struct request *rq, unsigned int nr_bytes);
-void spoor_ra_close_window(void);
+void spoor_ra_count_requeue(struct request *rq);
+void spoor_ra_close_window(bool forget_ends);
 /* Copies the device in slot i, if claimed, into *out. */
 bool spoor_ra_snapshot(unsigned int i, struct spoor_ra_snapshot *out);
+u64 spoor_ra_last_width_ns(void);
 u64 spoor_ra_windows_closed(void);
 u64 spoor_ra_untracked_requests(void);
+u64 spoor_ra_untimed_requests(void);
+
+/* main.c: closes the window now, and the next one window_ms later. */
+void spoor_ra_close_window_now(bool forget_ends);
 
 /* probes.c */
 int spoor_ra_attach_probes(void);

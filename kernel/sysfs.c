@@ -2,14 +2,98 @@
 /* /sys/kernel/spoor_ra: counts and window (one line per device seen: its
  * device number, then name=value for every count since load, or in the last
  * closed window; sectors are bytes / 512; as many devices as fit in a page),
- * windows (how many have closed) and untracked_requests (requests of devices
- * beyond the slots, or of no disk). */
+ * features (the same lines with the last window's features, named as spoor
+ * windows' CSV columns), window_ns (that window's width), close (a write
+ * closes the window now; "restart" also forgets the last requests' ends), windows (how many have closed), untracked_requests
+ * (requests of devices beyond the slots, or of no disk) and untimed_requests
+ * (requests beyond the in-flight entries of their device). */
 #include <linux/kobject.h>
+#include <linux/stddef.h>
 #include <linux/sysfs.h>
 
 #include "spoor_ra.h"
 
 static struct kobject *dir;
+
+/* The features in spoor windows' column order: integers as they are, Q16
+ * ones as the exact decimal of value / 2^16 (2^-16 = 152587890625e-16). */
+static const struct feature_column {
+	const char *name;
+	size_t offset;
+	bool q16;
+} feature_columns[] = {
+#define COLUMN(name, field, q16) { name, offsetof(struct spoor_wf_features, field), q16 }
+	COLUMN("requests", requests, false),
+	COLUMN("bytes", bytes, false),
+	COLUMN("size_mean", size_mean_q16, true),
+	COLUMN("size_median", size_median, false),
+	COLUMN("iops", iops_q16, true),
+	COLUMN("bandwidth", bandwidth_q16, true),
+	COLUMN("completions", completions, false),
+	COLUMN("latency_mean", latency_mean_q16, true),
+	COLUMN("latency_p50", latency_p50, false),
+	COLUMN("latency_p99", latency_p99, false),
+	COLUMN("distance_mean", distance_mean_q16, true),
+	COLUMN("jump_ratio", jump_ratio_q16, true),
+	COLUMN("sequential_ratio", sequential_ratio_q16, true),
+	COLUMN("queue_depth_mean", queue_depth_mean_q16, true),
+#undef COLUMN
+};
+
+static int emit_q16(char *buf, int at, u64 v)
+{
+	u64 frac = (v & 0xffff) * 152587890625ull; /* the 16 decimals of the fraction */
+	int digits = 16;
+
+	if (!frac)
+		return sysfs_emit_at(buf, at, "%llu", v >> SPOOR_WF_Q);
+	while (frac % 10 == 0) {
+		frac /= 10;
+		digits--;
+	}
+	return sysfs_emit_at(buf, at, "%llu.%0*llu", v >> SPOOR_WF_Q, digits, frac);
+}
+
+static ssize_t features_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	static const char *const op_names[SPOOR_WF_NOPS] = { "read", "write" };
+	struct spoor_ra_snapshot s;
+	unsigned int i, op, c;
+	int at = 0;
+
+	for (i = 0; i < SPOOR_RA_MAX_DEVICES && spoor_ra_snapshot(i, &s); i++) {
+		at += sysfs_emit_at(buf, at, "%u:%u", MAJOR(s.devt), MINOR(s.devt));
+		for (op = 0; op < SPOOR_WF_NOPS; op++)
+			for (c = 0; c < ARRAY_SIZE(feature_columns); c++) {
+				const struct feature_column *col = &feature_columns[c];
+				u64 v = *(const u64 *)((const char *)&s.features[op] + col->offset);
+
+				at += sysfs_emit_at(buf, at, " %s_%s=", op_names[op], col->name);
+				at += col->q16 ? emit_q16(buf, at, v) : sysfs_emit_at(buf, at, "%llu", v);
+			}
+		at += sysfs_emit_at(buf, at, "\n");
+	}
+	return at;
+}
+
+static ssize_t window_ns_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", spoor_ra_last_width_ns());
+}
+
+/* "restart" closes the window and forgets where the last requests ended
+ * (so that a trace started there has the same distances); anything else
+ * only closes it. */
+static ssize_t close_store(struct kobject *kobj, struct kobj_attribute *attr, const char *buf, size_t count)
+{
+	spoor_ra_close_window_now(sysfs_streq(buf, "restart"));
+	return count;
+}
+
+static ssize_t untimed_requests_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", spoor_ra_untimed_requests());
+}
 
 /* One line per device: its counts since load, or in the last window. */
 static ssize_t show_devices(char *buf, bool last_window)
@@ -54,12 +138,20 @@ static struct kobj_attribute counts_attr = __ATTR_RO(counts);
 static struct kobj_attribute window_attr = __ATTR_RO(window);
 static struct kobj_attribute windows_attr = __ATTR_RO(windows);
 static struct kobj_attribute untracked_requests_attr = __ATTR_RO(untracked_requests);
+static struct kobj_attribute features_attr = __ATTR_RO(features);
+static struct kobj_attribute window_ns_attr = __ATTR_RO(window_ns);
+static struct kobj_attribute close_attr = __ATTR_WO(close);
+static struct kobj_attribute untimed_requests_attr = __ATTR_RO(untimed_requests);
 
 static struct attribute *attrs[] = {
 	&counts_attr.attr,
 	&window_attr.attr,
 	&windows_attr.attr,
 	&untracked_requests_attr.attr,
+	&features_attr.attr,
+	&window_ns_attr.attr,
+	&close_attr.attr,
+	&untimed_requests_attr.attr,
 	NULL,
 };
 

@@ -3,7 +3,9 @@
 two layers form a cycle: every #include of a private header (src/<m>/X.h) goes
 down, and no function is called from a layer below the one defining it.
 Also that src/util/parallel.c, the lowest layer's thread helper, is the one
-file in src/ and tools/ that starts threads (calls pthread_create).
+file in src/ and tools/ that starts threads (calls pthread_create), and that
+src/features/, which the kernel module compiles too, includes no header but
+<stdint.h>, <stdbool.h>, <linux/types.h> and its own.
 
 The order is the table of docs/design.md after the line MARKER (below), first
 row lowest: each row names a layer and its folder. A file under src/<m>/ or
@@ -42,6 +44,10 @@ LOCAL_DEFINITION = re.compile(r"^[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{]*\)\s*\{", 
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 THREADS = "src/util/parallel.c"
 THREAD_START = re.compile(r"\bpthread_create\s*\(")
+# The kernel module compiles src/features/ too: no header but these (and the folder's own).
+FREESTANDING = "src/features/"
+FREESTANDING_HEADERS = ("stdbool.h", "stdint.h", "linux/types.h")
+SYSTEM_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]+<([^>]+)>', re.M)
 
 
 def read(path):
@@ -168,6 +174,24 @@ def thread_starts(root, files):
     return problems
 
 
+def freestanding_includes(root, files):
+    """Problems for every system header a FREESTANDING file includes beyond
+    FREESTANDING_HEADERS, and every header outside its folder."""
+    problems = []
+    for f in files:
+        if not f.startswith(FREESTANDING):
+            continue
+        text = read(os.path.join(root, f))
+        for name in SYSTEM_INCLUDE.findall(text):
+            if name not in FREESTANDING_HEADERS:
+                problems.append(f"{f} includes <{name}>: {FREESTANDING} builds in the kernel too, with "
+                                f"{', '.join(FREESTANDING_HEADERS)} only")
+        for name in INCLUDE.findall(text):
+            if "/" in name:
+                problems.append(f'{f} includes "{name}": {FREESTANDING} includes only its own headers')
+    return problems
+
+
 def check(root):
     order = layer_order(root)
     rank = {layer: i for i, (layer, _) in enumerate(order)}
@@ -204,15 +228,16 @@ def check(root):
         if path and frozenset(path) not in cycles:
             cycles.add(frozenset(path))
             problems.append(f"layers form a cycle: {a} -> {' -> '.join(path)}")
-    return problems + thread_starts(root, files)
+    return problems + thread_starts(root, files) + freestanding_includes(root, files)
 
 
 def self_test():
     """Copies the tree, adds to the lowest layer's first file an include of a
     private header of a higher layer and a call to a function of that layer,
-    and to the first file of tools/ a pthread_create call (beside mentions in
-    a comment and a string, which do not count), and expects the check to
-    name both edges and the call's line."""
+    to the first file of tools/ a pthread_create call (beside mentions in
+    a comment and a string, which do not count), and to the first file of
+    src/features/ an include of <stdlib.h>, and expects the check to name
+    both edges, the call's line and the include."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if check(root):
         sys.exit("self-test: the tree itself does not pass; run check_layers.py")
@@ -221,7 +246,8 @@ def self_test():
             shutil.copytree(os.path.join(root, top), os.path.join(tmp, top))
         order = layer_order(tmp)
         files = list(source_files(tmp))
-        low, low_folder = order[0]
+        # the lowest layer that others build on (features is below all, but on its own)
+        low, low_folder = next(layer for layer in order if layer[1] != FREESTANDING)
         victim = next(f for f in files if f.startswith(low_folder) and f.endswith(".c"))
         # The highest layer under src/ with a header of its own.
         high, header = next((layer, f) for layer, folder in reversed(order) if folder.startswith("src/")
@@ -230,6 +256,9 @@ def self_test():
         callee = sorted(n for n, layers in defining_layers(tmp, files, order).items() if layers == {high})[0]
         with open(os.path.join(tmp, victim), "a") as f:
             f.write(f'#include "{name}"\nvoid spoor_self_test_upward(void) {{ {callee}(); }}\n')
+        kernel_side = next(f for f in files if f.startswith(FREESTANDING) and f.endswith(".c"))
+        with open(os.path.join(tmp, kernel_side), "a") as f:
+            f.write("#include <stdlib.h>\n")
         starter = next(f for f in files if f.startswith("tools/") and f.endswith(".c"))
         line = read(os.path.join(tmp, starter)).count("\n") + 2
         with open(os.path.join(tmp, starter), "a") as f:
@@ -239,13 +268,14 @@ def self_test():
         want = [f"{victim} includes {name}: {low} may not include {high}", f"layers form a cycle: {low} -> {high}",
                 f"{victim} calls {callee}(): {low} may not call {high}",
                 f"{starter}:{line}: calls pthread_create(): only {THREADS} starts threads (util/parallel.h)"]
+        want.append(f"{kernel_side} includes <stdlib.h>: {FREESTANDING} builds in the kernel too")
         missing = [w for w in want if w not in run.stdout]
         if run.returncode == 0 or missing:
             sys.exit(f"self-test: exit {run.returncode}, output lacks {missing}:\n{run.stdout}{run.stderr}")
         if run.stdout.count("pthread_create") != 1:
             sys.exit(f"self-test: the mentions of pthread_create in a comment or a string count:\n{run.stdout}")
-    print(f"self-test: an include of {name} and a call of {callee}() from {victim}, and a pthread_create call"
-          f" in {starter}, fail the check")
+    print(f"self-test: an include of {name} and a call of {callee}() from {victim}, a pthread_create call"
+          f" in {starter} and <stdlib.h> in {kernel_side} fail the check")
 
 
 def main():

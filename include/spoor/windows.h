@@ -4,7 +4,8 @@
  * classifier learns from (`spoor train --label label --group run_id`).
  *
  * Windows start at the first request's issue time and are [start, start +
- * every) wide: a request issued exactly on a border belongs to the later one.
+ * every) wide: a request issued exactly on a border belongs to the later one,
+ * and its completion to the window of its completion time.
  * Rows arrive in completion order; each device's requests are put back in
  * issue order to measure how far each one lands from the one before. */
 #ifndef SPOOR_WINDOWS_H
@@ -22,14 +23,19 @@ struct spoor_windows_opts {
     const char *run_id, *label;/* constant columns when not NULL */
 };
 
-/* One operation (read or write) in one window. Means, quantiles and ratios
- * are 0 when there is nothing to average (no request; for the sector ones, no
- * request with a previous one): every row is then complete for a classifier,
- * and requests or with_previous tell such a 0 from a measured one. */
+/* One operation (read or write) in one window, as the integer features of
+ * src/features/window_features.h (which the kernel module computes too)
+ * give them: Q16 means, ratios and rates, quantiles rounded down to 5
+ * significant bits, all exact in a double. Requests, sizes, distances and
+ * queue depths are those issued in the window; latencies those completed in
+ * it. Means, quantiles and ratios are 0 when there is nothing to average:
+ * every row is then complete for a classifier, and requests, completions or
+ * with_previous tell such a 0 from a measured one. */
 struct spoor_window_op {
-    uint64_t requests, bytes;
+    uint64_t requests, bytes, completions;
     double size_mean, size_median;
-    double lat_mean, lat_p50, lat_p99;  /* ns */
+    double iops, bandwidth;             /* per second of the window's width */
+    double lat_mean, lat_p50, lat_p99;  /* ns, of the requests completed in the window */
     uint64_t with_previous;             /* requests after another of the device and op */
     double distance_mean;               /* sectors from the previous request's end */
     double jump_ratio, sequential_ratio;/* of with_previous: > 1 MiB away, 0 away */

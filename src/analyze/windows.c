@@ -1,6 +1,7 @@
 /* `spoor windows`: block-layer requests gathered from the readers' batches
  * (in input order: completion order), put back in issue order per device,
- * and summed per window (and device), reads and writes apart.
+ * and summed per window (and device), reads and writes apart, by the
+ * accumulator the kernel module shares (features/window_features.c).
  *
  * Memory holds every read and write request (40 bytes each, plus sort keys):
  * rows come in completion order, and a request issued in a window may
@@ -11,19 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "features/window_features.h"
 #include "spoor/error.h"
 #include "spoor/table.h"
 #include "util/grow.h"
-#include "util/quantile.h"
 #include "util/radix_sort.h"
 
-enum { SECTOR_BYTES = 512, JUMP_BYTES = 1 << 20 };
+_Static_assert((int)SPOOR_WINDOW_READ == SPOOR_WF_READ && (int)SPOOR_WINDOW_WRITE == SPOOR_WF_WRITE &&
+                   (int)SPOOR_WINDOW_NOPS == SPOOR_WF_NOPS,
+               "the public operations are the accumulator's");
 
-/* One read or write request as the windows need it. After the issue-order
- * pass, `sector` holds the distance from the previous request's end instead
- * (-1: none before it). */
+/* One read or write request as the windows need it. */
 struct request {
-    int64_t ts, dur, sector;
+    int64_t ts, dur;
+    uint64_t sector;
     uint32_t bytes, queue_depth, dev;
     uint8_t op;
 };
@@ -69,7 +71,7 @@ static int gather_batch(void *ctx, size_t input, const struct spoor_table *b)
             last_batch_dev = dev->str[r];
             last_dev = spoor_strpool_intern(g->devs, name, len);
         }
-        g->reqs[g->n++] = (struct request){.ts = b->ts[r], .dur = b->dur[r], .sector = s, .bytes = (uint32_t)n,
+        g->reqs[g->n++] = (struct request){.ts = b->ts[r], .dur = b->dur[r], .sector = (uint64_t)s, .bytes = (uint32_t)n,
                                            .queue_depth = (uint32_t)q, .dev = last_dev,
                                            .op = b->name[r] == read_id ? SPOOR_WINDOW_READ : SPOOR_WINDOW_WRITE};
     }
@@ -103,84 +105,38 @@ static uint32_t *issue_order(const struct gather *g, uint64_t *key, uint64_t *sp
     return rows;
 }
 
-/* Each request's distance from the end of the one before it of the same
- * device and operation, in issue order, in place of its sector. */
-static void measure_distances(struct gather *g, const uint32_t *rows)
+/* One operation's features, from the shared integers: Q16 values are exact
+ * in a double (below 2^37 before the point). */
+static void op_of_features(const struct spoor_wf_features *f, struct spoor_window_op *o)
 {
-    int64_t prev_end[SPOOR_WINDOW_NOPS];
-    uint32_t dev = UINT32_MAX;
-    for (size_t i = 0; i < g->n; i++) {
-        struct request *q = &g->reqs[rows[i]];
-        if (q->dev != dev) {
-            dev = q->dev;
-            prev_end[0] = prev_end[1] = -1;
-        }
-        int64_t start = q->sector, prev = prev_end[q->op];
-        prev_end[q->op] = start + q->bytes / SECTOR_BYTES;
-        q->sector = prev < 0 ? -1 : start > prev ? start - prev : prev - start;
-    }
+    const double q = (double)(1 << SPOOR_WF_Q);
+    *o = (struct spoor_window_op){
+        .requests = f->requests, .bytes = f->bytes, .completions = f->completions,
+        .size_mean = (double)f->size_mean_q16 / q, .size_median = (double)f->size_median,
+        .iops = (double)f->iops_q16 / q, .bandwidth = (double)f->bandwidth_q16 / q,
+        .lat_mean = (double)f->latency_mean_q16 / q, .lat_p50 = (double)f->latency_p50,
+        .lat_p99 = (double)f->latency_p99, .with_previous = f->with_previous,
+        .distance_mean = (double)f->distance_mean_q16 / q, .jump_ratio = (double)f->jump_ratio_q16 / q,
+        .sequential_ratio = (double)f->sequential_ratio_q16 / q,
+        .queue_depth_mean = (double)f->queue_depth_mean_q16 / q,
+    };
 }
 
-/* Room to sort one group's values: keys (overwritten by the sort), their
- * spare, the sorted values and the row numbers the sort orders. */
-struct scratch {
-    uint64_t *lat, *size, *spare, *sorted;
-    uint32_t *rows;
-};
-
-/* values[0..n) (non-negative) sorted into s->sorted, through the one radix sort. */
-static const int64_t *sorted_values(uint64_t *values, size_t n, struct scratch *s)
+/* The (window, device) group of a time of request q: windows from t0. */
+static uint64_t group_of(const struct request *q, int64_t ts, int64_t t0, const struct spoor_windows_opts *wo,
+                         uint64_t ndevs)
 {
-    struct spoor_key_span span = spoor_key_span_start();
-    for (size_t i = 0; i < n; i++)
-        spoor_key_span_add(&span, values[i]);
-    spoor_radix_sort_rows(s->rows, s->sorted, n, values, s->spare, &span);
-    return (const int64_t *)s->sorted;
+    return (uint64_t)((ts - t0) / wo->every_ns) * ndevs + (wo->by_dev ? q->dev : 0);
 }
 
-/* The sums of one operation over reqs[rows[0..n)] (those of op only). */
-static void sum_op(const struct request *reqs, const uint32_t *rows, size_t n, uint8_t op, struct scratch *s,
-                   struct spoor_window_op *o)
-{
-    size_t k = 0;
-    double lat_sum = 0, depth_sum = 0, dist_sum = 0;
-    uint64_t jumps = 0, sequential = 0;
-    *o = (struct spoor_window_op){0};
-    for (size_t i = 0; i < n; i++) {
-        const struct request *q = &reqs[rows[i]];
-        if (q->op != op)
-            continue;
-        s->lat[k] = (uint64_t)q->dur; /* a completion is never before its issue */
-        s->size[k++] = q->bytes;
-        o->bytes += q->bytes;
-        lat_sum += (double)q->dur;
-        depth_sum += q->queue_depth;
-        if (q->sector >= 0) {
-            o->with_previous++;
-            dist_sum += (double)q->sector;
-            jumps += q->sector * SECTOR_BYTES > JUMP_BYTES;
-            sequential += q->sector == 0;
-        }
-    }
-    o->requests = k;
-    if (k) {
-        o->size_mean = (double)o->bytes / (double)k;
-        o->size_median = spoor_quantile_sorted(sorted_values(s->size, k, s), k, 0.5);
-        o->lat_mean = lat_sum / (double)k;
-        const int64_t *lat = sorted_values(s->lat, k, s);
-        o->lat_p50 = spoor_quantile_sorted(lat, k, 0.5);
-        o->lat_p99 = spoor_quantile_sorted(lat, k, 0.99);
-        o->queue_depth_mean = depth_sum / (double)k;
-    }
-    if (o->with_previous) {
-        o->distance_mean = dist_sum / (double)o->with_previous;
-        o->jump_ratio = (double)jumps / (double)o->with_previous;
-        o->sequential_ratio = (double)sequential / (double)o->with_previous;
-    }
-}
-
-/* The windows of the requests: rows regrouped by (window, device) and summed
- * group by group. */
+/* The windows of the requests, through the accumulator the kernel module
+ * shares (features/window_features.h). A request's issue counts in the group
+ * of its issue time, its completion in the group of its completion time.
+ * rows (each device's requests in issue order) are regrouped by issue group
+ * (into key, room for n words), stably, so each device's issues reach the
+ * accumulator in issue order and distances run across windows; a completion
+ * in its issue's group goes with it, and the few completing in a later group
+ * ("late") are sorted apart and merged in. */
 static void make_windows(const struct gather *g, uint32_t *rows, uint64_t *key, const struct spoor_windows_opts *wo,
                          struct spoor_windows *out)
 {
@@ -190,38 +146,53 @@ static void make_windows(const struct gather *g, uint32_t *rows, uint64_t *key, 
     for (size_t i = 0; i < g->n; i++)
         t0 = g->reqs[i].ts < t0 ? g->reqs[i].ts : t0;
     uint64_t ndevs = wo->by_dev ? spoor_strpool_count(g->devs) : 1;
-    for (size_t i = 0; i < g->n; i++) {
-        const struct request *q = &g->reqs[i];
-        key[i] = (uint64_t)((q->ts - t0) / wo->every_ns) * ndevs + (wo->by_dev ? q->dev : 0);
-    }
-    sort_again(rows, g->n, key);
-    struct scratch s = {0};
-    size_t cap = 0, room = 0;
-    for (size_t i = 0; i < g->n;) {
-        size_t j = i;
-        while (j < g->n && key[rows[j]] == key[rows[i]])
-            j++;
-        if (j - i > room) {
-            room = 2 * (j - i);
-            s.lat = spoor_xrealloc(s.lat, room * sizeof *s.lat);
-            s.size = spoor_xrealloc(s.size, room * sizeof *s.size);
-            s.spare = spoor_xrealloc(s.spare, room * sizeof *s.spare);
-            s.sorted = spoor_xrealloc(s.sorted, room * sizeof *s.sorted);
-            s.rows = spoor_xrealloc(s.rows, room * sizeof *s.rows);
+    size_t n = g->n, nlate = 0;
+    for (size_t i = 0; i < n; i++)
+        key[i] = group_of(&g->reqs[i], g->reqs[i].ts, t0, wo, ndevs);
+    sort_again(rows, n, key);
+    for (size_t i = 0; i < n; i++)
+        nlate += group_of(&g->reqs[i], g->reqs[i].ts + g->reqs[i].dur, t0, wo, ndevs) != key[i];
+    size_t room = nlate ? nlate : 1;
+    uint32_t *late = spoor_xmalloc(room * sizeof *late), *order = spoor_xmalloc(room * sizeof *order);
+    uint64_t *late_key = spoor_xmalloc(room * sizeof *late_key);
+    for (size_t i = 0, j = 0; i < n; i++) {
+        uint64_t done = group_of(&g->reqs[i], g->reqs[i].ts + g->reqs[i].dur, t0, wo, ndevs);
+        if (done != key[i]) {
+            order[j] = (uint32_t)j;
+            late_key[j] = done;
+            late[j++] = (uint32_t)i;
         }
+    }
+    sort_again(order, nlate, late_key);
+    struct spoor_wf_track *tracks = spoor_xcalloc(spoor_strpool_count(g->devs) + 1, sizeof *tracks);
+    struct spoor_wf_window *acc = spoor_xmalloc(sizeof *acc);
+    spoor_wf_clear(acc);
+    size_t cap = 0;
+    for (size_t i = 0, j = 0; i < n || j < nlate;) {
+        uint64_t group = i < n ? key[rows[i]] : UINT64_MAX;
+        group = j < nlate && late_key[order[j]] < group ? late_key[order[j]] : group;
+        for (; i < n && key[rows[i]] == group; i++) {
+            const struct request *q = &g->reqs[rows[i]];
+            spoor_wf_issue(acc, &tracks[q->dev], q->op, q->sector, q->bytes, q->queue_depth);
+            if (group_of(q, q->ts + q->dur, t0, wo, ndevs) == group) /* never before its issue */
+                spoor_wf_complete(acc, q->op, (uint64_t)q->dur);
+        }
+        for (; j < nlate && late_key[order[j]] == group; j++)
+            spoor_wf_complete(acc, g->reqs[late[order[j]]].op, (uint64_t)g->reqs[late[order[j]]].dur);
+        struct spoor_wf_features f[SPOOR_WF_NOPS];
+        spoor_wf_finish(acc, (uint64_t)wo->every_ns, f);
         spoor_reserve((void **)&out->windows, &cap, out->nwindows + 1, sizeof *out->windows);
         struct spoor_window *w = &out->windows[out->nwindows++];
-        w->start_ns = t0 + (int64_t)(key[rows[i]] / ndevs) * wo->every_ns;
-        w->dev = (uint32_t)(key[rows[i]] % ndevs);
-        for (uint8_t op = 0; op < SPOOR_WINDOW_NOPS; op++)
-            sum_op(g->reqs, rows + i, j - i, op, &s, &w->ops[op]);
-        i = j;
+        w->start_ns = t0 + (int64_t)(group / ndevs) * wo->every_ns;
+        w->dev = (uint32_t)(group % ndevs);
+        for (int op = 0; op < SPOOR_WINDOW_NOPS; op++)
+            op_of_features(&f[op], &w->ops[op]);
     }
-    free(s.lat);
-    free(s.size);
-    free(s.spare);
-    free(s.sorted);
-    free(s.rows);
+    free(acc);
+    free(tracks);
+    free(late);
+    free(order);
+    free(late_key);
 }
 
 static bool is_block_format(const struct spoor_input_report *in)
@@ -247,7 +218,6 @@ int spoor_windows_load(const char *const *paths, size_t npaths, const struct spo
         uint64_t *key = spoor_xmalloc((g.n ? g.n : 1) * sizeof *key), *spare = spoor_xmalloc((g.n ? g.n : 1) * 8);
         uint32_t *rows = issue_order(&g, key, spare);
         free(spare);
-        measure_distances(&g, rows);
         make_windows(&g, rows, key, wo, out);
         free(rows);
         free(key);

@@ -13,6 +13,7 @@ static const struct spoor_sheet_col op_cols[] = {
     {"size_median", SPOOR_CU_BYTES, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
     {"iops", SPOOR_CU_PER_S, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
     {"bandwidth", SPOOR_CU_BYTES_PER_S, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
+    {"completions", SPOOR_CU_COUNT, 0, SPOOR_HINT_SERIES},
     {"latency_mean", SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
     {"latency_p50", SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
     {"latency_p99", SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
@@ -24,15 +25,15 @@ static const struct spoor_sheet_col op_cols[] = {
 enum { NOP_COLS = sizeof op_cols / sizeof op_cols[0] };
 static const char *const op_names[SPOOR_WINDOW_NOPS] = {"read", "write"};
 
-/* Rates are per second of the window's full width (the last window's too). */
-static void op_cells(struct spoor_sheet *sh, const struct spoor_window_op *o, double every_ns)
+static void op_cells(struct spoor_sheet *sh, const struct spoor_window_op *o)
 {
     spoor_sheet_count(sh, o->requests);
     spoor_sheet_count(sh, o->bytes);
     spoor_sheet_float(sh, o->size_mean);
     spoor_sheet_float(sh, o->size_median);
-    spoor_sheet_float(sh, (double)o->requests * 1e9 / every_ns);
-    spoor_sheet_float(sh, (double)o->bytes * 1e9 / every_ns);
+    spoor_sheet_float(sh, o->iops);
+    spoor_sheet_float(sh, o->bandwidth);
+    spoor_sheet_count(sh, o->completions);
     spoor_sheet_float(sh, o->lat_mean);
     spoor_sheet_float(sh, o->lat_p50);
     spoor_sheet_float(sh, o->lat_p99);
@@ -78,7 +79,7 @@ struct spoor_report *spoor_windows_report(const struct spoor_windows *w, const s
         if (wo->label)
             spoor_sheet_name(sh, wo->label);
         for (int op = 0; op < SPOOR_WINDOW_NOPS; op++)
-            op_cells(sh, &win->ops[op], (double)wo->every_ns);
+            op_cells(sh, &win->ops[op]);
     }
     return r;
 }

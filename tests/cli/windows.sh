@@ -1,7 +1,8 @@
 # spoor windows against a brute-force reading in Python
 # (lib/windows_reference.py over lib/blk_reference.py's request rows): a
 # handmade ftrace trace (two devices, completions out of issue order, a
-# request exactly on a window border, an empty window, a discard and a flush
+# request exactly on a window border, an empty window, a window of
+# completions only, a discard and a flush
 # left out, sequential, backward and far requests) and the real capture of
 # tests/data/blk, per device and not, with several widths; bad options and a
 # trace that is not a block trace; the CSV of two labelled traces fed to
@@ -58,15 +59,19 @@ done
 check "$WORK/edge.txt" 10000 1 run7 sequential
 
 # The border and the empty window, spelled out: at 10 us, the read issued at
-# exactly 10 us opens window 1, and window 2 (20-30 us) makes no row.
+# exactly 10 us opens window 1, window 2 (20-30 us) makes no row, and window
+# 4 holds only completions (latencies count where they complete).
 "$SPOOR_BIN" windows --no-progress --every 10us --format csv "$WORK/edge.txt" > "$WORK/out.csv"
-[ "$(cut -d, -f1 "$WORK/out.csv" | tr '\n' ' ')" = "window 0 1 3 " ] ||
+[ "$(cut -d, -f1 "$WORK/out.csv" | tr '\n' ' ')" = "window 0 1 3 4 " ] ||
   fail "windows at 10us: $(cut -d, -f1 "$WORK/out.csv" | tr '\n' ' ')"
 [ "$(awk -F, 'NR == 3 { print $3 }' "$WORK/out.csv")" = 1 ] || fail "window 1 should hold one read: $(sed -n 3p "$WORK/out.csv")"
 # Sequential, then a backward step of 14 sectors, in issue order (completed
-# the other way round): latencies 10 and 8 us, queue depths 1 and 2.
-grep -q '^3,1000000030000,.*,2,8192,4096,4096,200000,819200000,9000,9000,9980,7,0,0.5,1.5$' "$WORK/out.csv" ||
+# the other way round): queue depths 1 and 2; their latencies, 10 and 8 us,
+# in window 4: p50 8000 and p99 10000 rounded down to 5 significant bits.
+grep -q '^3,1000000030000,.*,2,8192,4096,4096,200000,819200000,0,0,0,0,7,0,0.5,1.5$' "$WORK/out.csv" ||
   fail "window 3's writes: $(sed -n 4p "$WORK/out.csv")"
+grep -q '^4,1000000040000,.*,0,0,0,0,0,0,2,9000,7936,9728,0,0,0,0$' "$WORK/out.csv" ||
+  fail "window 4's write completions: $(sed -n 5p "$WORK/out.csv")"
 
 cp "$DATA/ftrace_dd.txt" "$WORK/"
 for every in 50000000 7000000 1000000; do

@@ -11,16 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/vm.sh"
 start=$SECONDS
 
-vm_require
-vm_find_kernel
-vm_fetch_kernel "$work/cache"
-out=$work/counts
-mkdir -p "$out"
-rm -f "$out"/{console.log,disk.img,initramfs.cpio,vmread}
-ko=$(vm_build_module "$here/../../kernel" "$work/module")
-gcc -static -O2 -Wall -Wextra -Werror -o "$out/vmread" "$here/vmread.c"
-vm_initramfs "$out/initramfs.cpio" "$here/guest_counts.sh" "$ko" "$out/vmread"
-truncate -s 64M "$out/disk.img"
+vm_setup "$work" counts "$here/guest_counts.sh"
+out=$VM_OUT
 echo "counts: kernel $VM_KREL ($VM_IMAGE_PKG $VM_KVER); module, reader and initramfs made in $((SECONDS - start)) s"
 
 boot=$SECONDS

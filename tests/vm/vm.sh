@@ -9,6 +9,9 @@
 #   vm_build_module SRC OUT         a module built out of tree against VM_KDIR
 #   vm_initramfs OUT TEST FILE...   busybox, /init, the virtio modules, TEST as /test.sh
 #   vm_boot INITRAMFS DISK LOG SECS boots, waits at most SECS, console to LOG
+#                                   (with VM_QEMU_ARGS, if set, added to QEMU's)
+#   vm_setup WORK NAME GUEST        all of the above but the boot, for a test's
+#                                   guest script (sets VM_OUT)
 #
 # /dev/kvm is not used even when present: on these machines it is a nested
 # hypervisor that hangs QEMU. TCG is slower but always works.
@@ -142,11 +145,29 @@ vm_initramfs() {
 # fault all end QEMU.
 vm_boot() {
   local initramfs=$1 disk=$2 log=$3 secs=$4 rc=0
-  timeout -k 5 "$secs" qemu-system-x86_64 -accel tcg -machine pc -cpu max -smp 1 -m 256M \
+  # shellcheck disable=SC2086 # VM_QEMU_ARGS: words
+  timeout -k 5 "$secs" qemu-system-x86_64 -accel tcg -machine pc -cpu max -smp 1 -m 256M ${VM_QEMU_ARGS:-} \
     -nographic -no-reboot -monitor none -serial "file:$log" -nic none \
     -kernel "$VM_KERNEL" -initrd "$initramfs" \
     -append "console=ttyS0 panic=-1 quiet loglevel=4 mitigations=off" \
     -drive "file=$disk,format=raw,if=virtio,cache=unsafe" < /dev/null || rc=$?
   [ $rc -ne 124 ] && [ $rc -ne 137 ] || vm_die "the VM did not power off within ${secs} s (console: $log)"
   [ $rc -eq 0 ] || vm_die "qemu failed ($rc; console: $log)"
+}
+
+# The start of a VM test: the kernel (kept in WORK/cache), the module (built
+# in WORK/module), vmread, and in VM_OUT=WORK/NAME an initramfs with GUEST as
+# /test.sh and a blank 64 MiB disk, disk.img.
+vm_setup() {
+  local work=$1 name=$2 guest=$3 ko
+  vm_require
+  vm_find_kernel
+  vm_fetch_kernel "$work/cache"
+  VM_OUT=$work/$name
+  mkdir -p "$VM_OUT"
+  rm -f "$VM_OUT"/{console.log,disk.img,initramfs.cpio,vmread}
+  ko=$(vm_build_module "$VM_DIR/../../kernel" "$work/module")
+  gcc -static -O2 -Wall -Wextra -Werror -o "$VM_OUT/vmread" "$VM_DIR/vmread.c"
+  vm_initramfs "$VM_OUT/initramfs.cpio" "$guest" "$ko" "$VM_OUT/vmread"
+  truncate -s 64M "$VM_OUT/disk.img"
 }

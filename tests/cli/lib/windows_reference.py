@@ -4,31 +4,44 @@ usage: windows_reference.py REQUESTS.csv EVERY_NS BY_DEV(0|1) GOT.csv [RUN_ID LA
 
 REQUESTS.csv is blk_reference.py's request rows (ts,dur,name,...,dev,sector,
 bytes,...,queue_depth), in input order. Every window is recomputed from the
-definitions in docs/cli.md, each value from the whole list of requests, and
-compared with spoor's CSV (GOT.csv) column by column: exit 1 on a difference.
+definitions in docs/cli.md, each value from the whole list of requests
+(quantiles from the sorted values, not from a histogram), and compared with
+spoor's CSV (GOT.csv) column by column, exactly: exit 1 on a difference.
 """
 import csv
-import math
 import sys
 
 OPS = ("read", "write")
-FIELDS = ("requests", "bytes", "size_mean", "size_median", "iops", "bandwidth", "latency_mean",
-          "latency_p50", "latency_p99", "distance_mean", "jump_ratio", "sequential_ratio",
-          "queue_depth_mean")
+FIELDS = ("requests", "bytes", "size_mean", "size_median", "iops", "bandwidth", "completions",
+          "latency_mean", "latency_p50", "latency_p99", "distance_mean", "jump_ratio",
+          "sequential_ratio", "queue_depth_mean")
+Q16 = 1 << 16
 
 
-def quantile(values, p):
-    """Hyndman & Fan 7 (numpy's default), written out."""
-    xs = sorted(values)
-    h = (len(xs) - 1) * p
-    lo = math.floor(h)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (h - lo) * (xs[hi] - xs[lo])
+def five_bits(v):
+    """v below 2^40 (clamped there), its bits after the 5 leading ones cleared."""
+    v = min(v, (1 << 40) - 1)
+    drop = max(v.bit_length() - 5, 0)
+    return v >> drop << drop
+
+
+def quantile(values, percent):
+    """Nearest rank: the ceil(percent * n / 100)-th smallest value (exact
+    integers), then rounded down to 5 significant bits; 0 for no values."""
+    if not values:
+        return 0
+    rank = -(-percent * len(values) // 100)
+    return five_bits(sorted(values)[rank - 1])
+
+
+def q16(numerator, denominator):
+    """numerator / denominator rounded down to a multiple of 2^-16; 0 for a
+    zero denominator (spoor writes 0 where there is nothing to average)."""
+    return (numerator * Q16 // denominator) / Q16 if denominator else 0
 
 
 def mean(values):
-    """0 for no values: spoor writes 0 where there is nothing to average."""
-    return sum(values) / len(values) if values else 0
+    return q16(sum(values), len(values))
 
 
 def previous_end(req, reqs):
@@ -42,16 +55,17 @@ def previous_end(req, reqs):
     return q["sector"] + q["bytes"] // 512
 
 
-def op_values(sel, seconds):
-    n = len(sel)
-    dists = [r["distance"] for r in sel if r["distance"] is not None]
-    total = sum(r["bytes"] for r in sel)
-    lat = [r["dur"] for r in sel]
-    size = [r["bytes"] for r in sel]
-    return [n, total, mean(size), quantile(size, 0.5) if n else 0, n / seconds, total / seconds,
-            mean(lat), quantile(lat, 0.5) if n else 0, quantile(lat, 0.99) if n else 0,
+def op_values(issued, completed, every):
+    """issued: the requests issued in the window; completed: those completed in it."""
+    n = len(issued)
+    dists = [r["distance"] for r in issued if r["distance"] is not None]
+    total = sum(r["bytes"] for r in issued)
+    lat = [r["dur"] for r in completed]
+    size = [r["bytes"] for r in issued]
+    return [n, total, mean(size), quantile(size, 50), q16(n * 10**9, every), q16(total * 10**9, every),
+            len(lat), mean(lat), quantile(lat, 50), quantile(lat, 99),
             mean(dists), mean([1 if d * 512 > 1 << 20 else 0 for d in dists]),
-            mean([1 if d == 0 else 0 for d in dists]), mean([r["queue_depth"] for r in sel])]
+            mean([1 if d == 0 else 0 for d in dists]), mean([r["queue_depth"] for r in issued])]
 
 
 def windows(reqs, every, by_dev, run_id, label):
@@ -59,27 +73,32 @@ def windows(reqs, every, by_dev, run_id, label):
         end = previous_end(r, reqs)
         r["distance"] = None if end is None else abs(r["sector"] - end)
     t0 = min(r["ts"] for r in reqs)
-    keys = sorted({((r["ts"] - t0) // every, r["dev"] if by_dev else "") for r in reqs},
-                  key=lambda k: (k[0], [int(x) for x in k[1].split(",")] if k[1] else []))
+    issue_win = lambda r: (r["ts"] - t0) // every
+    done_win = lambda r: (r["ts"] + r["dur"] - t0) // every
+    keys = {(issue_win(r), r["dev"] if by_dev else "") for r in reqs}
+    keys |= {(done_win(r), r["dev"] if by_dev else "") for r in reqs}
+    keys = sorted(keys, key=lambda k: (k[0], [int(x) for x in k[1].split(",")] if k[1] else []))
     rows = []
     for win, dev in keys:
-        sel = [r for r in reqs if (r["ts"] - t0) // every == win and (not by_dev or r["dev"] == dev)]
+        mine = [r for r in reqs if not by_dev or r["dev"] == dev]
         row = [win, t0 + win * every] + ([dev] if by_dev else []) + ([run_id] if run_id else [])
         row += [label] if label else []
         for op in OPS:
-            row += op_values([r for r in sel if r["name"] == op], every / 1e9)
+            row += op_values([r for r in mine if r["name"] == op and issue_win(r) == win],
+                             [r for r in mine if r["name"] == op and done_win(r) == win], every)
         rows.append(row)
     return rows
 
 
 def same(want, got):
+    """Bit for bit: every feature is an integer or a multiple of 2^-16, exact
+    in a double, and spoor prints the shortest text that reads back as it."""
     if isinstance(want, str):
         return want == got
     try:
-        g = float(got)
+        return float(want) == float(got)
     except ValueError:
         return False
-    return math.isclose(want, g, rel_tol=1e-9, abs_tol=1e-9)
 
 
 def main():
