@@ -15,6 +15,7 @@
 #include "read/json_scan.h"
 #include "read/field_map.h"
 #include "read/wall_clock.h"
+#include "util/digits.h"
 #include "spoor/error.h"
 
 #include <math.h>
@@ -571,6 +572,8 @@ bool spoor_json_int64(const char *p, size_t n, int64_t *out)
     if (end - p > 19)
         return false;
     uint64_t v = 0;
+    for (uint64_t w; end - p >= 8 && (w = spoor_get64((const uint8_t *)p), spoor_digits8(w) == 8); p += 8)
+        v = v * 100000000 + spoor_digits8_value(w, 8); /* at most 19 digits: no overflow */
     for (; p < end; p++) {
         unsigned d = (unsigned)(*p - '0');
         if (d > 9)

@@ -178,6 +178,19 @@ static bool parse_date(const char *p, size_t n, size_t *i, int64_t *days)
     return true;
 }
 
+/* "HH:MM:SS" in the 8 bytes at p, in one word (the usual time of day). */
+static bool clock_word(const char *p, int *hour, int *minute, int *second)
+{
+    uint64_t w = spoor_get64((const uint8_t *)p);
+    if (!spoor_digits8_between(w, 0x0000FF0000FF0000ULL, 0x00003A00003A0000ULL))
+        return false;
+    uint64_t d = w - 0x3030303030303030ULL; /* the digits' values, the first lowest */
+    *hour = (int)((d & 0xFF) * 10 + (d >> 8 & 0xFF));
+    *minute = (int)((d >> 24 & 0xFF) * 10 + (d >> 32 & 0xFF));
+    *second = (int)((d >> 48 & 0xFF) * 10 + (d >> 56 & 0xFF));
+    return true;
+}
+
 /* The rest of an ISO time after its date (`days`), from p[i]. */
 static bool parse_after_date(const char *p, size_t n, size_t i, int64_t days, int64_t *ns)
 {
@@ -185,25 +198,31 @@ static bool parse_after_date(const char *p, size_t n, size_t i, int64_t days, in
     int64_t fraction_ns = 0;
     if (i < n && (p[i] == 'T' || p[i] == 't' || p[i] == ' ')) {
         i++;
-        if (!digits_at(p, n, &i, 2, &hour) || i == n || p[i++] != ':' || !digits_at(p, n, &i, 2, &minute))
-            return false;
-        if (i < n && p[i] == ':') {
-            i++;
-            if (!digits_at(p, n, &i, 2, &second))
+        bool with_seconds = n - i >= 8 && clock_word(p + i, &hour, &minute, &second);
+        if (with_seconds) {
+            i += 8;
+        } else {
+            if (!digits_at(p, n, &i, 2, &hour) || i == n || p[i++] != ':' || !digits_at(p, n, &i, 2, &minute))
                 return false;
-            if (i < n && (p[i] == '.' || p[i] == ',')) {
+            if (i < n && p[i] == ':') {
                 i++;
-                int taken = 0;
-                for (; i < n && is_digit(p[i]); i++)
-                    if (taken < 9) {
-                        fraction_ns = fraction_ns * 10 + (p[i] - '0');
-                        taken++;
-                    }
-                if (taken == 0)
+                if (!digits_at(p, n, &i, 2, &second))
                     return false;
-                for (; taken < 9; taken++)
-                    fraction_ns *= 10;
+                with_seconds = true;
             }
+        }
+        if (with_seconds && i < n && (p[i] == '.' || p[i] == ',')) {
+            i++;
+            int taken = 0;
+            for (; i < n && is_digit(p[i]); i++)
+                if (taken < 9) {
+                    fraction_ns = fraction_ns * 10 + (p[i] - '0');
+                    taken++;
+                }
+            static const int64_t to_ns[10] = {0, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1};
+            if (taken == 0)
+                return false;
+            fraction_ns *= to_ns[taken];
         }
         /* 24:00:00 is the end of the day; 60 s is a leap second. */
         if (hour > 24 || minute > 59 || second > 60 || (hour == 24 && (minute || second || fraction_ns)))
