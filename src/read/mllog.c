@@ -87,20 +87,39 @@ static int mllog_detect(const char *head, size_t len, const struct spoor_read_op
 }
 
 /* A chunk's parse: the memos of member names and of string values, which
- * repeat from record to record. */
+ * repeat from record to record, and the columns of the last record's
+ * members by their place in it: records of one shape name theirs alike. */
+enum { MLLOG_PLACES = 16 };
 struct mllog_parser {
     struct spoor_table *t;
     uint32_t cat;
     struct spoor_string_memo names, values;
+    struct {
+        const char *name; /* in the chunk */
+        size_t n;
+        size_t col;       /* an index: t->cols moves as columns are made */
+    } place[MLLOG_PLACES];
 };
 
-/* A value token into row's column `name`. */
-static void set_member(struct mllog_parser *pp, size_t row, const char *name, size_t n, const struct spoor_json_tok *v)
+/* A value token into row's column `name`, the record's member number `place`. */
+static void set_member(struct mllog_parser *pp, size_t place, size_t row, const char *name, size_t n,
+                       const struct spoor_json_tok *v)
 {
+    struct spoor_table *t = pp->t;
     struct spoor_value val;
-    spoor_json_to_value(pp->t, v, false, &pp->values, &val);
-    if (!val.is_null)
-        spoor_table_set(pp->t, spoor_table_column(pp->t, spoor_memo_intern(&pp->names, pp->t, name, n)), row, &val);
+    spoor_json_to_value(t, v, false, &pp->values, &val);
+    if (val.is_null)
+        return;
+    if (place >= MLLOG_PLACES) {
+        spoor_table_set(t, spoor_table_column(t, spoor_memo_intern(&pp->names, t, name, n)), row, &val);
+        return;
+    }
+    if (pp->place[place].n != n || !spoor_same_bytes(pp->place[place].name, name, n)) {
+        pp->place[place].name = name;
+        pp->place[place].n = n;
+        pp->place[place].col = (size_t)(spoor_table_column(t, spoor_memo_intern(&pp->names, t, name, n)) - t->cols);
+    }
+    spoor_table_set(t, &t->cols[pp->place[place].col], row, &val);
 }
 
 static const char *mllog_row(struct mllog_parser *pp, const char *obj, const char *end, uint64_t line_no)
@@ -115,7 +134,8 @@ static const char *mllog_row(struct mllog_parser *pp, const char *obj, const cha
     t->cat[row] = pp->cat;
     t->ph[row] = 'i';
     int got;
-    while ((got = spoor_json_next(&it, &k, &v)) == 1) {
+    size_t place = 0;
+    for (; (got = spoor_json_next(&it, &k, &v)) == 1; place++) {
         if (k.n == 3 && !memcmp(k.p, "key", 3) && v.kind == SPOOR_JSON_STRING && !v.has_escape) {
             t->name[row] = spoor_memo_intern(&pp->values, t, v.p, v.n);
         } else if (k.n == 7 && !memcmp(k.p, "time_ms", 7) && v.kind == SPOOR_JSON_NUMBER) {
@@ -131,15 +151,15 @@ static const char *mllog_row(struct mllog_parser *pp, const char *obj, const cha
             struct spoor_json_tok mk, mv;
             spoor_json_iter_init(&mi, v.p, v.p + v.n);
             int m;
-            while ((m = spoor_json_next(&mi, &mk, &mv)) == 1)
+            for (; (m = spoor_json_next(&mi, &mk, &mv)) == 1; place++)
                 if (!mk.has_escape && mk.n)
-                    set_member(pp, row, mk.p, mk.n, &mv);
+                    set_member(pp, place, row, mk.p, mk.n, &mv);
             if (m < 0) {
                 spoor_table_drop_last_row(t);
                 return "MLLOG metadata is not a JSON object";
             }
         } else if (!k.has_escape && k.n) {
-            set_member(pp, row, k.p, k.n, &v);
+            set_member(pp, place, row, k.p, k.n, &v);
         }
     }
     if (got < 0 || !t->name[row] || t->ts[row] == SPOOR_NULL) {
