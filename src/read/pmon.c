@@ -157,7 +157,7 @@ static const char *sample_row(struct pmon_parser *pp, const char *p, const char 
     if (count > s->header.n)
         return "more fields than the header has columns";
     if (command_last) /* up to the line's end, trailing blanks and all */
-        n[count - 1] = (size_t)(end - f[count - 1]);
+        n[count - 1] = (size_t)(spoor_cut_cr(f[count - 1], end) - f[count - 1]);
     int64_t days;
     int tod;
     if (!date_days(pp, f[s->date], n[s->date], &days) || !spoor_clock_parse(f[s->time], n[s->time], &tod))
