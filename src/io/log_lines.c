@@ -15,8 +15,9 @@ bool spoor_log_record_start(const char *p, const char *end)
     if (end - p < 19 || (p[10] != ' ' && p[10] != 'T'))
         return false;
     const uint8_t *u = (const uint8_t *)p;
+    uint64_t blank_colon = (uint64_t)u[10] << 16 | 0x00003A0000000000ULL; /* bytes 10 and 13 */
     return spoor_digits8_between(spoor_get64(u), 0xFF0000FF00000000ULL, 0x2D00002D00000000ULL) &&
-           spoor_digits8_between(spoor_get64(u + 8), 0x0000FF0000FF0000ULL, 0x00003A0000000000ULL | (uint64_t)u[10] << 16) &&
+           spoor_digits8_between(spoor_get64(u + 8), 0x0000FF0000FF0000ULL, blank_colon) &&
            spoor_digits8_between(spoor_get64(u + 11), 0x0000FF0000FF0000ULL, 0x00003A00003A0000ULL);
 }
 

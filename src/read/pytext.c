@@ -52,7 +52,8 @@ static bool split_record(struct spoor_iso_day *day, const char *p, const char *e
     if (stamp_end < end && (*stamp_end == ',' || *stamp_end == '.'))
         for (stamp_end++; stamp_end < end && *stamp_end >= '0' && *stamp_end <= '9'; stamp_end++)
             ;
-    if (stamp_end >= end || *stamp_end != ':' || !spoor_time_parse_iso_day(day, p, (size_t)(stamp_end - p), &r->local_ns))
+    if (stamp_end >= end || *stamp_end != ':' ||
+        !spoor_time_parse_iso_day(day, p, (size_t)(stamp_end - p), &r->local_ns))
         return false;
     const char *level = stamp_end + 1, *colon = memchr(level, ':', (size_t)(end - level));
     if (!colon || !is_upper_word(level, (size_t)(colon - level)))
