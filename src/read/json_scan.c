@@ -13,6 +13,9 @@
  * width are accepted; objects that end before their '}' are malformed, so a
  * truncated last line is never read as a shorter event. */
 #include "read/json_scan.h"
+#include "read/field_map.h"
+#include "read/wall_clock.h"
+#include "util/digits.h"
 #include "spoor/error.h"
 
 #include <math.h>
@@ -261,6 +264,8 @@ static const char *scan_value(const char *p, const char *end, struct spoor_json_
             break;
         }
         p++;
+        while (p < end && (unsigned)(*p - '0') < 10) /* the digits first: one compare each */
+            p++;
         while (p < end && is_number_char(*p))
             p++;
         break;
@@ -270,6 +275,27 @@ static const char *scan_value(const char *p, const char *end, struct spoor_json_
         tok->n = (size_t)(p - start);
     }
     return p;
+}
+
+/* The common case of a string at p (just past its quote), found without the
+ * look-ahead of scan_string: no backslash before the first quote, and right
+ * after it the key's ':' (then == ':'), or a value's '}' or `, "` (then ==
+ * ','), after which scan_string closes the string at that quote too. Returns
+ * just past that quote (the token set), or NULL: scan_string decides. */
+static inline const char *plain_string(const char *p, const char *end, char then, struct spoor_json_tok *tok)
+{
+    const char *q = find_quote_or_backslash(p, end);
+    if (end - q < 2 || *q != '"')
+        return NULL;
+    bool closes = then == ':' ? q[1] == ':'
+                              : q[1] == '}' || (q[1] == ',' && end - q >= 4 && q[2] == ' ' && q[3] == '"');
+    if (!closes)
+        return NULL;
+    tok->kind = SPOOR_JSON_STRING;
+    tok->p = p;
+    tok->n = (size_t)(q - p);
+    tok->has_escape = false;
+    return q + 1;
 }
 
 void spoor_json_iter_init(struct spoor_json_iter *it, const char *obj, const char *end)
@@ -301,13 +327,18 @@ int spoor_json_next(struct spoor_json_iter *it, struct spoor_json_tok *key, stru
     }
     if (*p != '"')
         return fail(it);
-    p = scan_string(p + 1, end, ROLE_KEY, key);
-    if (!p)
-        return fail(it);
-    p = skip_ws(p, end);
-    if (p == end || *p != ':')
-        return fail(it);
-    p = scan_value(skip_ws(p + 1, end), end, val);
+    const char *k = plain_string(p + 1, end, ':', key);
+    if (!k) {
+        k = scan_string(p + 1, end, ROLE_KEY, key);
+        if (!k)
+            return fail(it);
+        k = skip_ws(k, end);
+        if (k == end || *k != ':')
+            return fail(it);
+    }
+    p = skip_ws(k + 1, end);
+    const char *v = p < end && *p == '"' ? plain_string(p + 1, end, ',', val) : NULL;
+    p = v ? v : scan_value(p, end, val);
     if (!p)
         return fail(it);
     p = skip_ws(p, end);
@@ -502,10 +533,11 @@ static size_t utf8_repair(const char *p, size_t n, char *out)
 }
 
 /* Interns a string token's text: escapes decoded, invalid UTF-8 replaced. */
-static uint32_t intern_string(struct spoor_table *t, const char *p, size_t n, bool has_escape)
+static uint32_t intern_string(struct spoor_table *t, const char *p, size_t n, bool has_escape,
+                              struct spoor_string_memo *memo)
 {
     if (!has_escape && is_ascii(p, n))
-        return spoor_table_intern(t, p, n);
+        return memo ? spoor_memo_intern(memo, t, p, n) : spoor_table_intern(t, p, n);
     char stack[2048];
     size_t need = 4 * n;
     char *buf = need <= sizeof stack ? stack : spoor_xmalloc(need);
@@ -540,6 +572,8 @@ bool spoor_json_int64(const char *p, size_t n, int64_t *out)
     if (end - p > 19)
         return false;
     uint64_t v = 0;
+    for (uint64_t w; end - p >= 8 && (w = spoor_get64((const uint8_t *)p), spoor_digits8(w) == 8); p += 8)
+        v = v * 100000000 + spoor_digits8_value(w, 8); /* at most 19 digits: no overflow */
     for (; p < end; p++) {
         unsigned d = (unsigned)(*p - '0');
         if (d > 9)
@@ -566,6 +600,10 @@ bool spoor_json_double(const char *p, size_t n, double *out)
         *out = neg ? -INFINITY : INFINITY;
         return true;
     }
+    /* Most numbers have at most 15 digits and no exponent: one exact
+     * division gives strtod's correctly rounded value (wall_clock.c). */
+    if (spoor_plain_decimal(p, n, out))
+        return true;
     /* Only JSON number spellings: strtod alone would also take "0x1p3", "inf". */
     for (size_t i = 0; i < n; i++)
         if (!is_number_char(p[i]))
@@ -615,7 +653,7 @@ static bool number_value(const char *p, size_t n, struct spoor_value *v)
 }
 
 void spoor_json_to_value(struct spoor_table *t, const struct spoor_json_tok *tok, bool quoted_numbers,
-                         struct spoor_value *v)
+                         struct spoor_string_memo *memo, struct spoor_value *v)
 {
     v->is_null = false;
     v->text = tok->p;
@@ -626,7 +664,7 @@ void spoor_json_to_value(struct spoor_table *t, const struct spoor_json_tok *tok
             number_value(tok->p, tok->n, v))
             return;
         v->type = SPOOR_STR;
-        v->str = intern_string(t, tok->p, tok->n, tok->has_escape);
+        v->str = intern_string(t, tok->p, tok->n, tok->has_escape, memo);
         return;
     case SPOOR_JSON_NUMBER:
         if (number_value(tok->p, tok->n, v))
@@ -646,5 +684,5 @@ void spoor_json_to_value(struct spoor_table *t, const struct spoor_json_tok *tok
         break;
     }
     v->type = SPOOR_STR;
-    v->str = intern_string(t, tok->p, tok->n, false);
+    v->str = intern_string(t, tok->p, tok->n, false, NULL);
 }

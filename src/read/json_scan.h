@@ -54,8 +54,11 @@ bool spoor_json_double(const char *p, size_t n, double *out);
 /* Converts a value token into a table value: integers that fit -> I64, other
  * numbers -> F64, wider integers and strings -> STR (interned in t),
  * true/false -> I64 1/0, null -> is_null, objects/arrays -> STR (raw text).
- * With quoted_numbers, a string holding only an integer or decimal becomes a number. */
+ * With quoted_numbers, a string holding only an integer or decimal becomes a number.
+ * memo (may be NULL) remembers plain strings (no escape, ASCII) of the chunk
+ * the token lies in: read/field_map.h. */
+struct spoor_string_memo;
 void spoor_json_to_value(struct spoor_table *t, const struct spoor_json_tok *tok, bool quoted_numbers,
-                         struct spoor_value *v);
+                         struct spoor_string_memo *memo, struct spoor_value *v);
 
 #endif

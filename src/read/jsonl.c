@@ -226,7 +226,7 @@ static const char *add_row(struct jsonl_parser *jp, const char *obj, const char 
                 v = (struct spoor_value){.type = SPOOR_STR, .str = spoor_memo_intern(&info->memo, t, val.p, val.n),
                                          .text = val.p, .text_len = val.n};
             else
-                spoor_json_to_value(t, &val, false, &v);
+                spoor_json_to_value(t, &val, false, NULL, &v);
             spoor_mapped_set(t, &t->cols[info->col], row, &v);
         }
     }

@@ -17,6 +17,7 @@
  * stop), are counted as skipped records and never completed by guesswork.
  * Lines without the marker are no MLLOG records: they give no rows (read the
  * file with --input-format pytext for them). */
+#include "read/field_map.h"
 #include "read/json_scan.h"
 #include "read/mapped_reader.h"
 #include "read/wall_clock.h"
@@ -41,6 +42,8 @@ struct mllog_state {        /* touched by in_order only */
 
 static const char *marker_in(const char *p, const char *end)
 {
+    if (end - p >= (ptrdiff_t)sizeof MARKER - 1 && !memcmp(p, MARKER, sizeof MARKER - 1)) /* most lines: no prefix */
+        return p + sizeof MARKER - 1;
     const char *m = memmem(p, (size_t)(end - p), MARKER, sizeof MARKER - 1);
     return m ? m + sizeof MARKER - 1 : NULL;
 }
@@ -83,29 +86,58 @@ static int mllog_detect(const char *head, size_t len, const struct spoor_read_op
     return SPOOR_OK;
 }
 
-/* A value token into row's column `name`. */
-static void set_member(struct spoor_table *t, size_t row, const char *name, size_t n, const struct spoor_json_tok *v)
+/* A chunk's parse: the memos of member names and of string values, which
+ * repeat from record to record, and the columns of the last record's
+ * members by their place in it: records of one shape name theirs alike. */
+enum { MLLOG_PLACES = 16 };
+struct mllog_parser {
+    struct spoor_table *t;
+    uint32_t cat;
+    struct spoor_string_memo names, values;
+    struct {
+        const char *name; /* in the chunk */
+        size_t n;
+        size_t col;       /* an index: t->cols moves as columns are made */
+    } place[MLLOG_PLACES];
+};
+
+/* A value token into row's column `name`, the record's member number `place`. */
+static void set_member(struct mllog_parser *pp, size_t place, size_t row, const char *name, size_t n,
+                       const struct spoor_json_tok *v)
 {
+    struct spoor_table *t = pp->t;
     struct spoor_value val;
-    spoor_json_to_value(t, v, false, &val);
-    if (!val.is_null)
-        spoor_table_set(t, spoor_table_column(t, spoor_table_intern(t, name, n)), row, &val);
+    spoor_json_to_value(t, v, false, &pp->values, &val);
+    if (val.is_null)
+        return;
+    if (place >= MLLOG_PLACES) {
+        spoor_table_set(t, spoor_table_column(t, spoor_memo_intern(&pp->names, t, name, n)), row, &val);
+        return;
+    }
+    if (pp->place[place].n != n || !spoor_same_bytes(pp->place[place].name, name, n)) {
+        pp->place[place].name = name;
+        pp->place[place].n = n;
+        pp->place[place].col = (size_t)(spoor_table_column(t, spoor_memo_intern(&pp->names, t, name, n)) - t->cols);
+    }
+    spoor_table_set(t, &t->cols[pp->place[place].col], row, &val);
 }
 
-static const char *mllog_row(struct spoor_table *t, uint32_t cat, const char *obj, const char *end, uint64_t line_no)
+static const char *mllog_row(struct mllog_parser *pp, const char *obj, const char *end, uint64_t line_no)
 {
+    struct spoor_table *t = pp->t;
     struct spoor_json_iter it;
     struct spoor_json_tok k, v;
     spoor_json_iter_init(&it, obj, end);
     size_t row = spoor_table_add_row(t);
     t->line[row] = line_no;
     t->src[row] = 0;
-    t->cat[row] = cat;
+    t->cat[row] = pp->cat;
     t->ph[row] = 'i';
     int got;
-    while ((got = spoor_json_next(&it, &k, &v)) == 1) {
+    size_t place = 0;
+    for (; (got = spoor_json_next(&it, &k, &v)) == 1; place++) {
         if (k.n == 3 && !memcmp(k.p, "key", 3) && v.kind == SPOOR_JSON_STRING && !v.has_escape) {
-            t->name[row] = spoor_table_intern(t, v.p, v.n);
+            t->name[row] = spoor_memo_intern(&pp->values, t, v.p, v.n);
         } else if (k.n == 7 && !memcmp(k.p, "time_ms", 7) && v.kind == SPOOR_JSON_NUMBER) {
             int64_t ms;
             double x;
@@ -119,15 +151,15 @@ static const char *mllog_row(struct spoor_table *t, uint32_t cat, const char *ob
             struct spoor_json_tok mk, mv;
             spoor_json_iter_init(&mi, v.p, v.p + v.n);
             int m;
-            while ((m = spoor_json_next(&mi, &mk, &mv)) == 1)
+            for (; (m = spoor_json_next(&mi, &mk, &mv)) == 1; place++)
                 if (!mk.has_escape && mk.n)
-                    set_member(t, row, mk.p, mk.n, &mv);
+                    set_member(pp, place, row, mk.p, mk.n, &mv);
             if (m < 0) {
                 spoor_table_drop_last_row(t);
                 return "MLLOG metadata is not a JSON object";
             }
         } else if (!k.has_escape && k.n) {
-            set_member(t, row, k.p, k.n, &v);
+            set_member(pp, place, row, k.p, k.n, &v);
         }
     }
     if (got < 0 || !t->name[row] || t->ts[row] == SPOOR_NULL) {
@@ -139,8 +171,11 @@ static const char *mllog_row(struct spoor_table *t, uint32_t cat, const char *ob
 
 static int mllog_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
 {
-    struct spoor_table *t = job->out;
-    uint32_t cat = spoor_table_intern(t, "mllog", 5);
+    struct mllog_parser *pp = calloc(1, sizeof *pp); /* its memos are kilobytes */
+    if (!pp)
+        return spoor_fail(err, SPOOR_ENOMEM, "out of memory");
+    pp->t = job->out;
+    pp->cat = spoor_table_intern(pp->t, "mllog", 5);
     const char *p = buf, *end = buf + len;
     uint64_t line_no = 0;
     int st = SPOOR_OK;
@@ -150,10 +185,11 @@ static int mllog_parse(struct spoor_parse_job *job, const char *buf, size_t len,
         line_no++;
         if (!m)
             continue;
-        const char *reason = mllog_row(t, cat, m, e, line_no);
+        const char *reason = mllog_row(pp, m, e, line_no);
         if (reason)
             st = spoor_generic_skip(job, line_no, reason, line, (size_t)(e - line), err);
     }
+    free(pp);
     job->lines = line_no;
     return st;
 }

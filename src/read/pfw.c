@@ -80,7 +80,7 @@ uint32_t pfw_intern_tok(struct spoor_table *t, const struct spoor_json_tok *tok)
     if (tok->kind != SPOOR_JSON_STRING)
         return spoor_table_intern(t, tok->p, tok->n);
     struct spoor_value v;
-    spoor_json_to_value(t, tok, false, &v);
+    spoor_json_to_value(t, tok, false, NULL, &v);
     return v.str;
 }
 

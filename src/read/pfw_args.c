@@ -88,7 +88,7 @@ void pfw_args_set(struct pfw_args *a, uint32_t name_id, const struct spoor_json_
         }
         v = (struct spoor_value){.type = SPOOR_STR, .str = id, .text = val->p, .text_len = val->n};
     } else {
-        spoor_json_to_value(t, val, a->quoted_numbers, &v);
+        spoor_json_to_value(t, val, a->quoted_numbers, NULL, &v);
     }
     spoor_table_set(t, spoor_table_column(t, name_id), row, &v);
 }

@@ -12,8 +12,10 @@
  * as columns (numbers where they are numbers). The header repeats every few
  * lines; one that names other columns stops the load, as in the mpstat reader
  * and for its reason (rows above a chunk's first header take the head's). */
+#include "read/field_map.h"
 #include "read/json_scan.h"
 #include "read/mapped_reader.h"
+#include "read/text_fields.h"
 #include "read/wall_clock.h"
 
 #include <stdio.h>
@@ -94,29 +96,39 @@ struct pmon_parser {
     const struct pmon_state *s;
     struct spoor_table *t;
     struct spoor_column *col[SPOOR_TEXT_COLUMNS];
+    struct spoor_string_memo *memo; /* one per column */
     uint32_t cat;
+    uint64_t date_text;             /* the last date's 8 bytes (0: none yet), */
+    int64_t date_days;              /* and its days since 1970 */
 };
 
-/* The local ns of "YYYYMMDD" and "HH:MM:SS"; false when either is no such. */
-static bool date_time(const char *d, size_t dn, const char *t, size_t tn, int64_t *ns)
+/* Days since 1970 of "YYYYMMDD"; false when it is no such date. Rows repeat
+ * the date of the one before, so the last one's days are kept. */
+static bool date_days(struct pmon_parser *pp, const char *d, size_t n, int64_t *days)
 {
-    int tod;
-    int64_t days;
-    if (dn != 8 || !spoor_clock_parse(t, tn, &tod))
+    uint64_t text;
+    if (n != 8)
         return false;
+    memcpy(&text, d, 8);
+    if (text == pp->date_text) {
+        *days = pp->date_days;
+        return true;
+    }
     int v[8];
     for (int i = 0; i < 8; i++) {
         if (d[i] < '0' || d[i] > '9')
             return false;
         v[i] = d[i] - '0';
     }
-    if (!spoor_civil_days(v[0] * 1000 + v[1] * 100 + v[2] * 10 + v[3], v[4] * 10 + v[5], v[6] * 10 + v[7], &days))
+    if (!spoor_civil_days(v[0] * 1000 + v[1] * 100 + v[2] * 10 + v[3], v[4] * 10 + v[5], v[6] * 10 + v[7], days))
         return false;
-    *ns = (days * SPOOR_DAY_S + tod) * 1000000000LL;
+    pp->date_text = text;
+    pp->date_days = *days;
     return true;
 }
 
-static void set_cell(struct spoor_table *t, struct spoor_column *c, size_t row, const char *f, size_t n)
+static void set_cell(struct spoor_table *t, struct spoor_column *c, struct spoor_string_memo *memo, size_t row,
+                     const char *f, size_t n)
 {
     int64_t i;
     double x;
@@ -128,7 +140,7 @@ static void set_cell(struct spoor_table *t, struct spoor_column *c, size_t row, 
         v.type = SPOOR_F64;
         v.f64 = x;
     } else {
-        v.str = spoor_table_intern(t, f, n);
+        v.str = spoor_memo_intern(memo, t, f, n);
     }
     spoor_table_set(t, c, row, &v);
 }
@@ -137,26 +149,25 @@ static const char *sample_row(struct pmon_parser *pp, const char *p, const char 
 {
     const struct pmon_state *s = pp->s;
     const char *f[SPOOR_TEXT_COLUMNS];
-    size_t n[SPOOR_TEXT_COLUMNS], count = 0, len;
-    for (const char *x; count < s->header.n && (x = spoor_next_field(&p, end, &len)); count++) {
-        f[count] = x;
-        n[count] = len;
-    }
+    size_t n[SPOOR_TEXT_COLUMNS];
+    bool command_last = s->command >= 0 && (size_t)s->command == s->header.n - 1; /* a command may hold blanks */
+    size_t count = spoor_text_split(p, end, s->header.n, command_last, f, n);
     if (count < s->header.n)
         return "fewer fields than the header has columns (a cut line?)";
-    if (s->command >= 0 && (size_t)s->command == s->header.n - 1) /* a command may hold blanks */
-        n[count - 1] = (size_t)(spoor_cut_cr(f[count - 1], end) - f[count - 1]);
-    else if (spoor_next_field(&p, end, &len))
+    if (count > s->header.n)
         return "more fields than the header has columns";
-    int64_t ts;
-    if (!date_time(f[s->date], n[s->date], f[s->time], n[s->time], &ts))
+    if (command_last) /* up to the line's end, trailing blanks and all */
+        n[count - 1] = (size_t)(spoor_cut_cr(f[count - 1], end) - f[count - 1]);
+    int64_t days;
+    int tod;
+    if (!date_days(pp, f[s->date], n[s->date], &days) || !spoor_clock_parse(f[s->time], n[s->time], &tod))
         return "no date and time (YYYYMMDD HH:MM:SS)";
     struct spoor_table *t = pp->t;
     int64_t pid = SPOOR_NULL;
     if (s->pid >= 0 && !(n[s->pid] == 1 && f[s->pid][0] == '-') && !spoor_json_int64(f[s->pid], n[s->pid], &pid))
         return "pid is not a number";
     size_t row = spoor_table_add_row(t);
-    t->ts[row] = ts;
+    t->ts[row] = (days * SPOOR_DAY_S + tod) * 1000000000LL; /* local; on UTC in input order */
     t->pid[row] = pid;
     t->line[row] = line_no;
     t->src[row] = 0;
@@ -167,9 +178,9 @@ static const char *sample_row(struct pmon_parser *pp, const char *p, const char 
         if ((int)i == s->pid || none)
             continue;
         if ((int)i == s->command)
-            t->name[row] = spoor_table_intern(t, f[i], n[i]);
+            t->name[row] = spoor_memo_intern(&pp->memo[i], t, f[i], n[i]);
         else if (pp->col[i])
-            set_cell(t, pp->col[i], row, f[i], n[i]);
+            set_cell(t, pp->col[i], &pp->memo[i], row, f[i], n[i]);
     }
     return NULL;
 }
@@ -184,6 +195,9 @@ static int pmon_parse(struct spoor_parse_job *job, const char *buf, size_t len, 
         col[i] = spoor_args_keep(job->opts, s->header.name[i]) ? spoor_column_index(t, s->header.name[i]) : -1;
     for (size_t i = 0; i < s->header.n; i++)
         pp.col[i] = col[i] >= 0 ? t->cols + col[i] : NULL;
+    pp.memo = calloc(s->header.n, sizeof *pp.memo);
+    if (!pp.memo)
+        return spoor_fail(err, SPOOR_ENOMEM, "out of memory");
     const char *p = buf + (job->at_file_start ? spoor_bom_len(buf, len) : 0), *end = buf + len;
     uint64_t line_no = 0;
     int st = SPOOR_OK;
@@ -208,6 +222,7 @@ static int pmon_parse(struct spoor_parse_job *job, const char *buf, size_t len, 
         if (reason)
             st = spoor_generic_skip(job, line_no, reason, line, (size_t)(le - line), err);
     }
+    free(pp.memo);
     job->lines = line_no;
     return st;
 }

@@ -15,6 +15,7 @@
 #include "read/text_fields.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { PS_FIELDS = 11 };
@@ -80,6 +81,11 @@ struct ps_row {
 /* The header line ps prints first: "USER PID %CPU ...". */
 static bool is_header(const char *p, const char *end)
 {
+    const char *word = p;
+    while (word < end && spoor_text_blank(*word))
+        word++;
+    if (end - word < 4 || memcmp(word, "USER", 4) != 0) /* a row's first word is a user: most lines stop here */
+        return false;
     const char *start[2];
     size_t len[2];
     return spoor_text_split(p, end, 2, true, start, len) == 2 && len[0] == 4 && memcmp(start[0], "USER", 4) == 0 &&
@@ -141,20 +147,25 @@ struct ps_parser {
     struct spoor_table *t;
     uint32_t src, cat;
     int col[PS_FIELDS];
+    /* Recent values of each text column (users, ttys, states and commands
+     * repeat), and of the program name. */
+    struct spoor_string_memo memo[PS_FIELDS], name_memo;
 };
 
-/* The program of a command line: its first word's last path part. */
+/* The program of a command line: its first word's last path part (after
+ * its last '/' but one that ends the word). */
 static void program(const char *p, size_t n, const char **prog, size_t *prog_len)
 {
-    const char *blank = p;
-    while (blank < p + n && !spoor_text_blank(*blank))
-        blank++;
-    const char *base = p;
-    for (const char *q = p; q < blank; q++)
-        if (*q == '/' && q + 1 < blank)
-            base = q + 1;
-    *prog = base;
-    *prog_len = (size_t)(blank - base);
+    const char *word_end = p, *slash = NULL, *slash_before = NULL;
+    for (; word_end < p + n && !spoor_text_blank(*word_end); word_end++)
+        if (*word_end == '/') {
+            slash_before = slash;
+            slash = word_end;
+        }
+    if (slash && slash + 1 == word_end)
+        slash = slash_before;
+    *prog = slash ? slash + 1 : p;
+    *prog_len = (size_t)(word_end - *prog);
 }
 
 static const char *ps_line(void *ctx, const char *line, const char **line_end, uint64_t line_no)
@@ -177,7 +188,7 @@ static const char *ps_line(void *ctx, const char *line, const char **line_end, u
     const char *prog;
     size_t prog_len;
     program(r.start[PS_COMMAND], r.len[PS_COMMAND], &prog, &prog_len);
-    t->name[row] = spoor_table_intern(t, prog, prog_len);
+    t->name[row] = spoor_memo_intern(&pp->name_memo, t, prog, prog_len);
     int64_t ints[PS_FIELDS] = {[PS_VSZ] = r.vsz, [PS_RSS] = r.rss, [PS_TIME] = r.time};
     for (size_t i = 0; i < PS_FIELDS; i++) {
         if (!column_names[i])
@@ -190,7 +201,7 @@ static const char *ps_line(void *ctx, const char *line, const char **line_end, u
         } else if (i == PS_VSZ || i == PS_RSS || i == PS_TIME) {
             spoor_mapped_set_i64(t, c, row, ints[i]);
         } else {
-            v.str = spoor_table_intern(t, r.start[i], r.len[i]);
+            v.str = spoor_memo_intern(&pp->memo[i], t, r.start[i], r.len[i]);
             spoor_mapped_set(t, c, row, &v);
         }
     }
@@ -199,13 +210,20 @@ static const char *ps_line(void *ctx, const char *line, const char **line_end, u
 
 static int ps_parse(struct spoor_parse_job *job, const char *buf, size_t len, struct spoor_error *err)
 {
-    struct ps_parser pp = {.t = job->out, .src = job->src, .cat = spoor_table_intern(job->out, "ps", 2)};
+    struct ps_parser *pp = calloc(1, sizeof *pp); /* its memos are kilobytes */
+    if (!pp)
+        return spoor_fail(err, SPOOR_ENOMEM, "out of memory");
+    pp->t = job->out;
+    pp->src = job->src;
+    pp->cat = spoor_table_intern(job->out, "ps", 2);
     for (size_t i = 0; i < PS_FIELDS; i++)
         if (column_names[i])
-            pp.col[i] = (int)(spoor_table_column(pp.t, spoor_table_intern(pp.t, column_names[i],
-                                                                           strlen(column_names[i]))) -
-                              pp.t->cols);
-    return spoor_mapped_lines(job, buf, len, ps_line, &pp, err);
+            pp->col[i] = (int)(spoor_table_column(pp->t, spoor_table_intern(pp->t, column_names[i],
+                                                                             strlen(column_names[i]))) -
+                               pp->t->cols);
+    int st = spoor_mapped_lines(job, buf, len, ps_line, pp, err);
+    free(pp);
+    return st;
 }
 
 const struct spoor_format spoor_format_ps = {

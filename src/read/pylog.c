@@ -142,7 +142,7 @@ static void value_of(struct spoor_table *t, struct key_slot *s, const char *v, s
     if (vn && spoor_json_int64(v, vn, &i))
         *out = (struct spoor_value){.type = SPOOR_I64, .i64 = i, .text = v, .text_len = vn};
     else if (vn && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) && spoor_json_double(v, vn, &d))
-        spoor_json_to_value(t, &tok, false, out);
+        spoor_json_to_value(t, &tok, false, NULL, out);
     else
         *out = (struct spoor_value){.type = SPOOR_STR, .str = spoor_memo_intern(&s->memo, t, v, vn), .text = v,
                                     .text_len = vn};

@@ -165,37 +165,64 @@ static bool parse_offset(const char *p, size_t n, size_t *i, int64_t *seconds)
     return true;
 }
 
-bool spoor_time_parse_iso(const char *p, size_t n, int64_t *ns)
+/* "YYYY-MM-DD" at p[*i] into days since 1970. */
+static bool parse_date(const char *p, size_t n, size_t *i, int64_t *days)
 {
-    size_t i = 0;
-    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0; /* gcc -O3 cannot see digits_at sets them */
-    if (!digits_at(p, n, &i, 4, &year) || i == n || p[i++] != '-' || !digits_at(p, n, &i, 2, &month) ||
-        i == n || p[i++] != '-' || !digits_at(p, n, &i, 2, &day))
+    int year = 0, month = 0, day = 0; /* gcc -O3 cannot see digits_at sets them */
+    if (!digits_at(p, n, i, 4, &year) || *i == n || p[(*i)++] != '-' || !digits_at(p, n, i, 2, &month) ||
+        *i == n || p[(*i)++] != '-' || !digits_at(p, n, i, 2, &day))
         return false;
     if (year < 1 || month < 1 || month > 12 || day < 1 || day > days_in_month(year, month))
         return false;
+    *days = days_since_epoch(year, month, day);
+    return true;
+}
+
+/* "HH:MM:SS" in the 8 bytes at p, in one word (the usual time of day). */
+static bool clock_word(const char *p, int *hour, int *minute, int *second)
+{
+    uint64_t w = spoor_get64((const uint8_t *)p);
+    if (!spoor_digits8_between(w, 0x0000FF0000FF0000ULL, 0x00003A00003A0000ULL))
+        return false;
+    uint64_t d = w - 0x3030303030303030ULL; /* the digits' values, the first lowest */
+    *hour = (int)((d & 0xFF) * 10 + (d >> 8 & 0xFF));
+    *minute = (int)((d >> 24 & 0xFF) * 10 + (d >> 32 & 0xFF));
+    *second = (int)((d >> 48 & 0xFF) * 10 + (d >> 56 & 0xFF));
+    return true;
+}
+
+/* The rest of an ISO time after its date (`days`), from p[i]. */
+static bool parse_after_date(const char *p, size_t n, size_t i, int64_t days, int64_t *ns)
+{
+    int hour = 0, minute = 0, second = 0;
     int64_t fraction_ns = 0;
     if (i < n && (p[i] == 'T' || p[i] == 't' || p[i] == ' ')) {
         i++;
-        if (!digits_at(p, n, &i, 2, &hour) || i == n || p[i++] != ':' || !digits_at(p, n, &i, 2, &minute))
-            return false;
-        if (i < n && p[i] == ':') {
-            i++;
-            if (!digits_at(p, n, &i, 2, &second))
+        bool with_seconds = n - i >= 8 && clock_word(p + i, &hour, &minute, &second);
+        if (with_seconds) {
+            i += 8;
+        } else {
+            if (!digits_at(p, n, &i, 2, &hour) || i == n || p[i++] != ':' || !digits_at(p, n, &i, 2, &minute))
                 return false;
-            if (i < n && (p[i] == '.' || p[i] == ',')) {
+            if (i < n && p[i] == ':') {
                 i++;
-                int taken = 0;
-                for (; i < n && is_digit(p[i]); i++)
-                    if (taken < 9) {
-                        fraction_ns = fraction_ns * 10 + (p[i] - '0');
-                        taken++;
-                    }
-                if (taken == 0)
+                if (!digits_at(p, n, &i, 2, &second))
                     return false;
-                for (; taken < 9; taken++)
-                    fraction_ns *= 10;
+                with_seconds = true;
             }
+        }
+        if (with_seconds && i < n && (p[i] == '.' || p[i] == ',')) {
+            i++;
+            int taken = 0;
+            for (; i < n && is_digit(p[i]); i++)
+                if (taken < 9) {
+                    fraction_ns = fraction_ns * 10 + (p[i] - '0');
+                    taken++;
+                }
+            static const int64_t to_ns[10] = {0, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1};
+            if (taken == 0)
+                return false;
+            fraction_ns *= to_ns[taken];
         }
         /* 24:00:00 is the end of the day; 60 s is a leap second. */
         if (hour > 24 || minute > 59 || second > 60 || (hour == 24 && (minute || second || fraction_ns)))
@@ -204,11 +231,35 @@ bool spoor_time_parse_iso(const char *p, size_t n, int64_t *ns)
     int64_t offset;
     if (!parse_offset(p, n, &i, &offset) || i != n)
         return false;
-    int64_t seconds = days_since_epoch(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
+    int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset;
     int64_t total;
     if (__builtin_mul_overflow(seconds, (int64_t)1000000000, &total) ||
         __builtin_add_overflow(total, fraction_ns, &total))
         return false;
     *ns = total;
     return true;
+}
+
+bool spoor_time_parse_iso(const char *p, size_t n, int64_t *ns)
+{
+    size_t i = 0;
+    int64_t days;
+    return parse_date(p, n, &i, &days) && parse_after_date(p, n, i, days, ns);
+}
+
+bool spoor_time_parse_iso_day(struct spoor_iso_day *last, const char *p, size_t n, int64_t *ns)
+{
+    size_t i = 0;
+    int64_t days;
+    if (last->set && n >= sizeof last->text && !memcmp(p, last->text, sizeof last->text)) {
+        i = sizeof last->text;
+        days = last->days;
+    } else {
+        if (!parse_date(p, n, &i, &days))
+            return false;
+        memcpy(last->text, p, sizeof last->text); /* a date read is always its 10 bytes */
+        last->days = days;
+        last->set = true;
+    }
+    return parse_after_date(p, n, i, days, ns);
 }

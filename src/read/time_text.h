@@ -20,4 +20,15 @@ bool spoor_time_parse_decimal(const char *p, size_t n, int64_t unit_ns, int64_t 
  * a time (or names an impossible date). */
 bool spoor_time_parse_iso(const char *p, size_t n, int64_t *ns);
 
+/* The last date such a parse read and its days since 1970 (zeroed to start):
+ * a log's records share their date, so it is read once per day, not per record. */
+struct spoor_iso_day {
+    char text[10];
+    int64_t days;
+    bool set;
+};
+/* spoor_time_parse_iso, with the date taken from *last when p begins with it
+ * (and kept there when it is a new one). */
+bool spoor_time_parse_iso_day(struct spoor_iso_day *last, const char *p, size_t n, int64_t *ns);
+
 #endif

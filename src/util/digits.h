@@ -6,6 +6,7 @@
 #ifndef SPOOR_UTIL_DIGITS_H
 #define SPOOR_UTIL_DIGITS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util/bytes.h"
@@ -16,6 +17,13 @@ static inline int spoor_digits8(uint64_t w)
 {
     uint64_t not_digit = ((w - 0x3030303030303030ULL) | (w + 0x4646464646464646ULL)) & 0x8080808080808080ULL;
     return not_digit ? __builtin_ctzll(not_digit) / 8 : 8;
+}
+
+/* Whether the 8 bytes of w are digits but those where sep_mask has its bytes,
+ * which hold those of sep: a fixed shape such as "dd:dd:dd" in one test. */
+static inline bool spoor_digits8_between(uint64_t w, uint64_t sep_mask, uint64_t sep)
+{
+    return (w & sep_mask) == sep && spoor_digits8((w & ~sep_mask) | (0x3030303030303030ULL & sep_mask)) == 8;
 }
 
 /* Eight digits, first digit in the lowest byte, already less '0': digit

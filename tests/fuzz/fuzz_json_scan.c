@@ -34,8 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         spoor_json_int64(v.p, v.n, &i);
         spoor_json_double(v.p, v.n, &d);
         struct spoor_value val;
-        spoor_json_to_value(t, &v, true, &val);
-        spoor_json_to_value(t, &v, false, &val);
+        spoor_json_to_value(t, &v, true, NULL, &val);
+        spoor_json_to_value(t, &v, false, NULL, &val);
         if (!val.is_null && val.type == SPOOR_STR && val.str >= spoor_strpool_count(t->pool))
             abort();
         /* nested objects are walked the same way */
