@@ -17,10 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-enum {
-    HEAD_BYTES = 64 * 1024,
-    FIRST_BATCH_READ = 100, /* a sink's status: the first batch was enough */
-};
+enum { FIRST_BATCH_READ = 100 }; /* a sink's status: the first batch was enough */
 /* More than bpftrace's print lag: rows of two boots, or a stepped clock. */
 static const int64_t CLOCKS_DISAGREE_NS = 2000000000LL;
 
@@ -93,18 +90,13 @@ static int read_input(const char *path, const struct spoor_load_opts *opts, bool
     int st = spoor_input_open(path, &opts->input, &in, err);
     if (st != SPOOR_OK)
         return st;
-    char *head = spoor_xmalloc(HEAD_BYTES);
-    size_t head_len = spoor_input_head(in, head, HEAD_BYTES);
     struct spoor_dialect d = {0};
     struct spoor_read_opts ro = opts->read;
     ro.align = NULL;
-    st = spoor_detect(head, head_len, &ro, &d, err);
-    free(head);
-    if (st != SPOOR_OK) {
+    if (load_detect(path, in, &ro, &d, err) != SPOOR_OK) {
         spoor_input_close(in);
         return SPOOR_OK; /* the load says what is wrong with it */
     }
-    spoor_input_set_records(in, d.records);
     *boot |= d.format->clock == SPOOR_CLOCK_BOOT;
     if (d.format->wall_pairs)
         st = read_pairs(in, &d, fit, err);

@@ -537,6 +537,22 @@ static int run_input(struct run *r)
     return r->stop ? r->status : SPOOR_OK;
 }
 
+int load_detect(const char *path, struct spoor_input *in, const struct spoor_read_opts *read, struct spoor_dialect *d,
+                struct spoor_error *err)
+{
+    char *head = spoor_xmalloc(HEAD_BYTES);
+    size_t head_len = spoor_input_head(in, head, HEAD_BYTES);
+    int st = spoor_detect(head, head_len, read, d, err);
+    free(head);
+    spoor_input_set_records(in, d->records);
+    if (st != SPOOR_OK) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        spoor_fail(err, st, "%s: %s", path, msg);
+    }
+    return st;
+}
+
 int load_parse(const char *path, size_t index, const struct spoor_load_opts *opts, const struct spoor_sink *sink,
                struct spoor_input_report *rep, struct spoor_error *err)
 {
@@ -549,15 +565,8 @@ int load_parse(const char *path, size_t index, const struct spoor_load_opts *opt
     if (st != SPOOR_OK)
         return st;
     rep->disk_bytes = spoor_input_size(in);
-    char *head = spoor_xmalloc(HEAD_BYTES);
-    size_t head_len = spoor_input_head(in, head, HEAD_BYTES);
-    st = spoor_detect(head, head_len, &opts->read, &rep->dialect, err);
-    free(head);
-    spoor_input_set_records(in, rep->dialect.records);
+    st = load_detect(path, in, &opts->read, &rep->dialect, err);
     if (st != SPOOR_OK) {
-        char msg[sizeof err->msg];
-        snprintf(msg, sizeof msg, "%s", err->msg);
-        spoor_fail(err, st, "%s: %s", path, msg);
         spoor_input_close(in);
         return st;
     }

@@ -5,6 +5,11 @@
 
 #include "spoor/load.h"
 
+/* Detects the format of an opened input from its head (and tells the input
+ * how its records divide); an error names the path. */
+int load_detect(const char *path, struct spoor_input *in, const struct spoor_read_opts *read, struct spoor_dialect *d,
+                struct spoor_error *err);
+
 /* Parses one input through its reader on threads into the sink, filling rep. */
 int load_parse(const char *path, size_t index, const struct spoor_load_opts *opts, const struct spoor_sink *sink,
                struct spoor_input_report *rep, struct spoor_error *err);
