@@ -12,34 +12,11 @@
 #include <linux/sysfs.h>
 
 #include "spoor_ra.h"
+#include "window_columns.h"
 
 static struct kobject *dir;
 
-/* The features in spoor windows' column order: integers as they are, Q16
- * ones as the exact decimal of value / 2^16 (2^-16 = 152587890625e-16). */
-static const struct feature_column {
-	const char *name;
-	size_t offset;
-	bool q16;
-} feature_columns[] = {
-#define COLUMN(name, field, q16) { name, offsetof(struct spoor_wf_features, field), q16 }
-	COLUMN("requests", requests, false),
-	COLUMN("bytes", bytes, false),
-	COLUMN("size_mean", size_mean_q16, true),
-	COLUMN("size_median", size_median, false),
-	COLUMN("iops", iops_q16, true),
-	COLUMN("bandwidth", bandwidth_q16, true),
-	COLUMN("completions", completions, false),
-	COLUMN("latency_mean", latency_mean_q16, true),
-	COLUMN("latency_p50", latency_p50, false),
-	COLUMN("latency_p99", latency_p99, false),
-	COLUMN("distance_mean", distance_mean_q16, true),
-	COLUMN("jump_ratio", jump_ratio_q16, true),
-	COLUMN("sequential_ratio", sequential_ratio_q16, true),
-	COLUMN("queue_depth_mean", queue_depth_mean_q16, true),
-#undef COLUMN
-};
-
+/* A Q16 value as the exact decimal of value / 2^16 (2^-16 = 152587890625e-16). */
 static int emit_q16(char *buf, int at, u64 v)
 {
 	u64 frac = (v & 0xffff) * 152587890625ull; /* the 16 decimals of the fraction */
@@ -56,7 +33,6 @@ static int emit_q16(char *buf, int at, u64 v)
 
 static ssize_t features_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
-	static const char *const op_names[SPOOR_WF_NOPS] = { "read", "write" };
 	struct spoor_ra_snapshot s;
 	unsigned int i, op, c;
 	int at = 0;
@@ -64,11 +40,11 @@ static ssize_t features_show(struct kobject *kobj, struct kobj_attribute *attr, 
 	for (i = 0; i < SPOOR_RA_MAX_DEVICES && spoor_ra_snapshot(i, &s); i++) {
 		at += sysfs_emit_at(buf, at, "%u:%u", MAJOR(s.devt), MINOR(s.devt));
 		for (op = 0; op < SPOOR_WF_NOPS; op++)
-			for (c = 0; c < ARRAY_SIZE(feature_columns); c++) {
-				const struct feature_column *col = &feature_columns[c];
+			for (c = 0; c < SPOOR_WF_NCOLUMNS; c++) {
+				const struct spoor_wf_column *col = &spoor_wf_columns[c];
 				u64 v = *(const u64 *)((const char *)&s.features[op] + col->offset);
 
-				at += sysfs_emit_at(buf, at, " %s_%s=", op_names[op], col->name);
+				at += sysfs_emit_at(buf, at, " %s_%s=", spoor_wf_op_names[op], col->name);
 				at += col->q16 ? emit_q16(buf, at, v) : sysfs_emit_at(buf, at, "%llu", v);
 			}
 		at += sysfs_emit_at(buf, at, "\n");

@@ -3,27 +3,33 @@
  * train` as it is. */
 #include <stdio.h>
 
+#include "features/window_columns.h"
 #include "spoor/windows.h"
 
-/* The columns of one operation, prefixed "read_" or "write_". */
-static const struct spoor_sheet_col op_cols[] = {
-    {"requests", SPOOR_CU_COUNT, 0, SPOOR_HINT_SERIES},
-    {"bytes", SPOOR_CU_BYTES, 0, SPOOR_HINT_SERIES},
-    {"size_mean", SPOOR_CU_BYTES, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
-    {"size_median", SPOOR_CU_BYTES, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
-    {"iops", SPOOR_CU_PER_S, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
-    {"bandwidth", SPOOR_CU_BYTES_PER_S, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
-    {"completions", SPOOR_CU_COUNT, 0, SPOOR_HINT_SERIES},
-    {"latency_mean", SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
-    {"latency_p50", SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
-    {"latency_p99", SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
-    {"distance_mean", SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
-    {"jump_ratio", SPOOR_CU_SHARE, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
-    {"sequential_ratio", SPOOR_CU_SHARE, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
-    {"queue_depth_mean", SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST, SPOOR_HINT_SERIES},
+/* The units of one operation's columns, in the order and under the names of
+ * features/window_columns.h (prefixed "read_" or "write_"). */
+static const struct {
+    enum spoor_cell_unit unit;
+    int digits;
+} op_cols[] = {
+    {SPOOR_CU_COUNT, 0},                        /* requests */
+    {SPOOR_CU_BYTES, 0},                        /* bytes */
+    {SPOOR_CU_BYTES, SPOOR_DIGITS_SHORTEST},    /* size_mean */
+    {SPOOR_CU_BYTES, SPOOR_DIGITS_SHORTEST},    /* size_median */
+    {SPOOR_CU_PER_S, SPOOR_DIGITS_SHORTEST},    /* iops */
+    {SPOOR_CU_BYTES_PER_S, SPOOR_DIGITS_SHORTEST}, /* bandwidth */
+    {SPOOR_CU_COUNT, 0},                        /* completions */
+    {SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST},       /* latency_mean */
+    {SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST},       /* latency_p50 */
+    {SPOOR_CU_NS, SPOOR_DIGITS_SHORTEST},       /* latency_p99 */
+    {SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST},     /* distance_mean */
+    {SPOOR_CU_SHARE, SPOOR_DIGITS_SHORTEST},    /* jump_ratio */
+    {SPOOR_CU_SHARE, SPOOR_DIGITS_SHORTEST},    /* sequential_ratio */
+    {SPOOR_CU_NONE, SPOOR_DIGITS_SHORTEST},     /* queue_depth_mean */
 };
 enum { NOP_COLS = sizeof op_cols / sizeof op_cols[0] };
-static const char *const op_names[SPOOR_WINDOW_NOPS] = {"read", "write"};
+_Static_assert((int)NOP_COLS == (int)SPOOR_WF_NCOLUMNS, "a unit for each window column");
+_Static_assert((int)SPOOR_WINDOW_NOPS == (int)SPOOR_WF_NOPS, "read and write");
 
 static void op_cells(struct spoor_sheet *sh, const struct spoor_window_op *o)
 {
@@ -61,8 +67,8 @@ struct spoor_report *spoor_windows_report(const struct spoor_windows *w, const s
     for (int op = 0; op < SPOOR_WINDOW_NOPS; op++)
         for (size_t k = 0; k < NOP_COLS; k++) {
             char name[64];
-            snprintf(name, sizeof name, "%s_%s", op_names[op], op_cols[k].name);
-            spoor_sheet_column(sh, c++, name, op_cols[k].unit, op_cols[k].digits, op_cols[k].hint);
+            snprintf(name, sizeof name, "%s_%s", spoor_wf_op_names[op], spoor_wf_columns[k].name);
+            spoor_sheet_column(sh, c++, name, op_cols[k].unit, op_cols[k].digits, SPOOR_HINT_SERIES);
         }
     spoor_sheet_title(sh, "%llu read and write requests in %zu windows (%llu others left out)",
                       (unsigned long long)w->requests, w->nwindows, (unsigned long long)w->other_requests);

@@ -1,0 +1,1 @@
+../src/features/readahead_policy.h

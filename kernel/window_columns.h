@@ -1,0 +1,1 @@
+../src/features/window_columns.h
