@@ -46,8 +46,9 @@ pattern() {
 
 pattern seq_16k "/vmread /dev/vda seq 16 1024"
 pattern rand_4k "/vmread /dev/vda rand 4 512 7"
-# two readers at once: queue depths above 1, distances interleaved
-pattern two_readers "/vmread /dev/vda seq 64 2048 & /vmread /dev/vda rand 8 512 11 & wait"
+# two readers at once, distances interleaved; the random one keeps 4 reads in
+# flight, so that queue depths above 1 do not hang on the host's scheduling
+pattern two_readers "/vmread /dev/vda seq 64 2048 & /vmread /dev/vda rand 8 512 11 4 & wait"
 # buffered reads through readahead, and direct writes
 echo 128 > /sys/block/vda/queue/read_ahead_kb
 pattern buffered_ra128 "dd if=/dev/vda of=/dev/null bs=1M count=2 skip=40"
