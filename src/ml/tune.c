@@ -171,7 +171,7 @@ int spoor_tune_replay(struct spoor_tuner *t, const char *path, const struct spoo
     struct spoor_strpool *devs = window_stream_devices(t->ws);
     if (dev) {
         uint32_t id = spoor_strpool_find(devs, dev, strlen(dev));
-        if (!id && strcmp(dev, spoor_strpool_get(devs, 0, NULL)))
+        if (id == UINT32_MAX)
             return spoor_fail(err, SPOOR_EUSAGE, "%s: no request of device %s in the trace", path, dev);
         t->only_dev = id;
     }

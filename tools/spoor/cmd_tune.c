@@ -164,8 +164,6 @@ static int check_args(const struct tune_args *a, int argc, char **argv)
         return cli_usage_error("tune", "unexpected argument '%s'", argv[optind]);
     if (!a->model)
         return cli_usage_error("tune", "--model FILE is required");
-    if (a->every_ns <= 0)
-        return cli_usage_error("tune", "--every must be more than 0");
     if (a->min_kb > a->max_kb)
         return cli_usage_error("tune", "--min-kb %u is above --max-kb %u", a->min_kb, a->max_kb);
     if (!a->replay && !a->device)
