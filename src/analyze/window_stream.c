@@ -199,10 +199,14 @@ int window_stream_advance(struct window_stream *ws, int64_t watermark, window_do
 {
     if (!ws->started) {
         if (ws->t0 == INT64_MIN) {
-            if (!ws->n)
-                return 0;
+            /* the first issue: known once the watermark is past the earliest
+             * one waiting (no request issued before the watermark is to come) */
+            int64_t first = INT64_MAX;
             for (size_t i = 0; i < ws->n; i++)
-                ws->t0 = i == 0 || ws->reqs[i].ts < ws->t0 ? ws->reqs[i].ts : ws->t0;
+                first = ws->reqs[i].ts < first ? ws->reqs[i].ts : first;
+            if (!ws->n || (first >= watermark && watermark != INT64_MAX))
+                return 0;
+            ws->t0 = first;
         }
         ws->started = true;
     }
