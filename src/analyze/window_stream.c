@@ -13,6 +13,7 @@
 
 #include "spoor/error.h"
 #include "util/grow.h"
+#include "util/radix_sort.h"
 
 /* A completion waiting for the window of its completion time. */
 struct late {
@@ -25,7 +26,6 @@ struct late {
 /* A request of a window being finished, with its sort key. */
 struct closing {
     uint64_t group;
-    size_t seq;
     struct window_request r;
 };
 
@@ -123,36 +123,42 @@ static uint64_t windows_before(const struct window_stream *ws, int64_t watermark
     return end;
 }
 
-static int by_group_dev_issue(const void *a, const void *b)
-{
-    const struct closing *x = a, *y = b;
-    if (x->group != y->group)
-        return x->group < y->group ? -1 : 1;
-    if (x->r.dev != y->r.dev)
-        return x->r.dev < y->r.dev ? -1 : 1;
-    if (x->r.ts != y->r.ts)
-        return x->r.ts < y->r.ts ? -1 : 1;
-    return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
 /* Moves the waiting requests issued before window `limit` to ws->closing,
- * sorted; returns how many. */
+ * ordered by (window, device, issue time), ties in arrival order, as
+ * windows.c orders them: radix sorts, by issue time, then again (stable) by
+ * window and device, since the window follows from the time. Returns how
+ * many. */
 static size_t take_closing(struct window_stream *ws, uint64_t limit)
 {
-    size_t kept = 0, nclosing = 0;
+    size_t kept = 0, n = 0, ndevs = spoor_strpool_count(ws->devs);
+    struct closing *arrived = spoor_xmalloc((ws->n ? ws->n : 1) * sizeof *arrived);
     for (size_t i = 0; i < ws->n; i++) {
         uint64_t g = group_of(ws, ws->reqs[i].ts);
-        if (g < limit) {
-            spoor_reserve((void **)&ws->closing, &ws->closing_cap, nclosing + 1, sizeof *ws->closing);
-            ws->closing[nclosing] = (struct closing){.group = g, .seq = nclosing, .r = ws->reqs[i]};
-            nclosing++;
-        } else {
+        if (g < limit)
+            arrived[n++] = (struct closing){.group = g, .r = ws->reqs[i]};
+        else
             ws->reqs[kept++] = ws->reqs[i];
-        }
     }
     ws->n = kept;
-    qsort(ws->closing, nclosing, sizeof *ws->closing, by_group_dev_issue);
-    return nclosing;
+    uint64_t *key = spoor_xmalloc((n ? n : 1) * sizeof *key), *spare = spoor_xmalloc((n ? n : 1) * sizeof *spare);
+    uint32_t *rows = spoor_xmalloc((n ? n : 1) * sizeof *rows);
+    struct spoor_key_span span = spoor_key_span_start();
+    for (size_t i = 0; i < n; i++) {
+        key[i] = spoor_radix_signed_key(arrived[i].r.ts);
+        spoor_key_span_add(&span, key[i]);
+    }
+    spoor_radix_sort_rows(rows, NULL, n, key, spare, &span);
+    for (size_t i = 0; i < n; i++)
+        key[i] = (arrived[i].group - ws->next) * ndevs + arrived[i].r.dev;
+    spoor_radix_sort_rows_again(rows, n, key);
+    spoor_reserve((void **)&ws->closing, &ws->closing_cap, n, sizeof *ws->closing);
+    for (size_t i = 0; i < n; i++)
+        ws->closing[i] = arrived[rows[i]];
+    free(arrived);
+    free(key);
+    free(spare);
+    free(rows);
+    return n;
 }
 
 /* The next window with something in it, from k on (and before limit). */
