@@ -4,7 +4,7 @@
 # there with direct I/O. Rows must come one per window as windows close (an
 # idle window too), numbered from 0 with starts 200 ms apart, the disk's
 # reads counted, the tracefs instance gone after, the readahead untouched;
-# SIGTERM must end a run without --duration cleanly too. Where it cannot run
+# SIGTERM and a closed output must end a run cleanly too. Where it cannot run
 # (not root, no tracefs) it says so and is skipped, not passed: the VM test
 # (tests/vm) is where tune applies for real.
 source "$(dirname "$0")/lib/common.sh"
@@ -64,4 +64,9 @@ ls "$TRACEFS/instances" | grep -q "^spoor-tune-$tune\$" || fail "no instance spo
 kill -TERM $tune
 wait $tune || fail "spoor tune exited $? on SIGTERM: $(cat "$WORK/err")"
 [ -d "$TRACEFS/instances/spoor-tune-$tune" ] && fail "SIGTERM left the instance spoor-tune-$tune"
+# A closed output (| head) ends it cleanly too.
+{ "$SPOOR_BIN" tune --model "$WORK/m.json" --device "$disk" --dry-run --every 100ms --duration 10s --format csv \
+  2> /dev/null && echo 0 > "$WORK/code" || echo $? > "$WORK/code"; } | head -n 2 > /dev/null
+[ "$(cat "$WORK/code")" = 1 ] || fail "a closed output: exit $(cat "$WORK/code"), not 1 (the write failed)"
+ls "$TRACEFS/instances" | grep -q '^spoor-tune-' && fail "a closed output left an instance: $(ls "$TRACEFS/instances")"
 echo "ok"

@@ -124,16 +124,27 @@ bool tune_readahead_writable(const struct tune_device *d)
 static volatile sig_atomic_t stop_signal;
 static void on_stop(int sig) { stop_signal = sig; }
 
-/* SIGINT and SIGTERM end the loop (poll returns) instead of the process, so
- * that the instance is removed and the readahead put back. */
-static void catch_stop_signals(struct sigaction old[2])
+/* SIGINT, SIGTERM and SIGHUP end the loop (poll returns) instead of the
+ * process, and a closed output (SIGPIPE ignored) fails the row's write, so
+ * that the instance is removed and the readahead put back in every case. */
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+enum { NCAUGHT = sizeof caught / sizeof caught[0] };
+
+static void catch_stop_signals(struct sigaction old[NCAUGHT])
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old[0]);
-    sigaction(SIGTERM, &sa, &old[1]);
+    for (size_t i = 0; i < NCAUGHT; i++) {
+        sa.sa_handler = caught[i] == SIGPIPE ? SIG_IGN : on_stop;
+        sigaction(caught[i], &sa, &old[i]);
+    }
+}
+
+static void restore_signals(const struct sigaction old[NCAUGHT])
+{
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaction(caught[i], &old[i], NULL);
 }
 
 static int64_t now_ns(void)
@@ -274,7 +285,7 @@ int tune_live_run(struct spoor_tuner *t, const struct tune_device *d, const stru
     if (!tune_readahead_read(d, &start_kb) || (!opts->dry_run && !tune_readahead_writable(d)))
         return 1;
     struct instance in = {0};
-    struct sigaction old[2];
+    struct sigaction old[NCAUGHT];
     stop_signal = 0;
     catch_stop_signals(old);
     int code = 1;
@@ -303,7 +314,6 @@ int tune_live_run(struct spoor_tuner *t, const struct tune_device *d, const stru
         }
     }
     instance_remove(&in);
-    sigaction(SIGINT, &old[0], NULL);
-    sigaction(SIGTERM, &old[1], NULL);
-    return code; /* SIGINT and SIGTERM are how a run without --duration ends: not a failure */
+    restore_signals(old);
+    return code; /* a signal is how a run without --duration ends: not a failure */
 }
