@@ -151,7 +151,7 @@ static size_t take_closing(struct window_stream *ws, uint64_t limit)
     for (size_t i = 0; i < n; i++)
         key[i] = (arrived[i].group - ws->next) * ndevs + arrived[i].r.dev;
     spoor_radix_sort_rows_again(rows, n, key);
-    spoor_reserve((void **)&ws->closing, &ws->closing_cap, n, sizeof *ws->closing);
+    spoor_reserve((void **)&ws->closing, &ws->closing_cap, n ? n : 1, sizeof *ws->closing);
     for (size_t i = 0; i < n; i++)
         ws->closing[i] = arrived[rows[i]];
     free(arrived);

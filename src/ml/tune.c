@@ -143,6 +143,20 @@ static int on_window(void *ctx, const struct window_done *w)
     return t->row(t->ctx, &row);
 }
 
+/* A fresh start: new windows, no device's policy started, every device's rows. */
+static void restart(struct spoor_tuner *t, struct window_stream *ws, uint32_t start_kb, spoor_tune_row_fn row,
+                    void *ctx)
+{
+    window_stream_free(t->ws);
+    t->ws = ws;
+    if (t->devs)
+        memset(t->devs, 0, t->devs_cap * sizeof *t->devs);
+    t->start_kb = start_kb;
+    t->only_dev = UINT32_MAX;
+    t->row = row;
+    t->ctx = ctx;
+}
+
 static int replay_batch(void *ctx, size_t input, const struct spoor_table *b)
 {
     (void)input;
@@ -154,11 +168,7 @@ int spoor_tune_replay(struct spoor_tuner *t, const char *path, const struct spoo
                       uint32_t initial_kb, const char *dev, spoor_tune_row_fn row, void *ctx,
                       struct spoor_load_result *res, struct spoor_error *err)
 {
-    window_stream_free(t->ws);
-    t->ws = window_stream_new(t->o.every_ns, INT64_MIN, false);
-    t->start_kb = initial_kb;
-    t->row = row;
-    t->ctx = ctx;
+    restart(t, window_stream_new(t->o.every_ns, INT64_MIN, false), initial_kb, row, ctx);
     struct spoor_sink sink = {.ctx = t->ws, .reduce = replay_batch};
     int st = spoor_load(&path, 1, opts, &sink, res, err);
     for (size_t i = 0; st == SPOOR_OK && i < res->ninputs; i++)
@@ -180,13 +190,14 @@ int spoor_tune_replay(struct spoor_tuner *t, const char *path, const struct spoo
 
 void spoor_tune_live_begin(struct spoor_tuner *t, int64_t t0_ns, const char *dev, uint32_t device_kb)
 {
-    window_stream_free(t->ws);
-    t->ws = window_stream_new(t->o.every_ns, t0_ns, true);
+    restart(t, window_stream_new(t->o.every_ns, t0_ns, true), device_kb, NULL, NULL);
     t->only_dev = spoor_strpool_intern(window_stream_devices(t->ws), dev, strlen(dev));
-    t->start_kb = device_kb;
+    if (t->dialect.format)
+        t->dialect.format->release(&t->dialect);
     struct spoor_error ignored;
     spoor_format_ftrace.detect("", 0, &t->read_opts, &t->dialect, &ignored);
-    t->batch = spoor_table_new();
+    if (!t->batch)
+        t->batch = spoor_table_new();
 }
 
 void spoor_tune_live_feed(struct spoor_tuner *t, const char *text, size_t len)

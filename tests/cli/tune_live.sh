@@ -20,6 +20,18 @@ sys=$(readlink -f "/sys/dev/block/$devno" 2> /dev/null) || { echo "skipped: $WOR
 disk=$(basename "$sys")
 IFS=: read -r major minor < "$sys/dev"
 before=$(cat "$sys/queue/read_ahead_kb")
+# Whatever happens to the test, the runs it started end and leave no instance
+# (tune removes its own; this is for one that crashed).
+started=()
+cleanup() {
+  for pid in "${started[@]}"; do
+    kill "$pid" 2> /dev/null || true
+    local dir=$TRACEFS/instances/spoor-tune-$pid
+    [ -d "$dir" ] && { echo 0 > "$dir/tracing_on"; echo 0 > "$dir/events/enable"; rmdir "$dir"; }
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
 
 "$SPOOR_BIN" windows --no-progress --every 250ms --by dev --label sequential --run-id s --format csv \
   "$DATA/captured/sequential-1.ftrace.txt.gz" > "$WORK/w.csv"
@@ -32,6 +44,7 @@ dd if=/dev/zero of="$WORK/data" bs=1M count=16 oflag=direct status=none
 "$SPOOR_BIN" tune --model "$WORK/m.json" --device "$devno" --every 200ms --duration 2200ms --dry-run \
   --format csv > "$WORK/rows.csv" 2> "$WORK/err" &
 tune=$!
+started+=($tune)
 sleep 0.5
 dd if="$WORK/data" of=/dev/null bs=64k iflag=direct status=none
 sleep 0.5
@@ -59,6 +72,7 @@ ls "$TRACEFS/instances" | grep -q '^spoor-tune-' && fail "a tracefs instance is 
 # SIGTERM: the instance goes, the exit is clean.
 "$SPOOR_BIN" tune --model "$WORK/m.json" --device "$disk" --dry-run --format jsonl > "$WORK/rows.jsonl" 2> "$WORK/err" &
 tune=$!
+started+=($tune)
 sleep 1
 ls "$TRACEFS/instances" | grep -q "^spoor-tune-$tune\$" || fail "no instance spoor-tune-$tune while tracing"
 kill -TERM $tune
