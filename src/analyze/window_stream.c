@@ -130,34 +130,37 @@ static uint64_t windows_before(const struct window_stream *ws, int64_t watermark
  * many. */
 static size_t take_closing(struct window_stream *ws, uint64_t limit)
 {
-    size_t kept = 0, n = 0, ndevs = spoor_strpool_count(ws->devs);
-    struct closing *arrived = spoor_xmalloc((ws->n ? ws->n : 1) * sizeof *arrived);
-    for (size_t i = 0; i < ws->n; i++) {
-        uint64_t g = group_of(ws, ws->reqs[i].ts);
-        if (g < limit)
-            arrived[n++] = (struct closing){.group = g, .r = ws->reqs[i]};
+    size_t n = 0, ndevs = spoor_strpool_count(ws->devs), room = ws->n ? ws->n : 1;
+    uint32_t *at = spoor_xmalloc(room * sizeof *at), *rows = spoor_xmalloc(room * sizeof *rows);
+    uint64_t *key = spoor_xmalloc(room * sizeof *key), *spare = spoor_xmalloc(room * sizeof *spare);
+    struct spoor_key_span span = spoor_key_span_start();
+    for (size_t i = 0; i < ws->n; i++)
+        if (group_of(ws, ws->reqs[i].ts) < limit) {
+            at[n] = (uint32_t)i;
+            key[n] = spoor_radix_signed_key(ws->reqs[i].ts);
+            spoor_key_span_add(&span, key[n++]);
+        }
+    spoor_radix_sort_rows(rows, NULL, n, key, spare, &span);
+    for (size_t i = 0; i < n; i++)
+        key[i] = (group_of(ws, ws->reqs[at[i]].ts) - ws->next) * ndevs + ws->reqs[at[i]].dev;
+    spoor_radix_sort_rows_again(rows, n, key);
+    spoor_reserve((void **)&ws->closing, &ws->closing_cap, n ? n : 1, sizeof *ws->closing);
+    for (size_t i = 0; i < n; i++) {
+        const struct window_request *q = &ws->reqs[at[rows[i]]];
+        ws->closing[i] = (struct closing){.group = group_of(ws, q->ts), .r = *q};
+    }
+    size_t kept = 0;    /* the rest wait, in arrival order */
+    for (size_t i = 0, k = 0; i < ws->n; i++) {
+        if (k < n && at[k] == i)
+            k++;
         else
             ws->reqs[kept++] = ws->reqs[i];
     }
     ws->n = kept;
-    uint64_t *key = spoor_xmalloc((n ? n : 1) * sizeof *key), *spare = spoor_xmalloc((n ? n : 1) * sizeof *spare);
-    uint32_t *rows = spoor_xmalloc((n ? n : 1) * sizeof *rows);
-    struct spoor_key_span span = spoor_key_span_start();
-    for (size_t i = 0; i < n; i++) {
-        key[i] = spoor_radix_signed_key(arrived[i].r.ts);
-        spoor_key_span_add(&span, key[i]);
-    }
-    spoor_radix_sort_rows(rows, NULL, n, key, spare, &span);
-    for (size_t i = 0; i < n; i++)
-        key[i] = (arrived[i].group - ws->next) * ndevs + arrived[i].r.dev;
-    spoor_radix_sort_rows_again(rows, n, key);
-    spoor_reserve((void **)&ws->closing, &ws->closing_cap, n ? n : 1, sizeof *ws->closing);
-    for (size_t i = 0; i < n; i++)
-        ws->closing[i] = arrived[rows[i]];
-    free(arrived);
+    free(at);
+    free(rows);
     free(key);
     free(spare);
-    free(rows);
     return n;
 }
 
