@@ -26,6 +26,8 @@
 #define LINE_DELAY_NS 100000000LL
 /* The longest wait for a line: an idle disk's windows finish this late. */
 #define POLL_NS 50000000LL
+/* Reads stop when the buffer has less room than a page of trace_pipe. */
+#define READ_ROOM 4096
 
 static const char *const events[] = {"block_rq_issue", "block_rq_complete", "block_rq_requeue"};
 
@@ -255,20 +257,22 @@ static bool trace_loop(struct spoor_tuner *t, int fd, int64_t t0, const struct t
             break;
         }
         if (r > 0) {
-            ssize_t n = read(fd, buf + held, cap - held);
+            /* all there is (trace_pipe gives a page at most per read), then one feed */
+            ssize_t n = 0;
+            while (cap - held >= READ_ROOM && (n = read(fd, buf + held, cap - held)) > 0)
+                held += (size_t)n;
             if (n < 0 && errno != EAGAIN && errno != EINTR) {
                 fprintf(stderr, "spoor tune: trace_pipe: %s\n", strerror(errno));
                 ok = false;
                 break;
             }
-            held += n > 0 ? (size_t)n : 0;
             char *last = held ? memrchr(buf, '\n', held) : NULL;
             if (last) {
                 size_t whole = (size_t)(last - buf) + 1;
                 spoor_tune_live_feed(t, buf, whole);
                 memmove(buf, buf + whole, held - whole);
                 held -= whole;
-            } else if (held == cap) {
+            } else if (cap - held < READ_ROOM) {
                 held = 0; /* a line longer than the buffer is no event line */
             }
         }
