@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/window_requests.h"
 #include "features/window_features.h"
 #include "spoor/error.h"
 #include "spoor/table.h"
@@ -22,59 +23,19 @@ _Static_assert((int)SPOOR_WINDOW_READ == SPOOR_WF_READ && (int)SPOOR_WINDOW_WRIT
                    (int)SPOOR_WINDOW_NOPS == SPOOR_WF_NOPS,
                "the public operations are the accumulator's");
 
-/* One read or write request as the windows need it. */
-struct request {
-    int64_t ts, dur;
-    uint64_t sector;
-    uint32_t bytes, queue_depth, dev;
-    uint8_t op;
-};
-
 struct gather {
-    struct request *reqs;
+    struct window_request *reqs;
     size_t n, cap;
     struct spoor_strpool *devs;   /* device names; id 0 is "" */
     uint64_t other;
 };
-
-static int64_t int_at(const struct spoor_column *c, size_t row)
-{
-    if (!c || !spoor_column_valid(c, row))
-        return SPOOR_NULL;
-    return c->type == SPOOR_I64 ? c->i64[row] : c->type == SPOOR_F64 ? (int64_t)c->f64[row] : SPOOR_NULL;
-}
 
 /* reduce(): the reads and writes of a batch, appended in input order. */
 static int gather_batch(void *ctx, size_t input, const struct spoor_table *b)
 {
     (void)input;
     struct gather *g = ctx;
-    const struct spoor_column *dev = spoor_table_find_column(b, "dev");
-    const struct spoor_column *sector = spoor_table_find_column(b, "sector");
-    const struct spoor_column *bytes = spoor_table_find_column(b, "bytes");
-    const struct spoor_column *depth = spoor_table_find_column(b, "queue_depth");
-    if (!dev || dev->type != SPOOR_STR || !sector || !bytes || !depth)
-        return SPOOR_OK; /* not a block trace: told after the load, by its format */
-    uint32_t read_id = spoor_strpool_find(b->pool, "read", 4), write_id = spoor_strpool_find(b->pool, "write", 5);
-    uint32_t last_batch_dev = UINT32_MAX, last_dev = 0;
-    spoor_reserve((void **)&g->reqs, &g->cap, g->n + b->nrows, sizeof *g->reqs);
-    for (size_t r = 0; r < b->nrows; r++) {
-        int64_t s = int_at(sector, r), n = int_at(bytes, r), q = int_at(depth, r);
-        bool rw = b->name[r] == read_id || b->name[r] == write_id;
-        if (!rw || s == SPOOR_NULL || n == SPOOR_NULL || q == SPOOR_NULL || !spoor_column_valid(dev, r)) {
-            g->other++;
-            continue;
-        }
-        if (dev->str[r] != last_batch_dev) {
-            size_t len;
-            const char *name = spoor_strpool_get(b->pool, dev->str[r], &len);
-            last_batch_dev = dev->str[r];
-            last_dev = spoor_strpool_intern(g->devs, name, len);
-        }
-        g->reqs[g->n++] = (struct request){.ts = b->ts[r], .dur = b->dur[r], .sector = (uint64_t)s, .bytes = (uint32_t)n,
-                                           .queue_depth = (uint32_t)q, .dev = last_dev,
-                                           .op = b->name[r] == read_id ? SPOOR_WINDOW_READ : SPOOR_WINDOW_WRITE};
-    }
+    window_requests_of_batch(b, g->devs, &g->reqs, &g->n, &g->cap, &g->other);
     return SPOOR_OK;
 }
 
@@ -123,7 +84,7 @@ static void op_of_features(const struct spoor_wf_features *f, struct spoor_windo
 }
 
 /* The (window, device) group of a time of request q: windows from t0. */
-static uint64_t group_of(const struct request *q, int64_t ts, int64_t t0, const struct spoor_windows_opts *wo,
+static uint64_t group_of(const struct window_request *q, int64_t ts, int64_t t0, const struct spoor_windows_opts *wo,
                          uint64_t ndevs)
 {
     return (uint64_t)((ts - t0) / wo->every_ns) * ndevs + (wo->by_dev ? q->dev : 0);
@@ -172,7 +133,7 @@ static void make_windows(const struct gather *g, uint32_t *rows, uint64_t *key, 
         uint64_t group = i < n ? key[rows[i]] : UINT64_MAX;
         group = j < nlate && late_key[order[j]] < group ? late_key[order[j]] : group;
         for (; i < n && key[rows[i]] == group; i++) {
-            const struct request *q = &g->reqs[rows[i]];
+            const struct window_request *q = &g->reqs[rows[i]];
             spoor_wf_issue(acc, &tracks[q->dev], q->op, q->sector, q->bytes, q->queue_depth);
             if (group_of(q, q->ts + q->dur, t0, wo, ndevs) == group) /* never before its issue */
                 spoor_wf_complete(acc, q->op, (uint64_t)q->dur);
@@ -195,12 +156,6 @@ static void make_windows(const struct gather *g, uint32_t *rows, uint64_t *key, 
     free(late_key);
 }
 
-static bool is_block_format(const struct spoor_input_report *in)
-{
-    const char *name = in->dialect.format ? in->dialect.format->name : "";
-    return !strcmp(name, "blkparse") || !strcmp(name, "ftrace") || !strcmp(name, "lttng");
-}
-
 int spoor_windows_load(const char *const *paths, size_t npaths, const struct spoor_load_opts *opts,
                        const struct spoor_windows_opts *wo, struct spoor_windows *out, struct spoor_load_result *res,
                        struct spoor_error *err)
@@ -210,7 +165,7 @@ int spoor_windows_load(const char *const *paths, size_t npaths, const struct spo
     struct spoor_sink sink = {.ctx = &g, .reduce = gather_batch};
     int st = spoor_load(paths, npaths, opts, &sink, res, err);
     for (size_t i = 0; st == SPOOR_OK && i < res->ninputs; i++)
-        if (!is_block_format(&res->inputs[i]))
+        if (!window_input_is_block(&res->inputs[i]))
             st = spoor_fail(err, SPOOR_EFORMAT,
                             "%s: not a block-layer trace (read as %s); windows reads blkparse, ftrace or lttng",
                             res->inputs[i].path, res->inputs[i].dialect.name);

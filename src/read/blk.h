@@ -141,6 +141,10 @@ void blk_extent(struct blk_event *e, uint64_t sector, uint64_t count);
 int blk_format_join(struct spoor_dialect *d, struct spoor_table *batch, struct spoor_skips *skips, const char *path,
                     bool strict, struct spoor_table **view, struct spoor_error *err);
 void blk_format_release(struct spoor_dialect *d);
+/* The earliest issue time, from `since` on, of the requests the join holds
+ * (issued, not yet completed), or INT64_MAX: a live reader's windows before
+ * it are complete. */
+int64_t blk_format_oldest_pending(const struct spoor_dialect *d, int64_t since);
 /* Sets d up for a block format: its name and an empty join. */
 void blk_format_begin(struct spoor_dialect *d, const struct spoor_format *f, const char *assumed);
 /* The times are times of day: the join adds a day to every row from where

@@ -345,6 +345,16 @@ int blk_format_join(struct spoor_dialect *d, struct spoor_table *batch, struct s
     return join_batch(d->state, batch, skips, path, strict, view, err);
 }
 
+int64_t blk_format_oldest_pending(const struct spoor_dialect *d, int64_t since)
+{
+    const struct blk_join *j = d->state;
+    int64_t oldest = INT64_MAX;
+    for (size_t i = 0; j->n && i < j->nslots; i++)
+        if (j->slots[i].dev && j->slots[i].ts >= since && j->slots[i].ts < oldest)
+            oldest = j->slots[i].ts;
+    return oldest;
+}
+
 void blk_format_release(struct spoor_dialect *d)
 {
     join_free(d->state);

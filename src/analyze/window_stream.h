@@ -1,0 +1,63 @@
+/* Windows of block requests closed as the requests come, for `spoor tune`:
+ * the windows of `spoor windows --by dev` (windows.c), through the same
+ * accumulator (features/window_features.c), made incrementally.
+ *
+ * Requests come joined (issue and completion one row), in any order, the
+ * completion order of a trace. A window [start, start + every) of a device
+ * can be finished once every request issued before its end is known and
+ * every completion before its end too: the caller says so with a
+ * *watermark*, a time before which nothing more will come. At the watermark
+ * INT64_MAX (the end of a recorded trace) every window is finished, and the
+ * windows are then exactly those of `spoor windows --every E --by dev` on the
+ * same requests: the grid starts at the first issue, each device's requests
+ * reach the accumulator in issue order (ties in arrival order), a completion
+ * counts in the window of its completion time, and a window with neither an
+ * issue nor a completion of its device is left out.
+ *
+ * Live, the grid may start at a given time instead, and every window of
+ * every known device may be finished, empty or not (an idle disk still has
+ * windows). A request that arrives after its issue's window was finished
+ * (the watermark was wrong) is counted in the first window still open. */
+#ifndef SPOOR_ANALYZE_WINDOW_STREAM_H
+#define SPOOR_ANALYZE_WINDOW_STREAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analyze/window_requests.h"
+#include "features/window_features.h"
+
+struct window_stream;
+
+/* A finished window of one device. */
+struct window_done {
+    uint64_t index;                             /* from the grid's start */
+    int64_t start_ns;
+    uint32_t dev;                               /* window_stream_devices() id */
+    struct spoor_wf_features f[SPOOR_WF_NOPS];
+};
+
+typedef int (*window_done_fn)(void *ctx, const struct window_done *w);
+
+/* Windows every_ns (> 0) wide from t0, or from the first request's issue
+ * when t0 is INT64_MIN; with every_window, empty windows are finished too. */
+struct window_stream *window_stream_new(int64_t every_ns, int64_t t0, bool every_window);
+void window_stream_free(struct window_stream *ws);
+
+/* The device names ("254,0"), ids in the order met; callers add requests
+ * with these ids and may name a device before its first request. */
+struct spoor_strpool *window_stream_devices(struct window_stream *ws);
+
+/* Reads and writes of a loader batch (window_requests_of_batch). */
+void window_stream_add_batch(struct window_stream *ws, const struct spoor_table *b);
+
+/* Finishes, in order (by window, then device), every window that ends at or
+ * before watermark, calling done for each; stops at done's first nonzero
+ * return and returns it. */
+int window_stream_advance(struct window_stream *ws, int64_t watermark, window_done_fn done, void *ctx);
+
+/* Reads and writes added, and other requests left out. */
+uint64_t window_stream_requests(const struct window_stream *ws);
+uint64_t window_stream_others(const struct window_stream *ws);
+
+#endif
