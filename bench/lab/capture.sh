@@ -14,7 +14,9 @@ usage: bench/lab/capture.sh [options]
   --ra LIST         read_ahead_kb settings, comma-separated (16,128,1024)
   --seeds LIST      vmload seeds, comma-separated: one run of each pattern at
                     each setting per seed (1,2)
-  --files N         files of each run (2)
+  --ms MS           each run's length in guest time: files until MS ms have
+                    passed (1000)
+  --files N         each run's length in files instead (0: --ms decides)
   --file-mib M      a file's size (16)
   --touches T       random touches per file (64)
   --disk SIZE       the workload disk, sparse (1G)
@@ -30,24 +32,28 @@ EOF
 }
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-patterns=seq,rand,mixed ras=16,128,1024 seeds=1,2 files=2 file_mib=16 touches=64 disk=1G buffer_kb=16384
+patterns=seq,rand,mixed ras=16,128,1024 seeds=1,2 ms=1000 files=0 file_mib=16 touches=64 disk=1G buffer_kb=16384
 work=$root/build/vm out=$root/bench/out/lab/capture
 die() { echo "capture: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
   case $1 in
     -h|--help) usage; exit 0 ;;
-    --patterns|--ra|--seeds|--files|--file-mib|--touches|--disk|--buffer-kb|--work|--out)
+    --patterns|--ra|--seeds|--ms|--files|--file-mib|--touches|--disk|--buffer-kb|--work|--out)
       [ $# -ge 2 ] || die "$1 needs a value" ;;
     *) die "unknown option '$1' (see --help)" ;;
   esac
   case $1 in
-    --patterns) patterns=$2 ;; --ra) ras=$2 ;; --seeds) seeds=$2 ;; --files) files=$2 ;;
+    --patterns) patterns=$2 ;; --ra) ras=$2 ;; --seeds) seeds=$2 ;; --ms) ms=$2 ;; --files) files=$2 ;;
     --file-mib) file_mib=$2 ;; --touches) touches=$2 ;; --disk) disk=$2 ;; --buffer-kb) buffer_kb=$2 ;;
     --work) work=$2 ;; --out) out=$2 ;;
   esac
   shift 2
 done
-for n in files file_mib touches buffer_kb; do
+[[ $files =~ ^[0-9]+$ ]] || die "--files wants a whole number, not '$files'"
+[[ $ms =~ ^[0-9]+$ ]] || die "--ms wants a whole number, not '$ms'"
+if [ "$files" -gt 0 ]; then amount="--files $files"; else amount="--ms $ms"; fi
+[ "$amount" != "--ms 0" ] || die "--ms 0 and --files 0: no amount of work"
+for n in file_mib touches buffer_kb; do
   [[ ${!n} =~ ^[1-9][0-9]*$ ]] || die "--${n//_/-} wants a whole number from 1, not '${!n}'"
 done
 [[ $ras =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--ra wants whole numbers, comma-separated, not '$ras'"
@@ -70,7 +76,7 @@ cat > "$vm/lab.conf" <<EOF
 PATTERNS="${patterns//,/ }"
 RAS="${ras//,/ }"
 SEEDS="${seeds//,/ }"
-FILES=$files
+AMOUNT="$amount"
 FILE_MIB=$file_mib
 TOUCHES=$touches
 BUFFER_KB=$buffer_kb

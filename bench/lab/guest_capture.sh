@@ -3,7 +3,7 @@
 # tracefs records block_rq_issue and block_rq_complete of vda, one trace per
 # run, gzipped; then writes the traces and manifest.csv as a tar on /dev/vdb,
 # which the host reads back (the console is too slow and too lossy for MBs).
-. /lab.conf # PATTERNS RAS SEEDS FILES FILE_MIB TOUCHES BUFFER_KB
+. /lab.conf # PATTERNS RAS SEEDS AMOUNT (vmload's --files N or --ms MS) FILE_MIB TOUCHES BUFFER_KB
 t=/sys/kernel/tracing
 IFS=: read -r major minor < /sys/block/vda/dev || exit 1
 devt=$(((major << 20) | minor)) # the kernel's dev_t, as the events' filter sees it
@@ -14,7 +14,7 @@ for ev in block_rq_issue block_rq_complete; do
 done
 echo 0 > $t/tracing_on
 mkdir -p /out/traces
-echo "file,label,run_id,pattern,readahead_kb,seed,files,file_mib,touches,requests,bytes_asked,elapsed_ns" > /out/manifest.csv
+echo "file,label,run_id,pattern,readahead_kb,seed,file_mib,touches,files,requests,bytes_asked,elapsed_ns" > /out/manifest.csv
 
 label_of() {
   case $1 in seq) echo sequential ;; rand) echo random ;; mixed) echo mixed ;; esac
@@ -35,7 +35,7 @@ for ra in $RAS; do
       echo > $t/trace
       idle
       echo 1 > $t/tracing_on
-      out=$(/vmload /dev/vda "$p" --files "$FILES" --file-mib "$FILE_MIB" --touches "$TOUCHES" --seed "$seed" --drop) ||
+      out=$(/vmload /dev/vda "$p" $AMOUNT --file-mib "$FILE_MIB" --touches "$TOUCHES" --seed "$seed" --drop) ||
         { echo "@@ error $id: vmload failed"; exit 1; }
       idle
       echo 0 > $t/tracing_on
@@ -44,9 +44,11 @@ for ra in $RAS; do
       [ "$lost" = 0 ] || { echo "@@ error $id: the trace buffer overran ($lost events lost): raise BUFFER_KB"; exit 1; }
       gzip -c $t/trace > "/out/traces/$id.ftrace.txt.gz"
       requests=$(grep -c 'block_rq_issue:' $t/trace)
-      bytes=$(echo "$out" | sed -n 's/.*bytes=\([0-9]*\).*/\1/p')
-      ns=$(echo "$out" | sed -n 's/.*elapsed_ns=\([0-9]*\).*/\1/p')
-      echo "traces/$id.ftrace.txt.gz,$(label_of "$p"),$id,$p,$ra,$seed,$FILES,$FILE_MIB,$TOUCHES,$requests,$bytes,$ns" >> /out/manifest.csv
+      # vmload's "files=N bytes=B elapsed_ns=T" as N,B,T
+      did=$(echo "$out" | sed -n 's/^files=\([0-9]*\) bytes=\([0-9]*\) elapsed_ns=\([0-9]*\)$/\1,\2,\3/p')
+      [ -n "$did" ] || { echo "@@ error $id: vmload said '$out'"; exit 1; }
+      files=${did%%,*}
+      echo "traces/$id.ftrace.txt.gz,$(label_of "$p"),$id,$p,$ra,$seed,$FILE_MIB,$TOUCHES,$files,$requests,${did#*,}" >> /out/manifest.csv
       echo "@@ run $id requests=$requests $out"
     done
   done
