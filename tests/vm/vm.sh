@@ -6,7 +6,8 @@
 #   vm_find_kernel                  sets VM_KREL, VM_KVER, VM_KDIR, VM_IMAGE_PKG
 #   vm_fetch_kernel CACHE           the kernel and its virtio modules, downloaded once
 #                                   (sets VM_KERNEL, VM_MODULES)
-#   vm_build_module SRC OUT         a module built out of tree against VM_KDIR
+#   vm_build_module SRC OUT [MODEL] a module built out of tree against VM_KDIR
+#                                   (with the classifier MODEL, a fixed-point header)
 #   vm_initramfs OUT TEST FILE...   busybox, /init, the virtio modules, TEST as /test.sh
 #   vm_static SRC OUT               a C program built static (the guest has no libc)
 #   vm_boot INITRAMFS DISK LOG SECS [DISK2]
@@ -115,13 +116,21 @@ vm_fetch_kernel() {
 
 # A copy of the module's sources built in OUT (Kbuild writes beside its
 # sources, and the source tree stays clean). The copies keep their times, so
-# a build kept from a previous run recompiles only what changed. Prints the
-# .ko's path.
+# a build kept from a previous run recompiles only what changed. MODEL: the
+# classifier's header (spoor export-model --fixed-point --prefix
+# spoor_model), copied to OUT/spoor_ra_model.h when it differs from the copy
+# there (a model exported again, the same, rebuilds nothing); default: SRC's
+# readahead_model.h. Prints the .ko's path.
 vm_build_module() {
-  local src=$1 out=$2
+  local src=$1 out=$2 model=${3:-} args=()
   mkdir -p "$out"
   cp -p "$src"/Kbuild "$src"/*.c "$src"/*.h "$out"/
-  make -s -C "$VM_KDIR" M="$out" modules > "$out/build.log" 2>&1 ||
+  if [ -n "$model" ]; then
+    cmp -s "$model" "$out/spoor_ra_model.h" || cp "$model" "$out/spoor_ra_model.h" ||
+      vm_die "cannot copy the model $model"
+    args=(SPOOR_RA_MODEL="$out/spoor_ra_model.h")
+  fi
+  make -s -C "$VM_KDIR" M="$out" "${args[@]}" modules > "$out/build.log" 2>&1 ||
     { cat "$out/build.log" >&2; vm_die "the module in $src does not build against $VM_KDIR"; }
   ls "$out"/*.ko
 }
