@@ -10,6 +10,7 @@ dev=$(cat /sys/block/vda/dev) || exit 1
 q=/sys/block/vda/queue/read_ahead_kb
 s=/sys/kernel/spoor_ra
 read -r original < $q
+mkdir -p /tmp
 echo "@@ original ra=$original"
 
 # phase NAME PATTERN MS SEED: vmload PATTERN for MS ms in the background,
