@@ -22,7 +22,7 @@ shift 3
 # requests fall. Rates and latencies depend on how fast QEMU runs on the host
 # (TCG, shared cores), so a model on them would learn the host's load.
 features=read_size_mean,read_size_median,read_distance_mean,read_jump_ratio,read_sequential_ratio
-every=200ms min_requests=16 model=trees actions=sequential=1024,random=16,mixed=128
+every=500ms min_requests=16 model=trees actions=sequential=1024,random=16,mixed=128
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || die "$1 needs a value"
   case $1 in
