@@ -47,7 +47,7 @@ vm_static "$here/vmload.c" "$out/vmload"
 # (128), so that rmmod's restore shows.
 cat > "$out/patterns.conf" <<EOF
 WINDOW_MS=$window_ms HYSTERESIS=$hysteresis MIN_KB=$min_kb MAX_KB=$max_kb MIN_REQUESTS=$min_requests
-DRY_MS=1500 PHASE_MS=3000 PHASES="seq mixed rand"
+DRY_MS=1000 PHASE_MS=2500 PHASES="seq mixed rand"
 EOF
 vm_initramfs "$out/initramfs.cpio" "$here/guest_patterns.sh" "$ko" "$out/vmload" "$out/patterns.conf"
 truncate -s 1G "$out/disk.img"
