@@ -35,6 +35,7 @@ for ra in $RAS; do
       echo > $t/trace
       idle
       echo 1 > $t/tracing_on
+      # shellcheck disable=SC2086 # AMOUNT: two words
       out=$(/vmload /dev/vda "$p" $AMOUNT --file-mib "$FILE_MIB" --touches "$TOUCHES" --seed "$seed" --drop) ||
         { echo "@@ error $id: vmload failed"; exit 1; }
       idle

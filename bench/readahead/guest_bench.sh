@@ -28,7 +28,7 @@ rotate() {
     if [ $i -lt $k ]; then tail="$tail $w"; else head="$head $w"; fi
     i=$((i + 1))
   done
-  echo $head $tail
+  echo "$head $tail"
 }
 
 # run_setting ROUND PATTERN SETTING
