@@ -88,10 +88,12 @@ static ssize_t agree_write(struct file *file, const char __user *buf, size_t cou
 	ssize_t ret = count;
 	int cls;
 
-	if (count > a->line_max)
-		return -EINVAL;
 	mutex_lock(&a->lock);
-	a->answer_len = 0;
+	a->answer_len = 0; /* a refused line leaves no answer either */
+	if (count > a->line_max) {
+		ret = -EINVAL;
+		goto out;
+	}
 	if (copy_from_user(a->line, buf, count)) {
 		ret = -EFAULT;
 		goto out;
