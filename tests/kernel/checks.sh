@@ -41,7 +41,8 @@ if python3 "$here/check_module.py" --frame-max "$FRAME_MAX" "$work/bad.o" "$work
 fi
 
 vm_find_kernel
-# An MLP over the captured windows' read and write columns, its arrays static.
+# An MLP over the captured windows' read and write columns, too big for the
+# stack (8 bytes an input and a unit: about 1.7 KiB), its arrays static.
 mlp=$work/mlp
 mkdir -p "$mlp"
 captured=$root/tests/data/blk/captured
@@ -51,7 +52,7 @@ tail -n +2 "$captured/manifest.csv" | while IFS=, read -r f _ label run_id _; do
     "$captured/$f" < /dev/null | if [ $first = 1 ]; then cat; else tail -n +2; fi
   first=0
 done > "$mlp/windows.csv"
-"$spoor" train "$mlp/windows.csv" --label label --features 'read_*,write_*' --group run_id --model mlp:64,32 \
+"$spoor" train "$mlp/windows.csv" --label label --features 'read_*,write_*' --group run_id --model mlp:128,64 \
   --epochs 20 --actions readahead_kb:sequential=1024,random=16,mixed=128 -o "$mlp/model.json" > "$mlp/train.txt" 2>&1 ||
   { cat "$mlp/train.txt" >&2; vm_die "spoor train --model mlp failed"; }
 "$spoor" export-model "$mlp/model.json" --fixed-point --static-buffers --prefix spoor_model -o "$mlp/model.h" > /dev/null
