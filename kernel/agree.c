@@ -8,9 +8,9 @@
  * blanks, a newline at the end or not. A read then returns "INDEX NAME\n",
  * the class, once; a read before any write, or a second read, returns 0
  * bytes (end of file). Anything else written (too few or too many numbers,
- * one that is no integer or out of range, a line too long) is -EINVAL. Each
- * open has its own line and answer, guarded by its own mutex; the model's
- * calls are serialised by model.c. */
+ * one that is no integer or out of range, a line too long, a NUL byte) is
+ * -EINVAL. Each open has its own line and answer, guarded by its own mutex;
+ * the model's calls are serialised by model.c. */
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -99,8 +99,9 @@ static ssize_t agree_write(struct file *file, const char __user *buf, size_t cou
 		goto out;
 	}
 	a->line[count] = '\0';
-	if (strchr(a->line, '\n') && strchr(a->line, '\n') != a->line + count - 1) {
-		ret = -EINVAL; /* one line a write */
+	/* one line a write, and no NUL byte in it */
+	if (strlen(a->line) != count || (strchr(a->line, '\n') && strchr(a->line, '\n') != a->line + count - 1)) {
+		ret = -EINVAL;
 		goto out;
 	}
 	if (!parse_inputs(a)) {

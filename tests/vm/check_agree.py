@@ -4,7 +4,9 @@ dataset model, the class the module's /dev/spoor_ra_model gave each row
 row; the device must have kept to its protocol; the module built with the
 window model must classify windows and take dry_run=N, the dataset models
 must not classify windows (and the guest checked they refuse dry_run=N);
-and the kernel must be healthy. Prints one line per model; exits 1 naming
+the module must set the disk's readahead only when told to (dry_run=N,
+the disk listed), and restore it at unload unless it was written by hand
+since; and the kernel must be healthy. Prints one line per model; exits 1 naming
 each failure.
 
     check_agree.py CONSOLE MODEL=PREDICTED ...
@@ -28,6 +30,37 @@ def parse(path):
         else:
             other.setdefault(key, []).append(rest)
     return answers, other
+
+
+# "@@ ra CASE KB [STATE]": the disk's read_ahead_kb after each case of
+# guest_agree.sh (every class clamped to 48 KiB), and the state line's
+# fields that must hold then.
+READAHEAD = {
+    "start": (128, {}),
+    "dry_run": (128, {"decision": "set", "readahead_kb": "48", "original_kb": "128", "sets": "1"}),
+    "not_listed": (128, {"decision": "set", "readahead_kb": "48"}),
+    "set": (48, {"decision": "set", "readahead_kb": "48", "original_kb": "128", "classified": "1", "idle": "0"}),
+    "restored": (128, {}),
+    "set_again": (48, {"decision": "set"}),
+    "by_hand": (64, {}),
+}
+
+
+def check_readahead(lines, fail):
+    seen = {}
+    for line in lines:
+        case, kb, *state = line.split()
+        seen[case] = (int(kb), dict(w.split("=", 1) for w in state if "=" in w))
+    for case, (want_kb, want_state) in READAHEAD.items():
+        if case not in seen:
+            fail(f"readahead: the guest printed no case {case}")
+            continue
+        kb, state = seen[case]
+        wrong = {k: state.get(k) for k, v in want_state.items() if state.get(k) != v}
+        if kb != want_kb or wrong:
+            fail(f"readahead: {case}: read_ahead_kb {kb} (want {want_kb}); state fields {wrong} (want {want_state})")
+    if not [f for f in READAHEAD if f not in seen]:
+        print("  readahead: set only with dry_run=N on a listed disk, restored at unload, a value by hand kept")
 
 
 def check_model(name, predicted, got, fail):
@@ -54,9 +87,10 @@ def main(console, specs):
         fail(f"the window model does not say it classifies: {models.get('window')}")
     if other.get("dry_run") != ["window N"]:
         fail(f"the window model's dry_run after writing N: {other.get('dry_run')}")
+    check_readahead(other.get("ra", []), fail)
     kmsg = other.get("kmsg", [])
-    if sum("spoor_ra: classifying windows" in k for k in kmsg) != 1:
-        fail(f"the kernel log does not say once that the window model classifies: {kmsg}")
+    if not any("spoor_ra: classifying windows" in k for k in kmsg):
+        fail(f"the kernel log does not say that the window model classifies: {kmsg}")
     for spec in specs:
         name, path = spec.split("=", 1)
         predicted = [line.strip() for line in open(path) if line.strip()]
