@@ -8,9 +8,9 @@
  * blanks, a newline at the end or not. A read then returns "INDEX NAME\n",
  * the class, once; a read before any write, or a second read, returns 0
  * bytes (end of file). Anything else written (too few or too many numbers,
- * one that is no integer or out of range, a line too long) is -EINVAL. Each
- * open has its own line and answer, guarded by its own mutex; the model's
- * calls are serialised by model.c. */
+ * one that is no integer or out of range, a line too long, a NUL byte) is
+ * -EINVAL. Each open has its own line and answer, guarded by its own mutex;
+ * the model's calls are serialised by model.c. */
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -88,17 +88,20 @@ static ssize_t agree_write(struct file *file, const char __user *buf, size_t cou
 	ssize_t ret = count;
 	int cls;
 
-	if (count > a->line_max)
-		return -EINVAL;
 	mutex_lock(&a->lock);
-	a->answer_len = 0;
+	a->answer_len = 0; /* a refused line leaves no answer either */
+	if (count > a->line_max) {
+		ret = -EINVAL;
+		goto out;
+	}
 	if (copy_from_user(a->line, buf, count)) {
 		ret = -EFAULT;
 		goto out;
 	}
 	a->line[count] = '\0';
-	if (strchr(a->line, '\n') && strchr(a->line, '\n') != a->line + count - 1) {
-		ret = -EINVAL; /* one line a write */
+	/* one line a write, and no NUL byte in it */
+	if (strlen(a->line) != count || (strchr(a->line, '\n') && strchr(a->line, '\n') != a->line + count - 1)) {
+		ret = -EINVAL;
 		goto out;
 	}
 	if (!parse_inputs(a)) {

@@ -14,9 +14,8 @@
 #                                   boots, waits at most SECS, console to LOG
 #                                   (with VM_QEMU_ARGS, if set, added to QEMU's);
 #                                   DISK2, if given, is the guest's /dev/vdb
-#   vm_setup WORK NAME GUEST [SIZE] all of the above but the boot, for a test's
-#                                   guest script, with a blank disk of SIZE
-#                                   (truncate's units; 64M) (sets VM_OUT)
+#   vm_setup WORK NAME GUEST [FILE...]  all of the above but the boot, for a
+#                                   test's guest script and files (sets VM_OUT)
 #
 # /dev/kvm is not used even when present: on these machines it is a nested
 # hypervisor that hangs QEMU. TCG is slower but always works.
@@ -176,10 +175,10 @@ vm_boot() {
 
 # The start of a VM test: the kernel (kept in WORK/cache), the module (built
 # in WORK/module), vmread, and in VM_OUT=WORK/NAME an initramfs with GUEST as
-# /test.sh and a blank disk, disk.img, of SIZE (64M; sparse: a large one
-# costs the host nothing).
+# /test.sh (and each FILE at its root) and a blank 64 MiB disk, disk.img.
 vm_setup() {
-  local work=$1 name=$2 guest=$3 size=${4:-64M} ko
+  local work=$1 name=$2 guest=$3 ko
+  shift 3
   vm_require
   vm_find_kernel
   vm_fetch_kernel "$work/cache"
@@ -188,6 +187,6 @@ vm_setup() {
   rm -f "$VM_OUT"/{console.log,disk.img,initramfs.cpio,vmread}
   ko=$(vm_build_module "$VM_DIR/../../kernel" "$work/module")
   vm_static "$VM_DIR/vmread.c" "$VM_OUT/vmread"
-  vm_initramfs "$VM_OUT/initramfs.cpio" "$guest" "$ko" "$VM_OUT/vmread"
-  truncate -s "$size" "$VM_OUT/disk.img"
+  vm_initramfs "$VM_OUT/initramfs.cpio" "$guest" "$ko" "$VM_OUT/vmread" "$@"
+  truncate -s 64M "$VM_OUT/disk.img"
 }
