@@ -9,8 +9,11 @@
 #                accuracy of the model and of each baseline, printed
 #   4. export    spoor export-model --fixed-point --prefix spoor_model
 #   5. module    spoor_ra built with that header
-#   6. checks    in the VM: the agreement test (tests/vm/agree.sh, if there)
-#                and the pattern test (tests/vm/patterns.sh) with this model
+#   6. checks    in the VM: the pattern test (tests/vm/patterns.sh) with this
+#                model, which also sends its training windows through the
+#                module's agreement device; then the agreement test
+#                (tests/vm/agree.sh: the shared dataset, when SPOOR_DATA, or
+#                ../shared/data as for make test, has it)
 #
 # Steps 2-4 are bench/lab/model.sh; 5-6 are the VM tests run on this model.
 set -euo pipefail
@@ -83,8 +86,11 @@ if [ $checks = 0 ]; then
   exit 0
 fi
 echo "lab: 5-6. the module built with the model, checked in the VM"
-if [ -f "$root/tests/vm/agree.sh" ]; then
-  bash "$root/tests/vm/agree.sh" "$work" "$spoor" "$out/model/model.json"
-fi
+# The pattern test with this model: its training windows through the
+# module's agreement device (every class spoor predict's), then the phases.
 bash "$root/tests/vm/patterns.sh" "$work" "$spoor" "$out/model/model.json"
+# The agreement test of the module itself, on the shared dataset's models.
+rc=0
+SPOOR_DATA=${SPOOR_DATA:-$root/../shared/data} bash "$root/tests/vm/agree.sh" "$work" "$spoor" || rc=$?
+[ $rc = 0 ] || [ $rc = 77 ] || die "the agreement test failed"
 echo "lab: done in $((SECONDS - start)) s: $out/model/model.h"

@@ -1,7 +1,11 @@
 """Checks the console of the VM pattern test (tests/vm/patterns.sh): the "@@ "
 lines guest_patterns.sh printed, against the model the module was built with.
 
-    check_patterns.py CONSOLE MODEL_JSON HYSTERESIS MIN_KB MAX_KB
+    check_patterns.py CONSOLE MODEL_JSON PREDICTED HYSTERESIS MIN_KB MAX_KB
+
+- The model's training windows through /dev/spoor_ra_model ("@@a lab ROW
+  INDEX CLASS", from vmagree) get spoor predict's class (PREDICTED: one a
+  line), every one.
 
 - Each phase's classified windows are mostly (more than half) of the
   phase's class, and there are more than HYSTERESIS of them.
@@ -9,12 +13,14 @@ lines guest_patterns.sh printed, against the model the module was built with.
   [MIN_KB, MAX_KB]; it changes only in a window the module says it set, and
   a set comes after HYSTERESIS windows of the class in a row.
 - The dry run changes nothing; rmmod restores the original readahead.
-- Kernel health: taint O and E only, no WARNING, BUG or Oops.
+- Kernel health (guest_health.py): the guest ended with status 0, taint O
+  and E only, no WARNING, BUG or Oops.
 Prints one line per phase and exits 1 naming each failure."""
 import json
 import sys
 
-ALLOWED_TAINT = (1 << 12) | (1 << 13)   # an unsigned out-of-tree module
+from guest_health import health_failures
+
 CLASS_OF = {"seq": "sequential", "rand": "random", "mixed": "mixed"}
 
 
@@ -28,9 +34,14 @@ def fields(words):
 
 
 def parse(path):
-    """The samples ("w" lines) in order, the phase lines, the other lines."""
-    samples, phases, other = [], {}, {}
+    """The samples ("w" lines) in order, the phase lines, the agreement
+    device's classes by row, the other lines."""
+    samples, phases, answers, other = [], {}, {}, {}
     for line in open(path, errors="replace"):
+        if "@@a " in line:
+            _, row, _, cls = line.rstrip("\r\n").split("@@a ", 1)[1].split()
+            answers[int(row)] = cls
+            continue
         if "@@ " not in line:
             continue
         words = line.rstrip("\r\n").split("@@ ", 1)[1].split()
@@ -40,7 +51,7 @@ def parse(path):
             phases[words[1]] = fields(words[2:])
         else:
             other.setdefault(words[0], []).append(words[1:])
-    return samples, phases, other
+    return samples, phases, answers, other
 
 
 def windows_of(samples):
@@ -87,14 +98,22 @@ def check_sets(samples, cfg, fail):
         prev = s
 
 
-def main(console, model_path, hysteresis, min_kb, max_kb):
+def check_agreement(answers, predicted_path, fail):
+    """Every training window's class from the device is spoor predict's."""
+    predicted = open(predicted_path).read().split()
+    same = sum(answers.get(i + 1) == cls for i, cls in enumerate(predicted))
+    print(f"patterns: agreement: {same} of {len(predicted)} training windows, the module's class is spoor predict's")
+    if same != len(predicted) or len(answers) != len(predicted):
+        fail(f"agreement: {same} of {len(predicted)} windows agree ({len(answers)} answered)")
+
+
+def main(console, model_path, predicted_path, hysteresis, min_kb, max_kb):
     cfg = {"hysteresis": int(hysteresis), "min_kb": int(min_kb), "max_kb": int(max_kb)}
     model = json.load(open(model_path))
-    samples, phases, other = parse(console)
+    samples, phases, answers, other = parse(console)
     failures = []
     fail = failures.append
-    for err in other.get("error", []):
-        fail("guest: " + " ".join(err))
+    check_agreement(answers, predicted_path, fail)
     original = fields((other.get("original") or [[]])[0]).get("ra")
     if original is None or "dry" not in phases:
         fail("the guest did not get through the dry run (see the console)")
@@ -125,17 +144,17 @@ def main(console, model_path, hysteresis, min_kb, max_kb):
         fail(f"the last phase left read_ahead_kb at the original {original}: rmmod's restore is not shown")
     if after != original:
         fail(f"after rmmod read_ahead_kb is {after}, not the original {original}")
+    end = (other.get("end") or [None])[0]
     tainted = (other.get("tainted") or [[None]])[0][0]
-    if tainted is None or int(tainted) & ~ALLOWED_TAINT:
-        fail(f"the kernel's taint is {tainted}: more than an unsigned out-of-tree module")
-    for d in other.get("dmesg", []):
-        fail("dmesg: " + " ".join(d))
+    errors = [" ".join(w) for w in other.get("error", [])] + ["dmesg " + " ".join(w) for w in other.get("dmesg", [])]
+    for f in health_failures(None if end is None else " ".join(end), tainted, errors):
+        fail(f)
     for f in failures:
         print("patterns: FAIL " + f, file=sys.stderr)
     return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 6:
-        sys.exit("usage: check_patterns.py CONSOLE MODEL_JSON HYSTERESIS MIN_KB MAX_KB")
+    if len(sys.argv) != 7:
+        sys.exit("usage: check_patterns.py CONSOLE MODEL_JSON PREDICTED HYSTERESIS MIN_KB MAX_KB")
     sys.exit(main(*sys.argv[1:]))

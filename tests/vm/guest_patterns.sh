@@ -3,7 +3,8 @@
 # sequential, mixed and random reads of /dev/vda, one phase after another.
 # After every window the module closes, the device's state line goes to the
 # host ("@@ w PHASE ra=KB STATE"), with read_ahead_kb as it is then;
-# check_patterns.py judges them. First a dry run (nothing may change), then
+# check_patterns.py judges them. First the model's training windows through
+# /dev/spoor_ra_model (vmagree), then a dry run (nothing may change), then
 # dry_run=N (readahead follows the classes), then rmmod (readahead restored).
 . /patterns.conf # WINDOW_MS HYSTERESIS MIN_KB MAX_KB MIN_REQUESTS DRY_MS PHASE_MS PHASES
 dev=$(cat /sys/block/vda/dev) || exit 1
@@ -35,6 +36,11 @@ phase() {
   read -r ra < $q
   echo "@@ phase $1 pattern=$2 ra=$ra $(cat /tmp/load.out)"
 }
+
+# the model's training windows through the agreement device: "@@a lab ROW INDEX CLASS"
+insmod /spoor_ra.ko || { echo "@@ error insmod failed"; exit 1; }
+/vmagree /rows_lab.txt lab || exit 1
+rmmod spoor_ra || { echo "@@ error rmmod failed"; exit 1; }
 
 params="window_ms=$WINDOW_MS hysteresis=$HYSTERESIS min_kb=$MIN_KB max_kb=$MAX_KB min_requests=$MIN_REQUESTS"
 # shellcheck disable=SC2086 # params: words
