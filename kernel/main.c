@@ -77,6 +77,8 @@ no_probes:
 	spoor_ra_agree_remove();
 no_device:
 	spoor_ra_sysfs_remove();
+	/* probes attached before one failed may have claimed disks */
+	spoor_ra_readahead_release();
 	return err;
 }
 
