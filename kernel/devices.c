@@ -64,18 +64,26 @@ void spoor_ra_start_windows(void)
 	window_start_ns = spoor_ra_now_ns();
 }
 
-/* The slot of devt, claiming the first free one if it has none. Slots fill
- * in order and are never freed, so a device's slot is always before the
- * first free one, and two CPUs claiming the same new device meet at it. */
-static struct device_slot *slot_of(dev_t devt)
+/* The slot of the disk, claiming the first free one if it has none (and
+ * then a reference to the disk's readahead, readahead.c). Slots fill in
+ * order and are never freed, so a device's slot is always before the first
+ * free one, and two CPUs claiming the same new device meet at it: only the
+ * one whose cmpxchg took the slot claims. */
+static struct device_slot *slot_of(struct gendisk *disk)
 {
+	dev_t devt = disk_devt(disk);
 	unsigned int i;
 
 	for (i = 0; i < SPOOR_RA_MAX_DEVICES; i++) {
 		dev_t held = READ_ONCE(slots[i].devt);
 
-		if (!held)
-			held = cmpxchg(&slots[i].devt, 0, devt) ?: devt;
+		if (!held) {
+			held = cmpxchg(&slots[i].devt, 0, devt);
+			if (!held) {
+				spoor_ra_readahead_claim(i, disk);
+				return &slots[i];
+			}
+		}
 		if (held == devt)
 			return &slots[i];
 	}
@@ -87,7 +95,7 @@ static struct device_slot *slot_of_request(struct request *rq)
 {
 	struct gendisk *disk = rq->q->disk;
 
-	return disk ? slot_of(disk_devt(disk)) : NULL;
+	return disk ? slot_of(disk) : NULL;
 }
 
 /* The request's operation for the features (SPOOR_WF_READ or _WRITE), or
@@ -142,6 +150,7 @@ void spoor_ra_count_issue(struct request *rq)
 		atomic64_inc(&untracked);
 		return;
 	}
+	spoor_ra_readahead_seen(s - slots, rq->q->disk);
 	spin_lock_irqsave(&s->lock, flags);
 	for (i = 0; i < SPOOR_RA_MAX_IN_FLIGHT && s->in_flight[i].rq; i++)
 		;
@@ -199,10 +208,11 @@ void spoor_ra_count_requeue(struct request *rq)
 }
 
 /* Every device's window closes at once: its counts since the one before,
- * and its features over the window's width. The place where the features
- * will be classified and the device's readahead set. forget_ends: the next
- * requests have no previous one to measure a distance from, as in a trace
- * that starts there. */
+ * and its features over the window's width, which then decide its
+ * readahead (readahead.c; out of the slot's lock: only closes write the
+ * features, one at a time). forget_ends: the next requests have no
+ * previous one to measure a distance from, as in a trace that starts
+ * there. */
 void spoor_ra_close_window(bool forget_ends)
 {
 	unsigned int i, c;
@@ -224,9 +234,15 @@ void spoor_ra_close_window(bool forget_ends)
 		if (forget_ends)
 			s->track = (struct spoor_wf_track){ 0 };
 		spin_unlock_irqrestore(&s->lock, flags);
+		spoor_ra_readahead_window(i, s->devt, s->features);
 	}
 	atomic64_inc(&windows_closed);
 	mutex_unlock(&close_lock);
+}
+
+dev_t spoor_ra_slot_devt(unsigned int i)
+{
+	return READ_ONCE(slots[i].devt);
 }
 
 bool spoor_ra_snapshot(unsigned int i, struct spoor_ra_snapshot *out)

@@ -5,8 +5,11 @@
  * features (the same lines with the last window's features, named as spoor
  * windows' CSV columns), window_ns (that window's width), close (a write
  * closes the window now; "restart" also forgets the last requests' ends), windows (how many have closed), untracked_requests
- * (requests of devices beyond the slots, or of no disk) and untimed_requests
- * (requests beyond the in-flight entries of their device). */
+ * (requests of devices beyond the slots, or of no disk), untimed_requests
+ * (requests beyond the in-flight entries of their device), state (one line
+ * per device: its class, the readahead policy's decision and readahead,
+ * readahead.c) and model (what the model is and whether it classifies
+ * windows, model.c). */
 #include <linux/kobject.h>
 #include <linux/stddef.h>
 #include <linux/sysfs.h>
@@ -110,6 +113,26 @@ static ssize_t untracked_requests_show(struct kobject *kobj, struct kobj_attribu
 	return sysfs_emit(buf, "%llu\n", spoor_ra_untracked_requests());
 }
 
+static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	unsigned int i;
+	int at = 0;
+
+	for (i = 0; i < SPOOR_RA_MAX_DEVICES; i++) {
+		dev_t devt = spoor_ra_slot_devt(i);
+
+		if (!devt)
+			break;
+		at += spoor_ra_readahead_show(i, devt, buf, at);
+	}
+	return at;
+}
+
+static ssize_t model_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return spoor_ra_model_show(buf);
+}
+
 static struct kobj_attribute counts_attr = __ATTR_RO(counts);
 static struct kobj_attribute window_attr = __ATTR_RO(window);
 static struct kobj_attribute windows_attr = __ATTR_RO(windows);
@@ -118,6 +141,8 @@ static struct kobj_attribute features_attr = __ATTR_RO(features);
 static struct kobj_attribute window_ns_attr = __ATTR_RO(window_ns);
 static struct kobj_attribute close_attr = __ATTR_WO(close);
 static struct kobj_attribute untimed_requests_attr = __ATTR_RO(untimed_requests);
+static struct kobj_attribute state_attr = __ATTR_RO(state);
+static struct kobj_attribute model_attr = __ATTR_RO(model);
 
 static struct attribute *attrs[] = {
 	&counts_attr.attr,
@@ -128,6 +153,8 @@ static struct attribute *attrs[] = {
 	&window_ns_attr.attr,
 	&close_attr.attr,
 	&untimed_requests_attr.attr,
+	&state_attr.attr,
+	&model_attr.attr,
 	NULL,
 };
 

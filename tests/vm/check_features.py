@@ -35,6 +35,8 @@ import re
 import subprocess
 import sys
 
+from guest_health import health_failures
+
 # Requests whose issue an interrupt may put after a completion in one
 # observer's view and before it in the other's (see above).
 REORDERS_MIN = 2
@@ -43,8 +45,6 @@ SLACK_NS = 10000
 MEAN_SLACK = 0.02
 QUANTILE_SLACK = 0.25
 LATENCIES = ("latency_mean", "latency_p50", "latency_p99")
-# The taint flags of an unsigned out-of-tree module (O and E).
-ALLOWED_TAINT = (1 << 12) | (1 << 13)
 # What each pattern issues (requests of each operation), when it is known exactly.
 EXPECTED = {"seq_16k": {"read_requests": 64, "write_requests": 0},
             "rand_4k": {"read_requests": 128, "write_requests": 0},
@@ -142,11 +142,8 @@ def main(console, spoor, outdir):
     fail = failures.append
     patterns, other = parse(console)
     os.makedirs(outdir, exist_ok=True)
-    for e in other.get("error", []) + other.get("dmesg", []):
-        fail(f"guest: {e}")
-    end = (other.get("end") or [""])[-1].split()
-    if not end or end[0] != "status=0":
-        fail(f"the guest test ended with {end or 'nothing (it did not finish)'}")
+    failures += health_failures((other.get("end") or [None])[-1], (other.get("tainted") or [None])[0],
+                                other.get("error", []) + other.get("dmesg", []))
     dev = (other.get("dev") or ["?"])[0].replace(":", ",")
     for name in ("seq_16k", "rand_4k", "two_readers", "buffered_ra128", "writes_64k"):
         p = patterns.get(name)
@@ -174,9 +171,6 @@ def main(console, spoor, outdir):
     two = patterns.get("two_readers")
     if two and two["features"] and float(two["features"][1]["read_queue_depth_mean"]) <= 1:
         fail("two_readers: the mean queue depth is not above 1: the case does not test depths")
-    tainted = (other.get("tainted") or [None])[0]
-    if tainted is None or int(tainted) & ~ALLOWED_TAINT:
-        fail(f"the kernel's taint is {tainted}: more than an unsigned out-of-tree module")
     for f in failures:
         print(f"check_features: {console}: {f}", file=sys.stderr)
     return 1 if failures else 0

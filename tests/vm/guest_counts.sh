@@ -8,11 +8,15 @@ counts() {
 }
 
 # bad parameters are refused at load
-insmod /spoor_ra.ko dry_run=0 2> /dev/null && { echo "@@ error dry_run=0 was accepted"; rmmod spoor_ra; }
+insmod /spoor_ra.ko min_kb=8192 2> /dev/null && { echo "@@ error min_kb over max_kb was accepted"; rmmod spoor_ra; }
+insmod /spoor_ra.ko hysteresis=0 2> /dev/null && { echo "@@ error hysteresis=0 was accepted"; rmmod spoor_ra; }
+insmod /spoor_ra.ko devices=254 2> /dev/null && { echo "@@ error devices=254 was accepted"; rmmod spoor_ra; }
 insmod /spoor_ra.ko window_ms=50 2> /dev/null && { echo "@@ error window_ms=50 was accepted"; rmmod spoor_ra; }
 insmod /spoor_ra.ko window_ms=500 || exit 1
 echo "@@ window_ms $(cat /sys/module/spoor_ra/parameters/window_ms)"
 echo "@@ dry_run $(cat /sys/module/spoor_ra/parameters/dry_run)"
+# and at run time: max_kb under min_kb
+echo 8 > /sys/module/spoor_ra/parameters/max_kb 2> /dev/null && echo "@@ error max_kb under min_kb was accepted"
 
 # O_DIRECT reads of one size: one request each
 for c in "seq 4 4096" "seq 64 16384" "seq 512 32768" "rand 4 2048 7" "rand 128 16384 11"; do

@@ -6,12 +6,16 @@
 #   vm_find_kernel                  sets VM_KREL, VM_KVER, VM_KDIR, VM_IMAGE_PKG
 #   vm_fetch_kernel CACHE           the kernel and its virtio modules, downloaded once
 #                                   (sets VM_KERNEL, VM_MODULES)
-#   vm_build_module SRC OUT         a module built out of tree against VM_KDIR
+#   vm_build_module SRC OUT [MODEL] a module built out of tree against VM_KDIR
+#                                   (with the classifier MODEL, a fixed-point header)
 #   vm_initramfs OUT TEST FILE...   busybox, /init, the virtio modules, TEST as /test.sh
-#   vm_boot INITRAMFS DISK LOG SECS boots, waits at most SECS, console to LOG
-#                                   (with VM_QEMU_ARGS, if set, added to QEMU's)
-#   vm_setup WORK NAME GUEST        all of the above but the boot, for a test's
-#                                   guest script (sets VM_OUT)
+#   vm_static SRC OUT               a C program built static (the guest has no libc)
+#   vm_boot INITRAMFS DISK LOG SECS [DISK2]
+#                                   boots, waits at most SECS, console to LOG
+#                                   (with VM_QEMU_ARGS, if set, added to QEMU's);
+#                                   DISK2, if given, is the guest's /dev/vdb
+#   vm_setup WORK NAME GUEST [FILE...]  all of the above but the boot, for a
+#                                   test's guest script and files (sets VM_OUT)
 #
 # /dev/kvm is not used even when present: on these machines it is a nested
 # hypervisor that hangs QEMU. TCG is slower but always works.
@@ -111,15 +115,27 @@ vm_fetch_kernel() {
 
 # A copy of the module's sources built in OUT (Kbuild writes beside its
 # sources, and the source tree stays clean). The copies keep their times, so
-# a build kept from a previous run recompiles only what changed. Prints the
-# .ko's path.
+# a build kept from a previous run recompiles only what changed. MODEL: the
+# classifier's header (spoor export-model --fixed-point --prefix
+# spoor_model), copied to OUT/spoor_ra_model.h when it differs from the copy
+# there (a model exported again, the same, rebuilds nothing); default: SRC's
+# readahead_model.h. Prints the .ko's path.
 vm_build_module() {
-  local src=$1 out=$2
+  local src=$1 out=$2 model=${3:-} args=()
   mkdir -p "$out"
   cp -p "$src"/Kbuild "$src"/*.c "$src"/*.h "$out"/
-  make -s -C "$VM_KDIR" M="$out" modules > "$out/build.log" 2>&1 ||
+  if [ -n "$model" ]; then
+    cmp -s "$model" "$out/spoor_ra_model.h" || cp "$model" "$out/spoor_ra_model.h" ||
+      vm_die "cannot copy the model $model"
+    args=(SPOOR_RA_MODEL="$out/spoor_ra_model.h")
+  fi
+  make -s -C "$VM_KDIR" M="$out" "${args[@]}" modules > "$out/build.log" 2>&1 ||
     { cat "$out/build.log" >&2; vm_die "the module in $src does not build against $VM_KDIR"; }
   ls "$out"/*.ko
+}
+
+vm_static() {
+  gcc -static -O2 -Wall -Wextra -Werror -o "$2" "$1" || vm_die "cannot build $1 static (is libc6-dev there?)"
 }
 
 # OUT: an uncompressed cpio (the kernel unpacks it faster than a gzip one
@@ -140,26 +156,29 @@ vm_initramfs() {
   rm -rf "$stage"
 }
 
-# Boots the kernel on INITRAMFS with DISK as /dev/vda, the console in LOG,
-# for at most SECS. -no-reboot: the guest's poweroff, a panic or a triple
-# fault all end QEMU.
+# Boots the kernel on INITRAMFS with DISK as /dev/vda (and DISK2, if given,
+# as /dev/vdb: the drives' order is their PCI slots' order), the console in
+# LOG, for at most SECS. -no-reboot: the guest's poweroff, a panic or a
+# triple fault all end QEMU.
 vm_boot() {
-  local initramfs=$1 disk=$2 log=$3 secs=$4 rc=0
+  local initramfs=$1 disk=$2 log=$3 secs=$4 rc=0 second=()
+  [ -z "${5:-}" ] || second=(-drive "file=$5,format=raw,if=virtio,cache=unsafe")
   # shellcheck disable=SC2086 # VM_QEMU_ARGS: words
   timeout -k 5 "$secs" qemu-system-x86_64 -accel tcg -machine pc -cpu max -smp 1 -m 256M ${VM_QEMU_ARGS:-} \
     -nographic -no-reboot -monitor none -serial "file:$log" -nic none \
     -kernel "$VM_KERNEL" -initrd "$initramfs" \
     -append "console=ttyS0 panic=-1 quiet loglevel=4 mitigations=off" \
-    -drive "file=$disk,format=raw,if=virtio,cache=unsafe" < /dev/null || rc=$?
+    -drive "file=$disk,format=raw,if=virtio,cache=unsafe" "${second[@]}" < /dev/null || rc=$?
   [ $rc -ne 124 ] && [ $rc -ne 137 ] || vm_die "the VM did not power off within ${secs} s (console: $log)"
   [ $rc -eq 0 ] || vm_die "qemu failed ($rc; console: $log)"
 }
 
 # The start of a VM test: the kernel (kept in WORK/cache), the module (built
 # in WORK/module), vmread, and in VM_OUT=WORK/NAME an initramfs with GUEST as
-# /test.sh and a blank 64 MiB disk, disk.img.
+# /test.sh (and each FILE at its root) and a blank 64 MiB disk, disk.img.
 vm_setup() {
   local work=$1 name=$2 guest=$3 ko
+  shift 3
   vm_require
   vm_find_kernel
   vm_fetch_kernel "$work/cache"
@@ -167,7 +186,7 @@ vm_setup() {
   mkdir -p "$VM_OUT"
   rm -f "$VM_OUT"/{console.log,disk.img,initramfs.cpio,vmread}
   ko=$(vm_build_module "$VM_DIR/../../kernel" "$work/module")
-  gcc -static -O2 -Wall -Wextra -Werror -o "$VM_OUT/vmread" "$VM_DIR/vmread.c"
-  vm_initramfs "$VM_OUT/initramfs.cpio" "$guest" "$ko" "$VM_OUT/vmread"
+  vm_static "$VM_DIR/vmread.c" "$VM_OUT/vmread"
+  vm_initramfs "$VM_OUT/initramfs.cpio" "$guest" "$ko" "$VM_OUT/vmread" "$@"
   truncate -s 64M "$VM_OUT/disk.img"
 }

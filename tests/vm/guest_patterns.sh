@@ -1,0 +1,67 @@
+# /test.sh in the VM of tests/vm/patterns.sh (busybox sh): spoor_ra, built
+# with a model trained on tests/data/vmlab, watches vmload's buffered
+# sequential, mixed and random reads of /dev/vda, one phase after another.
+# After every window the module closes, the device's state line goes to the
+# host ("@@ w PHASE ra=KB STATE"), with read_ahead_kb as it is then;
+# check_patterns.py judges them. First the model's training windows through
+# /dev/spoor_ra_model (vmagree), then a dry run (nothing may change), then
+# dry_run=N (readahead follows the classes), then rmmod (readahead restored).
+. /patterns.conf # WINDOW_MS HYSTERESIS MIN_KB MAX_KB MIN_REQUESTS DRY_MS PHASE_MS PHASES
+dev=$(cat /sys/block/vda/dev) || exit 1
+q=/sys/block/vda/queue/read_ahead_kb
+s=/sys/kernel/spoor_ra
+read -r original < $q
+mkdir -p /tmp
+echo "@@ original ra=$original"
+
+# phase NAME PATTERN MS SEED: vmload PATTERN for MS ms in the background,
+# the device's state printed after each window closes (polled every 20 ms:
+# a window is 100 ms or more).
+phase() {
+  /vmload /dev/vda "$2" --ms "$3" --seed "$4" > /tmp/load.out 2>&1 &
+  pid=$!
+  read -r last < $s/windows
+  while kill -0 $pid 2> /dev/null; do
+    read -r n < $s/windows
+    if [ "$n" != "$last" ]; then
+      last=$n
+      read -r ra < $q
+      while read -r line; do
+        case $line in "$dev "*) echo "@@ w $1 ra=$ra windows=$n $line" ;; esac
+      done < $s/state
+    fi
+    sleep 0.02
+  done
+  wait $pid || { echo "@@ error $1: vmload failed: $(cat /tmp/load.out)"; exit 1; }
+  read -r ra < $q
+  echo "@@ phase $1 pattern=$2 ra=$ra $(cat /tmp/load.out)"
+}
+
+# the model's training windows through the agreement device: "@@a lab ROW INDEX CLASS"
+insmod /spoor_ra.ko || { echo "@@ error insmod failed"; exit 1; }
+/vmagree /rows_lab.txt lab || exit 1
+rmmod spoor_ra || { echo "@@ error rmmod failed"; exit 1; }
+
+params="window_ms=$WINDOW_MS hysteresis=$HYSTERESIS min_kb=$MIN_KB max_kb=$MAX_KB min_requests=$MIN_REQUESTS"
+# shellcheck disable=SC2086 # params: words
+insmod /spoor_ra.ko $params || { echo "@@ error insmod (dry run) failed"; exit 1; }
+phase dry seq "$DRY_MS" 1
+rmmod spoor_ra || { echo "@@ error rmmod (dry run) failed"; exit 1; }
+read -r ra < $q
+echo "@@ dry_rmmod ra=$ra"
+
+# shellcheck disable=SC2086
+insmod /spoor_ra.ko $params dry_run=N || { echo "@@ error insmod dry_run=N failed"; exit 1; }
+seed=2
+for p in $PHASES; do
+  phase "$p" "$p" "$PHASE_MS" $seed
+  seed=$((seed + 1))
+done
+read -r ra < $q
+echo "@@ before_rmmod ra=$ra"
+rmmod spoor_ra || { echo "@@ error rmmod failed"; exit 1; }
+read -r ra < $q
+echo "@@ after_rmmod ra=$ra"
+echo "@@ tainted $(cat /proc/sys/kernel/tainted)"
+dmesg | grep -E 'WARNING|BUG|Oops|Call Trace' | sed 's/^/@@ dmesg /'
+exit 0
