@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Each device's readahead, set from the classes of its windows, and the
  * parameters that rule it. The decisions are readahead_policy.c's (the
- * policy `spoor tune` shares): windows with too few reads are idle, a class
- * must win `hysteresis` windows in a row, its action is clamped to
+ * policy `spoor tune` is built on): windows with too few reads are idle, a
+ * class must win `hysteresis` windows in a row, its action is clamped to
  * [min_kb, max_kb]. On a set, and not in a dry run, the device's
  * backing_dev_info gets ra_pages = kb >> (PAGE_SHIFT - 10), as
  * /sys/block/DEV/queue/read_ahead_kb stores it (queue_ra_store in 6.1). A
