@@ -1,7 +1,7 @@
 """Checks the console of the VM pattern test (tests/vm/patterns.sh): the "@@ "
 lines guest_patterns.sh printed, against the model the module was built with.
 
-    check_patterns.py CONSOLE MODEL_JSON PREDICTED HYSTERESIS MIN_KB MAX_KB
+    check_patterns.py CONSOLE MODEL_JSON PREDICTED WINDOW_MS HYSTERESIS MIN_KB MAX_KB MIN_REQUESTS
 
 - The model's training windows through /dev/spoor_ra_model ("@@a lab ROW
   INDEX CLASS", from vmagree) get spoor predict's class (PREDICTED: one a
@@ -13,12 +13,15 @@ lines guest_patterns.sh printed, against the model the module was built with.
   [MIN_KB, MAX_KB]; it changes only in a window the module says it set, and
   a set comes after HYSTERESIS windows of the class in a row.
 - The dry run changes nothing; rmmod restores the original readahead.
+- Then spoor tune, live on the same disk with the same model and policy
+  settings (check_tune.py).
 - Kernel health (guest_health.py): the guest ended with status 0, taint O
   and E only, no WARNING, BUG or Oops.
 Prints one line per phase and exits 1 naming each failure."""
 import json
 import sys
 
+from check_tune import tune_failures
 from guest_health import health_failures
 
 CLASS_OF = {"seq": "sequential", "rand": "random", "mixed": "mixed"}
@@ -107,8 +110,9 @@ def check_agreement(answers, predicted_path, fail):
         fail(f"agreement: {same} of {len(predicted)} windows agree ({len(answers)} answered)")
 
 
-def main(console, model_path, predicted_path, hysteresis, min_kb, max_kb):
-    cfg = {"hysteresis": int(hysteresis), "min_kb": int(min_kb), "max_kb": int(max_kb)}
+def main(console, model_path, predicted_path, window_ms, hysteresis, min_kb, max_kb, min_requests):
+    cfg = {"window_ms": int(window_ms), "hysteresis": int(hysteresis), "min_kb": int(min_kb),
+           "max_kb": int(max_kb), "min_requests": int(min_requests)}
     model = json.load(open(model_path))
     samples, phases, answers, other = parse(console)
     failures = []
@@ -144,6 +148,8 @@ def main(console, model_path, predicted_path, hysteresis, min_kb, max_kb):
         fail(f"the last phase left read_ahead_kb at the original {original}: rmmod's restore is not shown")
     if after != original:
         fail(f"after rmmod read_ahead_kb is {after}, not the original {original}")
+    for f in tune_failures(console, model, cfg, original):
+        fail(f)
     end = (other.get("end") or [None])[0]
     tainted = (other.get("tainted") or [[None]])[0][0]
     errors = [" ".join(w) for w in other.get("error", [])] + ["dmesg " + " ".join(w) for w in other.get("dmesg", [])]
@@ -155,6 +161,7 @@ def main(console, model_path, predicted_path, hysteresis, min_kb, max_kb):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 7:
-        sys.exit("usage: check_patterns.py CONSOLE MODEL_JSON PREDICTED HYSTERESIS MIN_KB MAX_KB")
+    if len(sys.argv) != 9:
+        sys.exit("usage: check_patterns.py CONSOLE MODEL_JSON PREDICTED WINDOW_MS HYSTERESIS MIN_KB MAX_KB "
+                 "MIN_REQUESTS")
     sys.exit(main(*sys.argv[1:]))

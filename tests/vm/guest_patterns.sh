@@ -5,8 +5,9 @@
 # host ("@@ w PHASE ra=KB STATE"), with read_ahead_kb as it is then;
 # check_patterns.py judges them. First the model's training windows through
 # /dev/spoor_ra_model (vmagree), then a dry run (nothing may change), then
-# dry_run=N (readahead follows the classes), then rmmod (readahead restored).
-. /patterns.conf # WINDOW_MS HYSTERESIS MIN_KB MAX_KB MIN_REQUESTS DRY_MS PHASE_MS PHASES
+# dry_run=N (readahead follows the classes), then rmmod (readahead restored);
+# then, with the module gone, spoor tune live on the same disk (guest_tune.sh).
+. /patterns.conf # WINDOW_MS HYSTERESIS MIN_KB MAX_KB MIN_REQUESTS DRY_MS PHASE_MS PHASES TUNE_MS SHORT_MS
 dev=$(cat /sys/block/vda/dev) || exit 1
 q=/sys/block/vda/queue/read_ahead_kb
 s=/sys/kernel/spoor_ra
@@ -62,6 +63,7 @@ echo "@@ before_rmmod ra=$ra"
 rmmod spoor_ra || { echo "@@ error rmmod failed"; exit 1; }
 read -r ra < $q
 echo "@@ after_rmmod ra=$ra"
+. /guest_tune.sh
 echo "@@ tainted $(cat /proc/sys/kernel/tainted)"
 dmesg | grep -E 'WARNING|BUG|Oops|Call Trace' | sed 's/^/@@ dmesg /'
 exit 0

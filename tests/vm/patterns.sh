@@ -29,7 +29,7 @@ start=$SECONDS
 window_ms=500 hysteresis=2 min_kb=16 max_kb=4096 min_requests=16
 out=$work/patterns
 mkdir -p "$out"
-rm -f "$out"/{console.log,initramfs.cpio,disk.img,vmload}
+rm -rf "$out"/{console.log,initramfs.cpio,disk.img,vmload,spoor,model.json}
 if [ -n "${3:-}" ]; then
   model=$3 header=${3%.json}.h
   [ -f "$model" ] && [ -f "$header" ] || vm_die "no model $model with its header $header"
@@ -56,10 +56,14 @@ python3 "$here/q16_rows.py" "$header" "$windows" > "$out/rows_lab.txt"
 # (128), so that rmmod's restore shows.
 cat > "$out/patterns.conf" <<EOF
 WINDOW_MS=$window_ms HYSTERESIS=$hysteresis MIN_KB=$min_kb MAX_KB=$max_kb MIN_REQUESTS=$min_requests
-DRY_MS=1000 PHASE_MS=2500 PHASES="seq mixed rand"
+DRY_MS=1000 PHASE_MS=2500 PHASES="seq mixed rand" TUNE_MS=2000 SHORT_MS=1500
 EOF
+# spoor tune in the guest (guest_tune.sh): the binary with its libraries,
+# and the model as /model.json.
+vm_spoor_tree "$spoor" "$out/spoor"
+cp "$model" "$out/model.json"
 vm_initramfs "$out/initramfs.cpio" "$here/guest_patterns.sh" "$ko" "$out/vmload" "$out/patterns.conf" \
-  "$out/vmagree" "$out/rows_lab.txt"
+  "$out/vmagree" "$out/rows_lab.txt" "$here/guest_tune.sh" "$out/spoor" "$out/model.json"
 truncate -s 1G "$out/disk.img"
 echo "patterns: model, module, vmload and initramfs made in $((SECONDS - start)) s"
 
@@ -67,5 +71,6 @@ boot=$SECONDS
 vm_boot "$out/initramfs.cpio" "$out/disk.img" "$out/console.log" 240
 echo "patterns: the VM ran for $((SECONDS - boot)) s (console: $out/console.log)"
 rm -f "$out/disk.img"
-python3 "$here/check_patterns.py" "$out/console.log" "$model" "$out/predicted.txt" "$hysteresis" "$min_kb" "$max_kb"
+python3 "$here/check_patterns.py" "$out/console.log" "$model" "$out/predicted.txt" "$window_ms" "$hysteresis" \
+  "$min_kb" "$max_kb" "$min_requests"
 echo "patterns: passed in $((SECONDS - start)) s"

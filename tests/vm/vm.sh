@@ -9,6 +9,9 @@
 #   vm_build_module SRC OUT [MODEL] a module built out of tree against VM_KDIR
 #                                   (with the classifier MODEL, a fixed-point header)
 #   vm_initramfs OUT TEST FILE...   busybox, /init, the virtio modules, TEST as /test.sh
+#                                   (a FILE that is a directory: its tree at the root)
+#   vm_spoor_tree SPOOR OUT         a tree for vm_initramfs: spoor as /spoor with the
+#                                   shared libraries it loads, at their paths
 #   vm_static SRC OUT               a C program built static (the guest has no libc)
 #   vm_boot INITRAMFS DISK LOG SECS [DISK2]
 #                                   boots, waits at most SECS, console to LOG
@@ -138,9 +141,27 @@ vm_static() {
   gcc -static -O2 -Wall -Wextra -Werror -o "$2" "$1" || vm_die "cannot build $1 static (is libc6-dev there?)"
 }
 
+# OUT: a tree for vm_initramfs with the spoor binary SPOOR as /spoor and
+# the shared libraries `ldd` lists for it, the dynamic loader among them, at
+# the paths ldd gives (the guest has no libc of its own). All stripped of
+# what the loader does not need (debug information: the binary's 6 MB are
+# mostly that), to keep the initramfs, which the kernel unpacks under
+# emulation at each boot, small.
+vm_spoor_tree() {
+  local spoor=$1 out=$2 lib libs
+  rm -rf "$out" && mkdir -p "$out"
+  strip --strip-unneeded -o "$out/spoor" "$spoor" || vm_die "cannot strip $spoor (is binutils there?)"
+  libs=$(ldd "$spoor" | grep -o '/[^ ]*') || vm_die "ldd lists no library for $spoor"
+  for lib in $libs; do
+    mkdir -p "$out$(dirname "$lib")"
+    strip --strip-unneeded -o "$out$lib" "$(readlink -f "$lib")" || vm_die "cannot strip $lib"
+  done
+}
+
 # OUT: an uncompressed cpio (the kernel unpacks it faster than a gzip one
 # under emulation) with busybox, the harness's /init, the virtio modules,
-# TEST as /test.sh and each FILE at the root.
+# TEST as /test.sh and each FILE at the root (a directory's contents, as a
+# tree, from the root).
 vm_initramfs() {
   local out=$1 test=$2
   shift 2
@@ -150,7 +171,10 @@ vm_initramfs() {
   cp "$VM_DIR/init" "$stage/init"
   cp "$test" "$stage/test.sh"
   cp "$VM_MODULES"/* "$stage/modules/"
-  [ $# -eq 0 ] || cp "$@" "$stage/"
+  local f
+  for f in "$@"; do
+    if [ -d "$f" ]; then cp -a "$f/." "$stage/"; else cp "$f" "$stage/"; fi
+  done
   chmod +x "$stage/init"
   (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$out"
   rm -rf "$stage"
