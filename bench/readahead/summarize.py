@@ -44,7 +44,7 @@ def main(console, default_kb):
         med = {s: statistics.median(int(r["elapsed_ns"]) for r in rs) for s, rs in by.items()}
         fixed = [s for s in by if s.startswith("fixed:")]
         best = min(fixed, key=lambda s: med[s]) if fixed else None
-        # fixed settings by size, then the module
+        # fixed settings by size, then the tuner and the module
         order = sorted(fixed, key=lambda s: int(s.split(":")[1])) + [s for s in by if s not in fixed]
         for s in order:
             rs = by[s]
@@ -53,7 +53,7 @@ def main(console, default_kb):
             asked = statistics.median(int(r["bytes"]) for r in rs)
             ratio = f"{med[s] / med[default]:.2f}" if default in med else "-"
             name = s + (" (best fixed)" if s == best else "") + (" (default)" if s == default else "")
-            if s == "module":
+            if s in ("tuner", "module"):
                 sets = statistics.median(int(r.get("sets", 0)) for r in rs)
                 name += f", ends at {statistics.median(int(r['ra_end']) for r in rs):g} KiB, {sets:g} sets"
             size = sectors * 512 / reads / 1024 if reads else 0
