@@ -104,6 +104,7 @@ tune_end dry
 
 # head: a closed output ends tune (exit 1: the write failed), cleanly.
 {
+  # shellcheck disable=SC2086
   /spoor tune $tune_args --dry-run --every 100ms --duration 10s 2> /tmp/head.err
   echo "@@ tend head code=$? ra=$(cat $q) instances=$(ls $instances | wc -l)" > /tmp/head.end
 } | head -n 2 > /dev/null
