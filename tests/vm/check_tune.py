@@ -8,8 +8,8 @@ tune_failures() with the model and the policy's settings.
   its phase ran no later than LATE_S after its window ended (rows come as
   windows close, not at the end); the decision and readahead_kb columns
   what tests/cli/lib/tune_policy.py makes of the class and reads columns.
-- live: the windows wholly inside the seq and rand phases are mostly of
-  their class (more than HYSTERESIS of them classified), read_ahead_kb ends
+- live: the windows (of MIN_REQUESTS reads or more) whose middle falls in
+  the seq or rand phase are mostly of its class, more than HYSTERESIS of them, read_ahead_kb ends
   each phase at the class's action clamped to [MIN_KB, MAX_KB], and at
   every row it is the readahead in force before it or after it (tune prints
   a row, then sets) while tune runs; the idle second makes an idle window;
@@ -93,10 +93,10 @@ def rows_failures(run, rows, cfg):
     return out
 
 
-def inside(rows, phase, every_s):
-    """The rows whose window lies wholly within the phase's run."""
+def within(rows, phase, every_s):
+    """The rows whose window's middle falls within the phase's run."""
     begin, end = float(phase["begin"]), float(phase["end"])
-    return [r for r in rows if begin <= int(r["start"]) / 1e9 and int(r["start"]) / 1e9 + every_s <= end]
+    return [r for r in rows if begin <= int(r["start"]) / 1e9 + every_s / 2 < end]
 
 
 def live_failures(rows, phases, model, cfg, original):
@@ -109,9 +109,9 @@ def live_failures(rows, phases, model, cfg, original):
             continue
         cls = CLASS_OF[name]
         target = min(max(model["actions"]["values"][model["classes"].index(cls)], cfg["min_kb"]), cfg["max_kb"])
-        counted = [r for r in inside(rows, phase, every_s) if int(r["reads"]) >= cfg["min_requests"]]
+        counted = [r for r in within(rows, phase, every_s) if int(r["reads"]) >= cfg["min_requests"]]
         mine = [r for r in counted if r["class"] == cls]
-        print(f"patterns: tune live: {name}: {len(mine)} of {len(counted)} windows within the phase are {cls}; "
+        print(f"patterns: tune live: {name}: {len(mine)} of {len(counted)} windows in the phase are {cls}; "
               f"read_ahead_kb ends at {phase['ra']} (the action, clamped: {target})")
         if len(counted) <= cfg["hysteresis"] or 2 * len(mine) <= len(counted):
             out.append(f"tune live: {name}: {len(mine)} of {len(counted)} windows are {cls}: "
