@@ -8,7 +8,9 @@
 # read_ahead_kb to follow the classes (hysteresis, bounds), nothing to change
 # in the dry run, and rmmod to restore the original readahead; and the
 # model's training windows, through the module's agreement device
-# (/dev/spoor_ra_model), to get spoor predict's class, every one.
+# (/dev/spoor_ra_model), to get spoor predict's class, every one. Then, the
+# module unloaded, spoor tune runs live on the same disk with the same model
+# and settings (guest_tune.sh, check_tune.py).
 #
 #   patterns.sh WORKDIR SPOOR_BIN [MODEL_JSON]
 #
