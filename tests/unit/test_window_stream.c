@@ -108,7 +108,7 @@ static void replay_equals_windows(void **state)
     for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++)
         for (size_t e = 0; e < sizeof everies / sizeof everies[0] - !!strstr(traces[i], "captured/"); e++) {
             const char *path = blk_data(traces[i]);
-            struct window_stream *ws = window_stream_new(everies[e], INT64_MIN, false);
+            struct window_stream *ws = window_stream_new(everies[e], INT64_MIN, 0);
             struct spoor_load_opts opts = {.threads = 1, .no_cache = true};
             struct spoor_sink sink = {.ctx = ws, .reduce = add_batch};
             struct spoor_load_result res;
@@ -152,7 +152,7 @@ static void feed_lines(const char *path, int64_t every, size_t step)
     assert_int_equal(spoor_format_ftrace.detect(text, len, &ro, &d, &err), SPOOR_OK);
     struct spoor_table *batch = spoor_table_new();
     struct spoor_skips skips = {0};
-    struct window_stream *ws = window_stream_new(every, INT64_MIN, false);
+    struct window_stream *ws = window_stream_new(every, INT64_MIN, 0);
     struct collected c = {0};
     int64_t last = INT64_MIN;
     for (const char *p = text, *end = text + len; p < end;) {
@@ -222,7 +222,7 @@ static void live_grid_finishes_idle_and_late_windows(void **state)
 {
     (void)state;
     const int64_t s = 1000000000;
-    struct window_stream *ws = window_stream_new(s, 10 * s, true);
+    struct window_stream *ws = window_stream_new(s, 10 * s, WINDOW_STREAM_EMPTY_TOO);
     spoor_strpool_intern(window_stream_devices(ws), "8,0", 3);
     struct collected c = {0};
     assert_int_equal(window_stream_advance(ws, 12 * s + 1, collect, &c), 0);
