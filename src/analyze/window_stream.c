@@ -113,17 +113,34 @@ static void fit_devices(struct window_stream *ws)
         spoor_wf_clear(&ws->acc[d]);
 }
 
+/* The end of window k: the first time past it. */
+static int64_t end_of(const struct window_stream *ws, uint64_t k)
+{
+    return ws->t0 + (int64_t)(k + 1) * ws->every_ns;
+}
+
+/* The first issue and the last issue or completion of the waiting
+ * requests, in one pass (INT64_MAX and INT64_MIN for none). */
+static void waiting_span(const struct window_stream *ws, int64_t *first, int64_t *last)
+{
+    *first = INT64_MAX;
+    *last = INT64_MIN;
+    for (size_t i = 0; i < ws->n; i++) {
+        const struct window_request *q = &ws->reqs[i];
+        int64_t t = q->dur > 0 ? q->ts + q->dur : q->ts;
+        *first = q->ts < *first ? q->ts : *first;
+        *last = t > *last ? t : *last;
+    }
+}
+
 /* The number of windows the watermark finishes: those ending at or before
- * it; at INT64_MAX, every window a waiting request or completion falls in. */
-static uint64_t windows_before(const struct window_stream *ws, int64_t watermark)
+ * it; at INT64_MAX, every window a waiting request (the last event at
+ * `last`) or completion falls in. */
+static uint64_t windows_before(const struct window_stream *ws, int64_t watermark, int64_t last)
 {
     if (watermark != INT64_MAX)
         return window_of(ws, watermark);
-    uint64_t end = ws->next;
-    for (size_t i = 0; i < ws->n; i++) {
-        uint64_t done = group_of(ws, ws->reqs[i].ts + ws->reqs[i].dur) + 1;
-        end = done > end ? done : end;
-    }
+    uint64_t end = ws->n ? group_of(ws, last) + 1 : ws->next;
     return ws->nlate && ws->late[ws->nlate - 1].group + 1 > end ? ws->late[ws->nlate - 1].group + 1 : end;
 }
 
@@ -138,14 +155,24 @@ static void sort_again(uint32_t *rows, size_t n, const uint64_t *key_of_row)
         spoor_radix_sort_rows_again(rows, n, key_of_row);
 }
 
-/* order[0..n): the places in ws->reqs of the waiting requests issued before
- * window `limit`, by (window, device, issue time), ties in arrival order:
- * by issue time, then again (stable) by window and device, since the window
- * follows from the time. order has room for ws->n. Returns n. */
-static size_t take_closing(struct window_stream *ws, uint64_t limit, uint32_t *order)
+/* A completion after the end of its issue's window g, into ws->late. */
+static void wait_late(struct window_stream *ws, const struct window_request *q, uint64_t g)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < ws->n; i++)
+    if (q->ts + q->dur < end_of(ws, g))
+        return;
+    spoor_reserve((void **)&ws->late, &ws->late_cap, ws->nlate + 1, sizeof *ws->late);
+    ws->late[ws->nlate++] = (struct late){group_of(ws, q->ts + q->dur), slot_of(ws, q->dev), q->op, (uint64_t)q->dur};
+}
+
+/* order[0..n): the places in ws->reqs of the waiting requests issued before
+ * window `limit` (all of them: every one), by (window, device, issue time),
+ * ties in arrival order: by issue time, then again (stable) by window and
+ * device, since the window follows from the time. Their completions of a
+ * later window go to ws->late. order has room for ws->n. Returns n. */
+static size_t take_closing(struct window_stream *ws, uint64_t limit, bool every_one, uint32_t *order)
+{
+    size_t n = every_one ? ws->n : 0;
+    for (size_t i = 0; !every_one && i < ws->n; i++)
         n += group_of(ws, ws->reqs[i].ts) < limit;
     uint32_t *at = n < ws->n ? spoor_xmalloc((n ? n : 1) * sizeof *at) : NULL; /* NULL: all of them */
     uint64_t *key = spoor_xmalloc((n ? n : 1) * sizeof *key), *spare = spoor_xmalloc((n ? n : 1) * sizeof *spare);
@@ -162,7 +189,9 @@ static size_t take_closing(struct window_stream *ws, uint64_t limit, uint32_t *o
     uint64_t per = all_devices(ws) ? 1 : spoor_strpool_count(ws->devs);
     for (size_t j = 0; j < n; j++) {
         const struct window_request *q = &ws->reqs[at ? at[j] : j];
-        key[j] = (group_of(ws, q->ts) - ws->next) * per + (all_devices(ws) ? 0 : q->dev);
+        uint64_t g = group_of(ws, q->ts);
+        key[j] = (g - ws->next) * per + (all_devices(ws) ? 0 : q->dev);
+        wait_late(ws, q, g);
     }
     sort_again(order, n, key);
     free(key);
@@ -172,19 +201,9 @@ static size_t take_closing(struct window_stream *ws, uint64_t limit, uint32_t *o
     return n;
 }
 
-/* The completions of the requests in order[0..n) that come in a later window
- * than their issue, into ws->late, which is sorted by window again. */
-static void add_late(struct window_stream *ws, const uint32_t *order, size_t n)
+/* ws->late sorted by window again, when new ones came after the first before. */
+static void sort_late(struct window_stream *ws, size_t before)
 {
-    size_t before = ws->nlate;
-    for (size_t i = 0; i < n; i++) {
-        const struct window_request *q = &ws->reqs[order[i]];
-        uint64_t done = group_of(ws, q->ts + q->dur);
-        if (done > group_of(ws, q->ts)) {
-            spoor_reserve((void **)&ws->late, &ws->late_cap, ws->nlate + 1, sizeof *ws->late);
-            ws->late[ws->nlate++] = (struct late){done, slot_of(ws, q->dev), q->op, (uint64_t)q->dur};
-        }
-    }
     if (ws->nlate == before)
         return;
     size_t m = ws->nlate;
@@ -221,15 +240,17 @@ static uint64_t next_busy(const struct window_stream *ws, uint64_t k, const stru
     return busy > k ? busy : k;
 }
 
-/* Window k: its issues, and the completions waiting for it. */
+/* Window k: its issues, and the completions waiting for it. The cursor's
+ * requests are of window k or later: of k when issued before its end. */
 static void fill_window(struct window_stream *ws, uint64_t k, struct cursor *at)
 {
-    for (; at->c < at->end && group_of(ws, ws->reqs[*at->c].ts) == k; at->c++) {
+    int64_t end = end_of(ws, k);
+    for (; at->c < at->end && ws->reqs[*at->c].ts < end; at->c++) {
         const struct window_request *q = &ws->reqs[*at->c];
         uint32_t s = slot_of(ws, q->dev);
         spoor_wf_issue(&ws->acc[s], &ws->tracks[q->dev], q->op, q->sector, q->bytes, q->queue_depth);
         ws->touched[s] = true;
-        if (group_of(ws, q->ts + q->dur) <= k) /* else in late */
+        if (q->ts + q->dur < end) /* else in late */
             spoor_wf_complete(&ws->acc[s], q->op, (uint64_t)q->dur);
     }
     for (; at->late < ws->nlate && ws->late[at->late].group == k; at->late++) {
@@ -271,30 +292,30 @@ static int finish_windows(struct window_stream *ws, uint64_t limit, const uint32
 
 int window_stream_advance(struct window_stream *ws, int64_t watermark, window_done_fn done, void *ctx)
 {
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    if ((!ws->started && ws->t0 == INT64_MIN) || watermark == INT64_MAX)
+        waiting_span(ws, &first, &last);
     if (!ws->started) {
         if (ws->t0 == INT64_MIN) {
             /* the first issue: known once the watermark is past the earliest
              * one waiting (no request issued before the watermark is to come) */
-            int64_t first = INT64_MAX;
-            for (size_t i = 0; i < ws->n; i++)
-                first = ws->reqs[i].ts < first ? ws->reqs[i].ts : first;
             if (!ws->n || (first >= watermark && watermark != INT64_MAX))
                 return 0;
             ws->t0 = first;
         }
         ws->started = true;
     }
-    uint64_t limit = windows_before(ws, watermark);
+    uint64_t limit = windows_before(ws, watermark, last);
     if (limit <= ws->next)
         return 0;
     fit_devices(ws);
     uint32_t *order = spoor_xmalloc((ws->n ? ws->n : 1) * sizeof *order);
-    size_t nclosing = take_closing(ws, limit, order);
-    add_late(ws, order, nclosing);
+    size_t nlate = ws->nlate, nclosing = take_closing(ws, limit, watermark == INT64_MAX, order);
+    sort_late(ws, nlate);
     int st = finish_windows(ws, limit, order, nclosing, done, ctx);
     free(order);
     size_t kept = 0;    /* the requests of later windows wait, in arrival order */
-    for (size_t i = 0; i < ws->n; i++)
+    for (size_t i = 0; nclosing < ws->n && i < ws->n; i++)
         if (window_of(ws, ws->reqs[i].ts) >= limit)
             ws->reqs[kept++] = ws->reqs[i];
     ws->n = kept;
