@@ -285,8 +285,10 @@ static int finish_windows(struct window_stream *ws, uint64_t limit, const uint32
     }
     while (at.late < ws->nlate && ws->late[at.late].group < limit) /* after an error: dropped with their windows */
         at.late++;
-    memmove(ws->late, ws->late + at.late, (ws->nlate - at.late) * sizeof *ws->late);
-    ws->nlate -= at.late;
+    if (at.late) {
+        memmove(ws->late, ws->late + at.late, (ws->nlate - at.late) * sizeof *ws->late);
+        ws->nlate -= at.late;
+    }
     return st;
 }
 
