@@ -1,18 +1,19 @@
-/* Windows of block requests closed as the requests come, for `spoor tune`:
- * the windows of `spoor windows --by dev` (windows.c), through the same
- * accumulator (features/window_features.c), made incrementally.
+/* Windows of block requests closed as the requests come: the one way
+ * windows are made, for `spoor tune` (live, or a replay) and `spoor windows`
+ * (windows.c: every request added, then the watermark INT64_MAX), through
+ * the accumulator the kernel module shares (features/window_features.c).
  *
  * Requests come joined (issue and completion one row), in any order, the
  * completion order of a trace. A window [start, start + every) of a device
  * can be finished once every request issued before its end is known and
  * every completion before its end too: the caller says so with a
  * *watermark*, a time before which nothing more will come. At the watermark
- * INT64_MAX (the end of a recorded trace) every window is finished, and the
- * windows are then exactly those of `spoor windows --every E --by dev` on the
- * same requests: the grid starts at the first issue, each device's requests
- * reach the accumulator in issue order (ties in arrival order), a completion
- * counts in the window of its completion time, and a window with neither an
- * issue nor a completion of its device is left out.
+ * INT64_MAX (the end of a recorded trace) every window is finished: the
+ * grid starts at the first issue, each device's requests reach the
+ * accumulator in issue order (ties in arrival order), a completion counts in
+ * the window of its completion time, and a window with neither an issue nor
+ * a completion of its device is left out. The windows are the same whatever
+ * watermarks came before, as long as they were true.
  *
  * Live, the grid may start at a given time instead, and every window of
  * every known device may be finished, empty or not (an idle disk still has
@@ -21,7 +22,6 @@
 #ifndef SPOOR_ANALYZE_WINDOW_STREAM_H
 #define SPOOR_ANALYZE_WINDOW_STREAM_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "analyze/window_requests.h"
@@ -29,19 +29,24 @@
 
 struct window_stream;
 
-/* A finished window of one device. */
+/* A finished window of one device (or of all). */
 struct window_done {
     uint64_t index;                             /* from the grid's start */
     int64_t start_ns;
-    uint32_t dev;                               /* window_stream_devices() id */
+    uint32_t dev;                               /* window_stream_devices() id; 0 for all */
     struct spoor_wf_features f[SPOOR_WF_NOPS];
 };
 
 typedef int (*window_done_fn)(void *ctx, const struct window_done *w);
 
+enum {
+    WINDOW_STREAM_EMPTY_TOO = 1,    /* every window of every known device is finished, empty or not */
+    WINDOW_STREAM_ALL_DEVICES = 2,  /* one window for all devices (distances still per device) */
+};
+
 /* Windows every_ns (> 0) wide from t0, or from the first request's issue
- * when t0 is INT64_MIN; with every_window, empty windows are finished too. */
-struct window_stream *window_stream_new(int64_t every_ns, int64_t t0, bool every_window);
+ * when t0 is INT64_MIN; flags: WINDOW_STREAM_*, or 0. */
+struct window_stream *window_stream_new(int64_t every_ns, int64_t t0, unsigned flags);
 void window_stream_free(struct window_stream *ws);
 
 /* The device names ("254,0"), ids in the order met; callers add requests
@@ -53,7 +58,7 @@ void window_stream_add_batch(struct window_stream *ws, const struct spoor_table 
 
 /* Finishes, in order (by window, then device), every window that ends at or
  * before watermark, calling done for each; stops at done's first nonzero
- * return and returns it. */
+ * return and returns it (the windows up to the watermark are then lost). */
 int window_stream_advance(struct window_stream *ws, int64_t watermark, window_done_fn done, void *ctx);
 
 /* Reads and writes added, and other requests left out. */

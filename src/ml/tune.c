@@ -168,7 +168,7 @@ int spoor_tune_replay(struct spoor_tuner *t, const char *path, const struct spoo
                       uint32_t initial_kb, const char *dev, spoor_tune_row_fn row, void *ctx,
                       struct spoor_load_result *res, struct spoor_error *err)
 {
-    restart(t, window_stream_new(t->o.every_ns, INT64_MIN, false), initial_kb, row, ctx);
+    restart(t, window_stream_new(t->o.every_ns, INT64_MIN, 0), initial_kb, row, ctx);
     struct spoor_sink sink = {.ctx = t->ws, .reduce = replay_batch};
     int st = spoor_load(&path, 1, opts, &sink, res, err);
     for (size_t i = 0; st == SPOOR_OK && i < res->ninputs; i++)
@@ -190,7 +190,7 @@ int spoor_tune_replay(struct spoor_tuner *t, const char *path, const struct spoo
 
 void spoor_tune_live_begin(struct spoor_tuner *t, int64_t t0_ns, const char *dev, uint32_t device_kb)
 {
-    restart(t, window_stream_new(t->o.every_ns, t0_ns, true), device_kb, NULL, NULL);
+    restart(t, window_stream_new(t->o.every_ns, t0_ns, WINDOW_STREAM_EMPTY_TOO), device_kb, NULL, NULL);
     t->only_dev = spoor_strpool_intern(window_stream_devices(t->ws), dev, strlen(dev));
     if (t->dialect.format)
         t->dialect.format->release(&t->dialect);

@@ -1,13 +1,14 @@
-/* The streaming windows of spoor tune (analyze/window_stream.h) against
- * spoor windows --by dev (spoor_windows_load) on the committed block traces:
- * - all requests, then the watermark INT64_MAX (a replay): the same windows,
- *   feature for feature, on every capture and the handmade edge traces;
+/* The windows made as the requests come (analyze/window_stream.h), as
+ * spoor tune makes them live:
  * - the trace's lines fed a few at a time through the ftrace reader and its
  *   join, each time with the truthful watermark (the last line's time, or
- *   the oldest request in flight if earlier), as tune does live: the same
- *   windows again, finished before the trace ends;
+ *   the oldest request in flight if earlier): the windows of spoor windows
+ *   --by dev (all requests, then the watermark INT64_MAX; checked against
+ *   the Python reference by tests/cli/windows.sh), feature for feature,
+ *   finished before the trace ends;
  * - live: a grid from a given start finishes idle windows too, and a request
- *   that comes after its window was finished counts in the first open one. */
+ *   that comes after its window was finished counts in the first open one;
+ * - a window callback's error stops the windows and is returned. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -85,44 +86,6 @@ static void assert_same_as_windows(const char *path, int64_t every, struct windo
     spoor_load_result_free(&res);
 }
 
-static int add_batch(void *ctx, size_t input, const struct spoor_table *b)
-{
-    (void)input;
-    window_stream_add_batch(ctx, b);
-    return SPOOR_OK;
-}
-
-static void replay_equals_windows(void **state)
-{
-    (void)state;
-    static const char *const traces[] = {
-        "captured/sequential-1.ftrace.txt.gz", "captured/sequential-2.ftrace.txt.gz",
-        "captured/sequential-3.ftrace.txt.gz", "captured/random-1.ftrace.txt.gz",
-        "captured/random-2.ftrace.txt.gz",     "captured/random-3.ftrace.txt.gz",
-        "captured/mixed-1.ftrace.txt.gz",      "captured/mixed-2.ftrace.txt.gz",
-        "captured/mixed-3.ftrace.txt.gz",      "captured/flushes-excerpt.ftrace.txt.gz",
-        "ftrace_dd.txt",                       "ftrace_edge.txt",
-        "blkparse_edge.txt",                   "lttng_edge.txt"};
-    /* 3 us windows (many of them empty) on the small traces only: they cost under ASan */
-    static const int64_t everies[] = {250000000, 7000000, 3000};
-    for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++)
-        for (size_t e = 0; e < sizeof everies / sizeof everies[0] - !!strstr(traces[i], "captured/"); e++) {
-            const char *path = blk_data(traces[i]);
-            struct window_stream *ws = window_stream_new(everies[e], INT64_MIN, false);
-            struct spoor_load_opts opts = {.threads = 1, .no_cache = true};
-            struct spoor_sink sink = {.ctx = ws, .reduce = add_batch};
-            struct spoor_load_result res;
-            struct spoor_error err;
-            assert_int_equal(spoor_load(&path, 1, &opts, &sink, &res, &err), SPOOR_OK);
-            struct collected c = {.final = true};
-            assert_int_equal(window_stream_advance(ws, INT64_MAX, collect, &c), 0);
-            assert_same_as_windows(path, everies[e], ws, &c);
-            free(c.w);
-            window_stream_free(ws);
-            spoor_load_result_free(&res);
-        }
-}
-
 /* The time of an ftrace event line ("... 23398.758381: block_rq_issue: ..."), or -1. */
 static int64_t line_time(const char *line, const char *end)
 {
@@ -152,7 +115,7 @@ static void feed_lines(const char *path, int64_t every, size_t step)
     assert_int_equal(spoor_format_ftrace.detect(text, len, &ro, &d, &err), SPOOR_OK);
     struct spoor_table *batch = spoor_table_new();
     struct spoor_skips skips = {0};
-    struct window_stream *ws = window_stream_new(every, INT64_MIN, false);
+    struct window_stream *ws = window_stream_new(every, INT64_MIN, 0);
     struct collected c = {0};
     int64_t last = INT64_MIN;
     for (const char *p = text, *end = text + len; p < end;) {
@@ -222,7 +185,7 @@ static void live_grid_finishes_idle_and_late_windows(void **state)
 {
     (void)state;
     const int64_t s = 1000000000;
-    struct window_stream *ws = window_stream_new(s, 10 * s, true);
+    struct window_stream *ws = window_stream_new(s, 10 * s, WINDOW_STREAM_EMPTY_TOO);
     spoor_strpool_intern(window_stream_devices(ws), "8,0", 3);
     struct collected c = {0};
     assert_int_equal(window_stream_advance(ws, 12 * s + 1, collect, &c), 0);
@@ -246,12 +209,35 @@ static void live_grid_finishes_idle_and_late_windows(void **state)
     window_stream_free(ws);
 }
 
+static int fail_second(void *ctx, const struct window_done *w)
+{
+    (void)w;
+    return ++*(int *)ctx == 2 ? 7 : 0;
+}
+
+static void callback_error_stops(void **state)
+{
+    (void)state;
+    const int64_t s = 1000000000;
+    struct window_stream *ws = window_stream_new(s, 0, 0);
+    add_request(ws, s / 2, 1000, 64);
+    add_request(ws, 3 * s / 2, s, 128);             /* completed in window 2 */
+    add_request(ws, 7 * s / 2, 1000, 256);
+    int calls = 0;
+    assert_int_equal(window_stream_advance(ws, INT64_MAX, fail_second, &calls), 7);
+    assert_int_equal(calls, 2);
+    calls = 2;     /* the windows up to the watermark are gone with the error */
+    assert_int_equal(window_stream_advance(ws, INT64_MAX, fail_second, &calls), 0);
+    assert_int_equal(calls, 2);
+    window_stream_free(ws);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(replay_equals_windows),
         cmocka_unit_test(lines_fed_live_equal_windows),
         cmocka_unit_test(live_grid_finishes_idle_and_late_windows),
+        cmocka_unit_test(callback_error_stops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
