@@ -69,6 +69,15 @@ static unsigned long kb_to_pages(u32 kb)
 	return kb >> (PAGE_SHIFT - 10);
 }
 
+/* dry_run=N needs a model that classifies windows. */
+static int check_dry_run(bool dry)
+{
+	if (dry || spoor_ra_model_classifies())
+		return 0;
+	pr_err("spoor_ra: dry_run=N is refused: the model does not classify windows\n");
+	return -EINVAL;
+}
+
 static int set_dry_run(const char *val, const struct kernel_param *kp)
 {
 	bool dry;
@@ -76,10 +85,9 @@ static int set_dry_run(const char *val, const struct kernel_param *kp)
 
 	if (err)
 		return err;
-	if (!dry && loaded && !spoor_ra_model_classifies()) {
-		pr_err("spoor_ra: dry_run=N is refused: the model does not classify windows\n");
-		return -EINVAL;
-	}
+	err = loaded ? check_dry_run(dry) : 0;
+	if (err)
+		return err;
 	WRITE_ONCE(dry_run, dry);
 	return 0;
 }
@@ -177,10 +185,10 @@ MODULE_PARM_DESC(devices, "MAJ:MIN,... the disks whose readahead is set (default
 
 int spoor_ra_readahead_check_params(void)
 {
-	if (!dry_run && !spoor_ra_model_classifies()) {
-		pr_err("spoor_ra: dry_run=N is refused: the model does not classify windows\n");
-		return -EINVAL;
-	}
+	int err = check_dry_run(dry_run);
+
+	if (err)
+		return err;
 	if (min_kb > max_kb) {
 		pr_err("spoor_ra: min_kb=%u is over max_kb=%u\n", min_kb, max_kb);
 		return -EINVAL;

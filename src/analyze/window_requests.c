@@ -1,8 +1,6 @@
 /* Block requests from the loader's batches (window_requests.h). */
 #include "analyze/window_requests.h"
 
-#include <string.h>
-
 #include "features/window_features.h"
 #include "util/grow.h"
 
@@ -42,10 +40,4 @@ void window_requests_of_batch(const struct spoor_table *b, struct spoor_strpool 
             .ts = b->ts[r], .dur = b->dur[r], .sector = (uint64_t)s, .bytes = (uint32_t)nb,
             .queue_depth = (uint32_t)q, .dev = last_dev, .op = b->name[r] == read_id ? SPOOR_WF_READ : SPOOR_WF_WRITE};
     }
-}
-
-bool window_input_is_block(const struct spoor_input_report *in)
-{
-    const char *name = in->dialect.format ? in->dialect.format->name : "";
-    return !strcmp(name, "blkparse") || !strcmp(name, "ftrace") || !strcmp(name, "lttng");
 }

@@ -25,8 +25,4 @@ struct window_request {
 void window_requests_of_batch(const struct spoor_table *b, struct spoor_strpool *devs, struct window_request **reqs,
                               size_t *n, size_t *cap, uint64_t *other);
 
-/* True when the input was read as a block-layer trace (blkparse, ftrace or
- * lttng): the formats whose rows are requests. */
-bool window_input_is_block(const struct spoor_input_report *in);
-
 #endif

@@ -78,6 +78,35 @@ void window_stream_add_batch(struct window_stream *ws, const struct spoor_table 
     ws->added += ws->n - before;
 }
 
+/* The loader's reduce(): the reads and writes of a batch, in input order. */
+static int add_loaded_batch(void *ctx, size_t input, const struct spoor_table *b)
+{
+    (void)input;
+    window_stream_add_batch(ctx, b);
+    return SPOOR_OK;
+}
+
+/* True when the input was read as a block-layer trace: the formats whose
+ * rows are requests. */
+static bool is_block_trace(const struct spoor_input_report *in)
+{
+    const char *name = in->dialect.format ? in->dialect.format->name : "";
+    return !strcmp(name, "blkparse") || !strcmp(name, "ftrace") || !strcmp(name, "lttng");
+}
+
+int window_stream_load(struct window_stream *ws, const char *const *paths, size_t npaths,
+                       const struct spoor_load_opts *opts, const char *cmd, struct spoor_load_result *res,
+                       struct spoor_error *err)
+{
+    struct spoor_sink sink = {.ctx = ws, .reduce = add_loaded_batch};
+    int st = spoor_load(paths, npaths, opts, &sink, res, err);
+    for (size_t i = 0; st == SPOOR_OK && i < res->ninputs; i++)
+        if (!is_block_trace(&res->inputs[i]))
+            st = spoor_fail(err, SPOOR_EFORMAT, "%s: not a block-layer trace (read as %s); %s blkparse, ftrace or lttng",
+                            res->inputs[i].path, res->inputs[i].dialect.name, cmd);
+    return st;
+}
+
 /* The window of time ts on the grid, from 0. */
 static uint64_t window_of(const struct window_stream *ws, int64_t ts)
 {

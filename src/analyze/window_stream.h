@@ -56,6 +56,14 @@ struct spoor_strpool *window_stream_devices(struct window_stream *ws);
 /* Reads and writes of a loader batch (window_requests_of_batch). */
 void window_stream_add_batch(struct window_stream *ws, const struct spoor_table *b);
 
+/* Every batch of the block traces at paths added; an input read as another
+ * format is an error: "PATH: not a block-layer trace (read as F); CMD
+ * blkparse, ftrace or lttng", with cmd saying what reads them ("windows
+ * reads", "tune replays"). */
+int window_stream_load(struct window_stream *ws, const char *const *paths, size_t npaths,
+                       const struct spoor_load_opts *opts, const char *cmd, struct spoor_load_result *res,
+                       struct spoor_error *err);
+
 /* Finishes, in order (by window, then device), every window that ends at or
  * before watermark, calling done for each; stops at done's first nonzero
  * return and returns it (the windows up to the watermark are then lost). */

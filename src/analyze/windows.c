@@ -21,14 +21,6 @@ _Static_assert((int)SPOOR_WINDOW_READ == SPOOR_WF_READ && (int)SPOOR_WINDOW_WRIT
                    (int)SPOOR_WINDOW_NOPS == SPOOR_WF_NOPS,
                "the public operations are the accumulator's");
 
-/* reduce(): the reads and writes of a batch, in input order. */
-static int add_batch(void *ctx, size_t input, const struct spoor_table *b)
-{
-    (void)input;
-    window_stream_add_batch(ctx, b);
-    return SPOOR_OK;
-}
-
 /* One operation's features, from the shared integers: Q16 values are exact
  * in a double (below 2^37 before the point). */
 static void op_of_features(const struct spoor_wf_features *f, struct spoor_window_op *o)
@@ -71,13 +63,7 @@ int spoor_windows_load(const char *const *paths, size_t npaths, const struct spo
     memset(out, 0, sizeof *out);
     struct window_stream *ws =
         window_stream_new(wo->every_ns, INT64_MIN, wo->by_dev ? 0 : WINDOW_STREAM_ALL_DEVICES);
-    struct spoor_sink sink = {.ctx = ws, .reduce = add_batch};
-    int st = spoor_load(paths, npaths, opts, &sink, res, err);
-    for (size_t i = 0; st == SPOOR_OK && i < res->ninputs; i++)
-        if (!window_input_is_block(&res->inputs[i]))
-            st = spoor_fail(err, SPOOR_EFORMAT,
-                            "%s: not a block-layer trace (read as %s); windows reads blkparse, ftrace or lttng",
-                            res->inputs[i].path, res->inputs[i].dialect.name);
+    int st = window_stream_load(ws, paths, npaths, opts, "windows reads", res, err);
     struct collect c = {.out = out};
     if (st == SPOOR_OK)
         window_stream_advance(ws, INT64_MAX, add_window, &c);

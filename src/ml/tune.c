@@ -157,25 +157,12 @@ static void restart(struct spoor_tuner *t, struct window_stream *ws, uint32_t st
     t->ctx = ctx;
 }
 
-static int replay_batch(void *ctx, size_t input, const struct spoor_table *b)
-{
-    (void)input;
-    window_stream_add_batch(ctx, b);
-    return SPOOR_OK;
-}
-
 int spoor_tune_replay(struct spoor_tuner *t, const char *path, const struct spoor_load_opts *opts,
                       uint32_t initial_kb, const char *dev, spoor_tune_row_fn row, void *ctx,
                       struct spoor_load_result *res, struct spoor_error *err)
 {
     restart(t, window_stream_new(t->o.every_ns, INT64_MIN, 0), initial_kb, row, ctx);
-    struct spoor_sink sink = {.ctx = t->ws, .reduce = replay_batch};
-    int st = spoor_load(&path, 1, opts, &sink, res, err);
-    for (size_t i = 0; st == SPOOR_OK && i < res->ninputs; i++)
-        if (!window_input_is_block(&res->inputs[i]))
-            st = spoor_fail(err, SPOOR_EFORMAT,
-                            "%s: not a block-layer trace (read as %s); tune replays blkparse, ftrace or lttng",
-                            res->inputs[i].path, res->inputs[i].dialect.name);
+    int st = window_stream_load(t->ws, &path, 1, opts, "tune replays", res, err);
     if (st != SPOOR_OK)
         return st;
     struct spoor_strpool *devs = window_stream_devices(t->ws);

@@ -100,16 +100,15 @@ static void sheet_row(struct spoor_sheet *sh, const struct spoor_tune_row *r)
 static int live_row(struct rows_out *o, const struct spoor_tune_row *r)
 {
     if (o->format == SPOOR_FORMAT_TABLE) {
-        char cell[3][24];
-        snprintf(cell[0], sizeof cell[0], "%llu", (unsigned long long)r->window);
-        snprintf(cell[1], sizeof cell[1], "%lld", (long long)r->start_ns);
-        snprintf(cell[2], sizeof cell[2], "%u", r->readahead_kb);
-        const char *cells[NCOLS] = {cell[0], cell[1], r->dev, r->class_name, NULL, r->decision, cell[2]};
-        for (size_t c = 0; c < NCOLS; c++)
-            if (cells[c])
-                spoor_text_table_text(o->table, cells[c]);
-            else
-                spoor_text_table_u64(o->table, r->reads);
+        char start[24];
+        snprintf(start, sizeof start, "%lld", (long long)r->start_ns);
+        spoor_text_table_u64(o->table, r->window);
+        spoor_text_table_text(o->table, start);
+        spoor_text_table_text(o->table, r->dev);
+        spoor_text_table_text(o->table, r->class_name);
+        spoor_text_table_u64(o->table, r->reads);
+        spoor_text_table_text(o->table, r->decision);
+        spoor_text_table_u64(o->table, r->readahead_kb);
         if (o->nrows++ == 0)
             spoor_text_table_print_head(o->table, o->live);
         else
@@ -237,7 +236,7 @@ int cmd_tune(int argc, char **argv)
     struct tune_args a = {.every_ns = 2500000000LL, .hysteresis = 2, .min_kb = 16, .max_kb = 4096,
                           .initial_kb = 128, .min_requests = 16};
     struct cli_format format = {"tune", formats, 3, SPOOR_FORMAT_TABLE};
-    const char *initial = NULL;
+    uint64_t initial = UINT64_MAX; /* not given */
     const struct cli_option options[] = {
         CLI_OPT_STRING("model", 0, &a.model),
         CLI_OPT_STRING("device", 0, &a.device),
@@ -248,7 +247,7 @@ int cmd_tune(int argc, char **argv)
         CLI_OPT_COUNT("min-requests", 0, &a.min_requests, 0, 1e15, "expected a whole number"),
         CLI_OPT_FLAG("dry-run", 0, &a.dry_run),
         CLI_OPT_STRING("replay", 0, &a.replay),
-        CLI_OPT_STRING("initial-kb", 0, &initial),
+        CLI_OPT_COUNT("initial-kb", 0, &initial, 0, UINT32_MAX, "expected KiB, a whole number"),
         CLI_OPT_CALL("duration", 0, &a.duration_ns, set_duration, NULL),
         CLI_OPT_FLAG("keep", 0, &a.keep),
         CLI_OPT_FORMAT(&format),
@@ -258,12 +257,8 @@ int cmd_tune(int argc, char **argv)
     int code = cli_parse("tune", usage, options, &load, LOAD_GROUP_BASE | LOAD_GROUP_PROGRESS, argc, argv);
     if (code >= 0)
         return code;
-    if (initial) {
-        char *end;
-        unsigned long v = strtoul(initial, &end, 10);
-        if (end == initial || *end || v > UINT32_MAX || *initial == '-')
-            return cli_usage_error("tune", "--initial-kb '%s': expected KiB, a whole number", initial);
-        a.initial_kb = (uint32_t)v;
+    if (initial != UINT64_MAX) {
+        a.initial_kb = (uint32_t)initial;
         a.initial_given = true;
     }
     if ((code = check_args(&a, argc, argv)) != 0)
