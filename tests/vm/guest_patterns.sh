@@ -15,25 +15,37 @@ read -r original < $q
 mkdir -p /tmp
 echo "@@ original ra=$original"
 
-# phase NAME PATTERN MS SEED: vmload PATTERN for MS ms in the background,
-# the device's state printed after each window closes (polled every 20 ms:
-# a window is 100 ms or more).
+# classified: how many windows the module has classified on the disk.
+classified() {
+  sed -n "s/^$dev .* classified=\([0-9]*\) .*/\1/p" $s/state
+}
+
+# phase NAME PATTERN MS SEED NEED: vmload PATTERN in rounds of MS ms in the
+# background until the module has classified NEED windows of the phase (at
+# most 8 rounds: a loaded host runs the VM slower, and its windows then
+# hold fewer reads), the device's state printed after each window closes
+# (polled every 20 ms: a window is 100 ms or more).
 phase() {
-  /vmload /dev/vda "$2" --ms "$3" --seed "$4" > /tmp/load.out 2>&1 &
-  pid=$!
   read -r last < $s/windows
-  while kill -0 $pid 2> /dev/null; do
-    read -r n < $s/windows
-    if [ "$n" != "$last" ]; then
-      last=$n
-      read -r ra < $q
-      while read -r line; do
-        case $line in "$dev "*) echo "@@ w $1 ra=$ra windows=$n $line" ;; esac
-      done < $s/state
-    fi
-    sleep 0.02
+  first=$(classified)
+  round=0
+  while [ $round -lt 8 ] && [ $(($(classified) - first)) -lt "$5" ]; do
+    /vmload /dev/vda "$2" --ms "$3" --seed "$(($4 + 100 * round))" > /tmp/load.out 2>&1 &
+    pid=$!
+    while kill -0 $pid 2> /dev/null; do
+      read -r n < $s/windows
+      if [ "$n" != "$last" ]; then
+        last=$n
+        read -r ra < $q
+        while read -r line; do
+          case $line in "$dev "*) echo "@@ w $1 ra=$ra windows=$n $line" ;; esac
+        done < $s/state
+      fi
+      sleep 0.02
+    done
+    wait $pid || { echo "@@ error $1: vmload failed: $(cat /tmp/load.out)"; exit 1; }
+    round=$((round + 1))
   done
-  wait $pid || { echo "@@ error $1: vmload failed: $(cat /tmp/load.out)"; exit 1; }
   read -r ra < $q
   echo "@@ phase $1 pattern=$2 ra=$ra $(cat /tmp/load.out)"
 }
@@ -46,7 +58,7 @@ rmmod spoor_ra || { echo "@@ error rmmod failed"; exit 1; }
 params="window_ms=$WINDOW_MS hysteresis=$HYSTERESIS min_kb=$MIN_KB max_kb=$MAX_KB min_requests=$MIN_REQUESTS"
 # shellcheck disable=SC2086 # params: words
 insmod /spoor_ra.ko $params || { echo "@@ error insmod (dry run) failed"; exit 1; }
-phase dry seq "$DRY_MS" 1
+phase dry seq "$DRY_MS" 1 1
 rmmod spoor_ra || { echo "@@ error rmmod (dry run) failed"; exit 1; }
 read -r ra < $q
 echo "@@ dry_rmmod ra=$ra"
@@ -55,7 +67,7 @@ echo "@@ dry_rmmod ra=$ra"
 insmod /spoor_ra.ko $params dry_run=N || { echo "@@ error insmod dry_run=N failed"; exit 1; }
 seed=2
 for p in $PHASES; do
-  phase "$p" "$p" "$PHASE_MS" $seed
+  phase "$p" "$p" "$PHASE_MS" $seed $((HYSTERESIS + 2))
   seed=$((seed + 1))
 done
 read -r ra < $q

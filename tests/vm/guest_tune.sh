@@ -14,8 +14,9 @@
 #
 # The runs, in order: "head" writes into `head -n 2`, which closes the pipe
 # after one row; "dry" is a --dry-run over seq, ended by SIGTERM; "live"
-# applies, over vmload's seq, then rand, then an idle second, for
-# --duration; "keep" applies with --keep over rand.
+# applies, over vmload's seq, then rand (each until tune has decided enough
+# windows of it), then an idle second, ended by SIGTERM; "keep" applies with
+# --keep over rand, for --duration.
 # Uses q, original, WINDOW_MS HYSTERESIS MIN_KB MAX_KB MIN_REQUESTS and
 # TUNE_MS (a phase of "live") and SHORT_MS (keep's and dry's) of
 # guest_patterns.sh.
@@ -51,21 +52,34 @@ tune_rows() {
   seen=$n
 }
 
-# tune_phase RUN PHASE PATTERN MS SEED: vmload PATTERN (or, for idle, a
-# sleep) for MS ms, tune's rows printed as they come.
+# decided RUN FROM: tune's rows after line FROM of /tmp/RUN.csv that are
+# not idle.
+decided() {
+  tail -n +"$(($2 + 1))" "/tmp/$1.csv" | cut -d, -f6 | grep -cv '^idle$'
+}
+
+# tune_phase RUN PHASE PATTERN MS SEED [NEED]: vmload PATTERN (or, for idle,
+# a sleep) for MS ms, tune's rows printed as they come; with NEED, again in
+# rounds of MS ms until tune has decided NEED windows of the phase (at most
+# 8 rounds: a loaded host runs the VM slower, its windows hold fewer reads).
 tune_phase() {
   begin=$(cut -d" " -f1 /proc/uptime)
-  if [ "$3" = idle ]; then
-    sleep "$(($4 / 1000)).$(printf %03d $(($4 % 1000)))" &
-  else
-    /vmload /dev/vda "$3" --ms "$4" --seed "$5" > /tmp/load.out 2>&1 &
-  fi
-  pid=$!
-  while kill -0 $pid 2> /dev/null; do
-    tune_rows "$1" "$2"
-    sleep 0.02
+  from=$(wc -l < "/tmp/$1.csv")
+  round=0
+  while [ $round -eq 0 ] || { [ $round -lt 8 ] && [ "$(decided "$1" "$from")" -lt "${6:-0}" ]; }; do
+    if [ "$3" = idle ]; then
+      sleep "$(($4 / 1000)).$(printf %03d $(($4 % 1000)))" &
+    else
+      /vmload /dev/vda "$3" --ms "$4" --seed "$(($5 + 100 * round))" > /tmp/load.out 2>&1 &
+    fi
+    pid=$!
+    while kill -0 $pid 2> /dev/null; do
+      tune_rows "$1" "$2"
+      sleep 0.02
+    done
+    wait $pid || { echo "@@ error tune $1 $2: vmload failed: $(cat /tmp/load.out)"; exit 1; }
+    round=$((round + 1))
   done
-  wait $pid || { echo "@@ error tune $1 $2: vmload failed: $(cat /tmp/load.out)"; exit 1; }
   end=$(cut -d" " -f1 /proc/uptime)
   tune_rows "$1" "$2"
   read -r ra < $q
@@ -101,11 +115,13 @@ tune_phase dry seq seq "$SHORT_MS" 8
 kill -TERM $tune
 tune_end dry
 
-# live: seq, rand, an idle second, and --duration ends it a little after.
-tune_start live --duration "$((2 * TUNE_MS + 1000 + WINDOW_MS))ms"
-tune_phase live seq seq "$TUNE_MS" 5
-tune_phase live rand rand "$TUNE_MS" 6
+# live: seq, rand and an idle second, then SIGTERM (keep's run ends by
+# --duration).
+tune_start live
+tune_phase live seq seq "$TUNE_MS" 5 $((HYSTERESIS + 2))
+tune_phase live rand rand "$TUNE_MS" 6 $((HYSTERESIS + 2))
 tune_phase live idle idle 1000
+kill -TERM $tune
 tune_end live
 
 # keep: rand until --duration ends it; the readahead it set stays.
